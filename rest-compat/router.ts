@@ -1,0 +1,143 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GraphQLSchema } from 'graphql';
+import { unauthenticated } from '../src/common/errors';
+import type { Principal } from '../src/common/principal';
+import { currentScope, runInScope } from '../src/common/request-scope';
+import { createContext } from '../src/graphql/context';
+import type { Services } from '../src/services';
+import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
+import { failure } from './envelope';
+import { fromError, runRoute, validateRoutes } from './executor';
+import type { RestRequest, RestRoute } from './route';
+
+interface CompiledRoute {
+  route: RestRoute;
+  pattern: RegExp;
+  keys: string[];
+}
+
+function compile(route: RestRoute): CompiledRoute {
+  const keys: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? (keys.push(seg.slice(1)), '([^/]+)') : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}/?$`), keys };
+}
+
+function match(table: CompiledRoute[], method: string, path: string, req: Omit<RestRequest, 'params'>) {
+  for (const c of table) {
+    if (c.route.method !== method) continue;
+    const m = c.pattern.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    c.keys.forEach((k, i) => {
+      try {
+        params[k] = decodeURIComponent(m[i + 1]);
+      } catch {
+        params[k] = m[i + 1];
+      }
+    });
+    const restReq = { ...req, params };
+    if (c.route.when && !c.route.when(restReq)) continue;
+    return { route: c.route, req: restReq };
+  }
+  return null;
+}
+
+/** Surface R's writes default their actor to `Network`, surface O's to `system` (the description). */
+const DEFAULT_ACTOR: Record<'host' | 'bearer' | 'none', string> = { host: 'Network', bearer: 'system', none: 'system' };
+
+export interface RestRouterDeps {
+  schema: GraphQLSchema;
+  orm: MikroORM;
+  services: Services;
+  surfaceR: RestRoute[];
+  surfaceO: RestRoute[];
+  bodyLimit: string;
+}
+
+/**
+ * The `/api/v1` facade. Both surfaces share the prefix and some paths (DESIGN.md, "Where the
+ * paths meet"): a request with `Authorization: Bearer` is surface O; without it, surface R,
+ * falling back to surface O's own paths (its token endpoints, and its other paths, which then
+ * answer 401 for want of a token).
+ */
+export function restRouter(deps: RestRouterDeps): express.Router {
+  validateRoutes(deps.schema, [...deps.surfaceR, ...deps.surfaceO]);
+  const tableR = deps.surfaceR.map(compile);
+  const tableO = deps.surfaceO.map(compile);
+  const router = express.Router();
+
+  router.use(express.json({ limit: deps.bodyLimit, type: () => true }));
+  router.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
+    if (err?.type === 'entity.too.large') return res.status(413).json(failure('request body too large'));
+    if (err?.type === 'entity.parse.failed' || err?.status === 400) return res.status(400).json(failure('malformed JSON body'));
+    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return res.status(400).json(failure('unsupported body encoding'));
+    return next(err);
+  });
+
+  router.use(async (req: Request, res: Response) => {
+    const body = req.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      res.status(400).json(failure('request body must be a JSON object'));
+      return;
+    }
+    const bearer = bearerToken(req);
+    const base = { query: req.query as Record<string, unknown>, body: body as Record<string, unknown>, headers: req.headers };
+    const found = bearer !== null ? match(tableO, req.method, req.path, base) : (match(tableR, req.method, req.path, base) ?? match(tableO, req.method, req.path, base));
+    if (!found) {
+      res.status(404).json(failure(`no route ${req.method} ${req.path}`));
+      return;
+    }
+    const actorHeader = req.get('x-actor')?.trim();
+    const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
+    await runInScope({ requestId: currentScope()?.requestId, actor }, async () => {
+      const em = deps.orm.em.fork();
+      try {
+        const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
+        const ctx = createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
+        const outcome = await runRoute(deps.schema, found.route, found.req, ctx);
+        res.status(outcome.status).json(outcome.body);
+      } catch (err) {
+        const outcome = fromError(err);
+        res.status(outcome.status).json(outcome.body);
+      }
+    });
+  });
+  return router;
+}
+
+function bearerToken(req: Request): string | null {
+  const header = req.get('authorization');
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : header.toLowerCase().startsWith('bearer') ? '' : null;
+}
+
+async function resolvePrincipal(
+  deps: RestRouterDeps,
+  em: ReturnType<MikroORM['em']['fork']>,
+  route: RestRoute,
+  req: Request,
+  bearer: string | null,
+): Promise<Principal> {
+  switch (route.auth) {
+    case 'none':
+      return { kind: 'anonymous' };
+    case 'host': {
+      const host = req.hostname ?? '';
+      const distributorId = await deps.services.distributor.resolveHost({ em }, host);
+      if (!distributorId) throw hostNotProvisioned(host);
+      return { kind: 'distributor', distributorId, surface: 'R' };
+    }
+    case 'bearer': {
+      if (bearer === null) throw unauthenticated('missing bearer token');
+      const principal = await deps.services.accessToken.authenticate(em, bearer);
+      if (!principal) throw unauthenticated('invalid or expired access token');
+      return principal;
+    }
+  }
+}
+

@@ -1,0 +1,16 @@
+import type { RestShareClassFragment } from './generated/graphql';
+
+/*
+ * Shapes shared by both surfaces' tables: how a GraphQL result becomes the documented record.
+ */
+
+/** The share-class record: its id travels in the URL; `shareClassId` is added for list items. */
+export function shareClassRecord(sc: RestShareClassFragment) {
+  const { id, ...rest } = sc;
+  return { shareClassId: id, ...rest };
+}
+
+/** `{items, count}`: the description's list shape. */
+export function listOf<T>(items: T[]) {
+  return { items, count: items.length };
+}

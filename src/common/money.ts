@@ -1,0 +1,31 @@
+import Decimal from 'decimal.js';
+
+/**
+ * Money, NAVs, fees and token quantities are decimals, never binary floats. PostgreSQL returns
+ * `numeric` columns as strings; they stay strings until arithmetic needs a Decimal.
+ */
+export const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN });
+export type Dec = Decimal;
+
+/** Canonical decimal string: no exponent, no trailing zeros past the point. */
+export function decimalString(value: Decimal.Value): string {
+  const d = new Dec(value);
+  return d.toFixed();
+}
+
+/** A decimal as a JSON number where the description types the field as a number. */
+export function decimalNumber(value: Decimal.Value): number {
+  return new Dec(value).toNumber();
+}
+
+/** `amount * bps / 10000`, e.g. 10 bps of 1000 is 1. */
+export function applyBps(amount: Decimal.Value, bps: number): Decimal {
+  return new Dec(amount).mul(bps).div(10_000);
+}
+
+/** True for a finite decimal literal (as sent in JSON or stored in `numeric`). */
+export function isDecimalLiteral(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'string' || value.trim() === '') return false;
+  return /^-?\d+(\.\d+)?$/.test(value.trim());
+}

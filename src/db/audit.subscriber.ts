@@ -1,0 +1,30 @@
+import type { EventArgs, EventSubscriber } from '@mikro-orm/core';
+import { Audited } from '../common/audited.entity';
+import type { Clock } from '../common/clock';
+import { currentActor } from '../common/request-scope';
+
+/**
+ * Stamps the audit fields on every write: `createdAt`/`createdBy` once, `updatedAt`/`updatedBy`
+ * on every change. The actor is the request's (`x-actor` or its door's default).
+ */
+export class AuditSubscriber implements EventSubscriber {
+  constructor(private readonly clock: Clock) {}
+
+  beforeCreate(args: EventArgs<unknown>): void {
+    const entity = args.entity;
+    if (!(entity instanceof Audited)) return;
+    const now = this.clock.now();
+    const actor = currentActor();
+    entity.createdAt ??= now;
+    entity.createdBy ??= actor;
+    entity.updatedAt = entity.createdAt;
+    entity.updatedBy = entity.createdBy;
+  }
+
+  beforeUpdate(args: EventArgs<unknown>): void {
+    const entity = args.entity;
+    if (!(entity instanceof Audited)) return;
+    entity.updatedAt = this.clock.now();
+    entity.updatedBy = currentActor();
+  }
+}

@@ -1,0 +1,46 @@
+import { DomainEvent } from '../events/event.entity';
+import { OpsToken } from '../modules/auth/ops-token.entity';
+import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
+import { Fund } from '../modules/fund/fund.entity';
+import { Holding } from '../modules/holding/holding.entity';
+import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
+import { Issuer } from '../modules/issuer/issuer.entity';
+import { Nav } from '../modules/nav/nav.entity';
+import { Order, OrderStatusEntry } from '../modules/order/order.entity';
+import {
+  BankDetails,
+  ShareClassDetails,
+  ShareClassMeta,
+  ShareClassMetrics,
+  ShareClassOverview,
+  SubRedemption,
+} from '../modules/share-class/share-class.parts';
+import { ShareClass } from '../modules/share-class/share-class.entity';
+import { Token } from '../modules/token/token.entity';
+
+/** Every entity of the domain model; the ORM and the migration generator read this list. */
+export const ENTITIES = [
+  Issuer,
+  Fund,
+  ShareClass,
+  ShareClassMeta,
+  ShareClassDetails,
+  ShareClassMetrics,
+  ShareClassOverview,
+  SubRedemption,
+  BankDetails,
+  Token,
+  Nav,
+  Distributor,
+  DistributorHost,
+  DistributorWallet,
+  ShareClassGrant,
+  Investor,
+  InvestorGrant,
+  InvestorWallet,
+  Order,
+  OrderStatusEntry,
+  Holding,
+  DomainEvent,
+  OpsToken,
+];

@@ -1,0 +1,84 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { Client } from 'pg';
+import type { Clock } from '../common/clock';
+import { AuditSubscriber } from './audit.subscriber';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; null starts the embedded PostgreSQL. */
+  databaseUrl: string | null;
+  /** Folder of the embedded database; null keeps it in memory. */
+  dataDir: string | null;
+  poolMax: number;
+  clock: Clock;
+}
+
+export interface Database {
+  orm: MikroORM;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** ORM settings shared by the app and the migration generator. */
+export function ormOptions(clock: Clock): Options {
+  return {
+    entities: ENTITIES,
+    subscribers: [new AuditSubscriber(clock)],
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, snapshot: false, transactional: true, allOrNothing: true },
+    // Every request and job forks its own EntityManager; the global one is never used for work.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedPostgres | null = null;
+  let connection: Options;
+  if (options.databaseUrl) {
+    connection = { clientUrl: options.databaseUrl };
+  } else {
+    embedded = await startEmbeddedPostgres(options.dataDir);
+    connection = { ...embedded.connection };
+  }
+  const orm = await MikroORM.init({
+    ...ormOptions(options.clock),
+    ...connection,
+    pool: { min: 0, max: options.poolMax },
+  }).catch(async (err) => {
+    await embedded?.stop();
+    throw err;
+  });
+  return {
+    orm,
+    embedded: embedded !== null,
+    async close() {
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}
+
+/**
+ * Applies pending migrations. On a PostgreSQL server an advisory lock, held on a connection of
+ * its own, makes concurrent starts of several instances take turns instead of racing on the same
+ * DDL; an embedded database can only be opened by one process, so it needs none.
+ */
+export async function migrate(orm: MikroORM, databaseUrl: string | null): Promise<string[]> {
+  const lock = databaseUrl ? new Client({ connectionString: databaseUrl }) : null;
+  try {
+    if (lock) {
+      await lock.connect();
+      await lock.query('select pg_advisory_lock(734100001)');
+    }
+    const done = await orm.migrator.up();
+    return done.map((m) => m.name);
+  } finally {
+    await lock?.end();
+  }
+}

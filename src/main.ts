@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
+import { systemClock } from './common/clock';
+import { logger } from './common/logger';
+import { ConfigError, loadConfig } from './config';
+import { migrate, openDatabase } from './db/orm';
+import { isEmpty, seedDemo } from './db/seed';
+
+const DEMO_TOKEN_NAME = 'demo-console';
+
+async function main() {
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, clock: systemClock });
+  const applied = await migrate(db.orm, config.databaseUrl);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  if (!db.embedded) logger.info('using PostgreSQL from DATABASE_URL');
+  else logger.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
+
+  const em = db.orm.em.fork();
+  if (config.seedDemo && (await isEmpty(em))) {
+    const demo = await seedDemo(em, systemClock.now());
+    logger.info(demo, 'demo data seeded');
+  }
+
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
+  const port = await gateway.listen(config.port, config.host);
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
+  if (config.env === 'development') {
+    // A fresh console token each development start; the previous one stops working.
+    const tokenEm = db.orm.em.fork();
+    await gateway.services.opsToken.revokeByName(tokenEm, DEMO_TOKEN_NAME);
+    const token = await gateway.services.opsToken.issue(tokenEm, DEMO_TOKEN_NAME);
+    lines.push(`Ops token for Sandbox (header Authorization): Bearer ${token}`);
+  }
+  process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    await gateway.close();
+    await db.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    logger.fatal({ err }, 'failed to start');
+  }
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../../common/audited.entity';
+import { DecimalScalar } from '../../graphql/scalars';
+import { Investor } from '../investor/investor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+
+/** Tokens of a share class an investor holds; changed only by settled orders. */
+@ObjectType()
+@Entity({ tableName: 'holding' })
+@Unique({ properties: ['investor', 'shareClass'] })
+export class Holding extends Audited {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @ManyToOne(() => Investor, { deleteRule: 'restrict' })
+  investor: Investor;
+
+  @Index()
+  @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })
+  shareClass: ShareClass;
+
+  @Field(() => DecimalScalar)
+  @Property({ type: 'decimal', precision: 38, scale: 18, default: '0' })
+  balance: Opt<string> = '0';
+}

@@ -1,0 +1,109 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../../common/audited.entity';
+import { Distributor } from '../distributor/distributor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { EpochMs } from '../../graphql/scalars';
+
+/** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */
+@ObjectType()
+@Entity({ tableName: 'investor' })
+@Index({ properties: ['distributor', 'externalInvestorId'] })
+export class Investor extends Audited {
+  @Field(() => ID, { description: '`IN######`' })
+  @PrimaryKey({ type: 'text' })
+  id: string;
+
+  /** Permanent: an investor never changes distributor. */
+  @ManyToOne(() => Distributor, { deleteRule: 'restrict' })
+  distributor: Distributor;
+
+  @Field(() => String, { nullable: true, description: "Partner's own user id, stored verbatim" })
+  @Property({ type: 'text', nullable: true })
+  externalInvestorId?: string;
+
+  @Field(() => String, { nullable: true })
+  @Index({ name: 'investor_email_index', expression: 'create index "investor_email_index" on "investor" (lower("email"))' })
+  @Property({ type: 'text', nullable: true })
+  email?: string;
+
+  @Field(() => String, { nullable: true, description: 'Surface O registers users by name' })
+  @Property({ type: 'text', nullable: true })
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: 'ISO country code' })
+  @Property({ type: 'text', nullable: true })
+  countryCode?: string;
+
+  @Field(() => String)
+  @Property({ type: 'text', default: 'active' })
+  status: Opt<string> = 'active';
+}
+
+/** A share class an investor may use, granted by operations. */
+@Entity({ tableName: 'investor_grant' })
+@Unique({ properties: ['investor', 'shareClass'] })
+export class InvestorGrant extends Audited {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @ManyToOne(() => Investor, { deleteRule: 'cascade' })
+  investor: Investor;
+
+  @Index()
+  @ManyToOne(() => ShareClass, { deleteRule: 'cascade' })
+  shareClass: ShareClass;
+}
+
+export enum WalletStatus {
+  /** Registered, identity verification not yet through: cannot receive tokens. */
+  pending = 'pending',
+  whitelisted = 'whitelisted',
+  /** Removed from the whitelist, e.g. compromised; kept for the record. */
+  removed = 'removed',
+}
+registerEnumType(WalletStatus, { name: 'WalletStatus' });
+
+/**
+ * An investor's wallet on a chain. At most one wallet per chain is in use (not removed);
+ * a partial unique index holds it.
+ */
+@ObjectType()
+@Entity({ tableName: 'investor_wallet' })
+@Index({
+  name: 'investor_wallet_in_use_unique',
+  expression:
+    'create unique index "investor_wallet_in_use_unique" on "investor_wallet" ("investor_id", "chain_id") where "status" <> \'removed\'',
+})
+export class InvestorWallet extends Audited {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @Index()
+  @ManyToOne(() => Investor, { deleteRule: 'cascade' })
+  investor: Investor;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  chainId: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  address: string;
+
+  @Field(() => WalletStatus)
+  @Enum({ items: () => WalletStatus })
+  status: Opt<WalletStatus> = WalletStatus.pending;
+
+  @Field(() => EpochMs, { nullable: true })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  whitelistedAt?: Date;
+
+  @Field(() => EpochMs, { nullable: true })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  removedAt?: Date;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  removalReason?: string;
+}

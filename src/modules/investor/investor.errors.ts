@@ -1,0 +1,3 @@
+import { notFound } from '../../common/errors';
+
+export const investorNotFound = () => notFound('investorId not found');

@@ -1,0 +1,58 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { Audited } from '../../common/audited.entity';
+import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { ShareClass } from '../share-class/share-class.entity';
+
+/**
+ * A NAV struck for a share class. `entryId` is `publishedAt` as `YYYYMMDDHHMMSS` (UTC): it sorts
+ * chronologically as a string and is unique within the share class.
+ */
+@ObjectType('Nav')
+@Entity({ tableName: 'nav' })
+@Unique({ properties: ['shareClass', 'entryId'] })
+@Index({ properties: ['shareClass', 'publishedAt'] })
+export class Nav extends Audited {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })
+  shareClass: ShareClass;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  entryId: string;
+
+  @Field(() => DecimalScalar, { description: 'Closing price; the canonical NAV' })
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  close: string;
+
+  @Field(() => DecimalScalar)
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  open: string;
+
+  @Field(() => DecimalScalar)
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  high: string;
+
+  @Field(() => DecimalScalar)
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  low: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  currency: string;
+
+  @Field(() => Number)
+  @Property({ type: 'decimal', precision: 38, scale: 8, default: '0' })
+  volume: Opt<string> = '0';
+
+  @Field(() => EpochMs)
+  @Property({ type: 'datetime', length: 3 })
+  publishedAt: Date;
+}
+
+/** `YYYYMMDDHHMMSS` of an instant, in UTC. */
+export function entryIdOf(publishedAt: Date): string {
+  return publishedAt.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}

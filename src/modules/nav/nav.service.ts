@@ -1,0 +1,87 @@
+import type { Clock } from '../../common/clock';
+import { assertOps } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
+import { appendEvent } from '../../events/event-log';
+import type { ShareClassService } from '../share-class/share-class.service';
+import { entryIdOf, Nav } from './nav.entity';
+import { navEntryExists, noNavPublished } from './nav.errors';
+
+/** Without both bounds, history is the last this many entries. */
+export const NAV_HISTORY_DEFAULT_SIZE = 100;
+
+export interface PublishNavInput {
+  shareClassId: string;
+  close: string;
+  open?: string | null;
+  high?: string | null;
+  low?: string | null;
+  volume?: string | null;
+  publishedAt?: Date | null;
+}
+
+export class NavService {
+  constructor(
+    private readonly shareClasses: ShareClassService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The latest NAV of a share class the caller can see. */
+  async live(ctx: ServiceContext, shareClassId: unknown): Promise<Nav> {
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const nav = await this.latest(ctx, sc.id);
+    if (!nav) throw noNavPublished();
+    return nav;
+  }
+
+  /** The latest NAV by `publishedAt`, or null: pricing uses this without the visibility check. */
+  async latest(ctx: ServiceContext, shareClassId: string): Promise<Nav | null> {
+    return ctx.em.findOne(Nav, { shareClass: shareClassId }, { orderBy: { publishedAt: 'desc' } });
+  }
+
+  /**
+   * History ascending by `publishedAt`: with both bounds the inclusive range; with neither, or
+   * only one of them, the last 100 entries.
+   */
+  async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<Nav[]> {
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const start = optionalEpochMs(startDate, 'startDate');
+    const end = optionalEpochMs(endDate, 'endDate');
+    if (start && end) {
+      return ctx.em.find(Nav, { shareClass: sc.id, publishedAt: { $gte: start, $lte: end } }, { orderBy: { publishedAt: 'asc' } });
+    }
+    const latest = await ctx.em.find(Nav, { shareClass: sc.id }, { orderBy: { publishedAt: 'desc' }, limit: NAV_HISTORY_DEFAULT_SIZE });
+    return latest.reverse();
+  }
+
+  /** Ops publish a NAV; it is live at once and announced through the event log. */
+  async publish(ctx: ServiceContext, input: PublishNavInput): Promise<Nav> {
+    assertOps(ctx.principal);
+    const sc = await this.shareClasses.getVisible(ctx, input.shareClassId);
+    const close = nonNegativeDecimal(input.close, 'close');
+    const publishedAt = input.publishedAt ?? this.clock.now();
+    const entryId = entryIdOf(publishedAt);
+    if (await ctx.em.count(Nav, { shareClass: sc.id, entryId })) throw navEntryExists(entryId);
+    const nav = ctx.em.create(Nav, {
+      shareClass: sc,
+      entryId,
+      close,
+      open: input.open != null ? nonNegativeDecimal(input.open, 'open') : close,
+      high: input.high != null ? nonNegativeDecimal(input.high, 'high') : close,
+      low: input.low != null ? nonNegativeDecimal(input.low, 'low') : close,
+      currency: sc.currency,
+      volume: input.volume != null ? nonNegativeDecimal(input.volume, 'volume') : '0',
+      publishedAt,
+    } as never);
+    appendEvent(ctx.em, {
+      type: 'nav.published',
+      aggregateType: 'share_class',
+      aggregateId: sc.id,
+      payload: { shareClassId: sc.id, entryId, close, publishedAt: publishedAt.getTime() },
+      occurredAt: this.clock.now(),
+    });
+    await ctx.em.flush();
+    return nav;
+  }
+}
+

@@ -1,0 +1,185 @@
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Audited } from '../../common/audited.entity';
+import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { Distributor } from '../distributor/distributor.entity';
+import { Investor } from '../investor/investor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+
+export enum OrderFlow {
+  /** R-two-step: created, then pushed to the supply-side platform. `OR######`. */
+  two_step = 'two_step',
+  /** R-one-step and surface O: placed `pending`, decided out-of-band. `ord_…`. */
+  one_step = 'one_step',
+}
+registerEnumType(OrderFlow, { name: 'OrderFlow' });
+
+export enum OrderType {
+  subscription = 'subscription',
+  redemption = 'redemption',
+}
+registerEnumType(OrderType, { name: 'OrderType' });
+
+/** Which description the order was placed through; it decides the ids its responses show. */
+export enum OrderSurface {
+  R = 'R',
+  O = 'O',
+}
+registerEnumType(OrderSurface, { name: 'OrderSurface' });
+
+/**
+ * One order book for both flows and both surfaces, so the ops console sees one book. Columns a
+ * flow does not use stay null. Status values per flow live in the flow's state machine.
+ */
+@ObjectType()
+@Entity({ tableName: 'order' })
+@Index({ properties: ['distributor', 'createdAt', 'id'] })
+@Index({ properties: ['investor', 'createdAt', 'id'] })
+@Index({ properties: ['shareClass', 'createdAt', 'id'] })
+@Index({ properties: ['distributor', 'externalRef'] })
+export class Order extends Audited {
+  @Field(() => ID, { description: '`OR######` (two-step) or `ord_…` (one-step)' })
+  @PrimaryKey({ type: 'text' })
+  id: string;
+
+  @Field(() => OrderFlow)
+  @Enum({ items: () => OrderFlow })
+  flow: OrderFlow;
+
+  @Field(() => OrderSurface)
+  @Enum({ items: () => OrderSurface })
+  surface: OrderSurface;
+
+  @Field(() => OrderType)
+  @Enum({ items: () => OrderType })
+  type: OrderType;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  status: string;
+
+  @ManyToOne(() => Distributor, { deleteRule: 'restrict' })
+  distributor: Distributor;
+
+  @ManyToOne(() => Investor, { deleteRule: 'restrict' })
+  investor: Investor;
+
+  @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })
+  shareClass: ShareClass;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  currency?: string;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Fiat amount of a subscription' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  amount?: string;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Tokens of a redemption' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  tokenCount?: string;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ type: 'integer', nullable: true })
+  feesSubBps?: number;
+
+  @Field(() => DecimalScalar, { nullable: true })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  amountFeesTotal?: string;
+
+  @Field(() => DecimalScalar, { nullable: true })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  amountPayable?: string;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'NAV used for pricing; null when none was live' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  nav?: string;
+
+  @Field(() => EpochMs, { nullable: true })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  navPublishedAt?: Date;
+
+  @Field(() => DecimalScalar, { nullable: true })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  amountTokensEstimated?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  deliveryMode?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  deliveryWallet?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  chainId?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  walletAddress?: string;
+
+  @Field(() => String, { nullable: true, description: 'Caller correlation id, stored verbatim' })
+  @Property({ type: 'text', nullable: true })
+  externalRef?: string;
+
+  /** `{ <provider>: { orderReference, submittedAt, raw: { request, response } } }` once pushed. */
+  @Property({ type: 'json', nullable: true })
+  supplyRefs?: Record<string, unknown>;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'NAV applied at acceptance' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  settlementNav?: string;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Tokens minted (subscription) or burned (redemption)' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  settlementTokens?: string;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Fiat paid out for a redemption' })
+  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  settlementAmount?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  transferHash?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  failureReason?: string;
+
+  /** Per-order sequence of its events, so receivers can drop stale ones. */
+  @Field(() => Int)
+  @Property({ type: 'integer', default: 0 })
+  eventSeq: Opt<number> = 0;
+
+  @OneToMany(() => OrderStatusEntry, (e) => e.order, { orderBy: { at: 'asc', id: 'asc' } })
+  history = new Collection<OrderStatusEntry>(this);
+}
+
+/** One transition of an order; the order's `statusHistory` is keyed by `at` in epoch ms. */
+@ObjectType()
+@Entity({ tableName: 'order_status_entry' })
+@Index({ properties: ['order', 'at'] })
+export class OrderStatusEntry {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @ManyToOne(() => Order, { deleteRule: 'cascade' })
+  order: Order;
+
+  @Field(() => EpochMs)
+  @Property({ type: 'datetime', length: 3 })
+  at: Date;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  status: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  by: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  note?: string;
+}

@@ -1,0 +1,45 @@
+import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Audited } from '../../common/audited.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+
+/**
+ * An on-chain token of a share class. Exactly one is primary per share class (a partial unique
+ * index holds it); the primary token's chain is the share class's `defaultChainId`.
+ */
+@ObjectType()
+@Entity({ tableName: 'token' })
+@Index({ properties: ['chainId', 'contractAddress'] })
+export class Token extends Audited {
+  @Field(() => ID, { description: '`TK######`' })
+  @PrimaryKey({ type: 'text' })
+  id: string;
+
+  @Index()
+  @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })
+  shareClass: ShareClass;
+
+  @Field(() => String, { description: 'Numeric EVM chain id' })
+  @Property({ type: 'text' })
+  chainId: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  contractAddress: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  name: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  symbol: string;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  decimals: number;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean', default: false })
+  isPrimary: Opt<boolean> = false;
+}

@@ -1,0 +1,26 @@
+import type { Clock } from './common/clock';
+import { HealthService } from './modules/health/health.service';
+import { AccessTokenService } from './modules/auth/access-token.service';
+import { OpsTokenService } from './modules/auth/ops-token.service';
+import { DistributorService } from './modules/distributor/distributor.service';
+import { InvestorService } from './modules/investor/investor.service';
+import { NavService } from './modules/nav/nav.service';
+import { ShareClassService } from './modules/share-class/share-class.service';
+
+/** One instance of each service per process; they hold no request state. */
+export function createServices(deps: { clock: Clock; env: string }) {
+  const shareClass = new ShareClassService();
+  const distributor = new DistributorService();
+  return {
+    clock: deps.clock,
+    health: new HealthService(deps.clock, deps.env),
+    opsToken: new OpsTokenService(deps.clock),
+    accessToken: new AccessTokenService(),
+    shareClass,
+    nav: new NavService(shareClass, deps.clock),
+    distributor,
+    investor: new InvestorService(distributor),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

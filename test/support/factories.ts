@@ -1,0 +1,140 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { nextId } from '../../src/common/ids';
+import { runInScope } from '../../src/common/request-scope';
+import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../../src/modules/distributor/distributor.entity';
+import { Fund } from '../../src/modules/fund/fund.entity';
+import { Holding } from '../../src/modules/holding/holding.entity';
+import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
+import { Issuer } from '../../src/modules/issuer/issuer.entity';
+import { entryIdOf, Nav } from '../../src/modules/nav/nav.entity';
+import { ShareClass } from '../../src/modules/share-class/share-class.entity';
+import { Token } from '../../src/modules/token/token.entity';
+
+/*
+ * One factory per aggregate. Each writes through the ORM (audit fields stamped as `factory`)
+ * and returns the record; defaults make a complete, valid record, overrides change one thing.
+ */
+
+const asFactory = <T>(fn: () => Promise<T>) => runInScope({ actor: 'factory' }, fn);
+
+export const CHAIN = '11155111';
+
+export async function anIssuer(em: EntityManager, over: Partial<Issuer> = {}): Promise<Issuer> {
+  return asFactory(async () => {
+    const issuer = em.create(Issuer, { id: await nextId(em, 'IS'), name: 'Test Issuer', ...over });
+    await em.flush();
+    return issuer;
+  });
+}
+
+export async function aFund(em: EntityManager, over: Partial<Fund> = {}): Promise<Fund> {
+  return asFactory(async () => {
+    const issuer = over.issuer ?? (await anIssuer(em));
+    const fund = em.create(Fund, { id: await nextId(em, 'FN'), name: 'Test Fund', ...over, issuer });
+    await em.flush();
+    return fund;
+  });
+}
+
+/** A complete share class with a primary token on `CHAIN` (its defaultChainId). */
+export async function aShareClass(
+  em: EntityManager,
+  over: Partial<ShareClass> & { chainId?: string; tokenDecimals?: number } = {},
+): Promise<ShareClass> {
+  return asFactory(async () => {
+    const { chainId = CHAIN, tokenDecimals = 6, ...fields } = over;
+    const fund = fields.fund ?? (await aFund(em));
+    const currency = fields.currency ?? 'USD';
+    const sc = em.create(ShareClass, {
+      id: await nextId(em, 'SC'),
+      currency,
+      provider: 'supply-sim',
+      status: 'active',
+      feesSubBps: 10,
+      feesRedBps: 5,
+      feesMgmtBps: 20,
+      feesPerfBps: 100,
+      feesWatermarkBps: 0,
+      meta: { name: 'Test Class A', manager: 'Test Manager' },
+      details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 1000 },
+      metrics: { apy_bps: 1250, tvl_fiat: '1000000.50', change7D: '0.25', currency, maturity_days: -1 },
+      overview: { assetClass: 'Money Market', description: 'Test share class', riskLevel: 2 },
+      subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
+      bank: { accountHolderName: 'Fund', accountNumber: 'LU000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency },
+      ...fields,
+      fund,
+    });
+    em.create(Token, { id: await nextId(em, 'TK'), shareClass: sc, chainId, contractAddress: `0x${sc.id.toLowerCase().padStart(40, '0')}`, name: 'Test Token', symbol: 'TT', decimals: tokenDecimals, isPrimary: true });
+    await em.flush();
+    return sc;
+  });
+}
+
+export async function aNav(em: EntityManager, shareClass: ShareClass, close: string, publishedAt: Date): Promise<Nav> {
+  return asFactory(async () => {
+    const nav = em.create(Nav, { shareClass, entryId: entryIdOf(publishedAt), close, open: close, high: close, low: close, currency: shareClass.currency, volume: '0', publishedAt });
+    await em.flush();
+    return nav;
+  });
+}
+
+/** A distributor reachable on surface R through `hosts`, with a wallet on `CHAIN`. */
+export async function aDistributor(em: EntityManager, hosts: string[] = [], over: Partial<Distributor> = {}): Promise<Distributor> {
+  return asFactory(async () => {
+    const distributor = em.create(Distributor, { id: await nextId(em, 'DT'), name: 'Test Distributor', ...over });
+    for (const hostname of hosts) em.create(DistributorHost, { hostname, distributor });
+    em.create(DistributorWallet, { distributor, chainId: CHAIN, address: `0x${distributor.id.toLowerCase().padStart(40, 'd')}` });
+    await em.flush();
+    return distributor;
+  });
+}
+
+export async function aGrant(em: EntityManager, distributor: Distributor, shareClass: ShareClass, deliveryMode = DeliveryMode.passthrough): Promise<ShareClassGrant> {
+  return asFactory(async () => {
+    const grant = em.create(ShareClassGrant, { distributor, shareClass, deliveryMode });
+    await em.flush();
+    return grant;
+  });
+}
+
+/** An investor; `grants` share classes and a whitelisted wallet on `walletChain` unless null. */
+export async function anInvestor(
+  em: EntityManager,
+  distributor: Distributor,
+  opts: { grants?: ShareClass[]; walletChain?: string | null; walletStatus?: WalletStatus; over?: Partial<Investor> } = {},
+): Promise<Investor> {
+  return asFactory(async () => {
+    const investor = em.create(Investor, { id: await nextId(em, 'IN'), distributor, externalInvestorId: 'ext-1', email: 'investor@example.com', countryCode: 'LU', ...opts.over });
+    for (const shareClass of opts.grants ?? []) em.create(InvestorGrant, { investor, shareClass });
+    const chain = opts.walletChain === undefined ? CHAIN : opts.walletChain;
+    if (chain !== null) {
+      const status = opts.walletStatus ?? WalletStatus.whitelisted;
+      em.create(InvestorWallet, { investor, chainId: chain, address: `0x${investor.id.toLowerCase().padStart(40, 'e')}`, status, whitelistedAt: status === WalletStatus.whitelisted ? new Date() : undefined });
+    }
+    await em.flush();
+    return investor;
+  });
+}
+
+export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string): Promise<Holding> {
+  return asFactory(async () => {
+    const holding = em.create(Holding, { investor, shareClass, balance });
+    await em.flush();
+    return holding;
+  });
+}
+
+/**
+ * The usual world of a surface-R test: a distributor on `dist-a.test` selling a share class with
+ * a live NAV, an investor ready to subscribe, and a second distributor on `dist-b.test`.
+ */
+export async function aMarket(em: EntityManager, now: Date) {
+  const shareClass = await aShareClass(em);
+  const distributor = await aDistributor(em, ['dist-a.test']);
+  const other = await aDistributor(em, ['dist-b.test'], { name: 'Other Distributor' });
+  await aGrant(em, distributor, shareClass);
+  await aGrant(em, other, shareClass);
+  const nav = await aNav(em, shareClass, '1.25', new Date(now.getTime() - 60_000));
+  const investor = await anInvestor(em, distributor, { grants: [shareClass] });
+  return { shareClass, distributor, other, nav, investor, hostA: 'dist-a.test', hostB: 'dist-b.test' };
+}
