@@ -5,6 +5,7 @@ import { OpsTokenService } from './modules/auth/ops-token.service';
 import { DistributorService } from './modules/distributor/distributor.service';
 import { InvestorService } from './modules/investor/investor.service';
 import { NavService } from './modules/nav/nav.service';
+import { OrderService } from './modules/order/order.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
 
 /** One instance of each service per process; they hold no request state. */
@@ -20,6 +21,7 @@ export function createServices(deps: { clock: Clock; env: string }) {
     nav: new NavService(shareClass, deps.clock),
     distributor,
     investor: new InvestorService(distributor),
+    order: new OrderService(),
   };
 }
 

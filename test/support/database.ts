@@ -6,7 +6,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embed
 
 /**
  * The database a test file runs against. With `DATABASE_URL` set: a database of its own per jest
- * worker on that server (created on first use, migrated, emptied between tests). Without it: the
+ * worker on that server (`<its database>_w<worker>`) (created on first use, migrated, emptied between tests). Without it: the
  * embedded PostgreSQL, in memory, one per test file.
  */
 export interface TestDatabase {
@@ -19,8 +19,10 @@ export interface TestDatabase {
 
 export const serverUrl = (): string | null => process.env.DATABASE_URL?.trim() || null;
 
+/** `<database of DATABASE_URL>_w<jest worker>`: runs against different databases never meet. */
 async function ensureWorkerDatabase(adminUrl: string): Promise<string> {
-  const name = `gw_test_${process.env.JEST_WORKER_ID ?? '0'}`;
+  const base = new URL(adminUrl).pathname.replace(/^\//, '') || 'postgres';
+  const name = `${base}_w${process.env.JEST_WORKER_ID ?? '0'}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {

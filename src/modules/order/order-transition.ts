@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { currentActor } from '../../common/request-scope';
+import { appendEvent } from '../../events/event-log';
+import { Order, OrderStatusEntry } from './order.entity';
+
+/**
+ * The webhook event a status announces to the order's distributor, where it is one of the four
+ * of the description. Every other transition still leaves an `order.transition` event for the
+ * ops console's subscriptions.
+ */
+export const WEBHOOK_EVENT_BY_STATUS: Record<string, string> = {
+  accepted: 'order.accepted',
+  rejected: 'order.rejected',
+  settled: 'token.transfer_completed',
+  failed: 'token.transfer_failed',
+};
+
+export interface Transition {
+  status: string;
+  now: Date;
+  /** Defaults to the request's actor (`x-actor`, or its door's default). */
+  by?: string;
+  note?: string;
+  /** Extra facts for the event payload (transfer hash, failure reason, settled amounts…). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Moves an order to a status: sets it, appends a `statusHistory` entry, bumps the order's
+ * event sequence and appends the event, all in the caller's unit of work so they commit
+ * together with the change. History keys are epoch ms, so an entry is placed at least one
+ * millisecond after the previous one: no two transitions of an order share a key.
+ */
+export async function recordTransition(em: EntityManager, order: Order, t: Transition): Promise<OrderStatusEntry> {
+  const previous = order.status as string | undefined;
+  const lastAt = order.history.isInitialized()
+    ? order.history.getItems().reduce<number>((max, e) => Math.max(max, e.at.getTime()), 0)
+    : ((await em.findOne(OrderStatusEntry, { order }, { orderBy: { at: 'desc' } }))?.at.getTime() ?? 0);
+  const at = new Date(Math.max(t.now.getTime(), lastAt + 1));
+  const by = t.by ?? currentActor();
+
+  order.status = t.status;
+  order.eventSeq = (order.eventSeq ?? 0) + 1;
+  const entry = em.create(OrderStatusEntry, { order, at, status: t.status, by, note: t.note });
+  if (order.history.isInitialized()) order.history.add(entry);
+  em.persist(entry);
+
+  appendEvent(em, {
+    type: 'order.transition',
+    aggregateType: 'order',
+    aggregateId: order.id,
+    distributorId: order.distributor.id,
+    occurredAt: at,
+    payload: {
+      orderId: order.id,
+      flow: order.flow,
+      surface: order.surface,
+      type: order.type,
+      status: t.status,
+      previousStatus: previous ?? null,
+      sequence: order.eventSeq,
+      webhookEvent: WEBHOOK_EVENT_BY_STATUS[t.status] ?? null,
+      shareClassId: order.shareClass.id,
+      investorId: order.investor.id,
+      distributorId: order.distributor.id,
+      by,
+      note: t.note ?? null,
+      ...(t.details ?? {}),
+    },
+  });
+  return entry;
+}
+
+/** `statusHistory` as the description shows it: a map keyed by epoch-ms timestamp. */
+export function statusHistoryMap(entries: OrderStatusEntry[]): Record<string, { status: string; by: string; note?: string }> {
+  const map: Record<string, { status: string; by: string; note?: string }> = {};
+  for (const e of [...entries].sort((a, b) => a.at.getTime() - b.at.getTime())) {
+    map[String(e.at.getTime())] = e.note != null ? { status: e.status, by: e.by, note: e.note } : { status: e.status, by: e.by };
+  }
+  return map;
+}
