@@ -29,7 +29,7 @@ export function ormOptions(clock: Clock): Options {
     entities: ENTITIES,
     subscribers: [new AuditSubscriber(clock)],
     extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, snapshot: false, transactional: true, allOrNothing: true },
+    migrations: { migrationsList: MIGRATIONS, snapshot: false, transactional: true, allOrNothing: true, silent: true },
     // Every request and job forks its own EntityManager; the global one is never used for work.
     allowGlobalContext: false,
     forceUtcTimezone: true,
