@@ -83,7 +83,7 @@ describe('GraphQL principals and errors', () => {
     it('is not served in production', async () => {
       const res = await landing('production');
       expect(res.text).not.toMatch(/new window\.EmbeddedSandbox\(/);
-      expect(decodeURIComponent(res.text)).toContain('"isProd":true');
+      expect(res.text).toContain('%22isProd%22%3Atrue');
     });
   });
 });
