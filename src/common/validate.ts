@@ -91,3 +91,15 @@ export function decimal(value: unknown, field: string): string {
 export function cleared(value: string | undefined): string {
   return (value?.trim() ?? null) as string;
 }
+
+/** A lifecycle status word (`active`, `suspended`, `closed` …): lower-case letters and `_`. */
+export function statusWord(value: unknown, field = 'status'): string {
+  const s = required(value, field).trim();
+  if (!/^[a-z][a-z_]{0,31}$/.test(s)) throw badRequest(`${field} must be a lower-case word such as active`);
+  return s;
+}
+
+/** A user's search text as a LIKE pattern that matches it literally anywhere (`%`, `_` escaped). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

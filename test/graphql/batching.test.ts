@@ -61,6 +61,7 @@ describe('GraphQL relations without N+1', () => {
     }
     // and the cost does not grow with the page
     expect(hundred.count).toBe(ten.count);
+    if (process.env.SHOW_COUNTS) process.stdout.write(`statements: 10 → ${ten.count}, 100 → ${hundred.count}\n`);
     // token check, page, distributors, hosts, distributor grants, share classes, investor grants, wallets
     expect(hundred.count).toBeLessThanOrEqual(8);
   });

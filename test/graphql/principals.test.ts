@@ -38,8 +38,8 @@ describe('GraphQL principals and errors', () => {
     for (const token of ['ops_not-a-real-token', 'garbage']) {
       const res = await gw.graphql('{ health { status } }', undefined, { token });
       expect(res.status).toBe(401);
-      expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-      expect(res.body.errors[0].message).toMatch(/invalid or expired token/);
+      expect(res.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(res.body.errors![0].message).toMatch(/invalid or expired token/);
     }
   });
 
@@ -53,12 +53,12 @@ describe('GraphQL principals and errors', () => {
   it('domain errors carry their code in extensions.code: BAD_USER_INPUT, NOT_FOUND, CONFLICT', async () => {
     const token = await gw.opsToken();
     const bad = await gw.graphql('mutation { createDistributor(input: {name: ""}) { id } }', undefined, { token });
-    expect(bad.body.errors[0]).toMatchObject({ message: 'name is required', extensions: { code: 'BAD_USER_INPUT' }, path: ['createDistributor'] });
+    expect(bad.body.errors![0]).toMatchObject({ message: 'name is required', extensions: { code: 'BAD_USER_INPUT' }, path: ['createDistributor'] });
     const missing = await gw.graphql('{ investor(id: "IN424242") { id } }', undefined, { token });
-    expect(missing.body.errors[0]).toMatchObject({ message: 'investor not found: IN424242', extensions: { code: 'NOT_FOUND' } });
+    expect(missing.body.errors![0]).toMatchObject({ message: 'investor not found: IN424242', extensions: { code: 'NOT_FOUND' } });
     const { distributor } = await aMarket(gw.em(), gw.clock.now());
     const taken = await gw.graphql(`mutation { addDistributorHost(input: {distributorId: "${distributor.id}", hostname: "dist-b.test"}) { hostname } }`, undefined, { token });
-    expect(taken.body.errors[0]).toMatchObject({ message: 'hostname dist-b.test is already mapped to a distributor', extensions: { code: 'CONFLICT' } });
+    expect(taken.body.errors![0]).toMatchObject({ message: 'hostname dist-b.test is already mapped to a distributor', extensions: { code: 'CONFLICT' } });
   });
 
   describe('Apollo Sandbox', () => {

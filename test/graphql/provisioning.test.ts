@@ -219,7 +219,7 @@ describe('GraphQL ops provisioning', () => {
       expect(read.distributor).toEqual({ wallets: [{ chainId: '1', address: ADDR(32) }], grants: [{ shareClassId: sc.id, deliveryMode: 'hold' }] });
 
       const bad = await gw.graphql(`mutation($d: ID!, $s: ID!) { grantShareClass(input: {distributorId: $d, shareClassId: $s, deliveryMode: later}) { deliveryMode } }`, { d: d.id, s: sc.id }, { token: await gw.opsToken() });
-      expect(bad.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(bad.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(await opsError(gw, `mutation($d: ID!) { grantShareClass(input: {distributorId: $d, shareClassId: "SC999999", deliveryMode: hold}) { deliveryMode } }`, { d: d.id })).toEqual({ message: 'shareClassId not found', code: 'NOT_FOUND' });
 
       const { revokeShareClass } = await asOps(gw, `mutation($d: ID!, $s: ID!) { revokeShareClass(input: {distributorId: $d, shareClassId: $s}) { grants { shareClassId } } }`, { d: d.id, s: sc.id });

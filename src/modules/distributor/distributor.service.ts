@@ -2,14 +2,13 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { alias, nextId } from '../../common/ids';
 import { assertOps, canSee } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { chainId, evmAddress, optional, required } from '../../common/validate';
+import { badRequest } from '../../common/errors';
+import { chainId, containsPattern, evmAddress, optional, required, statusWord } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
-import { escapeLike } from '../issuer/issuer.service';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
-import { badRequest } from '../../common/errors';
 
 type Page = { first?: number | null; after?: string | null };
 
@@ -52,7 +51,7 @@ export class DistributorService {
     const status = optional(filter.status, 'status');
     const name = optional(filter.nameContains, 'nameContains');
     if (status) where.status = status;
-    if (name) where.name = { $ilike: `%${escapeLike(name)}%` };
+    if (name) where.name = { $ilike: containsPattern(name) };
     return paginate(ctx.em, Distributor, where, page);
   }
 
@@ -66,11 +65,7 @@ export class DistributorService {
   async update(ctx: ServiceContext, id: string, input: { name?: string | null; status?: string | null }): Promise<Distributor> {
     const distributor = await this.get(ctx, id);
     if (input.name != null) distributor.name = required(input.name, 'name').trim();
-    if (input.status != null) {
-      const status = required(input.status, 'status').trim();
-      if (!/^[a-z][a-z_]{0,31}$/.test(status)) throw badRequest('status must be a lower-case word such as active');
-      distributor.status = status;
-    }
+    if (input.status != null) distributor.status = statusWord(input.status);
     await ctx.em.flush();
     return distributor;
   }

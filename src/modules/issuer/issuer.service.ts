@@ -1,7 +1,7 @@
 import { nextId } from '../../common/ids';
 import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { cleared, optional, required } from '../../common/validate';
+import { cleared, containsPattern, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { Issuer } from './issuer.entity';
 import { issuerNotFound } from './issuer.errors';
@@ -45,11 +45,6 @@ export class IssuerService {
   async list(ctx: ServiceContext, filter: { nameContains?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
     assertOps(ctx.principal);
     const name = optional(filter.nameContains, 'nameContains');
-    return paginate(ctx.em, Issuer, name ? { name: { $ilike: `%${escapeLike(name)}%` } } : {}, page);
+    return paginate(ctx.em, Issuer, name ? { name: { $ilike: containsPattern(name) } } : {}, page);
   }
-}
-
-/** `%` and `_` in a user's search text match themselves. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

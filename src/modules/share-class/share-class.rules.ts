@@ -1,5 +1,5 @@
 import { badRequest } from '../../common/errors';
-import { bps, currencyCode, decimal, intInRange, nonNegativeDecimal, required } from '../../common/validate';
+import { bps, currencyCode, decimal, intInRange, nonNegativeDecimal, required, statusWord } from '../../common/validate';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /*
@@ -17,11 +17,7 @@ export function provider(value: unknown): string {
 }
 
 /** A lifecycle status word; active share classes are `active`. */
-export function status(value: unknown): string {
-  const s = text(value, 'status');
-  if (!/^[a-z][a-z_]{0,31}$/.test(s)) throw badRequest('status must be a lower-case word such as active');
-  return s;
-}
+export const status = (value: unknown) => statusWord(value, 'status');
 
 export const FEE_FIELDS = ['feesSubBps', 'feesRedBps', 'feesMgmtBps', 'feesPerfBps', 'feesWatermarkBps'] as const;
 export const fee = bps;

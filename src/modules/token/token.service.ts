@@ -105,8 +105,8 @@ export class TokenService {
 
   /** The committed row, refreshed in the request's unit of work (bulk updates bypass it). */
   private async reloaded(ctx: ServiceContext, id: string): Promise<Token> {
-    const siblings = await ctx.em.findOneOrFail(Token, { id }, { refresh: true });
-    await ctx.em.find(Token, { shareClass: siblings.shareClass.id }, { refresh: true });
-    return siblings;
+    const token = await ctx.em.findOneOrFail(Token, { id }, { refresh: true });
+    await ctx.em.find(Token, { shareClass: token.shareClass.id }, { refresh: true }); // siblings whose flag moved
+    return token;
   }
 }
