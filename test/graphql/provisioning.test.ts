@@ -205,6 +205,17 @@ describe('GraphQL ops provisioning', () => {
       expect(await opsError(gw, `mutation { removeDistributorHost(hostname: "partner.example.com") { id } }`)).toEqual({ message: 'hostname partner.example.com is not mapped', code: 'NOT_FOUND' });
     });
 
+    it('two concurrent mappings of one hostname: one wins, the other is CONFLICT', async () => {
+      const a = await aDistributorViaOps('A');
+      const b = await aDistributorViaOps('B');
+      const token = await gw.opsToken();
+      const results = await Promise.all(
+        [a, b].map((d) => gw.graphql(`mutation($d: ID!) { addDistributorHost(input: {distributorId: $d, hostname: "race.test"}) { distributorId } }`, { d: d.id }, { token })),
+      );
+      const errors = results.flatMap((r) => r.body.errors ?? []);
+      expect(errors).toEqual([expect.objectContaining({ message: 'hostname race.test is already mapped to a distributor', extensions: { code: 'CONFLICT' } })]);
+    });
+
     it('sets one wallet per chain (setting again replaces it), and grants share classes passthrough or hold', async () => {
       const d = await aDistributorViaOps();
       const { fund } = await aFundViaOps();
@@ -289,6 +300,17 @@ describe('GraphQL ops provisioning', () => {
       await asOps(gw, add(43));
       const { investor } = await asOps(gw, `query { investor(id: "${investorId}") { wallets { address status } } }`);
       expect(investor.wallets).toEqual([{ address: ADDR(41), status: 'removed' }, { address: ADDR(43), status: 'pending' }]);
+    });
+
+    it('two concurrent wallets on one chain: one is added, the other is CONFLICT', async () => {
+      const { investorId } = await world();
+      const token = await gw.opsToken();
+      const results = await Promise.all(
+        [51, 52].map((n) => gw.graphql(`mutation { addInvestorWallet(input: {investorId: "${investorId}", chainId: "1", address: "${ADDR(n)}"}) { address } }`, undefined, { token })),
+      );
+      const errors = results.flatMap((r) => r.body.errors ?? []);
+      expect(errors).toEqual([expect.objectContaining({ extensions: { code: 'CONFLICT' } })]);
+      expect(errors[0].message).toBe(`investor ${investorId} already has a wallet in use on chain 1; remove it from the whitelist first`);
     });
 
     it('lists investors by distributor, email (case-insensitive), externalInvestorId and status, and resolves them by IN or US id', async () => {

@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { alias, nextId } from '../../common/ids';
 import { assertOps, canSee } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
@@ -76,7 +76,10 @@ export class DistributorService {
     const distributor = await this.get(ctx, input.distributorId);
     if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
     const host = ctx.em.create(DistributorHost, { hostname, distributor });
-    await ctx.em.flush(); // a concurrent insert of the same hostname fails on the primary key: 409 as well
+    // A concurrent insert of the same hostname fails on the primary key: the same 409.
+    await ctx.em.flush().catch((err) => {
+      throw err instanceof UniqueConstraintViolationException ? hostTaken(hostname) : err;
+    });
     return host;
   }
 

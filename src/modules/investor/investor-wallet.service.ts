@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../common/service-context';
 import { chainId, evmAddress, required } from '../../common/validate';
@@ -30,7 +31,10 @@ export class InvestorWalletService {
       status: whitelisted ? WalletStatus.whitelisted : WalletStatus.pending,
       whitelistedAt: whitelisted ? this.clock.now() : undefined,
     } as never);
-    await ctx.em.flush(); // a concurrent add on the same chain fails on the partial unique index: 409 too
+    // A concurrent add on the same chain fails on the partial unique index: the same 409.
+    await ctx.em.flush().catch((err) => {
+      throw err instanceof UniqueConstraintViolationException ? walletInUse(investor.id, chain) : err;
+    });
     return wallet;
   }
 
