@@ -7,11 +7,16 @@ import { InvestorService } from './modules/investor/investor.service';
 import { NavService } from './modules/nav/nav.service';
 import { OrderService } from './modules/order/order.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
+import { IssuerService } from './modules/issuer/issuer.service';
+import { FundService } from './modules/fund/fund.service';
+import { TokenService } from './modules/token/token.service';
+import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 
 /** One instance of each service per process; they hold no request state. */
 export function createServices(deps: { clock: Clock; env: string }) {
   const shareClass = new ShareClassService();
   const distributor = new DistributorService();
+  const investor = new InvestorService(distributor);
   return {
     clock: deps.clock,
     health: new HealthService(deps.clock, deps.env),
@@ -20,9 +25,21 @@ export function createServices(deps: { clock: Clock; env: string }) {
     shareClass,
     nav: new NavService(shareClass, deps.clock),
     distributor,
-    investor: new InvestorService(distributor),
+    investor,
     order: new OrderService(),
+    ...opsServices(deps, investor),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Ops provisioning services (issue 2). */
+function opsServices(deps: { clock: Clock }, investor: InvestorService) {
+  const issuer = new IssuerService();
+  return {
+    issuer,
+    fund: new FundService(issuer),
+    token: new TokenService(),
+    investorWallet: new InvestorWalletService(investor, deps.clock),
+  };
+}

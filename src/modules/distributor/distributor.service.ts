@@ -1,6 +1,25 @@
-import { canSee } from '../../common/principal';
+import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { alias, nextId } from '../../common/ids';
+import { assertOps, canSee } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { Distributor, DistributorHost } from './distributor.entity';
+import { badRequest } from '../../common/errors';
+import { chainId, containsPattern, evmAddress, optional, required, statusWord } from '../../common/validate';
+import { paginate } from '../../graphql/pagination';
+import { ShareClass } from '../share-class/share-class.entity';
+import { shareClassNotFound } from '../share-class/share-class.errors';
+import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
+import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
+
+type Page = { first?: number | null; after?: string | null };
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** How a hostname is stored and looked up: trimmed, lower case, without a trailing dot. */
+export function normaliseHostname(value: unknown): string {
+  const host = required(value, 'hostname').trim().toLowerCase().replace(/\.$/, '');
+  if (!HOSTNAME.test(host)) throw invalidHostname();
+  return host;
+}
 
 export class DistributorService {
   /** The distributor a surface-R hostname is mapped to, or null ("hostname provisioning"). */
@@ -13,5 +32,112 @@ export class DistributorService {
   async findVisible(ctx: ServiceContext, id: string): Promise<Distributor | null> {
     if (!canSee(ctx.principal, id)) return null;
     return ctx.em.findOne(Distributor, { id });
+  }
+
+  /* ---- ops provisioning ---- */
+
+  /** Ops: one distributor by `DT######` or its surface-O alias `PT######`. */
+  async get(ctx: ServiceContext, id: unknown): Promise<Distributor> {
+    assertOps(ctx.principal);
+    const raw = required(id, 'distributorId').trim();
+    const found = await ctx.em.findOne(Distributor, { id: alias(raw, 'DT') });
+    if (!found) throw distributorNotFoundById(raw);
+    return found;
+  }
+
+  async list(ctx: ServiceContext, filter: { status?: string | null; nameContains?: string | null } = {}, page: Page = {}) {
+    assertOps(ctx.principal);
+    const where: FilterQuery<Distributor> = {};
+    const status = optional(filter.status, 'status');
+    const name = optional(filter.nameContains, 'nameContains');
+    if (status) where.status = status;
+    if (name) where.name = { $ilike: containsPattern(name) };
+    return paginate(ctx.em, Distributor, where, page);
+  }
+
+  async create(ctx: ServiceContext, input: { name?: string | null }): Promise<Distributor> {
+    assertOps(ctx.principal);
+    const distributor = ctx.em.create(Distributor, { id: await nextId(ctx.em, 'DT'), name: required(input.name, 'name').trim(), status: 'active' });
+    await ctx.em.flush();
+    return distributor;
+  }
+
+  async update(ctx: ServiceContext, id: string, input: { name?: string | null; status?: string | null }): Promise<Distributor> {
+    const distributor = await this.get(ctx, id);
+    if (input.name != null) distributor.name = required(input.name, 'name').trim();
+    if (input.status != null) distributor.status = statusWord(input.status);
+    await ctx.em.flush();
+    return distributor;
+  }
+
+  /** Ops: map a hostname to a distributor (surface R). A hostname belongs to one distributor: 409 when taken. */
+  async addHost(ctx: ServiceContext, input: { distributorId?: string | null; hostname?: string | null }): Promise<DistributorHost> {
+    const hostname = normaliseHostname(input.hostname);
+    const distributor = await this.get(ctx, input.distributorId);
+    if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
+    const host = ctx.em.create(DistributorHost, { hostname, distributor });
+    // A concurrent insert of the same hostname fails on the primary key: the same 409.
+    await ctx.em.flush().catch((err) => {
+      throw err instanceof UniqueConstraintViolationException ? hostTaken(hostname) : err;
+    });
+    return host;
+  }
+
+  /** Ops: unmap a hostname; requests on it then get 403 on surface R. Returns its former distributor. */
+  async removeHost(ctx: ServiceContext, hostnameInput: unknown): Promise<Distributor> {
+    assertOps(ctx.principal);
+    const hostname = normaliseHostname(hostnameInput);
+    const host = await ctx.em.findOne(DistributorHost, { hostname }, { populate: ['distributor'] });
+    if (!host) throw hostNotMapped(hostname);
+    const distributor = host.distributor;
+    ctx.em.remove(host);
+    await ctx.em.flush();
+    return distributor;
+  }
+
+  /** Ops: the distributor's own wallet on a chain (tokens land there in `hold` delivery); replaces the previous one. */
+  async setWallet(ctx: ServiceContext, input: { distributorId?: string | null; chainId?: string | null; address?: string | null }): Promise<DistributorWallet> {
+    const chain = chainId(input.chainId);
+    const address = evmAddress(input.address, 'address');
+    const distributor = await this.get(ctx, input.distributorId);
+    let wallet = await ctx.em.findOne(DistributorWallet, { distributor, chainId: chain });
+    if (wallet) wallet.address = address;
+    else wallet = ctx.em.create(DistributorWallet, { distributor, chainId: chain, address });
+    await ctx.em.flush();
+    return wallet;
+  }
+
+  /** Ops: let a distributor sell a share class, delivering tokens `passthrough` or `hold`. Granting again changes the mode. */
+  async grant(ctx: ServiceContext, input: { distributorId?: string | null; shareClassId?: string | null; deliveryMode?: DeliveryMode | null }): Promise<ShareClassGrant> {
+    const distributor = await this.get(ctx, input.distributorId);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const mode = input.deliveryMode;
+    if (mode !== DeliveryMode.passthrough && mode !== DeliveryMode.hold) throw badRequest('deliveryMode must be one of passthrough, hold');
+    const shareClass = await ctx.em.findOne(ShareClass, { id: shareClassId });
+    if (!shareClass) throw shareClassNotFound();
+    let grant = await ctx.em.findOne(ShareClassGrant, { distributor, shareClass });
+    if (grant) grant.deliveryMode = mode;
+    else grant = ctx.em.create(ShareClassGrant, { distributor, shareClass, deliveryMode: mode });
+    await ctx.em.flush();
+    return grant;
+  }
+
+  /**
+   * Ops: stop a distributor selling a share class. Its investors' grants of that share class stay
+   * recorded but are of no use while the distributor lacks the grant.
+   */
+  async revoke(ctx: ServiceContext, input: { distributorId?: string | null; shareClassId?: string | null }): Promise<Distributor> {
+    const distributor = await this.get(ctx, input.distributorId);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const grant = await ctx.em.findOne(ShareClassGrant, { distributor, shareClass: shareClassId });
+    if (!grant) throw grantNotFound(distributor.id, shareClassId);
+    ctx.em.remove(grant);
+    await ctx.em.flush();
+    return distributor;
+  }
+
+  /** Whether the distributor may sell the share class. */
+  async isGranted(ctx: Pick<ServiceContext, 'em'>, distributorId: string, shareClassId: string): Promise<boolean> {
+    return (await ctx.em.count(ShareClassGrant, { distributor: distributorId, shareClass: shareClassId })) > 0;
   }
 }

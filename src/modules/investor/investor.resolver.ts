@@ -1,8 +1,19 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { alias } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
-import { InvestorGrant, Investor } from './investor.entity';
-import { RegisterInvestorInput } from './investor.types';
+import { PageInput } from '../../graphql/pagination';
+import { Distributor } from '../distributor/distributor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { InvestorGrant, Investor, InvestorWallet } from './investor.entity';
+import {
+  AddInvestorWalletInput,
+  InvestorFilter,
+  InvestorPage,
+  InvestorShareClassInput,
+  InvestorWalletRef,
+  RegisterInvestorInput,
+  RemoveInvestorWalletInput,
+} from './investor.types';
 
 @Resolver(() => Investor)
 export class InvestorResolver {
@@ -25,5 +36,73 @@ export class InvestorResolver {
   async grantedSC(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<string[]> {
     const grants = await ctx.loaders.manyBy(InvestorGrant, 'investor', { id: 'asc' }).load(investor.id);
     return grants.map((g) => g.shareClass.id);
+  }
+}
+
+/** Ops: reading investors, their grants and wallets; and the relations of the console. */
+@Resolver(() => Investor)
+export class InvestorOpsResolver {
+  @Query(() => InvestorPage, { description: 'Ops: investors, newest first; filter by distributor, email (case-insensitive), externalInvestorId, status.' })
+  investors(
+    @Arg('filter', () => InvestorFilter, { nullable: true }) filter: InvestorFilter | null,
+    @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: GatewayContext,
+  ) {
+    return ctx.services.investor.list(ctx, filter ?? {}, page ?? {});
+  }
+
+  @Query(() => Investor, { description: 'Ops: one investor, by `IN######` or `US######`.' })
+  investor(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Investor> {
+    return ctx.services.investor.get(ctx, id);
+  }
+
+  @Mutation(() => Investor, { description: "Ops: let an investor use a share class (one its distributor may sell)." })
+  grantInvestorShareClass(@Arg('input', () => InvestorShareClassInput) input: InvestorShareClassInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
+    return ctx.services.investor.grantShareClass(ctx, input);
+  }
+
+  @Mutation(() => Investor, { description: "Ops: withdraw an investor's use of a share class." })
+  revokeInvestorShareClass(@Arg('input', () => InvestorShareClassInput) input: InvestorShareClassInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
+    return ctx.services.investor.revokeShareClass(ctx, input);
+  }
+
+  @Mutation(() => InvestorWallet, { description: 'Ops: add a wallet on a chain (`pending` unless `whitelisted`); one wallet in use per chain.' })
+  addInvestorWallet(@Arg('input', () => AddInvestorWalletInput) input: AddInvestorWalletInput, @Ctx() ctx: GatewayContext): Promise<InvestorWallet> {
+    return ctx.services.investorWallet.add(ctx, input);
+  }
+
+  @Mutation(() => InvestorWallet, { description: "Ops: whitelist the investor's wallet in use on a chain (identity verified)." })
+  whitelistInvestorWallet(@Arg('input', () => InvestorWalletRef) input: InvestorWalletRef, @Ctx() ctx: GatewayContext): Promise<InvestorWallet> {
+    return ctx.services.investorWallet.whitelist(ctx, input);
+  }
+
+  @Mutation(() => InvestorWallet, { description: 'Ops: remove a compromised wallet from the whitelist (status `removed`, reason, time); frees the chain.' })
+  removeInvestorWallet(@Arg('input', () => RemoveInvestorWalletInput) input: RemoveInvestorWalletInput, @Ctx() ctx: GatewayContext): Promise<InvestorWallet> {
+    return ctx.services.investorWallet.remove(ctx, input);
+  }
+
+  @FieldResolver(() => Distributor)
+  async distributor(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+    return (await ctx.loaders.byId(Distributor).load(investor.distributor.id))!;
+  }
+
+  @FieldResolver(() => [InvestorWallet], { description: 'Every wallet, removed ones included, oldest first' })
+  wallets(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<InvestorWallet[]> {
+    return ctx.loaders.manyBy(InvestorWallet, 'investor', { id: 'asc' }).load(investor.id);
+  }
+
+  @FieldResolver(() => [ShareClass], { description: 'The share classes of `grantedSC`' })
+  async grantedShareClasses(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<ShareClass[]> {
+    const grants = await ctx.loaders.manyBy(InvestorGrant, 'investor', { id: 'asc' }).load(investor.id);
+    const classes = await ctx.loaders.byId(ShareClass).loadMany(grants.map((g) => g.shareClass.id));
+    return classes.filter((c): c is ShareClass => c instanceof ShareClass);
+  }
+}
+
+@Resolver(() => InvestorWallet)
+export class InvestorWalletResolver {
+  @FieldResolver(() => String, { description: '`IN######`' })
+  investorId(@Root() wallet: InvestorWallet): string {
+    return wallet.investor.id;
   }
 }

@@ -1,10 +1,22 @@
-import { nextId } from '../../common/ids';
-import { assertAuthenticated } from '../../common/principal';
+import { raw, type FilterQuery } from '@mikro-orm/core';
+import { alias, nextId } from '../../common/ids';
+import { assertAuthenticated, assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optional, required } from '../../common/validate';
+import { paginate } from '../../graphql/pagination';
+import { ShareClass } from '../share-class/share-class.entity';
+import { shareClassNotFound } from '../share-class/share-class.errors';
 import { distributorNotFoundNamed } from '../distributor/distributor.errors';
 import type { DistributorService } from '../distributor/distributor.service';
-import { Investor } from './investor.entity';
+import { Investor, InvestorGrant } from './investor.entity';
+import { investorGrantNotFound, investorNotFoundById, shareClassNotGrantedToDistributor } from './investor.errors';
+
+export interface InvestorFilterInput {
+  distributorId?: string | null;
+  email?: string | null;
+  externalInvestorId?: string | null;
+  status?: string | null;
+}
 
 export interface RegisterInvestorInput {
   distributorId?: string | null;
@@ -36,6 +48,64 @@ export class InvestorService {
       countryCode,
       status: 'active',
     } as never);
+    await ctx.em.flush();
+    return investor;
+  }
+
+  /* ---- ops ---- */
+
+  /** Ops: one investor by `IN######` or its surface-O alias `US######`. */
+  async get(ctx: ServiceContext, id: unknown): Promise<Investor> {
+    assertOps(ctx.principal);
+    const raw = required(id, 'investorId').trim();
+    const investor = await ctx.em.findOne(Investor, { id: alias(raw, 'IN') });
+    if (!investor) throw investorNotFoundById(raw);
+    return investor;
+  }
+
+  /**
+   * Ops: a page of investors, newest first. `email` matches case-insensitively through the
+   * `lower(email)` index.
+   */
+  async list(ctx: ServiceContext, filter: InvestorFilterInput = {}, page: { first?: number | null; after?: string | null } = {}) {
+    assertOps(ctx.principal);
+    const where: FilterQuery<Investor> = {};
+    const distributorId = optional(filter.distributorId, 'distributorId');
+    const email = optional(filter.email, 'email');
+    const externalInvestorId = optional(filter.externalInvestorId, 'externalInvestorId');
+    const status = optional(filter.status, 'status');
+    if (distributorId) where.distributor = alias(distributorId.trim(), 'DT');
+    if (externalInvestorId) where.externalInvestorId = externalInvestorId;
+    if (status) where.status = status;
+    if (email) (where as Record<string, unknown>)[raw((a: string) => `lower(${a}."email")`)] = email.trim().toLowerCase();
+    return paginate(ctx.em, Investor, where, page);
+  }
+
+  /**
+   * Ops: let an investor use a share class. Only a share class its distributor may sell can be
+   * granted. Granting twice is harmless.
+   */
+  async grantShareClass(ctx: ServiceContext, input: { investorId?: string | null; shareClassId?: string | null }): Promise<Investor> {
+    const investor = await this.get(ctx, input.investorId);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
+    if (!(await this.distributors.isGranted(ctx, investor.distributor.id, shareClassId))) {
+      throw shareClassNotGrantedToDistributor(shareClassId, investor.distributor.id);
+    }
+    if (!(await ctx.em.count(InvestorGrant, { investor, shareClass: shareClassId }))) {
+      ctx.em.create(InvestorGrant, { investor, shareClass: shareClassId } as never);
+      await ctx.em.flush();
+    }
+    return investor;
+  }
+
+  /** Ops: withdraw an investor's use of a share class. */
+  async revokeShareClass(ctx: ServiceContext, input: { investorId?: string | null; shareClassId?: string | null }): Promise<Investor> {
+    const investor = await this.get(ctx, input.investorId);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const grant = await ctx.em.findOne(InvestorGrant, { investor, shareClass: shareClassId });
+    if (!grant) throw investorGrantNotFound(investor.id, shareClassId);
+    ctx.em.remove(grant);
     await ctx.em.flush();
     return investor;
   }

@@ -1,8 +1,13 @@
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { assertOps } from '../../common/principal';
 import type { GatewayContext } from '../../graphql/context';
+import { PageInput } from '../../graphql/pagination';
+import { ShareClassGrant } from '../distributor/distributor.entity';
+import { Fund } from '../fund/fund.entity';
 import { Nav } from '../nav/nav.entity';
 import { Token } from '../token/token.entity';
 import { ShareClass } from './share-class.entity';
+import { CreateShareClassInput, ShareClassFilter, ShareClassPage, UpdateShareClassInput } from './share-class.types';
 
 @Resolver(() => ShareClass)
 export class ShareClassResolver {
@@ -40,5 +45,43 @@ export class ShareClassResolver {
   @FieldResolver(() => Nav, { nullable: true, description: 'The latest NAV, if any' })
   liveNav(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Nav | null> {
     return ctx.services.nav.latest(ctx, sc.id);
+  }
+}
+
+/** Ops provisioning of share classes, and the relations of the ops console. */
+@Resolver(() => ShareClass)
+export class ShareClassOpsResolver {
+  @Query(() => ShareClassPage, { description: 'Ops: share classes, newest first; filter by fund and status.' })
+  shareClassPage(
+    @Arg('filter', () => ShareClassFilter, { nullable: true }) filter: ShareClassFilter | null,
+    @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: GatewayContext,
+  ) {
+    return ctx.services.shareClass.list(ctx, filter ?? {}, page ?? {});
+  }
+
+  @Mutation(() => ShareClass, { description: 'Ops: a new share class (`SC######`) with every documented field.' })
+  createShareClass(@Arg('input', () => CreateShareClassInput) input: CreateShareClassInput, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+    return ctx.services.shareClass.create(ctx, input);
+  }
+
+  @Mutation(() => ShareClass, { description: 'Ops: change a share class; a given sub-object replaces the stored one whole.' })
+  updateShareClass(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateShareClassInput) input: UpdateShareClassInput,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ShareClass> {
+    return ctx.services.shareClass.update(ctx, id, input);
+  }
+
+  @FieldResolver(() => Fund)
+  async fund(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Fund> {
+    return (await ctx.loaders.byId(Fund).load(sc.fund.id))!;
+  }
+
+  @FieldResolver(() => [ShareClassGrant], { description: 'Ops: the distributors that may sell it' })
+  grants(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<ShareClassGrant[]> {
+    assertOps(ctx.principal);
+    return ctx.loaders.manyBy(ShareClassGrant, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 }

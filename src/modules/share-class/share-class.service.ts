@@ -1,11 +1,39 @@
-import { hasIdFormat } from '../../common/ids';
-import { distributorScope } from '../../common/principal';
+import type { FilterQuery } from '@mikro-orm/core';
+import { DomainError } from '../../common/errors';
+import { hasIdFormat, nextId } from '../../common/ids';
+import { assertAuthenticated, assertOps, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { required } from '../../common/validate';
+import { currencyCode, optional, required } from '../../common/validate';
+import { paginate } from '../../graphql/pagination';
+import { Fund } from '../fund/fund.entity';
+import { fundNotFound } from '../fund/fund.errors';
 import { ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
 import { ShareClass } from './share-class.entity';
 import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.errors';
+import * as rules from './share-class.rules';
+import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
+
+/** The provisioned fields of a share class; on update, absent ones stay as they are. */
+export interface ShareClassFields {
+  fundId?: string | null;
+  currency?: string | null;
+  provider?: string | null;
+  status?: string | null;
+  feesSubBps?: number | null;
+  feesRedBps?: number | null;
+  feesMgmtBps?: number | null;
+  feesPerfBps?: number | null;
+  feesWatermarkBps?: number | null;
+  meta?: ShareClassMeta | null;
+  details?: ShareClassDetails | null;
+  metrics?: ShareClassMetrics | null;
+  overview?: ShareClassOverview | null;
+  subRedemption?: SubRedemption | null;
+  bank?: BankDetails | null;
+}
+
+const PARTS = ['meta', 'details', 'metrics', 'overview', 'subRedemption', 'bank'] as const;
 
 /**
  * Share classes as a principal sees them: ops see all; a distributor sees those granted to it,
@@ -14,6 +42,7 @@ import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.err
 export class ShareClassService {
   /** Every share class visible to the caller, ordered by id. */
   async listVisible(ctx: ServiceContext): Promise<ShareClass[]> {
+    assertAuthenticated(ctx.principal);
     const scope = distributorScope(ctx.principal);
     if (scope === null) return ctx.em.find(ShareClass, {}, { orderBy: { id: 'asc' } });
     const grants = await ctx.em.find(ShareClassGrant, { distributor: scope }, { populate: ['shareClass'], orderBy: { shareClass: { id: 'asc' } } });
@@ -22,6 +51,7 @@ export class ShareClassService {
 
   /** One visible share class; `invalid shareClassId format` or `shareClassId not found` otherwise. */
   async getVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClass> {
+    assertAuthenticated(ctx.principal);
     const id = required(shareClassId, 'shareClassId');
     if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
     const scope = distributorScope(ctx.principal);
@@ -38,4 +68,55 @@ export class ShareClassService {
   async primaryToken(ctx: ServiceContext, shareClassId: string): Promise<Token | null> {
     return ctx.em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
   }
+
+  /** Ops: a page of share classes, newest first, by fund and status. */
+  async list(ctx: ServiceContext, filter: { fundId?: string | null; status?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
+    assertOps(ctx.principal);
+    const where: FilterQuery<ShareClass> = {};
+    const fundId = optional(filter.fundId, 'fundId');
+    const status = optional(filter.status, 'status');
+    if (fundId) where.fund = fundId;
+    if (status) where.status = status;
+    return paginate(ctx.em, ShareClass, where, page);
+  }
+
+  /** Ops: a new share class with every documented field. Its primary token comes with `createToken`. */
+  async create(ctx: ServiceContext, input: ShareClassFields): Promise<ShareClass> {
+    assertOps(ctx.principal);
+    const fundId = required(input.fundId, 'fundId');
+    const fields = this.validated(input, true);
+    const fund = await ctx.em.findOne(Fund, { id: fundId });
+    if (!fund) throw fundNotFound(fundId);
+    const sc = ctx.em.create(ShareClass, { id: await nextId(ctx.em, 'SC'), fund, status: 'active', ...fields } as never);
+    await ctx.em.flush();
+    return sc;
+  }
+
+  /** Ops: change a share class; only the given fields change, a given sub-object replaces the stored one. */
+  async update(ctx: ServiceContext, id: string, input: Omit<ShareClassFields, 'fundId'>): Promise<ShareClass> {
+    assertOps(ctx.principal);
+    const sc = await this.getVisible(ctx, id);
+    ctx.em.assign(sc, this.validated(input, false) as never);
+    await ctx.em.flush();
+    return sc;
+  }
+
+  /** The checked, normalised fields; on create every documented field is required. */
+  private validated(input: ShareClassFields, creating: boolean): Partial<ShareClass> {
+    const out: Record<string, unknown> = {};
+    const given = (v: unknown) => creating || (v !== undefined && v !== null);
+    if (given(input.currency)) out.currency = currencyCode(input.currency, 'currency');
+    if (given(input.provider)) out.provider = rules.provider(input.provider);
+    if (input.status !== undefined && input.status !== null) out.status = rules.status(input.status);
+    for (const f of rules.FEE_FIELDS) if (given(input[f])) out[f] = rules.fee(input[f], f);
+    for (const part of PARTS) {
+      const value = input[part];
+      if (!given(value)) continue;
+      if (value === undefined || value === null) throw badRequestPart(part);
+      out[part] = (rules[part] as (v: unknown) => unknown)(value);
+    }
+    return out as Partial<ShareClass>;
+  }
 }
+
+const badRequestPart = (part: string) => new DomainError('BAD_REQUEST', `${part} is required`);

@@ -1,0 +1,3 @@
+import { notFound } from '../../common/errors';
+
+export const fundNotFound = (id: string) => notFound(`fund not found: ${id}`);

@@ -1,0 +1,56 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { nextId } from '../../common/ids';
+import { assertOps } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { cleared, optional, required } from '../../common/validate';
+import { paginate } from '../../graphql/pagination';
+import type { IssuerService } from '../issuer/issuer.service';
+import { Fund } from './fund.entity';
+import { fundNotFound } from './fund.errors';
+
+export interface FundFields {
+  issuerId?: string | null;
+  name?: string | null;
+  description?: string | null;
+}
+
+/** Funds of issuers: provisioned and read by ops only. */
+export class FundService {
+  constructor(private readonly issuers: IssuerService) {}
+
+  async create(ctx: ServiceContext, input: FundFields): Promise<Fund> {
+    assertOps(ctx.principal);
+    const issuer = await this.issuers.get(ctx, required(input.issuerId, 'issuerId'));
+    const fund = ctx.em.create(Fund, {
+      id: await nextId(ctx.em, 'FN'),
+      issuer,
+      name: required(input.name, 'name').trim(),
+      description: optional(input.description, 'description')?.trim(),
+    } as never);
+    await ctx.em.flush();
+    return fund;
+  }
+
+  async update(ctx: ServiceContext, id: string, input: Omit<FundFields, 'issuerId'>): Promise<Fund> {
+    const fund = await this.get(ctx, id);
+    if (input.name !== undefined) fund.name = required(input.name, 'name').trim();
+    if (input.description !== undefined) fund.description = cleared(optional(input.description, 'description'));
+    await ctx.em.flush();
+    return fund;
+  }
+
+  async get(ctx: ServiceContext, id: string): Promise<Fund> {
+    assertOps(ctx.principal);
+    const fund = await ctx.em.findOne(Fund, { id: required(id, 'fundId') });
+    if (!fund) throw fundNotFound(id);
+    return fund;
+  }
+
+  async list(ctx: ServiceContext, filter: { issuerId?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
+    assertOps(ctx.principal);
+    const where: FilterQuery<Fund> = {};
+    const issuerId = optional(filter.issuerId, 'issuerId');
+    if (issuerId) where.issuer = issuerId;
+    return paginate(ctx.em, Fund, where, page);
+  }
+}

@@ -1,0 +1,70 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Clock } from '../../common/clock';
+import type { ServiceContext } from '../../common/service-context';
+import { chainId, evmAddress, required } from '../../common/validate';
+import type { InvestorService } from './investor.service';
+import { InvestorWallet, WalletStatus } from './investor.entity';
+import { noWalletInUse, walletInUse } from './investor.errors';
+
+/**
+ * An investor's wallets. A wallet must be whitelisted (after identity verification) before it
+ * can receive tokens; at most one wallet per chain is in use (pending or whitelisted — a partial
+ * unique index holds it); a compromised wallet is removed from the whitelist and kept for the
+ * record, which frees the chain for a new wallet.
+ */
+export class InvestorWalletService {
+  constructor(
+    private readonly investors: InvestorService,
+    private readonly clock: Clock,
+  ) {}
+
+  async add(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; address?: string | null; whitelisted?: boolean | null }): Promise<InvestorWallet> {
+    const chain = chainId(input.chainId);
+    const address = evmAddress(input.address, 'address');
+    const investor = await this.investors.get(ctx, input.investorId);
+    if (await ctx.em.count(InvestorWallet, { investor, chainId: chain, status: { $ne: WalletStatus.removed } })) throw walletInUse(investor.id, chain);
+    const whitelisted = input.whitelisted === true;
+    const wallet = ctx.em.create(InvestorWallet, {
+      investor,
+      chainId: chain,
+      address,
+      status: whitelisted ? WalletStatus.whitelisted : WalletStatus.pending,
+      whitelistedAt: whitelisted ? this.clock.now() : undefined,
+    } as never);
+    // A concurrent add on the same chain fails on the partial unique index: the same 409.
+    await ctx.em.flush().catch((err) => {
+      throw err instanceof UniqueConstraintViolationException ? walletInUse(investor.id, chain) : err;
+    });
+    return wallet;
+  }
+
+  /** Put the investor's wallet in use on a chain on the whitelist. Whitelisting twice is harmless. */
+  async whitelist(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {
+    const wallet = await this.inUse(ctx, input);
+    if (wallet.status !== WalletStatus.whitelisted) {
+      wallet.status = WalletStatus.whitelisted;
+      wallet.whitelistedAt = this.clock.now();
+      await ctx.em.flush();
+    }
+    return wallet;
+  }
+
+  /** Remove a (compromised) wallet from the whitelist: status `removed`, with the reason and time. */
+  async remove(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; reason?: string | null }): Promise<InvestorWallet> {
+    const reason = required(input.reason, 'reason').trim();
+    const wallet = await this.inUse(ctx, input);
+    wallet.status = WalletStatus.removed;
+    wallet.removedAt = this.clock.now();
+    wallet.removalReason = reason;
+    await ctx.em.flush();
+    return wallet;
+  }
+
+  private async inUse(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {
+    const chain = chainId(input.chainId);
+    const investor = await this.investors.get(ctx, input.investorId);
+    const wallet = await ctx.em.findOne(InvestorWallet, { investor, chainId: chain, status: { $ne: WalletStatus.removed } });
+    if (!wallet) throw noWalletInUse(investor.id, chain);
+    return wallet;
+  }
+}

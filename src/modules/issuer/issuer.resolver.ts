@@ -1,0 +1,40 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { assertOps } from '../../common/principal';
+import type { GatewayContext } from '../../graphql/context';
+import { PageInput } from '../../graphql/pagination';
+import { Fund } from '../fund/fund.entity';
+import { Issuer } from './issuer.entity';
+import { CreateIssuerInput, IssuerFilter, IssuerPage, UpdateIssuerInput } from './issuer.types';
+
+@Resolver(() => Issuer)
+export class IssuerResolver {
+  @Query(() => IssuerPage, { description: 'Ops: issuers, newest first.' })
+  issuers(
+    @Arg('filter', () => IssuerFilter, { nullable: true }) filter: IssuerFilter | null,
+    @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: GatewayContext,
+  ) {
+    return ctx.services.issuer.list(ctx, filter ?? {}, page ?? {});
+  }
+
+  @Query(() => Issuer, { description: 'Ops: one issuer.' })
+  issuer(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+    return ctx.services.issuer.get(ctx, id);
+  }
+
+  @Mutation(() => Issuer, { description: 'Ops: a new issuer (`IS######`).' })
+  createIssuer(@Arg('input', () => CreateIssuerInput) input: CreateIssuerInput, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+    return ctx.services.issuer.create(ctx, input);
+  }
+
+  @Mutation(() => Issuer, { description: 'Ops: change an issuer; only the given fields change.' })
+  updateIssuer(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateIssuerInput) input: UpdateIssuerInput, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+    return ctx.services.issuer.update(ctx, id, input);
+  }
+
+  @FieldResolver(() => [Fund])
+  funds(@Root() issuer: Issuer, @Ctx() ctx: GatewayContext): Promise<Fund[]> {
+    assertOps(ctx.principal);
+    return ctx.loaders.manyBy(Fund, 'issuer', { id: 'asc' }).load(issuer.id);
+  }
+}

@@ -1,0 +1,110 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { PageOf } from '../../graphql/pagination';
+import { ShareClass } from './share-class.entity';
+import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
+
+/** Every documented field of a share class. Its primary token (and so `defaultChainId`) comes with `createToken`. */
+@InputType()
+export class CreateShareClassInput {
+  @Field(() => ID, { description: '`FN######`' })
+  fundId: string;
+
+  @Field(() => String, { description: 'ISO 4217 denomination currency' })
+  currency: string;
+
+  @Field(() => String, { description: 'Supply-side platform that processes orders, e.g. `supply-sim`' })
+  provider: string;
+
+  @Field(() => String, { nullable: true, description: 'Default `active`' })
+  status?: string | null;
+
+  @Field(() => Int, { description: 'Subscription fee, bps (0 to 10000)' })
+  feesSubBps: number;
+
+  @Field(() => Int, { description: 'Redemption fee, bps' })
+  feesRedBps: number;
+
+  @Field(() => Int, { description: 'Management fee, bps' })
+  feesMgmtBps: number;
+
+  @Field(() => Int, { description: 'Performance fee, bps' })
+  feesPerfBps: number;
+
+  @Field(() => Int, { description: 'High-watermark threshold, bps' })
+  feesWatermarkBps: number;
+
+  @Field(() => ShareClassMeta)
+  meta: ShareClassMeta;
+
+  @Field(() => ShareClassDetails)
+  details: ShareClassDetails;
+
+  @Field(() => ShareClassMetrics)
+  metrics: ShareClassMetrics;
+
+  @Field(() => ShareClassOverview)
+  overview: ShareClassOverview;
+
+  @Field(() => SubRedemption)
+  subRedemption: SubRedemption;
+
+  @Field(() => BankDetails)
+  bank: BankDetails;
+}
+
+/** Only the given fields change; a given sub-object replaces the stored one whole. */
+@InputType()
+export class UpdateShareClassInput {
+  @Field(() => String, { nullable: true })
+  currency?: string | null;
+
+  @Field(() => String, { nullable: true })
+  provider?: string | null;
+
+  @Field(() => String, { nullable: true })
+  status?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  feesSubBps?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  feesRedBps?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  feesMgmtBps?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  feesPerfBps?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  feesWatermarkBps?: number | null;
+
+  @Field(() => ShareClassMeta, { nullable: true })
+  meta?: ShareClassMeta | null;
+
+  @Field(() => ShareClassDetails, { nullable: true })
+  details?: ShareClassDetails | null;
+
+  @Field(() => ShareClassMetrics, { nullable: true })
+  metrics?: ShareClassMetrics | null;
+
+  @Field(() => ShareClassOverview, { nullable: true })
+  overview?: ShareClassOverview | null;
+
+  @Field(() => SubRedemption, { nullable: true })
+  subRedemption?: SubRedemption | null;
+
+  @Field(() => BankDetails, { nullable: true })
+  bank?: BankDetails | null;
+}
+
+@InputType()
+export class ShareClassFilter {
+  @Field(() => ID, { nullable: true, description: 'Share classes of this fund' })
+  fundId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'e.g. `active`' })
+  status?: string | null;
+}
+
+export const ShareClassPage = PageOf(ShareClass, 'ShareClassPage');

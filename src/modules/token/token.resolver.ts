@@ -1,0 +1,43 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context';
+import { PageInput } from '../../graphql/pagination';
+import { ShareClass } from '../share-class/share-class.entity';
+import { Token } from './token.entity';
+import { CreateTokenInput, TokenFilter, TokenPage, UpdateTokenInput } from './token.types';
+
+@Resolver(() => Token)
+export class TokenResolver {
+  @Query(() => TokenPage, { description: 'Ops: tokens, newest first; filter by share class and chain.' })
+  tokens(
+    @Arg('filter', () => TokenFilter, { nullable: true }) filter: TokenFilter | null,
+    @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
+    @Ctx() ctx: GatewayContext,
+  ) {
+    return ctx.services.token.list(ctx, filter ?? {}, page ?? {});
+  }
+
+  @Query(() => Token, { description: 'Ops: one token.' })
+  token(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Token> {
+    return ctx.services.token.get(ctx, id);
+  }
+
+  @Mutation(() => Token, { description: 'Ops: a new token (`TK######`) of a share class; `isPrimary` moves the primary flag to it.' })
+  createToken(@Arg('input', () => CreateTokenInput) input: CreateTokenInput, @Ctx() ctx: GatewayContext): Promise<Token> {
+    return ctx.services.token.create(ctx, input);
+  }
+
+  @Mutation(() => Token, { description: 'Ops: change a token; `isPrimary: true` moves the primary flag to it atomically.' })
+  updateToken(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateTokenInput) input: UpdateTokenInput, @Ctx() ctx: GatewayContext): Promise<Token> {
+    return ctx.services.token.update(ctx, id, input);
+  }
+
+  @FieldResolver(() => String, { description: '`SC######`' })
+  shareClassId(@Root() token: Token): string {
+    return token.shareClass.id;
+  }
+
+  @FieldResolver(() => ShareClass)
+  async shareClass(@Root() token: Token, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+    return (await ctx.loaders.byId(ShareClass).load(token.shareClass.id))!;
+  }
+}

@@ -1,0 +1,112 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { nextId } from '../../common/ids';
+import { assertOps } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { chainId, evmAddress, intInRange, optional, required } from '../../common/validate';
+import { paginate } from '../../graphql/pagination';
+import { ShareClass } from '../share-class/share-class.entity';
+import { shareClassNotFound } from '../share-class/share-class.errors';
+import { Token } from './token.entity';
+import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
+
+export interface TokenFields {
+  shareClassId?: string | null;
+  chainId?: string | null;
+  contractAddress?: string | null;
+  name?: string | null;
+  symbol?: string | null;
+  decimals?: number | null;
+  isPrimary?: boolean | null;
+}
+
+/**
+ * Tokens of share classes. A share class has exactly one primary token (a partial unique index
+ * holds it); moving the flag happens in one transaction with the share class row locked, so
+ * concurrent moves queue instead of colliding.
+ */
+export class TokenService {
+  async create(ctx: ServiceContext, input: TokenFields): Promise<Token> {
+    assertOps(ctx.principal);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const fields = {
+      chainId: chainId(input.chainId),
+      contractAddress: evmAddress(input.contractAddress, 'contractAddress'),
+      name: required(input.name, 'name').trim(),
+      symbol: required(input.symbol, 'symbol').trim(),
+      decimals: intInRange(input.decimals, 'decimals', 0, 36),
+    };
+    const id = await ctx.em.transactional(async (tem) => {
+      await this.lockShareClass(tem, shareClassId);
+      await this.assertAddressFree(tem, fields.chainId, fields.contractAddress);
+      const hasPrimary = (await tem.count(Token, { shareClass: shareClassId, isPrimary: true })) > 0;
+      const primary = input.isPrimary === true || !hasPrimary;
+      if (primary) await tem.nativeUpdate(Token, { shareClass: shareClassId, isPrimary: true }, { isPrimary: false });
+      const token = tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: shareClassId, ...fields, isPrimary: primary } as never);
+      await tem.flush();
+      return token.id;
+    });
+    return this.reloaded(ctx, id);
+  }
+
+  async update(ctx: ServiceContext, id: string, input: Omit<TokenFields, 'shareClassId' | 'chainId'>): Promise<Token> {
+    const current = await this.get(ctx, id);
+    const changes: Partial<Token> = {};
+    if (input.contractAddress != null) changes.contractAddress = evmAddress(input.contractAddress, 'contractAddress');
+    if (input.name != null) changes.name = required(input.name, 'name').trim();
+    if (input.symbol != null) changes.symbol = required(input.symbol, 'symbol').trim();
+    if (input.decimals != null) changes.decimals = intInRange(input.decimals, 'decimals', 0, 36);
+    if (input.isPrimary === false && current.isPrimary) throw cannotUnsetPrimary();
+    const shareClassId = current.shareClass.id;
+    await ctx.em.transactional(async (tem) => {
+      await this.lockShareClass(tem, shareClassId);
+      const token = await tem.findOneOrFail(Token, { id });
+      if (changes.contractAddress && changes.contractAddress !== token.contractAddress) {
+        await this.assertAddressFree(tem, token.chainId, changes.contractAddress);
+      }
+      if (input.isPrimary === true && !token.isPrimary) {
+        // Clear the old primary first: the partial unique index allows one at a time.
+        await tem.nativeUpdate(Token, { shareClass: shareClassId, isPrimary: true }, { isPrimary: false });
+        changes.isPrimary = true;
+      }
+      tem.assign(token, changes);
+      await tem.flush();
+    });
+    return this.reloaded(ctx, id);
+  }
+
+  async get(ctx: ServiceContext, id: string): Promise<Token> {
+    assertOps(ctx.principal);
+    const token = await ctx.em.findOne(Token, { id: required(id, 'id') });
+    if (!token) throw tokenNotFound(id);
+    return token;
+  }
+
+  async list(ctx: ServiceContext, filter: { shareClassId?: string | null; chainId?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
+    assertOps(ctx.principal);
+    const where: FilterQuery<Token> = {};
+    const shareClassId = optional(filter.shareClassId, 'shareClassId');
+    const chain = optional(filter.chainId, 'chainId');
+    if (shareClassId) where.shareClass = shareClassId;
+    if (chain) where.chainId = chain;
+    return paginate(ctx.em, Token, where, page);
+  }
+
+  /** Serialises changes to a share class's tokens (`select … for update`). */
+  private async lockShareClass(tem: EntityManager, shareClassId: string): Promise<void> {
+    const sc = await tem.findOne(ShareClass, { id: shareClassId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!sc) throw shareClassNotFound();
+  }
+
+  private async assertAddressFree(tem: EntityManager, chain: string, address: string): Promise<void> {
+    const taken = await tem.count(Token, { chainId: chain, contractAddress: { $ilike: address } });
+    if (taken) throw tokenAddressTaken(chain, address);
+  }
+
+  /** The committed row, refreshed in the request's unit of work (bulk updates bypass it). */
+  private async reloaded(ctx: ServiceContext, id: string): Promise<Token> {
+    const token = await ctx.em.findOneOrFail(Token, { id }, { refresh: true });
+    await ctx.em.find(Token, { shareClass: token.shareClass.id }, { refresh: true }); // siblings whose flag moved
+    return token;
+  }
+}
