@@ -7,21 +7,28 @@ import { InvestorService } from './modules/investor/investor.service';
 import { NavService } from './modules/nav/nav.service';
 import { OrderService } from './modules/order/order.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
+import { developmentJwtConfig, type JwtConfig } from './config';
+import { ApiCredentialService } from './modules/auth/api-credential.service';
+import { HoldingService } from './modules/holding/holding.service';
+import { OneStepOrderService } from './modules/order/one-step.service';
 
 /** One instance of each service per process; they hold no request state. */
-export function createServices(deps: { clock: Clock; env: string }) {
+export function createServices(deps: { clock: Clock; env: string; jwt?: JwtConfig }) {
   const shareClass = new ShareClassService();
   const distributor = new DistributorService();
   return {
     clock: deps.clock,
     health: new HealthService(deps.clock, deps.env),
     opsToken: new OpsTokenService(deps.clock),
-    accessToken: new AccessTokenService(),
+    accessToken: new AccessTokenService(deps.clock, deps.jwt ?? developmentJwtConfig(deps.env)),
     shareClass,
     nav: new NavService(shareClass, deps.clock),
     distributor,
     investor: new InvestorService(distributor),
     order: new OrderService(),
+    apiCredential: new ApiCredentialService(deps.clock),
+    holding: new HoldingService(shareClass),
+    oneStepOrder: new OneStepOrderService(deps.clock, new NavService(shareClass, deps.clock)),
   };
 }
 
