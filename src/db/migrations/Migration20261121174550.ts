@@ -19,8 +19,6 @@ export class Migration20261121174550 extends Migration {
     this.addSql(`alter table "token_family" add constraint "token_family_credential_id_foreign" foreign key ("credential_id") references "api_credential" ("id") on update cascade on delete cascade;`);
 
     this.addSql(`alter table "refresh_token" add constraint "refresh_token_family_id_foreign" foreign key ("family_id") references "token_family" ("id") on update cascade on delete cascade;`);
-
-    this.addSql(`drop index "token_primary_per_share_class";`);
   }
 
   override async down(): Promise<void> {
@@ -33,8 +31,6 @@ export class Migration20261121174550 extends Migration {
     this.addSql(`drop table if exists "token_family" cascade;`);
 
     this.addSql(`drop table if exists "refresh_token" cascade;`);
-
-    this.addSql(`CREATE UNIQUE INDEX token_primary_per_share_class ON public.token USING btree (share_class_id) WHERE is_primary;`);
   }
 
 }
