@@ -130,7 +130,7 @@ export class AccessTokenService {
 
   private sign(distributorId: string, credentialId: string, familyId: string, now: Date): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
-    return new SignJWT({ cid: credentialId, fam: familyId })
+    return new SignJWT({ cid: String(credentialId), fam: familyId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(distributorId)
       .setIssuer(this.config.issuer)
