@@ -1,6 +1,6 @@
 import { decimalString } from '../../src/common/money';
 import { Holding } from '../../src/modules/holding/holding.entity';
-import { Order } from '../../src/modules/order/order.entity';
+import { Order, OrderType } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
 import { aHolding, aMarket } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -15,7 +15,7 @@ describe('Concurrent redemptions against one holding', () => {
   beforeEach(() => gw.reset());
 
   const openRedemptions = async (investorId: string) =>
-    (await gw.em().find(Order, { investor: investorId, type: 'redemption', status: { $in: ['pending', 'accepted'] } })).reduce((sum, o) => sum + Number(o.tokenCount), 0);
+    (await gw.em().find(Order, { investor: investorId, type: OrderType.redemption, status: { $in: ['pending', 'accepted'] } })).reduce((sum, o) => sum + Number(o.tokenCount), 0);
 
   it('twelve simultaneous redemptions of 30 tokens from a holding of 100 (R and O at once): exactly three are placed, never more than held', async () => {
     // given a holding of 100 tokens

@@ -115,18 +115,18 @@ describe("Isolation: a distributor never sees or touches another's users, invest
     const w = await twoDistributors();
     const q = (query: string, variables: Record<string, unknown> = {}) => gw.graphql(query, variables, { token: w.tokenB });
     const order = await q('query($id: ID!) { oneStepOrder(id: $id) { id status } }', { id: w.pending.id });
-    expect(order.body.errors[0]).toMatchObject({ message: 'order not found', extensions: { code: 'NOT_FOUND' } });
+    expect(order.body.errors![0]).toMatchObject({ message: 'order not found', extensions: { code: 'NOT_FOUND' } });
     const cancel = await q('mutation($id: ID!) { cancelOneStepOrder(orderId: $id) { success } }', { id: w.pending.id });
-    expect(cancel.body.errors[0]).toMatchObject({ message: 'order not found' });
+    expect(cancel.body.errors![0]).toMatchObject({ message: 'order not found' });
     const holding = await q('query($u: String!, $s: String!) { holding(userId: $u, shareClassId: $s) { tokenBalance } }', { u: alias(w.investor.id, 'US'), s: w.shareClass.id });
-    expect(holding.body.errors[0]).toMatchObject({ message: 'userId not found', extensions: { code: 'NOT_FOUND' } });
+    expect(holding.body.errors![0]).toMatchObject({ message: 'userId not found', extensions: { code: 'NOT_FOUND' } });
     const place = await q('mutation($i: OneStepSubscriptionInput!) { placeOneStepSubscription(input: $i) { id } }', {
       i: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.investor.id, 'US'), shareClassId: w.shareClass.id, amount: '1' },
     });
-    expect(place.body.errors[0]).toMatchObject({ message: 'distributorId not found' });
+    expect(place.body.errors![0]).toMatchObject({ message: 'distributorId not found' });
     for (const op of ['acceptOneStepOrder(orderId: $id)', 'rejectOneStepOrder(orderId: $id)', 'failOneStepOrder(orderId: $id, reason: "x")']) {
       const res = await q(`mutation($id: ID!) { ${op} { status } }`, { id: w.pending.id });
-      expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(res.body.errors![0].extensions.code).toBe('FORBIDDEN');
     }
     expect((await gw.em().findOneOrFail(Order, w.pending.id)).status).toBe('pending');
   });

@@ -52,16 +52,16 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
       const { accessToken, apiKey } = await aTokenPair(gw, distributor);
       for (const op of [`issueApiCredential(distributorId: "${distributor.id}") { apiKey }`, `rotateApiCredential(apiKey: "${apiKey}") { apiKey }`, `revokeApiCredential(apiKey: "${apiKey}")`]) {
         const res = await gw.graphql(`mutation { ${op} }`, {}, { token: accessToken });
-        expect(res.body.errors[0].extensions.code).toBe('FORBIDDEN');
+        expect(res.body.errors![0].extensions.code).toBe('FORBIDDEN');
       }
       const anon = await gw.graphql(`mutation { issueApiCredential(distributorId: "${distributor.id}") { apiKey } }`);
-      expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(anon.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     });
 
     it('issuing for an unknown distributor is NOT_FOUND', async () => {
       await market();
       const res = await gw.graphql(`mutation { issueApiCredential(distributorId: "DT999999") { apiKey } }`, {}, { token: await gw.opsToken() });
-      expect(res.body.errors[0]).toMatchObject({ message: 'distributorId not found: DT999999', extensions: { code: 'NOT_FOUND' } });
+      expect(res.body.errors![0]).toMatchObject({ message: 'distributorId not found: DT999999', extensions: { code: 'NOT_FOUND' } });
     });
   });
 
@@ -168,7 +168,7 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
       gw.clock.advance(15 * 60_000);
       const expired = await gw.graphql('{ shareClasses { id } }', {}, { token: accessToken });
       expect(expired.status).toBe(401);
-      expect(expired.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(expired.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
     });
   });
 
@@ -243,7 +243,7 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
       expect((await listFunds(bearer(fresh.body.data.accessToken))).status).toBe(200);
       // a revoked key cannot be rotated again
       const again = await gw.graphql(`mutation($k: String!) { rotateApiCredential(apiKey: $k) { apiKey } }`, { k: old.apiKey }, { token: await gw.opsToken() });
-      expect(again.body.errors[0]).toMatchObject({ message: 'apiKey not found', extensions: { code: 'NOT_FOUND' } });
+      expect(again.body.errors![0]).toMatchObject({ message: 'apiKey not found', extensions: { code: 'NOT_FOUND' } });
     });
   });
 });

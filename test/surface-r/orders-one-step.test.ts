@@ -261,7 +261,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       expect(res.body.data.rejectOneStepOrder.status).toBe('rejected');
       expect(await webhookEvents(order.id)).toEqual([null, 'order.rejected']);
       const again = await ops('acceptOneStepOrder', order.id);
-      expect(again.body.errors[0]).toMatchObject({ message: 'Cannot accept order in status "rejected" (only "pending")', extensions: { code: 'CONFLICT' } });
+      expect(again.body.errors![0]).toMatchObject({ message: 'Cannot accept order in status "rejected" (only "pending")', extensions: { code: 'CONFLICT' } });
       const cancel = await gw.api('POST', `/orders/cancel/${order.id}`, { host: m.hostA });
       expect(cancel.status).toBe(409);
     });
@@ -270,7 +270,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       const m = await market();
       const order = await aOneStepOrder(gw, m, { stage: 'accepted' });
       const res = await ops('acceptOneStepOrder', order.id);
-      expect(res.body.errors[0].message).toBe('Cannot accept order in status "accepted" (only "pending")');
+      expect(res.body.errors![0].message).toBe('Cannot accept order in status "accepted" (only "pending")');
     });
 
     it('acceptance needs chainId and walletAddress on the order or the investor profile', async () => {
@@ -278,7 +278,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       const walletless = await anInvestor(gw.em(), m.distributor, { walletChain: null });
       const order = await aOneStepOrder(gw, { ...m, investor: walletless });
       const refused = await ops('acceptOneStepOrder', order.id);
-      expect(refused.body.errors[0]).toMatchObject({
+      expect(refused.body.errors![0]).toMatchObject({
         message: 'chainId and walletAddress are required (on the order or the investor profile) before settlement',
         extensions: { code: 'CONFLICT' },
       });
@@ -292,14 +292,14 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       await aGrant(gw.em(), m.distributor, bare);
       const order = await aOneStepOrder(gw, { ...m, shareClass: bare });
       const res = await ops('acceptOneStepOrder', order.id);
-      expect(res.body.errors[0]).toMatchObject({ message: 'No NAV published', extensions: { code: 'CONFLICT' } });
+      expect(res.body.errors![0]).toMatchObject({ message: 'No NAV published', extensions: { code: 'CONFLICT' } });
     });
 
     it('a distributor cannot decide its own orders: the ops mutations refuse anyone but ops', async () => {
       const m = await market();
       const order = await aOneStepOrder(gw, m);
       const anon = await gw.graphql(`mutation($id: ID!) { acceptOneStepOrder(orderId: $id) { status } }`, { id: order.id });
-      expect(anon.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+      expect(anon.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
       expect((await gw.em().findOneOrFail(Order, order.id)).status).toBe('pending');
     });
   });
@@ -369,12 +369,12 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
     it('only an accepted order settles or fails; a malformed transfer hash is refused', async () => {
       const m = await market();
       const pending = await aOneStepOrder(gw, m);
-      expect((await ops('settleOneStepOrder', pending.id, `, transferHash: "${TRANSFER_HASH}"`)).body.errors[0].message).toBe(
+      expect((await ops('settleOneStepOrder', pending.id, `, transferHash: "${TRANSFER_HASH}"`)).body.errors![0].message).toBe(
         'Cannot settle order in status "pending" (only "accepted")',
       );
-      expect((await ops('failOneStepOrder', pending.id, ', reason: "x"')).body.errors[0].message).toBe('Cannot fail order in status "pending" (only "accepted")');
+      expect((await ops('failOneStepOrder', pending.id, ', reason: "x"')).body.errors![0].message).toBe('Cannot fail order in status "pending" (only "accepted")');
       const accepted = await aOneStepOrder(gw, m, { stage: 'accepted' });
-      expect((await ops('settleOneStepOrder', accepted.id, ', transferHash: "0x12"')).body.errors[0].message).toBe(
+      expect((await ops('settleOneStepOrder', accepted.id, ', transferHash: "0x12"')).body.errors![0].message).toBe(
         'transferHash must be a 0x-prefixed 32-byte hex string',
       );
     });
