@@ -201,6 +201,15 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
     });
   });
 
+  describe('where the paths meet (DESIGN.md)', () => {
+    it('POST /orders/subscribe with `amountSubscription` is not the one-step flow: no one-step order is placed', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: { ...subscribeBody(m), amount: undefined, amountSubscription: 1000 } });
+      expect(res.body.data?.type).toBeUndefined();
+      expect(await gw.em().count(Order, { flow: 'one_step' as never })).toBe(0);
+    });
+  });
+
   describe('GET /orders/:id', () => {
     it('returns the order including updatedAt, which moves with each change', async () => {
       const m = await market();
