@@ -107,7 +107,8 @@ export class AccessTokenService {
     if (typeof claims.cid !== 'string' || typeof claims.fam !== 'string' || typeof claims.sub !== 'string') {
       return { principal: null, reason: ACCESS_TOKEN_REFUSAL.invalid };
     }
-    const family = await em.findOne(TokenFamily, { id: claims.fam, revokedAt: null, credential: { id: claims.cid, revokedAt: null } });
+    // The family and credential are live, and the credential still belongs to the token's distributor.
+    const family = await em.findOne(TokenFamily, { id: claims.fam, revokedAt: null, credential: { id: claims.cid, revokedAt: null, distributor: claims.sub } });
     if (!family) return { principal: null, reason: ACCESS_TOKEN_REFUSAL.revoked };
     return { principal: { kind: 'distributor', distributorId: claims.sub, surface: 'O' } };
   }
