@@ -84,6 +84,11 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       res.status(400).json(failure('request body must be a JSON object'));
       return;
     }
+    const credentialParam = Object.keys(req.query ?? {}).find((k) => CREDENTIAL_PARAMS.has(k.toLowerCase().replace(/[-_]/g, '')));
+    if (credentialParam !== undefined) {
+      res.status(400).json(failure(`credentials must not be sent in URL parameters (${credentialParam})`));
+      return;
+    }
     const bearer = bearerToken(req);
     const base = { query: req.query as Record<string, unknown>, body: body as Record<string, unknown>, headers: req.headers };
     const found = bearer !== null ? match(tableO, req.method, req.path, base) : (match(tableR, req.method, req.path, base) ?? match(tableO, req.method, req.path, base));
@@ -108,6 +113,25 @@ export function restRouter(deps: RestRouterDeps): express.Router {
   });
   return router;
 }
+
+/**
+ * Query parameters that carry credentials (normalized: lower case, no `-`/`_`). The description
+ * forbids credentials in URLs (they end up in logs and proxies): such a request is refused
+ * before anything else, even when it also carries valid headers.
+ */
+const CREDENTIAL_PARAMS = new Set([
+  'accesstoken',
+  'token',
+  'bearer',
+  'authorization',
+  'apikey',
+  'xapikey',
+  'apisecret',
+  'xapisecret',
+  'secret',
+  'refreshtoken',
+  'jwt',
+]);
 
 function bearerToken(req: Request): string | null {
   const header = req.get('authorization');
@@ -134,9 +158,9 @@ async function resolvePrincipal(
     }
     case 'bearer': {
       if (bearer === null) throw unauthenticated('missing bearer token');
-      const principal = await deps.services.accessToken.authenticate(em, bearer);
-      if (!principal) throw unauthenticated('invalid or expired access token');
-      return principal;
+      const checked = await deps.services.accessToken.check(em, bearer);
+      if (!checked.principal) throw unauthenticated(checked.reason);
+      return checked.principal;
     }
   }
 }

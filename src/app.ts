@@ -37,7 +37,7 @@ export interface Gateway {
 }
 
 export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'>;
+  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt'>>;
   orm: MikroORM;
   clock: Clock;
 }
@@ -45,7 +45,7 @@ export interface GatewayDeps {
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
-  const services = createServices({ clock: deps.clock, env: deps.config.env });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt });
   const app = express();
   const server = createServer(app);
   const development = deps.config.env === 'development' || deps.config.env === 'test';

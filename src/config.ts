@@ -21,6 +21,29 @@ export interface Config {
   dbPoolMax: number;
   /** Largest accepted request body (BODY_LIMIT, default `100kb`). */
   bodyLimit: string;
+  /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
+  jwt: JwtConfig;
+}
+
+/**
+ * How surface-O access tokens are signed (HS256). The key is required in production; elsewhere
+ * a fixed development key is used so `npm start` and the tests work with nothing set.
+ */
+export interface JwtConfig {
+  /** HMAC key, at least 32 characters (JWT_SIGNING_KEY). */
+  signingKey: string;
+  /** `iss` and `aud` of the tokens (JWT_ISSUER, default `fund-distribution-gateway`). */
+  issuer: string;
+  /** Lifetime of a refresh token in seconds (REFRESH_TOKEN_TTL_SECONDS, default 7 days). */
+  refreshTokenTtlSeconds: number;
+}
+
+/** Development and test only: never accepted when APP_ENV is production. */
+export const DEVELOPMENT_JWT_SIGNING_KEY = 'development-only-signing-key-do-not-use-in-production';
+
+export function developmentJwtConfig(env: string): JwtConfig {
+  if (env === 'production') throw new ConfigError('JWT_SIGNING_KEY is required in production');
+  return { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 7 * 24 * 3600 };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -66,6 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: bool('SEED_DEMO', appEnv === 'development'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
+  } as Config;
+  const signingKey = env.JWT_SIGNING_KEY?.trim() || '';
+  if (signingKey && signingKey.length < 32) problems.push('JWT_SIGNING_KEY must be at least 32 characters');
+  if (!signingKey && appEnv === 'production') problems.push('JWT_SIGNING_KEY is required in production');
+  if (signingKey === DEVELOPMENT_JWT_SIGNING_KEY && appEnv === 'production') problems.push('JWT_SIGNING_KEY must not be the development key in production');
+  config.jwt = {
+    signingKey: signingKey || DEVELOPMENT_JWT_SIGNING_KEY,
+    issuer: env.JWT_ISSUER?.trim() || 'fund-distribution-gateway',
+    refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

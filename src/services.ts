@@ -11,9 +11,13 @@ import { IssuerService } from './modules/issuer/issuer.service';
 import { FundService } from './modules/fund/fund.service';
 import { TokenService } from './modules/token/token.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
+import { developmentJwtConfig, type JwtConfig } from './config';
+import { ApiCredentialService } from './modules/auth/api-credential.service';
+import { HoldingService } from './modules/holding/holding.service';
+import { OneStepOrderService } from './modules/order/one-step.service';
 
 /** One instance of each service per process; they hold no request state. */
-export function createServices(deps: { clock: Clock; env: string }) {
+export function createServices(deps: { clock: Clock; env: string; jwt?: JwtConfig }) {
   const shareClass = new ShareClassService();
   const distributor = new DistributorService();
   const investor = new InvestorService(distributor);
@@ -21,13 +25,16 @@ export function createServices(deps: { clock: Clock; env: string }) {
     clock: deps.clock,
     health: new HealthService(deps.clock, deps.env),
     opsToken: new OpsTokenService(deps.clock),
-    accessToken: new AccessTokenService(),
+    accessToken: new AccessTokenService(deps.clock, deps.jwt ?? developmentJwtConfig(deps.env)),
     shareClass,
     nav: new NavService(shareClass, deps.clock),
     distributor,
     investor,
     order: new OrderService(),
     ...opsServices(deps, investor),
+    apiCredential: new ApiCredentialService(deps.clock),
+    holding: new HoldingService(shareClass),
+    oneStepOrder: new OneStepOrderService(deps.clock, new NavService(shareClass, deps.clock)),
   };
 }
 

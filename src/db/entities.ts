@@ -1,5 +1,6 @@
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
+import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
 import { Holding } from '../modules/holding/holding.entity';
@@ -43,4 +44,7 @@ export const ENTITIES = [
   Holding,
   DomainEvent,
   OpsToken,
+  ApiCredential,
+  TokenFamily,
+  RefreshToken,
 ];

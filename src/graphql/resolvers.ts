@@ -1,28 +1,35 @@
 import type { NonEmptyArray } from 'type-graphql';
-import { HealthResolver } from '../modules/health/health.resolver';
-import { InvestorResolver } from '../modules/investor/investor.resolver';
-import { NavResolver } from '../modules/nav/nav.resolver';
-import { ShareClassResolver } from '../modules/share-class/share-class.resolver';
-
-/** Every resolver of the schema, one line per module. */
-export const RESOLVERS: NonEmptyArray<Function> = [HealthResolver, ShareClassResolver, NavResolver, InvestorResolver];
-
-// Ops provisioning (issue 2): one line per module.
-import { IssuerResolver } from '../modules/issuer/issuer.resolver';
-import { FundResolver } from '../modules/fund/fund.resolver';
-import { ShareClassOpsResolver } from '../modules/share-class/share-class.resolver';
-import { TokenResolver } from '../modules/token/token.resolver';
+import { AuthResolver } from '../modules/auth/auth.resolver';
 import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from '../modules/distributor/distributor.resolver';
-import { InvestorOpsResolver, InvestorWalletResolver } from '../modules/investor/investor.resolver';
-(RESOLVERS as Function[]).push(
+import { FundResolver } from '../modules/fund/fund.resolver';
+import { HealthResolver } from '../modules/health/health.resolver';
+import { HoldingResolver } from '../modules/holding/holding.resolver';
+import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from '../modules/investor/investor.resolver';
+import { UserResolver } from '../modules/investor/user.resolver';
+import { IssuerResolver } from '../modules/issuer/issuer.resolver';
+import { NavResolver } from '../modules/nav/nav.resolver';
+import { OneStepOrderResolver } from '../modules/order/one-step.resolver';
+import { ShareClassOpsResolver, ShareClassResolver } from '../modules/share-class/share-class.resolver';
+import { TokenResolver } from '../modules/token/token.resolver';
+
+/** Every resolver of the schema, grouped by module. */
+export const RESOLVERS: NonEmptyArray<Function> = [
+  HealthResolver,
   IssuerResolver,
   FundResolver,
+  ShareClassResolver,
   ShareClassOpsResolver,
   TokenResolver,
+  NavResolver,
   DistributorResolver,
   DistributorHostResolver,
   DistributorWalletResolver,
   ShareClassGrantResolver,
+  InvestorResolver,
   InvestorOpsResolver,
   InvestorWalletResolver,
-);
+  UserResolver,
+  HoldingResolver,
+  AuthResolver,
+  OneStepOrderResolver,
+];

@@ -1,0 +1,101 @@
+import { alias } from '../../src/common/ids';
+import { decimalNumber } from '../../src/common/money';
+import {
+  CancelOneStepOrderDocument,
+  OneStepOrderDocument,
+  PlaceOneStepRedemptionDocument,
+  PlaceOneStepSubscriptionDocument,
+  type RestOneStepOrderFragment,
+} from '../generated/graphql';
+import { route, type RestRequest, type RouteAuth } from '../route';
+
+/**
+ * The one-step order record as the description shows it: `orderId`, `status`, `type`
+ * (`subscribe`/`redeem`), `shareClassId`, `investorId`, `distributorId`, `amount` and
+ * `currency` (subscription) or `tokenCount` (redemption), `createdAt`; reads add `updatedAt` and,
+ * additively, the delivery and settlement facts once known. Surface O shows the same record
+ * with its own ids: `distributorId` `PT######` and `userId` `US######` instead of `investorId`.
+ */
+export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | 'O', read: boolean) {
+  const parties =
+    surface === 'O'
+      ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: alias(o.distributorId, 'PT') }
+      : { shareClassId: o.shareClassId, investorId: o.investorId, distributorId: o.distributorId };
+  const quantity =
+    o.oneStepType === 'subscribe' ? { amount: decimalNumber(o.amount ?? '0'), currency: o.currency } : { tokenCount: decimalNumber(o.tokenCount ?? '0') };
+  const record: Record<string, unknown> = { orderId: o.id, status: o.status, type: o.oneStepType, ...parties, ...quantity, createdAt: o.createdAt };
+  if (!read) return record;
+  record.updatedAt = o.updatedAt;
+  if (o.chainId != null) record.chainId = o.chainId;
+  if (o.walletAddress != null) record.walletAddress = o.walletAddress;
+  if (o.settlementNav != null) {
+    record.settlement = {
+      nav: o.settlementNav,
+      tokens: o.settlementTokens,
+      amount: o.settlementAmount,
+      currency: o.currency,
+      walletAddress: o.deliveryWallet,
+      transferHash: o.transferHash ?? null,
+      failureReason: o.failureReason ?? null,
+    };
+  }
+  return record;
+}
+
+const str = (v: unknown) => v as string | undefined;
+
+/** On surface R, `POST /orders/subscribe` without `amountSubscription` is the one-step flow. */
+const isOneStepSubscribe = (req: RestRequest) => !('amountSubscription' in req.body);
+/** `GET /orders/:id` for anything but a two-step `OR…` id. */
+const isOneStepId = (req: RestRequest) => !/^OR\d/.test(req.params.id ?? req.params.orderId ?? '');
+
+/** The one-step rows; surface O serves the same paths with its ids (`surface-o/orders.routes.ts`). */
+export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) {
+  const surface = auth === 'bearer' ? 'O' : 'R';
+  const investorField = surface === 'O' ? 'userId' : 'investorId';
+  const placement = (req: RestRequest) => ({
+    distributorId: str(req.body.distributorId),
+    [investorField]: str(req.body[investorField]),
+    shareClassId: str(req.body.shareClassId),
+    chainId: str(req.body.chainId),
+    walletAddress: str(req.body.walletAddress),
+  });
+  return [
+    route({
+      method: 'POST',
+      path: '/orders/subscribe',
+      auth,
+      when: surface === 'R' ? isOneStepSubscribe : undefined,
+      document: PlaceOneStepSubscriptionDocument,
+      variables: (req) => ({ input: { ...placement(req), amount: req.body.amount as never, currency: str(req.body.currency) } }),
+      data: (r) => oneStepOrderRecord(r.placeOneStepSubscription, surface, false),
+    }),
+    route({
+      method: 'POST',
+      path: '/orders/redeem',
+      auth,
+      document: PlaceOneStepRedemptionDocument,
+      variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount as never } }),
+      data: (r) => oneStepOrderRecord(r.placeOneStepRedemption, surface, false),
+    }),
+    route({
+      method: 'GET',
+      path: '/orders/:id',
+      auth,
+      when: surface === 'R' ? isOneStepId : undefined,
+      document: OneStepOrderDocument,
+      variables: (req) => ({ id: req.params.id }),
+      data: (r) => oneStepOrderRecord(r.oneStepOrder, surface, true),
+    }),
+    route({
+      method: 'POST',
+      path: '/orders/cancel/:orderId',
+      auth,
+      document: CancelOneStepOrderDocument,
+      variables: (req) => ({ orderId: req.params.orderId }),
+      data: (r) => r.cancelOneStepOrder,
+    }),
+  ];
+}
+
+export const orderOneStepRoutes = oneStepOrderRoutes('host');

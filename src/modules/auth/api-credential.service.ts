@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../common/clock';
+import { alias, hasIdFormat } from '../../common/ids';
+import { assertOps } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { required } from '../../common/validate';
+import { Distributor } from '../distributor/distributor.entity';
+import { distributorNotFoundNamed } from '../distributor/distributor.errors';
+import { ApiCredential } from './api-credential.entity';
+import { apiKeyNotFound } from './auth.errors';
+import { hashSecret } from './secret-hash';
+
+/** What ops hand to the distributor at onboarding; the secret is never shown again. */
+export interface IssuedCredential {
+  apiKey: string;
+  apiSecret: string;
+  distributorId: string;
+  partnerId: string;
+  createdAt: Date;
+}
+
+/**
+ * Surface-O credentials: ops issue, rotate and revoke a distributor's key and secret.
+ * Revoking (or rotating away) a credential ends every access and refresh token it produced,
+ * because token checks read the credential's state.
+ */
+export class ApiCredentialService {
+  constructor(private readonly clock: Clock) {}
+
+  async issue(ctx: ServiceContext, distributorId: unknown): Promise<IssuedCredential> {
+    assertOps(ctx.principal);
+    const raw = required(distributorId, 'distributorId');
+    const id = hasIdFormat(raw, 'PT') ? alias(raw, 'DT') : raw;
+    const distributor = await ctx.em.findOne(Distributor, { id });
+    if (!distributor) throw distributorNotFoundNamed(raw);
+    return this.create(ctx, distributor);
+  }
+
+  /** A new key and secret for the same distributor; the old pair and its tokens stop working. */
+  async rotate(ctx: ServiceContext, apiKey: unknown): Promise<IssuedCredential> {
+    assertOps(ctx.principal);
+    const key = required(apiKey, 'apiKey');
+    return ctx.em.transactional(async (em) => {
+      const current = await em.findOne(ApiCredential, { apiKey: key, revokedAt: null }, { populate: ['distributor'] });
+      if (!current) throw apiKeyNotFound();
+      current.revokedAt = this.clock.now();
+      return this.create({ ...ctx, em }, current.distributor);
+    });
+  }
+
+  async revoke(ctx: ServiceContext, apiKey: unknown): Promise<boolean> {
+    assertOps(ctx.principal);
+    const key = required(apiKey, 'apiKey');
+    const current = await ctx.em.findOne(ApiCredential, { apiKey: key, revokedAt: null });
+    if (!current) throw apiKeyNotFound();
+    current.revokedAt = this.clock.now();
+    await ctx.em.flush();
+    return true;
+  }
+
+  /** The distributor's credentials, newest first (keys only, never secrets). */
+  async list(ctx: ServiceContext, distributorId: unknown): Promise<ApiCredential[]> {
+    assertOps(ctx.principal);
+    const raw = required(distributorId, 'distributorId');
+    const id = hasIdFormat(raw, 'PT') ? alias(raw, 'DT') : raw;
+    return ctx.em.find(ApiCredential, { distributor: id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  private async create(ctx: ServiceContext, distributor: Distributor): Promise<IssuedCredential> {
+    const apiKey = `pk_${randomBytes(16).toString('hex')}`;
+    const apiSecret = `sk_${randomBytes(32).toString('base64url')}`;
+    const credential = ctx.em.create(ApiCredential, { distributor, apiKey, secretHash: await hashSecret(apiSecret) } as never);
+    await ctx.em.flush();
+    return { apiKey, apiSecret, distributorId: distributor.id, partnerId: alias(distributor.id, 'PT'), createdAt: credential.createdAt };
+  }
+}

@@ -1,0 +1,44 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context';
+import { ApiCredentialView, IssuedApiCredential, TokenPairResult } from './auth.types';
+
+/**
+ * Surface-O authentication. Ops issue, rotate and revoke credentials; anyone may trade a key
+ * and secret (or a refresh token) for tokens, which is what `POST /auth/token|refresh` run.
+ */
+@Resolver()
+export class AuthResolver {
+  @Mutation(() => IssuedApiCredential, { description: "Ops: a new key and secret for a distributor (`DT######` or `PT######`). The secret is shown once." })
+  issueApiCredential(@Arg('distributorId', () => String) distributorId: string, @Ctx() ctx: GatewayContext): Promise<IssuedApiCredential> {
+    return ctx.services.apiCredential.issue(ctx, distributorId);
+  }
+
+  @Mutation(() => IssuedApiCredential, { description: 'Ops: replaces a key and secret; the old pair and every token it produced stop working.' })
+  rotateApiCredential(@Arg('apiKey', () => String) apiKey: string, @Ctx() ctx: GatewayContext): Promise<IssuedApiCredential> {
+    return ctx.services.apiCredential.rotate(ctx, apiKey);
+  }
+
+  @Mutation(() => Boolean, { description: 'Ops: revokes a key; its access and refresh tokens stop working at once.' })
+  revokeApiCredential(@Arg('apiKey', () => String) apiKey: string, @Ctx() ctx: GatewayContext): Promise<boolean> {
+    return ctx.services.apiCredential.revoke(ctx, apiKey);
+  }
+
+  @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })
+  apiCredentials(@Arg('distributorId', () => String) distributorId: string, @Ctx() ctx: GatewayContext): Promise<ApiCredentialView[]> {
+    return ctx.services.apiCredential.list(ctx, distributorId);
+  }
+
+  @Mutation(() => TokenPairResult, { description: 'Surface O `POST /auth/token`: an access token (15 minutes) and a refresh token.' })
+  issueAccessToken(
+    @Arg('apiKey', () => String, { nullable: true }) apiKey: string | null,
+    @Arg('apiSecret', () => String, { nullable: true }) apiSecret: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<TokenPairResult> {
+    return ctx.services.accessToken.issue(ctx.em, apiKey, apiSecret);
+  }
+
+  @Mutation(() => TokenPairResult, { description: 'Surface O `POST /auth/refresh`: rotates the refresh token; a reused one revokes its family.' })
+  refreshAccessToken(@Arg('refreshToken', () => String, { nullable: true }) refreshToken: string | null, @Ctx() ctx: GatewayContext): Promise<TokenPairResult> {
+    return ctx.services.accessToken.refresh(ctx.em, refreshToken);
+  }
+}

@@ -1,0 +1,50 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { EpochMs } from '../../graphql/scalars';
+
+@ObjectType({ description: 'A surface-O key and secret, as issued: the secret is shown this once only.' })
+export class IssuedApiCredential {
+  @Field(() => String)
+  apiKey: string;
+
+  @Field(() => String, { description: 'Shown once; only a slow salted hash is kept.' })
+  apiSecret: string;
+
+  @Field(() => String, { description: '`DT######`' })
+  distributorId: string;
+
+  @Field(() => String, { description: 'The same distributor on surface O: `PT######`' })
+  partnerId: string;
+
+  @Field(() => EpochMs)
+  createdAt: Date;
+}
+
+@ObjectType({ description: 'A surface-O credential without its secret.' })
+export class ApiCredentialView {
+  @Field(() => String)
+  apiKey: string;
+
+  @Field(() => EpochMs)
+  createdAt: Date;
+
+  @Field(() => String)
+  createdBy: string;
+
+  @Field(() => EpochMs, { nullable: true })
+  revokedAt?: Date;
+}
+
+@ObjectType()
+export class TokenPairResult {
+  @Field(() => String)
+  accessToken: string;
+
+  @Field(() => String)
+  refreshToken: string;
+
+  @Field(() => String, { description: '`Bearer`' })
+  tokenType: string;
+
+  @Field(() => Int, { description: 'Seconds the access token is valid: 900' })
+  expiresIn: number;
+}

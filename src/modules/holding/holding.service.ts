@@ -1,0 +1,46 @@
+import { alias, hasIdFormat } from '../../common/ids';
+import { decimalString } from '../../common/money';
+import { assertAuthenticated, canSee } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { required } from '../../common/validate';
+import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import type { ShareClassService } from '../share-class/share-class.service';
+import { Holding } from './holding.entity';
+import { userNotFound } from './holding.errors';
+import type { HoldingView } from './holding.types';
+
+/** Reads of token holdings; holdings change only when one-step orders settle (OneStepOrderService). */
+export class HoldingService {
+  constructor(private readonly shareClasses: ShareClassService) {}
+
+  /**
+   * `GET /transaction/holdings/user/:userId/shareclass/:shareClassId`. Surface-O callers name
+   * the user `US######`; ops and surface R may also use `IN######`. Another distributor's user
+   * answers `userId not found`, like a missing one.
+   */
+  async get(ctx: ServiceContext, userId: unknown, shareClassId: unknown): Promise<HoldingView> {
+    assertAuthenticated(ctx.principal);
+    const raw = required(userId, 'userId');
+    const surfaceO = ctx.principal.kind === 'distributor' && ctx.principal.surface === 'O';
+    const investorId = hasIdFormat(raw, 'US') ? alias(raw, 'IN') : !surfaceO && hasIdFormat(raw, 'IN') ? raw : null;
+    const investor = investorId ? await ctx.em.findOne(Investor, { id: investorId }) : null;
+    if (!investor || !canSee(ctx.principal, investor.distributor.id)) throw userNotFound();
+    const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
+    const holding = await ctx.em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id });
+    const token = await this.shareClasses.primaryToken(ctx, shareClass.id);
+    const wallets = token ? await ctx.em.find(InvestorWallet, { investor: investor.id, chainId: token.chainId, status: { $ne: WalletStatus.removed } }) : [];
+    const wallet = wallets.find((w) => w.status === WalletStatus.whitelisted) ?? wallets[0] ?? null;
+    return {
+      userId: alias(investor.id, 'US'),
+      investorId: investor.id,
+      shareClassId: shareClass.id,
+      tokenBalance: decimalString(holding?.balance ?? '0'),
+      walletAddress: wallet?.address ?? null,
+      chainId: token?.chainId ?? null,
+      tokenName: token?.name ?? null,
+      symbol: token?.symbol ?? null,
+      decimals: token?.decimals ?? null,
+      tokenAddress: token?.contractAddress ?? null,
+    };
+  }
+}

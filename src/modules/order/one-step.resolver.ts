@@ -1,0 +1,90 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { alias } from '../../common/ids';
+import type { GatewayContext } from '../../graphql/context';
+import { Order, OrderType } from './order.entity';
+import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } from './one-step.types';
+
+/**
+ * The one-step flow (R-one-step and surface O): placement, reads and cancellation for
+ * distributors; accept, reject, settle and fail for the ops console.
+ */
+@Resolver(() => Order)
+export class OneStepOrderResolver {
+  @Mutation(() => Order, { description: 'R-one-step / surface O `POST /orders/subscribe` (with `amount`): a `pending` subscription.' })
+  placeOneStepSubscription(@Arg('input', () => OneStepSubscriptionInput) input: OneStepSubscriptionInput, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.placeSubscription(ctx, input);
+  }
+
+  @Mutation(() => Order, { description: '`POST /orders/redeem`: a `pending` redemption of tokens.' })
+  placeOneStepRedemption(@Arg('input', () => OneStepRedemptionInput) input: OneStepRedemptionInput, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.placeRedemption(ctx, input);
+  }
+
+  @Query(() => Order, { description: 'A one-step order (`ord_…`) the caller may see.' })
+  oneStepOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.get(ctx, id);
+  }
+
+  @Mutation(() => CancelOrderResult, { description: '`POST /orders/cancel/:orderId`: only a `pending` order can be cancelled.' })
+  cancelOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Ctx() ctx: GatewayContext): Promise<CancelOrderResult> {
+    return ctx.services.oneStepOrder.cancel(ctx, orderId);
+  }
+
+  @Mutation(() => Order, { description: 'Ops: accept a pending one-step order, priced at the live NAV (event `order.accepted`).' })
+  acceptOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('note', () => String, { nullable: true }) note: string | null, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.accept(ctx, orderId, note);
+  }
+
+  @Mutation(() => Order, { description: 'Ops: decline a pending one-step order (event `order.rejected`).' })
+  rejectOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.reject(ctx, orderId, reason);
+  }
+
+  @Mutation(() => Order, {
+    description: 'Ops: the token transfer of an accepted order completed (event `token.transfer_completed`); fails instead when the wallet is not whitelisted.',
+  })
+  settleOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('transferHash', () => String) transferHash: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.oneStepOrder.settle(ctx, orderId, transferHash);
+  }
+
+  @Mutation(() => Order, { description: 'Ops: the token transfer of an accepted order failed (event `token.transfer_failed`); holdings unchanged.' })
+  failOneStepOrder(
+    @Arg('orderId', () => ID) orderId: string,
+    @Arg('reason', () => String) reason: string,
+    @Arg('transferHash', () => String, { nullable: true }) transferHash: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Order> {
+    return ctx.services.oneStepOrder.fail(ctx, orderId, reason, transferHash);
+  }
+
+  // Plain references. The two-step flow's resolver may define the same names with the same meaning.
+  @FieldResolver(() => String, { description: '`DT######`' })
+  distributorId(@Root() order: Order): string {
+    return order.distributor.id;
+  }
+
+  @FieldResolver(() => String, { description: '`IN######`' })
+  investorId(@Root() order: Order): string {
+    return order.investor.id;
+  }
+
+  @FieldResolver(() => String, { description: '`SC######`' })
+  shareClassId(@Root() order: Order): string {
+    return order.shareClass.id;
+  }
+
+  @FieldResolver(() => String, { description: 'The distributor on surface O: `PT######`' })
+  partnerId(@Root() order: Order): string {
+    return alias(order.distributor.id, 'PT');
+  }
+
+  @FieldResolver(() => String, { description: 'The investor on surface O: `US######`' })
+  userId(@Root() order: Order): string {
+    return alias(order.investor.id, 'US');
+  }
+
+  @FieldResolver(() => String, { description: 'One-step `type`: `subscribe` or `redeem`' })
+  oneStepType(@Root() order: Order): string {
+    return order.type === OrderType.subscription ? 'subscribe' : 'redeem';
+  }
+}

@@ -1,0 +1,379 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../common/clock';
+import { badRequest } from '../../common/errors';
+import { alias, hasIdFormat, opaqueId } from '../../common/ids';
+import { Dec, decimalString } from '../../common/money';
+import { assertAuthenticated, assertOps, canSee, type Principal, type Surface } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { nonNegativeDecimal, optional, required } from '../../common/validate';
+import { appendEvent } from '../../events/event-log';
+import { Distributor, ShareClassGrant } from '../distributor/distributor.entity';
+import { distributorNotFound } from '../distributor/distributor.errors';
+import { Holding } from '../holding/holding.entity';
+import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { investorNotFound } from '../investor/investor.errors';
+import type { NavService } from '../nav/nav.service';
+import { ShareClass } from '../share-class/share-class.entity';
+import { shareClassNotFound } from '../share-class/share-class.errors';
+import { Token } from '../token/token.entity';
+import { recordTransition } from './order-transition';
+import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
+import { orderNotFound } from './order.errors';
+import {
+  noLiveNav,
+  noLongerCancellable,
+  noTokenOnChain,
+  tokenCountExceedsHoldings,
+  walletRequiredBeforeSettlement,
+  wrongStatus,
+  zeroNav,
+} from './one-step.errors';
+
+/** The statuses of the one-step flow (R-one-step and surface O). */
+export const OneStepStatus = {
+  pending: 'pending',
+  accepted: 'accepted',
+  rejected: 'rejected',
+  settled: 'settled',
+  failed: 'failed',
+  cancelled: 'cancelled',
+} as const;
+
+/** Redemptions in these states hold tokens back from further redemptions. */
+export const RESERVING_STATUSES = [OneStepStatus.pending, OneStepStatus.accepted];
+
+/** Fiat payouts are rounded down to this many decimals (the fund never pays out more than the NAV gives). */
+export const PAYOUT_DECIMALS = 2;
+
+export interface PlacementInput {
+  distributorId?: string | null;
+  /** `IN######` on surface R. */
+  investorId?: string | null;
+  /** `US######` on surface O. */
+  userId?: string | null;
+  shareClassId?: string | null;
+  chainId?: string | null;
+  walletAddress?: string | null;
+}
+
+export interface SubscriptionInput extends PlacementInput {
+  amount?: string | null;
+  currency?: string | null;
+}
+
+export interface RedemptionInput extends PlacementInput {
+  tokenCount?: string | null;
+}
+
+export interface CancelOutcome {
+  success: boolean;
+  message: string;
+}
+
+const CHAIN_ID = /^\d{1,20}$/;
+const WALLET = /^0x[0-9a-fA-F]{40}$/;
+const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** The surface a caller speaks: surface-O distributors use PT/US ids; R and ops use DT/IN. */
+const surfaceOf = (p: Principal): Surface => (p.kind === 'distributor' ? p.surface : 'R');
+
+/**
+ * The one-step order flow of surface R and surface O: placed `pending`; ops accept (priced at
+ * the live NAV) or reject; an accepted order settles (holdings move by the minted or burned
+ * tokens) or fails. The distributor may cancel while it is pending.
+ *
+ * Holdings are guarded by a row lock on the investor's holding: a redemption reserves tokens
+ * while pending or accepted, and every placement of a redemption and every settlement locks the
+ * holding first, so concurrent redemptions can never promise more tokens than are held.
+ */
+export class OneStepOrderService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly navs: NavService,
+  ) {}
+
+  async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    const ids = this.readIds(ctx.principal, input);
+    const amount = nonNegativeDecimal(input.amount, 'amount');
+    const currency = optional(input.currency, 'currency');
+    if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
+    const delivery = this.readDelivery(input);
+    const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
+    return ctx.em.transactional(async (em) => {
+      const order = em.create(Order, {
+        id: opaqueId('ord'),
+        flow: OrderFlow.one_step,
+        surface: surfaceOf(ctx.principal) as OrderSurface,
+        type: OrderType.subscription,
+        status: OneStepStatus.pending,
+        distributor: em.getReference(Distributor, distributor.id),
+        investor: em.getReference(Investor, investor.id),
+        shareClass: em.getReference(ShareClass, shareClass.id),
+        amount,
+        currency: currency?.toUpperCase() ?? shareClass.currency,
+        ...delivery,
+      } as never);
+      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await em.flush();
+      return order;
+    });
+  }
+
+  async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    const ids = this.readIds(ctx.principal, input);
+    const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
+    const delivery = this.readDelivery(input);
+    const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
+    return ctx.em.transactional(async (em) => {
+      const holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const available = new Dec(holding?.balance ?? '0').minus(await this.reserved(em, investor.id, shareClass.id));
+      if (new Dec(tokenCount).greaterThan(available)) throw tokenCountExceedsHoldings();
+      const order = em.create(Order, {
+        id: opaqueId('ord'),
+        flow: OrderFlow.one_step,
+        surface: surfaceOf(ctx.principal) as OrderSurface,
+        type: OrderType.redemption,
+        status: OneStepStatus.pending,
+        distributor: em.getReference(Distributor, distributor.id),
+        investor: em.getReference(Investor, investor.id),
+        shareClass: em.getReference(ShareClass, shareClass.id),
+        tokenCount,
+        currency: shareClass.currency,
+        ...delivery,
+      } as never);
+      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await em.flush();
+      return order;
+    });
+  }
+
+  /** A one-step order the caller may see; a two-step order, unknown or another's: `order not found`. */
+  async get(ctx: ServiceContext, orderId: unknown): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    if (typeof orderId !== 'string' || !orderId.startsWith('ord_')) throw orderNotFound();
+    const order = await ctx.em.findOne(Order, { id: orderId, flow: OrderFlow.one_step });
+    if (!order || !canSee(ctx.principal, order.distributor.id)) throw orderNotFound();
+    return order;
+  }
+
+  /** `POST /orders/cancel/:orderId`: pending → cancelled; anything later is 409. */
+  async cancel(ctx: ServiceContext, orderId: unknown): Promise<CancelOutcome> {
+    await this.get(ctx, orderId);
+    return ctx.em.transactional(async (em) => {
+      const order = await this.lockOrder(em, orderId as string);
+      if (order.status !== OneStepStatus.pending) throw noLongerCancellable();
+      await recordTransition(em, order, { status: OneStepStatus.cancelled, now: this.clock.now() });
+      await em.flush();
+      return { success: true, message: 'order cancelled' };
+    });
+  }
+
+  /**
+   * Ops accept a pending order, pricing it at the live NAV: a subscription's tokens are the
+   * amount divided by the NAV, rounded down to the token's decimals; a redemption's payout is
+   * the tokens times the NAV, rounded down to cents. The delivery wallet must be known by now.
+   */
+  async accept(ctx: ServiceContext, orderId: unknown, note?: string | null): Promise<Order> {
+    assertOps(ctx.principal);
+    return ctx.em.transactional(async (em) => {
+      const order = await this.lockOrder(em, orderId);
+      if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
+      const shareClassId = order.shareClass.id;
+      const primary = await em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
+      const chainId = order.chainId ?? primary?.chainId;
+      if (!chainId) throw walletRequiredBeforeSettlement();
+      const token = primary?.chainId === chainId ? primary : await em.findOne(Token, { shareClass: shareClassId, chainId });
+      if (!token) throw noTokenOnChain(chainId);
+      const wallet =
+        order.walletAddress ??
+        (await em.findOne(InvestorWallet, { investor: order.investor.id, chainId, status: { $ne: WalletStatus.removed } }))?.address;
+      if (!wallet) throw walletRequiredBeforeSettlement();
+
+      const nav = await this.navs.latest({ em, principal: ctx.principal }, shareClassId);
+      if (!nav) throw noLiveNav();
+      const price = new Dec(nav.close);
+      if (price.isZero()) throw zeroNav();
+      if (order.type === OrderType.subscription) {
+        order.settlementTokens = decimalString(new Dec(order.amount!).div(price).toDecimalPlaces(token.decimals, Dec.ROUND_DOWN));
+        order.settlementAmount = decimalString(order.amount!);
+      } else {
+        order.settlementTokens = decimalString(order.tokenCount!);
+        order.settlementAmount = decimalString(new Dec(order.tokenCount!).mul(price).toDecimalPlaces(PAYOUT_DECIMALS, Dec.ROUND_DOWN));
+      }
+      order.settlementNav = decimalString(price);
+      order.nav = order.settlementNav;
+      order.navPublishedAt = nav.publishedAt;
+      order.chainId = chainId;
+      order.deliveryWallet = wallet;
+      await recordTransition(em, order, {
+        status: OneStepStatus.accepted,
+        now: this.clock.now(),
+        note: note ?? undefined,
+        details: { nav: order.settlementNav, tokens: order.settlementTokens, amount: order.settlementAmount, currency: order.currency, chainId, walletAddress: wallet },
+      });
+      await em.flush();
+      return order;
+    });
+  }
+
+  /** Ops decline a pending order; nothing further happens. */
+  async reject(ctx: ServiceContext, orderId: unknown, reason?: string | null): Promise<Order> {
+    assertOps(ctx.principal);
+    return ctx.em.transactional(async (em) => {
+      const order = await this.lockOrder(em, orderId);
+      if (order.status !== OneStepStatus.pending) throw wrongStatus('reject', order.status, OneStepStatus.pending);
+      const note = optional(reason, 'reason');
+      await recordTransition(em, order, { status: OneStepStatus.rejected, now: this.clock.now(), note, details: { reason: note ?? null } });
+      await em.flush();
+      return order;
+    });
+  }
+
+  /**
+   * The token transfer of an accepted order completed: holdings move by the minted (subscription)
+   * or burned (redemption) tokens in the same transaction, and the transfer hash is recorded.
+   * Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no longer)
+   * whitelisted, the order fails instead, with the reason, and holdings stay as they were.
+   */
+  async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
+    assertOps(ctx.principal);
+    const hash = required(transferHash, 'transferHash');
+    if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    return ctx.em.transactional(async (em) => {
+      const order = await this.lockOrder(em, orderId);
+      if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+      const investorId = order.investor.id;
+      const shareClassId = order.shareClass.id;
+      if (order.type === OrderType.subscription) {
+        const whitelisted = await em.findOne(InvestorWallet, {
+          investor: investorId,
+          chainId: order.chainId!,
+          address: { $ilike: order.deliveryWallet! },
+          status: WalletStatus.whitelisted,
+        });
+        if (!whitelisted) {
+          return this.failIn(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash);
+        }
+      }
+      let holding = await em.findOne(Holding, { investor: investorId, shareClass: shareClassId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const tokens = new Dec(order.settlementTokens!);
+      const before = new Dec(holding?.balance ?? '0');
+      const after = order.type === OrderType.subscription ? before.plus(tokens) : before.minus(tokens);
+      if (after.isNegative()) return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
+      if (!holding) {
+        holding = em.create(Holding, { investor: em.getReference(Investor, investorId), shareClass: em.getReference(ShareClass, shareClassId), balance: '0' });
+      }
+      holding.balance = decimalString(after);
+      order.transferHash = hash;
+      const now = this.clock.now();
+      await recordTransition(em, order, {
+        status: OneStepStatus.settled,
+        now,
+        details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
+      });
+      appendEvent(em, {
+        type: 'holding.changed',
+        aggregateType: 'holding',
+        aggregateId: `${investorId}:${shareClassId}`,
+        distributorId: order.distributor.id,
+        occurredAt: now,
+        payload: {
+          investorId,
+          shareClassId,
+          orderId: order.id,
+          transferHash: hash,
+          change: decimalString(after.minus(before)),
+          balance: holding.balance,
+        },
+      });
+      await em.flush();
+      return order;
+    });
+  }
+
+  /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
+  async fail(ctx: ServiceContext, orderId: unknown, reason: unknown, transferHash?: unknown): Promise<Order> {
+    assertOps(ctx.principal);
+    const why = required(reason, 'reason');
+    const hash = optional(transferHash, 'transferHash');
+    if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    return ctx.em.transactional(async (em) => {
+      const order = await this.lockOrder(em, orderId);
+      if (order.status !== OneStepStatus.accepted) throw wrongStatus('fail', order.status, OneStepStatus.accepted);
+      return this.failIn(em, order, why, hash);
+    });
+  }
+
+  private async failIn(em: EntityManager, order: Order, reason: string, transferHash?: string): Promise<Order> {
+    order.failureReason = reason;
+    if (transferHash) order.transferHash = transferHash;
+    await recordTransition(em, order, {
+      status: OneStepStatus.failed,
+      now: this.clock.now(),
+      note: reason,
+      details: { reason, transferHash: transferHash ?? null },
+    });
+    await em.flush();
+    return order;
+  }
+
+  /** Tokens promised to open redemptions of this investor in this share class. */
+  private async reserved(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
+    const rows = await em.execute<{ reserved: string | null }[]>(
+      `select coalesce(sum(token_count), 0)::text as reserved from "order"
+        where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
+      [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
+    );
+    return new Dec(rows[0]?.reserved ?? '0');
+  }
+
+  private async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
+    if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
+    const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!order) throw orderNotFound();
+    return order;
+  }
+
+  /**
+   * The ids of a placement as the caller's surface names them: `PT`/`US` on surface O, `DT`/`IN`
+   * on surface R (ops may use either). An id of the other surface's form is simply not found.
+   */
+  private readIds(principal: Principal, input: PlacementInput) {
+    const surface = principal.kind === 'ops' ? null : surfaceOf(principal);
+    const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
+    const distributorId = required(input.distributorId, 'distributorId');
+    const investorId = required(investorField === 'userId' ? input.userId : input.investorId, investorField);
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const asInternal = (id: string, external: 'PT' | 'US', internal: 'DT' | 'IN') => {
+      if (surface === 'O') return hasIdFormat(id, external) ? alias(id, internal) : null;
+      if (surface === 'R') return hasIdFormat(id, internal) ? id : null;
+      return hasIdFormat(id, external) ? alias(id, internal) : hasIdFormat(id, internal) ? id : null;
+    };
+    return { distributorId: asInternal(distributorId, 'PT', 'DT'), investorId: asInternal(investorId, 'US', 'IN'), shareClassId };
+  }
+
+  private readDelivery(input: PlacementInput) {
+    const chainId = optional(input.chainId, 'chainId');
+    const walletAddress = optional(input.walletAddress, 'walletAddress');
+    if (chainId !== undefined && !CHAIN_ID.test(chainId)) throw badRequest('chainId must be a numeric EVM chain id');
+    if (walletAddress !== undefined && !WALLET.test(walletAddress)) throw badRequest('walletAddress must be a 0x-prefixed 20-byte hex address');
+    return { chainId, walletAddress };
+  }
+
+  /**
+   * The distributor (the caller's own), its investor and a share class granted to it. Each
+   * missing or foreign party answers like a missing one, in the order the description lists them.
+   */
+  private async resolveParties(ctx: ServiceContext, ids: { distributorId: string | null; investorId: string | null; shareClassId: string }) {
+    const distributor = ids.distributorId && canSee(ctx.principal, ids.distributorId) ? await ctx.em.findOne(Distributor, { id: ids.distributorId }) : null;
+    if (!distributor) throw distributorNotFound();
+    const investor = ids.investorId ? await ctx.em.findOne(Investor, { id: ids.investorId, distributor: distributor.id }) : null;
+    if (!investor) throw investorNotFound();
+    const shareClass = hasIdFormat(ids.shareClassId, 'SC') ? await ctx.em.findOne(ShareClass, { id: ids.shareClassId }) : null;
+    if (!shareClass || !(await ctx.em.count(ShareClassGrant, { distributor: distributor.id, shareClass: shareClass.id }))) throw shareClassNotFound();
+    return { distributor, investor, shareClass };
+  }
+}

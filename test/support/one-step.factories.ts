@@ -1,0 +1,45 @@
+import { runInScope } from '../../src/common/request-scope';
+import type { Distributor } from '../../src/modules/distributor/distributor.entity';
+import type { Investor } from '../../src/modules/investor/investor.entity';
+import type { Order } from '../../src/modules/order/order.entity';
+import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
+import type { TestGateway } from './gateway';
+
+const OPS = { kind: 'ops', name: 'factory' } as const;
+
+export const TRANSFER_HASH = `0x${'ab'.repeat(32)}`;
+
+export type OneStepStage = 'pending' | 'accepted' | 'rejected' | 'settled' | 'failed' | 'cancelled';
+
+/**
+ * A one-step order of `investor` brought to `stage` through the service, exactly as the
+ * endpoints and the ops console would move it (history, events and holdings included).
+ */
+export async function aOneStepOrder(
+  gw: TestGateway,
+  parties: { distributor: Distributor; investor: Investor; shareClass: ShareClass },
+  opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string } = {},
+): Promise<Order> {
+  const svc = gw.gateway.services.oneStepOrder;
+  const ctx = () => ({ em: gw.em(), principal: OPS });
+  return runInScope({ actor: 'factory' }, async () => {
+    const base = {
+      distributorId: parties.distributor.id,
+      investorId: parties.investor.id,
+      shareClassId: parties.shareClass.id,
+      walletAddress: opts.walletAddress,
+      chainId: opts.chainId,
+    };
+    let order =
+      opts.type === 'redeem'
+        ? await svc.placeRedemption(ctx(), { ...base, tokenCount: opts.tokenCount ?? '10' })
+        : await svc.placeSubscription(ctx(), { ...base, amount: opts.amount ?? '1000' });
+    const stage = opts.stage ?? 'pending';
+    if (stage === 'cancelled') await svc.cancel(ctx(), order.id);
+    if (stage === 'rejected') order = await svc.reject(ctx(), order.id, 'declined by factory');
+    if (['accepted', 'settled', 'failed'].includes(stage)) order = await svc.accept(ctx(), order.id);
+    if (stage === 'settled') order = await svc.settle(ctx(), order.id, TRANSFER_HASH);
+    if (stage === 'failed') order = await svc.fail(ctx(), order.id, 'out of gas');
+    return order;
+  });
+}

@@ -1,0 +1,444 @@
+import { decimalString } from '../../src/common/money';
+import { DomainEvent } from '../../src/events/event.entity';
+import { Holding } from '../../src/modules/holding/holding.entity';
+import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
+import { Order, OrderStatusEntry } from '../../src/modules/order/order.entity';
+import { aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass, CHAIN } from '../support/factories';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+
+const T0 = new Date(Date.UTC(2031, 2, 3, 10, 0, 0));
+
+describe('Surface R, one-step flow: placement, reads, cancellation and the out-of-band lifecycle', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(() => gw.close());
+  beforeEach(async () => {
+    await gw.reset();
+    gw.clock.set(T0);
+  });
+
+  const market = () => aMarket(gw.em(), gw.clock.now());
+
+  /** An ops-console mutation on a one-step order; returns the GraphQL response. */
+  async function ops(field: 'acceptOneStepOrder' | 'rejectOneStepOrder' | 'settleOneStepOrder' | 'failOneStepOrder', orderId: string, args = '') {
+    return gw.graphql(
+      `mutation($id: ID!) { ${field}(orderId: $id${args}) { id status settlementNav settlementTokens settlementAmount transferHash failureReason deliveryWallet } }`,
+      { id: orderId },
+      { token: await gw.opsToken() },
+    );
+  }
+
+  const subscribeBody = (m: Awaited<ReturnType<typeof market>>, over: Record<string, unknown> = {}) => ({
+    distributorId: m.distributor.id,
+    investorId: m.investor.id,
+    shareClassId: m.shareClass.id,
+    amount: 1000,
+    ...over,
+  });
+
+  const webhookEvents = async (orderId: string) =>
+    (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' }, { orderBy: { position: 'asc' } })).map((e) => e.payload.webhookEvent);
+
+  const balanceOf = async (m: Awaited<ReturnType<typeof market>>) => {
+    const holding = await gw.em().findOne(Holding, { investor: m.investor.id, shareClass: m.shareClass.id });
+    return holding ? decimalString(holding.balance) : undefined;
+  };
+
+  describe('(none) → pending: POST /orders/subscribe and POST /orders/redeem', () => {
+    it('POST /orders/subscribe with `amount` returns the pending subscription with exactly the described fields', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: 1000.5 }) });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ isError: false, errorMsg: 'NA' });
+      expect(res.body.data).toEqual({
+        orderId: expect.stringMatching(/^ord_[0-9a-f]{24}$/),
+        status: 'pending',
+        type: 'subscribe',
+        shareClassId: m.shareClass.id,
+        investorId: m.investor.id,
+        distributorId: m.distributor.id,
+        amount: 1000.5,
+        currency: 'USD',
+        createdAt: T0.getTime(),
+      });
+    });
+
+    it('a subscription keeps the currency sent, and the optional chainId and walletAddress', async () => {
+      const m = await market();
+      const wallet = `0x${'1'.repeat(40)}`;
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { currency: 'EUR', chainId: '1', walletAddress: wallet }) });
+      expect(res.status).toBe(200);
+      expect(res.body.data.currency).toBe('EUR');
+      const read = await gw.api('GET', `/orders/${res.body.data.orderId}`, { host: m.hostA });
+      expect(read.body.data).toMatchObject({ chainId: '1', walletAddress: wallet });
+    });
+
+    it('POST /orders/redeem returns the pending redemption with tokenCount and no amount', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '50');
+      const res = await gw.api('POST', '/orders/redeem', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 12.5 },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        orderId: expect.stringMatching(/^ord_/),
+        status: 'pending',
+        type: 'redeem',
+        shareClassId: m.shareClass.id,
+        investorId: m.investor.id,
+        distributorId: m.distributor.id,
+        tokenCount: 12.5,
+        createdAt: T0.getTime(),
+      });
+    });
+
+    it('placement appends the first history entry, by `Network` or the x-actor value', async () => {
+      const m = await market();
+      const a = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m) });
+      const b = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m), headers: { 'x-actor': 'desk-7' } });
+      const history = async (id: string) => (await gw.em().find(OrderStatusEntry, { order: id })).map((e) => [e.status, e.by, e.at.getTime()]);
+      expect(await history(a.body.data.orderId)).toEqual([['pending', 'Network', T0.getTime()]]);
+      expect(await history(b.body.data.orderId)).toEqual([['pending', 'desk-7', T0.getTime()]]);
+    });
+
+    it.each([
+      ['distributorId', { distributorId: '' }],
+      ['investorId', { investorId: undefined }],
+      ['shareClassId', { shareClassId: null }],
+      ['amount', { amount: undefined }],
+    ])('a missing %s is 400 `<field> is required`', async (field, over) => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, over) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ isError: true, errorMsg: `${field} is required`, data: {} });
+    });
+
+    it('a negative amount is 400 `amount must be >= 0`; zero is accepted', async () => {
+      const m = await market();
+      const neg = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: -0.01 }) });
+      expect(neg.status).toBe(400);
+      expect(neg.body).toEqual({ isError: true, errorMsg: 'amount must be >= 0', data: {} });
+      const zero = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: 0 }) });
+      expect(zero.status).toBe(200);
+    });
+
+    it('an amount that is not a number is 400 `amount must be a number`', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: 'lots' }) });
+      expect(res.status).toBe(400);
+      expect(res.body.errorMsg).toBe('amount must be a number');
+    });
+
+    it('a negative tokenCount is 400 `tokenCount must be >= 0`', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/redeem', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: -1 },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ isError: true, errorMsg: 'tokenCount must be >= 0', data: {} });
+    });
+
+    it('a tokenCount above the holding, or above what open redemptions leave of it, is 400 `tokenCount exceeds holdings`', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '100');
+      const redeem = (tokenCount: number) =>
+        gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount } });
+      const tooMany = await redeem(100.000001);
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body).toEqual({ isError: true, errorMsg: 'tokenCount exceeds holdings', data: {} });
+      expect((await redeem(60)).status).toBe(200); // 40 left
+      expect((await redeem(41)).body.errorMsg).toBe('tokenCount exceeds holdings');
+      expect((await redeem(40)).status).toBe(200);
+    });
+
+    it('a cancelled or rejected redemption gives its tokens back to what can be redeemed', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '100');
+      await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '70', stage: 'cancelled' });
+      await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '30', stage: 'rejected' });
+      const res = await gw.api('POST', '/orders/redeem', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 100 },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('an investor without a holding can redeem nothing but zero tokens', async () => {
+      const m = await market();
+      const body = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id };
+      expect((await gw.api('POST', '/orders/redeem', { host: m.hostA, body: { ...body, tokenCount: 1 } })).body.errorMsg).toBe('tokenCount exceeds holdings');
+      expect((await gw.api('POST', '/orders/redeem', { host: m.hostA, body: { ...body, tokenCount: 0 } })).status).toBe(200);
+    });
+
+    it('unknown investor, distributor or share class are 404 with the described messages', async () => {
+      const m = await market();
+      const ungranted = await aShareClass(gw.em());
+      const cases: [Record<string, unknown>, string][] = [
+        [{ investorId: 'IN999999' }, 'investorId not found'],
+        [{ distributorId: 'DT999999' }, 'distributorId not found'],
+        [{ shareClassId: 'SC999999' }, 'shareClassId not found'],
+        [{ shareClassId: ungranted.id }, 'shareClassId not found'],
+      ];
+      for (const [over, message] of cases) {
+        for (const path of ['/orders/subscribe', '/orders/redeem']) {
+          const res = await gw.api('POST', path, { host: m.hostA, body: { ...subscribeBody(m, over), tokenCount: 0 } });
+          expect([path, res.status, res.body]).toEqual([path, 404, { isError: true, errorMsg: message, data: {} }]);
+        }
+      }
+    });
+
+    it('a malformed chainId or walletAddress is 400', async () => {
+      const m = await market();
+      const chain = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { chainId: 'mainnet' }) });
+      expect(chain.body).toEqual({ isError: true, errorMsg: 'chainId must be a numeric EVM chain id', data: {} });
+      const wallet = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { walletAddress: '0x123' }) });
+      expect(wallet.body).toEqual({ isError: true, errorMsg: 'walletAddress must be a 0x-prefixed 20-byte hex address', data: {} });
+    });
+  });
+
+  describe('where the paths meet (DESIGN.md)', () => {
+    it('POST /orders/subscribe with `amountSubscription` is not the one-step flow: no one-step order is placed', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: { ...subscribeBody(m), amount: undefined, amountSubscription: 1000 } });
+      expect(res.body.data?.type).toBeUndefined();
+      expect(await gw.em().count(Order, { flow: 'one_step' as never })).toBe(0);
+    });
+  });
+
+  describe('GET /orders/:id', () => {
+    it('returns the order including updatedAt, which moves with each change', async () => {
+      const m = await market();
+      const placed = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m) });
+      const id = placed.body.data.orderId;
+      const first = await gw.api('GET', `/orders/${id}`, { host: m.hostA });
+      expect(first.status).toBe(200);
+      expect(first.body.data).toEqual({ ...placed.body.data, updatedAt: T0.getTime() });
+      gw.clock.advance(5_000);
+      await ops('acceptOneStepOrder', id);
+      const second = await gw.api('GET', `/orders/${id}`, { host: m.hostA });
+      expect(second.body.data).toMatchObject({ status: 'accepted', createdAt: T0.getTime(), updatedAt: T0.getTime() + 5_000 });
+      expect(second.body.data.settlement).toEqual({
+        nav: '1.25',
+        tokens: '800',
+        amount: '1000',
+        currency: 'USD',
+        walletAddress: `0x${m.investor.id.toLowerCase().padStart(40, 'e')}`,
+        transferHash: null,
+        failureReason: null,
+      });
+    });
+
+    it('an unknown order id is 404 `order not found`', async () => {
+      const m = await market();
+      for (const id of ['ord_000000000000000000000000', 'ord_x', 'nonsense']) {
+        const res = await gw.api('GET', `/orders/${id}`, { host: m.hostA });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ isError: true, errorMsg: 'order not found', data: {} });
+      }
+    });
+  });
+
+  describe('pending → accepted | rejected (administrator decision, out-of-band, through the ops console)', () => {
+    it('accepting prices a subscription at the live NAV: tokens = amount / NAV, rounded down to the token decimals; event order.accepted', async () => {
+      const m = await market();
+      await aNav(gw.em(), m.shareClass, '3', new Date(T0.getTime() - 1_000));
+      const order = await aOneStepOrder(gw, m, { amount: '100' });
+      gw.clock.advance(1_000);
+      const res = await ops('acceptOneStepOrder', order.id);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '3', settlementTokens: '33.333333', settlementAmount: '100' });
+      expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted']);
+    });
+
+    it('accepting a redemption computes the payout against the live NAV, rounded down to cents', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '20');
+      const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '10.555' });
+      const res = await ops('acceptOneStepOrder', order.id);
+      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '1.25', settlementTokens: '10.555', settlementAmount: '13.19' });
+    });
+
+    it('rejecting declines the order: status rejected, event order.rejected, and nothing further can happen to it', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m);
+      const res = await ops('rejectOneStepOrder', order.id, ', reason: "missed cut-off"');
+      expect(res.body.data.rejectOneStepOrder.status).toBe('rejected');
+      expect(await webhookEvents(order.id)).toEqual([null, 'order.rejected']);
+      const again = await ops('acceptOneStepOrder', order.id);
+      expect(again.body.errors![0]).toMatchObject({ message: 'Cannot accept order in status "rejected" (only "pending")', extensions: { code: 'CONFLICT' } });
+      const cancel = await gw.api('POST', `/orders/cancel/${order.id}`, { host: m.hostA });
+      expect(cancel.status).toBe(409);
+    });
+
+    it('an order cannot be accepted twice', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m, { stage: 'accepted' });
+      const res = await ops('acceptOneStepOrder', order.id);
+      expect(res.body.errors![0].message).toBe('Cannot accept order in status "accepted" (only "pending")');
+    });
+
+    it('acceptance needs chainId and walletAddress on the order or the investor profile', async () => {
+      const m = await market();
+      const walletless = await anInvestor(gw.em(), m.distributor, { walletChain: null });
+      const order = await aOneStepOrder(gw, { ...m, investor: walletless });
+      const refused = await ops('acceptOneStepOrder', order.id);
+      expect(refused.body.errors![0]).toMatchObject({
+        message: 'chainId and walletAddress are required (on the order or the investor profile) before settlement',
+        extensions: { code: 'CONFLICT' },
+      });
+      const withWallet = await aOneStepOrder(gw, { ...m, investor: walletless }, { chainId: CHAIN, walletAddress: `0x${'2'.repeat(40)}` });
+      expect((await ops('acceptOneStepOrder', withWallet.id)).body.data.acceptOneStepOrder.status).toBe('accepted');
+    });
+
+    it('without a live NAV an order cannot be accepted', async () => {
+      const m = await market();
+      const bare = await aShareClass(gw.em());
+      await aGrant(gw.em(), m.distributor, bare);
+      const order = await aOneStepOrder(gw, { ...m, shareClass: bare });
+      const res = await ops('acceptOneStepOrder', order.id);
+      expect(res.body.errors![0]).toMatchObject({ message: 'No NAV published', extensions: { code: 'CONFLICT' } });
+    });
+
+    it('a distributor cannot decide its own orders: the ops mutations refuse anyone but ops', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m);
+      const anon = await gw.graphql(`mutation($id: ID!) { acceptOneStepOrder(orderId: $id) { status } }`, { id: order.id });
+      expect(anon.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+      expect((await gw.em().findOneOrFail(Order, order.id)).status).toBe('pending');
+    });
+  });
+
+  describe('accepted → settled | failed (token transfer)', () => {
+    it('a completed transfer settles a subscription: holdings grow by the minted tokens, the hash is recorded, event token.transfer_completed', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '5');
+      const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted' });
+      const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
+      expect(res.body.data.settleOneStepOrder).toMatchObject({ status: 'settled', transferHash: TRANSFER_HASH });
+      expect(await balanceOf(m)).toBe('805');
+      expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted', 'token.transfer_completed']);
+      const holdingEvents = await gw.em().find(DomainEvent, { type: 'holding.changed' });
+      expect(holdingEvents.map((e) => e.payload)).toEqual([expect.objectContaining({ orderId: order.id, change: '800', balance: '805', transferHash: TRANSFER_HASH })]);
+    });
+
+    it('a first subscription creates the holding', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m, { amount: '10', stage: 'accepted' });
+      await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
+      expect(await balanceOf(m)).toBe('8');
+    });
+
+    it('a settled redemption burns its tokens from the holding', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '100');
+      const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '40', stage: 'accepted' });
+      await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
+      expect(await balanceOf(m)).toBe('60');
+      const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
+      expect(read.body.data).toMatchObject({ status: 'settled', settlement: { tokens: '40', amount: '50', transferHash: TRANSFER_HASH } });
+    });
+
+    it('a failed transfer records the reason, leaves holdings unchanged and emits token.transfer_failed', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '100');
+      const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '40', stage: 'accepted' });
+      const res = await ops('failOneStepOrder', order.id, ', reason: "reverted: out of gas"');
+      expect(res.body.data.failOneStepOrder).toMatchObject({ status: 'failed', failureReason: 'reverted: out of gas' });
+      expect(await balanceOf(m)).toBe('100');
+      expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted', 'token.transfer_failed']);
+    });
+
+    it('settling to a wallet removed from the whitelist fails cleanly: status failed with the reason, holdings unchanged', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m, { stage: 'accepted' });
+      const em = gw.em();
+      const wallet = await em.findOneOrFail(InvestorWallet, { investor: m.investor.id });
+      wallet.status = WalletStatus.removed;
+      await em.flush();
+      const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.settleOneStepOrder).toMatchObject({ status: 'failed', failureReason: `wallet ${wallet.address} is not whitelisted on chain ${CHAIN}` });
+      expect(await balanceOf(m)).toBeUndefined();
+      expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted', 'token.transfer_failed']);
+    });
+
+    it('tokens never land on a wallet that was never whitelisted', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m, { stage: 'accepted', walletAddress: `0x${'3'.repeat(40)}` });
+      const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
+      expect(res.body.data.settleOneStepOrder.status).toBe('failed');
+      expect(await balanceOf(m)).toBeUndefined();
+    });
+
+    it('only an accepted order settles or fails; a malformed transfer hash is refused', async () => {
+      const m = await market();
+      const pending = await aOneStepOrder(gw, m);
+      expect((await ops('settleOneStepOrder', pending.id, `, transferHash: "${TRANSFER_HASH}"`)).body.errors![0].message).toBe(
+        'Cannot settle order in status "pending" (only "accepted")',
+      );
+      expect((await ops('failOneStepOrder', pending.id, ', reason: "x"')).body.errors![0].message).toBe('Cannot fail order in status "pending" (only "accepted")');
+      const accepted = await aOneStepOrder(gw, m, { stage: 'accepted' });
+      expect((await ops('settleOneStepOrder', accepted.id, ', transferHash: "0x12"')).body.errors![0].message).toBe(
+        'transferHash must be a 0x-prefixed 32-byte hex string',
+      );
+    });
+
+    it('every transition is in the order history with its actor and time', async () => {
+      const m = await market();
+      const placed = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m) });
+      const id = placed.body.data.orderId;
+      gw.clock.advance(1_000);
+      await ops('acceptOneStepOrder', id);
+      gw.clock.advance(1_000);
+      await ops('settleOneStepOrder', id, `, transferHash: "${TRANSFER_HASH}"`);
+      const history = await gw.em().find(OrderStatusEntry, { order: id }, { orderBy: { at: 'asc' } });
+      expect(history.map((e) => [e.status, e.by, e.at.getTime()])).toEqual([
+        ['pending', 'Network', T0.getTime()],
+        ['accepted', 'test-ops', T0.getTime() + 1_000],
+        ['settled', 'test-ops', T0.getTime() + 2_000],
+      ]);
+    });
+  });
+
+  describe('POST /orders/cancel/:orderId', () => {
+    it('pending → cancelled: data.success true and a message', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m);
+      const res = await gw.api('POST', `/orders/cancel/${order.id}`, { host: m.hostA });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ isError: false, errorMsg: 'NA', data: { success: true, message: 'order cancelled' } });
+      const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
+      expect(read.body.data.status).toBe('cancelled');
+    });
+
+    it('after acceptance: 409 `order is no longer cancellable`, order unchanged', async () => {
+      const m = await market();
+      const order = await aOneStepOrder(gw, m, { stage: 'accepted' });
+      const res = await gw.api('POST', `/orders/cancel/${order.id}`, { host: m.hostA });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ isError: true, errorMsg: 'order is no longer cancellable', data: {} });
+      expect((await gw.em().findOneOrFail(Order, order.id)).status).toBe('accepted');
+    });
+
+    it.each(['settled', 'failed', 'cancelled'] as const)('a %s order is no longer cancellable either', async (stage) => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '0');
+      const order = await aOneStepOrder(gw, m, { stage });
+      const res = await gw.api('POST', `/orders/cancel/${order.id}`, { host: m.hostA });
+      expect(res.status).toBe(409);
+      expect(res.body.errorMsg).toBe('order is no longer cancellable');
+    });
+
+    it('an unknown order is 404 `order not found`', async () => {
+      const m = await market();
+      const res = await gw.api('POST', '/orders/cancel/ord_ffffffffffffffffffffffff', { host: m.hostA });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ isError: true, errorMsg: 'order not found', data: {} });
+    });
+  });
+});
