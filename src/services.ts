@@ -7,12 +7,15 @@ import { InvestorService } from './modules/investor/investor.service';
 import { NavService } from './modules/nav/nav.service';
 import { OrderService } from './modules/order/order.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
+import { TwoStepService } from './modules/order/two-step.service';
+import { SupplyRegistry } from './supply/http-provider';
+import type { SupplyProvidersConfig } from './supply/provider';
 
 /** One instance of each service per process; they hold no request state. */
-export function createServices(deps: { clock: Clock; env: string }) {
+export function createServices(deps: { clock: Clock; env: string; supply?: SupplyProvidersConfig }) {
   const shareClass = new ShareClassService();
   const distributor = new DistributorService();
-  return {
+  const base = {
     clock: deps.clock,
     health: new HealthService(deps.clock, deps.env),
     opsToken: new OpsTokenService(deps.clock),
@@ -22,6 +25,12 @@ export function createServices(deps: { clock: Clock; env: string }) {
     distributor,
     investor: new InvestorService(distributor),
     order: new OrderService(),
+    supply: new SupplyRegistry(deps.supply ?? {}),
+  };
+  return {
+    ...base,
+    // NavService and OrderService hold no state: the two-step flow is given the same instances.
+    twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: base.nav, orders: base.order, supply: base.supply, clock: deps.clock }),
   };
 }
 
