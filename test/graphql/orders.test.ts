@@ -58,7 +58,7 @@ describe('GraphQL: orders', () => {
     const pushed = await gw.graphql(`mutation($id: String!) { pushTwoStepSubscription(orderId: $id) { status updatedBy supplyRefs } }`, { id: orderId }, { token });
     expect(pushed.body.data.pushTwoStepSubscription).toMatchObject({ status: 'submitted', updatedBy: 'test-ops', supplyRefs: { 'supply-sim': { orderReference: expect.any(String) } } });
     const cancel = await gw.graphql(`mutation($id: String!) { cancelTwoStepSubscription(orderId: $id, note: "x") { status } }`, { id: orderId }, { token });
-    expect(cancel.body.errors[0]).toMatchObject({ message: 'Cannot cancel subscription in status "submitted" (only "created")', extensions: { code: 'CONFLICT' } });
+    expect(cancel.body.errors![0]).toMatchObject({ message: 'Cannot cancel subscription in status "submitted" (only "created")', extensions: { code: 'CONFLICT' } });
     // and surface R reads the same book
     const rest = await gw.api('GET', `/orders/${orderId}`, { host: m.hostA });
     expect(rest.body.data).toMatchObject({ status: 'submitted', createdBy: 'test-ops', amountSubscription: 2500.5 });
@@ -76,10 +76,10 @@ describe('GraphQL: orders', () => {
     ];
     for (const [input, message, code] of cases) {
       const res = await gw.graphql(CREATE, { input }, { token });
-      expect(res.body.errors[0]).toMatchObject({ message, extensions: { code } });
+      expect(res.body.errors![0]).toMatchObject({ message, extensions: { code } });
     }
     const anonymous = await gw.graphql(CREATE, { input: cases[0][0] });
-    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(anonymous.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
   it('order(id) resolves its investor, share class, distributor, statusHistory and supplyRefs', async () => {

@@ -154,13 +154,13 @@ describe('Supply-side outcomes', () => {
         ],
       });
       const early = await gw.graphql(MUTATION, { input: { orderId, outcome: 'rejected' } }, { token });
-      expect(early.body.errors[0]).toMatchObject({ message: 'Cannot record supply outcome "rejected" for subscription in status "accepted"', extensions: { code: 'CONFLICT' } });
+      expect(early.body.errors![0]).toMatchObject({ message: 'Cannot record supply outcome "rejected" for subscription in status "accepted"', extensions: { code: 'CONFLICT' } });
     });
 
     it('is refused without an ops token', async () => {
       const { orderId } = await pushed();
       const res = await gw.graphql(MUTATION, { input: { orderId, outcome: 'accepted' } });
-      expect(res.body.errors[0]).toMatchObject({ message: 'authentication required', extensions: { code: 'UNAUTHENTICATED' } });
+      expect(res.body.errors![0]).toMatchObject({ message: 'authentication required', extensions: { code: 'UNAUTHENTICATED' } });
       expect((await history(orderId)).map((e) => e.status)).toEqual(['created', 'submitted']);
     });
   });
