@@ -138,4 +138,40 @@ describe('GraphQL: orders', () => {
     const second = await q({}, { first: 2, after: first.nextCursor });
     expect(second).toEqual({ items: [{ orderId: a.orderId, distributor: { id: m.distributor.id } }], nextCursor: null });
   });
+
+  it('loads related records in batches: a page of 24 orders costs as many queries as a page of 3', async () => {
+    // given: orders of two distributors, investors and share classes
+    const m = await market();
+    const theirs = await anInvestor(gw.em(), m.other, { grants: [m.shareClass] });
+    for (let i = 0; i < 12; i++) {
+      await aTwoStepOrder(gw, m);
+      await aTwoStepOrder(gw, { ...m, distributor: m.other, investor: theirs }, {}, m.hostB);
+    }
+    const token = await gw.opsToken();
+    const logger = gw.db.orm.config.getLogger();
+    let queries = 0;
+    const spy = jest.spyOn(logger, 'logQuery').mockImplementation(() => {
+      queries++;
+    });
+    const page = async (first: number) => {
+      queries = 0;
+      const res = await gw.graphql(
+        `query($n: Int) { orders(page: { first: $n }) { items { orderId investor { id } shareClass { id } distributor { id } statusHistory { status } } } }`,
+        { n: first },
+        { token },
+      );
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.orders.items).toHaveLength(first);
+      return queries;
+    };
+    try {
+      // when / then
+      const small = await page(3);
+      const large = await page(24);
+      expect(small).toBeGreaterThan(4); // the page, and one query per relation
+      expect(large).toBe(small);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
