@@ -23,6 +23,8 @@ import { formatError } from './graphql/format-error';
 import { graphqlPrincipal } from './graphql/principal';
 import { gatewaySchema } from './graphql/schema';
 import { createServices, type Services } from './services';
+import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
+import type { SupplyProvidersConfig } from './supply/provider';
 
 export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
@@ -40,12 +42,14 @@ export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt'>>;
   orm: MikroORM;
   clock: Clock;
+  /** Supply-side platforms by provider id (Config.supplyProviders). */
+  supply?: SupplyProvidersConfig;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply });
   const app = express();
   const server = createServer(app);
   const development = deps.config.env === 'development' || deps.config.env === 'test';
@@ -85,6 +89,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       },
     }),
   );
+
+  // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
+  app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
 
   app.use((_req, res) => {
     res.status(404).json(failure('not found'));

@@ -1,3 +1,5 @@
+import type { SupplyProvidersConfig } from './supply/provider';
+
 /**
  * The gateway's configuration, read from the environment once at start and validated, so a
  * mistake is reported by name before anything listens.
@@ -23,6 +25,17 @@ export interface Config {
   bodyLimit: string;
   /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
   jwt: JwtConfig;
+  /**
+   * Supply-side platforms by provider id (SUPPLY_PROVIDERS, a JSON object:
+   * `{"<id>": {"url": "https://…", "timeoutMs": 10000, "apiKey": "…", "callbackSecret": "…"}}`).
+   * A share class's `provider` names one of them; pushes go to its `url`.
+   */
+  supplyProviders: SupplyProvidersConfig;
+  /**
+   * Start the provider simulator on a free loopback port and configure it as `supply-sim` when no
+   * provider is configured (SUPPLY_SIMULATOR; default true in development).
+   */
+  supplySimulator: boolean;
 }
 
 /**
@@ -89,16 +102,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: bool('SEED_DEMO', appEnv === 'development'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
-  } as Config;
+    jwt: parseJwt(env, appEnv, int, problems),
+    supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
+    supplySimulator: bool('SUPPLY_SIMULATOR', appEnv === 'development'),
+  };
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/** JWT_SIGNING_KEY (required in production, never the development key there), JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS. */
+function parseJwt(
+  env: NodeJS.ProcessEnv,
+  appEnv: string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): JwtConfig {
   const signingKey = env.JWT_SIGNING_KEY?.trim() || '';
   if (signingKey && signingKey.length < 32) problems.push('JWT_SIGNING_KEY must be at least 32 characters');
   if (!signingKey && appEnv === 'production') problems.push('JWT_SIGNING_KEY is required in production');
   if (signingKey === DEVELOPMENT_JWT_SIGNING_KEY && appEnv === 'production') problems.push('JWT_SIGNING_KEY must not be the development key in production');
-  config.jwt = {
+  return {
     signingKey: signingKey || DEVELOPMENT_JWT_SIGNING_KEY,
     issuer: env.JWT_ISSUER?.trim() || 'fund-distribution-gateway',
     refreshTokenTtlSeconds: int('REFRESH_TOKEN_TTL_SECONDS', 7 * 24 * 3600, 60, 90 * 24 * 3600),
   };
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-  return config;
+}
+
+/** SUPPLY_PROVIDERS: provider id → { url, timeoutMs?, apiKey?, callbackSecret? }, every mistake named. */
+function parseSupplyProviders(raw: string | undefined, problems: string[]): SupplyProvidersConfig {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    problems.push('SUPPLY_PROVIDERS must be a JSON object of provider id to {url, timeoutMs, apiKey, callbackSecret}');
+    return {};
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    problems.push('SUPPLY_PROVIDERS must be a JSON object of provider id to {url, timeoutMs, apiKey, callbackSecret}');
+    return {};
+  }
+  const out: SupplyProvidersConfig = {};
+  for (const [id, value] of Object.entries(parsed as Record<string, unknown>)) {
+    const at = `SUPPLY_PROVIDERS.${id}`;
+    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/i.test(id)) problems.push(`SUPPLY_PROVIDERS key "${id}" must be a simple provider id`);
+    const v = (value ?? {}) as Record<string, unknown>;
+    if (typeof v.url !== 'string' || !/^https?:\/\/[^\s]+$/.test(v.url)) problems.push(`${at}.url must be an http(s) URL`);
+    const timeoutMs = v.timeoutMs === undefined ? 10_000 : v.timeoutMs;
+    if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 50 || timeoutMs > 120_000) problems.push(`${at}.timeoutMs must be an integer from 50 to 120000`);
+    if (v.apiKey !== undefined && (typeof v.apiKey !== 'string' || v.apiKey === '')) problems.push(`${at}.apiKey must be a non-empty string`);
+    if (v.callbackSecret !== undefined && (typeof v.callbackSecret !== 'string' || v.callbackSecret.length < 16)) problems.push(`${at}.callbackSecret must be a string of at least 16 characters`);
+    out[id] = { url: String(v.url), timeoutMs: Number(timeoutMs), apiKey: v.apiKey as string | undefined, callbackSecret: v.callbackSecret as string | undefined };
+  }
+  return out;
 }

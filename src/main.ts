@@ -4,7 +4,8 @@ import { systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { ConfigError, loadConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
-import { isEmpty, seedDemo } from './db/seed';
+import { DEMO_PROVIDER, isEmpty, seedDemo } from './db/seed';
+import { startDevSimulator } from './supply/dev-simulator';
 
 const DEMO_TOKEN_NAME = 'demo-console';
 
@@ -22,7 +23,10 @@ async function main() {
     logger.info(demo, 'demo data seeded');
   }
 
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
+  // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
+  const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
+  const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply });
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
@@ -33,6 +37,7 @@ async function main() {
     const token = await gateway.services.opsToken.issue(tokenEm, DEMO_TOKEN_NAME);
     lines.push(`Ops token for Sandbox (header Authorization): Bearer ${token}`);
   }
+  if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);
 
   let stopping = false;
@@ -42,6 +47,7 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 15_000).unref();
     await gateway.close();
+    await simulator?.simulator.stop();
     await db.close();
     clearTimeout(timer);
     process.exit(0);

@@ -1,52 +1,65 @@
 import type { Clock } from './common/clock';
-import { HealthService } from './modules/health/health.service';
+import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
+import { ApiCredentialService } from './modules/auth/api-credential.service';
 import { OpsTokenService } from './modules/auth/ops-token.service';
 import { DistributorService } from './modules/distributor/distributor.service';
-import { InvestorService } from './modules/investor/investor.service';
-import { NavService } from './modules/nav/nav.service';
-import { OrderService } from './modules/order/order.service';
-import { ShareClassService } from './modules/share-class/share-class.service';
-import { IssuerService } from './modules/issuer/issuer.service';
 import { FundService } from './modules/fund/fund.service';
-import { TokenService } from './modules/token/token.service';
-import { InvestorWalletService } from './modules/investor/investor-wallet.service';
-import { developmentJwtConfig, type JwtConfig } from './config';
-import { ApiCredentialService } from './modules/auth/api-credential.service';
+import { HealthService } from './modules/health/health.service';
 import { HoldingService } from './modules/holding/holding.service';
+import { InvestorWalletService } from './modules/investor/investor-wallet.service';
+import { InvestorService } from './modules/investor/investor.service';
+import { IssuerService } from './modules/issuer/issuer.service';
+import { NavService } from './modules/nav/nav.service';
 import { OneStepOrderService } from './modules/order/one-step.service';
+import { OrderService } from './modules/order/order.service';
+import { TwoStepService } from './modules/order/two-step.service';
+import { ShareClassService } from './modules/share-class/share-class.service';
+import { TokenService } from './modules/token/token.service';
+import { SupplyRegistry } from './supply/http-provider';
+import type { SupplyProvidersConfig } from './supply/provider';
 
-/** One instance of each service per process; they hold no request state. */
-export function createServices(deps: { clock: Clock; env: string; jwt?: JwtConfig }) {
+export interface ServiceDeps {
+  clock: Clock;
+  /** Environment name, reported by /health. */
+  env: string;
+  jwt?: JwtConfig;
+  supply?: SupplyProvidersConfig;
+}
+
+/**
+ * One instance of each service per process, wired once here; they hold no request state.
+ * Services that need another get the same instance, never a second copy.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { clock } = deps;
+  const issuer = new IssuerService();
   const shareClass = new ShareClassService();
+  const nav = new NavService(shareClass, clock);
   const distributor = new DistributorService();
   const investor = new InvestorService(distributor);
+  const order = new OrderService();
+  const supply = new SupplyRegistry(deps.supply ?? {});
   return {
-    clock: deps.clock,
-    health: new HealthService(deps.clock, deps.env),
-    opsToken: new OpsTokenService(deps.clock),
-    accessToken: new AccessTokenService(deps.clock, deps.jwt ?? developmentJwtConfig(deps.env)),
+    clock,
+    health: new HealthService(clock, deps.env),
+    opsToken: new OpsTokenService(clock),
+    apiCredential: new ApiCredentialService(clock),
+    accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env)),
+    issuer,
+    fund: new FundService(issuer),
     shareClass,
-    nav: new NavService(shareClass, deps.clock),
+    token: new TokenService(),
+    nav,
     distributor,
     investor,
-    order: new OrderService(),
-    ...opsServices(deps, investor),
-    apiCredential: new ApiCredentialService(deps.clock),
+    investorWallet: new InvestorWalletService(investor, clock),
     holding: new HoldingService(shareClass),
-    oneStepOrder: new OneStepOrderService(deps.clock, new NavService(shareClass, deps.clock)),
+    order,
+    supply,
+    twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, supply, clock }),
+    oneStepOrder: new OneStepOrderService(clock, nav),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
-
-/** Ops provisioning services (issue 2). */
-function opsServices(deps: { clock: Clock }, investor: InvestorService) {
-  const issuer = new IssuerService();
-  return {
-    issuer,
-    fund: new FundService(issuer),
-    token: new TokenService(),
-    investorWallet: new InvestorWalletService(investor, deps.clock),
-  };
-}

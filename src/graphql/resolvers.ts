@@ -9,6 +9,8 @@ import { UserResolver } from '../modules/investor/user.resolver';
 import { IssuerResolver } from '../modules/issuer/issuer.resolver';
 import { NavResolver } from '../modules/nav/nav.resolver';
 import { OneStepOrderResolver } from '../modules/order/one-step.resolver';
+import { OrderResolver } from '../modules/order/order.resolver';
+import { TwoStepResolver } from '../modules/order/two-step.resolver';
 import { ShareClassOpsResolver, ShareClassResolver } from '../modules/share-class/share-class.resolver';
 import { TokenResolver } from '../modules/token/token.resolver';
 
@@ -31,5 +33,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   UserResolver,
   HoldingResolver,
   AuthResolver,
+  OrderResolver,
+  TwoStepResolver,
   OneStepOrderResolver,
 ];

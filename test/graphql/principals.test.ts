@@ -63,7 +63,9 @@ describe('GraphQL principals and errors', () => {
 
   describe('Apollo Sandbox', () => {
     async function landing(env: string): Promise<{ status: number; type: string; text: string }> {
-      const gateway: Gateway = await createGateway({ config: { env, bodyLimit: '100kb' }, orm: gw.db.orm, clock: gw.clock });
+      // Production refuses the development JWT key, so it gets one of its own.
+      const jwt = { signingKey: 'p'.repeat(32), issuer: 'test', refreshTokenTtlSeconds: 3600 };
+      const gateway: Gateway = await createGateway({ config: { env, bodyLimit: '100kb', jwt }, orm: gw.db.orm, clock: gw.clock });
       const port = await gateway.listen(0, '127.0.0.1');
       try {
         const res = await httpRequest(port, 'GET', '/graphql', { headers: { accept: 'text/html' } });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
+import type { SupplyProvidersConfig } from '../../src/supply/provider';
 import { ManualClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
 import { httpRequest, type HttpResponse, type RequestOptions } from './http';
@@ -25,10 +26,10 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(options: { poolMax?: number } = {}): Promise<TestGateway> {
+export async function startTestGateway(options: { poolMax?: number; supply?: SupplyProvidersConfig } = {}): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock });
+  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock, supply: options.supply });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {

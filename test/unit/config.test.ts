@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, DEVELOPMENT_JWT_SIGNING_KEY, loadConfig } from '../../src/config';
 
 /** The environment is validated at start; a mistake is reported by name, all at once. */
 describe('loadConfig', () => {
@@ -23,6 +23,9 @@ describe('loadConfig', () => {
       seedDemo: true,
       dbPoolMax: 10,
       bodyLimit: '100kb',
+      jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
+      supplyProviders: {},
+      supplySimulator: true,
     });
   });
 
@@ -35,6 +38,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       DB_POOL_MAX: '20',
       BODY_LIMIT: '1mb',
+      JWT_SIGNING_KEY: 'k'.repeat(32),
     });
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/gw', env: 'production', logLevel: 'warn', seedDemo: false, dbPoolMax: 20, bodyLimit: '1mb' });
   });

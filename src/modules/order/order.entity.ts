@@ -147,6 +147,18 @@ export class Order extends Audited {
   @Property({ type: 'text', nullable: true })
   failureReason?: string;
 
+  /**
+   * Push claim of the two-step flow (src/modules/order/two-step.service.ts): set by one
+   * conditional UPDATE while a push talks to the supply-side platform, so exactly one pusher
+   * calls the provider and a racing push or cancel waits for its outcome. Not a status: the order
+   * stays `created` until the outcome is recorded. Expires after the lease (a crashed pusher).
+   */
+  @Property({ type: 'text', nullable: true })
+  pushClaim?: string | null;
+
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  pushClaimedAt?: Date | null;
+
   /** Per-order sequence of its events, so receivers can drop stale ones. */
   @Field(() => Int)
   @Property({ type: 'integer', default: 0 })

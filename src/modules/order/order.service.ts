@@ -1,7 +1,28 @@
-import { distributorScope } from '../../common/principal';
+import type { FilterQuery } from '@mikro-orm/core';
+import { badRequest } from '../../common/errors';
+import { assertAuthenticated, canSee, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { Order } from './order.entity';
+import { optional } from '../../common/validate';
+import { MAX_PAGE, paginate } from '../../graphql/pagination';
+import { Distributor } from '../distributor/distributor.entity';
+import { distributorNotFound } from '../distributor/distributor.errors';
+import { Investor } from '../investor/investor.entity';
+import { investorNotFound } from '../investor/investor.errors';
+import { Order, OrderFlow } from './order.entity';
 import { orderNotFound } from './order.errors';
+import { TWO_STEP_STATUSES } from './two-step.states';
+
+/** Filters of the order book (GraphQL `orders`, and the R-two-step lists). */
+export interface OrderListFilter {
+  distributorId?: string | null;
+  investorId?: string | null;
+  shareClassId?: string | null;
+  status?: string | null;
+  externalRef?: string | null;
+  flow?: OrderFlow | null;
+  createdFrom?: Date | null;
+  createdTo?: Date | null;
+}
 
 /**
  * What both order flows share: reading an order as the caller may see it. The flows' own rules
@@ -15,5 +36,44 @@ export class OrderService {
     const order = await ctx.em.findOne(Order, scope === null ? { id: orderId } : { id: orderId, distributor: scope });
     if (!order) throw orderNotFound();
     return order;
+  }
+
+  /**
+   * A page of the order book as the caller may see it, newest first, keyset-paginated (up to
+   * 1,000 a page). Naming another distributor, or an investor of another distributor, answers
+   * like a missing one (`distributorId not found` / `investorId not found`).
+   */
+  async list(ctx: ServiceContext, filter: OrderListFilter, page: { first?: number | null; after?: string | null } = {}): Promise<{ items: Order[]; nextCursor: string | null }> {
+    assertAuthenticated(ctx.principal);
+    const scope = distributorScope(ctx.principal);
+    const where: Record<string, unknown> = {};
+    if (scope !== null) where.distributor = scope;
+    const distributorId = optional(filter.distributorId, 'distributorId');
+    if (distributorId !== undefined) {
+      if (!canSee(ctx.principal, distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
+      where.distributor = distributorId;
+    }
+    const investorId = optional(filter.investorId, 'investorId');
+    if (investorId !== undefined) {
+      const investor = await ctx.em.findOne(Investor, scope === null ? { id: investorId } : { id: investorId, distributor: scope });
+      if (!investor) throw investorNotFound();
+      where.investor = investorId;
+    }
+    const shareClassId = optional(filter.shareClassId, 'shareClassId');
+    if (shareClassId !== undefined) where.shareClass = shareClassId;
+    const status = optional(filter.status, 'status');
+    if (status !== undefined) {
+      if (filter.flow === OrderFlow.two_step && !(TWO_STEP_STATUSES as readonly string[]).includes(status)) {
+        throw badRequest(`status must be one of ${TWO_STEP_STATUSES.join(', ')}`);
+      }
+      where.status = status;
+    }
+    // Verbatim, like the stored value: an empty string is not "no filter" here.
+    if (typeof filter.externalRef === 'string') where.externalRef = filter.externalRef;
+    if (filter.flow) where.flow = filter.flow;
+    if (filter.createdFrom || filter.createdTo) {
+      where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lte: filter.createdTo } : {}) };
+    }
+    return paginate(ctx.em, Order, where as FilterQuery<Order>, page, MAX_PAGE);
   }
 }

@@ -1,0 +1,156 @@
+import { badRequest } from '../../src/common/errors';
+import { hasIdFormat } from '../../src/common/ids';
+import {
+  CancelTwoStepSubscriptionDocument,
+  CreateTwoStepSubscriptionDocument,
+  PushTwoStepSubscriptionDocument,
+  TwoStepOrderDocument,
+  TwoStepOrderListDocument,
+  type RestStatusEntryFragment,
+  type RestTwoStepOrderFragment,
+} from '../generated/graphql';
+import { queryValue, route, type RestRequest } from '../route';
+
+/*
+ * Surface R, R-two-step orders (spec/api-description.md, "Orders, R-two-step"). The record's
+ * types are the description's: amounts and fees are JSON numbers, `nav` and
+ * `amountTokensEstimated` decimal strings (`"-1"` when no live NAV priced the order), times epoch
+ * ms, `statusHistory` a map keyed by epoch ms, `supplyRefs` only once pushed.
+ */
+
+/** `statusHistory` as the description shows it: `{ "<epoch ms>": { status, by, note? } }`, oldest first. */
+function historyMap(entries: RestStatusEntryFragment[]) {
+  const map: Record<string, { status: string; by: string; note?: string }> = {};
+  for (const e of [...entries].sort((a, b) => a.at - b.at)) {
+    map[String(e.at)] = e.note != null ? { status: e.status, by: e.by, note: e.note } : { status: e.status, by: e.by };
+  }
+  return map;
+}
+
+const num = (v: string | null) => (v === null ? null : Number(v));
+const UNPRICED = '-1';
+
+function orderRecord(o: RestTwoStepOrderFragment) {
+  const { statusHistory, supplyRefs, amountSubscription, amountFeesTotal, amountPayable, nav, amountTokensEstimated, ...rest } = o;
+  return {
+    orderId: rest.orderId,
+    orderType: rest.orderType,
+    status: rest.status,
+    distributorId: rest.distributorId,
+    investorId: rest.investorId,
+    shareClassId: rest.shareClassId,
+    amountSubscription: num(amountSubscription),
+    amountFeesTotal: num(amountFeesTotal),
+    amountPayable: num(amountPayable),
+    amountTokensEstimated: amountTokensEstimated ?? UNPRICED,
+    feesSubBps: rest.feesSubBps,
+    currency: rest.currency,
+    deliveryMode: rest.deliveryMode,
+    deliveryWallet: rest.deliveryWallet,
+    nav: nav ?? UNPRICED,
+    navPublishedAt: rest.navPublishedAt,
+    externalRef: rest.externalRef,
+    createdAt: rest.createdAt,
+    createdBy: rest.createdBy,
+    updatedAt: rest.updatedAt,
+    updatedBy: rest.updatedBy,
+    statusHistory: historyMap(statusHistory),
+    ...(supplyRefs ? { supplyRefs } : {}),
+  };
+}
+
+/** The description types `amountSubscription` as a JSON number; empty counts as missing. */
+function amountField(value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'number') throw badRequest('amountSubscription must be a number');
+  return value;
+}
+
+/** `limit` (1–1000, default 1000: every match up to a page) and `cursor` (`data.nextCursor`): additive. */
+function pageOf(req: RestRequest) {
+  const limit = queryValue(req, 'limit');
+  const first = limit === undefined || limit === '' ? 1000 : /^\d{1,7}$/.test(limit) ? Number(limit) : 0;
+  return { first, after: queryValue(req, 'cursor') || null };
+}
+
+function listVariables(req: RestRequest, by: { distributorId?: string; investorId?: string }) {
+  return {
+    filter: {
+      ...by,
+      flow: 'two_step' as const,
+      status: queryValue(req, 'status') || null,
+      externalRef: queryValue(req, 'externalRef') || null,
+    },
+    page: pageOf(req),
+  };
+}
+
+export const orderTwoStepRoutes = [
+  route({
+    method: 'POST',
+    path: '/orders/subscribe',
+    auth: 'host',
+    // The two-step flow is the body with `amountSubscription`; the one-step flow sends `amount`.
+    when: (req) => Object.prototype.hasOwnProperty.call(req.body, 'amountSubscription'),
+    document: CreateTwoStepSubscriptionDocument,
+    variables: (req) => ({
+      input: {
+        distributorId: req.body.distributorId,
+        investorId: req.body.investorId,
+        shareClassId: req.body.shareClassId,
+        amountSubscription: amountField(req.body.amountSubscription),
+        currency: req.body.currency,
+        externalRef: req.body.externalRef,
+      } as never,
+    }),
+    data: (r) => orderRecord(r.createTwoStepSubscription),
+  }),
+  route({
+    method: 'GET',
+    path: '/orders/subscriptions/distributor/:distributorId',
+    auth: 'host',
+    document: TwoStepOrderListDocument,
+    variables: (req) => listVariables(req, { distributorId: req.params.distributorId }),
+    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+  }),
+  route({
+    method: 'GET',
+    path: '/orders/subscriptions/investor/:investorId',
+    auth: 'host',
+    document: TwoStepOrderListDocument,
+    variables: (req) => listVariables(req, { investorId: req.params.investorId }),
+    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+  }),
+  route({
+    method: 'POST',
+    path: '/orders/subscriptions/push/:orderId',
+    auth: 'host',
+    document: PushTwoStepSubscriptionDocument,
+    variables: (req) => ({ orderId: req.params.orderId }),
+    data: (r) => {
+      const o = r.pushTwoStepSubscription;
+      return { orderId: o.orderId, status: o.status, updatedAt: o.updatedAt, updatedBy: o.updatedBy, supplyRefs: o.supplyRefs, statusHistory: historyMap(o.statusHistory) };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/orders/subscriptions/cancel/:orderId',
+    auth: 'host',
+    document: CancelTwoStepSubscriptionDocument,
+    variables: (req) => ({ orderId: req.params.orderId, note: req.body.note as string | undefined }),
+    data: (r) => {
+      const o = r.cancelTwoStepSubscription;
+      return { orderId: o.orderId, status: o.status, updatedAt: o.updatedAt, statusHistory: historyMap(o.statusHistory) };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/orders/:orderId',
+    auth: 'host',
+    // `OR######` is a two-step order; `ord_…` belongs to the one-step flow's row.
+    when: (req) => hasIdFormat(req.params.orderId, 'OR'),
+    document: TwoStepOrderDocument,
+    variables: (req) => ({ id: req.params.orderId }),
+    data: (r) => orderRecord(r.order),
+  }),
+];

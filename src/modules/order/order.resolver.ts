@@ -1,0 +1,83 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context';
+import { PageInput } from '../../graphql/pagination';
+import { Distributor } from '../distributor/distributor.entity';
+import { Investor } from '../investor/investor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { Order, OrderStatusEntry } from './order.entity';
+import { OrderFilter, OrderPage } from './order.types';
+
+/**
+ * The Order type's shared fields (both flows) and the order-book queries. Related records are
+ * loaded in batches per request (one query per relation for a whole page).
+ */
+@Resolver(() => Order)
+export class OrderResolver {
+  @Query(() => Order, { description: 'One order as the caller may see it (`order not found` otherwise).' })
+  order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+    return ctx.services.order.getVisible(ctx, id);
+  }
+
+  @Query(() => OrderPage, { description: 'The order book, newest first, filtered and cursor-paginated (up to 1000 a page).' })
+  orders(
+    @Ctx() ctx: GatewayContext,
+    @Arg('filter', () => OrderFilter, { nullable: true }) filter?: OrderFilter | null,
+    @Arg('page', () => PageInput, { nullable: true }) page?: PageInput | null,
+  ) {
+    return ctx.services.order.list(ctx, filter ?? {}, page ?? {});
+  }
+
+  @FieldResolver(() => String, { description: 'The order id (`OR######` or `ord_…`)' })
+  orderId(@Root() order: Order): string {
+    return order.id;
+  }
+
+  @FieldResolver(() => String, { description: '`SUBSCRIPTION` or `REDEMPTION`' })
+  orderType(@Root() order: Order): string {
+    return order.type.toUpperCase();
+  }
+
+  @FieldResolver(() => String)
+  distributorId(@Root() order: Order): string {
+    return order.distributor.id;
+  }
+
+  @FieldResolver(() => String)
+  investorId(@Root() order: Order): string {
+    return order.investor.id;
+  }
+
+  @FieldResolver(() => String)
+  shareClassId(@Root() order: Order): string {
+    return order.shareClass.id;
+  }
+
+  @FieldResolver(() => Distributor)
+  async distributor(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+    return (await ctx.loaders.byId(Distributor).load(order.distributor.id))!;
+  }
+
+  @FieldResolver(() => Investor)
+  async investor(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<Investor> {
+    return (await ctx.loaders.byId(Investor).load(order.investor.id))!;
+  }
+
+  @FieldResolver(() => ShareClass)
+  async shareClass(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+    return (await ctx.loaders.byId(ShareClass).load(order.shareClass.id))!;
+  }
+
+  @FieldResolver(() => [OrderStatusEntry], { description: 'Every transition, oldest first' })
+  statusHistory(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<OrderStatusEntry[]> {
+    return ctx.loaders.manyBy(OrderStatusEntry, 'order', { at: 'asc', id: 'asc' }).load(order.id);
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Once pushed: `{ <provider>: { orderReference, submittedAt (epoch ms), raw: { request, response } } }`',
+  })
+  supplyRefs(@Root() order: Order): Record<string, unknown> | null {
+    return order.supplyRefs ?? null;
+  }
+}

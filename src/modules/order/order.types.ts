@@ -1,0 +1,34 @@
+import { Field, InputType } from 'type-graphql';
+import { PageOf } from '../../graphql/pagination';
+import { EpochMs } from '../../graphql/scalars';
+import { Order, OrderFlow } from './order.entity';
+
+/** Filters of the order book; every one optional, combined with AND. */
+@InputType()
+export class OrderFilter {
+  @Field(() => String, { nullable: true, description: '`DT######`; another distributor\'s answers `distributorId not found`' })
+  distributorId?: string | null;
+
+  @Field(() => String, { nullable: true, description: '`IN######`; another distributor\'s answers `investorId not found`' })
+  investorId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  shareClassId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  status?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Exact match: reconcile by your correlation id' })
+  externalRef?: string | null;
+
+  @Field(() => OrderFlow, { nullable: true })
+  flow?: OrderFlow | null;
+
+  @Field(() => EpochMs, { nullable: true, description: 'createdAt >= this' })
+  createdFrom?: Date | null;
+
+  @Field(() => EpochMs, { nullable: true, description: 'createdAt <= this' })
+  createdTo?: Date | null;
+}
+
+export const OrderPage = PageOf(Order, 'OrderPage');

@@ -1,0 +1,48 @@
+import Decimal from 'decimal.js';
+import { applyBps, Dec } from '../../common/money';
+
+/**
+ * Pricing of a two-step subscription, in decimal arithmetic only:
+ * - `amountFeesTotal` = amountSubscription × feesSubBps / 10000, rounded half-up to the minor
+ *   unit of the order's currency (2 for USD/EUR, 0 for JPY, 3 for BHD…; 6 for non-ISO codes such
+ *   as stablecoins), because a fee is charged in money that has a smallest unit;
+ * - `amountPayable` = amountSubscription + amountFeesTotal;
+ * - `amountTokensEstimated` = amountSubscription / NAV, rounded down to the primary token's
+ *   decimals (never promise a fraction of a token that cannot be minted); null when unpriced
+ *   (no live NAV, or a NAV that is not positive).
+ */
+export interface PricingInput {
+  amount: string;
+  feesSubBps: number;
+  currency: string;
+  nav: string | null;
+  tokenDecimals: number;
+}
+
+export interface Pricing {
+  amountFeesTotal: string;
+  amountPayable: string;
+  amountTokensEstimated: string | null;
+  nav: string | null;
+}
+
+export function priceSubscription(p: PricingInput): Pricing {
+  const amount = new Dec(p.amount);
+  const fees = applyBps(amount, p.feesSubBps).toDecimalPlaces(minorUnits(p.currency), Decimal.ROUND_HALF_UP);
+  const nav = p.nav !== null && new Dec(p.nav).greaterThan(0) ? new Dec(p.nav) : null;
+  return {
+    amountFeesTotal: fees.toFixed(),
+    amountPayable: amount.plus(fees).toFixed(),
+    amountTokensEstimated: nav ? amount.div(nav).toDecimalPlaces(p.tokenDecimals, Decimal.ROUND_DOWN).toFixed() : null,
+    nav: nav ? nav.toFixed() : null,
+  };
+}
+
+/** Minor-unit digits of a currency: ISO 4217 through Intl, 6 for codes Intl does not know. */
+export function minorUnits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 6;
+  }
+}

@@ -1,0 +1,380 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../common/clock';
+import { badRequest } from '../../common/errors';
+import { nextId } from '../../common/ids';
+import { logger } from '../../common/logger';
+import { Dec, isDecimalLiteral } from '../../common/money';
+import { assertAuthenticated, assertOps } from '../../common/principal';
+import type { ServiceContext } from '../../common/service-context';
+import { optional, required } from '../../common/validate';
+import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
+import type { SupplyRegistry } from '../../supply/http-provider';
+import { DeliveryMode, DistributorWallet, ShareClassGrant } from '../distributor/distributor.entity';
+import { distributorNotFound } from '../distributor/distributor.errors';
+import type { DistributorService } from '../distributor/distributor.service';
+import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { investorNotFound } from '../investor/investor.errors';
+import type { NavService } from '../nav/nav.service';
+import { ShareClass } from '../share-class/share-class.entity';
+import { shareClassNotFound } from '../share-class/share-class.errors';
+import type { ShareClassService } from '../share-class/share-class.service';
+import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
+import { orderNotFound } from './order.errors';
+import type { OrderService } from './order.service';
+import { recordTransition } from './order-transition';
+import {
+  cannotCancel,
+  cannotPush,
+  cannotRecordOutcome,
+  investorNotGranted,
+  noDefaultChain,
+  noDistributorWallet,
+  noInvestorWallet,
+  providerNotConfigured,
+  pushInProgress,
+  supplyRejected,
+  supplyUnavailable,
+} from './two-step.errors';
+import { priceSubscription } from './two-step.pricing';
+import { OUTCOME_FOLLOWS, SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
+
+export interface CreateSubscriptionInput {
+  distributorId?: unknown;
+  investorId?: unknown;
+  shareClassId?: unknown;
+  amountSubscription?: unknown;
+  currency?: unknown;
+  externalRef?: unknown;
+}
+
+export interface SupplyOutcomeInput {
+  orderId?: unknown;
+  outcome?: unknown;
+  orderReference?: unknown;
+  note?: unknown;
+  reason?: unknown;
+  transferHash?: unknown;
+}
+
+/** How long a racing push or cancel polls for the outcome of the push in flight. */
+const CLAIM_POLL_MS = 20;
+/** A claim outlives the provider's timeout by this margin before another pusher may take it over. */
+const CLAIM_LEASE_MARGIN_MS = 5_000;
+
+/**
+ * The R-two-step flow: a priced subscription is `created`, then pushed to the share class's
+ * supply-side platform (`submitted`) or cancelled; the platform's later outcomes are reflected
+ * into its history. REST (surface R) and GraphQL both come here.
+ *
+ * Concurrency of push and cancel — exactly one wins, without holding a database transaction
+ * across the provider's HTTP exchange (on the embedded PGlite an open transaction stalls every
+ * other request, and on a server it would pin a connection and a row lock for seconds):
+ *  1. claim: one conditional UPDATE sets `push_claim` where the order is `created` and unclaimed
+ *     (or its claim's lease ran out). PostgreSQL re-checks the WHERE on the locked row, so of two
+ *     racing pushers exactly one updates a row; only that one calls the provider.
+ *  2. call the provider, outside any transaction.
+ *  3. record: a short transaction locks the row (SELECT … FOR UPDATE), checks the claim is still
+ *     ours, writes `supplyRefs` and the `submitted` transition, and clears the claim. A rejection
+ *     or no answer only clears the claim: the order is unchanged.
+ * A push or cancel that finds a live claim waits (polling, no transaction open) for that push's
+ * outcome and then decides on the status it finds: after an accepted push both get the
+ * documented 409 (`… in status "submitted" …`); after a rejected one the order is still
+ * `created` and they proceed. Cancel takes the same row lock, so it serialises with step 1 and 3.
+ */
+export class TwoStepService {
+  constructor(
+    private readonly deps: {
+      distributors: DistributorService;
+      shareClasses: ShareClassService;
+      navs: NavService;
+      orders: OrderService;
+      supply: SupplyRegistry;
+      clock: Clock;
+    },
+  ) {}
+
+  /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
+  async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    const em = ctx.em;
+    // 1. required fields, in the description's order
+    const distributorId = required(input.distributorId, 'distributorId');
+    const investorId = required(input.investorId, 'investorId');
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const rawAmount = input.amountSubscription;
+    if (rawAmount === undefined || rawAmount === null || rawAmount === '') throw badRequest('amountSubscription is required');
+    if (!isDecimalLiteral(rawAmount)) throw badRequest('amountSubscription must be a number');
+    const currencyIn = optional(input.currency, 'currency');
+    const externalRef = optional(input.externalRef, 'externalRef');
+
+    // 2. the records it names; another distributor's answer exactly like missing ones
+    const distributor = await this.deps.distributors.findVisible(ctx, distributorId);
+    if (!distributor) throw distributorNotFound();
+    const investor = await em.findOne(Investor, { id: investorId, distributor: distributor.id });
+    if (!investor) throw investorNotFound();
+    const shareClass = await em.findOne(ShareClass, { id: shareClassId });
+    const grant = shareClass ? await em.findOne(ShareClassGrant, { distributor: distributor.id, shareClass: shareClass.id }) : null;
+    if (!shareClass || !grant) throw shareClassNotFound();
+
+    // 3. the investor's prerequisites (set by operations)
+    if (!(await em.count(InvestorGrant, { investor: investor.id, shareClass: shareClass.id }))) throw investorNotGranted(shareClass.id);
+    const token = await this.deps.shareClasses.primaryToken(ctx, shareClass.id);
+    if (!token) throw noDefaultChain(shareClass.id);
+    const chainId = token.chainId;
+    const wallet = await em.findOne(InvestorWallet, { investor: investor.id, chainId, status: { $ne: WalletStatus.removed } });
+    if (!wallet) throw noInvestorWallet(chainId);
+
+    // 4. the amount
+    const amount = new Dec(rawAmount as string | number);
+    if (amount.isNegative()) throw badRequest('amountSubscription must be >= 0');
+
+    let deliveryWallet = wallet.address;
+    if (grant.deliveryMode === DeliveryMode.hold) {
+      const own = await em.findOne(DistributorWallet, { distributor: distributor.id, chainId });
+      if (!own) throw noDistributorWallet(chainId);
+      deliveryWallet = own.address;
+    }
+
+    const currency = currencyIn ?? shareClass.currency;
+    const nav = await this.deps.navs.latest(ctx, shareClass.id);
+    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, currency, nav: nav?.close ?? null, tokenDecimals: token.decimals });
+
+    const order = em.create(Order, {
+      id: await nextId(em, 'OR'),
+      flow: OrderFlow.two_step,
+      surface: OrderSurface.R,
+      type: OrderType.subscription,
+      status: 'created',
+      distributor,
+      investor,
+      shareClass,
+      currency,
+      amount: amount.toFixed(),
+      feesSubBps: shareClass.feesSubBps,
+      amountFeesTotal: price.amountFeesTotal,
+      amountPayable: price.amountPayable,
+      nav: price.nav ?? undefined,
+      navPublishedAt: price.nav && nav ? nav.publishedAt : undefined,
+      amountTokensEstimated: price.amountTokensEstimated ?? undefined,
+      deliveryMode: grant.deliveryMode,
+      deliveryWallet,
+      chainId,
+      walletAddress: wallet.address,
+      externalRef,
+    } as never);
+    await recordTransition(em, order, { status: 'created', now: this.deps.clock.now() });
+    await em.flush();
+    return order;
+  }
+
+  /** A two-step order the caller may see; anything else answers `order not found`. */
+  async get(ctx: ServiceContext, orderId: unknown): Promise<Order> {
+    const order = await this.deps.orders.getVisible(ctx, orderId);
+    if (order.flow !== OrderFlow.two_step) throw orderNotFound();
+    return order;
+  }
+
+  /** `POST /orders/subscriptions/push/:orderId`: send to the share class's provider (see the class comment). */
+  async push(ctx: ServiceContext, orderId: unknown): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    const em = ctx.em;
+    const order = await this.get(ctx, orderId);
+    if (order.status !== 'created') throw cannotPush(order.status);
+    const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
+    const provider = this.deps.supply.get(shareClass.provider);
+    if (!provider) throw providerNotConfigured(shareClass.provider);
+    const leaseMs = this.deps.supply.timeoutMs(provider.id) + CLAIM_LEASE_MARGIN_MS;
+
+    // 1. claim: exactly one pusher gets past this loop per outcome
+    const claim = randomUUID();
+    const waitUntil = Date.now() + leaseMs;
+    for (;;) {
+      const now = this.deps.clock.now();
+      const claimed = await em.nativeUpdate(
+        Order,
+        { id: order.id, status: 'created', $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: new Date(now.getTime() - leaseMs) } }] },
+        { pushClaim: claim, pushClaimedAt: now },
+      );
+      if (claimed === 1) break;
+      const state = await this.pushState(em, order.id);
+      if (state.status !== 'created') throw cannotPush(state.status);
+      await this.waitForPushOutcome(em, order.id, leaseMs, waitUntil);
+    }
+
+    // 2. the exchange with the provider, no transaction open
+    let submission;
+    try {
+      const fresh = await em.findOneOrFail(Order, { id: order.id }, { refresh: true });
+      submission = await provider.submit(this.supplyRequest(fresh, shareClass));
+    } catch (err) {
+      await this.releaseClaim(em, order.id, claim);
+      if (err instanceof SupplyUnavailableError) {
+        logger.warn({ orderId: order.id, provider: provider.id, reason: err.reason }, 'push: no decision from the supply side');
+        throw supplyUnavailable(err.message);
+      }
+      throw err;
+    }
+    if (submission.outcome === 'rejected') {
+      await this.releaseClaim(em, order.id, claim);
+      logger.info({ orderId: order.id, provider: provider.id, reason: submission.reason }, 'push rejected by the supply side');
+      throw supplyRejected(submission.reason);
+    }
+
+    // 3. record the acceptance in a short transaction, if the claim is still ours
+    await em.transactional(async (tem) => {
+      const locked = await tem.findOneOrFail(Order, { id: order.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (locked.pushClaim !== claim) {
+        // Only after our lease ran out and another pusher took over: it records its own outcome.
+        logger.error({ orderId: order.id, provider: provider.id, orderReference: submission.orderReference }, 'push outlived its claim; outcome not recorded');
+        throw cannotPush(locked.status);
+      }
+      const now = this.deps.clock.now();
+      locked.supplyRefs = {
+        ...(locked.supplyRefs ?? {}),
+        [provider.id]: { orderReference: submission.orderReference, submittedAt: now.getTime(), raw: submission.exchange },
+      };
+      locked.pushClaim = null;
+      locked.pushClaimedAt = null;
+      await recordTransition(tem, locked, {
+        status: 'submitted',
+        now,
+        note: `Pushed to ${provider.id}; orderReference ${submission.orderReference}`,
+        details: { provider: provider.id, orderReference: submission.orderReference },
+      });
+      await tem.flush();
+    });
+    return em.findOneOrFail(Order, { id: order.id }, { refresh: true });
+  }
+
+  /** `POST /orders/subscriptions/cancel/:orderId`: `created` → `cancelled`, the note in history. */
+  async cancel(ctx: ServiceContext, orderId: unknown, note?: unknown): Promise<Order> {
+    assertAuthenticated(ctx.principal);
+    const em = ctx.em;
+    const order = await this.get(ctx, orderId);
+    const text = optional(note, 'note');
+    if (order.status !== 'created') throw cannotCancel(order.status);
+    const waitUntil = Date.now() + 120_000 + CLAIM_LEASE_MARGIN_MS;
+    for (;;) {
+      const busyLease = await em.transactional(async (tem) => {
+        const locked = await tem.findOneOrFail(Order, { id: order.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        if (locked.status !== 'created') throw cannotCancel(locked.status);
+        const leaseMs = await this.leaseOf(tem, locked);
+        if (locked.pushClaim && locked.pushClaimedAt && locked.pushClaimedAt.getTime() > this.deps.clock.now().getTime() - leaseMs) return leaseMs;
+        locked.pushClaim = null;
+        locked.pushClaimedAt = null;
+        await recordTransition(tem, locked, { status: 'cancelled', now: this.deps.clock.now(), note: text });
+        await tem.flush();
+        return 0;
+      });
+      if (!busyLease) break;
+      // A push is talking to the provider: its outcome decides whether this cancel still applies.
+      await this.waitForPushOutcome(em, order.id, busyLease, waitUntil);
+    }
+    return em.findOneOrFail(Order, { id: order.id }, { refresh: true });
+  }
+
+  /** Ops (GraphQL): reflect a supply-side outcome into statusHistory. */
+  async recordSupplyOutcome(ctx: ServiceContext, input: SupplyOutcomeInput): Promise<Order> {
+    assertOps(ctx.principal);
+    return this.applyOutcome(ctx.em, null, input);
+  }
+
+  /**
+   * The provider's own callback (src/supply/callback.routes.ts), its signature already checked:
+   * it may only speak of orders it was pushed, by the reference it gave.
+   */
+  async recordProviderCallback(em: EntityManager, providerId: string, input: SupplyOutcomeInput): Promise<Order> {
+    return this.applyOutcome(em, providerId, input);
+  }
+
+  private async applyOutcome(em: EntityManager, providerId: string | null, input: SupplyOutcomeInput): Promise<Order> {
+    const orderId = required(input.orderId, 'orderId');
+    const outcome = input.outcome;
+    if (typeof outcome !== 'string' || outcome === '') throw badRequest(providerId ? 'status is required' : 'outcome is required');
+    if (!(SUPPLY_OUTCOMES as readonly string[]).includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
+    const name = outcome as SupplyOutcomeName;
+    const note = optional(input.note, 'note');
+    const reason = optional(input.reason, 'reason');
+    const transferHash = optional(input.transferHash, 'transferHash');
+    const orderReference = optional(input.orderReference, 'orderReference');
+
+    await em.transactional(async (tem) => {
+      const order = await tem.findOne(Order, { id: orderId, flow: OrderFlow.two_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!order) throw orderNotFound();
+      if (providerId !== null) {
+        const ref = (order.supplyRefs?.[providerId] as { orderReference?: string } | undefined)?.orderReference;
+        if (!ref || (orderReference !== undefined && orderReference !== ref)) throw orderNotFound();
+      }
+      // A repeated delivery of an outcome already recorded changes nothing (providers retry).
+      const history = await order.history.loadItems();
+      if (history.some((e) => e.status === name)) return;
+      if (order.status !== OUTCOME_FOLLOWS[name]) throw cannotRecordOutcome(name, order.status);
+      if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
+      if (transferHash) order.transferHash = transferHash;
+      await recordTransition(tem, order, {
+        status: name,
+        now: this.deps.clock.now(),
+        note: note ?? reason,
+        details: { source: providerId ? `provider:${providerId}` : 'ops', reason: reason ?? null, transferHash: transferHash ?? null },
+      });
+      await tem.flush();
+    });
+    return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+  }
+
+  /** What the provider is sent: the priced order, decimals as strings. */
+  private supplyRequest(order: Order, shareClass: ShareClass): SupplyOrderRequest {
+    const dec = (v: string | undefined) => new Dec(v ?? '0').toFixed();
+    return {
+      clientOrderId: order.id,
+      orderType: 'SUBSCRIPTION',
+      fundId: shareClass.fund.id,
+      shareClassId: shareClass.id,
+      isin: shareClass.details.isin,
+      distributorId: order.distributor.id,
+      investorId: order.investor.id,
+      amountSubscription: dec(order.amount),
+      amountFeesTotal: dec(order.amountFeesTotal),
+      amountPayable: dec(order.amountPayable),
+      feesSubBps: order.feesSubBps ?? 0,
+      currency: order.currency ?? shareClass.currency,
+      deliveryMode: order.deliveryMode ?? DeliveryMode.passthrough,
+      deliveryWallet: order.deliveryWallet ?? '',
+      chainId: order.chainId ?? '',
+      externalRef: order.externalRef ?? null,
+    };
+  }
+
+  private async leaseOf(em: EntityManager, order: Order): Promise<number> {
+    const sc = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
+    return this.deps.supply.timeoutMs(sc.provider) + CLAIM_LEASE_MARGIN_MS;
+  }
+
+  private async pushState(em: EntityManager, orderId: string): Promise<{ status: string; claim: string | null; claimedAt: Date | null }> {
+    const rows = await em.execute<{ status: string; push_claim: string | null; push_claimed_at: Date | string | null }[]>(
+      'select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?',
+      [orderId],
+    );
+    const r = rows[0];
+    return { status: r.status, claim: r.push_claim, claimedAt: r.push_claimed_at ? new Date(r.push_claimed_at) : null };
+  }
+
+  /**
+   * Polls (no transaction open) until the push in flight has recorded its outcome, its lease ran
+   * out, or the order left `created`; past `waitUntil` (wall clock) it gives up with a 503.
+   */
+  private async waitForPushOutcome(em: EntityManager, orderId: string, leaseMs: number, waitUntil: number): Promise<void> {
+    for (;;) {
+      const s = await this.pushState(em, orderId);
+      if (s.status !== 'created' || !s.claim || !s.claimedAt || s.claimedAt.getTime() <= this.deps.clock.now().getTime() - leaseMs) return;
+      if (Date.now() > waitUntil) throw pushInProgress();
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  private async releaseClaim(em: EntityManager, orderId: string, claim: string): Promise<void> {
+    await em.nativeUpdate(Order, { id: orderId, pushClaim: claim }, { pushClaim: null, pushClaimedAt: null });
+  }
+}
