@@ -1,9 +1,10 @@
 import { alias, hasIdFormat } from '../../common/ids';
 import { decimalString } from '../../common/money';
 import { assertAuthenticated, canSee } from '../../common/principal';
+import { walletInUse } from '../investor/investor-wallet.service';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
-import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { Investor } from '../investor/investor.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Holding } from './holding.entity';
 import { userNotFound } from './holding.errors';
@@ -28,8 +29,7 @@ export class HoldingService {
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
     const holding = await ctx.em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id });
     const token = await this.shareClasses.primaryToken(ctx, shareClass.id);
-    const wallets = token ? await ctx.em.find(InvestorWallet, { investor: investor.id, chainId: token.chainId, status: { $ne: WalletStatus.removed } }) : [];
-    const wallet = wallets.find((w) => w.status === WalletStatus.whitelisted) ?? wallets[0] ?? null;
+    const wallet = token ? await walletInUse(ctx.em, investor.id, token.chainId) : null;
     return {
       userId: alias(investor.id, 'US'),
       investorId: investor.id,

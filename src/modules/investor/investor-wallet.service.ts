@@ -1,10 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../common/service-context';
 import { chainId, evmAddress, required } from '../../common/validate';
 import type { InvestorService } from './investor.service';
 import { InvestorWallet, WalletStatus } from './investor.entity';
-import { noWalletInUse, walletInUse } from './investor.errors';
+import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
 
 /**
  * An investor's wallets. A wallet must be whitelisted (after identity verification) before it
@@ -12,6 +13,14 @@ import { noWalletInUse, walletInUse } from './investor.errors';
  * unique index holds it); a compromised wallet is removed from the whitelist and kept for the
  * record, which frees the chain for a new wallet.
  */
+/**
+ * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
+ * unique index allows at most one). Orders deliver to it and holdings report it.
+ */
+export function walletInUse(em: EntityManager, investorId: string, chainId: string): Promise<InvestorWallet | null> {
+  return em.findOne(InvestorWallet, { investor: investorId, chainId, status: { $ne: WalletStatus.removed } });
+}
+
 export class InvestorWalletService {
   constructor(
     private readonly investors: InvestorService,
@@ -22,7 +31,7 @@ export class InvestorWalletService {
     const chain = chainId(input.chainId);
     const address = evmAddress(input.address, 'address');
     const investor = await this.investors.get(ctx, input.investorId);
-    if (await ctx.em.count(InvestorWallet, { investor, chainId: chain, status: { $ne: WalletStatus.removed } })) throw walletInUse(investor.id, chain);
+    if (await walletInUse(ctx.em, investor.id, chain)) throw walletAlreadyInUse(investor.id, chain);
     const whitelisted = input.whitelisted === true;
     const wallet = ctx.em.create(InvestorWallet, {
       investor,
@@ -33,7 +42,7 @@ export class InvestorWalletService {
     } as never);
     // A concurrent add on the same chain fails on the partial unique index: the same 409.
     await ctx.em.flush().catch((err) => {
-      throw err instanceof UniqueConstraintViolationException ? walletInUse(investor.id, chain) : err;
+      throw err instanceof UniqueConstraintViolationException ? walletAlreadyInUse(investor.id, chain) : err;
     });
     return wallet;
   }
@@ -63,7 +72,7 @@ export class InvestorWalletService {
   private async inUse(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {
     const chain = chainId(input.chainId);
     const investor = await this.investors.get(ctx, input.investorId);
-    const wallet = await ctx.em.findOne(InvestorWallet, { investor, chainId: chain, status: { $ne: WalletStatus.removed } });
+    const wallet = await walletInUse(ctx.em, investor.id, chain);
     if (!wallet) throw noWalletInUse(investor.id, chain);
     return wallet;
   }

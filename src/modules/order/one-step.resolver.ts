@@ -57,22 +57,7 @@ export class OneStepOrderResolver {
     return ctx.services.oneStepOrder.fail(ctx, orderId, reason, transferHash);
   }
 
-  // Plain references. The two-step flow's resolver may define the same names with the same meaning.
-  @FieldResolver(() => String, { description: '`DT######`' })
-  distributorId(@Root() order: Order): string {
-    return order.distributor.id;
-  }
-
-  @FieldResolver(() => String, { description: '`IN######`' })
-  investorId(@Root() order: Order): string {
-    return order.investor.id;
-  }
-
-  @FieldResolver(() => String, { description: '`SC######`' })
-  shareClassId(@Root() order: Order): string {
-    return order.shareClass.id;
-  }
-
+  // distributorId, investorId and shareClassId are the Order type's own (order.resolver.ts).
   @FieldResolver(() => String, { description: 'The distributor on surface O: `PT######`' })
   partnerId(@Root() order: Order): string {
     return alias(order.distributor.id, 'PT');

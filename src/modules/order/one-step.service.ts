@@ -17,7 +17,10 @@ import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { Token } from '../token/token.entity';
+import { findPrimaryToken } from '../token/token.service';
+import { walletInUse } from '../investor/investor-wallet.service';
 import { recordTransition } from './order-transition';
+import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import {
@@ -42,9 +45,6 @@ export const OneStepStatus = {
 
 /** Redemptions in these states hold tokens back from further redemptions. */
 export const RESERVING_STATUSES = [OneStepStatus.pending, OneStepStatus.accepted];
-
-/** Fiat payouts are rounded down to this many decimals (the fund never pays out more than the NAV gives). */
-export const PAYOUT_DECIMALS = 2;
 
 export interface PlacementInput {
   distributorId?: string | null;
@@ -182,14 +182,14 @@ export class OneStepOrderService {
       const order = await this.lockOrder(em, orderId);
       if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
       const shareClassId = order.shareClass.id;
-      const primary = await em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
+      const primary = await findPrimaryToken(em, shareClassId);
       const chainId = order.chainId ?? primary?.chainId;
       if (!chainId) throw walletRequiredBeforeSettlement();
       const token = primary?.chainId === chainId ? primary : await em.findOne(Token, { shareClass: shareClassId, chainId });
       if (!token) throw noTokenOnChain(chainId);
       const wallet =
         order.walletAddress ??
-        (await em.findOne(InvestorWallet, { investor: order.investor.id, chainId, status: { $ne: WalletStatus.removed } }))?.address;
+        (await walletInUse(em, order.investor.id, chainId))?.address;
       if (!wallet) throw walletRequiredBeforeSettlement();
 
       const nav = await this.navs.latest({ em, principal: ctx.principal }, shareClassId);
@@ -197,11 +197,11 @@ export class OneStepOrderService {
       const price = new Dec(nav.close);
       if (price.isZero()) throw zeroNav();
       if (order.type === OrderType.subscription) {
-        order.settlementTokens = decimalString(new Dec(order.amount!).div(price).toDecimalPlaces(token.decimals, Dec.ROUND_DOWN));
+        order.settlementTokens = tokensForAmount(order.amount!, price, token.decimals);
         order.settlementAmount = decimalString(order.amount!);
       } else {
         order.settlementTokens = decimalString(order.tokenCount!);
-        order.settlementAmount = decimalString(new Dec(order.tokenCount!).mul(price).toDecimalPlaces(PAYOUT_DECIMALS, Dec.ROUND_DOWN));
+        order.settlementAmount = payoutForTokens(order.tokenCount!, price, order.currency ?? order.shareClass.currency);
       }
       order.settlementNav = decimalString(price);
       order.nav = order.settlementNav;

@@ -38,17 +38,17 @@ export class OrderResolver {
     return order.type.toUpperCase();
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: '`DT######`' })
   distributorId(@Root() order: Order): string {
     return order.distributor.id;
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: '`IN######`' })
   investorId(@Root() order: Order): string {
     return order.investor.id;
   }
 
-  @FieldResolver(() => String)
+  @FieldResolver(() => String, { description: '`SC######`' })
   shareClassId(@Root() order: Order): string {
     return order.shareClass.id;
   }

@@ -14,7 +14,7 @@ import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode, DistributorWallet, ShareClassGrant } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import type { DistributorService } from '../distributor/distributor.service';
-import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { Investor, InvestorGrant } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -37,7 +37,8 @@ import {
   supplyRejected,
   supplyUnavailable,
 } from './two-step.errors';
-import { priceSubscription } from './two-step.pricing';
+import { priceSubscription } from './order.pricing';
+import { walletInUse } from '../investor/investor-wallet.service';
 import { OUTCOME_FOLLOWS, SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
 
 export interface CreateSubscriptionInput {
@@ -123,7 +124,7 @@ export class TwoStepService {
     const token = await this.deps.shareClasses.primaryToken(ctx, shareClass.id);
     if (!token) throw noDefaultChain(shareClass.id);
     const chainId = token.chainId;
-    const wallet = await em.findOne(InvestorWallet, { investor: investor.id, chainId, status: { $ne: WalletStatus.removed } });
+    const wallet = await walletInUse(em, investor.id, chainId);
     if (!wallet) throw noInvestorWallet(chainId);
 
     // 4. the amount

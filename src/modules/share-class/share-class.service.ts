@@ -9,6 +9,7 @@ import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
 import { ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
+import { findPrimaryToken } from '../token/token.service';
 import { ShareClass } from './share-class.entity';
 import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
@@ -66,7 +67,7 @@ export class ShareClassService {
 
   /** The share class's primary token, whose chain is its `defaultChainId`. */
   async primaryToken(ctx: ServiceContext, shareClassId: string): Promise<Token | null> {
-    return ctx.em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
+    return findPrimaryToken(ctx.em, shareClassId);
   }
 
   /** Ops: a page of share classes, newest first, by fund and status. */

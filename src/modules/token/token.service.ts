@@ -10,6 +10,11 @@ import { shareClassNotFound } from '../share-class/share-class.errors';
 import { Token } from './token.entity';
 import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
 
+/** The primary token of a share class; its chain is the share class's `defaultChainId`. */
+export function findPrimaryToken(em: EntityManager, shareClassId: string): Promise<Token | null> {
+  return em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
+}
+
 export interface TokenFields {
   shareClassId?: string | null;
   chainId?: string | null;

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { applyBps, Dec } from '../../common/money';
 
 /**
- * Pricing of a two-step subscription, in decimal arithmetic only:
+ * Pricing of orders, in decimal arithmetic only. A two-step subscription is priced at creation:
  * - `amountFeesTotal` = amountSubscription × feesSubBps / 10000, rounded half-up to the minor
  *   unit of the order's currency (2 for USD/EUR, 0 for JPY, 3 for BHD…; 6 for non-ISO codes such
  *   as stablecoins), because a fee is charged in money that has a smallest unit;
@@ -33,9 +33,22 @@ export function priceSubscription(p: PricingInput): Pricing {
   return {
     amountFeesTotal: fees.toFixed(),
     amountPayable: amount.plus(fees).toFixed(),
-    amountTokensEstimated: nav ? amount.div(nav).toDecimalPlaces(p.tokenDecimals, Decimal.ROUND_DOWN).toFixed() : null,
+    amountTokensEstimated: nav ? tokensForAmount(amount, nav, p.tokenDecimals) : null,
     nav: nav ? nav.toFixed() : null,
   };
+}
+
+/**
+ * Tokens an amount buys at a NAV, rounded down to the token's decimals: never promise a fraction
+ * of a token that cannot be minted. Used for the two-step estimate and one-step settlement alike.
+ */
+export function tokensForAmount(amount: Decimal.Value, nav: Decimal.Value, tokenDecimals: number): string {
+  return new Dec(amount).div(nav).toDecimalPlaces(tokenDecimals, Decimal.ROUND_DOWN).toFixed();
+}
+
+/** Fiat a number of tokens redeems for at a NAV, rounded down to the currency's minor unit. */
+export function payoutForTokens(tokens: Decimal.Value, nav: Decimal.Value, currency: string): string {
+  return new Dec(tokens).mul(nav).toDecimalPlaces(minorUnits(currency), Decimal.ROUND_DOWN).toFixed();
 }
 
 /** Minor-unit digits of a currency: ISO 4217 through Intl, 6 for codes Intl does not know. */

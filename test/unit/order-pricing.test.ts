@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config';
-import { minorUnits, priceSubscription } from '../../src/modules/order/two-step.pricing';
+import { minorUnits, priceSubscription } from '../../src/modules/order/order.pricing';
 import { signPayload, verifySignature } from '../../src/supply/signature';
 
 describe('two-step pricing (decimal arithmetic)', () => {
