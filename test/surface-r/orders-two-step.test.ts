@@ -92,6 +92,13 @@ describe('Surface R: R-two-step subscriptions', () => {
       expect(Object.values(res.body.data.statusHistory)).toEqual([{ status: 'created', by: 'desk-7' }]);
     });
 
+    it('keys the first statusHistory entry at the order\'s createdAt, with the clock running', async () => {
+      const m = await market();
+      gw.clock.set(null); // a running clock: the audit stamp at flush comes after the service reads the time
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m) });
+      expect(Object.keys(res.body.data.statusHistory)).toEqual([String(res.body.data.createdAt)]);
+    });
+
     it('allocates OR ids from one sequence: consecutive orders get increasing, distinct ids', async () => {
       const m = await market();
       const a = await aTwoStepOrder(gw, m);

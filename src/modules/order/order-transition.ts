@@ -40,6 +40,8 @@ export async function recordTransition(em: EntityManager, order: Order, t: Trans
   const by = t.by ?? currentActor();
 
   order.status = t.status;
+  // A new order's first entry and its createdAt are the same instant (the audit stamp keeps a preset createdAt).
+  order.createdAt ??= at;
   order.eventSeq = (order.eventSeq ?? 0) + 1;
   const entry = em.create(OrderStatusEntry, { order, at, status: t.status, by, note: t.note });
   if (order.history.isInitialized()) order.history.add(entry);
