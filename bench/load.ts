@@ -1,0 +1,64 @@
+import autocannon from 'autocannon';
+import type { ServerProcess } from './child';
+import type { HttpCall } from './scenarios';
+
+export interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Server CPU (user + system) per answered request, µs. */
+  cpuPerRequest: number;
+}
+
+/** Drives `call` at `connections` for `seconds` with autocannon and reads the server's CPU around it. */
+export async function drive(server: ServerProcess, call: HttpCall, connections: number, seconds: number): Promise<Sample> {
+  let next = 0;
+  const requests = call.requests;
+  const before = await server.cpu();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}`,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    headers: call.headers,
+    requests: [
+      {
+        method: call.method,
+        setupRequest: (req) => {
+          const r = requests[next++ % requests.length];
+          return { ...req, method: call.method, path: r.path, ...(r.body !== undefined ? { body: r.body } : {}) };
+        },
+      },
+    ],
+  });
+  const after = await server.cpu();
+  await settle(server);
+  const answered = result.requests.total;
+  return {
+    rps: answered / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: answered,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpuPerRequest: answered ? (after.micros - before.micros) / answered : 0,
+  };
+}
+
+/**
+ * Waits until the server has drained what was still queued when the load stopped (its CPU use
+ * falls under 5% over 100 ms), so the tail of one round never runs into the next contender's.
+ */
+export async function settle(server: ServerProcess, maxMs = 10_000): Promise<void> {
+  const until = Date.now() + maxMs;
+  let last = await server.cpu();
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await server.cpu();
+    if (now.micros - last.micros < 5_000) return;
+    last = now;
+  }
+}
