@@ -112,20 +112,27 @@ export async function prepareDatabase(target: BenchDatabase, size: DatasetSize, 
   await c.connect();
   try {
     const started = Date.now();
-    await seed(c, size);
+    await c.query('begin');
+    await seedDataset((text, params) => c.query(text, params), size);
+    await c.query('commit');
+    await c.query('analyze');
     log(`seeded ${size.orders} orders and ${size.navs} NAVs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await c.end();
   }
 }
 
-async function seed(c: Client, size: DatasetSize): Promise<void> {
+/** Runs one SQL text (possibly several statements when without parameters). */
+export type Execute = (sql: string, params?: unknown[]) => Promise<unknown>;
+
+/** Seeds an empty, migrated database; the caller decides the transaction. */
+export async function seedDataset(exec: Execute, size: DatasetSize): Promise<void> {
+  const c = { query: exec };
   const now = Date.now();
   // The last NAV is struck on the last full hour; orders are one a second up to a minute ago.
   const lastNav = Math.floor(now / HOUR_MS) * HOUR_MS;
   const audit = `now(), now(), '${BENCH_ACTOR}', '${BENCH_ACTOR}'`;
   const sql = String.raw;
-  await c.query('begin');
   await c.query(sql`
     insert into issuer (id, created_at, updated_at, created_by, updated_by, name, lei, jurisdiction)
       values ('IS000001', ${audit}, 'Bench Capital', '5493001KJTIIGC8Y1R12', 'LU');
@@ -217,6 +224,4 @@ async function seed(c: Client, size: DatasetSize): Promise<void> {
   await c.query(`insert into ops_token (name, token_hash, created_at) values ('bench', $1, now())`, [createHash('sha256').update(OPS_TOKEN).digest('hex')]);
   const counts: Record<string, number> = { is: 1, fn: 1, sc: SHARE_CLASSES, tk: SHARE_CLASSES, dt: DISTRIBUTORS, in: investors, or: size.orders };
   for (const [prefix, n] of Object.entries(counts)) await c.query(`select setval('id_seq_${prefix}', $1)`, [n]);
-  await c.query('commit');
-  await c.query('analyze');
 }
