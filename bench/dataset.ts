@@ -3,6 +3,9 @@ import { Client } from 'pg';
 import { systemClock } from '../src/common/clock';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openDatabase, ormOptions } from '../src/db/orm';
+import { MIGRATIONS } from '../src/db/migrations';
+
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * The bench dataset, seeded in bulk with `INSERT … SELECT generate_series` so a million orders
@@ -61,18 +64,24 @@ export function sibling(url: string, suffix: string): string {
   return u.toString();
 }
 
-async function recreateDatabase(url: string): Promise<void> {
-  const name = new URL(url).pathname.replace(/^\//, '');
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const c = new Client({ connectionString: admin.toString() });
+async function admin<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  const c = new Client({ connectionString: u.toString() });
   await c.connect();
   try {
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.query(`create database "${name}"`);
+    return await work(c);
   } finally {
     await c.end();
   }
+}
+
+const dbName = (url: string) => new URL(url).pathname.replace(/^\//, '');
+
+/** What a seeded template holds: reseeded when the size, the migrations or the seed change. */
+function fingerprint(size: DatasetSize): string {
+  const seedText = createHash('sha256').update(seedDataset.toString()).digest('hex').slice(0, 16);
+  return JSON.stringify({ orders: size.orders, navs: size.navs, migrations: MIGRATIONS.map((m) => m.name), seed: seedText });
 }
 
 /**
@@ -93,13 +102,46 @@ export function databaseEnv(db: BenchDatabase): Record<string, string> {
 /** (Re)creates the bench database, applies the project's migrations, seeds it. */
 export async function prepareDatabase(target: BenchDatabase, size: DatasetSize, log: (line: string) => void): Promise<void> {
   if (target.kind === 'server') {
-    await recreateDatabase(target.url);
-    const db = await openDatabase({ databaseUrl: target.url, dataDir: null, poolMax: 2, clock: systemClock });
-    try {
-      await migrate(db.orm, target.url);
-    } finally {
-      await db.close();
+    // Seeded once into `<bench db>_tpl` (kept while its fingerprint matches), then cloned for each
+    // run: every run starts from the same data, and a million orders are not reseeded each time.
+    const template = sibling(target.url, 'tpl');
+    const wanted = fingerprint(size);
+    const current = await admin(target.url, async (c) => {
+      const r = await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`, [dbName(template)]);
+      return r.rows[0]?.d ?? null;
+    });
+    if (current !== wanted) {
+      await admin(target.url, async (c) => {
+        await c.query(`drop database if exists "${dbName(template)}" with (force)`);
+        await c.query(`create database "${dbName(template)}"`);
+      });
+      const db = await openDatabase({ databaseUrl: template, dataDir: null, poolMax: 2, clock: systemClock });
+      try {
+        await migrate(db.orm, template);
+      } finally {
+        await db.close();
+      }
+      const c = new Client({ connectionString: template });
+      await c.connect();
+      try {
+        const started = Date.now();
+        await c.query('begin');
+        await seedDataset((text, params) => c.query(text, params), size);
+        await c.query('commit');
+        await c.query('analyze');
+        log(`seeded ${size.orders} orders and ${size.navs} NAVs in ${((Date.now() - started) / 1000).toFixed(1)} s (template ${dbName(template)})`);
+      } finally {
+        await c.end();
+      }
+      await admin(target.url, (c) => c.query(`comment on database "${dbName(template)}" is ${quote(wanted)}`));
+    } else {
+      log(`reusing the seeded template ${dbName(template)}`);
     }
+    await admin(target.url, async (c) => {
+      await c.query(`drop database if exists "${dbName(target.url)}" with (force)`);
+      await c.query(`create database "${dbName(target.url)}" template "${dbName(template)}"`);
+    });
+    return;
   } else {
     const orm = await MikroORM.init({ ...ormOptions(systemClock), ...target.socket, pool: { min: 0, max: 2 } });
     try {

@@ -75,7 +75,8 @@ function parseArgs(argv: string[]): Options {
   };
 }
 
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const T0 = Date.now();
+const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - T0) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
 
 /** The bench database: `<DATABASE_URL's database>_<suffix>` on that server, else the embedded one. */
 async function openTarget(suffix: string): Promise<{ target: BenchDatabase; close: () => Promise<void> }> {

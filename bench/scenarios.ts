@@ -246,8 +246,9 @@ export async function planScenarios(ports: Ports, opts: ScenarioOptions, introsp
       headers: t.graphqlOnly ? { authorization: `Bearer ${OPS_TOKEN}` } : restHeaders(t),
       requests: (t.baselinePaths ?? t.paths.map((p) => `/api/v1${p}`)).map((path) => ({ path, body: t.graphqlOnly ? undefined : body })),
     };
+    // In scale mode the baseline runs alone too: its SQL shows how the same indexes hold at size.
     const anyProject = plans.rest.state === 'ready' || plans.graphql.state === 'ready';
-    if (!anyProject) {
+    if (!anyProject && !opts.scale) {
       plans.baseline = { state: 'skipped', reason: 'nothing of the project to compare with on this build' };
     } else {
       const b = await send(ports.baseline, baseCall);
