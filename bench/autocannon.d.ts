@@ -12,6 +12,7 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    amount?: number;
     timeout?: number;
     headers?: Record<string, string>;
     requests?: Request[];

@@ -226,7 +226,7 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
       select p, p, '${BENCH_ACTOR}', '${BENCH_ACTOR}', sc, to_char(p at time zone 'UTC', 'YYYYMMDDHH24MISS'),
         round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), 'USD', 0, p
       from (select 'SC' || lpad(s::text, 6, '0') as sc, h,
-              to_timestamp(($1::bigint - (case when s = 1 then $2::int else 100 end - h) * ${HOUR_MS}) / 1000.0) as p
+              to_timestamp(($1::bigint - (case when s = 1 then $2::int else 100 end - h)::bigint * ${HOUR_MS}) / 1000.0) as p
             from generate_series(1, ${SHARE_CLASSES}) s, generate_series(1, greatest($2::int, 100)) h
             where h <= case when s = 1 then $2::int else 100 end) x;
   `,
@@ -250,7 +250,7 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
         case when one_step then null else 'passthrough' end, case when one_step then null else '0x' || lpad(to_hex(d), 40, 'b') end,
         '${CHAIN_ID}', '0x' || lpad(to_hex(d), 40, 'b'), 'ext-' || n, case when one_step then 1 else 2 end
       from (select n, ((n - 1) % ${DISTRIBUTORS}) + 1 as d, (n - 1) / ${DISTRIBUTORS} as k, ((n - 1) / ${DISTRIBUTORS}) % 5 = 4 as one_step,
-              to_timestamp(($1::bigint - ($2::int - n) * 1000 - 60000) / 1000.0) as at
+              to_timestamp(($1::bigint - ($2::int - n)::bigint * 1000 - 60000) / 1000.0) as at
             from generate_series(1, $2::int) n) x;
   `,
     [now, size.orders],

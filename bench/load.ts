@@ -14,7 +14,7 @@ export interface Sample {
 }
 
 /** Drives `call` at `connections` for `seconds` with autocannon and reads the server's CPU around it. */
-export async function drive(server: ServerProcess, call: HttpCall, connections: number, seconds: number): Promise<Sample> {
+export async function drive(server: ServerProcess, call: HttpCall, connections: number, seconds: number, amount?: number): Promise<Sample> {
   let next = 0;
   const requests = call.requests;
   const before = await server.cpu();
@@ -22,6 +22,7 @@ export async function drive(server: ServerProcess, call: HttpCall, connections: 
     url: `http://127.0.0.1:${server.port}`,
     connections,
     duration: seconds,
+    ...(amount ? { amount } : {}),
     timeout: 30,
     headers: call.headers,
     requests: [
@@ -61,4 +62,13 @@ export async function settle(server: ServerProcess, maxMs = 10_000): Promise<voi
     if (now.micros - last.micros < 5_000) return;
     last = now;
   }
+}
+
+/**
+ * Warms a contender up for `seconds`, and on until it has answered `minRequests` (a slow server
+ * needs more time than a fast one for its hot paths to be optimised by the JIT).
+ */
+export async function warmUp(server: ServerProcess, call: HttpCall, connections: number, seconds: number, minRequests: number): Promise<void> {
+  const first = await drive(server, call, connections, seconds);
+  if (first.requests < minRequests) await drive(server, call, connections, 600, minRequests - first.requests);
 }

@@ -5,7 +5,8 @@
  *
  *   --quick             small dataset, one short round per contender (under a minute)
  *   --orders N --navs N dataset size (default 10,000 orders, 1,000 NAVs on the hot share class)
- *   --rounds R --duration S --warmup S --connections C   (default 3, 5 s, 3 s, 32)
+ *   --rounds R --duration S --warmup S --warmup-requests N --connections C
+ *                       (default 3 rounds of 5 s, warm-up 3 s and at least 1,000 requests, 32 connections)
  *   --only a,b          scenario keys (shareclass, nav-live, order-by-id, subscribe, orders-list, orders-page)
  *   --scale             1,000,000 orders / 100,000 NAVs against 10,000 / 1,000: p99 compared
  *   --profile           the gateway runs under --cpu-prof; a self-time summary is printed
@@ -18,7 +19,7 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
 import { ServerProcess } from './child';
 import { databaseEnv, HOT_SHARE_CLASS, pgConfig, prepareDatabase, sibling, type BenchDatabase, type DatasetSize } from './dataset';
-import { drive, type Sample } from './load';
+import { drive, warmUp, type Sample } from './load';
 import { summarizeProfile } from './profile-summary';
 import { machineLine, markdownReport, markdownTable, median, scaleTable, updateDocs, writeResults, type ContenderResult, type Machine, type RunReport, type ScaleComparison, type ScenarioResult } from './report';
 import { CONTENDERS, planScenarios, type ContenderName, type HttpCall, type Plan } from './scenarios';
@@ -37,6 +38,7 @@ interface Options {
   rounds: number;
   duration: number;
   warmup: number;
+  warmupRequests: number;
   connections: number;
   only: string[] | null;
 }
@@ -49,7 +51,7 @@ function parseArgs(argv: string[]): Options {
     if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
     if (['quick', 'scale', 'profile', 'docs'].includes(k)) flags.add(k);
-    else if (['orders', 'navs', 'rounds', 'duration', 'warmup', 'connections', 'only'].includes(k)) values.set(k, inline ?? argv[++i]);
+    else if (['orders', 'navs', 'rounds', 'duration', 'warmup', 'warmup-requests', 'connections', 'only'].includes(k)) values.set(k, inline ?? argv[++i]);
     else throw new Error(`unknown option --${k}`);
   }
   const quick = flags.has('quick');
@@ -70,6 +72,7 @@ function parseArgs(argv: string[]): Options {
     rounds: Math.floor(num('rounds', quick ? 1 : 3)),
     duration: num('duration', quick ? 1.5 : 5),
     warmup: num('warmup', quick ? 0.5 : 3),
+    warmupRequests: Math.floor(num('warmup-requests', quick ? 100 : 1_000)),
     connections: Math.floor(num('connections', 32)),
     only: values.get('only')?.split(',').map((s) => s.trim()) ?? null,
   };
@@ -138,7 +141,7 @@ async function measure(target: BenchDatabase, size: DatasetSize, opts: Options, 
       for (const c of CONTENDERS) if (sc.plans[c].state === 'skipped' || sc.plans[c].state === 'failed') log(`${sc.key} / ${c}: ${sc.plans[c].state}: ${(sc.plans[c] as { reason: string }).reason}`);
       if (ready.length) {
         log(`${sc.key}: ${ready.join(', ')}`);
-        for (const c of ready) await drive(servers[c], callOf(sc.plans[c]), opts.connections, opts.warmup);
+        for (const c of ready) await warmUp(servers[c], callOf(sc.plans[c]), opts.connections, opts.warmup, opts.warmupRequests);
         for (let round = 0; round < opts.rounds; round++) {
           // Alternate who goes first, so drift (other work on the machine, a growing table) is shared.
           const order = ready.map((_, i) => ready[(i + round) % ready.length]);
@@ -181,7 +184,7 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const startedAt = new Date().toISOString();
   const stamp = startedAt.replace(/[:.]/g, '-');
-  const settings = { orders: opts.orders, navs: opts.navs, rounds: opts.rounds, duration: `${opts.duration}s`, warmup: `${opts.warmup}s`, connections: opts.connections };
+  const settings = { orders: opts.orders, navs: opts.navs, rounds: opts.rounds, duration: `${opts.duration}s`, warmup: `${opts.warmup}s and ${opts.warmupRequests} requests`, connections: opts.connections };
   let failed = false;
 
   if (!opts.scale) {
