@@ -70,5 +70,5 @@ export async function settle(server: ServerProcess, maxMs = 10_000): Promise<voi
  */
 export async function warmUp(server: ServerProcess, call: HttpCall, connections: number, seconds: number, minRequests: number): Promise<void> {
   const first = await drive(server, call, connections, seconds);
-  if (first.requests < minRequests) await drive(server, call, connections, 600, minRequests - first.requests);
+  if (first.requests < minRequests) await drive(server, call, connections, 600, Math.max(minRequests - first.requests, connections));
 }

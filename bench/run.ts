@@ -22,7 +22,7 @@ import { databaseEnv, HOT_SHARE_CLASS, pgConfig, prepareDatabase, sibling, type 
 import { drive, warmUp, type Sample } from './load';
 import { summarizeProfile } from './profile-summary';
 import { machineLine, markdownReport, markdownTable, median, scaleTable, updateDocs, writeResults, type ContenderResult, type Machine, type RunReport, type ScaleComparison, type ScenarioResult } from './report';
-import { CONTENDERS, planScenarios, type ContenderName, type HttpCall, type Plan } from './scenarios';
+import { CONTENDERS, planScenarios, type ContenderName, type HttpCall, type Plan, type Scenario } from './scenarios';
 
 const ROOT = resolve(__dirname, '..', '..');
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -70,7 +70,7 @@ function parseArgs(argv: string[]): Options {
     orders: Math.floor(num('orders', quick ? 2_000 : 10_000)),
     navs: Math.floor(num('navs', quick ? 200 : 1_000)),
     rounds: Math.floor(num('rounds', quick ? 1 : 3)),
-    duration: num('duration', quick ? 1.5 : 5),
+    duration: num('duration', quick ? 1 : 5),
     warmup: num('warmup', quick ? 0.5 : 3),
     warmupRequests: Math.floor(num('warmup-requests', quick ? 100 : 1_000)),
     connections: Math.floor(num('connections', 32)),
@@ -115,52 +115,90 @@ async function lastNavAt(target: BenchDatabase): Promise<number> {
   return r.rows[0].at.getTime();
 }
 
-/** Starts both servers on the prepared database, probes, measures in alternating rounds, stops them. */
-async function measure(target: BenchDatabase, size: DatasetSize, opts: Options, scale: boolean): Promise<{ scenarios: ScenarioResult[]; profile?: string }> {
-  const env = databaseEnv(target);
+/** One dataset with its own pair of servers. */
+interface Arm {
+  label: string;
+  target: BenchDatabase;
+  size: DatasetSize;
+}
+
+interface LiveArm extends Arm {
+  servers: Record<ContenderName, ServerProcess>;
+  plans: Scenario[];
+}
+
+/**
+ * Starts a baseline and a gateway per arm (dataset), probes, then measures every scenario in
+ * rounds; within a round every (arm, contender) pair runs once, in an order that rotates from
+ * round to round, so drift on a shared machine (other builds, a growing table) is spread over
+ * all of them instead of landing on one. Scale mode has two arms (10,000 and 1,000,000 orders).
+ */
+async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<ScenarioResult[][]> {
   const profileDir = join(RESULTS, 'profiles');
   const started = Date.now();
-  const [baseline, gateway] = await Promise.all([
-    ServerProcess.start('baseline', 'baseline.js', env),
-    ServerProcess.start('gateway', 'gateway.js', env, opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-  ]);
-  const servers: Record<ContenderName, ServerProcess> = { baseline, rest: gateway, graphql: gateway };
+  const live: LiveArm[] = [];
   try {
-    const introspection = (await gateway.introspection()) as never;
-    let plans = await planScenarios({ baseline: baseline.port, gateway: gateway.port }, { orders: size.orders, scale, lastNavAt: await lastNavAt(target) }, introspection);
-    if (opts.only) plans = plans.filter((p) => opts.only!.includes(p.key));
-    const out: ScenarioResult[] = [];
-    for (const sc of plans) {
-      const ready = CONTENDERS.filter((c) => sc.plans[c].state === 'ready');
-      const results = new Map<ContenderName, ContenderResult>(
-        CONTENDERS.map((c) => {
-          const p = sc.plans[c];
-          return [c, { contender: c, state: p.state, reason: 'reason' in p ? p.reason : undefined, bytes: p.state === 'ready' ? p.bytes : undefined, rounds: [], ratios: [] }];
-        }),
-      );
-      for (const c of CONTENDERS) if (sc.plans[c].state === 'skipped' || sc.plans[c].state === 'failed') log(`${sc.key} / ${c}: ${sc.plans[c].state}: ${(sc.plans[c] as { reason: string }).reason}`);
-      if (ready.length) {
-        log(`${sc.key}: ${ready.join(', ')}`);
-        for (const c of ready) await warmUp(servers[c], callOf(sc.plans[c]), opts.connections, opts.warmup, opts.warmupRequests);
+    for (const arm of arms) {
+      const env = databaseEnv(arm.target);
+      const [baseline, gateway] = await Promise.all([
+        ServerProcess.start('baseline', 'baseline.js', env),
+        ServerProcess.start('gateway', 'gateway.js', env, opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ]);
+      const servers: Record<ContenderName, ServerProcess> = { baseline, rest: gateway, graphql: gateway };
+      live.push({ ...arm, servers, plans: [] });
+      const introspection = (await gateway.introspection()) as never;
+      let plans = await planScenarios({ baseline: baseline.port, gateway: gateway.port }, { orders: arm.size.orders, scale, lastNavAt: await lastNavAt(arm.target) }, introspection);
+      if (opts.only) plans = plans.filter((p) => opts.only!.includes(p.key));
+      live[live.length - 1].plans = plans;
+    }
+    const out: ScenarioResult[][] = live.map(() => []);
+    const tag = (i: number) => (live.length > 1 ? `[${live[i].label}] ` : '');
+    for (const key of live[0].plans.map((p) => p.key)) {
+      const results = live.map((arm) => {
+        const sc = arm.plans.find((p) => p.key === key)!;
+        return new Map<ContenderName, ContenderResult>(
+          CONTENDERS.map((c) => {
+            const p = sc.plans[c];
+            return [c, { contender: c, state: p.state, reason: 'reason' in p ? p.reason : undefined, bytes: p.state === 'ready' ? p.bytes : undefined, rounds: [], ratios: [] }];
+          }),
+        );
+      });
+      const units: { arm: number; contender: ContenderName }[] = [];
+      live.forEach((arm, i) => {
+        const sc = arm.plans.find((p) => p.key === key)!;
+        for (const c of CONTENDERS) {
+          const plan = sc.plans[c];
+          if (plan.state === 'ready') units.push({ arm: i, contender: c });
+          else if (plan.state !== 'n/a') log(`${tag(i)}${key} / ${c}: ${plan.state}: ${plan.reason}`);
+        }
+      });
+      const planOf = (u: { arm: number; contender: ContenderName }) => callOf(live[u.arm].plans.find((p) => p.key === key)!.plans[u.contender]);
+      if (units.length) {
+        log(`${key}: ${units.map((u) => `${tag(u.arm)}${u.contender}`).join(', ')}`);
+        for (const u of units) await warmUp(live[u.arm].servers[u.contender], planOf(u), opts.connections, opts.warmup, opts.warmupRequests);
         for (let round = 0; round < opts.rounds; round++) {
-          // Alternate who goes first, so drift (other work on the machine, a growing table) is shared.
-          const order = ready.map((_, i) => ready[(i + round) % ready.length]);
-          const samples = new Map<ContenderName, Sample>();
-          for (const c of order) {
-            const s = await drive(servers[c], callOf(sc.plans[c]), opts.connections, opts.duration);
-            samples.set(c, s);
-            results.get(c)!.rounds.push(s);
-            log(`  round ${round + 1} ${c.padEnd(8)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  ${Math.round(s.cpuPerRequest)} µs CPU/req${s.non2xx || s.errors ? `  NON-2XX ${s.non2xx} ERRORS ${s.errors}` : ''}`);
+          const order = units.map((_, i) => units[(i + round) % units.length]);
+          const samples = live.map(() => new Map<ContenderName, Sample>());
+          for (const u of order) {
+            const s = await drive(live[u.arm].servers[u.contender], planOf(u), opts.connections, opts.duration);
+            samples[u.arm].set(u.contender, s);
+            results[u.arm].get(u.contender)!.rounds.push(s);
+            log(`  round ${round + 1} ${tag(u.arm)}${u.contender.padEnd(8)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  ${Math.round(s.cpuPerRequest)} µs CPU/req${s.non2xx || s.errors ? `  NON-2XX ${s.non2xx} ERRORS ${s.errors}` : ''}`);
           }
-          const base = samples.get('baseline');
-          if (base) for (const [c, s] of samples) if (c !== 'baseline') results.get(c)!.ratios.push(s.rps / base.rps);
+          samples.forEach((m, i) => {
+            const base = m.get('baseline');
+            if (base) for (const [c, s] of m) if (c !== 'baseline') results[i].get(c)!.ratios.push(s.rps / base.rps);
+          });
         }
       }
-      out.push({ key: sc.key, title: sc.title, shapeNotes: sc.shapeNotes, contenders: [...results.values()] });
+      live.forEach((arm, i) => {
+        const sc = arm.plans.find((p) => p.key === key)!;
+        out[i].push({ key, title: sc.title, shapeNotes: sc.shapeNotes, contenders: [...results[i].values()] });
+      });
     }
-    return { scenarios: out };
+    return out;
   } finally {
-    await Promise.all([baseline.stop(), gateway.stop()]);
+    await Promise.all(live.flatMap((arm) => [arm.servers.baseline.stop(), arm.servers.rest.stop()]));
     log(`servers stopped after ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
 }
@@ -192,7 +230,7 @@ async function main() {
     try {
       await prepareDatabase(target, { orders: opts.orders, navs: opts.navs }, log);
       const m = await machine(target);
-      const { scenarios } = await measure(target, { orders: opts.orders, navs: opts.navs }, opts, false);
+      const [scenarios] = await measure([{ label: 'main', target, size: { orders: opts.orders, navs: opts.navs } }], opts, false);
       const report: RunReport = { startedAt, mode: opts.quick ? 'quick' : 'full', settings, machine: m, scenarios };
       let body = markdownTable(report);
       const profile = opts.profile ? latestProfile() : undefined;
@@ -213,18 +251,20 @@ async function main() {
       { label: '10,000 orders / 1,000 NAVs', suffix: 'bench_scale_s', size: { orders: 10_000, navs: 1_000 } },
       { label: `${opts.orders > 10_000 ? opts.orders.toLocaleString('en-US') : '1,000,000'} orders / ${opts.navs > 1_000 ? opts.navs.toLocaleString('en-US') : '100,000'} NAVs`, suffix: 'bench_scale_l', size: { orders: opts.orders > 10_000 ? opts.orders : 1_000_000, navs: opts.navs > 1_000 ? opts.navs : 100_000 } },
     ];
-    const measured: ScenarioResult[][] = [];
     let m: Machine | null = null;
-    for (const s of sizes) {
-      const { target, close } = await openTarget(s.suffix);
-      try {
-        log(`scale: seeding ${s.label}`);
-        await prepareDatabase(target, s.size, log);
-        m ??= await machine(target);
-        measured.push((await measure(target, s.size, opts, true)).scenarios);
-      } finally {
-        await close();
+    const opened: { target: BenchDatabase; close: () => Promise<void> }[] = [];
+    let measured: ScenarioResult[][];
+    try {
+      for (const s of sizes) {
+        const db = await openTarget(s.suffix);
+        opened.push(db);
+        log(`scale: preparing ${s.label}`);
+        await prepareDatabase(db.target, s.size, log);
+        m ??= await machine(db.target);
       }
+      measured = await measure(sizes.map((s, i) => ({ label: s.size.orders.toLocaleString('en-US'), target: opened[i].target, size: s.size })), opts, true);
+    } finally {
+      for (const db of opened) await db.close();
     }
     const comparisons: ScaleComparison[] = [];
     for (const sc of measured[0]) {
