@@ -209,14 +209,14 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
   const investors = DISTRIBUTORS * INVESTORS_PER_DISTRIBUTOR;
   await c.query(sql`
     insert into investor (id, created_at, updated_at, created_by, updated_by, distributor_id, external_investor_id, email, name, country_code, status)
-      select 'IN' || lpad(i::text, 6, '0'), ${audit}, 'DT' || lpad((((i - 1) % ${DISTRIBUTORS}) + 1)::text, 6, '0'),
+      select 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), ${audit}, 'DT' || lpad((((i - 1) % ${DISTRIBUTORS}) + 1)::text, 6, '0'),
         'ext-' || i, 'investor' || i || '@example.com', 'Investor ' || i, 'LU', 'active'
       from generate_series(1, ${investors}) i;
     insert into investor_grant (created_at, updated_at, created_by, updated_by, investor_id, share_class_id)
-      select ${audit}, 'IN' || lpad(i::text, 6, '0'), 'SC' || lpad(s::text, 6, '0')
+      select ${audit}, 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), 'SC' || lpad(s::text, 6, '0')
       from generate_series(1, ${investors}) i, generate_series(1, ${SHARE_CLASSES}) s;
     insert into investor_wallet (created_at, updated_at, created_by, updated_by, investor_id, chain_id, address, status, whitelisted_at)
-      select ${audit}, 'IN' || lpad(i::text, 6, '0'), '${CHAIN_ID}', '0x' || lpad(to_hex(i), 40, 'b'), 'whitelisted', now()
+      select ${audit}, 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), '${CHAIN_ID}', '0x' || lpad(to_hex(i), 40, 'b'), 'whitelisted', now()
       from generate_series(1, ${investors}) i;
   `);
   // An hourly NAV history on every share class, the hot one with size.navs entries.
@@ -239,7 +239,7 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
     insert into "order" (id, created_at, updated_at, created_by, updated_by, flow, surface, type, status, distributor_id, investor_id, share_class_id,
         currency, amount, fees_sub_bps, amount_fees_total, amount_payable, nav, nav_published_at, amount_tokens_estimated,
         delivery_mode, delivery_wallet, chain_id, wallet_address, external_ref, event_seq)
-      select case when one_step then 'ord_' || substr(md5(n::text), 1, 24) else 'OR' || lpad(n::text, 6, '0') end,
+      select case when one_step then 'ord_' || substr(md5(n::text), 1, 24) else 'OR' || lpad(n::text, greatest(6, length(n::text)), '0') end,
         at, at + interval '1 second', 'Network', 'Network',
         case when one_step then 'one_step' else 'two_step' end, 'R', 'subscription',
         case when one_step then (case when k % 2 = 0 then 'pending' else 'accepted' end)

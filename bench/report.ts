@@ -38,6 +38,8 @@ export interface RunReport {
   scenarios: ScenarioResult[];
   /** Scale mode: p99 at the large size over the small one, per scenario and contender. */
   scale?: ScaleComparison[];
+  /** Scale mode: the scenarios measured on the small dataset (`scenarios` holds the large one). */
+  smallScenarios?: ScenarioResult[];
 }
 
 export interface ScaleComparison {
@@ -47,6 +49,9 @@ export interface ScaleComparison {
   smallP99: number | null;
   largeP99: number | null;
   ratio: number | null;
+  /** Server CPU µs per request (median over rounds): steadier than p99 on a shared machine. */
+  smallCpu: number | null;
+  largeCpu: number | null;
 }
 
 const median = (xs: number[]) => {
@@ -88,8 +93,11 @@ export function markdownTable(report: RunReport): string {
 }
 
 export function scaleTable(rows: ScaleComparison[], small: string, large: string): string {
-  const lines = [`| Scenario | Contender | p99 ms at ${small} | p99 ms at ${large} | ratio (target ≤ 1.5) |`, '|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.title} | ${r.contender} | ${r.smallP99 === null ? 'skipped' : f1(r.smallP99)} | ${r.largeP99 === null ? 'skipped' : f1(r.largeP99)} | ${r.ratio === null ? '—' : f2(r.ratio)} |`);
+  const lines = [`| Scenario | Contender | p99 ms at ${small} | p99 ms at ${large} | p99 ratio (target ≤ 1.5) | CPU µs/req, small → large |`, '|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    const cpu = r.smallCpu === null || r.largeCpu === null ? '—' : `${f0(r.smallCpu)} → ${f0(r.largeCpu)}`;
+    lines.push(`| ${r.title} | ${r.contender} | ${r.smallP99 === null ? 'skipped' : f1(r.smallP99)} | ${r.largeP99 === null ? 'skipped' : f1(r.largeP99)} | ${r.ratio === null ? '—' : f2(r.ratio)} | ${cpu} |`);
+  }
   return lines.join('\n');
 }
 

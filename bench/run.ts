@@ -273,12 +273,13 @@ async function main() {
         if (c.state === 'n/a') continue;
         const l = large?.contenders.find((x) => x.contender === c.contender);
         const p = (r?: ContenderResult) => (r && r.rounds.length ? median(r.rounds.map((x) => x.p99)) : null);
+        const cpu = (r?: ContenderResult) => (r && r.rounds.length ? median(r.rounds.map((x) => x.cpuPerRequest)) : null);
         const a = p(c);
         const b = p(l);
-        comparisons.push({ key: sc.key, title: sc.title, contender: c.contender, smallP99: a, largeP99: b, ratio: a && b ? b / a : null });
+        comparisons.push({ key: sc.key, title: sc.title, contender: c.contender, smallP99: a, largeP99: b, ratio: a && b ? b / a : null, smallCpu: cpu(c), largeCpu: cpu(l) });
       }
     }
-    const report: RunReport = { startedAt, mode: 'scale', settings, machine: m!, scenarios: measured[1], scale: comparisons };
+    const report: RunReport = { startedAt, mode: 'scale', settings, machine: m!, scenarios: measured[1], smallScenarios: measured[0], scale: comparisons };
     const table = scaleTable(comparisons, sizes[0].label, sizes[1].label);
     const md = markdownReport(report, `${table}\n\nAt ${sizes[1].label}:\n\n${markdownTable(report)}`);
     const files = writeResults(RESULTS, `${stamp}-scale`, report, md);
