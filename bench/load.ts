@@ -1,6 +1,8 @@
 import autocannon from 'autocannon';
 import type { ServerProcess } from './child';
-import type { HttpCall } from './scenarios';
+import { SEQ, type HttpCall } from './scenarios';
+
+let seq = 0;
 
 export interface Sample {
   rps: number;
@@ -16,7 +18,7 @@ export interface Sample {
 /** Drives `call` at `connections` for `seconds` with autocannon and reads the server's CPU around it. */
 export async function drive(server: ServerProcess, call: HttpCall, connections: number, seconds: number, amount?: number): Promise<Sample> {
   let next = 0;
-  const requests = call.requests;
+  const requests = call.requests.map((r) => ({ ...r, parts: r.body?.split(SEQ) }));
   const before = await server.cpu();
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
@@ -30,7 +32,9 @@ export async function drive(server: ServerProcess, call: HttpCall, connections: 
         method: call.method,
         setupRequest: (req) => {
           const r = requests[next++ % requests.length];
-          return { ...req, method: call.method, path: r.path, ...(r.body !== undefined ? { body: r.body } : {}) };
+          // Bodies with a {{seq}} placeholder get a number of their own per request.
+          const body = r.parts && r.parts.length > 1 ? r.parts.join(`${process.pid}-${seq++}`) : r.body;
+          return { ...req, method: call.method, path: r.path, ...(body !== undefined ? { body } : {}) };
         },
       },
     ],

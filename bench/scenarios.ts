@@ -14,6 +14,11 @@ import type { RestRequest, RestRoute } from '../rest-compat/route';
 import { HOT_DISTRIBUTOR, HOT_HOST, HOT_INVESTOR, HOT_SHARE_CLASS, HOUR_MS, LIST_STATUS, OPS_TOKEN, hotTwoStepOrderIds } from './dataset';
 import { buildOrdersPage } from './graphql-page';
 
+/** Replaced in a request body by a number unique within the run. */
+export const SEQ = '{{seq}}';
+const RUN = Date.now().toString(36);
+let probeSeq = 0;
+
 export type ContenderName = 'baseline' | 'rest' | 'graphql';
 export const CONTENDERS: ContenderName[] = ['baseline', 'rest', 'graphql'];
 
@@ -70,7 +75,8 @@ export function targets(opts: ScenarioOptions): Target[] {
       title: 'POST /orders/subscribe (two-step)',
       method: 'POST',
       paths: ['/orders/subscribe'],
-      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, amountSubscription: 1000, externalRef: 'bench' },
+      // A fresh externalRef per request ({{seq}}, see SEQ), in case the flow refuses a repeated one.
+      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, amountSubscription: 1000, externalRef: `bench-${RUN}-${SEQ}` },
     },
     { key: 'orders-list', title: `GET /orders/subscriptions/distributor/:id?status=${LIST_STATUS}`, method: 'GET', paths: [`/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`] },
     {
@@ -106,7 +112,8 @@ interface Answer {
 }
 
 export function send(port: number, call: HttpCall, index = 0): Promise<Answer> {
-  const { path, body } = call.requests[index % call.requests.length];
+  const { path, body: template } = call.requests[index % call.requests.length];
+  const body = template?.split(SEQ).join(`p${probeSeq++}`);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: call.method, path, headers: { ...call.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
