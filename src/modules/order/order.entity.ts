@@ -37,6 +37,8 @@ registerEnumType(OrderSurface, { name: 'OrderSurface' });
 @Index({ properties: ['investor', 'createdAt', 'id'] })
 @Index({ properties: ['shareClass', 'createdAt', 'id'] })
 @Index({ properties: ['distributor', 'externalRef'] })
+// A distributor's orders in one status, newest first (the subscription lists' `?status=`).
+@Index({ properties: ['distributor', 'status', 'createdAt', 'id'] })
 export class Order extends Audited {
   @Field(() => ID, { description: '`OR######` (two-step) or `ord_…` (one-step)' })
   @PrimaryKey({ type: 'text' })
