@@ -10,6 +10,10 @@ import { ShareClass } from '../share-class/share-class.entity';
 @ObjectType()
 @Entity({ tableName: 'token' })
 @Index({ properties: ['chainId', 'contractAddress'] })
+@Index({
+  name: 'token_primary_per_share_class',
+  expression: 'create unique index "token_primary_per_share_class" on "token" ("share_class_id") where "is_primary"',
+})
 export class Token extends Audited {
   @Field(() => ID, { description: '`TK######`' })
   @PrimaryKey({ type: 'text' })
