@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * The gateway's configuration, read from the environment once at start and validated, so a
  * mistake is reported by name before anything listens.
@@ -66,6 +68,82 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: bool('SEED_DEMO', appEnv === 'development'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
+  };
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/**
+ * Events: the relay, webhook delivery and subscriptions (issue 5). Read separately from
+ * `loadConfig` so a gateway built in tests takes the defaults and overrides one thing.
+ */
+export interface EventsConfig {
+  /** Redis for subscription fan-out across instances (REDIS_URL); null: in-process PubSub. */
+  redisUrl: string | null;
+  /** How often the relay and the delivery worker look for work when nothing woke them (EVENT_POLL_MS, default 200). */
+  pollMs: number;
+  /** Webhook attempts one worker runs at once (WEBHOOK_CONCURRENCY, default 16). */
+  webhookConcurrency: number;
+  /** Attempts in flight at once towards one webhook, so one slow endpoint cannot take every slot (WEBHOOK_PER_ENDPOINT, default 4). */
+  webhookPerEndpoint: number;
+  /** Time limit of one attempt (WEBHOOK_TIMEOUT_MS, default 15000). */
+  webhookTimeoutMs: number;
+  /**
+   * Hosts, addresses or CIDR ranges webhooks may reach even though they are loopback, private,
+   * link-local, CGNAT, unique-local or cloud metadata (WEBHOOK_ALLOWED_HOSTS, comma-separated;
+   * default none). For test receivers and on-premise setups only.
+   */
+  webhookAllowedHosts: string[];
+  /** PEM file of extra CAs trusted for webhook TLS, added to the system roots (WEBHOOK_CA_FILE). */
+  webhookCaFile: string | null;
+  /**
+   * Key that encrypts webhook signing secrets at rest, 32 bytes in base64 (WEBHOOK_SECRET_KEY).
+   * Required in production; elsewhere a fixed development key is used when unset.
+   */
+  webhookSecretKey: Buffer;
+}
+
+/** The development-only key for webhook secrets at rest; production must set WEBHOOK_SECRET_KEY. */
+const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32);
+
+export function loadEventsConfig(env: NodeJS.ProcessEnv = process.env): EventsConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const webhookCaFile = env.WEBHOOK_CA_FILE?.trim() || null;
+  if (webhookCaFile) {
+    try {
+      const pem = readFileSync(webhookCaFile, 'utf8');
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) problems.push(`WEBHOOK_CA_FILE must be a PEM certificate file, got "${webhookCaFile}"`);
+    } catch {
+      problems.push(`WEBHOOK_CA_FILE cannot be read: "${webhookCaFile}"`);
+    }
+  }
+  let webhookSecretKey = DEVELOPMENT_WEBHOOK_KEY;
+  const rawKey = env.WEBHOOK_SECRET_KEY?.trim();
+  if (rawKey) {
+    const key = Buffer.from(rawKey, 'base64');
+    if (key.length !== 32) problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64');
+    else webhookSecretKey = key;
+  } else if ((env.APP_ENV?.trim() || 'development') === 'production') {
+    problems.push('WEBHOOK_SECRET_KEY is required in production (32 bytes in base64)');
+  }
+  const config: EventsConfig = {
+    redisUrl,
+    pollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 1000),
+    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 4, 1, 100),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    webhookCaFile,
+    webhookSecretKey,
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadEventsConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
 import { isEmpty, seedDemo } from './db/seed';
 
@@ -10,6 +10,7 @@ const DEMO_TOKEN_NAME = 'demo-console';
 
 async function main() {
   const config = loadConfig();
+  const events = loadEventsConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, clock: systemClock });
   const applied = await migrate(db.orm, config.databaseUrl);
   if (applied.length) logger.info({ applied }, 'migrations applied');
@@ -22,7 +23,7 @@ async function main() {
     logger.info(demo, 'demo data seeded');
   }
 
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, events });
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];

@@ -7,9 +7,11 @@ import { InvestorService } from './modules/investor/investor.service';
 import { NavService } from './modules/nav/nav.service';
 import { OrderService } from './modules/order/order.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
+import type { EventBus } from './events/pubsub';
+import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 
 /** One instance of each service per process; they hold no request state. */
-export function createServices(deps: { clock: Clock; env: string }) {
+export function createServices(deps: { clock: Clock; env: string; eventBus: EventBus; webhooks: Omit<WebhookServiceDeps, 'clock'> }) {
   const shareClass = new ShareClassService();
   const distributor = new DistributorService();
   return {
@@ -22,6 +24,8 @@ export function createServices(deps: { clock: Clock; env: string }) {
     distributor,
     investor: new InvestorService(distributor),
     order: new OrderService(),
+    eventBus: deps.eventBus,
+    webhook: new WebhookService({ clock: deps.clock, ...deps.webhooks }),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../modules/share-class/share-class.parts';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
+import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhook/webhook.entity';
 
 /** Every entity of the domain model; the ORM and the migration generator read this list. */
 export const ENTITIES = [
@@ -43,4 +44,7 @@ export const ENTITIES = [
   Holding,
   DomainEvent,
   OpsToken,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

@@ -1,0 +1,208 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { Clock } from '../common/clock';
+import { logger } from '../common/logger';
+import { runInScope } from '../common/request-scope';
+import { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookStatus } from '../modules/webhook/webhook.entity';
+import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from './pubsub';
+import type { AttemptOutcome, WebhookSender } from './webhook-sender';
+
+/**
+ * When each attempt is made, counted from the failure of the one before: immediately, 5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (the Standard Webhooks schedule). After the last, the
+ * delivery is dead.
+ */
+export const RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+/** ±20% on every delay, so endpoints that failed together are not retried together. */
+export const JITTER = 0.2;
+
+export function jittered(ms: number, random = Math.random): number {
+  return Math.round(ms * (1 - JITTER + 2 * JITTER * random()));
+}
+
+export interface DeliveryRecorder {
+  /** Records an attempt and moves the delivery on (success, next retry, dead); announces the outcome. */
+  record(deliveryId: string, attempt: number, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void>;
+  /** Looks for due deliveries now. */
+  wake(): void;
+}
+
+export interface WorkerOptions {
+  pollMs: number;
+  concurrency: number;
+  perEndpoint: number;
+  timeoutMs: number;
+}
+
+/**
+ * The delivery worker. Claims due deliveries with one `UPDATE … FOR UPDATE SKIP LOCKED`
+ * statement that marks them in flight under a lease, so instances sharing the database never run
+ * one attempt twice at once; a claim whose worker died is taken again when the lease runs out.
+ * Attempts run outside any transaction (no transaction waits on a network call), at most
+ * `concurrency` at once and at most `perEndpoint` per webhook, so one slow endpoint cannot hold
+ * up the others. Each job forks its own EntityManager.
+ */
+export class DeliveryWorker implements DeliveryRecorder {
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly bus: EventBus,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.poller = setInterval(() => this.wake(), this.options.pollMs);
+    this.poller.unref();
+    this.wake();
+  }
+
+  /** Stops claiming and waits for the attempts under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poller) clearInterval(this.poller);
+    while (this.running || this.inFlight.size) {
+      await Promise.allSettled([...this.inFlight]);
+      if (this.running) await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.tick()
+      .catch((err) => logger.error({ err }, 'webhook delivery worker failed to claim'))
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  private async tick(): Promise<void> {
+    do {
+      this.again = false;
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0 || this.stopped) return;
+      const claimed = await this.claim(free);
+      for (const c of claimed) {
+        const job: Promise<void> = this.process(c.id, c.attempts)
+          .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
+          .finally(() => {
+            this.inFlight.delete(job);
+            this.wake();
+          });
+        this.inFlight.add(job);
+      }
+      if (claimed.length === free) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  /** Marks up to `limit` due deliveries in flight for this worker and returns them. */
+  async claim(limit: number): Promise<{ id: string; attempts: number }[]> {
+    const now = this.clock.now();
+    const lease = new Date(now.getTime() + this.options.timeoutMs + 30_000);
+    const due = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'in_flight' and d.lease_until <= ?))`;
+    const rows = await this.orm.em.fork().execute<{ id: string; attempts: number }[]>(
+      `with busy as (
+         select webhook_id, count(*) as n from webhook_delivery where status = 'in_flight' and lease_until > ? group by webhook_id
+       ), due as (
+         select d.id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) as rn
+         from webhook_delivery d where ${due}
+       )
+       update webhook_delivery w set status = 'in_flight', lease_until = ?, attempts = w.attempts + 1
+       where w.id in (
+         select d.id from webhook_delivery d
+         join due on due.id = d.id
+         left join busy on busy.webhook_id = d.webhook_id
+         where ${due} and due.rn + coalesce(busy.n, 0) <= ?
+         order by d.next_attempt_at, d.id
+         limit ?
+         for update of d skip locked
+       )
+       returning w.id, w.attempts`,
+      [now, now, now, lease, now, now, this.options.perEndpoint, limit],
+    );
+    return rows.map((r) => ({ id: String(r.id), attempts: Number(r.attempts) }));
+  }
+
+  private async process(deliveryId: string, attempt: number): Promise<void> {
+    const em = this.orm.em.fork();
+    const delivery = await em.findOne(WebhookDelivery, deliveryId, { populate: ['webhook'] });
+    if (!delivery) return;
+    if (delivery.webhook.status !== WebhookStatus.active) {
+      await this.record(deliveryId, attempt, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+      return;
+    }
+    const outcome = await this.sender.send(delivery.webhook, { eventId: delivery.eventId, body: delivery.body });
+    await this.record(deliveryId, attempt, outcome, { retry: !delivery.test });
+  }
+
+  async record(deliveryId: string, attempt: number, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void> {
+    const now = this.clock.now();
+    let message: DeliveryOutcomeMessage | null = null;
+    await runInScope({ actor: 'webhook-worker' }, () =>
+      this.orm.em.fork().transactional(async (tem) => {
+        const d = await tem.findOne(WebhookDelivery, deliveryId, { populate: ['webhook'], lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!d) return;
+        tem.create(WebhookAttempt, {
+          delivery: d,
+          number: attempt,
+          attemptedAt: now,
+          statusCode: outcome.statusCode ?? undefined,
+          latencyMs: outcome.latencyMs,
+          success: outcome.success,
+          error: outcome.error ?? undefined,
+        });
+        // Only the holder of the current claim moves the delivery on.
+        if (d.status === DeliveryStatus.in_flight && d.attempts === attempt) {
+          d.leaseUntil = undefined;
+          d.lastError = outcome.error ?? undefined;
+          if (outcome.success) {
+            d.status = DeliveryStatus.succeeded;
+            d.completedAt = now;
+          } else if (outcome.gone) {
+            d.webhook.status = WebhookStatus.disabled;
+            d.webhook.disabledReason = 'endpoint answered 410 Gone';
+            d.status = DeliveryStatus.dead;
+            d.completedAt = now;
+          } else if (!opts.retry || d.scheduleStep + 1 >= RETRY_SCHEDULE_MS.length) {
+            d.status = DeliveryStatus.dead;
+            d.completedAt = now;
+          } else {
+            d.scheduleStep += 1;
+            const delay = Math.max(jittered(RETRY_SCHEDULE_MS[d.scheduleStep]), outcome.retryAfterMs ?? 0);
+            d.nextAttemptAt = new Date(now.getTime() + delay);
+            d.status = DeliveryStatus.pending;
+          }
+        }
+        message = {
+          deliveryId: d.id,
+          webhookId: d.webhook.id,
+          eventId: d.eventId,
+          eventType: d.eventType,
+          distributorId: d.distributorId,
+          attempt,
+          statusCode: outcome.statusCode,
+          success: outcome.success,
+          error: outcome.error,
+          status: d.status,
+          latencyMs: outcome.latencyMs,
+          attemptedAt: now.getTime(),
+          nextAttemptAt: d.status === DeliveryStatus.pending ? d.nextAttemptAt.getTime() : null,
+          test: d.test,
+        };
+      }),
+    );
+    if (message) await this.bus.publish(TOPICS.delivery, message).catch((err) => logger.warn({ err }, 'delivery outcome not announced'));
+  }
+}
