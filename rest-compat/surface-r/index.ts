@@ -2,6 +2,7 @@ import type { RestRoute } from '../route';
 import { healthRoutes } from './health.routes';
 import { investorRoutes } from './investor.routes';
 import { shareClassRoutes } from './share-class.routes';
+import { webhookRoutes } from './webhook.routes';
 
 /** Surface R, as spec/api-description.md describes it. Within a path, earlier rows win. */
-export const SURFACE_R: RestRoute[] = [...healthRoutes, ...investorRoutes, ...shareClassRoutes('/funds/shareclass', 'host')];
+export const SURFACE_R: RestRoute[] = [...healthRoutes, ...investorRoutes, ...shareClassRoutes('/funds/shareclass', 'host'), ...webhookRoutes];

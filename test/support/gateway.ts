@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
+import type { EventsConfig } from '../../src/config';
 import { httpRequest, type HttpResponse, type RequestOptions } from './http';
 import { openTestDatabase, type TestDatabase } from './database';
 
@@ -25,10 +26,10 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(options: { poolMax?: number } = {}): Promise<TestGateway> {
+export async function startTestGateway(options: { poolMax?: number; events?: Partial<EventsConfig> } = {}): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock });
+  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock, events: options.events });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {
