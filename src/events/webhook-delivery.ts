@@ -186,7 +186,7 @@ export class DeliveryWorker implements DeliveryRecorder {
           }
         }
         message = {
-          deliveryId: d.id,
+          deliveryId: String(d.id),
           webhookId: d.webhook.id,
           eventId: d.eventId,
           eventType: d.eventType,

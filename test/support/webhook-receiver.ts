@@ -54,6 +54,8 @@ export interface Received {
   json: any;
   /** Requests open at this receiver when this one arrived (itself included). */
   concurrent: number;
+  /** Epoch ms of arrival by the receiver's clock (the gateway's clock in tests that move it). */
+  receivedAt: number;
 }
 
 export type Responder = (r: Received) => { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
@@ -61,6 +63,8 @@ export type Responder = (r: Received) => { status: number; headers?: Record<stri
 export class WebhookReceiver {
   readonly received: Received[] = [];
   respond: Responder = () => ({ status: 200 });
+  /** The time receivers check `webhook-timestamp` against; tests that move the gateway's clock set it. */
+  clock: Clock = { now: () => new Date() };
   private server!: Server;
   private open = 0;
   private readonly hung = new Set<() => void>();
@@ -80,7 +84,7 @@ export class WebhookReceiver {
         } catch {
           /* not JSON */
         }
-        const rec: Received = { path: req.url ?? '', headers: req.headers, body, json, concurrent: r.open };
+        const rec: Received = { path: req.url ?? '', headers: req.headers, body, json, concurrent: r.open, receivedAt: r.clock.now().getTime() };
         r.received.push(rec);
         const answer = r.respond(rec);
         const finish = (status: number, headers: Record<string, string> = {}) => {
@@ -131,17 +135,17 @@ export class WebhookReceiver {
 }
 
 /**
- * Verifies a delivery with the `standardwebhooks` library. Its timestamp check uses the real
- * time; tests that move the gateway's clock check the timestamp against that clock instead.
+ * Verifies a delivery with the `standardwebhooks` library: signature with its own code; the
+ * timestamp's 5-minute tolerance is checked against the time the request arrived by the
+ * receiver's clock (the library would use the real time, which tests that move the gateway's
+ * clock leave behind).
  */
-export function verifyDelivery(secret: string, r: Received, clock?: Clock): any {
+export function verifyDelivery(secret: string, r: Received): any {
   const wh = new StandardWebhook(secret);
-  if (clock) {
-    (wh as unknown as { verifyTimestamp: (h: string) => Date }).verifyTimestamp = (header: string) => {
-      const ts = parseInt(header, 10);
-      if (Math.abs(clock.now().getTime() / 1000 - ts) > 300) throw new Error('Message timestamp out of tolerance');
-      return new Date(ts * 1000);
-    };
-  }
+  (wh as unknown as { verifyTimestamp: (h: string) => Date }).verifyTimestamp = (header: string) => {
+    const ts = parseInt(header, 10);
+    if (Number.isNaN(ts) || Math.abs(r.receivedAt / 1000 - ts) > 300) throw new Error('Message timestamp out of tolerance');
+    return new Date(ts * 1000);
+  };
   return wh.verify(r.body, r.headers as Record<string, string>);
 }

@@ -1,4 +1,5 @@
 import { alias } from '../../common/ids';
+import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
 
 /**
@@ -32,6 +33,8 @@ export interface WebhookData {
 const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redemption: 'redeem' };
 
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
+/** Amounts as plain decimal strings (`1000`, not `1000.000000000000000000`). */
+const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : String(v));
 
 /**
  * Builds `data` from an `order.transition` event payload. Facts of the transition come from the
@@ -55,12 +58,12 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
     shareClassId: String(p.shareClassId),
     investorId: surfaceO ? alias(String(p.investorId), 'US') : String(p.investorId),
     distributorId: surfaceO ? alias(String(p.distributorId), 'PT') : String(p.distributorId),
-    amount: str(p.amount ?? order?.amount),
+    amount: dec(p.amount ?? order?.amount),
     currency: str(p.currency ?? order?.currency),
-    tokenCount: str(p.tokenCount ?? order?.tokenCount),
-    settlementNav: str(p.settlementNav ?? fromOrder('settlementNav')),
-    settlementTokens: str(p.settlementTokens ?? fromOrder('settlementTokens')),
-    settlementAmount: str(p.settlementAmount ?? fromOrder('settlementAmount')),
+    tokenCount: dec(p.tokenCount ?? order?.tokenCount),
+    settlementNav: dec(p.settlementNav ?? fromOrder('settlementNav')),
+    settlementTokens: dec(p.settlementTokens ?? fromOrder('settlementTokens')),
+    settlementAmount: dec(p.settlementAmount ?? fromOrder('settlementAmount')),
     transferHash: str(p.transferHash ?? fromOrder('transferHash')),
     reason: str(reason),
     occurredAt: event.occurredAt.getTime(),

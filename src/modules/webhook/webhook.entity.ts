@@ -83,7 +83,7 @@ registerEnumType(DeliveryStatus, { name: 'WebhookDeliveryStatus' });
 @Index({ properties: ['status', 'nextAttemptAt'] })
 @Index({ properties: ['webhook', 'createdAt'] })
 export class WebhookDelivery {
-  @Field(() => ID)
+  /** Exposed as a string by its resolver (a bigint). */
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id: Opt<string>;
 
@@ -147,7 +147,7 @@ export class WebhookDelivery {
 @Entity({ tableName: 'webhook_attempt' })
 @Index({ properties: ['delivery', 'number'] })
 export class WebhookAttempt {
-  @Field(() => ID)
+  /** Exposed as a string by its resolver (a bigint). */
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id: Opt<string>;
 

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { assertOps } from '../../common/principal';
 import type { GatewayContext } from '../../graphql/context';
 import { EpochMs } from '../../graphql/scalars';
@@ -88,14 +88,27 @@ export class WebhookResolver {
 
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
+  @FieldResolver(() => ID)
+  id(@Root() delivery: WebhookDelivery): string {
+    return String(delivery.id);
+  }
+
   @FieldResolver(() => String)
   webhookId(@Root() delivery: WebhookDelivery): string {
     return delivery.webhook.id;
   }
 
-  @FieldResolver(() => [WebhookAttempt])
-  async attempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: GatewayContext): Promise<WebhookAttempt[]> {
+  @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt: status code, latency, error' })
+  async deliveryAttempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: GatewayContext): Promise<WebhookAttempt[]> {
     assertOps(ctx.principal);
-    return ctx.loaders.manyBy(WebhookAttempt, 'delivery', { number: 'asc' }).load(delivery.id);
+    return ctx.loaders.manyBy(WebhookAttempt, 'delivery', { number: 'asc' }).load(String(delivery.id));
+  }
+}
+
+@Resolver(() => WebhookAttempt)
+export class WebhookAttemptResolver {
+  @FieldResolver(() => ID)
+  id(@Root() attempt: WebhookAttempt): string {
+    return String(attempt.id);
   }
 }
