@@ -55,7 +55,7 @@ export interface GatewayDeps {
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
   const events: EventsConfig = { ...loadEventsConfig({ APP_ENV: deps.config.env }), ...deps.events };
-  const eventBus = createEventBus(events.redisUrl);
+  const eventBus = createEventBus(events.redisUrl, events.redisChannelPrefix);
   const guard = new EndpointGuard(events.webhookAllowedHosts);
   const sender = new WebhookSender(
     { timeoutMs: events.webhookTimeoutMs, guard, extraCa: events.webhookCaFile ? readFileSync(events.webhookCaFile, 'utf8') : null, secretKey: events.webhookSecretKey },

@@ -80,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export interface EventsConfig {
   /** Redis for subscription fan-out across instances (REDIS_URL); null: in-process PubSub. */
   redisUrl: string | null;
+  /** Prefix of the Redis channels, so deployments sharing a Redis stay apart (REDIS_CHANNEL_PREFIX, default `gw:`). */
+  redisChannelPrefix: string;
   /** How often the relay and the delivery worker look for work when nothing woke them (EVENT_POLL_MS, default 200). */
   pollMs: number;
   /** Webhook attempts one worker runs at once (WEBHOOK_CONCURRENCY, default 16). */
@@ -137,6 +139,7 @@ export function loadEventsConfig(env: NodeJS.ProcessEnv = process.env): EventsCo
   }
   const config: EventsConfig = {
     redisUrl,
+    redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'gw:',
     pollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 1000),
     webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 4, 1, 100),

@@ -52,7 +52,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-export function createEventBus(redisUrl: string | null): EventBus {
+export function createEventBus(redisUrl: string | null, channelPrefix = 'gw:'): EventBus {
   if (!redisUrl) {
     const pubsub = new PubSub();
     return {
@@ -67,10 +67,11 @@ export function createEventBus(redisUrl: string | null): EventBus {
   const subscriber = new Redis(redisUrl, options);
   for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
   const pubsub = new RedisPubSub({ publisher, subscriber });
+  const channel = (topic: string) => `${channelPrefix}${topic}`;
   return {
     kind: 'redis',
-    publish: (topic, payload) => pubsub.publish(topic, payload),
-    iterator: <T>(topics: string[]) => pubsub.asyncIterableIterator<T>(topics) as AsyncIterableIterator<T>,
+    publish: (topic, payload) => pubsub.publish(channel(topic), payload),
+    iterator: <T>(topics: string[]) => pubsub.asyncIterableIterator<T>(topics.map(channel)) as AsyncIterableIterator<T>,
     async close() {
       publisher.disconnect();
       subscriber.disconnect();

@@ -27,7 +27,6 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
         flow: OrderFlow.one_step,
         surface: OrderSurface.R,
         type: OrderType.subscription,
-        status: 'pending',
         distributor: parties.distributor.id,
         investor: parties.investor.id,
         shareClass: parties.shareClass.id,
