@@ -110,7 +110,8 @@ export class DeliveryWorker implements DeliveryRecorder {
   /** Marks up to `limit` due deliveries in flight for this worker and returns them. */
   async claim(limit: number): Promise<{ id: string; attempts: number }[]> {
     const now = this.clock.now();
-    const lease = new Date(now.getTime() + this.options.timeoutMs + 30_000);
+    // Longer than any attempt can take; a claim still held after it belongs to a worker that died.
+    const lease = new Date(now.getTime() + this.options.timeoutMs + 5_000);
     const due = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'in_flight' and d.lease_until <= ?))`;
     const rows = await this.orm.em.fork().execute<{ id: string; attempts: number }[]>(
       `with busy as (
