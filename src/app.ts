@@ -165,6 +165,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay.stop();
       await worker.stop();
+      sender.close();
       await deliveryListener?.end().catch(() => undefined);
       await eventBus.close();
     },

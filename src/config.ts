@@ -84,9 +84,9 @@ export interface EventsConfig {
   redisChannelPrefix: string;
   /** How often the relay and the delivery worker look for work when nothing woke them (EVENT_POLL_MS, default 200). */
   pollMs: number;
-  /** Webhook attempts one worker runs at once (WEBHOOK_CONCURRENCY, default 16). */
+  /** Webhook attempts one worker runs at once (WEBHOOK_CONCURRENCY, default 32). */
   webhookConcurrency: number;
-  /** Attempts in flight at once towards one webhook, so one slow endpoint cannot take every slot (WEBHOOK_PER_ENDPOINT, default 4). */
+  /** Attempts in flight at once towards one webhook, so one slow endpoint cannot take every slot (WEBHOOK_PER_ENDPOINT, default 8). */
   webhookPerEndpoint: number;
   /** Time limit of one attempt (WEBHOOK_TIMEOUT_MS, default 15000). */
   webhookTimeoutMs: number;
@@ -141,8 +141,8 @@ export function loadEventsConfig(env: NodeJS.ProcessEnv = process.env): EventsCo
     redisUrl,
     redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'gw:',
     pollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
-    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 1000),
-    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 4, 1, 100),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 8, 1, 100),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
     webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     webhookCaFile,

@@ -1,9 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/core';
 import type { Clock } from '../common/clock';
 import { logger } from '../common/logger';
 import { runInScope } from '../common/request-scope';
-import { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookStatus } from '../modules/webhook/webhook.entity';
+import { DeliveryStatus, Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from './pubsub';
 import type { AttemptOutcome, WebhookSender } from './webhook-sender';
 
@@ -20,9 +19,23 @@ export function jittered(ms: number, random = Math.random): number {
   return Math.round(ms * (1 - JITTER + 2 * JITTER * random()));
 }
 
+/** A delivery as claimed for one attempt: what the attempt and its record need. */
+export interface ClaimedDelivery {
+  id: string;
+  /** The attempt's number (the claim counted it). */
+  attempt: number;
+  scheduleStep: number;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  distributorId: string;
+  body: string;
+  test: boolean;
+}
+
 export interface DeliveryRecorder {
   /** Records an attempt and moves the delivery on (success, next retry, dead); announces the outcome. */
-  record(deliveryId: string, attempt: number, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void>;
+  record(claim: ClaimedDelivery, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void>;
   /** Looks for due deliveries now. */
   wake(): void;
 }
@@ -94,8 +107,9 @@ export class DeliveryWorker implements DeliveryRecorder {
       const free = this.options.concurrency - this.inFlight.size;
       if (free <= 0 || this.stopped) return;
       const claimed = await this.claim(free);
+      const webhooks = claimed.length ? await this.orm.em.fork().find(Webhook, { id: { $in: [...new Set(claimed.map((c) => c.webhookId))] } }) : [];
       for (const c of claimed) {
-        const job: Promise<void> = this.process(c.id, c.attempts)
+        const job: Promise<void> = this.process(c, webhooks.find((w) => w.id === c.webhookId) ?? null)
           .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
           .finally(() => {
             this.inFlight.delete(job);
@@ -108,12 +122,12 @@ export class DeliveryWorker implements DeliveryRecorder {
   }
 
   /** Marks up to `limit` due deliveries in flight for this worker and returns them. */
-  async claim(limit: number): Promise<{ id: string; attempts: number }[]> {
+  async claim(limit: number): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
     // Longer than any attempt can take; a claim still held after it belongs to a worker that died.
     const lease = new Date(now.getTime() + this.options.timeoutMs + 5_000);
     const due = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'in_flight' and d.lease_until <= ?))`;
-    const rows = await this.orm.em.fork().execute<{ id: string; attempts: number }[]>(
+    const rows = await this.orm.em.fork().execute<Record<string, unknown>[]>(
       `with busy as (
          select webhook_id, count(*) as n from webhook_delivery where status = 'in_flight' and lease_until > ? group by webhook_id
        ), due as (
@@ -130,80 +144,84 @@ export class DeliveryWorker implements DeliveryRecorder {
          limit ?
          for update of d skip locked
        )
-       returning w.id, w.attempts`,
+       returning w.id, w.attempts, w.schedule_step, w.webhook_id, w.event_id, w.event_type, w.distributor_id, w.body, w.test`,
       [now, now, now, lease, now, now, this.options.perEndpoint, limit],
     );
-    return rows.map((r) => ({ id: String(r.id), attempts: Number(r.attempts) }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      attempt: Number(r.attempts),
+      scheduleStep: Number(r.schedule_step),
+      webhookId: String(r.webhook_id),
+      eventId: String(r.event_id),
+      eventType: String(r.event_type),
+      distributorId: String(r.distributor_id),
+      body: String(r.body),
+      test: Boolean(r.test),
+    }));
   }
 
-  private async process(deliveryId: string, attempt: number): Promise<void> {
-    const em = this.orm.em.fork();
-    const delivery = await em.findOne(WebhookDelivery, deliveryId, { populate: ['webhook'] });
-    if (!delivery) return;
-    if (delivery.webhook.status !== WebhookStatus.active) {
-      await this.record(deliveryId, attempt, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+  private async process(claim: ClaimedDelivery, webhook: Webhook | null): Promise<void> {
+    if (!webhook || webhook.status !== WebhookStatus.active) {
+      await this.record(claim, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
       return;
     }
-    const outcome = await this.sender.send(delivery.webhook, { eventId: delivery.eventId, body: delivery.body });
-    await this.record(deliveryId, attempt, outcome, { retry: !delivery.test });
+    const outcome = await this.sender.send(webhook, { eventId: claim.eventId, body: claim.body });
+    await this.record(claim, outcome, { retry: !claim.test });
   }
 
-  async record(deliveryId: string, attempt: number, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void> {
+  /**
+   * One statement: the attempt row, and the delivery moved on only while this claim still holds
+   * it (in flight, same attempt count) — a claim that outlived its lease records its attempt but
+   * leaves the delivery to the worker that took it over.
+   */
+  async record(claim: ClaimedDelivery, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void> {
     const now = this.clock.now();
-    let message: DeliveryOutcomeMessage | null = null;
-    await runInScope({ actor: 'webhook-worker' }, () =>
-      this.orm.em.fork().transactional(async (tem) => {
-        const d = await tem.findOne(WebhookDelivery, deliveryId, { populate: ['webhook'], lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!d) return;
-        tem.create(WebhookAttempt, {
-          delivery: d,
-          number: attempt,
-          attemptedAt: now,
-          statusCode: outcome.statusCode ?? undefined,
-          latencyMs: outcome.latencyMs,
-          success: outcome.success,
-          error: outcome.error ?? undefined,
-        });
-        // Only the holder of the current claim moves the delivery on.
-        if (d.status === DeliveryStatus.in_flight && d.attempts === attempt) {
-          d.leaseUntil = undefined;
-          d.lastError = outcome.error ?? undefined;
-          if (outcome.success) {
-            d.status = DeliveryStatus.succeeded;
-            d.completedAt = now;
-          } else if (outcome.gone) {
-            d.webhook.status = WebhookStatus.disabled;
-            d.webhook.disabledReason = 'endpoint answered 410 Gone';
-            d.status = DeliveryStatus.dead;
-            d.completedAt = now;
-          } else if (!opts.retry || d.scheduleStep + 1 >= RETRY_SCHEDULE_MS.length) {
-            d.status = DeliveryStatus.dead;
-            d.completedAt = now;
-          } else {
-            d.scheduleStep += 1;
-            const delay = Math.max(jittered(RETRY_SCHEDULE_MS[d.scheduleStep]), outcome.retryAfterMs ?? 0);
-            d.nextAttemptAt = new Date(now.getTime() + delay);
-            d.status = DeliveryStatus.pending;
-          }
-        }
-        message = {
-          deliveryId: String(d.id),
-          webhookId: d.webhook.id,
-          eventId: d.eventId,
-          eventType: d.eventType,
-          distributorId: d.distributorId,
-          attempt,
-          statusCode: outcome.statusCode,
-          success: outcome.success,
-          error: outcome.error,
-          status: d.status,
-          latencyMs: outcome.latencyMs,
-          attemptedAt: now.getTime(),
-          nextAttemptAt: d.status === DeliveryStatus.pending ? d.nextAttemptAt.getTime() : null,
-          test: d.test,
-        };
-      }),
+    let status: DeliveryStatus;
+    let step = claim.scheduleStep;
+    let next: Date = now;
+    if (outcome.success) status = DeliveryStatus.succeeded;
+    else if (outcome.gone || !opts.retry || step + 1 >= RETRY_SCHEDULE_MS.length) status = DeliveryStatus.dead;
+    else {
+      status = DeliveryStatus.pending;
+      step += 1;
+      next = new Date(now.getTime() + Math.max(jittered(RETRY_SCHEDULE_MS[step]), outcome.retryAfterMs ?? 0));
+    }
+    const completedAt = status === DeliveryStatus.pending ? null : now;
+    const em = this.orm.em.fork();
+    await em.execute(
+      `with attempt as (
+         insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
+       )
+       update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
+       where id = ? and status = 'in_flight' and attempts = ?`,
+      [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
     );
-    if (message) await this.bus.publish(TOPICS.delivery, message).catch((err) => logger.warn({ err }, 'delivery outcome not announced'));
+    if (outcome.gone) {
+      await runInScope({ actor: 'webhook-worker' }, async () => {
+        const webhook = await em.findOne(Webhook, claim.webhookId);
+        if (webhook && webhook.status === WebhookStatus.active) {
+          webhook.status = WebhookStatus.disabled;
+          webhook.disabledReason = 'endpoint answered 410 Gone';
+          await em.flush();
+        }
+      });
+    }
+    const message: DeliveryOutcomeMessage = {
+      deliveryId: claim.id,
+      webhookId: claim.webhookId,
+      eventId: claim.eventId,
+      eventType: claim.eventType,
+      distributorId: claim.distributorId,
+      attempt: claim.attempt,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+      status,
+      latencyMs: outcome.latencyMs,
+      attemptedAt: now.getTime(),
+      nextAttemptAt: status === DeliveryStatus.pending ? next.getTime() : null,
+      test: claim.test,
+    };
+    await this.bus.publish(TOPICS.delivery, message).catch((err) => logger.warn({ err }, 'delivery outcome not announced'));
   }
 }

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+/** The project's root, whether this runs from source (jest) or built (dist/, the benchmark). */
+const ROOT = basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
 
 /** The built gateway (`npm run build`), started as its own process as `npm start` would. */
-export const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 
 export interface ChildGateway {
   child: ChildProcess;

@@ -99,12 +99,13 @@ export class WebhookService {
       createdAt: now,
     });
     await ctx.em.flush();
+    const claim = { id: String(delivery.id), attempt: 1, scheduleStep: 0, webhookId: webhook.id, eventId, eventType, distributorId: webhook.distributor.id, body: delivery.body, test: true };
     if (webhook.status !== WebhookStatus.active) {
-      await this.deps.recorder.record(delivery.id, 1, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+      await this.deps.recorder.record(claim, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
       return { success: false, message: 'webhook is disabled' };
     }
     const outcome = await this.deps.sender.send(webhook, { eventId, body: delivery.body });
-    await this.deps.recorder.record(delivery.id, 1, outcome, { retry: false });
+    await this.deps.recorder.record(claim, outcome, { retry: false });
     return outcome.success
       ? { success: true, message: `test event ${eventId} delivered (HTTP ${outcome.statusCode})` }
       : { success: false, message: `test event ${eventId} not delivered: ${outcome.error}` };
