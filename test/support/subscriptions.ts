@@ -11,7 +11,7 @@ export interface Subscribed<T = any> {
   close(): Promise<void>;
 }
 
-export async function subscribe<T = any>(port: number, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Subscribed<T>> {
+export async function subscribe<T = any>(port: number, query: string, variables: Record<string, unknown> = {}, token?: string, onMessage?: (m: T) => void): Promise<Subscribed<T>> {
   const client = createClient({
     url: `ws://127.0.0.1:${port}/graphql`,
     webSocketImpl: WebSocket,
@@ -28,7 +28,11 @@ export async function subscribe<T = any>(port: number, query: string, variables:
     client.on('closed', (e) => reject(new Error(`closed: ${(e as { code?: number }).code}`)));
   });
   client.subscribe<T>({ query, variables }, {
-    next: (m) => (m.errors ? errors.push(...m.errors) : messages.push(m.data as T)),
+    next: (m) => {
+      if (m.errors) errors.push(...m.errors);
+      else if (onMessage) onMessage(m.data as T);
+      else messages.push(m.data as T);
+    },
     error: (e) => errors.push(e),
     complete: () => undefined,
   });
