@@ -282,6 +282,21 @@ describe('Webhook delivery from the event log', () => {
     expect(receiver.received.filter((r) => r.path === '/slow').length).toBeLessThanOrEqual(8); // at most 8 per endpoint at once
   });
 
+  it('an attempt that gets no answer within the timeout fails (15 s by default; 300 ms here)', async () => {
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const quick = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: gw.db.orm, clock: gw.clock, events: { ...events(), webhookTimeoutMs: 300 } });
+    try {
+      const port = await quick.listen(0, '127.0.0.1');
+      const reg = await gw.api('POST', '/webhooks/register', { host: m.hostA, body: { event_type: 'order.rejected', endpoint_url: receiver.url('/hang') } });
+      receiver.respond = () => 'hang';
+      const { httpRequest } = await import('../support/http');
+      const res = await httpRequest(port, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.rejected', webhook_id: reg.body.data.id } });
+      expect(res.body.data).toEqual({ success: false, message: expect.stringMatching(/not delivered: timed out after 300 ms$/) });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses at delivery an endpoint whose name now resolves to a private address (SSRF, DNS rebinding)', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     // Registered while allowed; then a gateway whose allowlist does not cover it (a stand-in for a
