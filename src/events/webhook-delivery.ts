@@ -77,10 +77,16 @@ export class DeliveryWorker implements DeliveryRecorder {
     this.wake();
   }
 
-  /** Stops claiming and waits for the attempts under way. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, gives the attempts under way `graceMs` to finish, then ends them; each is
+   * recorded as failed and retried later (by this or another instance), so none is lost.
+   */
+  async stop(graceMs = 2000): Promise<void> {
     this.stopped = true;
     if (this.poller) clearInterval(this.poller);
+    const grace = new Promise((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    this.sender.abortAll();
     while (this.running || this.inFlight.size) {
       await Promise.allSettled([...this.inFlight]);
       if (this.running) await new Promise((r) => setTimeout(r, 5));
@@ -188,14 +194,19 @@ export class DeliveryWorker implements DeliveryRecorder {
     }
     const completedAt = status === DeliveryStatus.pending ? null : now;
     const em = this.orm.em.fork();
-    await em.execute(
-      `with attempt as (
-         insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
-       )
-       update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
-       where id = ? and status = 'in_flight' and attempts = ?`,
-      [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
-    );
+    try {
+      await em.execute(
+        `with attempt as (
+           insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
+         )
+         update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
+         where id = ? and status = 'in_flight' and attempts = ?`,
+        [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === '23503') return; // the delivery was deleted meanwhile (its webhook went)
+      throw err;
+    }
     if (outcome.gone) {
       await runInScope({ actor: 'webhook-worker' }, async () => {
         const webhook = await em.findOne(Webhook, claim.webhookId);

@@ -49,6 +49,13 @@ export class WebhookSender {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   }
 
+  private readonly active = new Set<{ destroy(err: Error): void }>();
+
+  /** Ends the attempts under way (shutdown): each records a failure and is retried later. */
+  abortAll(): void {
+    for (const req of this.active) req.destroy(new Error('gateway shutting down'));
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -101,6 +108,7 @@ export class WebhookSender {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        this.active.delete(req);
         resolve(o);
       };
       const req = request(url, { method: 'POST', headers, lookup, ca: this.ca, agent: this.agent, servername: isIpLiteral(url.hostname) ? undefined : url.hostname }, (res) => {
@@ -125,6 +133,7 @@ export class WebhookSender {
         res.on('close', finish);
         res.on('error', finish);
       });
+      this.active.add(req);
       const timer = setTimeout(() => {
         req.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`));
       }, this.options.timeoutMs);

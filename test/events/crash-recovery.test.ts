@@ -62,9 +62,12 @@ onServer('A gateway killed between commit and delivery', () => {
     const interrupted = all.filter((r) => r.json.data.orderId === first);
     expect(new Set(interrupted.map((r) => r.headers['webhook-id'])).size).toBe(1);
     for (const r of all.slice(1)) expect(verifyDelivery(reg.body.data.secret, r).data.status).toBe('accepted');
-    await new Promise((r) => setTimeout(r, 300));
-    const rows = await db.orm.em.fork().execute(`select status from webhook_delivery order by id`);
-    expect(rows.map((r: any) => r.status)).toEqual(['succeeded', 'succeeded']);
+    let statuses: string[] = [];
+    for (let i = 0; i < 100 && statuses.join() !== 'succeeded,succeeded'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      statuses = (await db.orm.em.fork().execute(`select status from webhook_delivery order by id`)).map((r: any) => r.status);
+    }
+    expect(statuses).toEqual(['succeeded', 'succeeded']);
     await killed(gateway.child, 'SIGTERM');
     gateway = null;
   });
