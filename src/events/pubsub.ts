@@ -62,9 +62,10 @@ export function createEventBus(redisUrl: string | null, channelPrefix = 'gw:'): 
       close: async () => undefined,
     };
   }
-  const options = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false };
-  const publisher = new Redis(redisUrl, options);
-  const subscriber = new Redis(redisUrl, options);
+  // Publishing fails fast while Redis is away (the relay logs it and goes on: webhooks do not
+  // wait on subscriptions); the subscriber reconnects and resubscribes on its own.
+  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
   for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
   const pubsub = new RedisPubSub({ publisher, subscriber });
   const channel = (topic: string) => `${channelPrefix}${topic}`;

@@ -128,9 +128,10 @@ export class EventRelay {
       await tem.execute(`update "event" set relayed_at = ? where position in (${events.map(() => '?').join(',')})`, [this.clock.now(), ...events.map((e) => e.position)]);
       if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
       // Announced before the mark commits: at least once (a failed commit announces again later).
+      // An unreachable Redis loses live messages but never holds up webhook deliveries.
       for (const e of events) {
         const topic = e.type === 'order.transition' ? TOPICS.order : e.type === 'nav.published' ? TOPICS.nav : null;
-        if (topic) await this.bus.publish(topic, e);
+        if (topic) await this.bus.publish(topic, e).catch((err) => logger.warn({ err: (err as Error).message, eventId: e.eventId }, 'event not announced to subscriptions'));
       }
       count = events.length;
     });
