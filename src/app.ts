@@ -17,7 +17,14 @@ import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
 import { currentScope, runInScope } from './common/request-scope';
-import type { Config } from './config';
+import { defaultEventsConfig, type Config, type EventsConfig } from './config';
+import { createEventBus } from './events/pubsub';
+import { EventRelay, listenForDeliveries } from './events/relay';
+import { DeliveryWorker } from './events/webhook-delivery';
+import { WebhookSender } from './events/webhook-sender';
+import { EndpointGuard } from './modules/webhook/endpoint-guard';
+import { readFileSync } from 'node:fs';
+import { WebSocketServer } from 'ws';
 import { createContext, type GatewayContext } from './graphql/context';
 import { formatError } from './graphql/format-error';
 import { graphqlPrincipal } from './graphql/principal';
@@ -34,6 +41,12 @@ export interface Gateway {
   services: Services;
   /** Starts listening; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
+  /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
+  background: {
+    start(): Promise<void>;
+    /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
+    stop(): Promise<void>;
+  };
   /** Stops taking requests, lets in-flight ones finish, then stops. */
   close(): Promise<void>;
 }
@@ -44,12 +57,33 @@ export interface GatewayDeps {
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
   supply?: SupplyProvidersConfig;
+  /** Events settings (relay, webhooks, subscriptions); unset ones take their defaults. */
+  events?: Partial<EventsConfig>;
+  /** Start the event relay and the delivery worker (default true; tests that do not need them turn them off). */
+  background?: boolean;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply });
+  const events: EventsConfig = { ...defaultEventsConfig(), ...deps.events };
+  const eventBus = createEventBus(events.redisUrl, events.redisChannelPrefix);
+  const guard = new EndpointGuard(events.webhookAllowedHosts);
+  const sender = new WebhookSender(
+    { timeoutMs: events.webhookTimeoutMs, guard, extraCa: events.webhookCaFile ? readFileSync(events.webhookCaFile, 'utf8') : null, secretKey: events.webhookSecretKey },
+    deps.clock,
+  );
+  const worker = new DeliveryWorker(deps.orm, eventBus, sender, deps.clock, {
+    pollMs: events.pollMs,
+    concurrency: events.webhookConcurrency,
+    perEndpoint: events.webhookPerEndpoint,
+    timeoutMs: events.webhookTimeoutMs,
+  });
+  const clientUrl = deps.orm.config.get('clientUrl');
+  // The embedded database's socket server does not carry LISTEN: there the relay polls.
+  const listen = clientUrl ? { connectionString: clientUrl } : null;
+  const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, eventBus, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
   const app = express();
   const server = createServer(app);
   const development = deps.config.env === 'development' || deps.config.env === 'test';
@@ -63,9 +97,37 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     introspection: development || process.env.GRAPHQL_INTROSPECTION === 'true',
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
     ],
   });
+  // GraphQL subscriptions over graphql-ws on the same path (Apollo Sandbox finds them there).
+  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
+  const wsCleanup = useServer(
+    {
+      schema,
+      context: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const auth = (params.Authorization ?? params.authorization) as string | undefined;
+        const em = deps.orm.em.fork();
+        const principal = await graphqlPrincipal(services, em, typeof auth === 'string' ? auth : undefined);
+        return createContext({ em, principal, services, requestId: 'ws' });
+      },
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const auth = (params.Authorization ?? params.authorization) as string | undefined;
+        try {
+          await graphqlPrincipal(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined);
+          return true;
+        } catch {
+          return false; // closes with 4403 Forbidden
+        }
+      },
+    },
+    wsServer,
+  );
+
   await apollo.start();
 
   app.use(
@@ -101,6 +163,24 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     if (!res.headersSent) res.status(500).json(failure('internal server error'));
   });
 
+  let running = false;
+  const background = {
+    async start() {
+      if (running) return;
+      running = true;
+      await relay.start();
+      worker.start();
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      await relay.stop();
+      await worker.stop();
+    },
+  };
+  const deliveryListener = await listenForDeliveries(listen, () => worker.wake());
+  if (deps.background ?? true) await background.start();
+
   return {
     server,
     services,
@@ -109,9 +189,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         server.once('error', reject);
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
+    background,
     async close() {
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+      await background.stop();
+      sender.close();
+      await deliveryListener?.end().catch(() => undefined);
+      await eventBus.close();
     },
   };
 }

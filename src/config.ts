@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { SupplyProvidersConfig } from './supply/provider';
 
 /**
@@ -36,6 +37,8 @@ export interface Config {
    * provider is configured (SUPPLY_SIMULATOR; default true in development).
    */
   supplySimulator: boolean;
+  /** The relay, webhook delivery and subscriptions (see EventsConfig). */
+  events: EventsConfig;
 }
 
 /**
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwt: parseJwt(env, appEnv, int, problems),
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
     supplySimulator: bool('SUPPLY_SIMULATOR', appEnv === 'development'),
+    events: parseEvents(env, appEnv, int, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
@@ -155,4 +159,84 @@ function parseSupplyProviders(raw: string | undefined, problems: string[]): Supp
     out[id] = { url: String(v.url), timeoutMs: Number(timeoutMs), apiKey: v.apiKey as string | undefined, callbackSecret: v.callbackSecret as string | undefined };
   }
   return out;
+}
+
+/** Events: the relay, webhook delivery and subscriptions. */
+export interface EventsConfig {
+  /** Redis for subscription fan-out across instances (REDIS_URL); null: in-process PubSub. */
+  redisUrl: string | null;
+  /** Prefix of the Redis channels, so deployments sharing a Redis stay apart (REDIS_CHANNEL_PREFIX, default `gw:`). */
+  redisChannelPrefix: string;
+  /** How often the relay and the delivery worker look for work when nothing woke them (EVENT_POLL_MS, default 200). */
+  pollMs: number;
+  /** Webhook attempts one worker runs at once (WEBHOOK_CONCURRENCY, default 32). */
+  webhookConcurrency: number;
+  /** Attempts in flight at once towards one webhook, so one slow endpoint cannot take every slot (WEBHOOK_PER_ENDPOINT, default 8). */
+  webhookPerEndpoint: number;
+  /** Time limit of one attempt (WEBHOOK_TIMEOUT_MS, default 15000). */
+  webhookTimeoutMs: number;
+  /**
+   * Hosts, addresses or CIDR ranges webhooks may reach even though they are loopback, private,
+   * link-local, CGNAT, unique-local or cloud metadata (WEBHOOK_ALLOWED_HOSTS, comma-separated;
+   * default none). For test receivers and on-premise setups only.
+   */
+  webhookAllowedHosts: string[];
+  /** PEM file of extra CAs trusted for webhook TLS, added to the system roots (WEBHOOK_CA_FILE). */
+  webhookCaFile: string | null;
+  /**
+   * Key that encrypts webhook signing secrets at rest, 32 bytes in base64 (WEBHOOK_SECRET_KEY).
+   * Required in production; elsewhere a fixed development key is used when unset.
+   */
+  webhookSecretKey: Buffer;
+}
+
+/** The development-only key for webhook secrets at rest; production must set WEBHOOK_SECRET_KEY. */
+const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32);
+
+/** REDIS_URL, EVENT_POLL_MS, WEBHOOK_* (the key is required in production). */
+function parseEvents(
+  env: NodeJS.ProcessEnv,
+  appEnv: string,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): EventsConfig {
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  const webhookCaFile = env.WEBHOOK_CA_FILE?.trim() || null;
+  if (webhookCaFile) {
+    try {
+      const pem = readFileSync(webhookCaFile, 'utf8');
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) problems.push(`WEBHOOK_CA_FILE must be a PEM certificate file, got "${webhookCaFile}"`);
+    } catch {
+      problems.push(`WEBHOOK_CA_FILE cannot be read: "${webhookCaFile}"`);
+    }
+  }
+  let webhookSecretKey = DEVELOPMENT_WEBHOOK_KEY;
+  const rawKey = env.WEBHOOK_SECRET_KEY?.trim();
+  if (rawKey) {
+    const key = Buffer.from(rawKey, 'base64');
+    if (key.length !== 32) problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64');
+    else webhookSecretKey = key;
+  } else if (appEnv === 'production') {
+    problems.push('WEBHOOK_SECRET_KEY is required in production (32 bytes in base64)');
+  }
+  return {
+    redisUrl,
+    redisChannelPrefix: env.REDIS_CHANNEL_PREFIX?.trim() || 'gw:',
+    pollMs: int('EVENT_POLL_MS', 200, 10, 60_000),
+    webhookConcurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 8, 1, 100),
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
+    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    webhookCaFile,
+    webhookSecretKey,
+  };
+}
+
+/**
+ * The development defaults of the events settings, for a gateway built without them (tests,
+ * benches). The production entry point (main.ts) always passes the validated `Config.events`.
+ */
+export function defaultEventsConfig(): EventsConfig {
+  return parseEvents({}, 'development', (_name, fallback) => fallback, []);
 }

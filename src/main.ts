@@ -26,7 +26,7 @@ async function main() {
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply });
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events });
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];

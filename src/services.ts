@@ -18,6 +18,8 @@ import { ShareClassService } from './modules/share-class/share-class.service';
 import { TokenService } from './modules/token/token.service';
 import { SupplyRegistry } from './supply/http-provider';
 import type { SupplyProvidersConfig } from './supply/provider';
+import type { EventBus } from './events/pubsub';
+import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -25,6 +27,9 @@ export interface ServiceDeps {
   env: string;
   jwt?: JwtConfig;
   supply?: SupplyProvidersConfig;
+  /** Where committed events are announced (subscriptions; Redis across instances). */
+  eventBus: EventBus;
+  webhooks: Omit<WebhookServiceDeps, 'clock'>;
 }
 
 /**
@@ -59,6 +64,8 @@ export function createServices(deps: ServiceDeps) {
     supply,
     twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, supply, clock }),
     oneStepOrder: new OneStepOrderService(clock, nav),
+    eventBus: deps.eventBus,
+    webhook: new WebhookService({ clock, ...deps.webhooks }),
   };
 }
 

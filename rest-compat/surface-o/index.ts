@@ -4,6 +4,7 @@ import { holdingRoutes } from './holding.routes';
 import { orderRoutes } from './orders.routes';
 import { assetRoutes } from './share-class.routes';
 import { userRoutes } from './user.routes';
+import { webhookRoutesO } from './webhook.routes';
 
 /** Surface O, as spec/api-description.md describes it (Bearer-authenticated distributors). */
-export const SURFACE_O: RestRoute[] = [...authRoutes, ...assetRoutes, ...userRoutes, ...orderRoutes, ...holdingRoutes];
+export const SURFACE_O: RestRoute[] = [...authRoutes, ...assetRoutes, ...userRoutes, ...orderRoutes, ...holdingRoutes, ...webhookRoutesO];

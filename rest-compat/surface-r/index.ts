@@ -4,6 +4,7 @@ import { investorRoutes } from './investor.routes';
 import { shareClassRoutes } from './share-class.routes';
 import { orderOneStepRoutes } from './order-one-step.routes';
 import { orderTwoStepRoutes } from './order-two-step.routes';
+import { webhookRoutes } from './webhook.routes';
 
 /** Surface R, as spec/api-description.md describes it. Within a path, earlier rows win. */
 export const SURFACE_R: RestRoute[] = [
@@ -12,4 +13,5 @@ export const SURFACE_R: RestRoute[] = [
   ...shareClassRoutes('/funds/shareclass', 'host'),
   ...orderTwoStepRoutes,
   ...orderOneStepRoutes,
+  ...webhookRoutes,
 ];

@@ -18,6 +18,7 @@ import {
 } from '../modules/share-class/share-class.parts';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
+import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhook/webhook.entity';
 
 /** Every entity of the domain model; the ORM and the migration generator read this list. */
 export const ENTITIES = [
@@ -47,4 +48,7 @@ export const ENTITIES = [
   ApiCredential,
   TokenFamily,
   RefreshToken,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

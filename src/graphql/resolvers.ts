@@ -13,6 +13,8 @@ import { OrderResolver } from '../modules/order/order.resolver';
 import { TwoStepResolver } from '../modules/order/two-step.resolver';
 import { ShareClassOpsResolver, ShareClassResolver } from '../modules/share-class/share-class.resolver';
 import { TokenResolver } from '../modules/token/token.resolver';
+import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../modules/webhook/webhook.resolver';
+import { SubscriptionResolver } from '../events/subscriptions.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -36,4 +38,8 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   OrderResolver,
   TwoStepResolver,
   OneStepOrderResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
+  WebhookAttemptResolver,
+  SubscriptionResolver,
 ];

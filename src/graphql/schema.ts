@@ -7,6 +7,19 @@ let schema: GraphQLSchema | null = null;
 
 /** The schema, built once per process (type-graphql keeps global metadata). */
 export function gatewaySchema(): GraphQLSchema {
-  schema ??= buildSchemaSync({ resolvers: RESOLVERS, validate: false });
+  schema ??= buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED });
   return schema;
 }
+
+/**
+ * type-graphql insists on a PubSub once a schema has subscriptions. Ours each bring their own
+ * `subscribe` over the gateway's event bus (src/events/pubsub.ts), so topic-based ones are refused.
+ */
+const TOPIC_PUBSUB_UNUSED = {
+  publish(): void {
+    throw new Error('use services.eventBus');
+  },
+  subscribe(): AsyncIterable<unknown> {
+    throw new Error('subscriptions take a `subscribe` function over services.eventBus');
+  },
+};

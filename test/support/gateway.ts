@@ -4,6 +4,7 @@ import { createGateway, type Gateway } from '../../src/app';
 import type { SupplyProvidersConfig } from '../../src/supply/provider';
 import { ManualClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
+import type { EventsConfig } from '../../src/config';
 import { httpRequest, type HttpResponse, type RequestOptions } from './http';
 import { openTestDatabase, type TestDatabase } from './database';
 
@@ -26,10 +27,10 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(options: { poolMax?: number; supply?: SupplyProvidersConfig } = {}): Promise<TestGateway> {
+export async function startTestGateway(options: { poolMax?: number; supply?: SupplyProvidersConfig; events?: Partial<EventsConfig>; background?: boolean } = {}): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock, supply: options.supply });
+  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {
@@ -51,7 +52,10 @@ export async function startTestGateway(options: { poolMax?: number; supply?: Sup
     async reset() {
       opsToken = null;
       clock.set(null);
+      // The relay and the delivery worker hold row locks that TRUNCATE would deadlock with.
+      await gateway.background.stop();
       await db.truncate();
+      if (options.background) await gateway.background.start();
     },
     async close() {
       await gateway.close();

@@ -10,7 +10,8 @@ describe('JWT settings in the configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SIGNING_KEY is required in production/);
     expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: DEVELOPMENT_JWT_SIGNING_KEY })).toThrow(/must not be the development key/);
     const key = 'k'.repeat(48);
-    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: key, JWT_ISSUER: 'gw.example', REFRESH_TOKEN_TTL_SECONDS: '3600' }).jwt).toEqual({
+    const webhookKey = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: key, WEBHOOK_SECRET_KEY: webhookKey, JWT_ISSUER: 'gw.example', REFRESH_TOKEN_TTL_SECONDS: '3600' }).jwt).toEqual({
       signingKey: key,
       issuer: 'gw.example',
       refreshTokenTtlSeconds: 3600,

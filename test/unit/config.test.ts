@@ -26,6 +26,17 @@ describe('loadConfig', () => {
       jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
       supplyProviders: {},
       supplySimulator: true,
+      events: {
+        redisUrl: null,
+        redisChannelPrefix: 'gw:',
+        pollMs: 200,
+        webhookConcurrency: 32,
+        webhookPerEndpoint: 8,
+        webhookTimeoutMs: 15_000,
+        webhookAllowedHosts: [],
+        webhookCaFile: null,
+        webhookSecretKey: expect.any(Buffer),
+      },
     });
   });
 
@@ -39,6 +50,7 @@ describe('loadConfig', () => {
       DB_POOL_MAX: '20',
       BODY_LIMIT: '1mb',
       JWT_SIGNING_KEY: 'k'.repeat(32),
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     });
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/gw', env: 'production', logLevel: 'warn', seedDemo: false, dbPoolMax: 20, bodyLimit: '1mb' });
   });

@@ -1,0 +1,119 @@
+/**
+ * Latency from a committed state change to (a) the first webhook delivery attempt and (b) the
+ * subscription message, over N order transitions, against a real PostgreSQL.
+ *
+ *   DATABASE_URL=postgres://… npm run bench:events            (N=1000, 50 transitions/s)
+ *   BENCH_EVENTS=2000 BENCH_RATE=100 DATABASE_URL=… npm run bench:events
+ *
+ * The gateway runs as its own process (the built dist/src/main.js) on a fresh database
+ * `<database>_bench`; this process commits the transitions (through `recordTransition`, in a
+ * transaction, as the order services do), receives the webhooks over HTTPS and holds a
+ * graphql-ws subscription. Times are wall-clock ms on one machine.
+ */
+import 'reflect-metadata';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import { systemClock } from '../src/common/clock';
+import { migrate, ormOptions } from '../src/db/orm';
+import { aPendingOrder, moveOrder } from '../test/support/event.factories';
+import { aMarket } from '../test/support/factories';
+import { httpRequest } from '../test/support/http';
+import { killed, startChildGateway } from '../test/support/child-gateway';
+import { subscribe } from '../test/support/subscriptions';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { makeCertificates } from '../test/support/webhook-receiver';
+
+const N = Number(process.env.BENCH_EVENTS ?? 1000);
+const RATE = Number(process.env.BENCH_RATE ?? 50);
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+  return { n: s.length, median: q(0.5), p90: q(0.9), p99: q(0.99), max: s[s.length - 1] };
+}
+
+async function main() {
+  const admin = process.env.DATABASE_URL;
+  if (!admin) throw new Error('DATABASE_URL is required: the benchmark runs against a real PostgreSQL');
+  const url = new URL(admin);
+  const name = `${url.pathname.replace(/^\//, '') || 'postgres'}_bench`;
+  const c = new Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`drop database if exists "${name}" with (force)`);
+  await c.query(`create database "${name}"`);
+  await c.end();
+  url.pathname = `/${name}`;
+  const orm = await MikroORM.init({ ...ormOptions(systemClock), clientUrl: url.toString(), pool: { min: 0, max: 4 } });
+  await migrate(orm, url.toString());
+  const m = await aMarket(orm.em.fork(), systemClock.now());
+
+  const certs = await makeCertificates();
+  const committedAt = new Map<string, number>();
+  const webhookAt = new Map<string, number>();
+  const subscriptionAt = new Map<string, number>();
+  const receiver = new Worker(join(__dirname, 'receiver-thread.js'), { workerData: { key: certs.key, cert: certs.cert } });
+  const receiverPort = await new Promise<number>((resolve) =>
+    receiver.on('message', (m: { port?: number; orderId?: string; at?: number }) => {
+      if (m.port) resolve(m.port);
+      else if (m.orderId && !webhookAt.has(m.orderId)) webhookAt.set(m.orderId, m.at!);
+    }),
+  );
+  const gateway = await startChildGateway({ DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
+  try {
+    const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: `https://127.0.0.1:${receiverPort}/hook` } });
+    if (reg.status !== 200) throw new Error(`register: ${reg.text}`);
+    const token = /Bearer (ops_\S+)/.exec(gateway.output())?.[1];
+    // A test environment prints no token: issue one through the CLI path the gateway uses.
+    const ops = token ?? (await issueOpsToken(orm));
+    const sub = await subscribe(gateway.port, `subscription { orderUpdated(status: "accepted") { orderId } }`, {}, ops, (msg: any) => {
+      const id = msg.orderUpdated.orderId;
+      if (!subscriptionAt.has(id)) subscriptionAt.set(id, Date.now());
+    });
+
+    // Orders are placed first; the measured change is pending → accepted.
+    const orders: string[] = [];
+    for (let i = 0; i < N; i++) orders.push(await aPendingOrder(orm, m, systemClock.now()));
+    await new Promise((r) => setTimeout(r, 1000));
+    process.stdout.write(`placed ${N} orders; measuring ${N} transitions at ${RATE}/s\n`);
+    const started = Date.now();
+    for (let i = 0; i < N; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await moveOrder(orm, orders[i], 'accepted', systemClock.now());
+      committedAt.set(orders[i], Date.now());
+    }
+    const deadline = Date.now() + 30_000;
+    while ((webhookAt.size < N || subscriptionAt.size < N) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await sub.close();
+    const lat = (at: Map<string, number>) => orders.filter((o) => at.has(o)).map((o) => at.get(o)! - committedAt.get(o)!);
+    const result = {
+      events: N,
+      ratePerSecond: RATE,
+      webhookFirstAttemptMs: stats(lat(webhookAt)),
+      subscriptionMessageMs: stats(lat(subscriptionAt)),
+      missingWebhooks: N - webhookAt.size,
+      missingSubscriptionMessages: N - subscriptionAt.size,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await killed(gateway.child, 'SIGTERM');
+    await receiver.terminate();
+    certs.cleanup();
+    await orm.close(true);
+  }
+}
+
+async function issueOpsToken(orm: MikroORM): Promise<string> {
+  const { OpsTokenService } = await import('../src/modules/auth/ops-token.service');
+  return new OpsTokenService(systemClock).issue(orm.em.fork(), 'bench');
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

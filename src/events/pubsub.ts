@@ -1,0 +1,81 @@
+import { PubSub } from 'graphql-subscriptions';
+import { RedisPubSub } from 'graphql-redis-subscriptions';
+import Redis from 'ioredis';
+import { logger } from '../common/logger';
+
+/** Topics of the subscriptions; payloads are plain JSON so they cross Redis unchanged. */
+export const TOPICS = {
+  order: 'gw.order.transition',
+  nav: 'gw.nav.published',
+  delivery: 'gw.webhook.delivery',
+} as const;
+
+/** An event as the relay announces it. */
+export interface RelayedEvent {
+  eventId: string;
+  position: string;
+  type: string;
+  aggregateType: string;
+  aggregateId: string;
+  distributorId: string | null;
+  payload: Record<string, unknown>;
+  /** Epoch ms. */
+  occurredAt: number;
+}
+
+/** A webhook attempt's outcome as announced to subscribers. */
+export interface DeliveryOutcomeMessage {
+  deliveryId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  distributorId: string;
+  attempt: number;
+  statusCode: number | null;
+  success: boolean;
+  error: string | null;
+  status: string;
+  latencyMs: number;
+  attemptedAt: number;
+  nextAttemptAt: number | null;
+  test: boolean;
+}
+
+/**
+ * Where the relay and the delivery worker announce, and subscriptions listen. In-process by
+ * default; with Redis every instance's subscribers hear what any instance publishes.
+ */
+export interface EventBus {
+  readonly kind: 'memory' | 'redis';
+  publish(topic: string, payload: unknown): Promise<void>;
+  iterator<T>(topics: string[]): AsyncIterableIterator<T>;
+  close(): Promise<void>;
+}
+
+export function createEventBus(redisUrl: string | null, channelPrefix = 'gw:'): EventBus {
+  if (!redisUrl) {
+    const pubsub = new PubSub();
+    return {
+      kind: 'memory',
+      publish: (topic, payload) => pubsub.publish(topic, payload),
+      iterator: <T>(topics: string[]) => pubsub.asyncIterableIterator<T>(topics) as AsyncIterableIterator<T>,
+      close: async () => undefined,
+    };
+  }
+  // Publishing fails fast while Redis is away (the relay logs it and goes on: webhooks do not
+  // wait on subscriptions); the subscriber reconnects and resubscribes on its own.
+  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+  const pubsub = new RedisPubSub({ publisher, subscriber });
+  const channel = (topic: string) => `${channelPrefix}${topic}`;
+  return {
+    kind: 'redis',
+    publish: (topic, payload) => pubsub.publish(channel(topic), payload),
+    iterator: <T>(topics: string[]) => pubsub.asyncIterableIterator<T>(topics.map(channel)) as AsyncIterableIterator<T>,
+    async close() {
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import type { Clock } from '../common/clock';
+import { logger } from '../common/logger';
+import { Order } from '../modules/order/order.entity';
+import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
+import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
+import { DomainEvent } from './event.entity';
+import { TOPICS, type EventBus, type RelayedEvent } from './pubsub';
+
+/** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
+export const EVENT_CHANNEL = 'gateway_event';
+export const DELIVERY_CHANNEL = 'gateway_delivery';
+/** One relay at a time across instances, so announcements keep the log's order. */
+const RELAY_LOCK = 734100005;
+
+export interface RelayOptions {
+  pollMs: number;
+  batchSize?: number;
+  /** Where to LISTEN (a PostgreSQL server); null polls only (the embedded database). */
+  listen: { connectionString?: string; host?: string; port?: number; user?: string; database?: string } | null;
+  /** Called when the relay created deliveries (wakes the local worker). */
+  onDeliveries: () => void;
+}
+
+interface EventRow {
+  position: string;
+  event_id: string;
+  type: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  distributor_id: string | null;
+  payload: Record<string, unknown> | string;
+  occurred_at: Date | string;
+}
+
+/**
+ * The relay: reads committed events the log has not announced yet (`relayed_at is null`), in
+ * position order, and in one transaction per batch creates their webhook deliveries (at most once
+ * per webhook and event: a unique key), announces them to subscriptions and marks them relayed.
+ *
+ * - Only committed rows are visible to it, so nothing is announced that did not commit.
+ * - A row stays pending until the transaction that marks it commits; a crash before that leaves
+ *   it pending and the next relay (this instance after restart, or another) takes it: nothing
+ *   committed goes unannounced. Subscribers may then hear an event twice; they de-duplicate by
+ *   `eventId` (and orders by `sequence`).
+ * - A transaction-scoped advisory lock keeps one relay at a time over the database; rows are
+ *   also taken `FOR UPDATE SKIP LOCKED`.
+ *
+ * Woken by NOTIFY from the `event` insert trigger (PostgreSQL server), by this process's own
+ * flushes that wrote events, and by a poll every `pollMs` (the embedded database's socket server
+ * does not carry LISTEN, so there the poll and the local wake-ups do the work).
+ */
+export class EventRelay {
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private poller: NodeJS.Timeout | null = null;
+  private listener: Client | null = null;
+  private wakeupRegistered = false;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly options: RelayOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    // Registered once: a stopped relay ignores wake-ups, and a restart must not add a second one.
+    if (!this.wakeupRegistered) this.orm.em.getEventManager().registerSubscriber(new LocalEventWakeup(this));
+    this.wakeupRegistered = true;
+    if (this.options.listen) await this.listen();
+    this.poller = setInterval(() => this.wake(), this.options.pollMs);
+    this.poller.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poller) clearInterval(this.poller);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+    while (this.running) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.drain()
+      .catch((err) => logger.error({ err }, 'event relay failed'))
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      const n = await this.relayBatch();
+      if (n === this.batchSize) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  /** Relays one batch; returns how many events it announced. */
+  async relayBatch(): Promise<number> {
+    let created = 0;
+    let count = 0;
+    const em = this.orm.em.fork();
+    await em.transactional(async (tem) => {
+      const [lock] = await tem.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`);
+      if (!lock?.locked) return;
+      const rows = await tem.execute<EventRow[]>(
+        `select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
+         from "event" where relayed_at is null order by position limit ? for update skip locked`,
+        [this.batchSize],
+      );
+      if (!rows.length) return;
+      const events = rows.map(toRelayed);
+      created = await this.createDeliveries(tem, events);
+      await tem.execute(`update "event" set relayed_at = ? where position in (${events.map(() => '?').join(',')})`, [this.clock.now(), ...events.map((e) => e.position)]);
+      if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
+      // Announced before the mark commits: at least once (a failed commit announces again later).
+      // An unreachable Redis loses live messages but never holds up webhook deliveries.
+      for (const e of events) {
+        const topic = e.type === 'order.transition' ? TOPICS.order : e.type === 'nav.published' ? TOPICS.nav : null;
+        if (topic) await this.bus.publish(topic, e).catch((err) => logger.warn({ err: (err as Error).message, eventId: e.eventId }, 'event not announced to subscriptions'));
+      }
+      count = events.length;
+    });
+    if (created) this.options.onDeliveries();
+    return count;
+  }
+
+  /** One delivery per active webhook of the order's distributor for the event's type. */
+  private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
+    const announcing = events.filter((e) => e.type === 'order.transition' && typeof e.payload.webhookEvent === 'string' && e.distributorId);
+    if (!announcing.length) return 0;
+    const hooks = await tem.find(Webhook, {
+      status: WebhookStatus.active,
+      distributor: { $in: [...new Set(announcing.map((e) => e.distributorId!))] },
+      eventType: { $in: [...new Set(announcing.map((e) => String(e.payload.webhookEvent)))] },
+    });
+    if (!hooks.length) return 0;
+    const orders = new Map((await tem.find(Order, { id: { $in: [...new Set(announcing.map((e) => e.aggregateId))] } })).map((o) => [o.id, o]));
+    const now = this.clock.now();
+    const values: unknown[] = [];
+    let n = 0;
+    for (const e of announcing) {
+      const eventType = String(e.payload.webhookEvent);
+      const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
+      if (!targets.length) continue;
+      const body = webhookBody(eventType, orderWebhookData({ eventId: e.eventId, occurredAt: new Date(e.occurredAt), payload: e.payload }, orders.get(e.aggregateId) ?? null));
+      for (const h of targets) {
+        values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
+        n++;
+      }
+    }
+    if (!n) return 0;
+    const placeholders = Array.from({ length: n }, () => `(?, ?, ?, ?, ?, false, 'pending', 0, 0, ?, ?)`).join(', ');
+    const inserted = await tem.execute<{ id: string }[]>(
+      `insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
+       values ${placeholders} on conflict (webhook_id, event_id) do nothing returning id`,
+      values,
+    );
+    return inserted.length;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client(this.options.listen!);
+    client.on('notification', () => this.wake());
+    client.on('error', (err) => {
+      logger.warn({ err: err.message }, 'event relay lost its LISTEN connection; polling until it is back');
+      if (this.listener === client) {
+        this.listener = null;
+        setTimeout(() => !this.stopped && void this.listen().catch(() => undefined), 1000).unref();
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENT_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'LISTEN unavailable; the event relay polls');
+      await client.end().catch(() => undefined);
+    }
+  }
+}
+
+function toRelayed(r: EventRow): RelayedEvent {
+  return {
+    eventId: r.event_id,
+    position: String(r.position),
+    type: r.type,
+    aggregateType: r.aggregate_type,
+    aggregateId: r.aggregate_id,
+    distributorId: r.distributor_id,
+    payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+    occurredAt: new Date(r.occurred_at).getTime(),
+  };
+}
+
+/**
+ * Wakes the relay when this process flushed event rows: after the flush when it committed on its
+ * own, after the surrounding transaction's commit otherwise.
+ */
+class LocalEventWakeup implements EventSubscriber {
+  private pending = false;
+  constructor(private readonly relay: EventRelay) {}
+
+  afterFlush(args: FlushEventArgs): void {
+    if (!args.uow.getChangeSets().some((cs) => cs.entity instanceof DomainEvent)) return;
+    if (args.em.isInTransaction()) this.pending = true;
+    else this.relay.wake();
+  }
+
+  afterTransactionCommit(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    this.relay.wake();
+  }
+}
+
+/** Listens for new deliveries created by any instance's relay, to wake this instance's worker. */
+export async function listenForDeliveries(listen: RelayOptions['listen'], wake: () => void): Promise<Client | null> {
+  if (!listen) return null;
+  const client = new Client(listen);
+  client.on('notification', () => wake());
+  client.on('error', (err) => logger.warn({ err: err.message }, 'delivery LISTEN connection lost; the worker polls'));
+  try {
+    await client.connect();
+    await client.query(`listen ${DELIVERY_CHANNEL}`);
+    return client;
+  } catch {
+    await client.end().catch(() => undefined);
+    return null;
+  }
+}

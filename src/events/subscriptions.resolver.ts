@@ -1,0 +1,215 @@
+import { GraphQLError } from 'graphql';
+import { withFilter } from 'graphql-subscriptions';
+import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
+import { alias } from '../common/ids';
+import { canSee, type Principal } from '../common/principal';
+import type { GatewayContext } from '../graphql/context';
+import { EpochMs } from '../graphql/scalars';
+import { ShareClassGrant } from '../modules/distributor/distributor.entity';
+import { Order, OrderFlow } from '../modules/order/order.entity';
+import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from './pubsub';
+
+/*
+ * Live views of the event log over graphql-ws. Ops see everything; a distributor only its own
+ * orders, NAVs of share classes granted to it and its own webhooks' deliveries. Each event is
+ * resolved with an EntityManager forked for that event, never one kept for the connection.
+ */
+
+@ObjectType({ description: 'An order moved to a new status (both flows, both surfaces).' })
+export class OrderUpdate {
+  @Field(() => ID, { description: 'Event id (`evt_…`), for de-duplication' })
+  eventId: string;
+  @Field(() => String)
+  orderId: string;
+  @Field(() => OrderFlow)
+  flow: OrderFlow;
+  @Field(() => String, { description: 'subscription or redemption' })
+  type: string;
+  @Field(() => String)
+  status: string;
+  @Field(() => String, { nullable: true })
+  previousStatus: string | null;
+  @Field(() => Int, { description: 'Per-order sequence: a higher one is newer' })
+  sequence: number;
+  @Field(() => String, { nullable: true, description: 'The webhook event this transition fires, if any' })
+  webhookEvent: string | null;
+  @Field(() => String)
+  shareClassId: string;
+  @Field(() => String)
+  investorId: string;
+  @Field(() => String)
+  distributorId: string;
+  @Field(() => String)
+  by: string;
+  @Field(() => String, { nullable: true })
+  note: string | null;
+  @Field(() => String, { nullable: true })
+  transferHash: string | null;
+  @Field(() => String, { nullable: true })
+  failureReason: string | null;
+  @Field(() => EpochMs)
+  occurredAt: Date;
+  /** The per-event EntityManager fork the `order` field reads through. */
+  em: GatewayContext['em'];
+}
+
+@ObjectType({ description: 'A NAV was published.' })
+export class NavPublication {
+  @Field(() => ID)
+  eventId: string;
+  @Field(() => String)
+  shareClassId: string;
+  @Field(() => String)
+  entryId: string;
+  @Field(() => String)
+  close: string;
+  @Field(() => EpochMs)
+  publishedAt: Date;
+}
+
+@ObjectType({ description: 'The outcome of one webhook delivery attempt.' })
+export class WebhookDeliveryOutcome {
+  @Field(() => ID)
+  deliveryId: string;
+  @Field(() => String)
+  webhookId: string;
+  @Field(() => String)
+  eventId: string;
+  @Field(() => String)
+  eventType: string;
+  @Field(() => String)
+  distributorId: string;
+  @Field(() => Int)
+  attempt: number;
+  @Field(() => Int, { nullable: true })
+  statusCode: number | null;
+  @Field(() => Boolean)
+  success: boolean;
+  @Field(() => String, { nullable: true })
+  error: string | null;
+  @Field(() => String, { description: 'The delivery status after this attempt' })
+  status: string;
+  @Field(() => Int)
+  latencyMs: number;
+  @Field(() => EpochMs)
+  attemptedAt: Date;
+  @Field(() => EpochMs, { nullable: true })
+  nextAttemptAt: Date | null;
+  @Field(() => Boolean)
+  test: boolean;
+}
+
+function authenticated(principal: Principal): void {
+  if (principal.kind === 'anonymous') throw new GraphQLError('authentication required', { extensions: { code: 'UNAUTHENTICATED' } });
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+
+interface OrderArgs {
+  distributorId?: string | null;
+  shareClassId?: string | null;
+  status?: string | null;
+  flow?: OrderFlow | null;
+}
+
+@Resolver(() => OrderUpdate)
+export class SubscriptionResolver {
+  @Subscription(() => OrderUpdate, {
+    description: 'Live order transitions, in order per order. Filters are optional and combine.',
+    subscribe: ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      authenticated(ctx.principal);
+      return withFilter(
+        () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.order]),
+        (e: RelayedEvent | undefined, args?: OrderArgs) => {
+          const a = args ?? {};
+          if (!e?.distributorId || !canSee(ctx.principal, e.distributorId)) return false;
+          const p = e.payload;
+          if (a.distributorId && alias(a.distributorId, 'DT') !== e.distributorId) return false;
+          if (a.shareClassId && a.shareClassId !== p.shareClassId) return false;
+          if (a.status && a.status !== p.status) return false;
+          if (a.flow && a.flow !== p.flow) return false;
+          return true;
+        },
+      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+    },
+  })
+  orderUpdated(
+    @Root() e: RelayedEvent,
+    @Ctx() ctx: GatewayContext,
+    @Arg('distributorId', () => String, { nullable: true }) _distributorId: string | null,
+    @Arg('shareClassId', () => String, { nullable: true }) _shareClassId: string | null,
+    @Arg('status', () => String, { nullable: true }) _status: string | null,
+    @Arg('flow', () => OrderFlow, { nullable: true }) _flow: OrderFlow | null,
+  ): OrderUpdate {
+    const p = e.payload;
+    return {
+      eventId: e.eventId,
+      orderId: String(p.orderId),
+      flow: p.flow as OrderFlow,
+      type: String(p.type),
+      status: String(p.status),
+      previousStatus: str(p.previousStatus),
+      sequence: Number(p.sequence),
+      webhookEvent: str(p.webhookEvent),
+      shareClassId: String(p.shareClassId),
+      investorId: String(p.investorId),
+      distributorId: String(p.distributorId),
+      by: String(p.by ?? ''),
+      note: str(p.note),
+      transferHash: str(p.transferHash),
+      failureReason: str(p.failureReason ?? p.reason),
+      occurredAt: new Date(e.occurredAt),
+      em: ctx.em.fork(),
+    };
+  }
+
+  @FieldResolver(() => Order, { nullable: true, description: 'The order as it is now (read for this event)' })
+  order(@Root() u: OrderUpdate): Promise<Order | null> {
+    return u.em.findOne(Order, { id: u.orderId });
+  }
+
+  @Subscription(() => NavPublication, {
+    description: 'NAV publications (distributors: share classes granted to them).',
+    subscribe: ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      authenticated(ctx.principal);
+      return withFilter(
+        () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.nav]),
+        async (e: RelayedEvent | undefined, a?: { shareClassId?: string | null }) => {
+          if (!e) return false;
+          const shareClassId = String(e.payload.shareClassId);
+          if (a?.shareClassId && a.shareClassId !== shareClassId) return false;
+          if (ctx.principal.kind === 'ops') return true;
+          if (ctx.principal.kind !== 'distributor') return false;
+          return (await ctx.em.fork().count(ShareClassGrant, { distributor: ctx.principal.distributorId, shareClass: shareClassId })) > 0;
+        },
+      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+    },
+  })
+  navPublished(@Root() e: RelayedEvent, @Arg('shareClassId', () => String, { nullable: true }) _shareClassId: string | null): NavPublication {
+    return {
+      eventId: e.eventId,
+      shareClassId: String(e.payload.shareClassId),
+      entryId: String(e.payload.entryId),
+      close: String(e.payload.close),
+      publishedAt: new Date(Number(e.payload.publishedAt)),
+    };
+  }
+
+  @Subscription(() => WebhookDeliveryOutcome, {
+    description: 'Outcomes of webhook delivery attempts (distributors: their own webhooks).',
+    subscribe: ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      authenticated(ctx.principal);
+      return withFilter(
+        () => ctx.services.eventBus.iterator<DeliveryOutcomeMessage>([TOPICS.delivery]),
+        (m: DeliveryOutcomeMessage | undefined, a?: { webhookId?: string | null }) =>
+          !!m && canSee(ctx.principal, m.distributorId) && (!a?.webhookId || a.webhookId === m.webhookId),
+      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+    },
+  })
+  webhookDeliveryOutcome(@Root() m: DeliveryOutcomeMessage, @Arg('webhookId', () => String, { nullable: true }) _webhookId: string | null): WebhookDeliveryOutcome {
+    return { ...m, attemptedAt: new Date(m.attemptedAt), nextAttemptAt: m.nextAttemptAt === null ? null : new Date(m.nextAttemptAt) };
+  }
+}

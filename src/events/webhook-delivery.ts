@@ -1,0 +1,238 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../common/clock';
+import { logger } from '../common/logger';
+import { runInScope } from '../common/request-scope';
+import { DeliveryStatus, Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
+import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from './pubsub';
+import type { AttemptOutcome, WebhookSender } from './webhook-sender';
+
+/**
+ * When each attempt is made, counted from the failure of the one before: immediately, 5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (the Standard Webhooks schedule). After the last, the
+ * delivery is dead.
+ */
+export const RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+/** ±20% on every delay, so endpoints that failed together are not retried together. */
+export const JITTER = 0.2;
+
+export function jittered(ms: number, random = Math.random): number {
+  return Math.round(ms * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/** A delivery as claimed for one attempt: what the attempt and its record need. */
+export interface ClaimedDelivery {
+  id: string;
+  /** The attempt's number (the claim counted it). */
+  attempt: number;
+  scheduleStep: number;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  distributorId: string;
+  body: string;
+  test: boolean;
+}
+
+export interface DeliveryRecorder {
+  /** Records an attempt and moves the delivery on (success, next retry, dead); announces the outcome. */
+  record(claim: ClaimedDelivery, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void>;
+  /** Looks for due deliveries now. */
+  wake(): void;
+}
+
+export interface WorkerOptions {
+  pollMs: number;
+  concurrency: number;
+  perEndpoint: number;
+  timeoutMs: number;
+}
+
+/**
+ * The delivery worker. Claims due deliveries with one `UPDATE … FOR UPDATE SKIP LOCKED`
+ * statement that marks them in flight under a lease, so instances sharing the database never run
+ * one attempt twice at once; a claim whose worker died is taken again when the lease runs out.
+ * Attempts run outside any transaction (no transaction waits on a network call), at most
+ * `concurrency` at once and at most `perEndpoint` per webhook, so one slow endpoint cannot hold
+ * up the others. Each job forks its own EntityManager.
+ */
+export class DeliveryWorker implements DeliveryRecorder {
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly bus: EventBus,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.poller = setInterval(() => this.wake(), this.options.pollMs);
+    this.poller.unref();
+    this.wake();
+  }
+
+  /**
+   * Stops claiming, gives the attempts under way `graceMs` to finish, then ends them; each is
+   * recorded as failed and retried later (by this or another instance), so none is lost.
+   */
+  async stop(graceMs = 2000): Promise<void> {
+    this.stopped = true;
+    if (this.poller) clearInterval(this.poller);
+    const grace = new Promise((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+    this.sender.abortAll();
+    while (this.running || this.inFlight.size) {
+      await Promise.allSettled([...this.inFlight]);
+      if (this.running) await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.tick()
+      .catch((err) => logger.error({ err }, 'webhook delivery worker failed to claim'))
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  private async tick(): Promise<void> {
+    do {
+      this.again = false;
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0 || this.stopped) return;
+      const claimed = await this.claim(free);
+      const webhooks = claimed.length ? await this.orm.em.fork().find(Webhook, { id: { $in: [...new Set(claimed.map((c) => c.webhookId))] } }) : [];
+      for (const c of claimed) {
+        const job: Promise<void> = this.process(c, webhooks.find((w) => w.id === c.webhookId) ?? null)
+          .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
+          .finally(() => {
+            this.inFlight.delete(job);
+            this.wake();
+          });
+        this.inFlight.add(job);
+      }
+      if (claimed.length === free) this.again = true;
+    } while (this.again && !this.stopped);
+  }
+
+  /** Marks up to `limit` due deliveries in flight for this worker and returns them. */
+  async claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.clock.now();
+    // Longer than any attempt can take; a claim still held after it belongs to a worker that died.
+    const lease = new Date(now.getTime() + this.options.timeoutMs + 5_000);
+    const due = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'in_flight' and d.lease_until <= ?))`;
+    const rows = await this.orm.em.fork().execute<Record<string, unknown>[]>(
+      `with busy as (
+         select webhook_id, count(*) as n from webhook_delivery where status = 'in_flight' and lease_until > ? group by webhook_id
+       ), due as (
+         select d.id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) as rn
+         from webhook_delivery d where ${due}
+       )
+       update webhook_delivery w set status = 'in_flight', lease_until = ?, attempts = w.attempts + 1
+       where w.id in (
+         select d.id from webhook_delivery d
+         join due on due.id = d.id
+         left join busy on busy.webhook_id = d.webhook_id
+         where ${due} and due.rn + coalesce(busy.n, 0) <= ?
+         order by d.next_attempt_at, d.id
+         limit ?
+         for update of d skip locked
+       )
+       returning w.id, w.attempts, w.schedule_step, w.webhook_id, w.event_id, w.event_type, w.distributor_id, w.body, w.test`,
+      [now, now, now, lease, now, now, this.options.perEndpoint, limit],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      attempt: Number(r.attempts),
+      scheduleStep: Number(r.schedule_step),
+      webhookId: String(r.webhook_id),
+      eventId: String(r.event_id),
+      eventType: String(r.event_type),
+      distributorId: String(r.distributor_id),
+      body: String(r.body),
+      test: Boolean(r.test),
+    }));
+  }
+
+  private async process(claim: ClaimedDelivery, webhook: Webhook | null): Promise<void> {
+    if (!webhook || webhook.status !== WebhookStatus.active) {
+      await this.record(claim, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+      return;
+    }
+    const outcome = await this.sender.send(webhook, { eventId: claim.eventId, body: claim.body });
+    await this.record(claim, outcome, { retry: !claim.test });
+  }
+
+  /**
+   * One statement: the attempt row, and the delivery moved on only while this claim still holds
+   * it (in flight, same attempt count) — a claim that outlived its lease records its attempt but
+   * leaves the delivery to the worker that took it over.
+   */
+  async record(claim: ClaimedDelivery, outcome: AttemptOutcome, opts: { retry: boolean }): Promise<void> {
+    const now = this.clock.now();
+    let status: DeliveryStatus;
+    let step = claim.scheduleStep;
+    let next: Date = now;
+    if (outcome.success) status = DeliveryStatus.succeeded;
+    else if (outcome.gone || !opts.retry || step + 1 >= RETRY_SCHEDULE_MS.length) status = DeliveryStatus.dead;
+    else {
+      status = DeliveryStatus.pending;
+      step += 1;
+      next = new Date(now.getTime() + Math.max(jittered(RETRY_SCHEDULE_MS[step]), outcome.retryAfterMs ?? 0));
+    }
+    const completedAt = status === DeliveryStatus.pending ? null : now;
+    const em = this.orm.em.fork();
+    try {
+      await em.execute(
+        `with attempt as (
+           insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
+         )
+         update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
+         where id = ? and status = 'in_flight' and attempts = ?`,
+        [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === '23503') return; // the delivery was deleted meanwhile (its webhook went)
+      throw err;
+    }
+    if (outcome.gone) {
+      await runInScope({ actor: 'webhook-worker' }, async () => {
+        const webhook = await em.findOne(Webhook, claim.webhookId);
+        if (webhook && webhook.status === WebhookStatus.active) {
+          webhook.status = WebhookStatus.disabled;
+          webhook.disabledReason = 'endpoint answered 410 Gone';
+          await em.flush();
+        }
+      });
+    }
+    const message: DeliveryOutcomeMessage = {
+      deliveryId: claim.id,
+      webhookId: claim.webhookId,
+      eventId: claim.eventId,
+      eventType: claim.eventType,
+      distributorId: claim.distributorId,
+      attempt: claim.attempt,
+      statusCode: outcome.statusCode,
+      success: outcome.success,
+      error: outcome.error,
+      status,
+      latencyMs: outcome.latencyMs,
+      attemptedAt: now.getTime(),
+      nextAttemptAt: status === DeliveryStatus.pending ? next.getTime() : null,
+      test: claim.test,
+    };
+    await this.bus.publish(TOPICS.delivery, message).catch((err) => logger.warn({ err }, 'delivery outcome not announced'));
+  }
+}

@@ -1,0 +1,85 @@
+import { alias } from '../../common/ids';
+import { decimalString, isDecimalLiteral } from '../../common/money';
+import type { Order } from '../order/order.entity';
+
+/**
+ * The `data` of a webhook body. One shape for the four events; fields an event does not have are
+ * null, so receivers read a stable object. Ids are those of the surface the order came through
+ * (`PT`/`US` for surface O). Amounts are decimal strings. Documented in the README.
+ */
+export interface WebhookData {
+  eventId: string;
+  orderId: string;
+  flow: string;
+  type: string;
+  status: string;
+  previousStatus: string | null;
+  sequence: number;
+  shareClassId: string;
+  investorId: string;
+  distributorId: string;
+  amount: string | null;
+  currency: string | null;
+  tokenCount: string | null;
+  settlementNav: string | null;
+  settlementTokens: string | null;
+  settlementAmount: string | null;
+  transferHash: string | null;
+  reason: string | null;
+  occurredAt: number;
+  test: boolean;
+}
+
+const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redemption: 'redeem' };
+
+const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
+/** Amounts as plain decimal strings (`1000`, not `1000.000000000000000000`). */
+const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : String(v));
+
+/**
+ * Builds `data` from an `order.transition` event payload. Facts of the transition come from the
+ * payload; facts fixed at placement (amount, currency, token count) from the order. Settlement
+ * facts missing from the payload are taken from the order only while it has not moved since.
+ */
+export function orderWebhookData(event: { eventId: string; occurredAt: Date; payload: Record<string, unknown> }, order: Order | null, test = false): WebhookData {
+  const p = event.payload;
+  const current = order !== null && order.eventSeq === p.sequence;
+  const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order![k] : undefined);
+  const surfaceO = p.surface === 'O';
+  const reason = p.failureReason ?? p.reason ?? fromOrder('failureReason') ?? (p.status === 'rejected' ? p.note : undefined);
+  return {
+    eventId: event.eventId,
+    orderId: String(p.orderId),
+    flow: String(p.flow),
+    type: ONE_STEP_TYPE[String(p.type)] ?? String(p.type),
+    status: String(p.status),
+    previousStatus: str(p.previousStatus),
+    sequence: Number(p.sequence),
+    shareClassId: String(p.shareClassId),
+    investorId: surfaceO ? alias(String(p.investorId), 'US') : String(p.investorId),
+    distributorId: surfaceO ? alias(String(p.distributorId), 'PT') : String(p.distributorId),
+    amount: dec(p.amount ?? order?.amount),
+    currency: str(p.currency ?? order?.currency),
+    tokenCount: dec(p.tokenCount ?? order?.tokenCount),
+    settlementNav: dec(p.settlementNav ?? fromOrder('settlementNav')),
+    settlementTokens: dec(p.settlementTokens ?? fromOrder('settlementTokens')),
+    settlementAmount: dec(p.settlementAmount ?? fromOrder('settlementAmount')),
+    transferHash: str(p.transferHash ?? fromOrder('transferHash')),
+    reason: str(reason),
+    occurredAt: event.occurredAt.getTime(),
+    test,
+  };
+}
+
+/** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
+export function webhookBody(eventType: string, data: WebhookData): string {
+  return JSON.stringify({ event_type: eventType, data });
+}
+
+/** The status an order is in when each event fires (for synthetic test events). */
+export const STATUS_OF_EVENT: Record<string, string> = {
+  'order.accepted': 'accepted',
+  'order.rejected': 'rejected',
+  'token.transfer_completed': 'settled',
+  'token.transfer_failed': 'failed',
+};

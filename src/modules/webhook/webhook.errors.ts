@@ -1,0 +1,11 @@
+import { badRequest, conflict, notFound } from '../../common/errors';
+import { WEBHOOK_EVENT_TYPES } from './webhook.entity';
+
+/** `...` of the description rendered as the list of the four event names. */
+export const eventTypeInvalid = () => badRequest(`event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+export const endpointNotHttps = () => badRequest('endpoint_url must be HTTPS');
+export const endpointForbidden = () => badRequest('endpoint_url must resolve to a public address');
+export const webhookNotFound = () => notFound('webhook_id not found');
+export const eventTypeMismatch = () => badRequest("event_type must match the webhook's event_type");
+export const webhookExists = (eventType: string) => conflict(`endpoint_url is already registered for ${eventType}`);
+export const deliveryNotFound = () => notFound('delivery not found');

@@ -1,0 +1,209 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { createGateway, type Gateway } from '../../src/app';
+import { ManualClock } from '../../src/common/clock';
+import { ormOptions } from '../../src/db/orm';
+import { aPendingOrder, moveOrder } from '../support/event.factories';
+import { aMarket, aShareClass } from '../support/factories';
+import type { Distributor } from '../../src/modules/distributor/distributor.entity';
+import { aTokenPair } from '../support/auth.factories';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { subscribe } from '../support/subscriptions';
+import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
+
+const ORDER_UPDATES = `subscription($distributorId: String, $shareClassId: String, $status: String, $flow: OrderFlow) {
+  orderUpdated(distributorId: $distributorId, shareClassId: $shareClassId, status: $status, flow: $flow) {
+    eventId orderId flow status previousStatus sequence webhookEvent distributorId shareClassId occurredAt order { id status eventSeq }
+  }
+}`;
+
+/** A distributor's surface-O access token: its principal on GraphQL too. */
+const tokenOf = async (gw: TestGateway, distributor: Distributor) => (await aTokenPair(gw, distributor)).accessToken;
+
+describe('GraphQL subscriptions over graphql-ws', () => {
+  let gw: TestGateway;
+  let certs: TestCertificates;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    certs = await makeCertificates();
+    receiver = await WebhookReceiver.start(certs);
+    gw = await startTestGateway({ background: true, events: { pollMs: 50, webhookAllowedHosts: ['127.0.0.1'], webhookCaFile: certs.caFile } });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await receiver.close();
+    certs.cleanup();
+  });
+  beforeEach(() => gw.reset());
+
+  it('a subscription client sees each order transition, in order, with its per-order sequence', async () => {
+    // given
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const sub = await subscribe(gw.port, ORDER_UPDATES, {}, await gw.opsToken());
+    // when
+    const order = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+    await moveOrder(gw.db.orm, order, 'accepted', gw.clock.now());
+    await moveOrder(gw.db.orm, order, 'settled', gw.clock.now(), { transferHash: '0x1' });
+    // then
+    const got = await sub.waitFor(3);
+    await sub.close();
+    expect(got.map((g) => [g.orderUpdated.status, g.orderUpdated.previousStatus, g.orderUpdated.sequence, g.orderUpdated.webhookEvent])).toEqual([
+      ['pending', null, 1, null],
+      ['accepted', 'pending', 2, 'order.accepted'],
+      ['settled', 'accepted', 3, 'token.transfer_completed'],
+    ]);
+    expect(got[2].orderUpdated).toMatchObject({ orderId: order, flow: 'one_step', distributorId: m.distributor.id, shareClassId: m.shareClass.id });
+    // each event is resolved with a fresh EntityManager: the order as it is at that event's resolution
+    expect(got[2].orderUpdated.order).toEqual({ id: order, status: 'settled', eventSeq: 3 });
+  });
+
+  it('many transitions of many orders arrive in log order per order', async () => {
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const sub = await subscribe(gw.port, ORDER_UPDATES, {}, await gw.opsToken());
+    const orders = await Promise.all([1, 2, 3, 4].map(() => aPendingOrder(gw.db.orm, m, gw.clock.now())));
+    await Promise.all(orders.map(async (o) => {
+      await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+      await moveOrder(gw.db.orm, o, 'failed', gw.clock.now());
+    }));
+    const got = await sub.waitFor(12);
+    await sub.close();
+    for (const o of orders) expect(got.filter((g) => g.orderUpdated.orderId === o).map((g) => g.orderUpdated.sequence)).toEqual([1, 2, 3]);
+  });
+
+  it('filters by distributor, share class, status and flow', async () => {
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const token = await gw.opsToken();
+    const byStatus = await subscribe(gw.port, ORDER_UPDATES, { status: 'accepted' }, token);
+    const byOther = await subscribe(gw.port, ORDER_UPDATES, { distributorId: m.other.id }, token);
+    const byShareClass = await subscribe(gw.port, ORDER_UPDATES, { shareClassId: m.shareClass.id, flow: 'one_step' }, token);
+    const byTwoStep = await subscribe(gw.port, ORDER_UPDATES, { flow: 'two_step' }, token);
+    const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+    await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+    await byShareClass.waitFor(2);
+    await byStatus.waitFor(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(byStatus.messages.map((g) => g.orderUpdated.status)).toEqual(['accepted']);
+    expect(byOther.messages).toEqual([]);
+    expect(byTwoStep.messages).toEqual([]);
+    for (const s of [byStatus, byOther, byShareClass, byTwoStep]) await s.close();
+  });
+
+  it('a distributor principal sees only its own orders; without authentication a subscription is refused', async () => {
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const [tokenA, tokenB] = [await tokenOf(gw, m.distributor), await tokenOf(gw, m.other)];
+    const a = await subscribe(gw.port, ORDER_UPDATES, {}, tokenA);
+    const b = await subscribe(gw.port, ORDER_UPDATES, {}, tokenB);
+    const bAskingForA = await subscribe(gw.port, ORDER_UPDATES, { distributorId: m.distributor.id }, tokenB);
+    const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+    await moveOrder(gw.db.orm, o, 'rejected', gw.clock.now());
+    await a.waitFor(2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.messages).toEqual([]);
+    expect(bAskingForA.messages).toEqual([]);
+    for (const s of [a, b, bAskingForA]) await s.close();
+
+    const anonymous = await subscribe(gw.port, ORDER_UPDATES, {});
+    await new Promise((r) => setTimeout(r, 200));
+    expect(JSON.stringify(anonymous.errors)).toContain('authentication required');
+    await anonymous.close();
+    await expect(subscribe(gw.port, ORDER_UPDATES, {}, 'not-a-token')).rejects.toThrow('closed: 4403');
+  });
+
+  it('NAV publications reach ops and the distributors granted the share class', async () => {
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const lonely = await aShareClass(gw.em());
+    const tokenA = await tokenOf(gw, m.distributor);
+    const query = `subscription { navPublished { shareClassId entryId close publishedAt } }`;
+    const ops = await subscribe(gw.port, query, {}, await gw.opsToken());
+    const a = await subscribe(gw.port, query, {}, tokenA);
+    for (const sc of [m.shareClass.id, lonely.id]) {
+      const res = await gw.graphql(`mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.31" }) { entryId } }`, { sc }, { token: await gw.opsToken() });
+      expect(res.body.errors).toBeUndefined();
+      gw.clock.advance(1000);
+    }
+    await ops.waitFor(2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ops.messages.map((x) => x.navPublished.shareClassId)).toEqual([m.shareClass.id, lonely.id]);
+    expect(a.messages.map((x) => x.navPublished.shareClassId)).toEqual([m.shareClass.id]);
+    expect(a.messages[0].navPublished.close).toBe('1.31');
+    await ops.close();
+    await a.close();
+  });
+
+  describe('webhook delivery outcomes', () => {
+    it('ops see the outcome of each attempt; a distributor only those of its own webhooks', async () => {
+      const m = await aMarket(gw.em(), gw.clock.now());
+      const port = gw.port;
+      const reg = await gw.api('POST', '/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: receiver.url() } });
+      const [tokenA, tokenB] = [await tokenOf(gw, m.distributor), await tokenOf(gw, m.other)];
+      const query = `subscription { webhookDeliveryOutcome { webhookId eventId eventType attempt statusCode success status test } }`;
+      const ops = await subscribe(port, query, {}, await gw.opsToken());
+      const a = await subscribe(port, query, {}, tokenA);
+      const b = await subscribe(port, query, {}, tokenB);
+      receiver.respond = () => ({ status: 200 });
+      const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+      await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+      const [outcome] = await ops.waitFor(1);
+      expect(outcome.webhookDeliveryOutcome).toMatchObject({ webhookId: reg.body.data.id, eventType: 'order.accepted', attempt: 1, statusCode: 200, success: true, status: 'succeeded', test: false });
+      await a.waitFor(1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(b.messages).toEqual([]);
+      for (const s of [ops, a, b]) await s.close();
+    });
+  });
+});
+
+describe('Redis fan-out: two gateway instances on one database serve the same subscriptions', () => {
+  const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
+  let available = false;
+  let first: TestGateway;
+  let second: Gateway;
+  let secondPort: number;
+  let secondOrm: MikroORM | null = null;
+  beforeAll(async () => {
+    const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    available = await probe.connect().then(() => true, () => false);
+    probe.disconnect();
+    if (!available) {
+      process.stderr.write(`Redis not reachable at ${redisUrl}: the fan-out test is skipped\n`);
+      return;
+    }
+    // A channel prefix of this run's own, so runs sharing the Redis never hear each other.
+    const events = { pollMs: 50, redisUrl, redisChannelPrefix: `test-${randomUUID()}:` };
+    first = await startTestGateway({ background: true, events });
+    const orm = first.db.url ? (secondOrm = await MikroORM.init({ ...ormOptions(first.clock), clientUrl: first.db.url, pool: { min: 0, max: 10 } })) : first.db.orm;
+    second = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm, clock: new ManualClock(), events });
+    secondPort = await second.listen(0, '127.0.0.1');
+  });
+  afterAll(async () => {
+    if (!available) return;
+    await second.close();
+    await secondOrm?.close(true);
+    await first.close();
+  });
+
+  it('clients of either instance receive every transition once, in order, whichever instance relayed it', async () => {
+    if (!available) return;
+    const m = await aMarket(first.em(), first.clock.now());
+    const token = await first.opsToken();
+    const onFirst = await subscribe(first.port, ORDER_UPDATES, {}, token);
+    const onSecond = await subscribe(secondPort, ORDER_UPDATES, {}, token);
+    const orders: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const o = await aPendingOrder(first.db.orm, m, first.clock.now());
+      orders.push(o);
+      await moveOrder(first.db.orm, o, 'accepted', first.clock.now());
+    }
+    await onFirst.waitFor(10);
+    await onSecond.waitFor(10);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const s of [onFirst, onSecond]) {
+      expect(s.messages).toHaveLength(10);
+      expect(new Set(s.messages.map((x) => x.orderUpdated.eventId)).size).toBe(10);
+      for (const o of orders) expect(s.messages.filter((x) => x.orderUpdated.orderId === o).map((x) => x.orderUpdated.sequence)).toEqual([1, 2]);
+    }
+    await onFirst.close();
+    await onSecond.close();
+  });
+});

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename, join } from 'node:path';
+
+/** The project's root, whether this runs from source (jest) or built (dist/, the benchmark). */
+const ROOT = basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
+
+/** The built gateway (`npm run build`), started as its own process as `npm start` would. */
+export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+export interface ChildGateway {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+}
+
+export function startChildGateway(env: Record<string, string>): Promise<ChildGateway> {
+  const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env } as NodeJS.ProcessEnv;
+  delete full.NODE_OPTIONS;
+  const child = spawn(process.execPath, [MAIN], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 45_000);
+    child.stdout!.on('data', () => {
+      const m = /REST\s+http:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]), output: () => out });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
+  });
+}
+
+export const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });

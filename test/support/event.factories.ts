@@ -1,0 +1,66 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { opaqueId } from '../../src/common/ids';
+import { runInScope } from '../../src/common/request-scope';
+import type { Distributor } from '../../src/modules/distributor/distributor.entity';
+import type { Investor } from '../../src/modules/investor/investor.entity';
+import { Order, OrderFlow, OrderSurface, OrderType } from '../../src/modules/order/order.entity';
+import { recordTransition } from '../../src/modules/order/order-transition';
+import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
+
+/*
+ * Orders and their transitions for the events tests, written as a service writes them: the
+ * status change and its event in one transaction, through `recordTransition`.
+ */
+
+export interface OrderParties {
+  distributor: Distributor;
+  investor: Investor;
+  shareClass: ShareClass;
+}
+
+/** A one-step order placed `pending` (one `order.transition` event, no webhook event). */
+export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: Date, over: Partial<Order> = {}): Promise<string> {
+  return runInScope({ actor: 'factory' }, () =>
+    orm.em.fork().transactional(async (tem: EntityManager) => {
+      const order = tem.create(Order, {
+        id: opaqueId('ord'),
+        flow: OrderFlow.one_step,
+        surface: OrderSurface.R,
+        type: OrderType.subscription,
+        distributor: parties.distributor.id,
+        investor: parties.investor.id,
+        shareClass: parties.shareClass.id,
+        amount: '1000',
+        currency: 'USD',
+        ...over,
+      } as never);
+      await recordTransition(tem, order, { status: 'pending', now });
+      return order.id;
+    }),
+  );
+}
+
+/** Moves an order, in a transaction of its own, as an ops decision or a settlement would. */
+export async function moveOrder(orm: MikroORM, orderId: string, status: string, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
+  await runInScope({ actor: 'ops-test' }, () =>
+    orm.em.fork().transactional(async (tem: EntityManager) => {
+      const order = await tem.findOneOrFail(Order, orderId);
+      if (typeof details.transferHash === 'string') order.transferHash = details.transferHash;
+      if (typeof details.failureReason === 'string') order.failureReason = details.failureReason;
+      await recordTransition(tem, order, { status, now, details, note });
+    }),
+  );
+}
+
+/** A transition that rolls back: its event must never be announced. */
+export async function aRolledBackTransition(orm: MikroORM, orderId: string, status: string, now: Date): Promise<void> {
+  await orm.em
+    .fork()
+    .transactional(async (tem: EntityManager) => {
+      const order = await tem.findOneOrFail(Order, orderId);
+      await recordTransition(tem, order, { status, now });
+      await tem.flush();
+      throw new Error('rolled back on purpose');
+    })
+    .catch(() => undefined);
+}
