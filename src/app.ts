@@ -52,7 +52,7 @@ export interface Gateway {
 }
 
 export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt'>>;
+  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection'>>;
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -89,12 +89,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const development = deps.config.env === 'development' || deps.config.env === 'test';
 
   app.disable('x-powered-by');
-  app.set('trust proxy', process.env.TRUST_PROXY === 'true');
+  app.set('trust proxy', deps.config.trustProxy ?? false);
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,
     formatError,
-    introspection: development || process.env.GRAPHQL_INTROSPECTION === 'true',
+    introspection: deps.config.graphqlIntrospection ?? development,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },

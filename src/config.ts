@@ -24,6 +24,13 @@ export interface Config {
   dbPoolMax: number;
   /** Largest accepted request body (BODY_LIMIT, default `100kb`). */
   bodyLimit: string;
+  /**
+   * Behind a reverse proxy: take the client's hostname (which selects the distributor on
+   * surface R) from `X-Forwarded-Host` (TRUST_PROXY, default false).
+   */
+  trustProxy: boolean;
+  /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; default true in development and test only). */
+  graphqlIntrospection: boolean;
   /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
   jwt: JwtConfig;
   /**
@@ -105,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: bool('SEED_DEMO', appEnv === 'development'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
+    trustProxy: bool('TRUST_PROXY', false),
+    graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', appEnv === 'development' || appEnv === 'test'),
     jwt: parseJwt(env, appEnv, int, problems),
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
     supplySimulator: bool('SUPPLY_SIMULATOR', appEnv === 'development'),

@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       seedDemo: true,
       dbPoolMax: 10,
       bodyLimit: '100kb',
+      trustProxy: false,
+      graphqlIntrospection: true,
       jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
       supplyProviders: {},
       supplySimulator: true,
