@@ -8,6 +8,7 @@ import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
 import { DomainEvent } from './event.entity';
 import { TOPICS, type EventBus, type RelayedEvent } from './pubsub';
+import { WakeLoop } from './wake-loop';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
 export const EVENT_CHANNEL = 'gateway_event';
@@ -53,10 +54,7 @@ interface EventRow {
  * does not carry LISTEN, so there the poll and the local wake-ups do the work).
  */
 export class EventRelay {
-  private running = false;
-  private again = false;
-  private stopped = true;
-  private poller: NodeJS.Timeout | null = null;
+  private readonly loop: WakeLoop;
   private listener: Client | null = null;
   private wakeupRegistered = false;
   private readonly batchSize: number;
@@ -68,48 +66,25 @@ export class EventRelay {
     private readonly options: RelayOptions,
   ) {
     this.batchSize = options.batchSize ?? 200;
+    this.loop = new WakeLoop('event relay', async () => (await this.relayBatch()) === this.batchSize, options.pollMs);
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
     // Registered once: a stopped relay ignores wake-ups, and a restart must not add a second one.
     if (!this.wakeupRegistered) this.orm.em.getEventManager().registerSubscriber(new LocalEventWakeup(this));
     this.wakeupRegistered = true;
     if (this.options.listen) await this.listen();
-    this.poller = setInterval(() => this.wake(), this.options.pollMs);
-    this.poller.unref();
-    this.wake();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.poller) clearInterval(this.poller);
     const listener = this.listener;
     this.listener = null;
-    await listener?.end().catch(() => undefined);
-    while (this.running) await new Promise((r) => setTimeout(r, 5));
+    await Promise.all([this.loop.stop(), listener?.end().catch(() => undefined)]);
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.drain()
-      .catch((err) => logger.error({ err }, 'event relay failed'))
-      .finally(() => {
-        this.running = false;
-      });
-  }
-
-  private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      const n = await this.relayBatch();
-      if (n === this.batchSize) this.again = true;
-    } while (this.again && !this.stopped);
+    this.loop.wake();
   }
 
   /** Relays one batch; returns how many events it announced. */
@@ -183,7 +158,7 @@ export class EventRelay {
       logger.warn({ err: err.message }, 'event relay lost its LISTEN connection; polling until it is back');
       if (this.listener === client) {
         this.listener = null;
-        setTimeout(() => !this.stopped && void this.listen().catch(() => undefined), 1000).unref();
+        setTimeout(() => !this.loop.isStopped && void this.listen().catch(() => undefined), 1000).unref();
       }
     });
     try {

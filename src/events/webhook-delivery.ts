@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../common/clock';
 import { logger } from '../common/logger';
+import { WakeLoop } from './wake-loop';
 import { runInScope } from '../common/request-scope';
 import { DeliveryStatus, Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from './pubsub';
@@ -57,10 +58,7 @@ export interface WorkerOptions {
  */
 export class DeliveryWorker implements DeliveryRecorder {
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private again = false;
-  private stopped = true;
-  private poller: NodeJS.Timeout | null = null;
+  private readonly loop: WakeLoop;
 
   constructor(
     private readonly orm: MikroORM,
@@ -68,13 +66,12 @@ export class DeliveryWorker implements DeliveryRecorder {
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.loop = new WakeLoop('webhook delivery worker', () => this.claimAndStart(), options.pollMs);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.poller = setInterval(() => this.wake(), this.options.pollMs);
-    this.poller.unref();
-    this.wake();
+    this.loop.start();
   }
 
   /**
@@ -82,49 +79,34 @@ export class DeliveryWorker implements DeliveryRecorder {
    * recorded as failed and retried later (by this or another instance), so none is lost.
    */
   async stop(graceMs = 2000): Promise<void> {
-    this.stopped = true;
-    if (this.poller) clearInterval(this.poller);
+    const claiming = this.loop.stop();
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
     this.sender.abortAll();
-    while (this.running || this.inFlight.size) {
-      await Promise.allSettled([...this.inFlight]);
-      if (this.running) await new Promise((r) => setTimeout(r, 5));
-    }
+    await claiming;
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.tick()
-      .catch((err) => logger.error({ err }, 'webhook delivery worker failed to claim'))
-      .finally(() => {
-        this.running = false;
-      });
+    this.loop.wake();
   }
 
-  private async tick(): Promise<void> {
-    do {
-      this.again = false;
-      const free = this.options.concurrency - this.inFlight.size;
-      if (free <= 0 || this.stopped) return;
-      const claimed = await this.claim(free);
-      const webhooks = claimed.length ? await this.orm.em.fork().find(Webhook, { id: { $in: [...new Set(claimed.map((c) => c.webhookId))] } }) : [];
-      for (const c of claimed) {
-        const job: Promise<void> = this.process(c, webhooks.find((w) => w.id === c.webhookId) ?? null)
-          .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
-          .finally(() => {
-            this.inFlight.delete(job);
-            this.wake();
-          });
-        this.inFlight.add(job);
-      }
-      if (claimed.length === free) this.again = true;
-    } while (this.again && !this.stopped);
+  /** Claims what this worker has room for and starts the attempts; true when it filled every slot. */
+  private async claimAndStart(): Promise<boolean> {
+    const free = this.options.concurrency - this.inFlight.size;
+    if (free <= 0 || this.loop.isStopped) return false;
+    const claimed = await this.claim(free);
+    const webhooks = claimed.length ? await this.orm.em.fork().find(Webhook, { id: { $in: [...new Set(claimed.map((c) => c.webhookId))] } }) : [];
+    for (const c of claimed) {
+      const job: Promise<void> = this.process(c, webhooks.find((w) => w.id === c.webhookId) ?? null)
+        .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
+        .finally(() => {
+          this.inFlight.delete(job);
+          this.wake();
+        });
+      this.inFlight.add(job);
+    }
+    return claimed.length === free;
   }
 
   /** Marks up to `limit` due deliveries in flight for this worker and returns them. */
