@@ -1,36 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 
 /**
  * `npm start` on a machine with no database: the built gateway on its embedded PostgreSQL,
  * migrated and seeded, keeps its data across a restart and stops cleanly on SIGTERM.
  */
-const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 
-function start(dataDir: string): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'development', LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv;
-  delete env.DATABASE_URL;
-  delete env.NODE_OPTIONS;
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 45_000);
-    child.stdout!.on('data', () => {
-      const m = /REST\s+http:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(m[1]), output: () => out });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
-}
+/** The built gateway on the embedded database in `dataDir`, as `npm start` runs it. */
+const start = (dataDir: string) => startChildGateway({ DATA_DIR: dataDir, APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined });
 
+/** SIGTERM; resolves with the exit code. */
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));

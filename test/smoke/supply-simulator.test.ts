@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 
 /**
@@ -9,29 +9,12 @@ import { httpRequest } from '../support/http';
  * (the demo seed's provider): the demo order goes through subscribe → push → a signed outcome
  * callback from the simulator, over real HTTP between two servers.
  */
-const MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 
-function start(dataDir: string): Promise<{ child: ChildProcess; port: number; simUrl: string }> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'development', LOG_LEVEL: 'warn' } as NodeJS.ProcessEnv;
-  delete env.DATABASE_URL;
-  delete env.NODE_OPTIONS;
-  delete env.SUPPLY_PROVIDERS;
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 45_000);
-    child.stdout!.on('data', () => {
-      const rest = /REST\s+http:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
-      const sim = /Supply\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (rest && sim) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(rest[1]), simUrl: sim[1] });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
-  });
+/** The built gateway as `npm start` runs it in development, with the simulator it starts. */
+async function start(dataDir: string) {
+  const gateway = await startChildGateway({ DATA_DIR: dataDir, APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined, SUPPLY_PROVIDERS: undefined });
+  const simUrl = /Supply\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(gateway.output())![1];
+  return { ...gateway, simUrl };
 }
 
 describe('npm start with the provider simulator', () => {
