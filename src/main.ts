@@ -4,10 +4,8 @@ import { systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { ConfigError, loadConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
-import { DEMO_PROVIDER, isEmpty, seedDemo } from './db/seed';
+import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo } from './db/seed';
 import { startDevSimulator } from './supply/dev-simulator';
-
-const DEMO_TOKEN_NAME = 'demo-console';
 
 async function main() {
   const config = loadConfig();
@@ -31,11 +29,11 @@ async function main() {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
   if (config.env === 'development') {
-    // A fresh console token each development start; the previous one stops working.
-    const tokenEm = db.orm.em.fork();
-    await gateway.services.opsToken.revokeByName(tokenEm, DEMO_TOKEN_NAME);
-    const token = await gateway.services.opsToken.issue(tokenEm, DEMO_TOKEN_NAME);
-    lines.push(`Ops token for Sandbox (header Authorization): Bearer ${token}`);
+    const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
+    lines.push(`Ops token for Sandbox (header Authorization): Bearer ${access.opsToken}`);
+    if (access.surfaceO) {
+      lines.push(`Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`);
+    }
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);

@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nextId } from '../common/ids';
+import { ApiCredential } from '../modules/auth/api-credential.entity';
+import type { IssuedCredential } from '../modules/auth/api-credential.service';
+import type { Services } from '../services';
 import { Dec } from '../common/money';
 import { runInScope } from '../common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
@@ -78,4 +81,26 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );
+}
+
+/** The actor and token name of what a development start hands out. */
+const DEMO_ACCESS = 'demo-console';
+export const DEMO_DISTRIBUTOR = 'DT000001';
+
+/**
+ * A development start hands out fresh credentials for trying both doors at once: an ops token
+ * for the console and, when the demo distributor exists, a surface-O key and secret for it.
+ * The previous start's are revoked first, so only the latest printed ones work.
+ */
+export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; surfaceO: IssuedCredential | null }> {
+  return runInScope({ actor: DEMO_ACCESS }, async () => {
+    await services.opsToken.revokeByName(em, DEMO_ACCESS);
+    const opsToken = await services.opsToken.issue(em, DEMO_ACCESS);
+    if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, surfaceO: null };
+    const ctx = { em, principal: { kind: 'ops', name: DEMO_ACCESS } as const };
+    for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {
+      await services.apiCredential.revoke(ctx, old.apiKey);
+    }
+    return { opsToken, surfaceO: await services.apiCredential.issue(ctx, DEMO_DISTRIBUTOR) };
+  });
 }

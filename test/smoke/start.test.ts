@@ -24,7 +24,7 @@ describe('npm start on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-smoke-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts with demo data, prints the URLs and an ops token, keeps data across a restart, and stops on SIGTERM', async () => {
+  it('starts with demo data, prints the URLs, an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
     const first = await start(dataDir);
     expect(first.output()).toMatch(/GraphQL http:\/\/127\.0\.0\.1:\d+\/graphql/);
     expect(first.output()).toMatch(/Bearer ops_\S+/);
@@ -32,11 +32,20 @@ describe('npm start on the embedded database', () => {
     expect(health.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ok', env: 'development' } });
     const list = await httpRequest(first.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'localhost' });
     expect(list.body.data.count).toBe(2);
+    // surface O with the printed demo key and secret
+    const [, apiKey, apiSecret] = /x-api-key (\S+) and x-api-secret (\S+)/.exec(first.output())!;
+    const token = await httpRequest(first.port, 'POST', '/api/v1/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+    expect(token.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
+    const assets = await httpRequest(first.port, 'GET', '/api/v1/assets/shareclass/all', { headers: { authorization: `Bearer ${token.body.data.accessToken}` } });
+    expect(assets.body.data.count).toBe(2);
     const registered = await httpRequest(first.port, 'POST', '/api/v1/investor/register', { host: '127.0.0.1', body: { distributorId: 'DT000001', externalInvestorId: 'smoke' } });
     expect(registered.status).toBe(200);
     expect(await stop(first.child)).toBe(0);
 
     const second = await start(dataDir);
+    // each start hands out fresh demo credentials: the previous ones stop working
+    const stale = await httpRequest(second.port, 'POST', '/api/v1/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+    expect(stale.status).toBe(401);
     const history = await httpRequest(second.port, 'GET', '/api/v1/funds/shareclass/nav/history?shareClassId=SC000001', { host: 'localhost' });
     expect(history.body.data).toHaveLength(100);
     const again = await httpRequest(second.port, 'POST', '/api/v1/investor/register', { host: 'localhost', body: { distributorId: 'DT000001', externalInvestorId: 'smoke' } });
