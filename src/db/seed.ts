@@ -7,6 +7,7 @@ import { Dec } from '../common/money';
 import { runInScope } from '../common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
+import { Holding } from '../modules/holding/holding.entity';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../modules/nav/nav.entity';
@@ -26,7 +27,7 @@ export async function isEmpty(em: EntityManager): Promise<boolean> {
 /**
  * Demo data with which a newcomer can try every endpoint at once: an issuer, a fund, two
  * complete share classes with a primary token each and a NAV history, a distributor reachable
- * as `localhost` and `127.0.0.1`, and an investor ready to subscribe.
+ * as `localhost` and `127.0.0.1`, and an investor ready to subscribe and holding tokens to redeem.
  */
 export async function seedDemo(em: EntityManager, now: Date): Promise<{ distributorId: string; investorId: string; shareClassIds: string[] }> {
   return runInScope({ actor: 'seed' }, () =>
@@ -78,6 +79,8 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       const investor = tem.create(Investor, { id: await nextId(tem, 'IN'), distributor, externalInvestorId: 'demo-user-1', email: 'ada@example.com', countryCode: 'LU', name: 'Ada Lovelace' });
       tem.create(InvestorGrant, { investor, shareClass: shareClasses[0] });
       tem.create(InvestorWallet, { investor, chainId: DEMO_CHAIN_ID, address: '0x000000000000000000000000000000000000ada1', status: WalletStatus.whitelisted, whitelistedAt: now });
+      // Tokens already held, so a redemption can be tried at once.
+      tem.create(Holding, { investor, shareClass: shareClasses[0], balance: '1000' });
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );
