@@ -16,6 +16,7 @@ import { failure } from '../rest-compat/envelope';
 import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
+import { readCacheSubscriber } from './common/read-cache';
 import { currentScope, runInScope } from './common/request-scope';
 import type { Config } from './config';
 import { createContext, type GatewayContext } from './graphql/context';
@@ -50,6 +51,8 @@ export interface GatewayDeps {
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
   const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply });
+  // Committed events drop what they change from the read cache (src/common/read-cache.ts).
+  deps.orm.em.getEventManager().registerSubscriber(readCacheSubscriber(services.readCache));
   const app = express();
   const server = createServer(app);
   const development = deps.config.env === 'development' || deps.config.env === 'test';
@@ -70,7 +73,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.use(
     REST_PREFIX,
-    (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next),
+    // The router opens the request scope itself, once the route (and so the default actor) is known.
     restRouter({ schema, orm: deps.orm, services, surfaceR: SURFACE_R, surfaceO: SURFACE_O, bodyLimit: deps.config.bodyLimit }),
   );
 

@@ -52,6 +52,7 @@ export async function startTestGateway(options: { poolMax?: number; supply?: Sup
       opsToken = null;
       clock.set(null);
       await db.truncate();
+      gateway.services.readCache.clear();
     },
     async close() {
       await gateway.close();

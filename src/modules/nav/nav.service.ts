@@ -1,5 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { assertOps } from '../../common/principal';
+import type { ReadCache } from '../../common/read-cache';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
@@ -24,12 +25,19 @@ export class NavService {
   constructor(
     private readonly shareClasses: ShareClassService,
     private readonly clock: Clock,
+    private readonly cache: ReadCache,
   ) {}
 
-  /** The latest NAV of a share class the caller can see. */
+  /**
+   * The latest NAV of a share class the caller can see, as a read-only record: cached per share
+   * class and dropped by `nav.published` once its publication commits, so it is live at once.
+   */
   async live(ctx: ServiceContext, shareClassId: unknown): Promise<Nav> {
-    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
-    const nav = await this.latest(ctx, sc.id);
+    const sc = await this.shareClasses.readVisible(ctx, shareClassId);
+    const nav = (await this.cache.liveNavs.get(sc.id, async () => {
+      const latest = await this.latest(ctx, sc.id);
+      return latest ? navRecord(latest) : null;
+    })) as Nav | null;
     if (!nav) throw noNavPublished();
     return nav;
   }
@@ -44,7 +52,7 @@ export class NavService {
    * only one of them, the last 100 entries.
    */
   async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<Nav[]> {
-    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const sc = await this.shareClasses.readVisible(ctx, shareClassId);
     const start = optionalEpochMs(startDate, 'startDate');
     const end = optionalEpochMs(endDate, 'endDate');
     if (start && end) {
@@ -85,3 +93,23 @@ export class NavService {
   }
 }
 
+
+/** A NAV as frozen data with the entity's fields (shared by the requests reading it from the cache). */
+function navRecord(nav: Nav): Nav {
+  return Object.freeze({
+    id: nav.id,
+    shareClass: Object.freeze({ id: nav.shareClass.id }),
+    entryId: nav.entryId,
+    close: nav.close,
+    open: nav.open,
+    high: nav.high,
+    low: nav.low,
+    currency: nav.currency,
+    volume: nav.volume,
+    publishedAt: nav.publishedAt,
+    createdAt: nav.createdAt,
+    updatedAt: nav.updatedAt,
+    createdBy: nav.createdBy,
+    updatedBy: nav.updatedBy,
+  }) as unknown as Nav;
+}
