@@ -139,7 +139,8 @@ async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<Scen
   const live: LiveArm[] = [];
   try {
     for (const arm of arms) {
-      const env = databaseEnv(arm.target);
+      // Both servers run as deployed: NODE_ENV=production (graphql-js and express drop their development checks).
+      const env = { ...databaseEnv(arm.target), NODE_ENV: process.env.NODE_ENV || 'production' };
       const [baseline, gateway] = await Promise.all([
         ServerProcess.start('baseline', 'baseline.js', env),
         ServerProcess.start('gateway', 'gateway.js', env, opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
