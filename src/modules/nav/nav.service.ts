@@ -1,6 +1,7 @@
 import type { Clock } from '../../common/clock';
 import { assertOps } from '../../common/principal';
 import type { ReadCache } from '../../common/read-cache';
+import { readRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
@@ -96,7 +97,7 @@ export class NavService {
 
 /** A NAV as frozen data with the entity's fields (shared by the requests reading it from the cache). */
 function navRecord(nav: Nav): Nav {
-  return Object.freeze({
+  return readRecord(Nav, {
     id: nav.id,
     shareClass: Object.freeze({ id: nav.shareClass.id }),
     entryId: nav.entryId,
@@ -111,5 +112,5 @@ function navRecord(nav: Nav): Nav {
     updatedAt: nav.updatedAt,
     createdBy: nav.createdBy,
     updatedBy: nav.updatedBy,
-  }) as unknown as Nav;
+  });
 }

@@ -1,5 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
+import { readRecord } from '../../common/read-record';
 import { assertAuthenticated, canSee, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
@@ -8,7 +9,7 @@ import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { Investor } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
-import { Order, OrderFlow, type OrderStatusEntry } from './order.entity';
+import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
 import { TWO_STEP_STATUSES } from './two-step.states';
 
@@ -60,20 +61,15 @@ export class OrderService {
     const meta = ctx.em.getMetadata().get(Order.name);
     const data = ctx.em.getDriver().mapResult(row as never, meta as never) as Record<string, unknown>;
     const ref = (v: unknown) => ({ id: typeof v === 'object' && v !== null ? (v as { id: string }).id : (v as string) });
-    return {
+    return readRecord(Order, {
       ...data,
       distributor: ref(data.distributor),
       investor: ref(data.investor),
       shareClass: ref(data.shareClass),
-      loadedStatusHistory: (history as { id: number | string; at: string; status: string; by: string; note: string | null }[]).map((e) => ({
-        id: String(e.id),
-        order: { id: orderId },
-        at: new Date(e.at),
-        status: e.status,
-        by: e.by,
-        note: e.note ?? undefined,
-      })) as unknown as OrderStatusEntry[],
-    } as unknown as OrderRecord;
+      loadedStatusHistory: (history as { id: number | string; at: string; status: string; by: string; note: string | null }[]).map((e) =>
+        readRecord(OrderStatusEntry, { id: String(e.id), order: { id: orderId }, at: new Date(e.at), status: e.status, by: e.by, note: e.note ?? undefined }),
+      ),
+    }) as OrderRecord;
   }
 
   /**

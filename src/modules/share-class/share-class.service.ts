@@ -2,6 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import type { ReadCache } from '../../common/read-cache';
+import { readRecord } from '../../common/read-record';
 import { appendEvent } from '../../events/event-log';
 import { hasIdFormat, nextId } from '../../common/ids';
 import { assertAuthenticated, assertOps, distributorScope } from '../../common/principal';
@@ -177,7 +178,7 @@ export type ShareClassRecord = Readonly<Omit<ShareClass, 'fund'>> & { readonly f
 
 function shareClassRecord(sc: ShareClass, primaryChainId: string | null): ShareClassRecord {
   const copy = <T>(v: T): T => deepFreeze(structuredClone({ ...v }));
-  return Object.freeze({
+  return readRecord(ShareClass, {
     id: sc.id,
     fund: Object.freeze({ id: sc.fund.id }),
     currency: sc.currency,
@@ -199,7 +200,7 @@ function shareClassRecord(sc: ShareClass, primaryChainId: string | null): ShareC
     createdBy: sc.createdBy,
     updatedBy: sc.updatedBy,
     primaryChainId,
-  }) as ShareClassRecord;
+  }) as unknown as ShareClassRecord;
 }
 
 function deepFreeze<T>(v: T): T {
