@@ -1,5 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
+import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import { assertAuthenticated, canSee, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
@@ -55,7 +56,7 @@ export class OrderService {
   async readVisible(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const scope = distributorScope(ctx.principal);
-    const rows: Record<string, unknown>[] = await ctx.em.execute(scope === null ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope === null ? [orderId] : [orderId, scope]);
+    const rows = await rawRows(ctx.em, scope === null ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope === null ? [orderId] : [orderId, scope]);
     if (!rows.length) throw orderNotFound();
     const { status_history: history, ...row } = rows[0];
     const meta = ctx.em.getMetadata().get(Order.name);

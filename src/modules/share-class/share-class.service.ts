@@ -2,6 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import type { ReadCache } from '../../common/read-cache';
+import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import { appendEvent } from '../../events/event-log';
 import { hasIdFormat, nextId } from '../../common/ids';
@@ -94,7 +95,7 @@ export class ShareClassService {
   async grantedTo(ctx: ServiceContext, distributorId: string): Promise<ReadonlySet<string>> {
     const ids = await this.cache.grants.get(distributorId, async () => {
       // Plain rows: no partially loaded grants left in the request's identity map.
-      const rows: { share_class_id: string }[] = await ctx.em.execute('select share_class_id from share_class_grant where distributor_id = ?', [distributorId]);
+      const rows = await rawRows<{ share_class_id: string }>(ctx.em, 'select share_class_id from share_class_grant where distributor_id = ?', [distributorId]);
       return new Set(rows.map((g) => g.share_class_id));
     });
     return ids ?? new Set();

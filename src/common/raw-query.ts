@@ -1,0 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * One SQL statement with bound parameters, straight through the ORM's knex (in the caller's
+ * transaction when there is one), returning plain rows. For hot reads that map their own rows:
+ * `em.execute` adds ~90 µs of CPU per statement on top of this (measured), the query itself ~40.
+ */
+export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
+  const result = await knex.raw(sql, params as never[]);
+  return (result as { rows: T[] }).rows;
+}
