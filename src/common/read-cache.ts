@@ -71,7 +71,8 @@ class Slot<K, V> {
  */
 export class ReadCache {
   readonly hosts: Slot<string, string>;
-  readonly grants: Slot<string, ReadonlySet<string>>;
+  /** By distributor id: its granted share classes and their delivery mode. */
+  readonly grants: Slot<string, ReadonlyMap<string, string>>;
   readonly shareClasses: Slot<string, unknown>;
   readonly liveNavs: Slot<string, unknown>;
 

@@ -35,12 +35,18 @@ export class NavService {
    */
   async live(ctx: ServiceContext, shareClassId: unknown): Promise<Nav> {
     const sc = await this.shareClasses.readVisible(ctx, shareClassId);
-    const nav = (await this.cache.liveNavs.get(sc.id, async () => {
-      const latest = await this.latest(ctx, sc.id);
-      return latest ? navRecord(latest) : null;
-    })) as Nav | null;
+    const nav = await this.latestRecord(ctx, sc.id);
     if (!nav) throw noNavPublished();
     return nav;
+  }
+
+  /** `latest` as a cached read-only record (pricing and the live NAV read it; nothing may change it). */
+  async latestRecord(ctx: ServiceContext, shareClassId: string): Promise<Nav | null> {
+    const nav = await this.cache.liveNavs.get(shareClassId, async () => {
+      const latest = await this.latest(ctx, shareClassId);
+      return latest ? navRecord(latest) : null;
+    });
+    return (nav as Nav | null | undefined) ?? null;
   }
 
   /** The latest NAV by `publishedAt`, or null: pricing uses this without the visibility check. */

@@ -12,7 +12,7 @@ import { currencyCode, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
-import { ShareClassGrant } from '../distributor/distributor.entity';
+import { type DeliveryMode, ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { ShareClass } from './share-class.entity';
@@ -86,26 +86,31 @@ export class ShareClassService {
     if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
     const scope = distributorScope(ctx.principal);
     if (scope !== null && !(await this.grantedTo(ctx, scope)).has(id)) throw shareClassNotFound();
-    const found = (await this.cache.shareClasses.get(id, () => this.loadRecord(ctx, id))) as ShareClassRecord | undefined;
+    const found = await this.record(ctx, id);
     if (!found) throw shareClassNotFound();
     return found;
   }
 
-  /** The ids of the share classes granted to a distributor (cached per distributor). */
-  async grantedTo(ctx: ServiceContext, distributorId: string): Promise<ReadonlySet<string>> {
-    const ids = await this.cache.grants.get(distributorId, async () => {
-      // Plain rows: no partially loaded grants left in the request's identity map.
-      const rows = await rawRows<{ share_class_id: string }>(ctx.em, 'select share_class_id from share_class_grant where distributor_id = ?', [distributorId]);
-      return new Set(rows.map((g) => g.share_class_id));
-    });
-    return ids ?? new Set();
+  /** A share class as a cached read-only record, whoever asks (callers apply the visibility rules); undefined when missing. */
+  async record(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
+    return (await this.cache.shareClasses.get(id, () => this.loadRecord(ctx, id))) as ShareClassRecord | undefined;
   }
 
-  private async loadRecord(ctx: ServiceContext, id: string): Promise<ShareClassRecord | undefined> {
+  /** The share classes granted to a distributor, with each grant's delivery mode (cached per distributor). */
+  async grantedTo(ctx: Pick<ServiceContext, 'em'>, distributorId: string): Promise<ReadonlyMap<string, DeliveryMode>> {
+    const grants = await this.cache.grants.get(distributorId, async () => {
+      // Plain rows: no partially loaded grants left in the request's identity map.
+      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(ctx.em, 'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?', [distributorId]);
+      return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode]));
+    });
+    return (grants ?? new Map()) as ReadonlyMap<string, DeliveryMode>;
+  }
+
+  private async loadRecord(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
     const sc = await ctx.em.findOne(ShareClass, { id });
     if (!sc) return undefined;
     const token = await findPrimaryToken(ctx.em, id);
-    return shareClassRecord(sc, token?.chainId ?? null);
+    return shareClassRecord(sc, token ? { chainId: token.chainId, decimals: token.decimals } : null);
   }
 
   /** The share class's primary token, whose chain is its `defaultChainId`. */
@@ -175,9 +180,15 @@ export class ShareClassService {
  * A share class as read-only data: the entity's fields (sub-objects copied), its fund as a
  * reference and its primary token's chain. Frozen: a cached record is shared by requests.
  */
-export type ShareClassRecord = Readonly<Omit<ShareClass, 'fund'>> & { readonly fund: { readonly id: string }; readonly primaryChainId: string | null };
+export type ShareClassRecord = Readonly<Omit<ShareClass, 'fund'>> & {
+  readonly fund: { readonly id: string };
+  /** The primary token's chain (`defaultChainId`), null without one. */
+  readonly primaryChainId: string | null;
+  /** The primary token's decimals (subscription pricing), null without one. */
+  readonly primaryTokenDecimals: number | null;
+};
 
-function shareClassRecord(sc: ShareClass, primaryChainId: string | null): ShareClassRecord {
+function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: number } | null): ShareClassRecord {
   const copy = <T>(v: T): T => deepFreeze(structuredClone({ ...v }));
   return readRecord(ShareClass, {
     id: sc.id,
@@ -200,7 +211,8 @@ function shareClassRecord(sc: ShareClass, primaryChainId: string | null): ShareC
     updatedAt: sc.updatedAt,
     createdBy: sc.createdBy,
     updatedBy: sc.updatedBy,
-    primaryChainId,
+    primaryChainId: primary?.chainId ?? null,
+    primaryTokenDecimals: primary?.decimals ?? null,
   }) as unknown as ShareClassRecord;
 }
 
