@@ -72,7 +72,7 @@ function parseArgs(argv: string[]): Options {
     rounds: Math.floor(num('rounds', quick ? 1 : 3)),
     duration: num('duration', quick ? 1 : 5),
     warmup: num('warmup', quick ? 0.5 : 3),
-    warmupRequests: Math.floor(num('warmup-requests', quick ? 100 : 1_000)),
+    warmupRequests: Math.floor(num('warmup-requests', quick ? 50 : 1_000)),
     connections: Math.floor(num('connections', 32)),
     only: values.get('only')?.split(',').map((s) => s.trim()) ?? null,
   };
