@@ -72,7 +72,7 @@ function parseArgs(argv: string[]): Options {
     rounds: Math.floor(num('rounds', quick ? 1 : 3)),
     duration: num('duration', quick ? 1 : 5),
     warmup: num('warmup', quick ? 0.5 : 3),
-    warmupRequests: Math.floor(num('warmup-requests', quick ? 100 : 1_000)),
+    warmupRequests: Math.floor(num('warmup-requests', quick ? 50 : 1_000)),
     connections: Math.floor(num('connections', 32)),
     only: values.get('only')?.split(',').map((s) => s.trim()) ?? null,
   };
@@ -139,7 +139,8 @@ async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<Scen
   const live: LiveArm[] = [];
   try {
     for (const arm of arms) {
-      const env = databaseEnv(arm.target);
+      // Both servers run as deployed: NODE_ENV=production (graphql-js and express drop their development checks).
+      const env = { ...databaseEnv(arm.target), NODE_ENV: process.env.NODE_ENV || 'production' };
       const [baseline, gateway] = await Promise.all([
         ServerProcess.start('baseline', 'baseline.js', env),
         ServerProcess.start('gateway', 'gateway.js', env, opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),

@@ -98,7 +98,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
     }
     const actorHeader = req.get('x-actor')?.trim();
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
-    await runInScope({ requestId: currentScope()?.requestId, actor }, async () => {
+    await runInScope({ requestId: req.get('x-request-id') || undefined, actor }, async () => {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);

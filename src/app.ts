@@ -16,6 +16,7 @@ import { failure } from '../rest-compat/envelope';
 import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
+import { readCacheSubscriber } from './common/read-cache';
 import { currentScope, runInScope } from './common/request-scope';
 import { defaultEventsConfig, type Config, type EventsConfig } from './config';
 import { createEventBus } from './events/pubsub';
@@ -29,6 +30,7 @@ import { createContext, type GatewayContext } from './graphql/context';
 import { formatError } from './graphql/format-error';
 import { graphqlPrincipal } from './graphql/principal';
 import { gatewaySchema } from './graphql/schema';
+import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
@@ -61,6 +63,8 @@ export interface GatewayDeps {
   events?: Partial<EventsConfig>;
   /** Start the event relay and the delivery worker (default true; tests that do not need them turn them off). */
   background?: boolean;
+  /** Lifetime of read-cache entries (default READ_CACHE_TTL_MS). */
+  readCacheTtlMs?: number;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -83,7 +87,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The embedded database's socket server does not carry LISTEN: there the relay polls.
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, eventBus, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  // Committed events drop what they change from the read cache (src/common/read-cache.ts).
+  deps.orm.em.getEventManager().registerSubscriber(readCacheSubscriber(services.readCache));
+  // …and the changes other instances commit reach it through the bus.
+  const cacheFollower = followCommittedChanges(eventBus, services.readCache);
   const app = express();
   const server = createServer(app);
   const development = deps.config.env === 'development' || deps.config.env === 'test';
@@ -132,7 +140,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.use(
     REST_PREFIX,
-    (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next),
+    // The router opens the request scope itself, once the route (and so the default actor) is known.
     restRouter({ schema, orm: deps.orm, services, surfaceR: SURFACE_R, surfaceO: SURFACE_O, bodyLimit: deps.config.bodyLimit }),
   );
 
@@ -194,6 +202,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await cacheFollower.stop();
       sender.close();
       await deliveryListener?.end().catch(() => undefined);
       await eventBus.close();

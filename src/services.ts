@@ -1,4 +1,5 @@
 import type { Clock } from './common/clock';
+import { ReadCache } from './common/read-cache';
 import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
@@ -30,6 +31,8 @@ export interface ServiceDeps {
   /** Where committed events are announced (subscriptions; Redis across instances). */
   eventBus: EventBus;
   webhooks: Omit<WebhookServiceDeps, 'clock'>;
+  /** How long another instance's change may be served stale without Redis (default READ_CACHE_TTL_MS). */
+  readCacheTtlMs?: number;
 }
 
 /**
@@ -39,14 +42,16 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const { clock } = deps;
   const issuer = new IssuerService();
-  const shareClass = new ShareClassService();
-  const nav = new NavService(shareClass, clock);
-  const distributor = new DistributorService();
+  const readCache = new ReadCache(deps.readCacheTtlMs);
+  const shareClass = new ShareClassService(clock, readCache);
+  const nav = new NavService(shareClass, clock, readCache);
+  const distributor = new DistributorService(clock, readCache);
   const investor = new InvestorService(distributor);
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
   return {
     clock,
+    readCache,
     health: new HealthService(clock, deps.env),
     opsToken: new OpsTokenService(clock),
     apiCredential: new ApiCredentialService(clock),
@@ -54,7 +59,7 @@ export function createServices(deps: ServiceDeps) {
     issuer,
     fund: new FundService(issuer),
     shareClass,
-    token: new TokenService(),
+    token: new TokenService(clock),
     nav,
     distributor,
     investor,

@@ -5,6 +5,7 @@
  * Spawned by bench/run.ts; answers `cpu`, `schema` and `stop` over IPC (./control.ts).
  */
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { createGateway } from '../../src/app';
 import { systemClock } from '../../src/common/clock';
 import { logger } from '../../src/common/logger';
@@ -15,7 +16,13 @@ import { gatewaySchema } from '../../src/graphql/schema';
 import { installControl } from './control';
 
 async function main() {
-  const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', APP_ENV: process.env.APP_ENV ?? 'production' });
+  const config = loadConfig({
+    // Production refuses to start without a signing key: the bench's own, random per run.
+    JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
+    ...process.env,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    APP_ENV: process.env.APP_ENV ?? 'production',
+  });
   const socket = process.env.BENCH_PG_SOCKET ? JSON.parse(process.env.BENCH_PG_SOCKET) : null;
   // The embedded PostgreSQL runs in the bench's own process; the gateway reaches it by its socket.
   const db = socket

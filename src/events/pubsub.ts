@@ -8,7 +8,17 @@ export const TOPICS = {
   order: 'gw.order.transition',
   nav: 'gw.nav.published',
   delivery: 'gw.webhook.delivery',
+  /** Changes of reference data (share classes, tokens, host mappings, grants) that caches drop. */
+  reference: 'gw.reference.changed',
 } as const;
+
+/** The topic a committed event is announced on, if any. */
+export function topicOf(event: { type: string; aggregateType: string }): string | null {
+  if (event.type === 'order.transition') return TOPICS.order;
+  if (event.type === 'nav.published') return TOPICS.nav;
+  if (['share_class', 'token', 'distributor'].includes(event.aggregateType)) return TOPICS.reference;
+  return null;
+}
 
 /** An event as the relay announces it. */
 export interface RelayedEvent {

@@ -7,7 +7,7 @@ import { Order } from '../modules/order/order.entity';
 import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
 import { DomainEvent } from './event.entity';
-import { TOPICS, type EventBus, type RelayedEvent } from './pubsub';
+import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -108,7 +108,7 @@ export class EventRelay {
       // Announced before the mark commits: at least once (a failed commit announces again later).
       // An unreachable Redis loses live messages but never holds up webhook deliveries.
       for (const e of events) {
-        const topic = e.type === 'order.transition' ? TOPICS.order : e.type === 'nav.published' ? TOPICS.nav : null;
+        const topic = topicOf(e);
         if (topic) await this.bus.publish(topic, e).catch((err) => logger.warn({ err: (err as Error).message, eventId: e.eventId }, 'event not announced to subscriptions'));
       }
       count = events.length;

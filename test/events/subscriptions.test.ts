@@ -9,6 +9,7 @@ import { aMarket, aShareClass } from '../support/factories';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import { aTokenPair } from '../support/auth.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { httpRequest } from '../support/http';
 import { subscribe } from '../support/subscriptions';
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 
@@ -173,7 +174,8 @@ describe('Redis fan-out: two gateway instances on one database serve the same su
     const events = { pollMs: 50, redisUrl, redisChannelPrefix: `test-${randomUUID()}:` };
     first = await startTestGateway({ background: true, events });
     const orm = first.db.url ? (secondOrm = await MikroORM.init({ ...ormOptions(first.clock), clientUrl: first.db.url, pool: { min: 0, max: 10 } })) : first.db.orm;
-    second = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm, clock: new ManualClock(), events });
+    // A read cache that only the bus can invalidate within the test: its entries live ten minutes.
+    second = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm, clock: new ManualClock(), events, readCacheTtlMs: 10 * 60_000 });
     secondPort = await second.listen(0, '127.0.0.1');
   });
   afterAll(async () => {
@@ -205,5 +207,26 @@ describe('Redis fan-out: two gateway instances on one database serve the same su
     }
     await onFirst.close();
     await onSecond.close();
+  });
+
+  it('a NAV published through one instance is served at once by the other: its read cache follows committed changes on the bus', async () => {
+    if (!available) return;
+    // a fresh database: the second instance's workers, too, hold locks TRUNCATE waits for
+    await second.background.stop();
+    await first.reset();
+    await second.background.start();
+    const m = await aMarket(first.em(), first.clock.now());
+    const liveCloseOnSecond = async () =>
+      (await httpRequest(secondPort, 'GET', `/api/v1/funds/shareclass/nav/live?shareClassId=${m.shareClass.id}`, { host: m.hostA })).body.data.close;
+    expect(await liveCloseOnSecond()).toBe('1.25'); // now in the second instance's cache
+    const published = await first.graphql('mutation($input: PublishNavInput!) { publishNav(input: $input) { close } }', { input: { shareClassId: m.shareClass.id, close: '1.5' } }, { token: await first.opsToken() });
+    expect(published.body.data.publishNav.close).toBe('1.5');
+    // The event reaches the second instance through the relay and Redis (its cache's own expiry is ten minutes away).
+    let seen = await liveCloseOnSecond();
+    for (let tries = 0; seen !== '1.5' && tries < 100; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await liveCloseOnSecond();
+    }
+    expect(seen).toBe('1.5');
   });
 });

@@ -55,6 +55,7 @@ export async function startTestGateway(options: { poolMax?: number; supply?: Sup
       // The relay and the delivery worker hold row locks that TRUNCATE would deadlock with.
       await gateway.background.stop();
       await db.truncate();
+      gateway.services.readCache.clear();
       if (options.background) await gateway.background.start();
     },
     async close() {

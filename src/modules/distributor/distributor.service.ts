@@ -3,6 +3,9 @@ import { alias, nextId } from '../../common/ids';
 import { assertOps, canSee } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { badRequest } from '../../common/errors';
+import type { Clock } from '../../common/clock';
+import type { ReadCache } from '../../common/read-cache';
+import { appendEvent } from '../../events/event-log';
 import { chainId, containsPattern, evmAddress, optional, required, statusWord } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -22,10 +25,24 @@ export function normaliseHostname(value: unknown): string {
 }
 
 export class DistributorService {
-  /** The distributor a surface-R hostname is mapped to, or null ("hostname provisioning"). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly cache: ReadCache,
+  ) {}
+
+  /**
+   * The distributor a surface-R hostname is mapped to, or null ("hostname provisioning").
+   * Mappings are cached; mapping or unmapping a hostname appends the event that drops it.
+   */
   async resolveHost(ctx: Pick<ServiceContext, 'em'>, hostname: string): Promise<string | null> {
-    const mapping = await ctx.em.findOne(DistributorHost, { hostname: hostname.toLowerCase() });
-    return mapping ? mapping.distributor.id : null;
+    const host = hostname.toLowerCase();
+    const id = await this.cache.hosts.get(host, async () => (await ctx.em.findOne(DistributorHost, { hostname: host }))?.distributor.id);
+    return id ?? null;
+  }
+
+  /** The event every change of a distributor's hosts or grants appends in its unit of work. */
+  private changed(ctx: ServiceContext, distributorId: string, type: string, payload: Record<string, unknown>): void {
+    appendEvent(ctx.em, { type, aggregateType: 'distributor', aggregateId: distributorId, distributorId, payload, occurredAt: this.clock.now() });
   }
 
   /** A distributor the caller may act for; another's answers like a missing one (null). */
@@ -76,6 +93,7 @@ export class DistributorService {
     const distributor = await this.get(ctx, input.distributorId);
     if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
     const host = ctx.em.create(DistributorHost, { hostname, distributor });
+    this.changed(ctx, distributor.id, 'distributor.host_mapped', { hostname });
     // A concurrent insert of the same hostname fails on the primary key: the same 409.
     await ctx.em.flush().catch((err) => {
       throw err instanceof UniqueConstraintViolationException ? hostTaken(hostname) : err;
@@ -91,6 +109,7 @@ export class DistributorService {
     if (!host) throw hostNotMapped(hostname);
     const distributor = host.distributor;
     ctx.em.remove(host);
+    this.changed(ctx, distributor.id, 'distributor.host_unmapped', { hostname });
     await ctx.em.flush();
     return distributor;
   }
@@ -118,6 +137,7 @@ export class DistributorService {
     let grant = await ctx.em.findOne(ShareClassGrant, { distributor, shareClass });
     if (grant) grant.deliveryMode = mode;
     else grant = ctx.em.create(ShareClassGrant, { distributor, shareClass, deliveryMode: mode });
+    this.changed(ctx, distributor.id, 'distributor.share_class_granted', { shareClassId, deliveryMode: mode });
     await ctx.em.flush();
     return grant;
   }
@@ -132,6 +152,7 @@ export class DistributorService {
     const grant = await ctx.em.findOne(ShareClassGrant, { distributor, shareClass: shareClassId });
     if (!grant) throw grantNotFound(distributor.id, shareClassId);
     ctx.em.remove(grant);
+    this.changed(ctx, distributor.id, 'distributor.share_class_revoked', { shareClassId });
     await ctx.em.flush();
     return distributor;
   }

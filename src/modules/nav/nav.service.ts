@@ -1,5 +1,7 @@
 import type { Clock } from '../../common/clock';
 import { assertOps } from '../../common/principal';
+import type { ReadCache } from '../../common/read-cache';
+import { readRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
@@ -24,14 +26,27 @@ export class NavService {
   constructor(
     private readonly shareClasses: ShareClassService,
     private readonly clock: Clock,
+    private readonly cache: ReadCache,
   ) {}
 
-  /** The latest NAV of a share class the caller can see. */
+  /**
+   * The latest NAV of a share class the caller can see, as a read-only record: cached per share
+   * class and dropped by `nav.published` once its publication commits, so it is live at once.
+   */
   async live(ctx: ServiceContext, shareClassId: unknown): Promise<Nav> {
-    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
-    const nav = await this.latest(ctx, sc.id);
+    const sc = await this.shareClasses.readVisible(ctx, shareClassId);
+    const nav = await this.latestRecord(ctx, sc.id);
     if (!nav) throw noNavPublished();
     return nav;
+  }
+
+  /** `latest` as a cached read-only record (pricing and the live NAV read it; nothing may change it). */
+  async latestRecord(ctx: ServiceContext, shareClassId: string): Promise<Nav | null> {
+    const nav = await this.cache.liveNavs.get(shareClassId, async () => {
+      const latest = await this.latest(ctx, shareClassId);
+      return latest ? navRecord(latest) : null;
+    });
+    return (nav as Nav | null | undefined) ?? null;
   }
 
   /** The latest NAV by `publishedAt`, or null: pricing uses this without the visibility check. */
@@ -44,7 +59,7 @@ export class NavService {
    * only one of them, the last 100 entries.
    */
   async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<Nav[]> {
-    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const sc = await this.shareClasses.readVisible(ctx, shareClassId);
     const start = optionalEpochMs(startDate, 'startDate');
     const end = optionalEpochMs(endDate, 'endDate');
     if (start && end) {
@@ -85,3 +100,23 @@ export class NavService {
   }
 }
 
+
+/** A NAV as frozen data with the entity's fields (shared by the requests reading it from the cache). */
+function navRecord(nav: Nav): Nav {
+  return readRecord(Nav, {
+    id: nav.id,
+    shareClass: Object.freeze({ id: nav.shareClass.id }),
+    entryId: nav.entryId,
+    close: nav.close,
+    open: nav.open,
+    high: nav.high,
+    low: nav.low,
+    currency: nav.currency,
+    volume: nav.volume,
+    publishedAt: nav.publishedAt,
+    createdAt: nav.createdAt,
+    updatedAt: nav.updatedAt,
+    createdBy: nav.createdBy,
+    updatedBy: nav.updatedBy,
+  });
+}

@@ -6,6 +6,7 @@ import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Order, OrderStatusEntry } from './order.entity';
+import type { OrderRecord } from './order.service';
 import { OrderFilter, OrderPage } from './order.types';
 
 /**
@@ -16,7 +17,7 @@ import { OrderFilter, OrderPage } from './order.types';
 export class OrderResolver {
   @Query(() => Order, { description: 'One order as the caller may see it (`order not found` otherwise).' })
   order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
-    return ctx.services.order.getVisible(ctx, id);
+    return ctx.services.order.readVisible(ctx, id);
   }
 
   @Query(() => OrderPage, { description: 'The order book, newest first, filtered and cursor-paginated (up to 1000 a page).' })
@@ -69,7 +70,9 @@ export class OrderResolver {
   }
 
   @FieldResolver(() => [OrderStatusEntry], { description: 'Every transition, oldest first' })
-  statusHistory(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<OrderStatusEntry[]> {
+  async statusHistory(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<OrderStatusEntry[]> {
+    const loaded = (order as Partial<OrderRecord>).loadedStatusHistory;
+    if (loaded) return loaded;
     return ctx.loaders.manyBy(OrderStatusEntry, 'order', { at: 'asc', id: 'asc' }).load(order.id);
   }
 

@@ -11,7 +11,7 @@ import type { ServiceContext } from '../../common/service-context';
 import { optional, required } from '../../common/validate';
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
-import { DeliveryMode, DistributorWallet, ShareClassGrant } from '../distributor/distributor.entity';
+import { DeliveryMode, DistributorWallet } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import type { DistributorService } from '../distributor/distributor.service';
 import { Investor, InvestorGrant } from '../investor/investor.entity';
@@ -115,15 +115,15 @@ export class TwoStepService {
     if (!distributor) throw distributorNotFound();
     const investor = await em.findOne(Investor, { id: investorId, distributor: distributor.id });
     if (!investor) throw investorNotFound();
-    const shareClass = await em.findOne(ShareClass, { id: shareClassId });
-    const grant = shareClass ? await em.findOne(ShareClassGrant, { distributor: distributor.id, shareClass: shareClass.id }) : null;
-    if (!shareClass || !grant) throw shareClassNotFound();
+    // Share class, grant, primary token and live NAV come from the read cache (dropped by their events).
+    const shareClass = await this.deps.shareClasses.record(ctx, shareClassId);
+    const deliveryMode = shareClass ? (await this.deps.shareClasses.grantedTo(ctx, distributor.id)).get(shareClass.id) : undefined;
+    if (!shareClass || !deliveryMode) throw shareClassNotFound();
 
     // 3. the investor's prerequisites (set by operations)
     if (!(await em.count(InvestorGrant, { investor: investor.id, shareClass: shareClass.id }))) throw investorNotGranted(shareClass.id);
-    const token = await this.deps.shareClasses.primaryToken(ctx, shareClass.id);
-    if (!token) throw noDefaultChain(shareClass.id);
-    const chainId = token.chainId;
+    const chainId = shareClass.primaryChainId;
+    if (chainId === null || shareClass.primaryTokenDecimals === null) throw noDefaultChain(shareClass.id);
     const wallet = await walletInUse(em, investor.id, chainId);
     if (!wallet) throw noInvestorWallet(chainId);
 
@@ -132,15 +132,15 @@ export class TwoStepService {
     if (amount.isNegative()) throw badRequest('amountSubscription must be >= 0');
 
     let deliveryWallet = wallet.address;
-    if (grant.deliveryMode === DeliveryMode.hold) {
+    if (deliveryMode === DeliveryMode.hold) {
       const own = await em.findOne(DistributorWallet, { distributor: distributor.id, chainId });
       if (!own) throw noDistributorWallet(chainId);
       deliveryWallet = own.address;
     }
 
     const currency = currencyIn ?? shareClass.currency;
-    const nav = await this.deps.navs.latest(ctx, shareClass.id);
-    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, currency, nav: nav?.close ?? null, tokenDecimals: token.decimals });
+    const nav = await this.deps.navs.latestRecord(ctx, shareClass.id);
+    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, currency, nav: nav?.close ?? null, tokenDecimals: shareClass.primaryTokenDecimals });
 
     const order = em.create(Order, {
       id: await nextId(em, 'OR'),
@@ -150,7 +150,7 @@ export class TwoStepService {
       status: 'created',
       distributor,
       investor,
-      shareClass,
+      shareClass: em.getReference(ShareClass, shareClass.id),
       currency,
       amount: amount.toFixed(),
       feesSubBps: shareClass.feesSubBps,
@@ -159,7 +159,7 @@ export class TwoStepService {
       nav: price.nav ?? undefined,
       navPublishedAt: price.nav && nav ? nav.publishedAt : undefined,
       amountTokensEstimated: price.amountTokensEstimated ?? undefined,
-      deliveryMode: grant.deliveryMode,
+      deliveryMode,
       deliveryWallet,
       chainId,
       walletAddress: wallet.address,

@@ -7,6 +7,7 @@ import { Fund } from '../fund/fund.entity';
 import { Nav } from '../nav/nav.entity';
 import { Token } from '../token/token.entity';
 import { ShareClass } from './share-class.entity';
+import type { ShareClassRecord } from './share-class.service';
 import { CreateShareClassInput, ShareClassFilter, ShareClassPage, UpdateShareClassInput } from './share-class.types';
 
 @Resolver(() => ShareClass)
@@ -17,12 +18,15 @@ export class ShareClassResolver {
   }
 
   @Query(() => ShareClass)
-  shareClass(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
-    return ctx.services.shareClass.getVisible(ctx, id);
+  async shareClass(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+    // A read-only record with the entity's fields (ShareClassService.readVisible).
+    return (await ctx.services.shareClass.readVisible(ctx, id)) as unknown as ShareClass;
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The primary token's chain" })
   async defaultChainId(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<string | null> {
+    const known = (sc as Partial<ShareClassRecord>).primaryChainId;
+    if (known !== undefined) return known;
     return (await this.primaryToken(sc, ctx))?.chainId ?? null;
   }
 

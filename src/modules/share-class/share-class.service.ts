@@ -1,5 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
+import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
+import type { ReadCache } from '../../common/read-cache';
+import { rawRows } from '../../common/raw-query';
+import { readRecord } from '../../common/read-record';
+import { appendEvent } from '../../events/event-log';
 import { hasIdFormat, nextId } from '../../common/ids';
 import { assertAuthenticated, assertOps, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
@@ -7,7 +12,7 @@ import { currencyCode, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
-import { ShareClassGrant } from '../distributor/distributor.entity';
+import { type DeliveryMode, ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { ShareClass } from './share-class.entity';
@@ -41,6 +46,11 @@ const PARTS = ['meta', 'details', 'metrics', 'overview', 'subRedemption', 'bank'
  * and an ungranted one answers exactly like a missing one.
  */
 export class ShareClassService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly cache: ReadCache,
+  ) {}
+
   /** Every share class visible to the caller, ordered by id. */
   async listVisible(ctx: ServiceContext): Promise<ShareClass[]> {
     assertAuthenticated(ctx.principal);
@@ -63,6 +73,44 @@ export class ShareClassService {
       if (!grant) throw shareClassNotFound();
     }
     return found;
+  }
+
+  /**
+   * One visible share class as a read-only record (its primary token's chain included), for
+   * reads that change nothing: `getVisible`'s rules and errors, served from the in-process cache
+   * (share classes and a distributor's grants; dropped by their events) — no SQL once warm.
+   */
+  async readVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClassRecord> {
+    assertAuthenticated(ctx.principal);
+    const id = required(shareClassId, 'shareClassId');
+    if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
+    const scope = distributorScope(ctx.principal);
+    if (scope !== null && !(await this.grantedTo(ctx, scope)).has(id)) throw shareClassNotFound();
+    const found = await this.record(ctx, id);
+    if (!found) throw shareClassNotFound();
+    return found;
+  }
+
+  /** A share class as a cached read-only record, whoever asks (callers apply the visibility rules); undefined when missing. */
+  async record(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
+    return (await this.cache.shareClasses.get(id, () => this.loadRecord(ctx, id))) as ShareClassRecord | undefined;
+  }
+
+  /** The share classes granted to a distributor, with each grant's delivery mode (cached per distributor). */
+  async grantedTo(ctx: Pick<ServiceContext, 'em'>, distributorId: string): Promise<ReadonlyMap<string, DeliveryMode>> {
+    const grants = await this.cache.grants.get(distributorId, async () => {
+      // Plain rows: no partially loaded grants left in the request's identity map.
+      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(ctx.em, 'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?', [distributorId]);
+      return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode]));
+    });
+    return (grants ?? new Map()) as ReadonlyMap<string, DeliveryMode>;
+  }
+
+  private async loadRecord(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
+    const sc = await ctx.em.findOne(ShareClass, { id });
+    if (!sc) return undefined;
+    const token = await findPrimaryToken(ctx.em, id);
+    return shareClassRecord(sc, token ? { chainId: token.chainId, decimals: token.decimals } : null);
   }
 
   /** The share class's primary token, whose chain is its `defaultChainId`. */
@@ -89,6 +137,7 @@ export class ShareClassService {
     const fund = await ctx.em.findOne(Fund, { id: fundId });
     if (!fund) throw fundNotFound(fundId);
     const sc = ctx.em.create(ShareClass, { id: await nextId(ctx.em, 'SC'), fund, status: 'active', ...fields } as never);
+    this.changed(ctx, sc.id, 'share_class.created');
     await ctx.em.flush();
     return sc;
   }
@@ -97,9 +146,16 @@ export class ShareClassService {
   async update(ctx: ServiceContext, id: string, input: Omit<ShareClassFields, 'fundId'>): Promise<ShareClass> {
     assertOps(ctx.principal);
     const sc = await this.getVisible(ctx, id);
-    ctx.em.assign(sc, this.validated(input, false) as never);
+    const fields = this.validated(input, false);
+    ctx.em.assign(sc, fields as never);
+    this.changed(ctx, sc.id, 'share_class.updated', { fields: Object.keys(fields) });
     await ctx.em.flush();
     return sc;
+  }
+
+  /** The event every change of a share class appends in its unit of work (it drops cached copies). */
+  private changed(ctx: ServiceContext, shareClassId: string, type: string, payload: Record<string, unknown> = {}): void {
+    appendEvent(ctx.em, { type, aggregateType: 'share_class', aggregateId: shareClassId, payload: { shareClassId, ...payload }, occurredAt: this.clock.now() });
   }
 
   /** The checked, normalised fields; on create every documented field is required. */
@@ -118,6 +174,54 @@ export class ShareClassService {
     }
     return out as Partial<ShareClass>;
   }
+}
+
+/**
+ * A share class as read-only data: the entity's fields (sub-objects copied), its fund as a
+ * reference and its primary token's chain. Frozen: a cached record is shared by requests.
+ */
+export type ShareClassRecord = Readonly<Omit<ShareClass, 'fund'>> & {
+  readonly fund: { readonly id: string };
+  /** The primary token's chain (`defaultChainId`), null without one. */
+  readonly primaryChainId: string | null;
+  /** The primary token's decimals (subscription pricing), null without one. */
+  readonly primaryTokenDecimals: number | null;
+};
+
+function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: number } | null): ShareClassRecord {
+  const copy = <T>(v: T): T => deepFreeze(structuredClone({ ...v }));
+  return readRecord(ShareClass, {
+    id: sc.id,
+    fund: Object.freeze({ id: sc.fund.id }),
+    currency: sc.currency,
+    provider: sc.provider,
+    status: sc.status,
+    feesSubBps: sc.feesSubBps,
+    feesRedBps: sc.feesRedBps,
+    feesMgmtBps: sc.feesMgmtBps,
+    feesPerfBps: sc.feesPerfBps,
+    feesWatermarkBps: sc.feesWatermarkBps,
+    meta: copy(sc.meta),
+    details: copy(sc.details),
+    metrics: copy(sc.metrics),
+    overview: copy(sc.overview),
+    subRedemption: copy(sc.subRedemption),
+    bank: copy(sc.bank),
+    createdAt: sc.createdAt,
+    updatedAt: sc.updatedAt,
+    createdBy: sc.createdBy,
+    updatedBy: sc.updatedBy,
+    primaryChainId: primary?.chainId ?? null,
+    primaryTokenDecimals: primary?.decimals ?? null,
+  }) as unknown as ShareClassRecord;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
 }
 
 const badRequestPart = (part: string) => new DomainError('BAD_REQUEST', `${part} is required`);

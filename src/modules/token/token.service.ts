@@ -1,6 +1,8 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../common/clock';
 import { nextId } from '../../common/ids';
+import { appendEvent } from '../../events/event-log';
 import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { chainId, evmAddress, intInRange, optional, required } from '../../common/validate';
@@ -31,6 +33,13 @@ export interface TokenFields {
  * concurrent moves queue instead of colliding.
  */
 export class TokenService {
+  constructor(private readonly clock: Clock) {}
+
+  /** The event every token change appends in its transaction: the primary token is its share class's `defaultChainId`. */
+  private changed(em: EntityManager, tokenId: string, shareClassId: string, type: string): void {
+    appendEvent(em, { type, aggregateType: 'token', aggregateId: tokenId, payload: { tokenId, shareClassId }, occurredAt: this.clock.now() });
+  }
+
   async create(ctx: ServiceContext, input: TokenFields): Promise<Token> {
     assertOps(ctx.principal);
     const shareClassId = required(input.shareClassId, 'shareClassId');
@@ -48,6 +57,7 @@ export class TokenService {
       const primary = input.isPrimary === true || !hasPrimary;
       if (primary) await tem.nativeUpdate(Token, { shareClass: shareClassId, isPrimary: true }, { isPrimary: false });
       const token = tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: shareClassId, ...fields, isPrimary: primary } as never);
+      this.changed(tem, token.id, shareClassId, 'token.created');
       await tem.flush();
       return token.id;
     });
@@ -75,6 +85,7 @@ export class TokenService {
         changes.isPrimary = true;
       }
       tem.assign(token, changes);
+      this.changed(tem, token.id, shareClassId, 'token.updated');
       await tem.flush();
     });
     return this.reloaded(ctx, id);
