@@ -17,8 +17,9 @@ import { installControl } from './control';
 
 async function main() {
   const config = loadConfig({
-    // Production refuses to start without a signing key: the bench's own, random per run.
+    // Production refuses to start without its keys: the bench's own, random per run.
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     ...process.env,
     DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
     APP_ENV: process.env.APP_ENV ?? 'production',
