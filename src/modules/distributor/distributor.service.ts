@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { alias, nextId } from '../../common/ids';
 import { assertOps, canSee } from '../../common/principal';
@@ -157,8 +158,12 @@ export class DistributorService {
     return distributor;
   }
 
-  /** Whether the distributor may sell the share class. */
-  async isGranted(ctx: Pick<ServiceContext, 'em'>, distributorId: string, shareClassId: string): Promise<boolean> {
-    return (await ctx.em.count(ShareClassGrant, { distributor: distributorId, shareClass: shareClassId })) > 0;
-  }
+}
+
+/**
+ * Whether a distributor may sell a share class, read from the database (write paths). Hot reads
+ * use the cached `ShareClassService.grantedTo`, which ops grant and revoke events keep in step.
+ */
+export async function isGranted(em: EntityManager, distributorId: string, shareClassId: string): Promise<boolean> {
+  return (await em.count(ShareClassGrant, { distributor: distributorId, shareClass: shareClassId })) > 0;
 }

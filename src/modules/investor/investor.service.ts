@@ -8,7 +8,7 @@ import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { distributorNotFoundNamed } from '../distributor/distributor.errors';
-import type { DistributorService } from '../distributor/distributor.service';
+import { isGranted, type DistributorService } from '../distributor/distributor.service';
 import { Investor, InvestorGrant } from './investor.entity';
 import { investorGrantNotFound, investorNotFoundById, shareClassNotGrantedToDistributor } from './investor.errors';
 
@@ -90,7 +90,7 @@ export class InvestorService {
     const investor = await this.get(ctx, input.investorId);
     const shareClassId = required(input.shareClassId, 'shareClassId');
     if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
-    if (!(await this.distributors.isGranted(ctx, investor.distributor.id, shareClassId))) {
+    if (!(await isGranted(ctx.em, investor.distributor.id, shareClassId))) {
       throw shareClassNotGrantedToDistributor(shareClassId, investor.distributor.id);
     }
     if (!(await ctx.em.count(InvestorGrant, { investor, shareClass: shareClassId }))) {

@@ -8,8 +8,9 @@ import { assertAuthenticated, assertOps, canSee, type Principal, type Surface } 
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
-import { Distributor, ShareClassGrant } from '../distributor/distributor.entity';
+import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
+import { isGranted } from '../distributor/distributor.service';
 import { Holding } from '../holding/holding.entity';
 import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
@@ -373,7 +374,7 @@ export class OneStepOrderService {
     const investor = ids.investorId ? await ctx.em.findOne(Investor, { id: ids.investorId, distributor: distributor.id }) : null;
     if (!investor) throw investorNotFound();
     const shareClass = hasIdFormat(ids.shareClassId, 'SC') ? await ctx.em.findOne(ShareClass, { id: ids.shareClassId }) : null;
-    if (!shareClass || !(await ctx.em.count(ShareClassGrant, { distributor: distributor.id, shareClass: shareClass.id }))) throw shareClassNotFound();
+    if (!shareClass || !(await isGranted(ctx.em, distributor.id, shareClass.id))) throw shareClassNotFound();
     return { distributor, investor, shareClass };
   }
 }

@@ -15,6 +15,7 @@ import { fundNotFound } from '../fund/fund.errors';
 import { type DeliveryMode, ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
+import { isGranted } from '../distributor/distributor.service';
 import { ShareClass } from './share-class.entity';
 import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
@@ -37,6 +38,13 @@ export interface ShareClassFields {
   overview?: ShareClassOverview | null;
   subRedemption?: SubRedemption | null;
   bank?: BankDetails | null;
+}
+
+/** A share class id as sent: `shareClassId is required`, then `invalid shareClassId format` (`SC` + 6 digits). */
+function shareClassIdOf(raw: unknown): string {
+  const id = required(raw, 'shareClassId');
+  if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
+  return id;
 }
 
 const PARTS = ['meta', 'details', 'metrics', 'overview', 'subRedemption', 'bank'] as const;
@@ -63,15 +71,10 @@ export class ShareClassService {
   /** One visible share class; `invalid shareClassId format` or `shareClassId not found` otherwise. */
   async getVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClass> {
     assertAuthenticated(ctx.principal);
-    const id = required(shareClassId, 'shareClassId');
-    if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
+    const id = shareClassIdOf(shareClassId);
     const scope = distributorScope(ctx.principal);
     const found = await ctx.em.findOne(ShareClass, { id });
-    if (!found) throw shareClassNotFound();
-    if (scope !== null) {
-      const grant = await ctx.em.count(ShareClassGrant, { distributor: scope, shareClass: id });
-      if (!grant) throw shareClassNotFound();
-    }
+    if (!found || (scope !== null && !(await isGranted(ctx.em, scope, id)))) throw shareClassNotFound();
     return found;
   }
 
@@ -82,8 +85,7 @@ export class ShareClassService {
    */
   async readVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClassRecord> {
     assertAuthenticated(ctx.principal);
-    const id = required(shareClassId, 'shareClassId');
-    if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
+    const id = shareClassIdOf(shareClassId);
     const scope = distributorScope(ctx.principal);
     if (scope !== null && !(await this.grantedTo(ctx, scope)).has(id)) throw shareClassNotFound();
     const found = await this.record(ctx, id);
