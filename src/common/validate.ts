@@ -24,11 +24,20 @@ export function optional(value: unknown, field: string): string | undefined {
 
 /** A required decimal >= 0: `<field> must be >= 0` when negative. Returned as a decimal string. */
 export function nonNegativeDecimal(value: unknown, field: string): string {
+  return notNegative(requiredDecimal(value, field), field).toFixed();
+}
+
+/** A required decimal (`<field> is required`, `<field> must be a number`), any sign. */
+export function requiredDecimal(value: unknown, field: string): Dec {
   if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
   if (!isDecimalLiteral(value)) throw badRequest(`${field} must be a number`);
-  const d = new Dec(value as string | number);
-  if (d.isNegative()) throw badRequest(`${field} must be >= 0`);
-  return d.toFixed();
+  return new Dec(value as string | number);
+}
+
+/** `<field> must be >= 0`; apart from `requiredDecimal` where other checks come between the two. */
+export function notNegative(value: Dec, field: string): Dec {
+  if (value.isNegative()) throw badRequest(`${field} must be >= 0`);
+  return value;
 }
 
 /** An optional epoch-ms timestamp (a number, or a string of digits as sent in a query string). */

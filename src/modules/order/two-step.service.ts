@@ -5,10 +5,10 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { nextId } from '../../common/ids';
 import { logger } from '../../common/logger';
-import { Dec, isDecimalLiteral } from '../../common/money';
+import { Dec } from '../../common/money';
 import { assertAuthenticated, assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
-import { optional, required } from '../../common/validate';
+import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode, DistributorWallet } from '../distributor/distributor.entity';
@@ -104,9 +104,7 @@ export class TwoStepService {
     const distributorId = required(input.distributorId, 'distributorId');
     const investorId = required(input.investorId, 'investorId');
     const shareClassId = required(input.shareClassId, 'shareClassId');
-    const rawAmount = input.amountSubscription;
-    if (rawAmount === undefined || rawAmount === null || rawAmount === '') throw badRequest('amountSubscription is required');
-    if (!isDecimalLiteral(rawAmount)) throw badRequest('amountSubscription must be a number');
+    const amountIn = requiredDecimal(input.amountSubscription, 'amountSubscription');
     const currencyIn = optional(input.currency, 'currency');
     const externalRef = optional(input.externalRef, 'externalRef');
 
@@ -128,8 +126,7 @@ export class TwoStepService {
     if (!wallet) throw noInvestorWallet(chainId);
 
     // 4. the amount
-    const amount = new Dec(rawAmount as string | number);
-    if (amount.isNegative()) throw badRequest('amountSubscription must be >= 0');
+    const amount = notNegative(amountIn, 'amountSubscription');
 
     let deliveryWallet = wallet.address;
     if (deliveryMode === DeliveryMode.hold) {
