@@ -37,6 +37,18 @@ export function alias(id: string, to: IdPrefix): string {
   return m ? to + m[2] : id;
 }
 
+/**
+ * The record id (`DT`/`IN`) of a distributor or investor named as a caller's surface names it:
+ * `PT`/`US` on surface O, `DT`/`IN` on surface R, either for ops (`surface` null). An id of the
+ * other surface's form, or of no form, is null: the caller is answered as for a missing record.
+ */
+export function recordId(id: unknown, kind: 'distributor' | 'investor', surface: 'R' | 'O' | null): string | null {
+  const [internal, external] = kind === 'distributor' ? (['DT', 'PT'] as const) : (['IN', 'US'] as const);
+  if (surface !== 'R' && hasIdFormat(id, external)) return alias(id, internal);
+  if (surface !== 'O' && hasIdFormat(id, internal)) return id;
+  return null;
+}
+
 /** Opaque ids of the forms `ord_<id>` and `wh_<id>`: random, so they cannot be guessed. */
 export function opaqueId(prefix: 'ord' | 'wh' | 'evt' | 'msg'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;

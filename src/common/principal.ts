@@ -20,6 +20,11 @@ export function distributorScope(p: Principal): string | null {
   return p.kind === 'distributor' ? p.distributorId : null;
 }
 
+/** The surface whose ids the caller speaks; null for ops (and nobody), who may use either. */
+export function callerSurface(p: Principal): Surface | null {
+  return p.kind === 'distributor' ? p.surface : null;
+}
+
 /** Whether the principal may see a record owned by `distributorId`. */
 export function canSee(p: Principal, distributorId: string): boolean {
   if (p.kind === 'ops') return true;

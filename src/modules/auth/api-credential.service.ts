@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock';
-import { alias, hasIdFormat } from '../../common/ids';
+import { alias, recordId } from '../../common/ids';
 import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
@@ -30,8 +30,8 @@ export class ApiCredentialService {
   async issue(ctx: ServiceContext, distributorId: unknown): Promise<IssuedCredential> {
     assertOps(ctx.principal);
     const raw = required(distributorId, 'distributorId');
-    const id = hasIdFormat(raw, 'PT') ? alias(raw, 'DT') : raw;
-    const distributor = await ctx.em.findOne(Distributor, { id });
+    const id = recordId(raw, 'distributor', null);
+    const distributor = id ? await ctx.em.findOne(Distributor, { id }) : null;
     if (!distributor) throw distributorNotFoundNamed(raw);
     return this.create(ctx, distributor);
   }
@@ -62,8 +62,8 @@ export class ApiCredentialService {
   async list(ctx: ServiceContext, distributorId: unknown): Promise<ApiCredential[]> {
     assertOps(ctx.principal);
     const raw = required(distributorId, 'distributorId');
-    const id = hasIdFormat(raw, 'PT') ? alias(raw, 'DT') : raw;
-    return ctx.em.find(ApiCredential, { distributor: id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    const id = recordId(raw, 'distributor', null);
+    return id ? ctx.em.find(ApiCredential, { distributor: id }, { orderBy: { createdAt: 'desc', id: 'desc' } }) : [];
   }
 
   private async create(ctx: ServiceContext, distributor: Distributor): Promise<IssuedCredential> {

@@ -1,6 +1,6 @@
-import { alias, hasIdFormat } from '../../common/ids';
+import { alias, recordId } from '../../common/ids';
 import { decimalString } from '../../common/money';
-import { assertAuthenticated, canSee } from '../../common/principal';
+import { assertAuthenticated, callerSurface, canSee } from '../../common/principal';
 import { walletInUse } from '../investor/investor-wallet.service';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
@@ -22,8 +22,7 @@ export class HoldingService {
   async get(ctx: ServiceContext, userId: unknown, shareClassId: unknown): Promise<HoldingView> {
     assertAuthenticated(ctx.principal);
     const raw = required(userId, 'userId');
-    const surfaceO = ctx.principal.kind === 'distributor' && ctx.principal.surface === 'O';
-    const investorId = hasIdFormat(raw, 'US') ? alias(raw, 'IN') : !surfaceO && hasIdFormat(raw, 'IN') ? raw : null;
+    const investorId = recordId(raw, 'investor', callerSurface(ctx.principal));
     const investor = investorId ? await ctx.em.findOne(Investor, { id: investorId }) : null;
     if (!investor || !canSee(ctx.principal, investor.distributor.id)) throw userNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);

@@ -1,7 +1,7 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
-import { alias, hasIdFormat, nextId } from '../../common/ids';
-import { assertAuthenticated, assertOps } from '../../common/principal';
+import { alias, nextId, recordId } from '../../common/ids';
+import { assertAuthenticated, assertOps, callerSurface } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -127,7 +127,7 @@ export class InvestorService {
     const own = ctx.principal.kind === 'distributor' ? alias(ctx.principal.distributorId, 'PT') : undefined;
     const partnerId = given ?? own;
     if (!partnerId) throw badRequest('distributorId is required');
-    const distributorId = hasIdFormat(partnerId, 'PT') ? alias(partnerId, 'DT') : ctx.principal.kind === 'ops' && hasIdFormat(partnerId, 'DT') ? partnerId : null;
+    const distributorId = recordId(partnerId, 'distributor', callerSurface(ctx.principal));
     const distributor = distributorId ? await this.distributors.findVisible(ctx, distributorId) : null;
     if (!distributor) throw distributorNotFoundNamed(partnerId);
     const investor = ctx.em.create(Investor, {

@@ -2,9 +2,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { alias, hasIdFormat, opaqueId } from '../../common/ids';
+import { hasIdFormat, opaqueId, recordId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
-import { assertAuthenticated, assertOps, canSee, type Principal, type Surface } from '../../common/principal';
+import { assertAuthenticated, assertOps, callerSurface, canSee, type Principal, type Surface } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
@@ -343,17 +343,12 @@ export class OneStepOrderService {
    * on surface R (ops may use either). An id of the other surface's form is simply not found.
    */
   private readIds(principal: Principal, input: PlacementInput) {
-    const surface = principal.kind === 'ops' ? null : surfaceOf(principal);
+    const surface = callerSurface(principal);
     const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
     const distributorId = required(input.distributorId, 'distributorId');
     const investorId = required(investorField === 'userId' ? input.userId : input.investorId, investorField);
     const shareClassId = required(input.shareClassId, 'shareClassId');
-    const asInternal = (id: string, external: 'PT' | 'US', internal: 'DT' | 'IN') => {
-      if (surface === 'O') return hasIdFormat(id, external) ? alias(id, internal) : null;
-      if (surface === 'R') return hasIdFormat(id, internal) ? id : null;
-      return hasIdFormat(id, external) ? alias(id, internal) : hasIdFormat(id, internal) ? id : null;
-    };
-    return { distributorId: asInternal(distributorId, 'PT', 'DT'), investorId: asInternal(investorId, 'US', 'IN'), shareClassId };
+    return { distributorId: recordId(distributorId, 'distributor', surface), investorId: recordId(investorId, 'investor', surface), shareClassId };
   }
 
   private readDelivery(input: PlacementInput) {
