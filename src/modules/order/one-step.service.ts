@@ -76,8 +76,8 @@ const CHAIN_ID = /^\d{1,20}$/;
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 
-/** The surface a caller speaks: surface-O distributors use PT/US ids; R and ops use DT/IN. */
-const surfaceOf = (p: Principal): Surface => (p.kind === 'distributor' ? p.surface : 'R');
+/** The surface an order is placed through: the caller's; ops place as on surface R. */
+const surfaceOf = (p: Principal): Surface => callerSurface(p) ?? 'R';
 
 /**
  * The one-step order flow of surface R and surface O: placed `pending`; ops accept (priced at
