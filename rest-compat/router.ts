@@ -102,7 +102,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
-        const ctx = createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
+        const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
         const outcome = await runRoute(deps.schema, found.route, found.req, ctx);
         res.status(outcome.status).json(outcome.body);
       } catch (err) {

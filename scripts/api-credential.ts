@@ -1,3 +1,4 @@
+import { Access } from '../src/common/access';
 /**
  * Surface-O credentials from the command line (ops onboarding):
  *   npm run api-credential -- issue <DT######|PT######>   key and secret, the secret shown once
@@ -24,7 +25,7 @@ async function main() {
   try {
     await migrate(db.orm, config.databaseUrl);
     const credentials = new ApiCredentialService(systemClock);
-    const ctx = { em: db.orm.em.fork(), principal: { kind: 'ops' as const, name: 'cli' } };
+    const ctx = { em: db.orm.em.fork(), access: Access.ops('cli') };
     await runInScope({ actor: process.env.USER ? `cli:${process.env.USER}` : 'cli' }, async () => {
       if (command === 'issue' || command === 'rotate') {
         const issued = command === 'issue' ? await credentials.issue(ctx, arg) : await credentials.rotate(ctx, arg);

@@ -26,9 +26,9 @@ import { WebhookSender } from './events/webhook-sender';
 import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import { WebSocketServer } from 'ws';
-import { createContext, type GatewayContext } from './graphql/context';
+import type { GatewayContext } from './graphql/context';
 import { formatError } from './graphql/format-error';
-import { graphqlPrincipal } from './graphql/principal';
+import { graphqlContext } from './graphql/principal';
 import { gatewaySchema } from './graphql/schema';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
@@ -118,15 +118,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       context: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const auth = (params.Authorization ?? params.authorization) as string | undefined;
-        const em = deps.orm.em.fork();
-        const principal = await graphqlPrincipal(services, em, typeof auth === 'string' ? auth : undefined);
-        return createContext({ em, principal, services, requestId: 'ws' });
+        return graphqlContext(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined, 'ws');
       },
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const auth = (params.Authorization ?? params.authorization) as string | undefined;
         try {
-          await graphqlPrincipal(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined);
+          await graphqlContext(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined, 'ws');
           return true;
         } catch {
           return false; // closes with 4403 Forbidden
@@ -150,12 +148,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined }, next),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
-        const em = deps.orm.em.fork();
-        const principal = await graphqlPrincipal(services, em, req.get('authorization'));
-        // Ops writes default their actor to the token's name.
         const scope = currentScope();
-        if (scope && !req.get('x-actor') && principal.kind === 'ops') scope.actor = principal.name;
-        return createContext({ em, principal, services, requestId: scope?.requestId ?? '' });
+        const ctx = await graphqlContext(services, deps.orm.em.fork(), req.get('authorization'), scope?.requestId ?? '');
+        // Ops writes default their actor to the token's name.
+        if (scope && !req.get('x-actor') && ctx.access.opsName) scope.actor = ctx.access.opsName;
+        return ctx;
       },
     }),
   );

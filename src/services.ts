@@ -68,7 +68,7 @@ export function createServices(deps: ServiceDeps) {
     order,
     supply,
     twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, supply, clock }),
-    oneStepOrder: new OneStepOrderService(clock, nav),
+    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, distributors: distributor, shareClasses: shareClass }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -1,4 +1,6 @@
 import { alias } from '../../src/common/ids';
+import { OrderFlow } from '../../src/modules/order/order.entity';
+import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
 import { decimalNumber } from '../../src/common/money';
 import {
   CancelOneStepOrderDocument,
@@ -45,9 +47,9 @@ export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | '
 const str = (v: unknown) => v as string | undefined;
 
 /** On surface R, `POST /orders/subscribe` without `amountSubscription` is the one-step flow. */
-const isOneStepSubscribe = (req: RestRequest) => !('amountSubscription' in req.body);
-/** `GET /orders/:id` for anything but a two-step `OR…` id. */
-const isOneStepId = (req: RestRequest) => !/^OR\d/.test(req.params.id ?? req.params.orderId ?? '');
+const isOneStepSubscribe = (req: RestRequest) => subscribeFlow(req.body) === OrderFlow.one_step;
+/** `GET /orders/:id` for anything but a two-step id: the one-step read answers `order not found` for what is no order's. */
+const isOneStepId = (req: RestRequest) => flowOfOrderId(req.params.id) !== OrderFlow.two_step;
 
 /** The one-step rows; surface O serves the same paths with its ids (`surface-o/orders.routes.ts`). */
 export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) {

@@ -1,5 +1,6 @@
 import { badRequest } from '../../src/common/errors';
-import { hasIdFormat } from '../../src/common/ids';
+import { OrderFlow } from '../../src/modules/order/order.entity';
+import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
 import {
   CancelTwoStepSubscriptionDocument,
   CreateTwoStepSubscriptionDocument,
@@ -91,7 +92,7 @@ export const orderTwoStepRoutes = [
     path: '/orders/subscribe',
     auth: 'host',
     // The two-step flow is the body with `amountSubscription`; the one-step flow sends `amount`.
-    when: (req) => Object.prototype.hasOwnProperty.call(req.body, 'amountSubscription'),
+    when: (req) => subscribeFlow(req.body) === OrderFlow.two_step,
     document: CreateTwoStepSubscriptionDocument,
     variables: (req) => ({
       input: {
@@ -148,7 +149,7 @@ export const orderTwoStepRoutes = [
     path: '/orders/:orderId',
     auth: 'host',
     // `OR######` is a two-step order; `ord_…` belongs to the one-step flow's row.
-    when: (req) => hasIdFormat(req.params.orderId, 'OR'),
+    when: (req) => flowOfOrderId(req.params.orderId) === OrderFlow.two_step,
     document: TwoStepOrderDocument,
     variables: (req) => ({ id: req.params.orderId }),
     data: (r) => orderRecord(r.order),

@@ -71,6 +71,8 @@ class Slot<K, V> {
  */
 export class ReadCache {
   readonly hosts: Slot<string, string>;
+  /** By distributor id: its lifecycle status (only `active` distributors are admitted). */
+  readonly standings: Slot<string, string>;
   /** By distributor id: its granted share classes and their delivery mode. */
   readonly grants: Slot<string, ReadonlyMap<string, string>>;
   readonly shareClasses: Slot<string, unknown>;
@@ -78,6 +80,7 @@ export class ReadCache {
 
   constructor(ttlMs = READ_CACHE_TTL_MS) {
     this.hosts = new Slot(ttlMs);
+    this.standings = new Slot(ttlMs);
     this.grants = new Slot(ttlMs);
     this.shareClasses = new Slot(ttlMs);
     this.liveNavs = new Slot(ttlMs);
@@ -99,9 +102,10 @@ export class ReadCache {
         return;
       }
       case 'distributor': {
-        // Host mappings and share-class grants.
+        // Host mappings, share-class grants and status.
         const distributorId = event.aggregateId;
         this.grants.delete(distributorId);
+        this.standings.delete(distributorId);
         const hostname = event.payload.hostname;
         this.hosts.deleteWhere((id, host) => id === distributorId || host === hostname);
         return;
@@ -111,6 +115,7 @@ export class ReadCache {
 
   clear(): void {
     this.hosts.clear();
+    this.standings.clear();
     this.grants.clear();
     this.shareClasses.clear();
     this.liveNavs.clear();

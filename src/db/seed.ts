@@ -1,3 +1,4 @@
+import { Access } from '../common/access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nextId } from '../common/ids';
 import { ApiCredential } from '../modules/auth/api-credential.entity';
@@ -100,7 +101,7 @@ export async function issueDemoAccess(em: EntityManager, services: Services): Pr
     await services.opsToken.revokeByName(em, DEMO_ACCESS);
     const opsToken = await services.opsToken.issue(em, DEMO_ACCESS);
     if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, surfaceO: null };
-    const ctx = { em, principal: { kind: 'ops', name: DEMO_ACCESS } as const };
+    const ctx = { em, access: Access.ops(DEMO_ACCESS) };
     for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {
       await services.apiCredential.revoke(ctx, old.apiKey);
     }

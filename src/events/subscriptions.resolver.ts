@@ -1,11 +1,8 @@
-import { GraphQLError } from 'graphql';
 import { withFilter } from 'graphql-subscriptions';
 import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { alias } from '../common/ids';
-import { canSee, type Principal } from '../common/principal';
 import type { GatewayContext } from '../graphql/context';
 import { EpochMs } from '../graphql/scalars';
-import { ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Order, OrderFlow } from '../modules/order/order.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from './pubsub';
 
@@ -99,10 +96,6 @@ export class WebhookDeliveryOutcome {
   test: boolean;
 }
 
-function authenticated(principal: Principal): void {
-  if (principal.kind === 'anonymous') throw new GraphQLError('authentication required', { extensions: { code: 'UNAUTHENTICATED' } });
-}
-
 const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
 interface OrderArgs {
@@ -118,12 +111,11 @@ export class SubscriptionResolver {
     description: 'Live order transitions, in order per order. Filters are optional and combine.',
     subscribe: ({ args, context }) => {
       const ctx = context as GatewayContext;
-      authenticated(ctx.principal);
       return withFilter(
         () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.order]),
         (e: RelayedEvent | undefined, args?: OrderArgs) => {
           const a = args ?? {};
-          if (!e?.distributorId || !canSee(ctx.principal, e.distributorId)) return false;
+          if (!e?.distributorId || !ctx.access.sees(e.distributorId)) return false;
           const p = e.payload;
           if (a.distributorId && alias(a.distributorId, 'DT') !== e.distributorId) return false;
           if (a.shareClassId && a.shareClassId !== p.shareClassId) return false;
@@ -173,16 +165,14 @@ export class SubscriptionResolver {
     description: 'NAV publications (distributors: share classes granted to them).',
     subscribe: ({ args, context }) => {
       const ctx = context as GatewayContext;
-      authenticated(ctx.principal);
       return withFilter(
         () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.nav]),
         async (e: RelayedEvent | undefined, a?: { shareClassId?: string | null }) => {
           if (!e) return false;
           const shareClassId = String(e.payload.shareClassId);
           if (a?.shareClassId && a.shareClassId !== shareClassId) return false;
-          if (ctx.principal.kind === 'ops') return true;
-          if (ctx.principal.kind !== 'distributor') return false;
-          return (await ctx.em.fork().count(ShareClassGrant, { distributor: ctx.principal.distributorId, shareClass: shareClassId })) > 0;
+          // A fork per event: the subscription's context lives as long as the socket.
+          return ctx.access.seesShareClass(ctx.em.fork(), shareClassId);
         },
       )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
     },
@@ -201,11 +191,10 @@ export class SubscriptionResolver {
     description: 'Outcomes of webhook delivery attempts (distributors: their own webhooks).',
     subscribe: ({ args, context }) => {
       const ctx = context as GatewayContext;
-      authenticated(ctx.principal);
       return withFilter(
         () => ctx.services.eventBus.iterator<DeliveryOutcomeMessage>([TOPICS.delivery]),
         (m: DeliveryOutcomeMessage | undefined, a?: { webhookId?: string | null }) =>
-          !!m && canSee(ctx.principal, m.distributorId) && (!a?.webhookId || a.webhookId === m.webhookId),
+          !!m && ctx.access.sees(m.distributorId) && (!a?.webhookId || a.webhookId === m.webhookId),
       )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
     },
   })

@@ -1,20 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { accessFor, type Access } from '../common/access';
 import type { Principal } from '../common/principal';
 import type { Services } from '../services';
 import { Loaders } from './loaders';
 
 /**
  * What every resolver receives. One EntityManager fork per request (MikroORM refuses the
- * global one), one principal, and the per-request batch loaders.
+ * global one), the caller's Access (what it may see and do), and the per-request batch loaders.
  */
 export interface GatewayContext {
   em: EntityManager;
-  principal: Principal;
+  access: Access;
   services: Services;
   loaders: Loaders;
   requestId: string;
 }
 
-export function createContext(args: { em: EntityManager; principal: Principal; services: Services; requestId: string }): GatewayContext {
-  return { ...args, loaders: new Loaders(args.em) };
+/** The context of one request (or one subscription event): admits the principal first (accessFor). */
+export async function createContext(args: { em: EntityManager; principal: Principal; services: Services; requestId: string }): Promise<GatewayContext> {
+  const access = await accessFor(args.em, args.principal, args.services.distributor);
+  return { em: args.em, access, services: args.services, loaders: new Loaders(args.em), requestId: args.requestId };
 }

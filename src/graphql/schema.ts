@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { RESOLVERS } from './resolvers';
+import { guardSchema } from './visibility';
 
 let schema: GraphQLSchema | null = null;
 
-/** The schema, built once per process (type-graphql keeps global metadata). */
+/** The schema, built once per process (type-graphql keeps global metadata), with its visibility rules applied. */
 export function gatewaySchema(): GraphQLSchema {
-  schema ??= buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED });
+  schema ??= guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED }));
   return schema;
 }
 

@@ -1,3 +1,4 @@
+import { Access } from '../../src/common/access';
 import { introspectionFromSchema } from 'graphql';
 import { seedDataset, HOT_DISTRIBUTOR, HOT_HOST, HOT_SHARE_CLASS, HOUR_MS, LIST_STATUS, OPS_TOKEN } from '../../bench/dataset';
 import { buildOrdersPage } from '../../bench/graphql-page';
@@ -96,7 +97,7 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
 
   it('an order by id is read through its primary key', async () => {
     const em = gw.em();
-    await gw.gateway.services.order.getVisible({ em, principal: { kind: 'distributor', distributorId: HOT_DISTRIBUTOR, surface: 'R' } } as never, 'OR000001');
+    await gw.gateway.services.order.visibleOrder({ em, access: new Access({ kind: 'distributor', distributorId: HOT_DISTRIBUTOR, surface: 'R' }, gw.gateway.services.distributor) }, 'OR000001');
     expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_pkey');
   });
 

@@ -1,12 +1,13 @@
+import { Access } from '../../src/common/access';
 import { runInScope } from '../../src/common/request-scope';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import type { TestGateway } from './gateway';
 
-const OPS = { kind: 'ops', name: 'factory' } as const;
+const OPS = Access.ops('factory');
 
 /** A surface-O key and secret issued to `distributor` (as ops would at onboarding). */
 export async function aCredential(gw: TestGateway, distributor: Distributor) {
-  return runInScope({ actor: 'factory' }, () => gw.gateway.services.apiCredential.issue({ em: gw.em(), principal: OPS }, distributor.id));
+  return runInScope({ actor: 'factory' }, () => gw.gateway.services.apiCredential.issue({ em: gw.em(), access: OPS }, distributor.id));
 }
 
 /** A fresh token pair for `distributor`, obtained through `POST /auth/token`. */

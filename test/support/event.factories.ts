@@ -34,7 +34,7 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
         currency: 'USD',
         ...over,
       } as never);
-      await recordTransition(tem, order, { status: 'pending', now });
+      await recordTransition(tem, order, { status: 'pending', as: 'ops', now });
       return order.id;
     }),
   );
@@ -47,7 +47,7 @@ export async function moveOrder(orm: MikroORM, orderId: string, status: string, 
       const order = await tem.findOneOrFail(Order, orderId);
       if (typeof details.transferHash === 'string') order.transferHash = details.transferHash;
       if (typeof details.failureReason === 'string') order.failureReason = details.failureReason;
-      await recordTransition(tem, order, { status, now, details, note });
+      await recordTransition(tem, order, { status, as: 'ops', now, details, note });
     }),
   );
 }
@@ -58,7 +58,7 @@ export async function aRolledBackTransition(orm: MikroORM, orderId: string, stat
     .fork()
     .transactional(async (tem: EntityManager) => {
       const order = await tem.findOneOrFail(Order, orderId);
-      await recordTransition(tem, order, { status, now });
+      await recordTransition(tem, order, { status, as: 'ops', now });
       await tem.flush();
       throw new Error('rolled back on purpose');
     })

@@ -1,3 +1,4 @@
+import { Access } from '../../src/common/access';
 import { runInScope } from '../../src/common/request-scope';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import type { Investor } from '../../src/modules/investor/investor.entity';
@@ -5,7 +6,7 @@ import type { Order } from '../../src/modules/order/order.entity';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import type { TestGateway } from './gateway';
 
-const OPS = { kind: 'ops', name: 'factory' } as const;
+const OPS = Access.ops('factory');
 
 export const TRANSFER_HASH = `0x${'ab'.repeat(32)}`;
 
@@ -21,7 +22,7 @@ export async function aOneStepOrder(
   opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string } = {},
 ): Promise<Order> {
   const svc = gw.gateway.services.oneStepOrder;
-  const ctx = () => ({ em: gw.em(), principal: OPS });
+  const ctx = () => ({ em: gw.em(), access: OPS });
   return runInScope({ actor: 'factory' }, async () => {
     const base = {
       distributorId: parties.distributor.id,

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { alias, recordId } from '../../common/ids';
-import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
 import { Distributor } from '../distributor/distributor.entity';
@@ -28,7 +27,7 @@ export class ApiCredentialService {
   constructor(private readonly clock: Clock) {}
 
   async issue(ctx: ServiceContext, distributorId: unknown): Promise<IssuedCredential> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const raw = required(distributorId, 'distributorId');
     const id = recordId(raw, 'distributor', null);
     const distributor = id ? await ctx.em.findOne(Distributor, { id }) : null;
@@ -38,7 +37,7 @@ export class ApiCredentialService {
 
   /** A new key and secret for the same distributor; the old pair and its tokens stop working. */
   async rotate(ctx: ServiceContext, apiKey: unknown): Promise<IssuedCredential> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const key = required(apiKey, 'apiKey');
     return ctx.em.transactional(async (em) => {
       const current = await em.findOne(ApiCredential, { apiKey: key, revokedAt: null }, { populate: ['distributor'] });
@@ -49,7 +48,7 @@ export class ApiCredentialService {
   }
 
   async revoke(ctx: ServiceContext, apiKey: unknown): Promise<boolean> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const key = required(apiKey, 'apiKey');
     const current = await ctx.em.findOne(ApiCredential, { apiKey: key, revokedAt: null });
     if (!current) throw apiKeyNotFound();
@@ -60,7 +59,7 @@ export class ApiCredentialService {
 
   /** The distributor's credentials, newest first (keys only, never secrets). */
   async list(ctx: ServiceContext, distributorId: unknown): Promise<ApiCredential[]> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const raw = required(distributorId, 'distributorId');
     const id = recordId(raw, 'distributor', null);
     return id ? ctx.em.find(ApiCredential, { distributor: id }, { orderBy: { createdAt: 'desc', id: 'desc' } }) : [];

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { alias, nextId } from '../../common/ids';
-import { assertOps, canSee } from '../../common/principal';
+import type { GrantMap } from '../../common/access';
+import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { badRequest } from '../../common/errors';
 import type { Clock } from '../../common/clock';
@@ -48,15 +49,36 @@ export class DistributorService {
 
   /** A distributor the caller may act for; another's answers like a missing one (null). */
   async findVisible(ctx: ServiceContext, id: string): Promise<Distributor | null> {
-    if (!canSee(ctx.principal, id)) return null;
+    if (!ctx.access.sees(id)) return null;
     return ctx.em.findOne(Distributor, { id });
+  }
+
+  /**
+   * The share classes a distributor may sell, with each grant's delivery mode: the one place the
+   * grant rule is read. Inside a write (a transaction) from the database, so a revocation that
+   * committed is never missed; on reads from the cache, which grant and revoke events keep in step.
+   */
+  async grantsOf(em: EntityManager, distributorId: string): Promise<GrantMap> {
+    const load = async () => {
+      // Plain rows: no partially loaded grants left in the request's identity map.
+      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(em, 'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?', [distributorId]);
+      return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode])) as GrantMap;
+    };
+    if (em.isInTransaction()) return load();
+    return (await this.cache.grants.get(distributorId, load)) ?? new Map();
+  }
+
+  /** A distributor's status (cached; its update event drops it), or null when there is no such distributor. */
+  async standingOf(em: EntityManager, distributorId: string): Promise<string | null> {
+    const status = await this.cache.standings.get(distributorId, async () => (await rawRows<{ status: string }>(em, 'select status from distributor where id = ?', [distributorId]))[0]?.status);
+    return status ?? null;
   }
 
   /* ---- ops provisioning ---- */
 
   /** Ops: one distributor by `DT######` or its surface-O alias `PT######`. */
   async get(ctx: ServiceContext, id: unknown): Promise<Distributor> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const raw = required(id, 'distributorId').trim();
     const found = await ctx.em.findOne(Distributor, { id: alias(raw, 'DT') });
     if (!found) throw distributorNotFoundById(raw);
@@ -64,7 +86,7 @@ export class DistributorService {
   }
 
   async list(ctx: ServiceContext, filter: { status?: string | null; nameContains?: string | null } = {}, page: Page = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: FilterQuery<Distributor> = {};
     const status = optional(filter.status, 'status');
     const name = optional(filter.nameContains, 'nameContains');
@@ -74,7 +96,7 @@ export class DistributorService {
   }
 
   async create(ctx: ServiceContext, input: { name?: string | null }): Promise<Distributor> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const distributor = ctx.em.create(Distributor, { id: await nextId(ctx.em, 'DT'), name: required(input.name, 'name').trim(), status: 'active' });
     await ctx.em.flush();
     return distributor;
@@ -84,6 +106,8 @@ export class DistributorService {
     const distributor = await this.get(ctx, id);
     if (input.name != null) distributor.name = required(input.name, 'name').trim();
     if (input.status != null) distributor.status = statusWord(input.status);
+    // Admission reads the status from the cache: the event drops it here and on other instances.
+    this.changed(ctx, distributor.id, 'distributor.updated', { status: distributor.status });
     await ctx.em.flush();
     return distributor;
   }
@@ -104,7 +128,7 @@ export class DistributorService {
 
   /** Ops: unmap a hostname; requests on it then get 403 on surface R. Returns its former distributor. */
   async removeHost(ctx: ServiceContext, hostnameInput: unknown): Promise<Distributor> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const hostname = normaliseHostname(hostnameInput);
     const host = await ctx.em.findOne(DistributorHost, { hostname }, { populate: ['distributor'] });
     if (!host) throw hostNotMapped(hostname);
@@ -158,12 +182,4 @@ export class DistributorService {
     return distributor;
   }
 
-}
-
-/**
- * Whether a distributor may sell a share class, read from the database (write paths). Hot reads
- * use the cached `ShareClassService.grantedTo`, which ops grant and revoke events keep in step.
- */
-export async function isGranted(em: EntityManager, distributorId: string, shareClassId: string): Promise<boolean> {
-  return (await em.count(ShareClassGrant, { distributor: distributorId, shareClass: shareClassId })) > 0;
 }

@@ -1,6 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { nextId } from '../../common/ids';
-import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { cleared, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -19,7 +18,7 @@ export class FundService {
   constructor(private readonly issuers: IssuerService) {}
 
   async create(ctx: ServiceContext, input: FundFields): Promise<Fund> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const issuer = await this.issuers.get(ctx, required(input.issuerId, 'issuerId'));
     const fund = ctx.em.create(Fund, {
       id: await nextId(ctx.em, 'FN'),
@@ -40,14 +39,14 @@ export class FundService {
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Fund> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const fund = await ctx.em.findOne(Fund, { id: required(id, 'fundId') });
     if (!fund) throw fundNotFound(id);
     return fund;
   }
 
   async list(ctx: ServiceContext, filter: { issuerId?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: FilterQuery<Fund> = {};
     const issuerId = optional(filter.issuerId, 'issuerId');
     if (issuerId) where.issuer = issuerId;

@@ -1,6 +1,5 @@
-import { alias, recordId } from '../../common/ids';
+import { alias } from '../../common/ids';
 import { decimalString } from '../../common/money';
-import { assertAuthenticated, callerSurface, canSee } from '../../common/principal';
 import { walletInUse } from '../investor/investor-wallet.service';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
@@ -20,11 +19,11 @@ export class HoldingService {
    * answers `userId not found`, like a missing one.
    */
   async get(ctx: ServiceContext, userId: unknown, shareClassId: unknown): Promise<HoldingView> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const raw = required(userId, 'userId');
-    const investorId = recordId(raw, 'investor', callerSurface(ctx.principal));
+    const investorId = ctx.access.recordId(raw, 'investor');
     const investor = investorId ? await ctx.em.findOne(Investor, { id: investorId }) : null;
-    if (!investor || !canSee(ctx.principal, investor.distributor.id)) throw userNotFound();
+    if (!investor || !ctx.access.sees(investor.distributor.id)) throw userNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
     const holding = await ctx.em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id });
     const token = await this.shareClasses.primaryToken(ctx, shareClass.id);

@@ -8,3 +8,5 @@ export const investorGrantNotFound = (investorId: string, shareClassId: string) 
 export const walletAlreadyInUse = (investorId: string, chainId: string) =>
   conflict(`investor ${investorId} already has a wallet in use on chain ${chainId}; remove it from the whitelist first`);
 export const noWalletInUse = (investorId: string, chainId: string) => notFound(`investor ${investorId} has no wallet in use on chain ${chainId}`);
+/** An investor that is not `active` places no orders. */
+export const investorNotTrading = (id: string, status: string) => conflict(`investor ${id} is ${status}: it places no orders`);

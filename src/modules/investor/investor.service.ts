@@ -1,14 +1,13 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
-import { alias, nextId, recordId } from '../../common/ids';
-import { assertAuthenticated, assertOps, callerSurface } from '../../common/principal';
+import { alias, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { distributorNotFoundNamed } from '../distributor/distributor.errors';
-import { isGranted, type DistributorService } from '../distributor/distributor.service';
+import type { DistributorService } from '../distributor/distributor.service';
 import { Investor, InvestorGrant } from './investor.entity';
 import { investorGrantNotFound, investorNotFoundById, shareClassNotGrantedToDistributor } from './investor.errors';
 
@@ -34,7 +33,7 @@ export class InvestorService {
    * de-duplicate: the same (distributorId, externalInvestorId) twice makes two investors.
    */
   async register(ctx: ServiceContext, input: RegisterInvestorInput): Promise<Investor> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const distributorId = required(input.distributorId, 'distributorId');
     const externalInvestorId = required(input.externalInvestorId, 'externalInvestorId');
     const email = optional(input.email, 'email');
@@ -57,7 +56,7 @@ export class InvestorService {
 
   /** Ops: one investor by `IN######` or its surface-O alias `US######`. */
   async get(ctx: ServiceContext, id: unknown): Promise<Investor> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const raw = required(id, 'investorId').trim();
     const investor = await ctx.em.findOne(Investor, { id: alias(raw, 'IN') });
     if (!investor) throw investorNotFoundById(raw);
@@ -69,7 +68,7 @@ export class InvestorService {
    * `lower(email)` index.
    */
   async list(ctx: ServiceContext, filter: InvestorFilterInput = {}, page: { first?: number | null; after?: string | null } = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: FilterQuery<Investor> = {};
     const distributorId = optional(filter.distributorId, 'distributorId');
     const email = optional(filter.email, 'email');
@@ -90,7 +89,7 @@ export class InvestorService {
     const investor = await this.get(ctx, input.investorId);
     const shareClassId = required(input.shareClassId, 'shareClassId');
     if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
-    if (!(await isGranted(ctx.em, investor.distributor.id, shareClassId))) {
+    if (!(await this.distributors.grantsOf(ctx.em, investor.distributor.id)).has(shareClassId)) {
       throw shareClassNotGrantedToDistributor(shareClassId, investor.distributor.id);
     }
     if (!(await ctx.em.count(InvestorGrant, { investor, shareClass: shareClassId }))) {
@@ -118,16 +117,16 @@ export class InvestorService {
    * same investor record as on surface R (`US######` = `IN######`).
    */
   async registerUser(ctx: ServiceContext, input: RegisterUserInput): Promise<Investor> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const email = required(input.email, 'email');
     if (!EMAIL.test(email.trim())) throw badRequest('email must be a valid email address');
     const name = required(input.name, 'name');
     const uniqueId = optional(input.uniqueId, 'uniqueId');
     const given = optional(input.distributorId, 'distributorId');
-    const own = ctx.principal.kind === 'distributor' ? alias(ctx.principal.distributorId, 'PT') : undefined;
+    const own = ctx.access.ownDistributorId ? alias(ctx.access.ownDistributorId, 'PT') : undefined;
     const partnerId = given ?? own;
     if (!partnerId) throw badRequest('distributorId is required');
-    const distributorId = recordId(partnerId, 'distributor', callerSurface(ctx.principal));
+    const distributorId = ctx.access.recordId(partnerId, 'distributor');
     const distributor = distributorId ? await this.distributors.findVisible(ctx, distributorId) : null;
     if (!distributor) throw distributorNotFoundNamed(partnerId);
     const investor = ctx.em.create(Investor, {

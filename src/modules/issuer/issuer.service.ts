@@ -1,5 +1,4 @@
 import { nextId } from '../../common/ids';
-import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { cleared, containsPattern, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -15,7 +14,7 @@ export interface IssuerFields {
 /** Issuers: provisioned and read by ops only. */
 export class IssuerService {
   async create(ctx: ServiceContext, input: IssuerFields): Promise<Issuer> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const issuer = ctx.em.create(Issuer, {
       id: await nextId(ctx.em, 'IS'),
       name: required(input.name, 'name').trim(),
@@ -36,14 +35,14 @@ export class IssuerService {
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Issuer> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const issuer = await ctx.em.findOne(Issuer, { id: required(id, 'id') });
     if (!issuer) throw issuerNotFound(id);
     return issuer;
   }
 
   async list(ctx: ServiceContext, filter: { nameContains?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const name = optional(filter.nameContains, 'nameContains');
     return paginate(ctx.em, Issuer, name ? { name: { $ilike: containsPattern(name) } } : {}, page);
   }

@@ -1,5 +1,4 @@
 import type { Clock } from '../../common/clock';
-import { assertOps } from '../../common/principal';
 import type { ReadCache } from '../../common/read-cache';
 import { readRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
@@ -71,7 +70,7 @@ export class NavService {
 
   /** Ops publish a NAV; it is live at once and announced through the event log. */
   async publish(ctx: ServiceContext, input: PublishNavInput): Promise<Nav> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, input.shareClassId);
     const close = nonNegativeDecimal(input.close, 'close');
     const publishedAt = input.publishedAt ?? this.clock.now();

@@ -2,21 +2,19 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { hasIdFormat, opaqueId, recordId } from '../../common/ids';
+import { opaqueId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
-import { assertAuthenticated, assertOps, callerSurface, canSee, type Principal, type Surface } from '../../common/principal';
+import type { Access } from '../../common/access';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import { Distributor } from '../distributor/distributor.entity';
-import { distributorNotFound } from '../distributor/distributor.errors';
-import { isGranted } from '../distributor/distributor.service';
+import type { DistributorService } from '../distributor/distributor.service';
 import { Holding } from '../holding/holding.entity';
 import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import { investorNotFound } from '../investor/investor.errors';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
+import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
@@ -24,6 +22,8 @@ import { recordTransition } from './order-transition';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
+import type { OrderService } from './order.service';
+import { placementParties } from './placement-parties';
 import {
   noLiveNav,
   noLongerCancellable,
@@ -77,7 +77,7 @@ const WALLET = /^0x[0-9a-fA-F]{40}$/;
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** The surface an order is placed through: the caller's; ops place as on surface R. */
-const surfaceOf = (p: Principal): Surface => callerSurface(p) ?? 'R';
+const surfaceOf = (access: Access): OrderSurface => (access.surface ?? 'R') as OrderSurface;
 
 /**
  * The one-step order flow of surface R and surface O: placed `pending`; ops accept (priced at
@@ -90,23 +90,33 @@ const surfaceOf = (p: Principal): Surface => callerSurface(p) ?? 'R';
  */
 export class OneStepOrderService {
   constructor(
-    private readonly clock: Clock,
-    private readonly navs: NavService,
+    private readonly deps: {
+      clock: Clock;
+      navs: NavService;
+      orders: OrderService;
+      distributors: DistributorService;
+      shareClasses: ShareClassService;
+    },
   ) {}
 
+  private get clock(): Clock {
+    return this.deps.clock;
+  }
+
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
-    assertAuthenticated(ctx.principal);
-    const ids = this.readIds(ctx.principal, input);
+    ctx.access.requireCaller();
+    const ids = this.readIds(ctx.access, input);
     const amount = nonNegativeDecimal(input.amount, 'amount');
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
-    const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
     return ctx.em.transactional(async (em) => {
+      // Inside the transaction: the grant is read from the database, not the cache.
+      const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const order = em.create(Order, {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
-        surface: surfaceOf(ctx.principal) as OrderSurface,
+        surface: surfaceOf(ctx.access),
         type: OrderType.subscription,
         status: OneStepStatus.pending,
         distributor: em.getReference(Distributor, distributor.id),
@@ -116,26 +126,27 @@ export class OneStepOrderService {
         currency: currency?.toUpperCase() ?? shareClass.currency,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return order;
     });
   }
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
-    assertAuthenticated(ctx.principal);
-    const ids = this.readIds(ctx.principal, input);
+    ctx.access.requireCaller();
+    const ids = this.readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
     const delivery = this.readDelivery(input);
-    const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
     return ctx.em.transactional(async (em) => {
+      // Inside the transaction: the grant is read from the database, not the cache.
+      const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const available = new Dec(holding?.balance ?? '0').minus(await this.reserved(em, investor.id, shareClass.id));
       if (new Dec(tokenCount).greaterThan(available)) throw tokenCountExceedsHoldings();
       const order = em.create(Order, {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
-        surface: surfaceOf(ctx.principal) as OrderSurface,
+        surface: surfaceOf(ctx.access),
         type: OrderType.redemption,
         status: OneStepStatus.pending,
         distributor: em.getReference(Distributor, distributor.id),
@@ -145,7 +156,7 @@ export class OneStepOrderService {
         currency: shareClass.currency,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return order;
     });
@@ -153,11 +164,7 @@ export class OneStepOrderService {
 
   /** A one-step order the caller may see; a two-step order, unknown or another's: `order not found`. */
   async get(ctx: ServiceContext, orderId: unknown): Promise<Order> {
-    assertAuthenticated(ctx.principal);
-    if (typeof orderId !== 'string' || !orderId.startsWith('ord_')) throw orderNotFound();
-    const order = await ctx.em.findOne(Order, { id: orderId, flow: OrderFlow.one_step });
-    if (!order || !canSee(ctx.principal, order.distributor.id)) throw orderNotFound();
-    return order;
+    return this.deps.orders.visibleOrder(ctx, orderId, OrderFlow.one_step);
   }
 
   /** `POST /orders/cancel/:orderId`: pending → cancelled; anything later is 409. */
@@ -166,7 +173,7 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId as string);
       if (order.status !== OneStepStatus.pending) throw noLongerCancellable();
-      await recordTransition(em, order, { status: OneStepStatus.cancelled, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.cancelled, as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return { success: true, message: 'order cancelled' };
     });
@@ -178,7 +185,7 @@ export class OneStepOrderService {
    * the tokens times the NAV, rounded down to cents. The delivery wallet must be known by now.
    */
   async accept(ctx: ServiceContext, orderId: unknown, note?: string | null): Promise<Order> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
@@ -193,7 +200,7 @@ export class OneStepOrderService {
         (await walletInUse(em, order.investor.id, chainId))?.address;
       if (!wallet) throw walletRequiredBeforeSettlement();
 
-      const nav = await this.navs.latest({ em, principal: ctx.principal }, shareClassId);
+      const nav = await this.deps.navs.latest({ em, access: ctx.access }, shareClassId);
       if (!nav) throw noLiveNav();
       const price = new Dec(nav.close);
       if (price.isZero()) throw zeroNav();
@@ -211,6 +218,7 @@ export class OneStepOrderService {
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {
         status: OneStepStatus.accepted,
+        as: 'ops',
         now: this.clock.now(),
         note: note ?? undefined,
         details: { nav: order.settlementNav, tokens: order.settlementTokens, amount: order.settlementAmount, currency: order.currency, chainId, walletAddress: wallet },
@@ -222,12 +230,12 @@ export class OneStepOrderService {
 
   /** Ops decline a pending order; nothing further happens. */
   async reject(ctx: ServiceContext, orderId: unknown, reason?: string | null): Promise<Order> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       if (order.status !== OneStepStatus.pending) throw wrongStatus('reject', order.status, OneStepStatus.pending);
       const note = optional(reason, 'reason');
-      await recordTransition(em, order, { status: OneStepStatus.rejected, now: this.clock.now(), note, details: { reason: note ?? null } });
+      await recordTransition(em, order, { status: OneStepStatus.rejected, as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
       await em.flush();
       return order;
     });
@@ -240,7 +248,7 @@ export class OneStepOrderService {
    * whitelisted, the order fails instead, with the reason, and holdings stay as they were.
    */
   async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const hash = required(transferHash, 'transferHash');
     if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
@@ -272,6 +280,7 @@ export class OneStepOrderService {
       const now = this.clock.now();
       await recordTransition(em, order, {
         status: OneStepStatus.settled,
+        as: 'ops',
         now,
         details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
       });
@@ -297,7 +306,7 @@ export class OneStepOrderService {
 
   /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
   async fail(ctx: ServiceContext, orderId: unknown, reason: unknown, transferHash?: unknown): Promise<Order> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const why = required(reason, 'reason');
     const hash = optional(transferHash, 'transferHash');
     if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
@@ -313,6 +322,7 @@ export class OneStepOrderService {
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
       status: OneStepStatus.failed,
+      as: 'ops',
       now: this.clock.now(),
       note: reason,
       details: { reason, transferHash: transferHash ?? null },
@@ -342,13 +352,13 @@ export class OneStepOrderService {
    * The ids of a placement as the caller's surface names them: `PT`/`US` on surface O, `DT`/`IN`
    * on surface R (ops may use either). An id of the other surface's form is simply not found.
    */
-  private readIds(principal: Principal, input: PlacementInput) {
-    const surface = callerSurface(principal);
+  private readIds(access: Access, input: PlacementInput) {
+    const surface = access.surface;
     const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
     const distributorId = required(input.distributorId, 'distributorId');
     const investorId = required(investorField === 'userId' ? input.userId : input.investorId, investorField);
     const shareClassId = required(input.shareClassId, 'shareClassId');
-    return { distributorId: recordId(distributorId, 'distributor', surface), investorId: recordId(investorId, 'investor', surface), shareClassId };
+    return { distributorId: access.recordId(distributorId, 'distributor'), investorId: access.recordId(investorId, 'investor'), shareClassId };
   }
 
   private readDelivery(input: PlacementInput) {
@@ -359,17 +369,4 @@ export class OneStepOrderService {
     return { chainId, walletAddress };
   }
 
-  /**
-   * The distributor (the caller's own), its investor and a share class granted to it. Each
-   * missing or foreign party answers like a missing one, in the order the description lists them.
-   */
-  private async resolveParties(ctx: ServiceContext, ids: { distributorId: string | null; investorId: string | null; shareClassId: string }) {
-    const distributor = ids.distributorId && canSee(ctx.principal, ids.distributorId) ? await ctx.em.findOne(Distributor, { id: ids.distributorId }) : null;
-    if (!distributor) throw distributorNotFound();
-    const investor = ids.investorId ? await ctx.em.findOne(Investor, { id: ids.investorId, distributor: distributor.id }) : null;
-    if (!investor) throw investorNotFound();
-    const shareClass = hasIdFormat(ids.shareClassId, 'SC') ? await ctx.em.findOne(ShareClass, { id: ids.shareClassId }) : null;
-    if (!shareClass || !(await isGranted(ctx.em, distributor.id, shareClass.id))) throw shareClassNotFound();
-    return { distributor, investor, shareClass };
-  }
 }

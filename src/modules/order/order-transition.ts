@@ -2,21 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor } from '../../common/request-scope';
 import { appendEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry } from './order.entity';
-
-/**
- * The webhook event a status announces to the order's distributor, where it is one of the four
- * of the description. Every other transition still leaves an `order.transition` event for the
- * ops console's subscriptions.
- */
-export const WEBHOOK_EVENT_BY_STATUS: Record<string, string> = {
-  accepted: 'order.accepted',
-  rejected: 'order.rejected',
-  settled: 'token.transfer_completed',
-  failed: 'token.transfer_failed',
-};
+import { transitionRule, type TransitionActor } from './order-states';
 
 export interface Transition {
   status: string;
+  /** Who makes the move; the flow's table (order-states.ts) must allow it. */
+  as: TransitionActor;
   now: Date;
   /** Defaults to the request's actor (`x-actor`, or its door's default). */
   by?: string;
@@ -26,13 +17,15 @@ export interface Transition {
 }
 
 /**
- * Moves an order to a status: sets it, appends a `statusHistory` entry, bumps the order's
+ * Moves an order to a status its flow's table allows (order-states.ts): sets it, appends a `statusHistory` entry, bumps the order's
  * event sequence and appends the event, all in the caller's unit of work so they commit
  * together with the change. History keys are epoch ms, so an entry is placed at least one
  * millisecond after the previous one: no two transitions of an order share a key.
  */
 export async function recordTransition(em: EntityManager, order: Order, t: Transition): Promise<OrderStatusEntry> {
   const previous = order.status as string | undefined;
+  // A new order (no transition yet) moves from nothing: its placement.
+  const rule = transitionRule(order.flow, order.eventSeq ? (previous ?? null) : null, t.status, t.as);
   const lastAt = order.history.isInitialized()
     ? order.history.getItems().reduce<number>((max, e) => Math.max(max, e.at.getTime()), 0)
     : ((await em.findOne(OrderStatusEntry, { order }, { orderBy: { at: 'desc' } }))?.at.getTime() ?? 0);
@@ -61,7 +54,7 @@ export async function recordTransition(em: EntityManager, order: Order, t: Trans
       status: t.status,
       previousStatus: previous ?? null,
       sequence: order.eventSeq,
-      webhookEvent: WEBHOOK_EVENT_BY_STATUS[t.status] ?? null,
+      webhookEvent: rule.event,
       shareClassId: order.shareClass.id,
       investorId: order.investor.id,
       distributorId: order.distributor.id,

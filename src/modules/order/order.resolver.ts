@@ -17,7 +17,7 @@ import { OrderFilter, OrderPage } from './order.types';
 export class OrderResolver {
   @Query(() => Order, { description: 'One order as the caller may see it (`order not found` otherwise).' })
   order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
-    return ctx.services.order.readVisible(ctx, id);
+    return ctx.services.order.visibleOrderRecord(ctx, id);
   }
 
   @Query(() => OrderPage, { description: 'The order book, newest first, filtered and cursor-paginated (up to 1000 a page).' })

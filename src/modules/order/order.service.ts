@@ -2,7 +2,6 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
 import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
-import { assertAuthenticated, canSee, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
 import { MAX_PAGE, paginate } from '../../graphql/pagination';
@@ -12,6 +11,7 @@ import { Investor } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
+import { flowOfOrderId } from './order-flow';
 import { TWO_STEP_STATUSES } from './two-step.states';
 
 /** Filters of the order book (GraphQL `orders`, and the R-two-step lists). */
@@ -26,7 +26,7 @@ export interface OrderListFilter {
   createdTo?: Date | null;
 }
 
-/** An order read by `OrderService.readVisible`: the entity's fields and its history, preloaded. */
+/** An order read by `OrderService.visibleOrderRecord`: the entity's fields and its history, preloaded. */
 export type OrderRecord = Order & { loadedStatusHistory: OrderStatusEntry[] };
 
 /** The order and its history (oldest first, as `Order.statusHistory`) in one statement. */
@@ -39,24 +39,28 @@ const READ_ORDER_SQL = `select o.*, coalesce((select json_agg(json_build_object(
  * live in their services (two-step and one-step), which build on this.
  */
 export class OrderService {
-  /** The order if the caller may see it; another distributor's answers `order not found`. */
-  async getVisible(ctx: ServiceContext, orderId: unknown): Promise<Order> {
-    if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
-    const scope = distributorScope(ctx.principal);
-    const order = await ctx.em.findOne(Order, scope === null ? { id: orderId } : { id: orderId, distributor: scope });
+  /**
+   * The order if the caller may see it, of the given flow when one is named; another
+   * distributor's, another flow's or no order's id answers `order not found`.
+   */
+  async visibleOrder(ctx: ServiceContext, orderId: unknown, flow?: OrderFlow): Promise<Order> {
+    const owned = ctx.access.ownedBy();
+    const idFlow = flowOfOrderId(orderId);
+    if (idFlow === null || (flow && idFlow !== flow)) throw orderNotFound();
+    const order = await ctx.em.findOne(Order, { id: orderId as string, ...owned });
     if (!order) throw orderNotFound();
     return order;
   }
 
   /**
-   * `getVisible` for reads that change nothing: the order and its status history in one SQL
+   * `visibleOrder` for reads that change nothing: the order and its status history in one SQL
    * statement, as a plain record with the entity's fields (relations as `{ id }`, the history
    * preloaded for `Order.statusHistory`), without the unit of work's entity creation.
    */
-  async readVisible(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
+  async visibleOrderRecord(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
+    const scope = ctx.access.scope();
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
-    const scope = distributorScope(ctx.principal);
-    const rows = await rawRows(ctx.em, scope === null ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope === null ? [orderId] : [orderId, scope]);
+    const rows = await rawRows(ctx.em, scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope.all ? [orderId] : [orderId, scope.distributorId]);
     if (!rows.length) throw orderNotFound();
     const { status_history: history, ...row } = rows[0];
     const meta = ctx.em.getMetadata().get(Order.name);
@@ -79,18 +83,15 @@ export class OrderService {
    * like a missing one (`distributorId not found` / `investorId not found`).
    */
   async list(ctx: ServiceContext, filter: OrderListFilter, page: { first?: number | null; after?: string | null } = {}): Promise<{ items: Order[]; nextCursor: string | null }> {
-    assertAuthenticated(ctx.principal);
-    const scope = distributorScope(ctx.principal);
-    const where: Record<string, unknown> = {};
-    if (scope !== null) where.distributor = scope;
+    const where: Record<string, unknown> = { ...ctx.access.ownedBy() };
     const distributorId = optional(filter.distributorId, 'distributorId');
     if (distributorId !== undefined) {
-      if (!canSee(ctx.principal, distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
+      if (!ctx.access.sees(distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
       where.distributor = distributorId;
     }
     const investorId = optional(filter.investorId, 'investorId');
     if (investorId !== undefined) {
-      const investor = await ctx.em.findOne(Investor, scope === null ? { id: investorId } : { id: investorId, distributor: scope });
+      const investor = await ctx.em.findOne(Investor, { id: investorId, ...ctx.access.ownedBy() });
       if (!investor) throw investorNotFound();
       where.investor = investorId;
     }

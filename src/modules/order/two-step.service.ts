@@ -6,24 +6,21 @@ import { badRequest } from '../../common/errors';
 import { nextId } from '../../common/ids';
 import { logger } from '../../common/logger';
 import { Dec } from '../../common/money';
-import { assertAuthenticated, assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode, DistributorWallet } from '../distributor/distributor.entity';
-import { distributorNotFound } from '../distributor/distributor.errors';
 import type { DistributorService } from '../distributor/distributor.service';
-import { Investor, InvestorGrant } from '../investor/investor.entity';
-import { investorNotFound } from '../investor/investor.errors';
+import { InvestorGrant } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { recordTransition } from './order-transition';
+import { placementParties } from './placement-parties';
 import {
   cannotCancel,
   cannotPush,
@@ -39,7 +36,8 @@ import {
 } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
 import { walletInUse } from '../investor/investor-wallet.service';
-import { OUTCOME_FOLLOWS, SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
+import { SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
+import { statusBefore } from './order-states';
 
 export interface CreateSubscriptionInput {
   distributorId?: unknown;
@@ -98,7 +96,13 @@ export class TwoStepService {
 
   /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
   async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
+    // One transaction: the grant is read from the database, and the order, its history entry and
+    // its event commit together.
+    return ctx.em.transactional((em) => this.createIn({ em, access: ctx.access }, input));
+  }
+
+  private async createIn(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
     const em = ctx.em;
     // 1. required fields, in the description's order
     const distributorId = required(input.distributorId, 'distributorId');
@@ -109,14 +113,11 @@ export class TwoStepService {
     const externalRef = optional(input.externalRef, 'externalRef');
 
     // 2. the records it names; another distributor's answer exactly like missing ones
-    const distributor = await this.deps.distributors.findVisible(ctx, distributorId);
-    if (!distributor) throw distributorNotFound();
-    const investor = await em.findOne(Investor, { id: investorId, distributor: distributor.id });
-    if (!investor) throw investorNotFound();
-    // Share class, grant, primary token and live NAV come from the read cache (dropped by their events).
-    const shareClass = await this.deps.shareClasses.record(ctx, shareClassId);
-    const deliveryMode = shareClass ? (await this.deps.shareClasses.grantedTo(ctx, distributor.id)).get(shareClass.id) : undefined;
-    if (!shareClass || !deliveryMode) throw shareClassNotFound();
+    const { distributor, investor, shareClass, deliveryMode } = await placementParties(ctx, this.deps, {
+      distributorId: ctx.access.recordId(distributorId, 'distributor'),
+      investorId: ctx.access.recordId(investorId, 'investor'),
+      shareClassId,
+    });
 
     // 3. the investor's prerequisites (set by operations)
     if (!(await em.count(InvestorGrant, { investor: investor.id, shareClass: shareClass.id }))) throw investorNotGranted(shareClass.id);
@@ -162,21 +163,19 @@ export class TwoStepService {
       walletAddress: wallet.address,
       externalRef,
     } as never);
-    await recordTransition(em, order, { status: 'created', now: this.deps.clock.now() });
+    await recordTransition(em, order, { status: 'created', as: ctx.access.actor, now: this.deps.clock.now() });
     await em.flush();
     return order;
   }
 
   /** A two-step order the caller may see; anything else answers `order not found`. */
   async get(ctx: ServiceContext, orderId: unknown): Promise<Order> {
-    const order = await this.deps.orders.getVisible(ctx, orderId);
-    if (order.flow !== OrderFlow.two_step) throw orderNotFound();
-    return order;
+    return this.deps.orders.visibleOrder(ctx, orderId, OrderFlow.two_step);
   }
 
   /** `POST /orders/subscriptions/push/:orderId`: send to the share class's provider (see the class comment). */
   async push(ctx: ServiceContext, orderId: unknown): Promise<Order> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
     if (order.status !== 'created') throw cannotPush(order.status);
@@ -237,6 +236,7 @@ export class TwoStepService {
       locked.pushClaimedAt = null;
       await recordTransition(tem, locked, {
         status: 'submitted',
+        as: ctx.access.actor,
         now,
         note: `Pushed to ${provider.id}; orderReference ${submission.orderReference}`,
         details: { provider: provider.id, orderReference: submission.orderReference },
@@ -248,7 +248,7 @@ export class TwoStepService {
 
   /** `POST /orders/subscriptions/cancel/:orderId`: `created` → `cancelled`, the note in history. */
   async cancel(ctx: ServiceContext, orderId: unknown, note?: unknown): Promise<Order> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
     const text = optional(note, 'note');
@@ -262,7 +262,7 @@ export class TwoStepService {
         if (locked.pushClaim && locked.pushClaimedAt && locked.pushClaimedAt.getTime() > this.deps.clock.now().getTime() - leaseMs) return leaseMs;
         locked.pushClaim = null;
         locked.pushClaimedAt = null;
-        await recordTransition(tem, locked, { status: 'cancelled', now: this.deps.clock.now(), note: text });
+        await recordTransition(tem, locked, { status: 'cancelled', as: ctx.access.actor, now: this.deps.clock.now(), note: text });
         await tem.flush();
         return 0;
       });
@@ -275,7 +275,7 @@ export class TwoStepService {
 
   /** Ops (GraphQL): reflect a supply-side outcome into statusHistory. */
   async recordSupplyOutcome(ctx: ServiceContext, input: SupplyOutcomeInput): Promise<Order> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     return this.applyOutcome(ctx.em, null, input);
   }
 
@@ -308,11 +308,12 @@ export class TwoStepService {
       // A repeated delivery of an outcome already recorded changes nothing (providers retry).
       const history = await order.history.loadItems();
       if (history.some((e) => e.status === name)) return;
-      if (order.status !== OUTCOME_FOLLOWS[name]) throw cannotRecordOutcome(name, order.status);
+      if (order.status !== statusBefore(OrderFlow.two_step, name)) throw cannotRecordOutcome(name, order.status);
       if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
       if (transferHash) order.transferHash = transferHash;
       await recordTransition(tem, order, {
         status: name,
+        as: providerId ? 'provider' : 'ops',
         now: this.deps.clock.now(),
         note: note ?? reason,
         details: { source: providerId ? `provider:${providerId}` : 'ops', reason: reason ?? null, transferHash: transferHash ?? null },

@@ -15,11 +15,3 @@ export type TwoStepStatus = (typeof TWO_STEP_STATUSES)[number];
 
 export const SUPPLY_OUTCOMES = ['accepted', 'rejected', 'settled', 'failed'] as const;
 export type SupplyOutcomeName = (typeof SUPPLY_OUTCOMES)[number];
-
-/** The status a supply-side outcome may follow. */
-export const OUTCOME_FOLLOWS: Record<SupplyOutcomeName, TwoStepStatus> = {
-  accepted: 'submitted',
-  rejected: 'submitted',
-  settled: 'accepted',
-  failed: 'accepted',
-};

@@ -6,16 +6,13 @@ import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import { appendEvent } from '../../events/event-log';
 import { hasIdFormat, nextId } from '../../common/ids';
-import { assertAuthenticated, assertOps, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { currencyCode, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
-import { type DeliveryMode, ShareClassGrant } from '../distributor/distributor.entity';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
-import { isGranted } from '../distributor/distributor.service';
 import { ShareClass } from './share-class.entity';
 import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
@@ -61,20 +58,18 @@ export class ShareClassService {
 
   /** Every share class visible to the caller, ordered by id. */
   async listVisible(ctx: ServiceContext): Promise<ShareClass[]> {
-    assertAuthenticated(ctx.principal);
-    const scope = distributorScope(ctx.principal);
-    if (scope === null) return ctx.em.find(ShareClass, {}, { orderBy: { id: 'asc' } });
-    const grants = await ctx.em.find(ShareClassGrant, { distributor: scope }, { populate: ['shareClass'], orderBy: { shareClass: { id: 'asc' } } });
-    return grants.map((g) => g.shareClass);
+    const visible = await ctx.access.visibleShareClasses(ctx.em);
+    if (visible === 'all') return ctx.em.find(ShareClass, {}, { orderBy: { id: 'asc' } });
+    if (!visible.size) return [];
+    return ctx.em.find(ShareClass, { id: { $in: [...visible.keys()] } }, { orderBy: { id: 'asc' } });
   }
 
   /** One visible share class; `invalid shareClassId format` or `shareClassId not found` otherwise. */
   async getVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClass> {
-    assertAuthenticated(ctx.principal);
     const id = shareClassIdOf(shareClassId);
-    const scope = distributorScope(ctx.principal);
+    if (!(await ctx.access.seesShareClass(ctx.em, id))) throw shareClassNotFound();
     const found = await ctx.em.findOne(ShareClass, { id });
-    if (!found || (scope !== null && !(await isGranted(ctx.em, scope, id)))) throw shareClassNotFound();
+    if (!found) throw shareClassNotFound();
     return found;
   }
 
@@ -84,10 +79,8 @@ export class ShareClassService {
    * (share classes and a distributor's grants; dropped by their events) — no SQL once warm.
    */
   async readVisible(ctx: ServiceContext, shareClassId: unknown): Promise<ShareClassRecord> {
-    assertAuthenticated(ctx.principal);
     const id = shareClassIdOf(shareClassId);
-    const scope = distributorScope(ctx.principal);
-    if (scope !== null && !(await this.grantedTo(ctx, scope)).has(id)) throw shareClassNotFound();
+    if (!(await ctx.access.seesShareClass(ctx.em, id))) throw shareClassNotFound();
     const found = await this.record(ctx, id);
     if (!found) throw shareClassNotFound();
     return found;
@@ -96,16 +89,6 @@ export class ShareClassService {
   /** A share class as a cached read-only record, whoever asks (callers apply the visibility rules); undefined when missing. */
   async record(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
     return (await this.cache.shareClasses.get(id, () => this.loadRecord(ctx, id))) as ShareClassRecord | undefined;
-  }
-
-  /** The share classes granted to a distributor, with each grant's delivery mode (cached per distributor). */
-  async grantedTo(ctx: Pick<ServiceContext, 'em'>, distributorId: string): Promise<ReadonlyMap<string, DeliveryMode>> {
-    const grants = await this.cache.grants.get(distributorId, async () => {
-      // Plain rows: no partially loaded grants left in the request's identity map.
-      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(ctx.em, 'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?', [distributorId]);
-      return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode]));
-    });
-    return (grants ?? new Map()) as ReadonlyMap<string, DeliveryMode>;
   }
 
   private async loadRecord(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
@@ -122,7 +105,7 @@ export class ShareClassService {
 
   /** Ops: a page of share classes, newest first, by fund and status. */
   async list(ctx: ServiceContext, filter: { fundId?: string | null; status?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: FilterQuery<ShareClass> = {};
     const fundId = optional(filter.fundId, 'fundId');
     const status = optional(filter.status, 'status');
@@ -133,7 +116,7 @@ export class ShareClassService {
 
   /** Ops: a new share class with every documented field. Its primary token comes with `createToken`. */
   async create(ctx: ServiceContext, input: ShareClassFields): Promise<ShareClass> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const fundId = required(input.fundId, 'fundId');
     const fields = this.validated(input, true);
     const fund = await ctx.em.findOne(Fund, { id: fundId });
@@ -146,7 +129,7 @@ export class ShareClassService {
 
   /** Ops: change a share class; only the given fields change, a given sub-object replaces the stored one. */
   async update(ctx: ServiceContext, id: string, input: Omit<ShareClassFields, 'fundId'>): Promise<ShareClass> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const sc = await this.getVisible(ctx, id);
     const fields = this.validated(input, false);
     ctx.em.assign(sc, fields as never);

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { nextId } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
-import { assertOps } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { chainId, evmAddress, intInRange, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -41,7 +40,7 @@ export class TokenService {
   }
 
   async create(ctx: ServiceContext, input: TokenFields): Promise<Token> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const shareClassId = required(input.shareClassId, 'shareClassId');
     const fields = {
       chainId: chainId(input.chainId),
@@ -92,14 +91,14 @@ export class TokenService {
   }
 
   async get(ctx: ServiceContext, id: string): Promise<Token> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const token = await ctx.em.findOne(Token, { id: required(id, 'id') });
     if (!token) throw tokenNotFound(id);
     return token;
   }
 
   async list(ctx: ServiceContext, filter: { shareClassId?: string | null; chainId?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: FilterQuery<Token> = {};
     const shareClassId = optional(filter.shareClassId, 'shareClassId');
     const chain = optional(filter.chainId, 'chainId');

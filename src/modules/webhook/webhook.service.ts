@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { alias, opaqueId } from '../../common/ids';
-import { assertAuthenticated, assertOps, canSee, distributorScope, type Principal } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required } from '../../common/validate';
 import type { DeliveryRecorder } from '../../events/webhook-delivery';
@@ -35,14 +34,12 @@ export class WebhookService {
 
   /** The caller's webhooks (ops: every webhook), oldest first. */
   async list(ctx: ServiceContext): Promise<Webhook[]> {
-    assertAuthenticated(ctx.principal);
-    const scope = distributorScope(ctx.principal);
-    return ctx.em.find(Webhook, scope === null ? {} : { distributor: scope }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return ctx.em.find(Webhook, ctx.access.ownedBy(), { orderBy: { createdAt: 'asc', id: 'asc' } });
   }
 
   /** Registers one event type at one HTTPS endpoint; the secret is returned this once. */
   async register(ctx: ServiceContext, input: { event_type?: unknown; endpoint_url?: unknown; distributorId?: unknown }): Promise<{ webhook: Webhook; secret: string }> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const eventType = this.eventType(input.event_type);
     const endpointUrl = required(input.endpoint_url, 'endpoint_url').trim();
     const url = parseHttps(endpointUrl);
@@ -63,10 +60,9 @@ export class WebhookService {
 
   /** Whether the caller has webhooks at `endpoint_url`, and for which event types. */
   async check(ctx: ServiceContext, endpointUrl: unknown): Promise<{ exists: boolean; event_types: string[] }> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const url = required(endpointUrl, 'endpoint_url').trim();
-    const scope = distributorScope(ctx.principal);
-    const hooks = await ctx.em.find(Webhook, scope === null ? { endpointUrl: url } : { endpointUrl: url, distributor: scope }, { orderBy: { createdAt: 'asc' } });
+    const hooks = await ctx.em.find(Webhook, { endpointUrl: url, ...ctx.access.ownedBy() }, { orderBy: { createdAt: 'asc' } });
     const types = [...new Set(hooks.map((h) => h.eventType))];
     return { exists: hooks.length > 0, event_types: types };
   }
@@ -76,7 +72,7 @@ export class WebhookService {
    * says whether the endpoint took it. One attempt, no retries; it is recorded like any delivery.
    */
   async test(ctx: ServiceContext, input: { event_type?: unknown; webhook_id?: unknown }): Promise<{ success: boolean; message: string }> {
-    assertAuthenticated(ctx.principal);
+    ctx.access.requireCaller();
     const requestedType = required(input.event_type, 'event_type');
     const webhookId = required(input.webhook_id, 'webhook_id');
     const eventType = this.eventType(requestedType);
@@ -113,7 +109,7 @@ export class WebhookService {
 
   /** Ops: a new secret; the old one keeps signing alongside it for `overlapMs`. */
   async rotateSecret(ctx: ServiceContext, webhookId: unknown, overlapMs?: number | null): Promise<{ webhook: Webhook; secret: string }> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const webhook = await this.getVisible(ctx, required(webhookId, 'webhook_id'));
     const secret = newSecret();
     webhook.previousSecretCipher = webhook.secretCipher;
@@ -125,7 +121,7 @@ export class WebhookService {
 
   /** Ops: enable or disable a webhook (re-enabling one disabled after a 410). */
   async setStatus(ctx: ServiceContext, webhookId: unknown, status: WebhookStatus): Promise<Webhook> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const webhook = await this.getVisible(ctx, required(webhookId, 'webhook_id'));
     webhook.status = status;
     webhook.disabledReason = status === WebhookStatus.disabled ? 'disabled by ops' : undefined;
@@ -135,7 +131,7 @@ export class WebhookService {
 
   /** Ops: deliveries, newest first, of one webhook or one event. */
   async deliveries(ctx: ServiceContext, filter: { webhookId?: string | null; eventId?: string | null; status?: DeliveryStatus | null; limit?: number | null }): Promise<WebhookDelivery[]> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const where: Record<string, unknown> = {};
     if (filter.webhookId) where.webhook = filter.webhookId;
     if (filter.eventId) where.eventId = filter.eventId;
@@ -149,7 +145,7 @@ export class WebhookService {
 
   /** Ops: send one event again to its webhooks (or one of them), from the start of the schedule. */
   async redeliver(ctx: ServiceContext, eventId: unknown, webhookId?: string | null): Promise<number> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const id = required(eventId, 'eventId');
     const deliveries = await ctx.em.find(WebhookDelivery, webhookId ? { eventId: id, webhook: webhookId } : { eventId: id });
     if (!deliveries.length) throw deliveryNotFound();
@@ -158,7 +154,7 @@ export class WebhookService {
 
   /** Ops: every failed (dead) delivery of a webhook created since `since` goes back on the schedule. */
   async recover(ctx: ServiceContext, webhookId: unknown, since: unknown): Promise<number> {
-    assertOps(ctx.principal);
+    ctx.access.requireOps();
     const webhook = await this.getVisible(ctx, required(webhookId, 'webhook_id'));
     const from = optionalEpochMs(since, 'since') ?? new Date(0);
     const deliveries = await ctx.em.find(WebhookDelivery, { webhook, status: DeliveryStatus.dead, createdAt: { $gte: from } });
@@ -166,9 +162,9 @@ export class WebhookService {
   }
 
   /** The webhook if the caller may see it; otherwise `webhook_id not found`. */
-  async getVisible(ctx: { em: EntityManager; principal: Principal }, webhookId: string): Promise<Webhook> {
+  async getVisible(ctx: ServiceContext, webhookId: string): Promise<Webhook> {
     const webhook = await ctx.em.findOne(Webhook, { id: webhookId });
-    if (!webhook || !canSee(ctx.principal, webhook.distributor.id)) throw webhookNotFound();
+    if (!webhook || !ctx.access.sees(webhook.distributor.id)) throw webhookNotFound();
     return webhook;
   }
 
@@ -196,7 +192,8 @@ export class WebhookService {
 
   /** Distributors register for themselves; ops name the distributor. */
   private async owner(ctx: ServiceContext, distributorId: unknown): Promise<string> {
-    if (ctx.principal.kind === 'distributor') return ctx.principal.distributorId;
+    const own = ctx.access.ownDistributorId;
+    if (own) return own;
     const id = alias(required(distributorId, 'distributorId'), 'DT');
     if (!(await ctx.em.count(Distributor, { id }))) throw distributorNotFound();
     return id;

@@ -1,0 +1,19 @@
+import { hasIdFormat } from '../../common/ids';
+import { OrderFlow } from './order.entity';
+
+/**
+ * Which flow a request or an id belongs to: the one rule behind DESIGN.md's "Where the paths
+ * meet", read by the REST rows that share a path and by the services that read one flow.
+ */
+
+/** On surface R, `POST /orders/subscribe` with `amountSubscription` is the two-step flow; with `amount`, one-step. */
+export function subscribeFlow(body: Record<string, unknown>): OrderFlow {
+  return Object.prototype.hasOwnProperty.call(body, 'amountSubscription') ? OrderFlow.two_step : OrderFlow.one_step;
+}
+
+/** `OR######` is a two-step order, `ord_…` a one-step one; anything else is no order's id (null). */
+export function flowOfOrderId(id: unknown): OrderFlow | null {
+  if (hasIdFormat(id, 'OR')) return OrderFlow.two_step;
+  if (typeof id === 'string' && /^ord_[0-9a-f]{24}$/.test(id)) return OrderFlow.one_step;
+  return null;
+}
