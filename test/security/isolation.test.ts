@@ -1,0 +1,301 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+} from 'graphql';
+import { SURFACE_O } from '../../rest-compat/surface-o';
+import { SURFACE_R } from '../../rest-compat/surface-r';
+import { alias } from '../../src/common/ids';
+import { gatewaySchema } from '../../src/graphql/schema';
+import { PUBLIC_ROOT_FIELDS } from '../../src/graphql/visibility';
+import { Order } from '../../src/modules/order/order.entity';
+import { bearerOf, aTokenPair, aCredential } from '../support/auth.factories';
+import { aDistributor, aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass } from '../support/factories';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { aOneStepOrder } from '../support/one-step.factories';
+import { asOps } from '../support/ops.factories';
+import { aTwoStepOrder } from '../support/order.factories';
+import { subscribe } from '../support/subscriptions';
+
+/**
+ * One trust boundary, proved by enumeration rather than by example: every root field of the
+ * emitted schema (Query, Mutation, Subscription) and every REST route of both surfaces is called
+ *  - by nobody: every field but `health`, `issueAccessToken` and `refreshAccessToken` answers
+ *    UNAUTHENTICATED and no data;
+ *  - by distributor B naming distributor A's records (in both id forms): no answer carries
+ *    anything of A's book, and A's book is unchanged afterwards.
+ * Arguments are filled from A's ids by name, so a field or route added tomorrow is walked too.
+ */
+
+interface World {
+  /**
+   * Values of A's book that must never reach B: what the gateway generated or ops provisioned
+   * (ids in both forms, hostnames, wallets, keys). Free text such as an e-mail is not among them:
+   * B may register its own investor with the same text, and is then rightly answered with it.
+   */
+  secrets: string[];
+  /** What an argument or body field of this name is, in A's book (`PT`/`US` forms on the alias pass). */
+  values(aliasForm: boolean): Record<string, unknown>;
+  /** The id an `id` argument names, by the type the field returns. */
+  idFor(typeName: string, aliasForm: boolean): string | undefined;
+  bHost: string;
+  bToken: string;
+  ordersOfA: string[];
+}
+
+async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
+  const em = gw.em();
+  const now = gw.clock.now();
+  const { shareClass: shared, distributor: a, investor, other: b, hostA, hostB } = await aMarket(em, now);
+  // A share class of A's alone: B must not even learn it exists.
+  const own = await aShareClass(em, { meta: { name: 'A only', manager: 'M' } as never });
+  await aGrant(em, a, own);
+  await aNav(em, own, '2.5', new Date(now.getTime() - 60_000));
+  const second = await anInvestor(em, a, { grants: [shared, own], over: { externalInvestorId: 'crm-a-secret', email: 'alice.secret@a.example' } });
+  await aHolding(em, investor, shared, '100');
+  const twoStep = await aTwoStepOrder(gw, { distributor: a, investor, shareClass: shared, hostA }, { externalRef: 'a-secret-ref' });
+  const oneStep = await aOneStepOrder(gw, { distributor: a, investor, shareClass: shared });
+  const { apiKey } = await aCredential(gw, a);
+  const token = await gw.opsToken();
+  const hook = await asOps(gw, `mutation { registerWebhook(input: {distributorId: "${a.id}", event_type: "order.accepted", endpoint_url: "https://hooks.a-secret.example/in"}) { webhook { id } } }`, undefined, { authorization: `Bearer ${token}` });
+  const webhookId: string = hook.registerWebhook.webhook.id;
+  const wallet = `0x${investor.id.toLowerCase().padStart(40, 'e')}`;
+  const bToken = (await aTokenPair(gw, b)).accessToken;
+
+  const secrets = [
+    a.id,
+    alias(a.id, 'PT'),
+    investor.id,
+    alias(investor.id, 'US'),
+    second.id,
+    alias(second.id, 'US'),
+    own.id,
+    hostA,
+    wallet,
+    twoStep.orderId,
+    oneStep.id,
+    webhookId,
+    apiKey,
+  ];
+  const ids = (aliasForm: boolean) => ({
+    distributor: aliasForm ? alias(a.id, 'PT') : a.id,
+    investor: aliasForm ? alias(investor.id, 'US') : investor.id,
+  });
+  return {
+    secrets,
+    bHost: hostB,
+    bToken,
+    ordersOfA: [twoStep.orderId, oneStep.id],
+    values: (aliasForm) => ({
+      distributorId: ids(aliasForm).distributor,
+      partnerId: alias(a.id, 'PT'),
+      investorId: ids(aliasForm).investor,
+      userId: alias(investor.id, 'US'),
+      shareClassId: own.id,
+      orderId: twoStep.orderId,
+      webhookId,
+      webhook_id: webhookId,
+      endpoint_url: 'https://hooks.a-secret.example/in',
+      apiKey,
+      hostname: hostA,
+      email: 'alice.secret@a.example',
+      externalInvestorId: 'crm-a-secret',
+      externalRef: 'a-secret-ref',
+      address: wallet,
+      walletAddress: wallet,
+      chainId: '11155111',
+      event_type: 'order.accepted',
+      amountSubscription: 100,
+      amount: '100',
+      tokenCount: '1',
+      close: '1.5',
+      transferHash: `0x${'cd'.repeat(32)}`,
+    }),
+    idFor: (typeName, aliasForm) =>
+      ({
+        Order: twoStep.orderId,
+        Investor: ids(aliasForm).investor,
+        Distributor: ids(aliasForm).distributor,
+        ShareClass: own.id,
+        Webhook: webhookId,
+      })[typeName],
+  };
+}
+
+/* ---- building a call of any root field from the schema ---- */
+
+const SCALAR_SAMPLES: Record<string, unknown> = { String: 'x', ID: 'x', Int: 1, Float: 1, Boolean: true, Decimal: '1', EpochMs: 1_700_000_000_000, JSONObject: {}, JSON: {} };
+
+function sampleInput(type: GraphQLInputType, name: string, values: Record<string, unknown>, depth = 0): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) return [sampleInput(inner.ofType, name, values, depth)];
+  if (isInputObjectType(inner)) {
+    if (depth > 3) return {};
+    const out: Record<string, unknown> = {};
+    for (const f of Object.values(inner.getFields())) out[f.name] = sampleInput(f.type, f.name, values, depth + 1);
+    return out;
+  }
+  if (isEnumType(inner)) return inner.getValues()[0].value;
+  if (name in values) return values[name];
+  return isScalarType(inner) ? (SCALAR_SAMPLES[inner.name] ?? 'x') : 'x';
+}
+
+/** Every scalar, and every object field without required arguments, a few levels down. */
+function selection(type: GraphQLObjectType, depth: number): string {
+  const parts = ['__typename'];
+  for (const f of Object.values(type.getFields())) {
+    if (f.args.some((a) => isNonNullType(a.type))) continue;
+    const named = getNamedType(f.type);
+    if (isObjectType(named)) {
+      if (depth > 0) parts.push(`${f.name} { ${selection(named, depth - 1)} }`);
+    } else parts.push(f.name);
+  }
+  return parts.join(' ');
+}
+
+function callOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>, world: World, aliasForm: boolean) {
+  const values = world.values(aliasForm);
+  const named = getNamedType(field.type);
+  const variables: Record<string, unknown> = {};
+  const decl: string[] = [];
+  const args: string[] = [];
+  field.args.forEach((arg: GraphQLArgument) => {
+    const value = arg.name === 'id' ? (world.idFor(named.name, aliasForm) ?? 'x') : sampleInput(arg.type, arg.name, values);
+    variables[arg.name] = value;
+    decl.push(`$${arg.name}: ${arg.type.toString()}`);
+    args.push(`${arg.name}: $${arg.name}`);
+  });
+  const select = isObjectType(named) ? ` { ${selection(named, 3)} }` : '';
+  const query = `${kind}${decl.length ? `(${decl.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${select} }`;
+  return { query, variables };
+}
+
+const rootFields = (kind: 'Query' | 'Mutation' | 'Subscription') => {
+  const type = gatewaySchema().getType(kind) as GraphQLObjectType;
+  return Object.values(type.getFields()).map((f) => ({ kind, field: f, key: `${kind}.${f.name}` }));
+};
+
+function leaked(world: World, data: unknown): string[] {
+  const text = JSON.stringify(data ?? null).toLowerCase();
+  return world.secrets.filter((s) => text.includes(s.toLowerCase()));
+}
+
+describe('one trust boundary: every field and every route, as nobody and as another distributor', () => {
+  let gw: TestGateway;
+  let world: World;
+  let bookOfA: string;
+
+  const snapshotOfA = async () => {
+    const em = gw.em();
+    const orders = await em.find(Order, { id: { $in: world.ordersOfA } }, { orderBy: { id: 'asc' }, populate: ['history'] });
+    return JSON.stringify(orders.map((o) => ({ id: o.id, status: o.status, history: o.history.getItems().map((h) => h.status) })));
+  };
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    world = await aTwoTenantWorld(gw);
+    bookOfA = await snapshotOfA();
+  });
+  afterAll(() => gw.close());
+
+  const queriesAndMutations = [...rootFields('Query'), ...rootFields('Mutation')];
+
+  it('the walk covers every root field of the emitted schema', () => {
+    expect(queriesAndMutations.length + rootFields('Subscription').length).toBe(
+      ['Query', 'Mutation', 'Subscription'].reduce((n, t) => n + Object.keys((gatewaySchema().getType(t) as GraphQLObjectType).getFields()).length, 0),
+    );
+    expect(queriesAndMutations.length).toBeGreaterThan(60);
+  });
+
+  it.each(queriesAndMutations.map((r) => [r.key, r] as const))('%s: nobody gets UNAUTHENTICATED and no data, unless the field is public', async (key, r) => {
+    const { query, variables } = callOf(r.kind === 'Query' ? 'query' : 'mutation', r.field, world, false);
+    const res = await gw.graphql(query, variables);
+    expect(res.status).toBeLessThan(500);
+    expect(leaked(world, res.body.data)).toEqual([]);
+    if (PUBLIC_ROOT_FIELDS.has(key)) return;
+    expect(res.body.data?.[r.field.name] ?? null).toBeNull();
+    expect(res.body.errors?.map((e: { extensions?: { code?: string } }) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it.each(queriesAndMutations.flatMap((r) => [[r.key, 'DT/IN', r] as const, [r.key, 'PT/US', r] as const]))(
+    '%s: distributor B naming A’s records (%s ids) learns nothing of A',
+    async (_key, form, r) => {
+      const { query, variables } = callOf(r.kind === 'Query' ? 'query' : 'mutation', r.field, world, form === 'PT/US');
+      const res = await gw.graphql(query, variables, { token: world.bToken });
+      expect(res.status).toBeLessThan(500);
+      expect({ query, leaked: leaked(world, res.body.data) }).toEqual({ query, leaked: [] });
+    },
+  );
+
+  it('every REST route of both surfaces, called by B with A’s ids, answers nothing of A', async () => {
+    const bearer = { authorization: `Bearer ${world.bToken}` };
+    const routes = [...SURFACE_R.map((r) => ({ r, surface: 'R' as const })), ...SURFACE_O.map((r) => ({ r, surface: 'O' as const }))];
+    expect(routes.length).toBeGreaterThan(20);
+    for (const { r, surface } of routes) {
+      for (const aliasForm of [false, true]) {
+        const values = world.values(aliasForm);
+        const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))));
+        const query = `?shareClassId=${values.shareClassId}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
+        const res = await gw.api(r.method, `${path}${query}`, {
+          host: world.bHost,
+          headers: surface === 'O' ? bearer : {},
+          body: r.method === 'POST' ? values : undefined,
+        });
+        expect(res.status).toBeLessThan(500);
+        expect({ route: `${surface} ${r.method} ${r.path}`, leaked: leaked(world, res.body.data) }).toEqual({ route: `${surface} ${r.method} ${r.path}`, leaked: [] });
+      }
+    }
+  });
+
+  it.each(rootFields('Subscription').map((r) => [r.key, r] as const))('%s: nobody cannot subscribe; B hears nothing of A', async (_key, r) => {
+    const { query, variables } = callOf('subscription', r.field, world, true);
+    const anonymous = await subscribe(gw.port, query, variables).catch((err: Error) => err);
+    if (!(anonymous instanceof Error)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(anonymous.errors.length).toBeGreaterThan(0);
+      expect(JSON.stringify(anonymous.errors)).toMatch(/UNAUTHENTICATED|authentication required/);
+      await anonymous.close();
+    }
+    const unfiltered = callOf('subscription', { ...r.field, args: [] } as never, world, true);
+    const asB = await subscribe(gw.port, unfiltered.query, {}, world.bToken);
+    // A's book moves: an order transition, a NAV on A's own share class.
+    const token = await gw.opsToken();
+    await asOps(gw, `mutation { rejectOneStepOrder(orderId: "${world.ordersOfA[1]}", reason: "walk") { status } }`, undefined, { authorization: `Bearer ${token}` }).catch(() => undefined);
+    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${world.values(false).shareClassId}", close: "2.75"}) { close } }`, undefined, { authorization: `Bearer ${token}` }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(leaked(world, asB.messages)).toEqual([]);
+    await asB.close();
+  });
+
+  it('A’s book is unchanged by everything B tried', async () => {
+    const after = JSON.parse(await snapshotOfA()) as { id: string; status: string; history: string[] }[];
+    const before = JSON.parse(bookOfA) as typeof after;
+    // Only ops (the subscription walk) may have rejected A's one-step order.
+    expect(after.map((o) => ({ ...o, history: o.history.filter((s) => s !== 'rejected'), status: o.status === 'rejected' ? 'pending' : o.status }))).toEqual(before);
+  });
+
+  it('a distributor that is not active is refused on every door, with its status named', async () => {
+    const em = gw.em();
+    const c = await aDistributor(em, ['dist-c.test']);
+    const headers = await bearerOf(gw, c);
+    const token = await gw.opsToken();
+    await asOps(gw, `mutation { updateDistributor(id: "${c.id}", input: {status: "suspended"}) { status } }`, undefined, { authorization: `Bearer ${token}` });
+    const r = await gw.api('GET', '/funds/shareclass/all', { host: 'dist-c.test' });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ isError: true, errorMsg: 'distributor is suspended', data: {} });
+    const o = await gw.api('GET', '/assets/shareclass/all', { headers });
+    expect(o.status).toBe(403);
+    expect(o.body.errorMsg).toBe('distributor is suspended');
+    const g = await gw.graphql('{ shareClasses { id } }', undefined, { token: headers.authorization.slice(7) });
+    expect(g.status).toBe(403);
+    expect(g.body.errors![0]).toMatchObject({ message: 'distributor is suspended', extensions: { code: 'FORBIDDEN' } });
+  });
+});
