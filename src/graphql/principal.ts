@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
+import { ERROR_TABLE, RateLimited } from '../common/errors';
 import { anonymous, type Principal } from '../common/principal';
 import type { Services } from '../services';
 
@@ -10,13 +11,22 @@ import type { Services } from '../services';
 export async function graphqlPrincipal(services: Services, em: EntityManager, authorization: string | undefined): Promise<Principal> {
   if (!authorization) return anonymous;
   const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
-  const principal = token
-    ? services.opsToken.isOpsToken(token)
-      ? await services.opsToken.verify(em, token).then((name): Principal | null => (name ? { kind: 'ops', name } : null))
-      : await services.accessToken.authenticate(em, token)
-    : null;
+  const principal = token ? (services.opsToken.isOpsToken(token) ? await opsPrincipal(services, em, token) : await services.accessToken.authenticate(em, token)) : null;
   if (!principal) {
     throw new GraphQLError('invalid or expired token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
   return principal;
+}
+
+/** An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. */
+async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
+  await services.rateLimits.assertOpsAttemptAllowed().catch((err) => {
+    // Raised while the context is built, before any resolver: Apollo takes its status from here.
+    if (!(err instanceof RateLimited)) throw err;
+    const { graphql: code, http: status } = ERROR_TABLE.RATE_LIMITED;
+    throw new GraphQLError(err.message, { extensions: { code, retryAfter: err.retryAfterSeconds, http: { status, headers: new Map([['retry-after', String(err.retryAfterSeconds)]]) } } });
+  });
+  const name = await services.opsToken.verify(em, token);
+  if (!name) await services.rateLimits.opsAttemptFailed();
+  return name ? { kind: 'ops', name } : null;
 }
