@@ -33,7 +33,7 @@ export interface GraphqlGuards {
   parse(source: string): DocumentNode;
 }
 
-/** A rejected document is a client error with graphql-armor's message (e.g. "Syntax Error: Query depth limit of 10 exceeded, found 11."). */
+/** A rejected document is a client error with graphql-armor's message (e.g. "Query depth limit of 10 exceeded, found 11."). */
 const reject = (ctx: { reportError(e: GraphQLError): void } | null, error: GraphQLError) =>
   ctx?.reportError(new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
 
