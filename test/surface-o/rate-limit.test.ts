@@ -63,6 +63,21 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
   });
 });
 
+describe('rate limits behind a trusted proxy (TRUST_PROXY=1)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ config: { rateLimits: LIMITS, trustProxy: 1 } });
+  });
+  afterAll(() => gw.close());
+
+  it('counts the address the proxy forwarded, so one client behind it does not lock out the others', async () => {
+    const from = (address: string, key: string) => gw.api('POST', '/auth/token', { headers: { 'x-api-key': key, 'x-api-secret': 'sk_wrong', 'x-forwarded-for': address } });
+    for (let i = 0; i < 5; i++) expect((await from('203.0.113.1', `pk_guess${i}`)).status).toBe(401);
+    expectRateLimited(await from('203.0.113.1', 'pk_more'));
+    expect((await from('203.0.113.2', 'pk_other')).status).toBe(401);
+  });
+});
+
 /** Whether the Redis of this machine answers (REDIS_URL, else 127.0.0.1:6379). */
 async function redisUrl(): Promise<string | null> {
   const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
