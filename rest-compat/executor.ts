@@ -1,5 +1,5 @@
 import { execute, GraphQLError, type GraphQLSchema, validate } from 'graphql';
-import { toDomainError } from '../src/common/errors';
+import { RateLimited, toDomainError } from '../src/common/errors';
 import { logger } from '../src/common/logger';
 import type { GatewayContext } from '../src/graphql/context';
 import { failure, success, type Envelope } from './envelope';
@@ -8,6 +8,7 @@ import type { RestRequest, RestRoute } from './route';
 export interface RestOutcome {
   status: number;
   body: Envelope;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -48,7 +49,8 @@ export function fromError(err: unknown): RestOutcome {
   const original = err instanceof GraphQLError ? (err.originalError ?? err) : err;
   const { error, unexpected } = toDomainError(original);
   if (unexpected) logger.error({ err: original }, 'unhandled failure');
-  return { status: error.httpStatus, body: failure(error.message) };
+  const headers = error instanceof RateLimited ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  return { status: error.httpStatus, body: failure(error.message), ...(headers && { headers }) };
 }
 
 /**

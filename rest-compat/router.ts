@@ -104,10 +104,10 @@ export function restRouter(deps: RestRouterDeps): express.Router {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
         const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
         const outcome = await runRoute(deps.schema, found.route, found.req, ctx);
-        res.status(outcome.status).json(outcome.body);
+        res.set(outcome.headers ?? {}).status(outcome.status).json(outcome.body);
       } catch (err) {
         const outcome = fromError(err);
-        res.status(outcome.status).json(outcome.body);
+        res.set(outcome.headers ?? {}).status(outcome.status).json(outcome.body);
       }
     });
   });

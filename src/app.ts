@@ -18,17 +18,20 @@ import type { Clock } from './common/clock';
 import { logger } from './common/logger';
 import { readCacheSubscriber } from './common/read-cache';
 import { currentScope, runInScope } from './common/request-scope';
-import { defaultEventsConfig, type Config, type EventsConfig } from './config';
+import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
 import { createEventBus } from './events/pubsub';
 import { EventRelay, listenForDeliveries } from './events/relay';
 import { DeliveryWorker } from './events/webhook-delivery';
 import { WebhookSender } from './events/webhook-sender';
 import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
-import { WebSocketServer } from 'ws';
+import proxyAddr from 'proxy-addr';
+import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
 import type { GatewayContext } from './graphql/context';
-import { formatError } from './graphql/format-error';
+import { errorFormatter } from './graphql/format-error';
+import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './graphql/limits';
 import { graphqlContext } from './graphql/principal';
+import { graphqlWebSocket } from './graphql/websocket';
 import { gatewaySchema } from './graphql/schema';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
@@ -54,7 +57,7 @@ export interface Gateway {
 }
 
 export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection'>>;
+  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits'>> & { rateLimits?: Partial<RateLimitConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -65,6 +68,8 @@ export interface GatewayDeps {
   background?: boolean;
   /** Lifetime of read-cache entries (default READ_CACHE_TTL_MS). */
   readCacheTtlMs?: number;
+  /** How often a graphql-ws connection's credential is checked again (default 15 s). */
+  websocketRecheckMs?: number;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -87,52 +92,52 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The embedded database's socket server does not carry LISTEN: there the relay polls.
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   deps.orm.em.getEventManager().registerSubscriber(readCacheSubscriber(services.readCache));
   // …and the changes other instances commit reach it through the bus.
   const cacheFollower = followCommittedChanges(eventBus, services.readCache);
   const app = express();
   const server = createServer(app);
-  const development = deps.config.env === 'development' || deps.config.env === 'test';
+  const development = isDevelopmentEnv(deps.config.env);
+  const introspection = development && (deps.config.graphqlIntrospection ?? true);
+  const guards = graphqlGuards(deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS, { introspection });
+  const formatError = errorFormatter({ suggestions: development });
 
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
+  // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
+  app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,
     formatError,
-    introspection: deps.config.graphqlIntrospection ?? development,
+    // Introspection is refused by graphqlGuards' rules, the same on HTTP and graphql-ws.
+    introspection: true,
+    validationRules: guards.validationRules,
+    parseOptions: guards.parseOptions,
+    // A JSON array of operations is refused (400): one request, one document within the limits.
+    allowBatchedHttpRequests: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
     ],
   });
-  // GraphQL subscriptions over graphql-ws on the same path (Apollo Sandbox finds them there).
-  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH });
-  const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
-  const wsCleanup = useServer(
-    {
-      schema,
-      context: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const auth = (params.Authorization ?? params.authorization) as string | undefined;
-        return graphqlContext(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined, 'ws');
-      },
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const auth = (params.Authorization ?? params.authorization) as string | undefined;
-        try {
-          await graphqlContext(services, deps.orm.em.fork(), typeof auth === 'string' ? auth : undefined, 'ws');
-          return true;
-        } catch {
-          return false; // closes with 4403 Forbidden
-        }
-      },
-    },
-    wsServer,
-  );
+  // GraphQL subscriptions over graphql-ws on the same path (Apollo Sandbox finds them there), same limits.
+  const wsCleanup = graphqlWebSocket({
+    server,
+    path: GRAPHQL_PATH,
+    schema,
+    orm: deps.orm,
+    services,
+    guards,
+    formatError,
+    maxPayload: bodyLimitBytes(deps.config.bodyLimit),
+    clientAddress: (req) => proxyAddr(req, app.get('trust proxy fn')),
+    recheckMs: deps.websocketRecheckMs,
+  });
 
   await apollo.start();
 
@@ -203,6 +208,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       sender.close();
       await deliveryListener?.end().catch(() => undefined);
       await eventBus.close();
+      await rateLimits.close();
     },
   };
 }

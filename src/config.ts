@@ -1,5 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql/limits';
 import type { SupplyProvidersConfig } from './supply/provider';
+
+/**
+ * The environments that may run on the public development keys and show demo data, printed
+ * secrets, Apollo Sandbox and introspection: `development` (`npm start`) and `test` (the suite).
+ * Every other APP_ENV (`staging`, `prod`, `production`, …) fails closed.
+ */
+export function isDevelopmentEnv(env: string): boolean {
+  return env === 'development' || env === 'test';
+}
+
+/**
+ * Which peers may tell the gateway the client's hostname and address through `X-Forwarded-*`
+ * (the hostname picks the distributor on surface R): none (`false`), the nearest N hops, or
+ * the listed proxy addresses and CIDR ranges (express's `trust proxy`). Never every peer.
+ */
+export type TrustProxy = false | number | string[];
 
 /**
  * The gateway's configuration, read from the environment once at start and validated, so a
@@ -25,12 +44,16 @@ export interface Config {
   /** Largest accepted request body (BODY_LIMIT, default `100kb`). */
   bodyLimit: string;
   /**
-   * Behind a reverse proxy: take the client's hostname (which selects the distributor on
-   * surface R) from `X-Forwarded-Host` (TRUST_PROXY, default false).
+   * Behind reverse proxies: a hop count or a comma-separated list of proxy addresses/CIDRs whose
+   * `X-Forwarded-Host`/`-For` are believed (TRUST_PROXY, default none; `true` is refused).
    */
-  trustProxy: boolean;
-  /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; default true in development and test only). */
+  trustProxy: TrustProxy;
+  /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; development and test only, on by default there). */
   graphqlIntrospection: boolean;
+  /** Size limits of a GraphQL document, HTTP and graphql-ws (GRAPHQL_MAX_DEPTH, _ALIASES, _COST, _TOKENS, _DIRECTIVES). */
+  graphqlLimits: GraphqlLimits;
+  /** Token requests and ops-token guesses per window (RATE_LIMIT_*; counted in Redis when REDIS_URL is set). */
+  rateLimits: RateLimitConfig;
   /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
   jwt: JwtConfig;
   /**
@@ -49,8 +72,8 @@ export interface Config {
 }
 
 /**
- * How surface-O access tokens are signed (HS256). The key is required in production; elsewhere
- * a fixed development key is used so `npm start` and the tests work with nothing set.
+ * How surface-O access tokens are signed (HS256). The key is required outside development and
+ * test; there a fixed development key is used so `npm start` and the tests work with nothing set.
  */
 export interface JwtConfig {
   /** HMAC key, at least 32 characters (JWT_SIGNING_KEY). */
@@ -61,11 +84,11 @@ export interface JwtConfig {
   refreshTokenTtlSeconds: number;
 }
 
-/** Development and test only: never accepted when APP_ENV is production. */
+/** Development and test only: refused under any other APP_ENV. */
 export const DEVELOPMENT_JWT_SIGNING_KEY = 'development-only-signing-key-do-not-use-in-production';
 
 export function developmentJwtConfig(env: string): JwtConfig {
-  if (env === 'production') throw new ConfigError('JWT_SIGNING_KEY is required in production');
+  if (!isDevelopmentEnv(env)) throw new ConfigError(`JWT_SIGNING_KEY is required when APP_ENV is ${env}`);
   return { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 7 * 24 * 3600 };
 }
 
@@ -101,6 +124,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(appEnv)) problems.push(`APP_ENV must be a simple name such as production, got "${appEnv}"`);
   const bodyLimit = env.BODY_LIMIT?.trim() || '100kb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 100kb or 1mb, got "${bodyLimit}"`);
+  const development = isDevelopmentEnv(appEnv);
+  // Demo data, the simulator and introspection are development conveniences: asked for elsewhere, they are refused.
+  const developmentOnly = (name: string) => {
+    const on = bool(name, appEnv === 'development' || (name === 'GRAPHQL_INTROSPECTION' && development));
+    if (on && !development) problems.push(`${name} is only allowed when APP_ENV is development or test, got APP_ENV=${appEnv}`);
+    return on && development;
+  };
 
   const config: Config = {
     port: int('PORT', 4000, 0, 65535),
@@ -109,21 +139,68 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR?.trim() || '.data/pglite',
     env: appEnv,
     logLevel,
-    seedDemo: bool('SEED_DEMO', appEnv === 'development'),
+    seedDemo: developmentOnly('SEED_DEMO'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
-    trustProxy: bool('TRUST_PROXY', false),
-    graphqlIntrospection: bool('GRAPHQL_INTROSPECTION', appEnv === 'development' || appEnv === 'test'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    graphqlIntrospection: developmentOnly('GRAPHQL_INTROSPECTION'),
+    graphqlLimits: {
+      maxDepth: int('GRAPHQL_MAX_DEPTH', DEFAULT_GRAPHQL_LIMITS.maxDepth, 2, 100),
+      maxAliases: int('GRAPHQL_MAX_ALIASES', DEFAULT_GRAPHQL_LIMITS.maxAliases, 0, 1000),
+      maxCost: int('GRAPHQL_MAX_COST', DEFAULT_GRAPHQL_LIMITS.maxCost, 10, 10_000_000),
+      maxTokens: int('GRAPHQL_MAX_TOKENS', DEFAULT_GRAPHQL_LIMITS.maxTokens, 50, 1_000_000),
+      maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', DEFAULT_GRAPHQL_LIMITS.maxDirectives, 0, 1000),
+    },
+    rateLimits: {
+      authPerKey: int('RATE_LIMIT_AUTH_PER_KEY', DEFAULT_RATE_LIMITS.authPerKey, 1, 1_000_000),
+      authPerAddress: int('RATE_LIMIT_AUTH_PER_ADDRESS', DEFAULT_RATE_LIMITS.authPerAddress, 1, 1_000_000),
+      opsFailuresPerAddress: int('RATE_LIMIT_OPS_FAILURES', DEFAULT_RATE_LIMITS.opsFailuresPerAddress, 1, 1_000_000),
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
+    },
     jwt: parseJwt(env, appEnv, int, problems),
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
-    supplySimulator: bool('SUPPLY_SIMULATOR', appEnv === 'development'),
+    supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }
 
-/** JWT_SIGNING_KEY (required in production, never the development key there), JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS. */
+/** express's named ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: unset/false/0 (none), a hop count, or proxy addresses/CIDRs; `true` ("everyone") is refused. */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
+  if (value === 'true' || value === 'yes' || value === '*') {
+    problems.push(`TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "${raw}" (every peer could then choose the distributor by X-Forwarded-Host)`);
+    return false;
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) problems.push(`TRUST_PROXY hop count must be from 0 to 10, got "${raw}"`);
+    return hops;
+  }
+  const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+    if (NAMED_PROXY_RANGES.has(entry)) continue;
+    if (!family || !prefixOk || extra !== undefined) problems.push(`TRUST_PROXY entry "${entry}" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+    else if ((family === 4 && prefix === '0') || (family === 6 && prefix === '0')) problems.push(`TRUST_PROXY entry "${entry}" trusts every peer`);
+  }
+  return entries;
+}
+
+/** BODY_LIMIT (validated by loadConfig: `<n>b|kb|mb`) in bytes, for limits that take a number (WebSocket messages). */
+export function bodyLimitBytes(limit: string): number {
+  const [, n, unit] = /^(\d+)(b|kb|mb)$/i.exec(limit) ?? [, '102400', 'b'];
+  return Number(n) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[unit!.toLowerCase()];
+}
+
+/** JWT_SIGNING_KEY (required outside development and test, never the development key there), JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS. */
 function parseJwt(
   env: NodeJS.ProcessEnv,
   appEnv: string,
@@ -131,9 +208,10 @@ function parseJwt(
   problems: string[],
 ): JwtConfig {
   const signingKey = env.JWT_SIGNING_KEY?.trim() || '';
+  const realKeys = !isDevelopmentEnv(appEnv);
   if (signingKey && signingKey.length < 32) problems.push('JWT_SIGNING_KEY must be at least 32 characters');
-  if (!signingKey && appEnv === 'production') problems.push('JWT_SIGNING_KEY is required in production');
-  if (signingKey === DEVELOPMENT_JWT_SIGNING_KEY && appEnv === 'production') problems.push('JWT_SIGNING_KEY must not be the development key in production');
+  if (!signingKey && realKeys) problems.push(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv} (only development and test run on the development key)`);
+  if (signingKey === DEVELOPMENT_JWT_SIGNING_KEY && realKeys) problems.push(`JWT_SIGNING_KEY must not be the development key when APP_ENV is ${appEnv}`);
   return {
     signingKey: signingKey || DEVELOPMENT_JWT_SIGNING_KEY,
     issuer: env.JWT_ISSUER?.trim() || 'fund-distribution-gateway',
@@ -194,15 +272,15 @@ export interface EventsConfig {
   webhookCaFile: string | null;
   /**
    * Key that encrypts webhook signing secrets at rest, 32 bytes in base64 (WEBHOOK_SECRET_KEY).
-   * Required in production; elsewhere a fixed development key is used when unset.
+   * Required outside development and test; there a fixed development key is used when unset.
    */
   webhookSecretKey: Buffer;
 }
 
-/** The development-only key for webhook secrets at rest; production must set WEBHOOK_SECRET_KEY. */
+/** The development-only key for webhook secrets at rest; every other APP_ENV must set WEBHOOK_SECRET_KEY. */
 const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32);
 
-/** REDIS_URL, EVENT_POLL_MS, WEBHOOK_* (the key is required in production). */
+/** REDIS_URL, EVENT_POLL_MS, WEBHOOK_* (the key is required outside development and test). */
 function parseEvents(
   env: NodeJS.ProcessEnv,
   appEnv: string,
@@ -222,12 +300,14 @@ function parseEvents(
   }
   let webhookSecretKey = DEVELOPMENT_WEBHOOK_KEY;
   const rawKey = env.WEBHOOK_SECRET_KEY?.trim();
+  const realKeys = !isDevelopmentEnv(appEnv);
   if (rawKey) {
     const key = Buffer.from(rawKey, 'base64');
     if (key.length !== 32) problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64');
+    else if (realKeys && key.equals(DEVELOPMENT_WEBHOOK_KEY)) problems.push(`WEBHOOK_SECRET_KEY must not be the development key when APP_ENV is ${appEnv}`);
     else webhookSecretKey = key;
-  } else if (appEnv === 'production') {
-    problems.push('WEBHOOK_SECRET_KEY is required in production (32 bytes in base64)');
+  } else if (realKeys) {
+    problems.push(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv} (32 bytes in base64; only development and test run on the development key)`);
   }
   return {
     redisUrl,

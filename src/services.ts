@@ -1,4 +1,5 @@
 import type { Clock } from './common/clock';
+import type { RateLimits } from './common/rate-limit';
 import { ReadCache } from './common/read-cache';
 import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
@@ -33,6 +34,8 @@ export interface ServiceDeps {
   webhooks: Omit<WebhookServiceDeps, 'clock'>;
   /** How long another instance's change may be served stale without Redis (default READ_CACHE_TTL_MS). */
   readCacheTtlMs?: number;
+  /** Attempt counters of token requests and ops-token guesses (src/common/rate-limit.ts). */
+  rateLimits: RateLimits;
 }
 
 /**
@@ -55,7 +58,8 @@ export function createServices(deps: ServiceDeps) {
     health: new HealthService(clock, deps.env),
     opsToken: new OpsTokenService(clock),
     apiCredential: new ApiCredentialService(clock),
-    accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env)),
+    accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),
+    rateLimits: deps.rateLimits,
     issuer,
     fund: new FundService(issuer),
     shareClass,

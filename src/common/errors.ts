@@ -13,6 +13,7 @@ export const ERROR_TABLE = {
   NOT_FOUND: { graphql: 'NOT_FOUND', http: 404 },
   CONFLICT: { graphql: 'CONFLICT', http: 409 },
   PAYLOAD_TOO_LARGE: { graphql: 'PAYLOAD_TOO_LARGE', http: 413 },
+  RATE_LIMITED: { graphql: 'RATE_LIMITED', http: 429 },
   UPSTREAM_REJECTED: { graphql: 'UPSTREAM_REJECTED', http: 422 },
   UPSTREAM_UNAVAILABLE: { graphql: 'UPSTREAM_UNAVAILABLE', http: 503 },
   SERVICE_UNAVAILABLE: { graphql: 'SERVICE_UNAVAILABLE', http: 503 },
@@ -36,6 +37,13 @@ export class DomainError extends Error {
 
   get httpStatus(): number {
     return ERROR_TABLE[this.code].http;
+  }
+}
+
+/** Too many attempts: refused until `retryAfterSeconds` have passed (REST: 429 with `Retry-After`). */
+export class RateLimited extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'too many attempts, retry later');
   }
 }
 

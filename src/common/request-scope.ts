@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 export interface RequestScope {
   requestId: string;
   actor: string;
+  /** The caller's address (rate limits); a scope opened inside another keeps it. */
+  clientAddress?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -15,7 +17,8 @@ const storage = new AsyncLocalStorage<RequestScope>();
 export const DEFAULT_ACTOR = 'system';
 
 export function runInScope<T>(scope: Partial<RequestScope>, fn: () => T): T {
-  return storage.run({ requestId: scope.requestId ?? randomUUID(), actor: scope.actor ?? DEFAULT_ACTOR }, fn);
+  const clientAddress = scope.clientAddress ?? storage.getStore()?.clientAddress;
+  return storage.run({ requestId: scope.requestId ?? randomUUID(), actor: scope.actor ?? DEFAULT_ACTOR, ...(clientAddress && { clientAddress }) }, fn);
 }
 
 export function currentScope(): RequestScope | undefined {

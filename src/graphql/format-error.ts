@@ -1,23 +1,46 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
-import { ERROR_TABLE, toDomainError } from '../common/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { ERROR_TABLE, RateLimited, toDomainError, type DomainError } from '../common/errors';
 import { logger } from '../common/logger';
 
 /**
  * The GraphQL side of the one error table: a domain error keeps its message and gets its
- * `extensions.code`; anything unforeseen is masked and logged with the request id.
+ * `extensions.code`; anything unforeseen is masked and logged with the request id. HTTP and
+ * graphql-ws both format through the function `errorFormatter` returns.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const graphqlCode = formatted.extensions?.code;
   // Errors GraphQL or Apollo raised themselves (parse, validation, coercion) pass through.
   if (original === error && typeof graphqlCode === 'string' && graphqlCode !== 'INTERNAL_SERVER_ERROR') return formatted;
+  // Not a resolver failure (a socket-side parse or validation error has no code yet): GraphQL's own words.
+  if (error instanceof GraphQLError && !error.originalError && !error.path) return { ...formatted, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
   const { error: domain, unexpected } = toDomainError(original);
   if (unexpected) logger.error({ err: original, path: formatted.path }, 'unhandled failure in resolver');
   return {
     message: domain.message,
     locations: formatted.locations,
     path: formatted.path,
-    extensions: { code: ERROR_TABLE[domain.code].graphql },
+    extensions: { code: ERROR_TABLE[domain.code].graphql, ...retryAfter(domain) },
   };
+}
+
+/**
+ * formatError, and outside development without GraphQL's "Did you mean …?" hints, which would
+ * spell out the schema that introspection is refused for.
+ */
+export function errorFormatter(options: { suggestions: boolean }) {
+  if (options.suggestions) return formatError;
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const out = formatError(formatted, error);
+    const message = out.message.replace(SUGGESTION, '');
+    return message === out.message ? out : { ...out, message };
+  };
+}
+
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** A refusal for too many attempts says when to try again (REST turns it into `Retry-After`). */
+function retryAfter(error: DomainError): { retryAfter?: number } {
+  return error instanceof RateLimited ? { retryAfter: error.retryAfterSeconds } : {};
 }

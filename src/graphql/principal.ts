@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
-import { DomainError, ERROR_TABLE } from '../common/errors';
+import { DomainError, ERROR_TABLE, RateLimited } from '../common/errors';
 import { anonymous, type Principal } from '../common/principal';
 import type { Services } from '../services';
 import { createContext, type GatewayContext } from './context';
@@ -12,24 +12,32 @@ import { createContext, type GatewayContext } from './context';
 export async function graphqlPrincipal(services: Services, em: EntityManager, authorization: string | undefined): Promise<Principal> {
   if (!authorization) return anonymous;
   const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
-  const principal = token
-    ? services.opsToken.isOpsToken(token)
-      ? await services.opsToken.verify(em, token).then((name): Principal | null => (name ? { kind: 'ops', name } : null))
-      : await services.accessToken.authenticate(em, token)
-    : null;
+  const principal = token ? (services.opsToken.isOpsToken(token) ? await opsPrincipal(services, em, token) : await services.accessToken.authenticate(em, token)) : null;
   if (!principal) {
     throw new GraphQLError('invalid or expired token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
   return principal;
 }
 
+/** An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. */
+async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
+  await services.rateLimits.assertOpsAttemptAllowed().catch((err) => {
+    // Raised while the context is built, before any resolver: Apollo takes its status from here.
+    if (!(err instanceof RateLimited)) throw err;
+    const { graphql: code, http: status } = ERROR_TABLE.RATE_LIMITED;
+    throw new GraphQLError(err.message, { extensions: { code, retryAfter: err.retryAfterSeconds, http: { status, headers: new Map([['retry-after', String(err.retryAfterSeconds)]]) } } });
+  });
+  const name = await services.opsToken.verify(em, token);
+  if (!name) await services.rateLimits.opsAttemptFailed();
+  return name ? { kind: 'ops', name } : null;
+}
+
 /**
- * The context of a GraphQL request or subscription from its Authorization value. A refusal
- * (invalid token, a distributor that is not active) is a GraphQL error carrying its HTTP status,
- * since Apollo answers 500 for anything else thrown while building a context.
+ * The context of a principal already authenticated: admits it (a distributor that is not active
+ * is refused) and turns a refusal into a GraphQL error carrying its HTTP status, since Apollo
+ * answers 500 for anything else thrown while building a context.
  */
-export async function graphqlContext(services: Services, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
-  const principal = await graphqlPrincipal(services, em, authorization);
+export async function admittedContext(services: Services, em: EntityManager, principal: Principal, requestId: string): Promise<GatewayContext> {
   try {
     return await createContext({ em, principal, services, requestId });
   } catch (err) {
@@ -37,4 +45,9 @@ export async function graphqlContext(services: Services, em: EntityManager, auth
     const entry = ERROR_TABLE[err.code];
     throw new GraphQLError(err.message, { extensions: { code: entry.graphql, http: { status: entry.http } } });
   }
+}
+
+/** The context of a GraphQL request or subscription from its Authorization value. */
+export async function graphqlContext(services: Services, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
+  return admittedContext(services, em, await graphqlPrincipal(services, em, authorization), requestId);
 }

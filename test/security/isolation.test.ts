@@ -183,6 +183,10 @@ const rootFields = (kind: 'Query' | 'Mutation' | 'Subscription') => {
   return Object.values(type.getFields()).map((f) => ({ kind, field: f, key: `${kind}.${f.name}` }));
 };
 
+/** Errors of a document refused before it ran (GraphQL validation, document limits). */
+const rejected = (errors: { message: string; extensions?: { code?: string } }[] | undefined) =>
+  (errors ?? []).filter((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'GRAPHQL_PARSE_FAILED').map((e) => e.message);
+
 function leaked(world: World, data: unknown): string[] {
   const text = JSON.stringify(data ?? null).toLowerCase();
   return world.secrets.filter((s) => text.includes(s.toLowerCase()));
@@ -219,6 +223,7 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     const { query, variables } = callOf(r.kind === 'Query' ? 'query' : 'mutation', r.field, world, false);
     const res = await gw.graphql(query, variables);
     expect(res.status).toBeLessThan(500);
+    expect(rejected(res.body.errors)).toEqual([]);
     expect(leaked(world, res.body.data)).toEqual([]);
     if (PUBLIC_ROOT_FIELDS.has(key)) return;
     expect(res.body.data?.[r.field.name] ?? null).toBeNull();
@@ -231,6 +236,8 @@ describe('one trust boundary: every field and every route, as nobody and as anot
       const { query, variables } = callOf(r.kind === 'Query' ? 'query' : 'mutation', r.field, world, form === 'PT/US');
       const res = await gw.graphql(query, variables, { token: world.bToken });
       expect(res.status).toBeLessThan(500);
+      // The walk must run each field, not be stopped by the document limits.
+      expect(rejected(res.body.errors)).toEqual([]);
       expect({ query, leaked: leaked(world, res.body.data) }).toEqual({ query, leaked: [] });
     },
   );

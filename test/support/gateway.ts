@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createGateway, type Gateway } from '../../src/app';
+import { createGateway, type Gateway, type GatewayDeps } from '../../src/app';
 import type { SupplyProvidersConfig } from '../../src/supply/provider';
 import { ManualClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
@@ -27,10 +27,16 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(options: { poolMax?: number; supply?: SupplyProvidersConfig; events?: Partial<EventsConfig>; background?: boolean } = {}): Promise<TestGateway> {
+/** Suites make many token requests from 127.0.0.1; the rate-limit tests pass their own limits. */
+const GENEROUS_RATE_LIMITS = { authPerKey: 10_000, authPerAddress: 10_000, opsFailuresPerAddress: 10_000 };
+
+export async function startTestGateway(
+  options: { poolMax?: number; supply?: SupplyProvidersConfig; events?: Partial<EventsConfig>; background?: boolean; config?: Partial<GatewayDeps['config']>; websocketRecheckMs?: number } = {},
+): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false });
+  const config = { env: 'test', bodyLimit: '100kb', ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits } };
+  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {

@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       bodyLimit: '100kb',
       trustProxy: false,
       graphqlIntrospection: true,
+      graphqlLimits: { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 },
+      rateLimits: { authPerKey: 10, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 60 },
       jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
       supplyProviders: {},
       supplySimulator: true,
@@ -63,12 +65,78 @@ describe('loadConfig', () => {
     [{ PORT: '80.5' }, 'PORT must be an integer from 0 to 65535, got "80.5"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
     [{ DATABASE_URL: 'mysql://db/gw' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
-    [{ APP_ENV: 'prod env!' }, 'APP_ENV must be a simple name such as production, got "prod env!"'],
+    [{ APP_ENV: 'test', PORT: 'abc' }, 'PORT must be an integer from 0 to 65535, got "abc"'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT must look like 100kb or 1mb, got "huge"'],
     [{ DB_POOL_MAX: '0' }, 'DB_POOL_MAX must be an integer from 1 to 200, got "0"'],
   ])('%j is refused with a message naming the variable', (env, message) => {
     expect(problemsOf(env)).toBe(`Invalid configuration:\n  - ${message}`);
+  });
+
+  it('a malformed APP_ENV is refused (with the keys it would then need)', () => {
+    expect(problemsOf({ APP_ENV: 'prod env!' })).toContain('APP_ENV must be a simple name such as production, got "prod env!"');
+  });
+
+  /** Real keys for the environments that must have them. */
+  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+
+  describe('fails closed outside development and test', () => {
+    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys, naming each', (appEnv) => {
+      const message = problemsOf({ APP_ENV: appEnv });
+      expect(message).toContain(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv}`);
+      expect(message).toContain(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv}`);
+      expect(loadConfig({ APP_ENV: appEnv, ...KEYS })).toMatchObject({ env: appEnv, seedDemo: false, graphqlIntrospection: false, supplySimulator: false });
+    });
+
+    it('refuses the development keys by value', () => {
+      const devWebhookKey = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32).toString('base64');
+      const message = problemsOf({ APP_ENV: 'staging', JWT_SIGNING_KEY: DEVELOPMENT_JWT_SIGNING_KEY, WEBHOOK_SECRET_KEY: devWebhookKey });
+      expect(message).toContain('JWT_SIGNING_KEY must not be the development key when APP_ENV is staging');
+      expect(message).toContain('WEBHOOK_SECRET_KEY must not be the development key when APP_ENV is staging');
+    });
+
+    it.each(['SEED_DEMO', 'GRAPHQL_INTROSPECTION', 'SUPPLY_SIMULATOR'])('refuses %s=true', (name) => {
+      expect(problemsOf({ APP_ENV: 'staging', ...KEYS, [name]: 'true' })).toBe(
+        `Invalid configuration:\n  - ${name} is only allowed when APP_ENV is development or test, got APP_ENV=staging`,
+      );
+    });
+
+    it('development and test keep their conveniences, test without demo data', () => {
+      expect(loadConfig({ APP_ENV: 'test' })).toMatchObject({ seedDemo: false, graphqlIntrospection: true, supplySimulator: false });
+      expect(loadConfig({ APP_ENV: 'development', GRAPHQL_INTROSPECTION: 'false' })).toMatchObject({ seedDemo: true, graphqlIntrospection: false });
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it.each([
+      [undefined, false],
+      ['false', false],
+      ['0', false],
+      ['1', 1],
+      ['2', 2],
+      ['10.0.0.1', ['10.0.0.1']],
+      ['10.0.0.0/8, fd00::/8 ,loopback', ['10.0.0.0/8', 'fd00::/8', 'loopback']],
+    ])('%s is %j', (raw, trust) => {
+      expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trust);
+    });
+
+    it.each([
+      ['true', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "true" (every peer could then choose the distributor by X-Forwarded-Host)'],
+      ['yes', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "yes" (every peer could then choose the distributor by X-Forwarded-Host)'],
+      ['0.0.0.0/0', 'TRUST_PROXY entry "0.0.0.0/0" trusts every peer'],
+      ['proxy.example', 'TRUST_PROXY entry "proxy.example" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
+      ['10.0.0.0/33', 'TRUST_PROXY entry "10.0.0.0/33" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
+      ['99', 'TRUST_PROXY hop count must be from 0 to 10, got "99"'],
+    ])('%s is refused, naming the variable', (raw, message) => {
+      expect(problemsOf({ TRUST_PROXY: raw })).toBe(`Invalid configuration:\n  - ${message}`);
+    });
+  });
+
+  it('reads the GraphQL and rate limits', () => {
+    const config = loadConfig({ GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST: '900', GRAPHQL_MAX_TOKENS: '700', RATE_LIMIT_AUTH_PER_KEY: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    expect(config.graphqlLimits).toEqual({ maxDepth: 8, maxAliases: 5, maxCost: 900, maxTokens: 700, maxDirectives: 50 });
+    expect(config.rateLimits).toEqual({ authPerKey: 3, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 30 });
+    expect(problemsOf({ GRAPHQL_MAX_DEPTH: '0' })).toContain('GRAPHQL_MAX_DEPTH must be an integer from 2 to 100, got "0"');
   });
 
   it('reports every problem at once', () => {

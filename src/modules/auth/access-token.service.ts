@@ -4,6 +4,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import type { Principal } from '../../common/principal';
+import type { RateLimits } from '../../common/rate-limit';
 import { required } from '../../common/validate';
 import type { JwtConfig } from '../../config';
 import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entity';
@@ -45,12 +46,14 @@ export class AccessTokenService {
   constructor(
     private readonly clock: Clock,
     private readonly config: JwtConfig,
+    private readonly limits: RateLimits,
   ) {
     this.key = new TextEncoder().encode(config.signingKey);
   }
 
   async issue(em: EntityManager, apiKey: unknown, apiSecret: unknown): Promise<TokenPair> {
     if (typeof apiKey !== 'string' || typeof apiSecret !== 'string' || !apiKey.trim() || !apiSecret.trim()) throw missingCredentials();
+    await this.limits.tokenAttempt(apiKey);
     const credential = await em.findOne(ApiCredential, { apiKey, revokedAt: null });
     if (!credential) {
       await burnVerification(apiSecret);
@@ -67,6 +70,7 @@ export class AccessTokenService {
   /** Rotates a refresh token. A used, revoked or expired one is refused (401). */
   async refresh(em: EntityManager, refreshToken: unknown): Promise<TokenPair> {
     const token = required(refreshToken, 'refreshToken');
+    await this.limits.tokenAttempt(token);
     const now = this.clock.now();
     // The family revocation of a reuse must commit even though the request is refused.
     const outcome = await em.transactional(async (tem) => {

@@ -24,6 +24,11 @@ registerEnumType(WebhookStatus, { name: 'WebhookStatus' });
 @Entity({ tableName: 'webhook' })
 @Index({ properties: ['distributor', 'eventType', 'status'] })
 @Index({ properties: ['distributor', 'endpointUrl'] })
+// One active registration per distributor, event type and URL, even when two arrive at once.
+@Unique({
+  name: 'webhook_active_registration_unique',
+  expression: `create unique index "webhook_active_registration_unique" on "webhook" ("distributor_id", "event_type", "endpoint_url") where "status" = 'active'`,
+})
 export class Webhook extends Audited {
   @Field(() => ID, { description: '`wh_…`' })
   @PrimaryKey({ type: 'text' })

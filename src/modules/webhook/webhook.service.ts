@@ -1,3 +1,4 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { alias, opaqueId } from '../../common/ids';
@@ -54,7 +55,13 @@ export class WebhookService {
       endpointUrl,
       secretCipher: encryptSecret(this.deps.secretKey, secret),
     });
-    await ctx.em.flush();
+    try {
+      await ctx.em.flush();
+    } catch (err) {
+      // A concurrent registration of the same URL and event won the unique index: the same answer as the check above.
+      if (err instanceof UniqueConstraintViolationException) throw webhookExists(eventType);
+      throw err;
+    }
     return { webhook, secret };
   }
 

@@ -1,0 +1,138 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { IncomingMessage, Server } from 'node:http';
+import { WebSocketServer } from 'ws';
+import { logger } from '../common/logger';
+import type { Principal } from '../common/principal';
+import { runInScope } from '../common/request-scope';
+import type { Services } from '../services';
+import type { GraphqlGuards } from './limits';
+import { admittedContext, graphqlContext } from './principal';
+
+/**
+ * Close codes of the GraphQL socket (besides graphql-ws's own):
+ * - 4403 Forbidden: `connection_init` without a valid `Authorization` (no principal, no socket);
+ * - 4401 Unauthorized: the credential stopped being valid while connected (access token expired,
+ *   API credential or token family revoked, ops token revoked, distributor no longer active):
+ *   re-authenticate and reconnect;
+ * - 4429 Too many attempts: the address failed ops tokens too often (RATE_LIMIT_OPS_FAILURES);
+ * - 1009 Message too big: a message above BODY_LIMIT (ws `maxPayload`).
+ */
+export const WS_CLOSE = {
+  forbidden: 4403,
+  credentialEnded: 4401,
+  rateLimited: 4429,
+} as const;
+
+export interface GraphqlWebSocketDeps {
+  server: Server;
+  path: string;
+  schema: GraphQLSchema;
+  orm: MikroORM;
+  services: Services;
+  guards: GraphqlGuards;
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  /** Largest message in bytes (BODY_LIMIT). */
+  maxPayload: number;
+  /** The client's address as express sees it (TRUST_PROXY applies), for rate limits. */
+  clientAddress: (req: IncomingMessage) => string | undefined;
+  /** How often a connection's credential is checked again (default 15 s). */
+  recheckMs?: number;
+}
+
+interface Connection {
+  authorization: string;
+  principal: Principal;
+  clientAddress: string | undefined;
+  timer?: NodeJS.Timeout;
+}
+
+const authorizationOf = (params: Record<string, unknown> | undefined): string | undefined => {
+  const value = params?.Authorization ?? params?.authorization;
+  return typeof value === 'string' && value.trim() ? value : undefined;
+};
+
+/**
+ * GraphQL over graphql-ws on the HTTP server's GraphQL path, behind the same protections as
+ * HTTP: the same document limits (graphqlGuards) and introspection rule, the same error masking,
+ * a message size limit of BODY_LIMIT, a principal required to connect, and the connection closed
+ * (4401) as soon as its credential no longer authenticates.
+ */
+export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void | Promise<void> } {
+  const wsServer = new WebSocketServer({ server: deps.server, path: deps.path, maxPayload: deps.maxPayload });
+  const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
+  const connections = new WeakMap<object, Connection>();
+  const recheckMs = deps.recheckMs ?? 15_000;
+  const rules = [...specifiedRules, ...deps.guards.validationRules];
+  const format = (errors: readonly GraphQLError[]) => errors.map((e) => deps.formatError(e.toJSON(), e));
+
+  /** The principal of `authorization` now, admitted (an inactive distributor is refused), in a scope carrying the client's address (rate limits). */
+  const authenticate = (authorization: string, clientAddress: string | undefined) =>
+    runInScope({ requestId: 'ws', clientAddress }, async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal);
+
+  return useServer(
+    {
+      schema: deps.schema,
+      onConnect: async (ctx) => {
+        const authorization = authorizationOf(ctx.connectionParams);
+        if (!authorization) return false;
+        const clientAddress = deps.clientAddress(ctx.extra.request);
+        try {
+          const principal = await authenticate(authorization, clientAddress);
+          if (principal.kind === 'anonymous') return false;
+          const connection: Connection = { authorization, principal, clientAddress };
+          connection.timer = setInterval(() => void recheck(connection, ctx.extra.socket), recheckMs).unref();
+          connections.set(ctx, connection);
+          return true;
+        } catch (err) {
+          if (err instanceof GraphQLError && err.extensions.code === 'RATE_LIMITED') ctx.extra.socket.close(WS_CLOSE.rateLimited, 'Too many attempts');
+          return false; // 4403 Forbidden
+        }
+      },
+      onClose: (ctx) => {
+        clearInterval(connections.get(ctx)?.timer);
+        connections.delete(ctx);
+      },
+      onSubscribe: (_ctx, _id, payload) => {
+        let document;
+        try {
+          document = deps.guards.parse(payload.query);
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : new GraphQLError('Syntax Error: the document could not be parsed')];
+        }
+        const errors = validate(deps.schema, document, rules);
+        if (errors.length) return [...errors];
+        return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      },
+      context: (ctx) => {
+        const connection = connections.get(ctx);
+        // onConnect admitted only connections with a principal; a missing one fails closed.
+        const principal: Principal = connection?.principal ?? { kind: 'anonymous' };
+        return admittedContext(deps.services, deps.orm.em.fork(), principal, 'ws');
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => format(errors),
+    },
+    wsServer,
+  );
+
+  /** Closes the socket once its credential stops authenticating (expired, revoked). */
+  async function recheck(connection: Connection, socket: { close(code: number, reason: string): void }) {
+    let stillValid: boolean;
+    try {
+      const principal = await authenticate(connection.authorization, connection.clientAddress);
+      stillValid = principal.kind !== 'anonymous';
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) {
+        // The database is unreachable: keep the socket; the next check decides.
+        logger.warn({ err }, 'could not re-check a GraphQL socket credential');
+        return;
+      }
+      stillValid = false;
+    }
+    if (!stillValid) {
+      clearInterval(connection.timer);
+      socket.close(WS_CLOSE.credentialEnded, 'Unauthorized: credential expired or revoked');
+    }
+  }
+}
