@@ -22,6 +22,7 @@ export async function startEmbeddedPostgres(dataDir: string | null, maxConnectio
   // A short socket path: Unix socket paths are limited to about 107 bytes.
   const socketDir = mkdtempSync(join(tmpdir(), 'gw-pg-'));
   const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections });
+  keepExchangesTogether(server, db);
   await server.start();
   return {
     connection: { host: socketDir, port: 5432, user: 'postgres', dbName: 'postgres' },
@@ -30,5 +31,76 @@ export async function startEmbeddedPostgres(dataDir: string | null, maxConnectio
       await db.close();
       rmSync(socketDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A protocol message waiting in the socket server's queue (pglite-socket 0.2.17's internal shape). */
+interface QueuedMessage {
+  handlerId: number;
+  message: Uint8Array;
+  onData(data: Uint8Array): void;
+  resolve(bytes: number): void;
+  reject(err: unknown): void;
+}
+
+interface QueryQueue {
+  queue: QueuedMessage[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  processQueue(): Promise<void>;
+  clearQueueForHandler(handlerId: number): void;
+}
+
+/** Message types that end an exchange: Sync (extended protocol), simple Query, Terminate; 0 is a startup message. */
+const EXCHANGE_ENDS = new Set([0x53, 0x51, 0x58, 0]);
+
+/**
+ * pglite-socket 0.2.17 queues each wire-protocol message on its own and only keeps connections
+ * apart inside a transaction. Outside one, the Parse/Bind/Execute/Sync of two connections
+ * interleave, and a query runs another's statement or fails with "unnamed prepared statement
+ * does not exist" (electric-sql/pglite#1046). A failed message also left its queue stuck for good.
+ * This replaces its queue loop with one that serves a connection's messages together until the
+ * exchange ends (Sync), as well as for a whole transaction, and recovers from a failure.
+ */
+function keepExchangesTogether(server: PGLiteSocketServer, db: PGlite): void {
+  const queue = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
+  let pinned: number | null = null;
+  queue.processQueue = async function processQueue(this: QueryQueue) {
+    if (this.processing) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const owner = pinned ?? (db.isInTransaction() ? this.lastHandlerId : null);
+        const index = owner === null ? 0 : this.queue.findIndex((m) => m.handlerId === owner);
+        if (index === -1) return; // the owner's next message has not arrived yet: it re-runs this loop
+        const [item] = this.queue.splice(index, 1);
+        let bytes = 0;
+        try {
+          await db.runExclusive(() =>
+            db.execProtocolRawStream(item.message, {
+              onRawData: (data: Uint8Array) => {
+                bytes += data.length;
+                item.onData(data);
+              },
+            }),
+          );
+        } catch (err) {
+          pinned = null;
+          item.reject(err);
+          continue;
+        }
+        this.lastHandlerId = item.handlerId;
+        pinned = EXCHANGE_ENDS.has(item.message[0]) ? null : item.handlerId;
+        item.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
+  };
+  const clear = queue.clearQueueForHandler.bind(queue);
+  queue.clearQueueForHandler = (handlerId: number) => {
+    if (pinned === handlerId) pinned = null;
+    clear(handlerId);
+    void queue.processQueue();
   };
 }
