@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { hasIdFormat, opaqueId, recordId } from '../../common/ids';
+import { assertOrderIdFormat, documentedId, hasIdFormat, ID_PREFIXES, opaqueId, recordId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
 import { assertAuthenticated, assertOps, callerSurface, canSee, type Principal, type Surface } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
@@ -11,7 +11,10 @@ import { appendEvent } from '../../events/event-log';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { isGranted } from '../distributor/distributor.service';
+import type { DealingService } from '../dealing/dealing.service';
 import { Holding } from '../holding/holding.entity';
+import { LotSource } from '../holding/holding-lot.entity';
+import { addLot, takeFromLots } from '../holding/holding-lots';
 import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
 import type { NavService } from '../nav/nav.service';
@@ -92,6 +95,7 @@ export class OneStepOrderService {
   constructor(
     private readonly clock: Clock,
     private readonly navs: NavService,
+    private readonly dealing: DealingService,
   ) {}
 
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
@@ -102,6 +106,8 @@ export class OneStepOrderService {
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
     const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
+    const now = this.clock.now();
+    const terms = await this.dealing.subscriptionTerms(ctx, shareClass, { amount, currency, field: 'amount', placedAt: now });
     return ctx.em.transactional(async (em) => {
       const order = em.create(Order, {
         id: opaqueId('ord'),
@@ -113,10 +119,10 @@ export class OneStepOrderService {
         investor: em.getReference(Investor, investor.id),
         shareClass: em.getReference(ShareClass, shareClass.id),
         amount,
-        currency: currency?.toUpperCase() ?? shareClass.currency,
+        ...terms,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, now });
       await em.flush();
       return order;
     });
@@ -128,10 +134,14 @@ export class OneStepOrderService {
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
     const delivery = this.readDelivery(input);
     const { distributor, investor, shareClass } = await this.resolveParties(ctx, ids);
+    const now = this.clock.now();
+    const dates = await this.dealing.redemptionTerms(ctx, shareClass, now);
     return ctx.em.transactional(async (em) => {
       const holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const available = new Dec(holding?.balance ?? '0').minus(await this.reserved(em, investor.id, shareClass.id));
-      if (new Dec(tokenCount).greaterThan(available)) throw tokenCountExceedsHoldings();
+      const balance = holding?.balance ?? '0';
+      const reserved = await reservedTokens(em, investor.id, shareClass.id);
+      if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
+      await this.dealing.assertUnlocked(em, shareClass, { investorId: investor.id, balance }, { tokenCount, reserved, now });
       const order = em.create(Order, {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
@@ -143,9 +153,10 @@ export class OneStepOrderService {
         shareClass: em.getReference(ShareClass, shareClass.id),
         tokenCount,
         currency: shareClass.currency,
+        ...dates,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, now });
       await em.flush();
       return order;
     });
@@ -154,6 +165,7 @@ export class OneStepOrderService {
   /** A one-step order the caller may see; a two-step order, unknown or another's: `order not found`. */
   async get(ctx: ServiceContext, orderId: unknown): Promise<Order> {
     assertAuthenticated(ctx.principal);
+    assertOrderIdFormat(orderId);
     if (typeof orderId !== 'string' || !orderId.startsWith('ord_')) throw orderNotFound();
     const order = await ctx.em.findOne(Order, { id: orderId, flow: OrderFlow.one_step });
     if (!order || !canSee(ctx.principal, order.distributor.id)) throw orderNotFound();
@@ -270,6 +282,9 @@ export class OneStepOrderService {
       holding.balance = decimalString(after);
       order.transferHash = hash;
       const now = this.clock.now();
+      // Lock-up counts from here: minted tokens form a lot; burned ones leave the oldest lots first.
+      if (order.type === OrderType.subscription) addLot(em, { investorId, shareClassId, quantity: tokens, settledAt: now, source: LotSource.order, orderId: order.id });
+      else await takeFromLots(em, investorId, shareClassId, tokens);
       await recordTransition(em, order, {
         status: OneStepStatus.settled,
         now,
@@ -321,16 +336,6 @@ export class OneStepOrderService {
     return order;
   }
 
-  /** Tokens promised to open redemptions of this investor in this share class. */
-  private async reserved(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
-    const rows = await em.execute<{ reserved: string | null }[]>(
-      `select coalesce(sum(token_count), 0)::text as reserved from "order"
-        where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
-      [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
-    );
-    return new Dec(rows[0]?.reserved ?? '0');
-  }
-
   private async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -345,9 +350,9 @@ export class OneStepOrderService {
   private readIds(principal: Principal, input: PlacementInput) {
     const surface = callerSurface(principal);
     const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
-    const distributorId = required(input.distributorId, 'distributorId');
-    const investorId = required(investorField === 'userId' ? input.userId : input.investorId, investorField);
-    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
+    const investorId = documentedId(investorField === 'userId' ? input.userId : input.investorId, investorField, ID_PREFIXES.investorId);
+    const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
     return { distributorId: recordId(distributorId, 'distributor', surface), investorId: recordId(investorId, 'investor', surface), shareClassId };
   }
 
@@ -372,4 +377,14 @@ export class OneStepOrderService {
     if (!shareClass || !(await isGranted(ctx.em, distributor.id, shareClass.id))) throw shareClassNotFound();
     return { distributor, investor, shareClass };
   }
+}
+
+/** Tokens promised to open redemptions of this investor in this share class. */
+export async function reservedTokens(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
+  const rows = await em.execute<{ reserved: string | null }[]>(
+    `select coalesce(sum(token_count), 0)::text as reserved from "order"
+      where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
+    [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
+  );
+  return new Dec(rows[0]?.reserved ?? '0');
 }

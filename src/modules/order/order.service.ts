@@ -5,6 +5,7 @@ import { readRecord } from '../../common/read-record';
 import { assertAuthenticated, canSee, distributorScope } from '../../common/principal';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
+import { assertOrderIdFormat, documentedId, ID_PREFIXES } from '../../common/ids';
 import { MAX_PAGE, paginate } from '../../graphql/pagination';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
@@ -24,6 +25,9 @@ export interface OrderListFilter {
   flow?: OrderFlow | null;
   createdFrom?: Date | null;
   createdTo?: Date | null;
+  dealingDate?: string | null;
+  expectedSettlementDate?: string | null;
+  expectedSettlementBefore?: string | null;
 }
 
 /** An order read by `OrderService.readVisible`: the entity's fields and its history, preloaded. */
@@ -41,6 +45,7 @@ const READ_ORDER_SQL = `select o.*, coalesce((select json_agg(json_build_object(
 export class OrderService {
   /** The order if the caller may see it; another distributor's answers `order not found`. */
   async getVisible(ctx: ServiceContext, orderId: unknown): Promise<Order> {
+    assertOrderIdFormat(orderId);
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const scope = distributorScope(ctx.principal);
     const order = await ctx.em.findOne(Order, scope === null ? { id: orderId } : { id: orderId, distributor: scope });
@@ -54,6 +59,7 @@ export class OrderService {
    * preloaded for `Order.statusHistory`), without the unit of work's entity creation.
    */
   async readVisible(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
+    assertOrderIdFormat(orderId);
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const scope = distributorScope(ctx.principal);
     const rows = await rawRows(ctx.em, scope === null ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope === null ? [orderId] : [orderId, scope]);
@@ -83,12 +89,12 @@ export class OrderService {
     const scope = distributorScope(ctx.principal);
     const where: Record<string, unknown> = {};
     if (scope !== null) where.distributor = scope;
-    const distributorId = optional(filter.distributorId, 'distributorId');
+    const distributorId = optionalId(filter.distributorId, 'distributorId');
     if (distributorId !== undefined) {
       if (!canSee(ctx.principal, distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
       where.distributor = distributorId;
     }
-    const investorId = optional(filter.investorId, 'investorId');
+    const investorId = optionalId(filter.investorId, 'investorId');
     if (investorId !== undefined) {
       const investor = await ctx.em.findOne(Investor, scope === null ? { id: investorId } : { id: investorId, distributor: scope });
       if (!investor) throw investorNotFound();
@@ -109,6 +115,28 @@ export class OrderService {
     if (filter.createdFrom || filter.createdTo) {
       where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lte: filter.createdTo } : {}) };
     }
+    Object.assign(where, dealingFilter(filter));
     return paginate(ctx.em, Order, where as FilterQuery<Order>, page, MAX_PAGE);
   }
+}
+
+/** The dealing filters of the order book: what is dealt or due on a date, what is late. */
+function dealingFilter(filter: OrderListFilter): Record<string, unknown> {
+  const date = (field: 'dealingDate' | 'expectedSettlementDate' | 'expectedSettlementBefore') => {
+    const v = optional(filter[field], field);
+    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest(`${field} must be a date YYYY-MM-DD`);
+    return v;
+  };
+  const where: Record<string, unknown> = {};
+  const dealingDate = date('dealingDate');
+  if (dealingDate) where.dealingDate = dealingDate;
+  const due = date('expectedSettlementDate');
+  const before = date('expectedSettlementBefore');
+  if (due || before) where.expectedSettlementDate = { ...(due ? { $eq: due } : {}), ...(before ? { $lt: before } : {}) };
+  return where;
+}
+
+/** A documented id filter (`invalid <field> format` when malformed); absent or empty: no filter. */
+function optionalId(value: unknown, field: 'distributorId' | 'investorId'): string | undefined {
+  return optional(value, field) === undefined ? undefined : documentedId(value, field, ID_PREFIXES[field]);
 }
