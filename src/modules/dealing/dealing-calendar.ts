@@ -47,27 +47,53 @@ export interface DealingDates {
  * The dealing date is the first dealing day whose cut-off is still ahead of `placedAt`.
  */
 export function dealingDates(calendar: CalendarRules, placedAt: Date, frequency: number, cutOffDays: number): DealingDates {
-  const zone = calendar.timeZone;
-  const placed = DateTime.fromJSDate(placedAt, { zone });
-  // Start early enough that a cut-off after the dealing day (cutOffDays > 0) is not missed.
-  let day = placed.startOf('day').minus({ days: Math.max(0, cutOffDays) * 2 + 7 });
-  const n = Math.max(1, frequency);
-  for (let i = 0; i < 3_700; i++, day = day.plus({ days: 1 })) {
-    if (!isDealingDay(calendar, day, n)) continue;
+  // Orders arrive in time order, and one answer holds from the moment it was computed for until its
+  // cut-off (cut-offs only grow with the dealing day), so the last answer per calendar is kept:
+  // time-zone arithmetic costs hundreds of microseconds, a hit nothing. Calendars are frozen
+  // records, replaced (not changed) when ops change them, so the memo follows them.
+  const key = `${frequency}:${cutOffDays}`;
+  const t = placedAt.getTime();
+  let memo = LAST_ANSWER.get(calendar);
+  const hit = memo?.get(key);
+  if (hit && t >= hit.from && t < hit.dates.cutOffAt.getTime()) return { ...hit.dates, cutOffAt: new Date(hit.dates.cutOffAt) };
+  const dates = computeDealingDates(calendar, placedAt, frequency, cutOffDays);
+  if (!memo) LAST_ANSWER.set(calendar, (memo = new Map()));
+  memo.set(key, { from: t, dates: { ...dates, cutOffAt: new Date(dates.cutOffAt) } });
+  return dates;
+}
+
+const LAST_ANSWER = new WeakMap<CalendarRules, Map<string, { from: number; dates: DealingDates }>>();
+
+function computeDealingDates(calendar: CalendarRules, placedAt: Date, frequency: number, cutOffDays: number): DealingDates {
+  const placed = DateTime.fromJSDate(placedAt, { zone: calendar.timeZone });
+  // Dates are walked as plain day numbers; the zone is consulted only for each cut-off instant.
+  // With the cut-off on or before the dealing day, no dealing day before today can still be open.
+  let day = Date.UTC(placed.year, placed.month - 1, placed.day) / DAY_MS - (cutOffDays > 0 ? cutOffDays * 3 + 7 : 0);
+  const every = Math.max(1, frequency);
+  for (let i = 0; i < 3_700; i++, day++) {
+    if (!isDealingDay(calendar, day, every)) continue;
     const cutOffAt = cutOffOf(calendar, day, cutOffDays);
     if (placedAt.getTime() < cutOffAt.getTime()) {
-      return { dealingDate: isoDate(day), cutOffAt, expectedSettlementDate: isoDate(addBusinessDays(calendar, day, calendar.settlementLagDays)) };
+      return { dealingDate: isoOf(day), cutOffAt, expectedSettlementDate: isoOf(addBusinessDays(calendar, day, calendar.settlementLagDays)) };
     }
   }
   throw new Error(`no dealing day within ten years of ${placed.toISO()}`);
 }
 
-/** Saturday and Sunday (in the calendar's zone) and the calendar's holidays are not business days. */
-export function isBusinessDay(calendar: CalendarRules, day: DateTime): boolean {
-  return day.weekday <= 5 && !calendar.holidays.has(isoDate(day));
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
+const isoOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+/** ISO weekday of a day number: 1 Monday … 7 Sunday (1970-01-01 was a Thursday). */
+const weekdayOf = (day: number) => ((((day + 3) % 7) + 7) % 7) + 1;
+const dayOfIso = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+
+/** Saturday and Sunday and the calendar's holidays are not business days. */
+function isBusinessDay(calendar: CalendarRules, day: number): boolean {
+  return weekdayOf(day) <= 5 && !calendar.holidays.has(isoOf(day));
 }
 
-function isDealingDay(calendar: CalendarRules, day: DateTime, every: number): boolean {
+function isDealingDay(calendar: CalendarRules, day: number, every: number): boolean {
   if (!isBusinessDay(calendar, day)) return false;
   if (every === 1) return true;
   return businessDaysSinceAnchor(calendar, day) % every === 0;
@@ -77,42 +103,42 @@ function isDealingDay(calendar: CalendarRules, day: DateTime, every: number): bo
  * Business days from the anchor date up to (not including) `day`, negative before it: weekdays
  * by arithmetic, less the holidays in between, so it costs the same whatever the distance.
  */
-function businessDaysSinceAnchor(calendar: CalendarRules, day: DateTime): number {
-  const anchor = DateTime.fromISO(calendar.anchorDate, { zone: day.zone });
+function businessDaysSinceAnchor(calendar: CalendarRules, day: number): number {
+  const anchor = dayOfIso(calendar.anchorDate);
   const [from, to, sign] = anchor <= day ? [anchor, day, 1] : [day, anchor, -1];
-  const fromIso = isoDate(from);
-  const toIso = isoDate(to);
   let count = weekdaysBetween(from, to);
   for (const h of calendar.holidays) {
-    if (h >= fromIso && h < toIso && DateTime.fromISO(h).weekday <= 5) count--;
+    const d = dayOfIso(h);
+    if (d >= from && d < to && weekdayOf(d) <= 5) count--;
   }
   return sign * count;
 }
 
-/** Weekdays in [from, to), whole calendar days. */
-function weekdaysBetween(from: DateTime, to: DateTime): number {
-  const days = Math.round(to.startOf('day').diff(from.startOf('day'), 'days').days);
-  const weeks = Math.floor(days / 7);
-  let count = weeks * 5;
-  let d = from.plus({ days: weeks * 7 });
-  for (let i = 0; i < days % 7; i++, d = d.plus({ days: 1 })) if (d.weekday <= 5) count++;
+/** Weekdays in [from, to). */
+function weekdaysBetween(from: number, to: number): number {
+  const days = to - from;
+  let count = Math.floor(days / 7) * 5;
+  for (let d = from + Math.floor(days / 7) * 7; d < to; d++) if (weekdayOf(d) <= 5) count++;
   return count;
 }
 
-/** The cut-off instant of dealing day `day`: the cut-off time on the business day `cutOffDays` away. */
-function cutOffOf(calendar: CalendarRules, day: DateTime, cutOffDays: number): Date {
-  const cutOffDay = addBusinessDays(calendar, day, cutOffDays);
+/** The cut-off instant of dealing day `day`: the cut-off time, in the zone, on the business day `cutOffDays` away. */
+function cutOffOf(calendar: CalendarRules, day: number, cutOffDays: number): Date {
   const [hour, minute] = calendar.cutOffTime.split(':').map(Number);
   // `24:00` is the start of the next calendar day; a time skipped by a DST change moves forward (luxon).
-  return cutOffDay.startOf('day').plus({ days: hour === 24 ? 1 : 0 }).set(hour === 24 ? {} : { hour, minute }).toJSDate();
+  const date = new Date((addBusinessDays(calendar, day, cutOffDays) + (hour === 24 ? 1 : 0)) * DAY_MS);
+  return DateTime.fromObject(
+    { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: hour === 24 ? 0 : hour, minute },
+    { zone: calendar.timeZone },
+  ).toJSDate();
 }
 
 /** `n` business days after (or, negative, before) `day`. */
-export function addBusinessDays(calendar: CalendarRules, day: DateTime, n: number): DateTime {
+function addBusinessDays(calendar: CalendarRules, day: number, n: number): number {
   const step = n < 0 ? -1 : 1;
   let d = day;
   for (let left = Math.abs(n); left > 0; ) {
-    d = d.plus({ days: step });
+    d += step;
     if (isBusinessDay(calendar, d)) left--;
   }
   return d;
@@ -120,15 +146,13 @@ export function addBusinessDays(calendar: CalendarRules, day: DateTime, n: numbe
 
 /** `YYYY-MM-DD` of a moment in a zone. */
 export function dateIn(moment: Date, timeZone: string): string {
-  return isoDate(DateTime.fromJSDate(moment, { zone: timeZone }));
+  return DateTime.fromJSDate(moment, { zone: timeZone }).toISODate()!;
 }
 
 /** The moment `days` calendar days after `from`, counted in the zone (a DST change keeps the wall time). */
 export function plusDays(from: Date, days: number, timeZone: string): Date {
   return DateTime.fromJSDate(from, { zone: timeZone }).plus({ days }).toJSDate();
 }
-
-const isoDate = (d: DateTime) => d.toFormat('yyyy-MM-dd');
 
 /** True for an IANA zone name luxon (the runtime's ICU) knows. */
 export function isKnownZone(zone: string): boolean {
