@@ -2,7 +2,7 @@ import { alias } from '../../src/common/ids';
 import { DomainEvent } from '../../src/events/event.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { orderWebhookData } from '../../src/modules/webhook/webhook-payload';
-import { bearerOf } from '../support/auth.factories';
+import { aTokenPair, bearerOf } from '../support/auth.factories';
 import { aDealingCalendar } from '../support/dealing.factories';
 import { aGrant, aMarket, aNav, anInvestor, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -135,6 +135,28 @@ describe('Dealing rules', () => {
         expectedSettlementDate: '2026-11-19',
       });
     });
+  });
+
+  it('ops provision the calendar with checked fields; the share class reads it back; distributors may not change it', async () => {
+    const m = await market();
+    const set = 'mutation($id: ID!, $i: DealingCalendarInput!) { setDealingCalendar(shareClassId: $id, input: $i) { timeZone cutOffTime settlementLagDays holidays settlementCurrencies } }';
+    const ok = await opsQuery(set, { id: m.shareClass.id, i: { timeZone: 'Asia/Tokyo', cutOffTime: '15:00', holidays: ['2026-12-31', '2026-12-30'], settlementCurrencies: ['USDC'] } });
+    expect(ok.body.data!.setDealingCalendar).toEqual({ timeZone: 'Asia/Tokyo', cutOffTime: '15:00', settlementLagDays: 1, holidays: ['2026-12-30', '2026-12-31'], settlementCurrencies: ['USDC'] });
+    const read = await opsQuery('query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime } } }', { id: m.shareClass.id });
+    expect(read.body.data!.shareClass.dealingCalendar).toEqual({ timeZone: 'Asia/Tokyo', cutOffTime: '15:00' });
+    for (const [input, message] of [
+      [{ timeZone: 'Mars/Olympus' }, 'timeZone must be an IANA time zone such as Europe/Luxembourg'],
+      [{ cutOffTime: '25:00' }, 'cutOffTime must be HH:MM from 00:00 to 24:00'],
+      [{ holidays: ['2026-02-30'] }, 'holidays must be a date YYYY-MM-DD'],
+      [{ settlementLagDays: 31 }, 'settlementLagDays must be an integer from 0 to 30'],
+      [{ settlementCurrencies: ['usdc'] }, 'settlementCurrencies must be upper-case currency codes such as USDC'],
+    ] as const) {
+      const res = await opsQuery(set, { id: m.shareClass.id, i: input });
+      expect(res.body.errors![0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    const { accessToken } = await aTokenPair(gw, m.distributor);
+    const foreign = await gw.graphql(set, { id: m.shareClass.id, i: { cutOffTime: '10:00' } }, { token: accessToken });
+    expect(foreign.body.errors![0]).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
   });
 
   it('ops see what is dealt and due on a date, and what is late', async () => {
