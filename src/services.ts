@@ -5,6 +5,7 @@ import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
 import { OpsTokenService } from './modules/auth/ops-token.service';
+import { DealingService } from './modules/dealing/dealing.service';
 import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
@@ -52,6 +53,7 @@ export function createServices(deps: ServiceDeps) {
   const investor = new InvestorService(distributor);
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
+  const dealing = new DealingService(clock, readCache, shareClass);
   return {
     clock,
     readCache,
@@ -68,11 +70,12 @@ export function createServices(deps: ServiceDeps) {
     distributor,
     investor,
     investorWallet: new InvestorWalletService(investor, clock),
-    holding: new HoldingService(shareClass),
+    dealing,
+    holding: new HoldingService(shareClass, dealing, clock),
     order,
     supply,
-    twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, supply, clock }),
-    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, distributors: distributor, shareClasses: shareClass }),
+    twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
+    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, distributors: distributor, shareClasses: shareClass, dealing }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -14,7 +14,8 @@ import { route, type RestRequest, type RouteAuth } from '../route';
 /**
  * The one-step order record as the description shows it: `orderId`, `status`, `type`
  * (`subscribe`/`redeem`), `shareClassId`, `investorId`, `distributorId`, `amount` and
- * `currency` (subscription) or `tokenCount` (redemption), `createdAt`; reads add `updatedAt` and,
+ * `currency` (subscription) or `tokenCount` (redemption), `createdAt`, and additively its dealing
+ * dates (`dealingDate`, `cutOffAt`, `expectedSettlementDate`); reads add `updatedAt` and,
  * additively, the delivery and settlement facts once known. Surface O shows the same record
  * with its own ids: `distributorId` `PT######` and `userId` `US######` instead of `investorId`.
  */
@@ -25,7 +26,8 @@ export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | '
       : { shareClassId: o.shareClassId, investorId: o.investorId, distributorId: o.distributorId };
   const quantity =
     o.oneStepType === 'subscribe' ? { amount: decimalNumber(o.amount ?? '0'), currency: o.currency } : { tokenCount: decimalNumber(o.tokenCount ?? '0') };
-  const record: Record<string, unknown> = { orderId: o.id, status: o.status, type: o.oneStepType, ...parties, ...quantity, createdAt: o.createdAt };
+  const dealing = { dealingDate: o.dealingDate, cutOffAt: o.cutOffAt, expectedSettlementDate: o.expectedSettlementDate };
+  const record: Record<string, unknown> = { orderId: o.id, status: o.status, type: o.oneStepType, ...parties, ...quantity, createdAt: o.createdAt, ...dealing };
   if (!read) return record;
   record.updatedAt = o.updatedAt;
   if (o.chainId != null) record.chainId = o.chainId;

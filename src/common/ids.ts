@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
+import { badRequest } from './errors';
+import { required } from './validate';
 
 /**
  * Identifiers: a two-letter prefix and a six-digit zero-padded number drawn from a PostgreSQL
@@ -22,9 +24,10 @@ export async function nextId(em: EntityManager, prefix: SequencePrefix): Promise
   return formatId(prefix, rows[0].n);
 }
 
-const ID_PATTERN = /^([A-Z]{2})(\d{6,})$/;
+/** The description's identifier form: a 2-letter prefix and exactly six digits (`SC1234567` is not one). */
+const ID_PATTERN = /^([A-Z]{2})(\d{6})$/;
 
-/** True when `value` is `prefix` followed by at least six digits. */
+/** True when `value` is `prefix` followed by exactly six digits. */
 export function hasIdFormat(value: unknown, prefix: IdPrefix): value is string {
   if (typeof value !== 'string') return false;
   const m = ID_PATTERN.exec(value);
@@ -52,4 +55,31 @@ export function recordId(id: unknown, kind: 'distributor' | 'investor', surface:
 /** Opaque ids of the forms `ord_<id>` and `wh_<id>`: random, so they cannot be guessed. */
 export function opaqueId(prefix: 'ord' | 'wh' | 'evt' | 'msg'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * A documented id as a request sends it, in a path or a body: `<field> is required` when missing,
+ * `invalid <field> format` (400) unless it is one of `prefixes` plus exactly six digits. Which
+ * of the prefixes the caller's surface may use is `recordId`'s rule, after this one.
+ */
+export function documentedId(value: unknown, field: string, prefixes: readonly IdPrefix[]): string {
+  const id = required(value, field);
+  if (!prefixes.some((p) => hasIdFormat(id, p))) throw badRequest(`invalid ${field} format`);
+  return id;
+}
+
+/** Documented prefixes of each id field, either surface's. */
+export const ID_PREFIXES = {
+  distributorId: ['DT', 'PT'],
+  investorId: ['IN', 'US'],
+  shareClassId: ['SC'],
+} as const satisfies Record<string, readonly IdPrefix[]>;
+
+/**
+ * Order ids are `OR######` (two-step) or the opaque `ord_<id>` (one-step): an `OR` id with
+ * another number of digits is `invalid orderId format` (400); anything else unknown is simply
+ * not found.
+ */
+export function assertOrderIdFormat(value: unknown): void {
+  if (typeof value === 'string' && /^OR\d+$/.test(value) && !hasIdFormat(value, 'OR')) throw badRequest('invalid orderId format');
 }

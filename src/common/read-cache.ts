@@ -77,6 +77,8 @@ export class ReadCache {
   readonly grants: Slot<string, ReadonlyMap<string, string>>;
   readonly shareClasses: Slot<string, unknown>;
   readonly liveNavs: Slot<string, unknown>;
+  /** By share class id: its dealing calendar and settlement currencies (src/modules/dealing). */
+  readonly dealing: Slot<string, unknown>;
 
   constructor(ttlMs = READ_CACHE_TTL_MS) {
     this.hosts = new Slot(ttlMs);
@@ -84,15 +86,17 @@ export class ReadCache {
     this.grants = new Slot(ttlMs);
     this.shareClasses = new Slot(ttlMs);
     this.liveNavs = new Slot(ttlMs);
+    this.dealing = new Slot(ttlMs);
   }
 
   /** Drops whatever a committed event may have changed; unknown events change nothing cached. */
   onEvent(event: CacheEvent): void {
     switch (event.aggregateType) {
       case 'share_class':
-        // `nav.published`, `share_class.created|updated`.
+        // `nav.published`, `share_class.created|updated|dealing_updated`.
         this.shareClasses.delete(event.aggregateId);
         this.liveNavs.delete(event.aggregateId);
+        this.dealing.delete(event.aggregateId);
         return;
       case 'token': {
         // The primary token gives a share class its `defaultChainId`.
@@ -119,6 +123,7 @@ export class ReadCache {
     this.grants.clear();
     this.shareClasses.clear();
     this.liveNavs.clear();
+    this.dealing.clear();
   }
 }
 

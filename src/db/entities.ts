@@ -3,7 +3,9 @@ import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
+import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
 import { Holding } from '../modules/holding/holding.entity';
+import { HoldingLot } from '../modules/holding/holding-lot.entity';
 import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { Nav } from '../modules/nav/nav.entity';
@@ -43,6 +45,8 @@ export const ENTITIES = [
   Order,
   OrderStatusEntry,
   Holding,
+  HoldingLot,
+  DealingCalendar,
   DomainEvent,
   OpsToken,
   ApiCredential,

@@ -8,7 +8,10 @@ import { Dec } from '../common/money';
 import { runInScope } from '../common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
+import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
 import { Holding } from '../modules/holding/holding.entity';
+import { LotSource } from '../modules/holding/holding-lot.entity';
+import { addLot } from '../modules/holding/holding-lots';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../modules/nav/nav.entity';
@@ -19,6 +22,16 @@ export const DEMO_CHAIN_ID = '11155111';
 export const DEMO_PROVIDER = 'supply-sim';
 const NAV_DAYS = 300;
 const DAY_MS = 86_400_000;
+
+/**
+ * The demo share classes' dealing calendars, so `npm start` shows dealing dates at once: the USD
+ * class deals on New York business days with a 16:00 cut-off and also takes USDC; the EUR class
+ * deals on Luxembourg business days with a 12:00 cut-off and settles two business days later.
+ */
+const DEMO_CALENDARS = {
+  USD: { timeZone: 'America/New_York', cutOffTime: '16:00', settlementLagDays: 1, settlementCurrencies: ['USDC'], holidays: ['2026-11-26', '2026-12-25', '2027-01-01', '2027-01-18', '2027-02-15', '2027-05-31', '2027-07-05'] },
+  EUR: { timeZone: 'Europe/Luxembourg', cutOffTime: '12:00', settlementLagDays: 2, settlementCurrencies: [], holidays: ['2026-12-24', '2026-12-25', '2026-12-26', '2026-12-31', '2027-01-01', '2027-03-29', '2027-05-01'] },
+};
 
 /** True when nothing has been provisioned yet. */
 export async function isEmpty(em: EntityManager): Promise<boolean> {
@@ -37,8 +50,8 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       const fund = tem.create(Fund, { id: await nextId(tem, 'FN'), issuer, name: 'Meridian Tokenized Treasury Fund', description: 'Short-dated US Treasury bills, tokenized' });
 
       const classes = [
-        { currency: 'USD', name: 'Meridian Treasury USD Class A', symbol: 'mTBILL-A', isin: 'LU2900000011', nav: '1.0000', apy: 512, sub: 10, mode: DeliveryMode.passthrough },
-        { currency: 'EUR', name: 'Meridian Treasury EUR Class I', symbol: 'mTBILL-I', isin: 'LU2900000029', nav: '100.0000', apy: 365, sub: 25, mode: DeliveryMode.hold },
+        { currency: 'USD', name: 'Meridian Treasury USD Class A', symbol: 'mTBILL-A', isin: 'LU2900000011', nav: '1.0000', apy: 512, sub: 10, mode: DeliveryMode.passthrough, lockup: 0, calendar: DEMO_CALENDARS.USD },
+        { currency: 'EUR', name: 'Meridian Treasury EUR Class I', symbol: 'mTBILL-I', isin: 'LU2900000029', nav: '100.0000', apy: 365, sub: 25, mode: DeliveryMode.hold, lockup: 30, calendar: DEMO_CALENDARS.EUR },
       ];
       const shareClasses: ShareClass[] = [];
       for (const [i, c] of classes.entries()) {
@@ -57,9 +70,10 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           details: { isin: c.isin, jurisdiction: 'LU', minimumInvestment_fiat: 1000 },
           metrics: { apy_bps: c.apy, tvl_fiat: i === 0 ? '125430000.55' : '48210000.00', change7D: i === 0 ? '1.85' : '-0.42', currency: c.currency, maturity_days: -1 },
           overview: { assetClass: 'Money Market', description: 'Daily-dealing exposure to short-dated government bills.', riskLevel: 1 },
-          subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
+          subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
           bank: { accountHolderName: 'Meridian Treasury Fund', accountNumber: `LU28001940000000${i}100`, accountType: 'IBAN', bankName: 'Banque de Luxembourg', swiftCode: 'BLUXLULL', currency: c.currency },
         });
+        tem.create(DealingCalendar, { shareClass: sc, ...c.calendar });
         tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: sc, chainId: DEMO_CHAIN_ID, contractAddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`, name: c.name, symbol: c.symbol, decimals: 6, isPrimary: true });
         // A gently rising daily NAV, struck at 16:00 UTC.
         const base = new Dec(c.nav);
@@ -82,6 +96,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       tem.create(InvestorWallet, { investor, chainId: DEMO_CHAIN_ID, address: '0x000000000000000000000000000000000000ada1', status: WalletStatus.whitelisted, whitelistedAt: now });
       // Tokens already held, so a redemption can be tried at once.
       tem.create(Holding, { investor, shareClass: shareClasses[0], balance: '1000' });
+      addLot(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), source: LotSource.opening });
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );

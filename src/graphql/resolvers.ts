@@ -1,6 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../modules/auth/auth.resolver';
 import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from '../modules/distributor/distributor.resolver';
+import { DealingResolver } from '../modules/dealing/dealing.resolver';
 import { FundResolver } from '../modules/fund/fund.resolver';
 import { HealthResolver } from '../modules/health/health.resolver';
 import { HoldingResolver } from '../modules/holding/holding.resolver';
@@ -23,6 +24,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   FundResolver,
   ShareClassResolver,
   ShareClassOpsResolver,
+  DealingResolver,
   TokenResolver,
   NavResolver,
   DistributorResolver,

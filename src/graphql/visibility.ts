@@ -79,6 +79,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   ShareClass: { shareClass: (sc) => sc.id },
   Token: { shareClass: (t) => ref(t.shareClass) },
   Nav: { shareClass: (n) => ref(n.shareClass) },
+  DealingCalendar: { shareClass: (c) => ref(c.shareClass) },
   NavPublication: { shareClass: (p) => p.shareClassId },
 
   ShareClassMeta: 'part',

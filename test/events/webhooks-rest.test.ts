@@ -134,7 +134,7 @@ describe('Surface R: webhooks', () => {
     expect(payload.data).toMatchObject({ test: true, status: 'settled', distributorId: distributor.id, shareClassId: shareClass.id, flow: 'one_step', type: 'subscribe' });
     expect(receiver.received[0].headers['webhook-id']).toBe(payload.data.eventId);
     expect(Object.keys(payload.data).sort()).toEqual(
-      ['amount', 'currency', 'distributorId', 'eventId', 'flow', 'investorId', 'occurredAt', 'orderId', 'previousStatus', 'reason', 'sequence', 'settlementAmount', 'settlementNav', 'settlementTokens', 'shareClassId', 'status', 'test', 'tokenCount', 'transferHash', 'type'].sort(),
+      ['amount', 'currency', 'cutOffAt', 'dealingDate', 'distributorId', 'eventId', 'expectedSettlementDate', 'flow', 'investorId', 'occurredAt', 'orderId', 'previousStatus', 'reason', 'sequence', 'settlementAmount', 'settlementNav', 'settlementTokens', 'shareClassId', 'status', 'test', 'tokenCount', 'transferHash', 'type'].sort(),
     );
   });
 

@@ -24,7 +24,7 @@ describe('npm start with the provider simulator', () => {
   it('pushes the demo subscription to the simulator and takes its signed outcome back', async () => {
     const { child, port, simUrl } = await start(dataDir);
     try {
-      const created = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { body: { distributorId: 'DT000001', investorId: 'IN000001', shareClassId: 'SC000001', amountSubscription: 100 } });
+      const created = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { body: { distributorId: 'DT000001', investorId: 'IN000001', shareClassId: 'SC000001', amountSubscription: 1000 } });
       expect(created.body.data.status).toBe('created');
       const orderId = created.body.data.orderId;
       const pushed = await httpRequest(port, 'POST', `/api/v1/orders/subscriptions/push/${orderId}`);

@@ -4,6 +4,8 @@ import { runInScope } from '../../src/common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../../src/modules/distributor/distributor.entity';
 import { Fund } from '../../src/modules/fund/fund.entity';
 import { Holding } from '../../src/modules/holding/holding.entity';
+import { LotSource } from '../../src/modules/holding/holding-lot.entity';
+import { addLot } from '../../src/modules/holding/holding-lots';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Issuer } from '../../src/modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../../src/modules/nav/nav.entity';
@@ -56,7 +58,8 @@ export async function aShareClass(
       feesPerfBps: 100,
       feesWatermarkBps: 0,
       meta: { name: 'Test Class A', manager: 'Test Manager' },
-      details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 1000 },
+      // No minimum unless a test sets one (a minimum would refuse most amounts tests use).
+      details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 0 },
       metrics: { apy_bps: 1250, tvl_fiat: '1000000.50', change7D: '0.25', currency, maturity_days: -1 },
       overview: { assetClass: 'Money Market', description: 'Test share class', riskLevel: 2 },
       subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
@@ -116,9 +119,11 @@ export async function anInvestor(
   });
 }
 
-export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string): Promise<Holding> {
+/** A holding of `balance` tokens, one lot settled at `settledAt` (lock-up counts from it; default now). */
+export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string, settledAt = new Date()): Promise<Holding> {
   return asFactory(async () => {
     const holding = em.create(Holding, { investor, shareClass, balance });
+    addLot(em, { investorId: investor.id, shareClassId: shareClass.id, quantity: balance, settledAt, source: LotSource.opening });
     await em.flush();
     return holding;
   });

@@ -3,10 +3,13 @@ import { Investor } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
 import { aHolding, aMarket, aNav, anInvestor, CHAIN } from '../support/factories';
+import { aDealingCalendar } from '../support/dealing.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 const T0 = new Date(Date.UTC(2031, 5, 7, 8, 0, 0));
+/** T0 is a Saturday: without a dealing calendar an order is dealt Monday, cut-off at its end (UTC), settled Tuesday. */
+const DEALING_DATES = { dealingDate: '2031-06-09', cutOffAt: Date.UTC(2031, 5, 10), expectedSettlementDate: '2031-06-10' };
 
 describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
   let gw: TestGateway;
@@ -109,6 +112,7 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
   describe('orders', () => {
     it('POST /orders/subscribe places a pending subscription and answers with R one-step shape in PT/US ids', async () => {
       const w = await world();
+      await aDealingCalendar(gw, w.shareClass.id, { settlementCurrencies: ['USDC'] });
       const res = await gw.api('POST', '/orders/subscribe', {
         headers: w.headers,
         body: { distributorId: w.pt, userId: w.us, shareClassId: w.shareClass.id, amount: 250, currency: 'USDC' },
@@ -124,6 +128,7 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         amount: 250,
         currency: 'USDC',
         createdAt: T0.getTime(),
+        ...DEALING_DATES,
       });
       const order = await gw.em().findOneOrFail(Order, res.body.data.orderId);
       expect(order).toMatchObject({ surface: 'O', flow: 'one_step', type: 'subscription' });
@@ -158,6 +163,7 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         distributorId: w.pt,
         tokenCount: 4,
         createdAt: T0.getTime(),
+        ...DEALING_DATES,
       });
       const over = await gw.api('POST', '/orders/redeem', { headers: w.headers, body: { ...body, tokenCount: 6.5 } });
       expect(over.status).toBe(400);
@@ -209,6 +215,7 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         userId: w.us,
         shareClassId: w.shareClass.id,
         tokenBalance: '800',
+        unlockedBalance: '800',
         walletAddress: `0x${w.investor.id.toLowerCase().padStart(40, 'e')}`,
         chainId: CHAIN,
         tokenName: 'Test Token',

@@ -4,10 +4,13 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Order, OrderStatusEntry } from '../../src/modules/order/order.entity';
 import { aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass, CHAIN } from '../support/factories';
+import { aDealingCalendar } from '../support/dealing.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 const T0 = new Date(Date.UTC(2031, 2, 3, 10, 0, 0));
+/** T0 is a Monday: without a dealing calendar an order is dealt that day, cut-off at its end (UTC), settled Tuesday. */
+const DEALING_DATES = { dealingDate: '2031-03-03', cutOffAt: Date.UTC(2031, 2, 4), expectedSettlementDate: '2031-03-04' };
 
 describe('Surface R, one-step flow: placement, reads, cancellation and the out-of-band lifecycle', () => {
   let gw: TestGateway;
@@ -63,15 +66,17 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
         amount: 1000.5,
         currency: 'USD',
         createdAt: T0.getTime(),
+        ...DEALING_DATES,
       });
     });
 
-    it('a subscription keeps the currency sent, and the optional chainId and walletAddress', async () => {
+    it('a subscription keeps an allowed currency sent (upper-cased), and the optional chainId and walletAddress', async () => {
       const m = await market();
+      await aDealingCalendar(gw, m.shareClass.id, { settlementCurrencies: ['USDC'] });
       const wallet = `0x${'1'.repeat(40)}`;
-      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { currency: 'EUR', chainId: '1', walletAddress: wallet }) });
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { currency: 'usdc', chainId: '1', walletAddress: wallet }) });
       expect(res.status).toBe(200);
-      expect(res.body.data.currency).toBe('EUR');
+      expect(res.body.data.currency).toBe('USDC');
       const read = await gw.api('GET', `/orders/${res.body.data.orderId}`, { host: m.hostA });
       expect(read.body.data).toMatchObject({ chainId: '1', walletAddress: wallet });
     });
@@ -93,6 +98,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
         distributorId: m.distributor.id,
         tokenCount: 12.5,
         createdAt: T0.getTime(),
+        ...DEALING_DATES,
       });
     });
 

@@ -155,7 +155,7 @@ describe('Surface R: R-two-step under concurrency', () => {
         distributorId: sellers[i % 3].distributor.id,
         investorId: investors[i % 3].id,
         amountSubscription: 100 + i,
-        amountPayable: new Decimal(100 + i).mul(10).div(10_000).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).plus(100 + i).toNumber(),
+        amountPayable: new Decimal(100 + i).mul(10).div(10_000).plus(100 + i).toNumber(),
         externalRef: `req-${i}`,
         status: 'created',
       });

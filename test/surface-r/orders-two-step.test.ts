@@ -3,6 +3,7 @@ import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investo
 import { Order, OrderStatusEntry } from '../../src/modules/order/order.entity';
 import type { SupplySimulator } from '../../src/supply/simulator';
 import { aDistributor, aFund, aGrant, aMarket, aNav, anInvestor, aShareClass, CHAIN } from '../support/factories';
+import { aDealingCalendar } from '../support/dealing.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aClosedPort, aSimulator, aTwoStepOrder, providersFor, SIM, subscribeBody } from '../support/order.factories';
 
@@ -76,6 +77,10 @@ describe('Surface R: R-two-step subscriptions', () => {
         nav: '1.25',
         navPublishedAt: NOW.getTime() - 60_000,
         externalRef: '  my-ref/42 ',
+        // A share class without a dealing calendar: dealt the same weekday (UTC), cut-off at its end, settled the next business day.
+        dealingDate: '2030-06-03',
+        cutOffAt: Date.UTC(2030, 5, 4),
+        expectedSettlementDate: '2030-06-04',
         createdAt: NOW.getTime(),
         createdBy: 'Network',
         updatedAt: NOW.getTime(),
@@ -107,12 +112,12 @@ describe('Surface R: R-two-step subscriptions', () => {
     });
 
     describe('pricing', () => {
-      it('rounds the fee half-up to the currency minor unit and adds it to amountPayable', async () => {
+      it("computes the fee exactly as the description's formula, amountSubscription × feesSubBps / 10000, with no rounding", async () => {
         const m = await market();
-        const o1 = await aTwoStepOrder(gw, m, { amountSubscription: 5 }); // 5 × 10 bps = 0.005 → 0.01
-        expect([o1.amountFeesTotal, o1.amountPayable]).toEqual([0.01, 5.01]);
-        const o2 = await aTwoStepOrder(gw, m, { amountSubscription: 1234.56 }); // 1.23456 → 1.23
-        expect([o2.amountFeesTotal, o2.amountPayable]).toEqual([1.23, 1235.79]);
+        const o1 = await aTwoStepOrder(gw, m, { amountSubscription: 5 }); // 5 × 10 bps = 0.005
+        expect([o1.amountFeesTotal, o1.amountPayable]).toEqual([0.005, 5.005]);
+        const o2 = await aTwoStepOrder(gw, m, { amountSubscription: 1234.56 });
+        expect([o2.amountFeesTotal, o2.amountPayable]).toEqual([1.23456, 1235.79456]);
         const o3 = await aTwoStepOrder(gw, m, { amountSubscription: 0 });
         expect([o3.amountFeesTotal, o3.amountPayable, o3.amountTokensEstimated]).toEqual([0, 0, '0']);
       });
@@ -124,25 +129,25 @@ describe('Surface R: R-two-step subscriptions', () => {
         await aNav(gw.em(), sc, '1.2345', new Date(NOW.getTime() - 1000));
         const investor = await anInvestor(gw.em(), m.distributor, { grants: [sc] });
         const order = await aTwoStepOrder(gw, { ...m, investor, shareClass: sc }, { amountSubscription: 1234.56 });
-        // 1234.56 × 25 / 10000 = 3.0864 → 3.09; tokens 1234.56 / 1.2345 = 1000.0486026731… → 6 decimals, rounded down
-        expect(order).toMatchObject({ feesSubBps: 25, amountFeesTotal: 3.09, amountPayable: 1237.65, nav: '1.2345', amountTokensEstimated: '1000.048602' });
+        // 1234.56 × 25 / 10000 = 3.0864; tokens 1234.56 / 1.2345 = 1000.0486026731… → 6 decimals, rounded down
+        expect(order).toMatchObject({ feesSubBps: 25, amountFeesTotal: 3.0864, amountPayable: 1237.6464, nav: '1.2345', amountTokensEstimated: '1000.048602' });
         const em = gw.em();
         const stored = await em.findOneOrFail(Order, order.orderId, { populate: ['shareClass'] });
         stored.shareClass.feesSubBps = 99;
         await em.flush();
         const read = await gw.api('GET', `/orders/${order.orderId}`, { host: m.hostA });
-        expect(read.body.data).toMatchObject({ feesSubBps: 25, amountFeesTotal: 3.09 });
+        expect(read.body.data).toMatchObject({ feesSubBps: 25, amountFeesTotal: 3.0864 });
       });
 
-      it("rounds amountTokensEstimated to the primary token's decimals and fees to the currency's (JPY has none)", async () => {
+      it("rounds amountTokensEstimated to the primary token's decimals, never the fee (even in JPY)", async () => {
         const m = await market();
         const sc = await aShareClass(gw.em(), { currency: 'JPY', feesSubBps: 25, tokenDecimals: 0 });
         await aGrant(gw.em(), m.distributor, sc);
         await aNav(gw.em(), sc, '3', new Date(NOW.getTime() - 1000));
         const investor = await anInvestor(gw.em(), m.distributor, { grants: [sc] });
         const order = await aTwoStepOrder(gw, { ...m, investor, shareClass: sc }, { amountSubscription: 12345 });
-        // fee 30.8625 → 31 yen; tokens 4115 exactly; then 1000 / 3 = 333.33… → 333
-        expect(order).toMatchObject({ currency: 'JPY', amountFeesTotal: 31, amountPayable: 12376, amountTokensEstimated: '4115' });
+        // fee 30.8625 as the formula gives it; tokens 4115 exactly; then 1000 / 3 = 333.33… → 333
+        expect(order).toMatchObject({ currency: 'JPY', amountFeesTotal: 30.8625, amountPayable: 12375.8625, amountTokensEstimated: '4115' });
         const third = await aTwoStepOrder(gw, { ...m, investor, shareClass: sc }, { amountSubscription: 1000 });
         expect(third.amountTokensEstimated).toBe('333');
       });
@@ -165,10 +170,13 @@ describe('Surface R: R-two-step subscriptions', () => {
         expect(res.body.data).toMatchObject({ status: 'created', nav: '-1', amountTokensEstimated: '-1', navPublishedAt: null, amountFeesTotal: 1, amountPayable: 1001 });
       });
 
-      it('currency defaults to the share class currency; a given currency is kept', async () => {
+      it('currency defaults to the share class currency; an allowed settlement currency is kept; another is 400', async () => {
         const m = await market();
         expect((await aTwoStepOrder(gw, m)).currency).toBe('USD');
-        expect((await aTwoStepOrder(gw, m, { currency: 'EUR' })).currency).toBe('EUR');
+        await aDealingCalendar(gw, m.shareClass.id, { settlementCurrencies: ['USDC'] });
+        expect((await aTwoStepOrder(gw, m, { currency: 'USDC' })).currency).toBe('USDC');
+        const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { currency: 'EUR' }) });
+        expect([res.status, res.body]).toEqual([400, { isError: true, errorMsg: 'currency must be one of USD, USDC', data: {} }]);
       });
     });
 

@@ -3,28 +3,27 @@ import { minorUnits, priceSubscription } from '../../src/modules/order/order.pri
 import { signPayload, verifySignature } from '../../src/supply/signature';
 
 describe('two-step pricing (decimal arithmetic)', () => {
-  it('fees are amount × bps / 10000, rounded half-up to the currency minor unit; payable adds them', () => {
-    expect(priceSubscription({ amount: '1000', feesSubBps: 10, currency: 'USD', nav: '1.25', tokenDecimals: 6 })).toEqual({
+  it("fees are exactly the description's formula, amount × bps / 10000, with no rounding; payable adds them", () => {
+    expect(priceSubscription({ amount: '1000', feesSubBps: 10, nav: '1.25', tokenDecimals: 6 })).toEqual({
       amountFeesTotal: '1',
       amountPayable: '1001',
       amountTokensEstimated: '800',
       nav: '1.25',
     });
-    expect(priceSubscription({ amount: '0.1', feesSubBps: 50, currency: 'USD', nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0'); // 0.0005
-    expect(priceSubscription({ amount: '0.3', feesSubBps: 500, currency: 'USD', nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.02'); // 0.015, half-up
-    expect(priceSubscription({ amount: '0.1', feesSubBps: 1, currency: 'USDC', nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.00001');
-    expect(priceSubscription({ amount: '1234.5', feesSubBps: 7, currency: 'BHD', nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.864'); // 0.86415
+    expect(priceSubscription({ amount: '12345', feesSubBps: 15, nav: null, tokenDecimals: 6 })).toMatchObject({ amountFeesTotal: '18.5175', amountPayable: '12363.5175' });
+    expect(priceSubscription({ amount: '0.1', feesSubBps: 50, nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.0005');
+    expect(priceSubscription({ amount: '1234.5', feesSubBps: 7, nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.86415');
   });
 
   it('has no binary-float drift: 0.1 + 0.2 style amounts stay exact', () => {
-    const p = priceSubscription({ amount: '0.3', feesSubBps: 0, currency: 'USD', nav: '0.1', tokenDecimals: 18 });
+    const p = priceSubscription({ amount: '0.3', feesSubBps: 0, nav: '0.1', tokenDecimals: 18 });
     expect(p.amountTokensEstimated).toBe('3');
   });
 
   it('tokens are rounded down to the token decimals; no NAV, or a NAV of zero, leaves the order unpriced', () => {
-    expect(priceSubscription({ amount: '2', feesSubBps: 0, currency: 'USD', nav: '3', tokenDecimals: 2 }).amountTokensEstimated).toBe('0.66');
-    expect(priceSubscription({ amount: '2', feesSubBps: 0, currency: 'USD', nav: null, tokenDecimals: 2 })).toMatchObject({ nav: null, amountTokensEstimated: null });
-    expect(priceSubscription({ amount: '2', feesSubBps: 0, currency: 'USD', nav: '0', tokenDecimals: 2 })).toMatchObject({ nav: null, amountTokensEstimated: null });
+    expect(priceSubscription({ amount: '2', feesSubBps: 0, nav: '3', tokenDecimals: 2 }).amountTokensEstimated).toBe('0.66');
+    expect(priceSubscription({ amount: '2', feesSubBps: 0, nav: null, tokenDecimals: 2 })).toMatchObject({ nav: null, amountTokensEstimated: null });
+    expect(priceSubscription({ amount: '2', feesSubBps: 0, nav: '0', tokenDecimals: 2 })).toMatchObject({ nav: null, amountTokensEstimated: null });
   });
 
   it('minor units come from ISO 4217, 6 for codes that are not ISO currencies', () => {

@@ -5,7 +5,7 @@ import { DecimalScalar } from '../../graphql/scalars';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 
-/** Tokens of a share class an investor holds; changed only by settled orders. */
+/** Tokens of a share class an investor holds: the sum of its lots (holding-lot.entity.ts); changed by settled orders and ops adjustments. */
 @ObjectType()
 @Entity({ tableName: 'holding' })
 @Unique({ properties: ['investor', 'shareClass'] })

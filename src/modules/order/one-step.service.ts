@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { opaqueId } from '../../common/ids';
+import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
 import type { ServiceContext } from '../../common/service-context';
@@ -10,7 +10,10 @@ import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import { Distributor } from '../distributor/distributor.entity';
 import type { DistributorService } from '../distributor/distributor.service';
+import type { DealingService } from '../dealing/dealing.service';
 import { Holding } from '../holding/holding.entity';
+import { LotSource } from '../holding/holding-lot.entity';
+import { addLot, takeFromLots } from '../holding/holding-lots';
 import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -96,6 +99,7 @@ export class OneStepOrderService {
       orders: OrderService;
       distributors: DistributorService;
       shareClasses: ShareClassService;
+      dealing: DealingService;
     },
   ) {}
 
@@ -113,6 +117,8 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       // Inside the transaction: the grant is read from the database, not the cache.
       const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
+      const now = this.clock.now();
+      const terms = await this.deps.dealing.subscriptionTerms({ em }, shareClass, { amount, currency, field: 'amount', placedAt: now });
       const order = em.create(Order, {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
@@ -123,10 +129,10 @@ export class OneStepOrderService {
         investor: em.getReference(Investor, investor.id),
         shareClass: em.getReference(ShareClass, shareClass.id),
         amount,
-        currency: currency?.toUpperCase() ?? shareClass.currency,
+        ...terms,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now });
       await em.flush();
       return order;
     });
@@ -140,9 +146,13 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       // Inside the transaction: the grant is read from the database, not the cache.
       const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
+      const now = this.clock.now();
+      const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
       const holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const available = new Dec(holding?.balance ?? '0').minus(await this.reserved(em, investor.id, shareClass.id));
-      if (new Dec(tokenCount).greaterThan(available)) throw tokenCountExceedsHoldings();
+      const balance = holding?.balance ?? '0';
+      const reserved = await reservedTokens(em, investor.id, shareClass.id);
+      if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
+      await this.deps.dealing.assertUnlocked(em, shareClass, { investorId: investor.id, balance }, { tokenCount, reserved, now });
       const order = em.create(Order, {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
@@ -154,9 +164,10 @@ export class OneStepOrderService {
         shareClass: em.getReference(ShareClass, shareClass.id),
         tokenCount,
         currency: shareClass.currency,
+        ...dates,
         ...delivery,
       } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now: this.clock.now() });
+      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now });
       await em.flush();
       return order;
     });
@@ -278,6 +289,9 @@ export class OneStepOrderService {
       holding.balance = decimalString(after);
       order.transferHash = hash;
       const now = this.clock.now();
+      // Lock-up counts from here: minted tokens form a lot; burned ones leave the oldest lots first.
+      if (order.type === OrderType.subscription) addLot(em, { investorId, shareClassId, quantity: tokens, settledAt: now, source: LotSource.order, orderId: order.id });
+      else await takeFromLots(em, investorId, shareClassId, tokens);
       await recordTransition(em, order, {
         status: OneStepStatus.settled,
         as: 'ops',
@@ -331,16 +345,6 @@ export class OneStepOrderService {
     return order;
   }
 
-  /** Tokens promised to open redemptions of this investor in this share class. */
-  private async reserved(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
-    const rows = await em.execute<{ reserved: string | null }[]>(
-      `select coalesce(sum(token_count), 0)::text as reserved from "order"
-        where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
-      [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
-    );
-    return new Dec(rows[0]?.reserved ?? '0');
-  }
-
   private async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -355,9 +359,9 @@ export class OneStepOrderService {
   private readIds(access: Access, input: PlacementInput) {
     const surface = access.surface;
     const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
-    const distributorId = required(input.distributorId, 'distributorId');
-    const investorId = required(investorField === 'userId' ? input.userId : input.investorId, investorField);
-    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
+    const investorId = documentedId(investorField === 'userId' ? input.userId : input.investorId, investorField, ID_PREFIXES.investorId);
+    const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
     return { distributorId: access.recordId(distributorId, 'distributor'), investorId: access.recordId(investorId, 'investor'), shareClassId };
   }
 
@@ -369,4 +373,14 @@ export class OneStepOrderService {
     return { chainId, walletAddress };
   }
 
+}
+
+/** Tokens promised to open redemptions of this investor in this share class. */
+export async function reservedTokens(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
+  const rows = await em.execute<{ reserved: string | null }[]>(
+    `select coalesce(sum(token_count), 0)::text as reserved from "order"
+      where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
+    [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
+  );
+  return new Dec(rows[0]?.reserved ?? '0');
 }

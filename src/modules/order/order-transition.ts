@@ -60,6 +60,10 @@ export async function recordTransition(em: EntityManager, order: Order, t: Trans
       distributorId: order.distributor.id,
       by,
       note: t.note ?? null,
+      // Fixed at placement (src/modules/dealing): every event carries them for webhooks.
+      dealingDate: order.dealingDate ?? null,
+      cutOffAt: order.cutOffAt?.getTime() ?? null,
+      expectedSettlementDate: order.expectedSettlementDate ?? null,
       ...(t.details ?? {}),
     },
   });

@@ -125,6 +125,21 @@ export class Order extends Audited {
   @Property({ type: 'text', nullable: true })
   externalRef?: string;
 
+  /** Dealing date, `YYYY-MM-DD` in the share class's dealing zone, fixed at placement (src/modules/dealing). */
+  @Field(() => String, { nullable: true, description: 'Dealing date `YYYY-MM-DD` in the share class\'s dealing zone' })
+  @Index()
+  @Property({ type: 'date', nullable: true })
+  dealingDate?: string;
+
+  @Field(() => EpochMs, { nullable: true, description: 'Cut-off of the dealing date' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  cutOffAt?: Date;
+
+  @Field(() => String, { nullable: true, description: 'Expected settlement date `YYYY-MM-DD`: the dealing date plus the settlement lag in business days' })
+  @Index()
+  @Property({ type: 'date', nullable: true })
+  expectedSettlementDate?: string;
+
   /** `{ <provider>: { orderReference, submittedAt, raw: { request, response } } }` once pushed. */
   @Property({ type: 'json', nullable: true })
   supplyRefs?: Record<string, unknown>;

@@ -2,10 +2,10 @@ import Decimal from 'decimal.js';
 import { applyBps, Dec } from '../../common/money';
 
 /**
- * Pricing of orders, in decimal arithmetic only. A two-step subscription is priced at creation:
- * - `amountFeesTotal` = amountSubscription × feesSubBps / 10000, rounded half-up to the minor
- *   unit of the order's currency (2 for USD/EUR, 0 for JPY, 3 for BHD…; 6 for non-ISO codes such
- *   as stablecoins), because a fee is charged in money that has a smallest unit;
+ * Pricing of orders, in decimal arithmetic only. A two-step subscription is priced at creation
+ * exactly as the description's formula says, with no rounding, because clients verify these
+ * numbers against it (12345 at 15 bps is 18.5175):
+ * - `amountFeesTotal` = amountSubscription × feesSubBps / 10000;
  * - `amountPayable` = amountSubscription + amountFeesTotal;
  * - `amountTokensEstimated` = amountSubscription / NAV, rounded down to the primary token's
  *   decimals (never promise a fraction of a token that cannot be minted); null when unpriced
@@ -14,7 +14,6 @@ import { applyBps, Dec } from '../../common/money';
 export interface PricingInput {
   amount: string;
   feesSubBps: number;
-  currency: string;
   nav: string | null;
   tokenDecimals: number;
 }
@@ -28,7 +27,7 @@ export interface Pricing {
 
 export function priceSubscription(p: PricingInput): Pricing {
   const amount = new Dec(p.amount);
-  const fees = applyBps(amount, p.feesSubBps).toDecimalPlaces(minorUnits(p.currency), Decimal.ROUND_HALF_UP);
+  const fees = applyBps(amount, p.feesSubBps);
   const nav = p.nav !== null && new Dec(p.nav).greaterThan(0) ? new Dec(p.nav) : null;
   return {
     amountFeesTotal: fees.toFixed(),

@@ -4,6 +4,7 @@ import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
+import { assertOrderIdFormat, documentedId, ID_PREFIXES } from '../../common/ids';
 import { MAX_PAGE, paginate } from '../../graphql/pagination';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
@@ -24,6 +25,9 @@ export interface OrderListFilter {
   flow?: OrderFlow | null;
   createdFrom?: Date | null;
   createdTo?: Date | null;
+  dealingDate?: string | null;
+  expectedSettlementDate?: string | null;
+  expectedSettlementBefore?: string | null;
 }
 
 /** An order read by `OrderService.visibleOrderRecord`: the entity's fields and its history, preloaded. */
@@ -45,6 +49,7 @@ export class OrderService {
    */
   async visibleOrder(ctx: ServiceContext, orderId: unknown, flow?: OrderFlow): Promise<Order> {
     const owned = ctx.access.ownedBy();
+    assertOrderIdFormat(orderId);
     const idFlow = flowOfOrderId(orderId);
     if (idFlow === null || (flow && idFlow !== flow)) throw orderNotFound();
     const order = await ctx.em.findOne(Order, { id: orderId as string, ...owned });
@@ -59,6 +64,7 @@ export class OrderService {
    */
   async visibleOrderRecord(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
     const scope = ctx.access.scope();
+    assertOrderIdFormat(orderId);
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const rows = await rawRows(ctx.em, scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope.all ? [orderId] : [orderId, scope.distributorId]);
     if (!rows.length) throw orderNotFound();
@@ -84,12 +90,12 @@ export class OrderService {
    */
   async list(ctx: ServiceContext, filter: OrderListFilter, page: { first?: number | null; after?: string | null } = {}): Promise<{ items: Order[]; nextCursor: string | null }> {
     const where: Record<string, unknown> = { ...ctx.access.ownedBy() };
-    const distributorId = optional(filter.distributorId, 'distributorId');
+    const distributorId = optionalId(filter.distributorId, 'distributorId');
     if (distributorId !== undefined) {
       if (!ctx.access.sees(distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
       where.distributor = distributorId;
     }
-    const investorId = optional(filter.investorId, 'investorId');
+    const investorId = optionalId(filter.investorId, 'investorId');
     if (investorId !== undefined) {
       const investor = await ctx.em.findOne(Investor, { id: investorId, ...ctx.access.ownedBy() });
       if (!investor) throw investorNotFound();
@@ -110,6 +116,28 @@ export class OrderService {
     if (filter.createdFrom || filter.createdTo) {
       where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lte: filter.createdTo } : {}) };
     }
+    Object.assign(where, dealingFilter(filter));
     return paginate(ctx.em, Order, where as FilterQuery<Order>, page, MAX_PAGE);
   }
+}
+
+/** The dealing filters of the order book: what is dealt or due on a date, what is late. */
+function dealingFilter(filter: OrderListFilter): Record<string, unknown> {
+  const date = (field: 'dealingDate' | 'expectedSettlementDate' | 'expectedSettlementBefore') => {
+    const v = optional(filter[field], field);
+    if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest(`${field} must be a date YYYY-MM-DD`);
+    return v;
+  };
+  const where: Record<string, unknown> = {};
+  const dealingDate = date('dealingDate');
+  if (dealingDate) where.dealingDate = dealingDate;
+  const due = date('expectedSettlementDate');
+  const before = date('expectedSettlementBefore');
+  if (due || before) where.expectedSettlementDate = { ...(due ? { $eq: due } : {}), ...(before ? { $lt: before } : {}) };
+  return where;
+}
+
+/** A documented id filter (`invalid <field> format` when malformed); absent or empty: no filter. */
+function optionalId(value: unknown, field: 'distributorId' | 'investorId'): string | undefined {
+  return optional(value, field) === undefined ? undefined : documentedId(value, field, ID_PREFIXES[field]);
 }

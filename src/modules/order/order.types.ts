@@ -29,6 +29,15 @@ export class OrderFilter {
 
   @Field(() => EpochMs, { nullable: true, description: 'createdAt <= this' })
   createdTo?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Dealing date `YYYY-MM-DD`: what is dealt that day' })
+  dealingDate?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Expected settlement date `YYYY-MM-DD`: what is due that day' })
+  expectedSettlementDate?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Expected settlement before `YYYY-MM-DD` (with a status filter: what is late)' })
+  expectedSettlementBefore?: string | null;
 }
 
 export const OrderPage = PageOf(Order, 'OrderPage');

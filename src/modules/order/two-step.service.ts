@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { nextId } from '../../common/ids';
+import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
 import { logger } from '../../common/logger';
 import { Dec } from '../../common/money';
 import type { ServiceContext } from '../../common/service-context';
@@ -11,6 +11,7 @@ import { notNegative, optional, required, requiredDecimal } from '../../common/v
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode, DistributorWallet } from '../distributor/distributor.entity';
+import type { DealingService } from '../dealing/dealing.service';
 import type { DistributorService } from '../distributor/distributor.service';
 import { InvestorGrant } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
@@ -89,6 +90,7 @@ export class TwoStepService {
       shareClasses: ShareClassService;
       navs: NavService;
       orders: OrderService;
+      dealing: DealingService;
       supply: SupplyRegistry;
       clock: Clock;
     },
@@ -105,9 +107,9 @@ export class TwoStepService {
   private async createIn(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
     const em = ctx.em;
     // 1. required fields, in the description's order
-    const distributorId = required(input.distributorId, 'distributorId');
-    const investorId = required(input.investorId, 'investorId');
-    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
+    const investorId = documentedId(input.investorId, 'investorId', ID_PREFIXES.investorId);
+    const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
     const amountIn = requiredDecimal(input.amountSubscription, 'amountSubscription');
     const currencyIn = optional(input.currency, 'currency');
     const externalRef = optional(input.externalRef, 'externalRef');
@@ -136,9 +138,11 @@ export class TwoStepService {
       deliveryWallet = own.address;
     }
 
-    const currency = currencyIn ?? shareClass.currency;
+    // 5. the dealing rules: currency, minimum investment, dealing and settlement dates
+    const now = this.deps.clock.now();
+    const { currency, ...dates } = await this.deps.dealing.subscriptionTerms(ctx, shareClass, { amount, currency: currencyIn, field: 'amountSubscription', placedAt: now });
     const nav = await this.deps.navs.latestRecord(ctx, shareClass.id);
-    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, currency, nav: nav?.close ?? null, tokenDecimals: shareClass.primaryTokenDecimals });
+    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, nav: nav?.close ?? null, tokenDecimals: shareClass.primaryTokenDecimals });
 
     const order = em.create(Order, {
       id: await nextId(em, 'OR'),
@@ -162,8 +166,9 @@ export class TwoStepService {
       chainId,
       walletAddress: wallet.address,
       externalRef,
+      ...dates,
     } as never);
-    await recordTransition(em, order, { status: 'created', as: ctx.access.actor, now: this.deps.clock.now() });
+    await recordTransition(em, order, { status: 'created', as: ctx.access.actor, now });
     await em.flush();
     return order;
   }

@@ -26,6 +26,10 @@ export interface WebhookData {
   settlementAmount: string | null;
   transferHash: string | null;
   reason: string | null;
+  /** Fixed at placement: `YYYY-MM-DD` in the share class's dealing zone, the cut-off (epoch ms), `YYYY-MM-DD`. */
+  dealingDate: string | null;
+  cutOffAt: number | null;
+  expectedSettlementDate: string | null;
   occurredAt: number;
   test: boolean;
 }
@@ -35,6 +39,8 @@ const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redem
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
 /** Amounts as plain decimal strings (`1000`, not `1000.000000000000000000`). */
 const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : String(v));
+
+const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() : typeof v === 'number' ? v : null);
 
 /**
  * Builds `data` from an `order.transition` event payload. Facts of the transition come from the
@@ -66,6 +72,9 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
     settlementAmount: dec(p.settlementAmount ?? fromOrder('settlementAmount')),
     transferHash: str(p.transferHash ?? fromOrder('transferHash')),
     reason: str(reason),
+    dealingDate: str(p.dealingDate ?? order?.dealingDate),
+    cutOffAt: epochMs(p.cutOffAt ?? order?.cutOffAt),
+    expectedSettlementDate: str(p.expectedSettlementDate ?? order?.expectedSettlementDate),
     occurredAt: event.occurredAt.getTime(),
     test,
   };

@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { dealingDates, DEFAULT_CALENDAR } from '../dealing/dealing-calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { alias, opaqueId } from '../../common/ids';
@@ -237,6 +238,7 @@ export class WebhookService {
       settlementAmount: null,
       transferHash: status === 'settled' || status === 'failed' ? `0x${'0'.repeat(64)}` : null,
       reason: status === 'rejected' ? 'test rejection' : status === 'failed' ? 'test transfer failure' : null,
+      ...syntheticDates(now),
       occurredAt: now.getTime(),
       test: true,
     };
@@ -253,4 +255,10 @@ function parseHttps(value: string): URL {
   }
   if (url.protocol !== 'https:' || !url.hostname) throw endpointNotHttps();
   return url;
+}
+
+/** A test event's dealing dates: those of an order placed now on a share class without a calendar. */
+function syntheticDates(now: Date): Pick<WebhookData, 'dealingDate' | 'cutOffAt' | 'expectedSettlementDate'> {
+  const d = dealingDates(DEFAULT_CALENDAR, now, 1, 0);
+  return { dealingDate: d.dealingDate, cutOffAt: d.cutOffAt.getTime(), expectedSettlementDate: d.expectedSettlementDate };
 }

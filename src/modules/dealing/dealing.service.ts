@@ -1,0 +1,214 @@
+import type Decimal from 'decimal.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DateTime } from 'luxon';
+import type { Clock } from '../../common/clock';
+import { badRequest } from '../../common/errors';
+import { Dec } from '../../common/money';
+import type { ReadCache } from '../../common/read-cache';
+import type { ServiceContext } from '../../common/service-context';
+import { intInRange, optional } from '../../common/validate';
+import { appendEvent } from '../../events/event-log';
+import { ShareClass } from '../share-class/share-class.entity';
+import type { ShareClassService } from '../share-class/share-class.service';
+import type { SubRedemption } from '../share-class/share-class.parts';
+import { DealingCalendar } from './dealing-calendar.entity';
+import { type CalendarRules, dealingDates, DEFAULT_CALENDAR, type DealingDates, isKnownZone } from './dealing-calendar';
+import { openLots } from '../holding/holding-lots';
+import { assertUnlocked, unlockedBalance } from './lock-up';
+import { belowMinimumInvestment, currencyNotAllowed } from './dealing.errors';
+import type { DealingCalendarInput } from './dealing.types';
+
+/** What placement needs of a share class's dealing set-up, cached per share class. */
+export interface DealingRules {
+  calendar: CalendarRules;
+  /** The share class's currency first, then the settlement currencies ops allow. */
+  currencies: readonly string[];
+}
+
+/** The share-class fields the dealing rules read (an entity or a cached ShareClassRecord). */
+type DealingShareClass = Pick<ShareClass, 'id' | 'currency'> & { subRedemption: Pick<SubRedemption, 'subFreq' | 'redFreq' | 'cutOffTime_days' | 'lockup'>; details: { minimumInvestment_fiat: number } };
+
+const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const SETTLEMENT_CURRENCY = /^[A-Z][A-Z0-9]{1,11}$/;
+
+/**
+ * The dealing rules of fund operations, applied by both order flows at placement: the dealing
+ * calendar (dealing date, cut-off, expected settlement), the currencies an order may be placed
+ * in and the minimum investment. Lock-up is applied on the holding's lots (holding-lots.ts).
+ */
+export class DealingService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly cache: ReadCache,
+    private readonly shareClasses: ShareClassService,
+  ) {}
+
+  /** The share class's rules: its calendar, or DEFAULT_CALENDAR without one (read cache; dropped by its event). */
+  async rulesOf(ctx: Pick<ServiceContext, 'em'>, shareClass: Pick<ShareClass, 'id' | 'currency'>): Promise<DealingRules> {
+    const stored = (await this.cache.dealing.get(shareClass.id, async () => {
+      const cal = await ctx.em.findOne(DealingCalendar, { shareClass: shareClass.id });
+      // "none" is cached too: most share classes have no calendar, and asking again costs a query.
+      return cal ? Object.freeze(rulesFrom(cal)) : NO_CALENDAR;
+    })) as StoredRules;
+    return { calendar: stored.calendar, currencies: [shareClass.currency, ...stored.settlementCurrencies.filter((c) => c !== shareClass.currency)] };
+  }
+
+  /**
+   * The terms of a subscription at placement, after the flow's own checks: its currency (400
+   * naming the allowed codes), the minimum investment (400 naming it), then its dates.
+   */
+  async subscriptionTerms(
+    ctx: Pick<ServiceContext, 'em'>,
+    shareClass: DealingShareClass,
+    order: { amount: Decimal.Value; currency: string | undefined; field: string; placedAt: Date },
+  ): Promise<{ currency: string } & DealingDates> {
+    const rules = await this.rulesOf(ctx, shareClass);
+    const currency = this.currencyOf(rules, order.currency);
+    this.assertMinimum(shareClass, order.amount, order.field);
+    return { currency, ...this.datesOf(rules, shareClass, 'subscription', order.placedAt) };
+  }
+
+  /** The dates of a redemption placed at `placedAt`. */
+  async redemptionTerms(ctx: Pick<ServiceContext, 'em'>, shareClass: DealingShareClass, placedAt: Date): Promise<DealingDates> {
+    return this.datesOf(await this.rulesOf(ctx, shareClass), shareClass, 'redemption', placedAt);
+  }
+
+  /** An order's dates at placement: the flow's frequency (`subFreq`/`redFreq`) and `cutOffTime_days`. */
+  datesOf(rules: DealingRules, shareClass: DealingShareClass, kind: 'subscription' | 'redemption', placedAt: Date): DealingDates {
+    const s = shareClass.subRedemption;
+    return dealingDates(rules.calendar, placedAt, kind === 'subscription' ? s.subFreq : s.redFreq, s.cutOffTime_days);
+  }
+
+  /** The order's currency (upper-cased; the share class's when none is sent), or 400 naming the allowed codes. */
+  currencyOf(rules: DealingRules, requested: string | undefined): string {
+    if (requested === undefined) return rules.currencies[0];
+    const code = requested.trim().toUpperCase();
+    if (!rules.currencies.includes(code)) throw currencyNotAllowed(rules.currencies);
+    return code;
+  }
+
+  /** A subscription amount at or above `details.minimumInvestment_fiat` (a settlement currency counts one to one). */
+  assertMinimum(shareClass: DealingShareClass, amount: Decimal.Value, field: string): void {
+    const minimum = new Dec(shareClass.details.minimumInvestment_fiat ?? 0);
+    if (new Dec(amount).lessThan(minimum)) throw belowMinimumInvestment(field, minimum.toFixed(), shareClass.currency);
+  }
+
+  /**
+   * Lock-up of a redemption (after the whole holding was found large enough): only tokens
+   * settled at least `lockup` days ago may be used. Reads the lots only when there is a lock-up.
+   */
+  async assertUnlocked(
+    em: EntityManager,
+    shareClass: DealingShareClass,
+    holding: { investorId: string; balance: Decimal.Value },
+    redemption: { tokenCount: Decimal.Value; reserved: Decimal.Value; now: Date },
+  ): Promise<void> {
+    const days = shareClass.subRedemption.lockup;
+    if (!days) return;
+    const rules = await this.rulesOf({ em }, shareClass);
+    const lots = await openLots(em, holding.investorId, shareClass.id);
+    assertUnlocked(redemption.tokenCount, redemption.reserved, holding.balance, lots, { days, timeZone: rules.calendar.timeZone }, redemption.now);
+  }
+
+  /** The unlocked part of a holding now (the holdings endpoint's `unlockedBalance`). */
+  async unlockedOf(em: EntityManager, shareClass: DealingShareClass, holding: { investorId: string; balance: Decimal.Value }): Promise<string> {
+    const days = shareClass.subRedemption.lockup;
+    if (!days) return new Dec(holding.balance).toFixed();
+    const rules = await this.rulesOf({ em }, shareClass);
+    const lots = await openLots(em, holding.investorId, shareClass.id);
+    return unlockedBalance(holding.balance, lots, { days, timeZone: rules.calendar.timeZone }, this.clock.now()).unlocked.toFixed();
+  }
+
+  /** The calendar of a share class as ops configured it; null without one. */
+  async calendarOf(ctx: ServiceContext, shareClassId: string): Promise<DealingCalendar | null> {
+    return ctx.em.findOne(DealingCalendar, { shareClass: shareClassId });
+  }
+
+  /** Ops: create or change a share class's calendar; absent fields keep their value. */
+  async setCalendar(ctx: ServiceContext, shareClassId: unknown, input: DealingCalendarInput): Promise<DealingCalendar> {
+    ctx.access.requireOps();
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc } as never);
+    const zone = optional(input.timeZone, 'timeZone');
+    if (zone !== undefined) {
+      if (!isKnownZone(zone)) throw badRequest('timeZone must be an IANA time zone such as Europe/Luxembourg');
+      cal.timeZone = zone;
+    }
+    const cutOff = optional(input.cutOffTime, 'cutOffTime');
+    if (cutOff !== undefined) {
+      if (!TIME.test(cutOff)) throw badRequest('cutOffTime must be HH:MM from 00:00 to 24:00');
+      cal.cutOffTime = cutOff;
+    }
+    if (input.settlementLagDays != null) cal.settlementLagDays = intInRange(input.settlementLagDays, 'settlementLagDays', 0, 30);
+    const anchor = optional(input.anchorDate, 'anchorDate');
+    if (anchor !== undefined) cal.anchorDate = isoDate(anchor, 'anchorDate');
+    if (input.holidays != null) cal.holidays = holidayList(input.holidays);
+    if (input.settlementCurrencies != null) {
+      const codes = input.settlementCurrencies.map((c) => (typeof c === 'string' ? c.trim() : c));
+      if (!codes.every((c) => typeof c === 'string' && SETTLEMENT_CURRENCY.test(c))) throw badRequest('settlementCurrencies must be upper-case currency codes such as USDC');
+      cal.settlementCurrencies = [...new Set(codes)];
+    }
+    this.changed(ctx, sc.id, { fields: Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] != null) });
+    await ctx.em.flush();
+    return cal;
+  }
+
+  /** Ops: add holidays (`YYYY-MM-DD`) to a share class's calendar, creating it with the defaults if needed. */
+  async addHolidays(ctx: ServiceContext, shareClassId: unknown, dates: string[]): Promise<DealingCalendar> {
+    ctx.access.requireOps();
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc } as never);
+    cal.holidays = holidayList([...cal.holidays, ...dates]);
+    this.changed(ctx, sc.id, { added: dates });
+    await ctx.em.flush();
+    return cal;
+  }
+
+  /** Ops: remove holidays from a share class's calendar. */
+  async removeHolidays(ctx: ServiceContext, shareClassId: unknown, dates: string[]): Promise<DealingCalendar | null> {
+    ctx.access.requireOps();
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const cal = await this.calendarOf(ctx, sc.id);
+    if (!cal) return null;
+    const gone = new Set(dates);
+    cal.holidays = cal.holidays.filter((d) => !gone.has(d));
+    this.changed(ctx, sc.id, { removed: dates });
+    await ctx.em.flush();
+    return cal;
+  }
+
+  /** The event of every calendar change (audit trail; drops the cached rules on every instance). */
+  private changed(ctx: ServiceContext, shareClassId: string, payload: Record<string, unknown>): void {
+    appendEvent(ctx.em, { type: 'share_class.dealing_updated', aggregateType: 'share_class', aggregateId: shareClassId, payload: { shareClassId, ...payload }, occurredAt: this.clock.now() });
+  }
+}
+
+interface StoredRules {
+  calendar: CalendarRules;
+  settlementCurrencies: readonly string[];
+}
+
+const NO_CALENDAR: StoredRules = Object.freeze({ calendar: DEFAULT_CALENDAR, settlementCurrencies: Object.freeze([]) as readonly string[] });
+
+function rulesFrom(cal: DealingCalendar): StoredRules {
+  return {
+    calendar: Object.freeze({
+      timeZone: cal.timeZone,
+      cutOffTime: cal.cutOffTime,
+      settlementLagDays: cal.settlementLagDays,
+      anchorDate: cal.anchorDate,
+      holidays: new Set(cal.holidays),
+    }),
+    settlementCurrencies: Object.freeze([...cal.settlementCurrencies]),
+  };
+}
+
+function isoDate(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !DATE.test(value) || !DateTime.fromISO(value).isValid) throw badRequest(`${field} must be a date YYYY-MM-DD`);
+  return value;
+}
+
+function holidayList(dates: unknown[]): string[] {
+  return [...new Set(dates.map((d) => isoDate(d, 'holidays')))].sort();
+}

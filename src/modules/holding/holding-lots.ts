@@ -1,0 +1,45 @@
+import type Decimal from 'decimal.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Dec, decimalString } from '../../common/money';
+import { Investor } from '../investor/investor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { HoldingLot, LotSource } from './holding-lot.entity';
+
+/*
+ * The lots of a holding. Callers hold the lock on the holding row (one-step settlement,
+ * redemption placement, ops adjustments), so lots change under the same lock as the balance.
+ */
+
+/** A new lot of `quantity` tokens settled at `settledAt`. */
+export function addLot(
+  em: EntityManager,
+  lot: { investorId: string; shareClassId: string; quantity: Decimal.Value; settledAt: Date; source: LotSource; orderId?: string; reason?: string },
+): HoldingLot {
+  const quantity = decimalString(lot.quantity);
+  return em.create(HoldingLot, {
+    investor: em.getReference(Investor, lot.investorId),
+    shareClass: em.getReference(ShareClass, lot.shareClassId),
+    quantity,
+    remaining: quantity,
+    settledAt: lot.settledAt,
+    source: lot.source,
+    orderId: lot.orderId,
+    reason: lot.reason,
+  });
+}
+
+/** The lots with tokens left, oldest first. */
+export function openLots(em: EntityManager, investorId: string, shareClassId: string): Promise<HoldingLot[]> {
+  return em.find(HoldingLot, { investor: investorId, shareClass: shareClassId, remaining: { $gt: '0' } }, { orderBy: { settledAt: 'asc', id: 'asc' } });
+}
+
+/** Takes `quantity` tokens from the oldest lots first; what no lot covers is left to the balance alone. */
+export async function takeFromLots(em: EntityManager, investorId: string, shareClassId: string, quantity: Decimal.Value): Promise<void> {
+  let left = new Dec(quantity);
+  for (const lot of await openLots(em, investorId, shareClassId)) {
+    if (left.lte(0)) break;
+    const take = Dec.min(left, lot.remaining);
+    lot.remaining = decimalString(new Dec(lot.remaining).minus(take));
+    left = left.minus(take);
+  }
+}
