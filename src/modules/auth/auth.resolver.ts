@@ -1,4 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { assertOps } from '../../common/principal';
 import type { GatewayContext } from '../../graphql/context';
 import { ApiCredentialView, IssuedApiCredential, TokenPairResult } from './auth.types';
 
@@ -21,6 +22,12 @@ export class AuthResolver {
   @Mutation(() => Boolean, { description: 'Ops: revokes a key; its access and refresh tokens stop working at once.' })
   revokeApiCredential(@Arg('apiKey', () => String) apiKey: string, @Ctx() ctx: GatewayContext): Promise<boolean> {
     return ctx.services.apiCredential.revoke(ctx, apiKey);
+  }
+
+  @Query(() => String, { description: "Ops: the name of the ops token in use; the ops console's actions are recorded under it." })
+  opsTokenName(@Ctx() ctx: GatewayContext): string {
+    assertOps(ctx.principal);
+    return ctx.principal.name;
   }
 
   @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })
