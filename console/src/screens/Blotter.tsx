@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
 import { BlotterChoicesDocument, BlotterDocument, OrderRowByIdDocument, OrderUpdatesDocument, type OrderFilter, type OrderRowFragment } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
-import { ErrorNote, Field, Page, Select, Status } from '../ui/parts';
+import { ErrorNote, Field, Page, Select, Status, scrollable } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 
@@ -158,7 +158,7 @@ export function Blotter() {
         </div>
       </form>
       <ErrorNote error={error} />
-      <div className="table-wrap">
+      <div className="table-wrap" {...scrollable('Order table')}>
         <table className="grid" aria-label="Orders" aria-busy={loading}>
           <thead>
             <tr>

@@ -2,13 +2,13 @@ import { Fragment } from 'react';
 import { request } from '../api/client';
 import { RedeliverWebhookEventDocument, type DeliveryFragment } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ConfirmAction, Mono, Status } from '../ui/parts';
+import { ConfirmAction, Mono, Status, scrollable } from '../ui/parts';
 
 /** Webhook deliveries with every attempt under each, and redelivery of an event to that webhook. */
 export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFragment[]; onChange: () => void }) {
   if (!deliveries.length) return <p className="muted">No deliveries.</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...scrollable('Delivery table')}>
       <table className="grid" aria-label="Webhook deliveries">
         <thead>
           <tr>

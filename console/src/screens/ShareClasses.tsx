@@ -3,7 +3,7 @@ import { request, subscribe } from '../api/client';
 import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, ShareClassListDocument } from '../generated/graphql';
 import { bps, day, decimal, isDecimal, money, time } from '../ui/format';
 import { NavChart } from '../ui/NavChart';
-import { ActionForm, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status } from '../ui/parts';
+import { ActionForm, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 
@@ -15,7 +15,7 @@ export function ShareClassList() {
       {!q.data ? (
         !q.error && <Loading what="share classes" />
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollable('Share class table')}>
           <table className="grid" aria-label="Share classes">
             <thead>
               <tr>
@@ -191,7 +191,7 @@ export function ShareClassDetail({ id }: { id: string }) {
         )}
       </Panel>
       <Panel title="Recent NAVs">
-        <div className="table-wrap short">
+        <div className="table-wrap short" {...scrollable('Recent NAV table')}>
           <table className="grid" aria-label="Recent NAVs">
             <thead>
               <tr>

@@ -38,7 +38,7 @@ export function ErrorNote({ error }: { error: ApiError | Error | string | null |
   const code = error instanceof ApiError ? error.code : null;
   return (
     <p className="error" role="alert">
-      {message}
+      <span className="message">{message}</span>
       {code && code !== 'ERROR' && <span className="code">{code}</span>}
     </p>
   );
@@ -231,3 +231,6 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     </button>
   );
 }
+
+/** Props of a container that may scroll: keyboard users reach it by Tab and scroll it with the arrow keys. */
+export const scrollable = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label }) as const;
