@@ -14,7 +14,6 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
           <tr>
             <th scope="col">Event</th>
             <th scope="col">Type</th>
-            <th scope="col">Webhook</th>
             <th scope="col">Status</th>
             <th scope="col" className="num">
               Attempts
@@ -33,11 +32,11 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
                 <td>
                   <Mono>{d.eventId}</Mono>
                   {d.test && <span className="tag">test</span>}
+                  <div className="muted small">
+                    to <Mono>{d.webhookId}</Mono>
+                  </div>
                 </td>
                 <td>{d.eventType}</td>
-                <td>
-                  <Mono>{d.webhookId}</Mono>
-                </td>
                 <td>
                   <Status value={d.status} />
                   {d.lastError && <div className="muted small">{d.lastError}</div>}
@@ -47,6 +46,7 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
                 <td>{d.completedAt ? time(d.completedAt) : time(d.nextAttemptAt)}</td>
                 <td>
                   <ConfirmAction
+                    quiet
                     label="Redeliver"
                     title={`Redeliver ${d.eventId}?`}
                     description={<p>The event is sent again to webhook <Mono>{d.webhookId}</Mono> from the start of the retry schedule, under the same <Mono>webhook-id</Mono>.</p>}
@@ -57,7 +57,7 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
               </tr>
               {d.deliveryAttempts.map((a) => (
                 <tr key={a.id} className="attempt">
-                  <td colSpan={8}>
+                  <td colSpan={7}>
                     Attempt {a.number} at {time(a.attemptedAt)}: {a.success ? 'delivered' : 'failed'}
                     {a.statusCode != null && ` · HTTP ${a.statusCode}`} · {a.latencyMs} ms{a.error && ` · ${a.error}`}
                   </td>

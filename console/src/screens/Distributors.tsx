@@ -210,6 +210,7 @@ export function DistributorDetail({ id }: { id: string }) {
                   {!c.revokedAt && (
                     <>
                       <ConfirmAction
+                        quiet
                         label="Rotate"
                         title={`Rotate ${c.apiKey}?`}
                         description={<p>A new key and secret replace it; the old pair and every token it produced stop working at once.</p>}

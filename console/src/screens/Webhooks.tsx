@@ -63,6 +63,7 @@ export function Webhooks() {
                       Deliveries
                     </button>
                     <ConfirmAction
+                      quiet
                       label="Recover"
                       title={`Recover failed deliveries of ${w.id}?`}
                       description={<p>Every dead delivery to {w.endpointUrl} created since the time below goes back on the schedule, from its first step.</p>}

@@ -161,6 +161,8 @@ export function ConfirmAction(props: {
   description: ReactNode;
   confirmLabel?: string;
   danger?: boolean;
+  /** A secondary action: a plain button rather than the primary colour. */
+  quiet?: boolean;
   fields?: (autoFocus: boolean) => ReactNode;
   run: () => Promise<unknown>;
   onDone: (r: unknown) => void;
@@ -190,7 +192,7 @@ export function ConfirmAction(props: {
   };
   return (
     <>
-      <button type="button" className={props.danger ? 'danger' : 'primary'} onClick={open}>
+      <button type="button" className={props.danger ? 'danger' : props.quiet ? undefined : 'primary'} onClick={open}>
         {props.label}
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
