@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { DomainEvent } from '../../src/events/event.entity';
 import { seedDemo } from '../../src/db/seed';
+import { serverUrl } from '../support/database';
 import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -14,7 +15,16 @@ import { makeCertificates, WebhookReceiver, type TestCertificates } from '../sup
  * an order, publish a NAV, issue a credential), each asserting what the page shows and what the
  * gateway recorded. Every screen is checked with axe-core.
  */
-describe('Ops console (browser)', () => {
+/*
+ * On a PostgreSQL server only. The embedded database's socket server (pglite-socket 0.2.17)
+ * interleaves extended-protocol messages of concurrent connections outside transactions
+ * ("unnamed prepared statement does not exist", electric-sql/pglite#1046), and a page's
+ * concurrent reads hit that at random; `npm test` with DATABASE_URL runs these (as .ci/run does).
+ */
+const onServer = serverUrl() !== null;
+if (!onServer) process.stdout.write('test/console: skipped on the embedded database (pglite-socket interleaves concurrent statements); set DATABASE_URL\n');
+
+(onServer ? describe : describe.skip)('Ops console (browser)', () => {
   let gw: TestGateway;
   let certs: TestCertificates;
   let receiver: WebhookReceiver;
