@@ -35,6 +35,7 @@ import { graphqlWebSocket } from './graphql/websocket';
 import { gatewaySchema } from './graphql/schema';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
+import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
 
@@ -164,6 +165,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
+
+  // The ops console's web page (src/console/serve-console.ts), a client of /graphql like any other.
+  app.use(CONSOLE_PATH, consoleRouter());
 
   app.use((_req, res) => {
     res.status(404).json(failure('not found'));

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
+import { CONSOLE_PATH } from './console/serve-console';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { ConfigError, loadConfig } from './config';
@@ -28,8 +29,11 @@ async function main() {
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
+  if (config.env !== 'development') lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
   if (config.env === 'development') {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
+    // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
+    lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops)`);
     lines.push(`Ops token for Sandbox (header Authorization): Bearer ${access.opsToken}`);
     if (access.surfaceO) {
       lines.push(`Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`);

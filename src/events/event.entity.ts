@@ -6,6 +6,8 @@ import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-or
  */
 @Entity({ tableName: 'event' })
 @Index({ properties: ['relayedAt', 'position'] })
+// An aggregate's events, e.g. an order's for the console's webhook deliveries of that order.
+@Index({ properties: ['aggregateType', 'aggregateId'] })
 export class DomainEvent {
   /** Commit-order position for the relay. */
   @PrimaryKey({ type: 'bigint', autoincrement: true })

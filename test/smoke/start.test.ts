@@ -24,12 +24,19 @@ describe('npm start on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-smoke-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts with demo data, prints the URLs, an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
+  it('starts with demo data, prints the URLs, a console sign-in link, an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
     const first = await start(dataDir);
     expect(first.output()).toMatch(/GraphQL http:\/\/127\.0\.0\.1:\d+\/graphql/);
     expect(first.output()).toMatch(/Bearer ops_\S+/);
     const health = await httpRequest(first.port, 'GET', '/api/v1/health');
     expect(health.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ok', env: 'development' } });
+    // the printed console link: the page, and its token signs in as the demo ops user
+    const [, consolePath, consoleToken] = /Console http:\/\/127\.0\.0\.1:\d+(\/console\/)#token=(ops_\S+)/.exec(first.output())!;
+    const page = await httpRequest(first.port, 'GET', consolePath);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<div id="root"></div>');
+    const who = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ opsTokenName }' }, headers: { authorization: `Bearer ${consoleToken}` } });
+    expect(who.body).toEqual({ data: { opsTokenName: 'demo-console' } });
     const list = await httpRequest(first.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'localhost' });
     expect(list.body.data.count).toBe(2);
     // surface O with the printed demo key and secret

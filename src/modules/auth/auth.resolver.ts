@@ -23,6 +23,12 @@ export class AuthResolver {
     return ctx.services.apiCredential.revoke(ctx, apiKey);
   }
 
+  @Query(() => String, { description: "Ops: the name of the ops token in use; the ops console's actions are recorded under it." })
+  opsTokenName(@Ctx() ctx: GatewayContext): string {
+    ctx.access.requireOps();
+    return ctx.access.opsName!;
+  }
+
   @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })
   apiCredentials(@Arg('distributorId', () => String) distributorId: string, @Ctx() ctx: GatewayContext): Promise<ApiCredentialView[]> {
     return ctx.services.apiCredential.list(ctx, distributorId);

@@ -40,15 +40,16 @@ export class WebhookResolver {
     return ctx.services.webhook.setStatus(ctx, webhookId, status);
   }
 
-  @Query(() => [WebhookDelivery], { description: 'Ops: deliveries, newest first.' })
+  @Query(() => [WebhookDelivery], { description: 'Ops: deliveries, newest first; filters combine.' })
   webhookDeliveries(
     @Arg('webhookId', () => String, { nullable: true }) webhookId: string | null,
     @Arg('eventId', () => String, { nullable: true }) eventId: string | null,
     @Arg('status', () => DeliveryStatus, { nullable: true }) status: DeliveryStatus | null,
     @Arg('limit', () => Int, { nullable: true }) limit: number | null,
     @Ctx() ctx: GatewayContext,
+    @Arg('orderId', () => String, { nullable: true, description: "Deliveries of this order's events (`OR######` or `ord_…`)" }) orderId?: string | null,
   ): Promise<WebhookDelivery[]> {
-    return ctx.services.webhook.deliveries(ctx, { webhookId, eventId, status, limit });
+    return ctx.services.webhook.deliveries(ctx, { webhookId, eventId, status, limit, orderId });
   }
 
   @Mutation(() => DeliveriesReset, { description: 'Ops: deliver one event again (to one webhook, or all it went to), from the start of the schedule.' })

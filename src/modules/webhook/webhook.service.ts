@@ -5,6 +5,7 @@ import type { Clock } from '../../common/clock';
 import { alias, opaqueId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required } from '../../common/validate';
+import { DomainEvent } from '../../events/event.entity';
 import type { DeliveryRecorder } from '../../events/webhook-delivery';
 import type { WebhookSender } from '../../events/webhook-sender';
 import { Distributor } from '../distributor/distributor.entity';
@@ -137,12 +138,21 @@ export class WebhookService {
     return webhook;
   }
 
-  /** Ops: deliveries, newest first, of one webhook or one event. */
-  async deliveries(ctx: ServiceContext, filter: { webhookId?: string | null; eventId?: string | null; status?: DeliveryStatus | null; limit?: number | null }): Promise<WebhookDelivery[]> {
+  /** Ops: deliveries, newest first, of one webhook, one event or one order's events. */
+  async deliveries(
+    ctx: ServiceContext,
+    filter: { webhookId?: string | null; eventId?: string | null; orderId?: string | null; status?: DeliveryStatus | null; limit?: number | null },
+  ): Promise<WebhookDelivery[]> {
     ctx.access.requireOps();
     const where: Record<string, unknown> = {};
     if (filter.webhookId) where.webhook = filter.webhookId;
     if (filter.eventId) where.eventId = filter.eventId;
+    if (filter.orderId) {
+      const events = await ctx.em.find(DomainEvent, { aggregateType: 'order', aggregateId: filter.orderId }, { fields: ['eventId'] });
+      const ids = events.map((e) => e.eventId).filter((id) => !filter.eventId || id === filter.eventId);
+      if (!ids.length) return [];
+      where.eventId = { $in: ids };
+    }
     if (filter.status) where.status = filter.status;
     return ctx.em.find(WebhookDelivery, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: Math.min(Math.max(filter.limit ?? 100, 1), 1000) });
   }

@@ -1,0 +1,72 @@
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+import { createClient, type Client } from 'graphql-ws';
+import { currentToken } from './session';
+
+/**
+ * The console's GraphQL client: typed documents from GraphQL Code Generator, sent with fetch
+ * (queries, mutations) and graphql-ws (subscriptions) to the gateway's own /graphql, with the ops
+ * token. No normalized cache: each screen reads what it shows and reads again when a live event
+ * says it changed, which keeps what is on screen equal to the book.
+ */
+export type Doc<R, V> = DocumentTypeDecoration<R, V> & { toString(): string };
+
+/** A refused request: the documented message and its code (`extensions.code`). */
+export class ApiError extends Error {
+  constructor(message: string, readonly code: string) {
+    super(message);
+  }
+}
+
+type Listener = (signedOut: boolean) => void;
+const authListeners = new Set<Listener>();
+/** Called when the gateway no longer accepts the token (revoked, or a new start in development). */
+export function onSignedOut(l: Listener): () => void {
+  authListeners.add(l);
+  return () => authListeners.delete(l);
+}
+
+export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = currentToken()): Promise<R> {
+  let res: Response;
+  try {
+    res = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query: doc.toString(), variables: variables ?? {} }),
+    });
+  } catch {
+    throw new ApiError('the gateway cannot be reached', 'NETWORK');
+  }
+  const body = (await res.json().catch(() => null)) as { data?: R; errors?: { message: string; extensions?: { code?: string } }[] } | null;
+  const error = body?.errors?.[0];
+  if (error) {
+    const code = error.extensions?.code ?? 'ERROR';
+    if (code === 'UNAUTHENTICATED' && token === currentToken()) authListeners.forEach((l) => l(true));
+    throw new ApiError(error.message, code);
+  }
+  if (!res.ok || !body?.data) throw new ApiError(`the gateway answered HTTP ${res.status}`, 'HTTP');
+  return body.data;
+}
+
+let ws: { client: Client; token: string } | null = null;
+
+function wsClient(): Client {
+  const token = currentToken() ?? '';
+  if (ws?.token === token) return ws.client;
+  void ws?.client.dispose();
+  const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/graphql`;
+  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: () => true }) };
+  return ws.client;
+}
+
+/** Live data: calls `next` for each message until the returned function is called. */
+export function subscribe<R, V>(doc: Doc<R, V>, variables: V, next: (data: R) => void): () => void {
+  return wsClient().subscribe<R>(
+    { query: doc.toString(), variables: (variables ?? {}) as Record<string, unknown> },
+    { next: (m) => m.data && next(m.data as R), error: () => undefined, complete: () => undefined },
+  );
+}
+
+export function closeLive(): void {
+  void ws?.client.dispose();
+  ws = null;
+}

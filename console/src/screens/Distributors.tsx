@@ -1,0 +1,266 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import {
+  AddDistributorHostDocument,
+  DistributorDetailDocument,
+  DistributorListDocument,
+  GrantShareClassDocument,
+  IssueApiCredentialDocument,
+  RemoveDistributorHostDocument,
+  RevokeApiCredentialDocument,
+  RevokeShareClassDocument,
+  RotateApiCredentialDocument,
+  SetDistributorWalletDocument,
+  type DeliveryMode,
+  type IssueApiCredentialMutation,
+} from '../generated/graphql';
+import { time } from '../ui/format';
+import { ActionForm, ConfirmAction, CopyButton, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
+import { Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+export function DistributorList() {
+  const q = useQuery(DistributorListDocument, { page: { first: 200 } }, 'list');
+  return (
+    <Page title="Distributors">
+      <ErrorNote error={q.error} />
+      {!q.data ? (
+        !q.error && <Loading what="distributors" />
+      ) : (
+        <table className="grid" aria-label="Distributors">
+          <thead>
+            <tr>
+              <th scope="col">Distributor</th>
+              <th scope="col">Surface O</th>
+              <th scope="col">Name</th>
+              <th scope="col">Status</th>
+              <th scope="col">Hosts (surface R)</th>
+              <th scope="col" className="num">
+                Share classes
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.distributors.items.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <Link to={['distributors', d.id]} className="mono">
+                    {d.id}
+                  </Link>
+                </td>
+                <td className="mono">{d.partnerId}</td>
+                <td>{d.name}</td>
+                <td>
+                  <Status value={d.status} />
+                </td>
+                <td>{d.hosts.map((h) => h.hostname).join(', ') || '—'}</td>
+                <td className="num">{d.grants.length}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  );
+}
+
+type Issued = IssueApiCredentialMutation['issueApiCredential'];
+
+export function DistributorDetail({ id }: { id: string }) {
+  const q = useQuery(DistributorDetailDocument, { id, distributorId: id }, id);
+  const [issued, setIssued] = useState<Issued | null>(null);
+  const [hostname, setHostname] = useState('');
+  const [chainId, setChainId] = useState('');
+  const [address, setAddress] = useState('');
+  const [grantSc, setGrantSc] = useState('');
+  const [mode, setMode] = useState<DeliveryMode>('passthrough');
+  const reload = () => void q.reload();
+  if (!q.data) return <Page title={`Distributor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the distributor" />}</Page>;
+  const d = q.data.distributor;
+  const credentials = q.data.apiCredentials;
+  return (
+    <Page
+      title={
+        <>
+          {d.name} <Mono>{d.id}</Mono>
+        </>
+      }
+      actions={<Link to={['distributors']}>← Distributors</Link>}
+    >
+      <ErrorNote error={q.error} />
+      <div className="columns">
+        <Panel title="Distributor">
+          <Facts
+            items={[
+              ['Id', <Mono>{d.id}</Mono>],
+              ['Surface O id', <Mono>{d.partnerId}</Mono>],
+              ['Status', <Status value={d.status} />],
+              ['Created', `${time(d.createdAt)} by ${d.createdBy}`],
+            ]}
+          />
+        </Panel>
+        <Panel title="Hosts (surface R)">
+          <ul className="plain">
+            {d.hosts.map((h) => (
+              <li key={h.hostname}>
+                <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span>{' '}
+                <ConfirmAction
+                  label="Remove"
+                  danger
+                  title={`Unmap ${h.hostname}?`}
+                  description={<p>Surface-R requests arriving on this hostname stop reaching {d.name}; they answer 403.</p>}
+                  run={() => request(RemoveDistributorHostDocument, { hostname: h.hostname })}
+                  onDone={reload}
+                />
+              </li>
+            ))}
+          </ul>
+          <ActionForm label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), reload())}>
+            <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} required placeholder="api.partner.example" />
+          </ActionForm>
+        </Panel>
+      </div>
+      <Panel title="Share classes it may sell">
+        <table className="grid" aria-label="Grants">
+          <thead>
+            <tr>
+              <th scope="col">Share class</th>
+              <th scope="col">Delivery mode</th>
+              <th scope="col">Since</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.grants.map((g) => (
+              <tr key={g.shareClassId}>
+                <td>
+                  <Link to={['share-classes', g.shareClassId]}>{g.shareClass.meta.name}</Link> <Mono>{g.shareClassId}</Mono>
+                </td>
+                <td>{g.deliveryMode}</td>
+                <td>{time(g.createdAt)}</td>
+                <td>
+                  <ConfirmAction
+                    label="Revoke"
+                    danger
+                    title={`Stop ${d.name} selling ${g.shareClassId}?`}
+                    description={<p>New orders of this share class through {d.name} are refused.</p>}
+                    run={() => request(RevokeShareClassDocument, { input: { distributorId: d.id, shareClassId: g.shareClassId } })}
+                    onDone={reload}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <ActionForm label="Grant" className="inline" submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })} onDone={() => (setGrantSc(''), reload())}>
+          <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...q.data.shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]} />
+          <Select label="Delivery mode" name="deliveryMode" value={mode} onChange={(v) => setMode(v as DeliveryMode)} options={[['passthrough', 'passthrough (investor wallet)'], ['hold', 'hold (distributor wallet)']]} />
+        </ActionForm>
+      </Panel>
+      <Panel title="Wallets (hold delivery)">
+        <ul className="plain">
+          {d.wallets.map((w) => (
+            <li key={w.chainId}>
+              Chain {w.chainId}: <Mono>{w.address}</Mono> <span className="muted">set {time(w.updatedAt)} by {w.updatedBy}</span>
+            </li>
+          ))}
+          {!d.wallets.length && <li className="muted">No wallet.</li>}
+        </ul>
+        <ActionForm label="Set wallet" className="inline" submit={() => request(SetDistributorWalletDocument, { input: { distributorId: d.id, chainId, address } })} onDone={() => (setChainId(''), setAddress(''), reload())}>
+          <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="11155111" />
+          <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
+        </ActionForm>
+      </Panel>
+      <Panel
+        title="API credentials (surface O)"
+        actions={
+          <ConfirmAction
+            label="Issue credential"
+            title={`Issue a key and secret for ${d.name}?`}
+            description={<p>The secret is shown once, right after this; only a hash of it is kept.</p>}
+            confirmLabel="Issue"
+            run={() => request(IssueApiCredentialDocument, { distributorId: d.id })}
+            onDone={(r) => (setIssued((r as IssueApiCredentialMutation).issueApiCredential), reload())}
+          />
+        }
+      >
+        {issued && <SecretOnce issued={issued} onDismiss={() => setIssued(null)} />}
+        <table className="grid" aria-label="API credentials">
+          <thead>
+            <tr>
+              <th scope="col">API key</th>
+              <th scope="col">Issued</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {credentials.map((c) => (
+              <tr key={c.apiKey}>
+                <td className="mono">{c.apiKey}</td>
+                <td>
+                  {time(c.createdAt)} by {c.createdBy}
+                </td>
+                <td>{c.revokedAt ? <Status value={`revoked ${time(c.revokedAt)}`} /> : <Status value="active" />}</td>
+                <td className="row-actions">
+                  {!c.revokedAt && (
+                    <>
+                      <ConfirmAction
+                        quiet
+                        label="Rotate"
+                        title={`Rotate ${c.apiKey}?`}
+                        description={<p>A new key and secret replace it; the old pair and every token it produced stop working at once.</p>}
+                        run={() => request(RotateApiCredentialDocument, { apiKey: c.apiKey })}
+                        onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), reload())}
+                      />
+                      <ConfirmAction
+                        label="Revoke"
+                        danger
+                        title={`Revoke ${c.apiKey}?`}
+                        description={<p>The key and every access and refresh token it produced stop working at once.</p>}
+                        run={() => request(RevokeApiCredentialDocument, { apiKey: c.apiKey })}
+                        onDone={reload}
+                      />
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+            {!credentials.length && (
+              <tr>
+                <td colSpan={4} className="muted">
+                  No credentials.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Panel>
+    </Page>
+  );
+}
+
+/** A just-issued secret: shown this once, with a copy button; gone when dismissed or on leaving the page. */
+function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => void }) {
+  return (
+    <div className="secret" role="region" aria-label="New credential">
+      <p>
+        <strong>Copy the secret now: it is not shown again.</strong>
+      </p>
+      <Facts
+        items={[
+          ['API key', <><Mono>{issued.apiKey}</Mono> <CopyButton text={issued.apiKey} label="Copy key" /></>],
+          ['API secret', <><Mono>{issued.apiSecret}</Mono> <CopyButton text={issued.apiSecret} label="Copy secret" /></>],
+          ['Surface O id', <Mono>{issued.partnerId}</Mono>],
+        ]}
+      />
+      <button type="button" onClick={onDismiss}>
+        I have stored it
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import {
+  AddInvestorWalletDocument,
+  GrantInvestorShareClassDocument,
+  InvestorDetailDocument,
+  InvestorSearchDocument,
+  RemoveInvestorWalletDocument,
+  RevokeInvestorShareClassDocument,
+  WhitelistInvestorWalletDocument,
+  type InvestorFilter,
+} from '../generated/graphql';
+import { time } from '../ui/format';
+import { ActionForm, ConfirmAction, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
+import { Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+/** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
+export function InvestorList() {
+  const [text, setText] = useState('');
+  const [filter, setFilter] = useState<InvestorFilter>({});
+  const q = useQuery(InvestorSearchDocument, { filter, page: { first: 100 } }, JSON.stringify(filter));
+  return (
+    <Page title="Investors">
+      <form
+        className="filters"
+        aria-label="Search investors"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const t = text.trim();
+          setFilter(!t ? {} : t.includes('@') ? { email: t } : { externalInvestorId: t });
+        }}
+      >
+        <Field label="E-mail or external id" name="search" value={text} onChange={setText} placeholder="ada@example.com / crm-42" />
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            Search
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={q.error} />
+      {!q.data ? (
+        !q.error && <Loading what="investors" />
+      ) : (
+        <table className="grid" aria-label="Investors">
+          <thead>
+            <tr>
+              <th scope="col">Investor</th>
+              <th scope="col">Surface O</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">External id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Distributor</th>
+              <th scope="col">Status</th>
+              <th scope="col">Registered</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.investors.items.map((i) => (
+              <tr key={i.id}>
+                <td>
+                  <Link to={['investors', i.id]} className="mono">
+                    {i.id}
+                  </Link>
+                </td>
+                <td className="mono">{i.userId}</td>
+                <td>{i.email ?? '—'}</td>
+                <td>{i.externalInvestorId ?? '—'}</td>
+                <td>{i.name ?? '—'}</td>
+                <td className="mono">{i.distributorId}</td>
+                <td>
+                  <Status value={i.status} />
+                </td>
+                <td>{time(i.createdAt)}</td>
+              </tr>
+            ))}
+            {!q.data.investors.items.length && (
+              <tr>
+                <td colSpan={8} className="muted">
+                  No investor matches.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  );
+}
+
+export function InvestorDetail({ id }: { id: string }) {
+  const q = useQuery(InvestorDetailDocument, { id }, id);
+  const [grantSc, setGrantSc] = useState('');
+  const [chainId, setChainId] = useState('');
+  const [address, setAddress] = useState('');
+  const [whitelisted, setWhitelisted] = useState('no');
+  const [reason, setReason] = useState('');
+  const reload = () => void q.reload();
+  if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
+  const inv = q.data.investor;
+  const grantable = inv.distributor.grants.filter((g) => !inv.grantedShareClasses.some((s) => s.id === g.shareClassId));
+  return (
+    <Page
+      title={
+        <>
+          {inv.email ?? inv.name ?? inv.id} <Mono>{inv.id}</Mono>
+        </>
+      }
+      actions={<Link to={['investors']}>← Investors</Link>}
+    >
+      <div className="columns">
+        <Panel title="Investor">
+          <Facts
+            items={[
+              ['Id', <><Mono>{inv.id}</Mono> / <Mono>{inv.userId}</Mono></>],
+              ['E-mail', inv.email],
+              ['External id', inv.externalInvestorId],
+              ['Name', inv.name],
+              ['Country', inv.countryCode],
+              ['Status', <Status value={inv.status} />],
+              ['Distributor', <><Link to={['distributors', inv.distributorId]}>{inv.distributor.name}</Link> <Mono>{inv.distributorId}</Mono></>],
+              ['Registered', `${time(inv.createdAt)} by ${inv.createdBy}`],
+            ]}
+          />
+        </Panel>
+        <Panel title="Share classes granted">
+          <ul className="plain">
+            {inv.grantedShareClasses.map((s) => (
+              <li key={s.id}>
+                <Link to={['share-classes', s.id]}>{s.meta.name}</Link> <Mono>{s.id}</Mono>{' '}
+                <ConfirmAction
+                  label="Revoke"
+                  danger
+                  title={`Withdraw ${s.id} from this investor?`}
+                  description={<p>New orders of this share class by this investor are refused.</p>}
+                  run={() => request(RevokeInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: s.id } })}
+                  onDone={reload}
+                />
+              </li>
+            ))}
+            {!inv.grantedShareClasses.length && <li className="muted">None.</li>}
+          </ul>
+          <ActionForm label="Grant" className="inline" submit={() => request(GrantInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: grantSc } })} onDone={() => (setGrantSc(''), reload())}>
+            <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...grantable.map((g): [string, string] => [g.shareClassId, `${g.shareClassId} · ${g.shareClass.meta.name}`])]} />
+          </ActionForm>
+        </Panel>
+      </div>
+      <Panel title="Wallets">
+        <table className="grid" aria-label="Wallets">
+          <thead>
+            <tr>
+              <th scope="col">Chain</th>
+              <th scope="col">Address</th>
+              <th scope="col">Status</th>
+              <th scope="col">Whitelisted</th>
+              <th scope="col">Removed</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {inv.wallets.map((w) => (
+              <tr key={`${w.chainId}-${w.address}-${w.createdAt}`}>
+                <td>{w.chainId}</td>
+                <td className="mono">{w.address}</td>
+                <td>
+                  <Status value={w.status} />
+                </td>
+                <td>{time(w.whitelistedAt)}</td>
+                <td>{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
+                <td className="row-actions">
+                  {w.status === 'pending' && (
+                    <ConfirmAction
+                      label="Whitelist"
+                      title={`Whitelist ${w.address}?`}
+                      description={<p>Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it.</p>}
+                      run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
+                      onDone={reload}
+                    />
+                  )}
+                  {w.status !== 'removed' && (
+                    <ConfirmAction
+                      label="Remove"
+                      danger
+                      title={`Remove ${w.address}?`}
+                      description={<p>It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet.</p>}
+                      fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
+                      run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
+                      onDone={() => (setReason(''), reload())}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+            {!inv.wallets.length && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No wallet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+        <ActionForm
+          label="Add wallet"
+          className="inline"
+          submit={() => request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId, address, whitelisted: whitelisted === 'yes' } })}
+          onDone={() => (setChainId(''), setAddress(''), setWhitelisted('no'), reload())}
+        >
+          <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="11155111" />
+          <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
+          <Select label="Whitelist now" name="whitelisted" value={whitelisted} onChange={setWhitelisted} options={[['no', 'No: pending'], ['yes', 'Yes: identity verified']]} />
+        </ActionForm>
+      </Panel>
+    </Page>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect } from 'react';
+import { subscribe } from '../api/client';
+import { DeliveryOutcomesDocument, OrderDetailDocument, OrderUpdatesDocument } from '../generated/graphql';
+import { bps, decimal, money, time } from '../ui/format';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
+import { Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+import { DeliveryTable } from './DeliveryTable';
+import { OrderActions } from './order-actions';
+
+/** One order: every field, its history as a timeline, the supply-side exchange, its webhook deliveries, and the actions its state allows. */
+export function OrderDetail({ id }: { id: string }) {
+  const q = useQuery(OrderDetailDocument, { id, orderId: id }, id);
+  const { reload } = q;
+  // Live: this order's transitions, and delivery attempts (which of them are this order's is
+  // not known before reading, so they are read again at most once a second).
+  useEffect(() => {
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => {
+      pending ??= setTimeout(() => {
+        pending = null;
+        void reload();
+      }, 1000);
+    };
+    const stopOrders = subscribe(OrderUpdatesDocument, {}, (m) => m.orderUpdated.orderId === id && void reload());
+    const stopDeliveries = subscribe(DeliveryOutcomesDocument, {}, soon);
+    return () => {
+      stopOrders();
+      stopDeliveries();
+      if (pending) clearTimeout(pending);
+    };
+  }, [id, reload]);
+
+  if (!q.data) return <Page title={`Order ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the order" />}</Page>;
+  const o = q.data.order;
+  const sub = o.type === 'subscription';
+  return (
+    <Page
+      title={
+        <>
+          Order <Mono>{o.id}</Mono> <Status value={o.status} />
+        </>
+      }
+      actions={<Link to={['orders']}>← Blotter</Link>}
+    >
+      <ErrorNote error={q.error} />
+      <Panel title="Actions">
+        <OrderActions order={o} onDone={() => void reload()} />
+      </Panel>
+      <div className="columns">
+        <Panel title="Order">
+          <Facts
+            items={[
+              ['Flow', `${o.flow === 'one_step' ? 'one-step' : 'two-step'} (surface ${o.surface})`],
+              ['Type', o.type],
+              ['Status', <Status value={o.status} />],
+              [sub ? 'Amount' : 'Tokens', sub ? money(o.amount, o.currency) : decimal(o.tokenCount)],
+              ['Currency', o.currency],
+              ['Distributor', <><Link to={['distributors', o.distributorId]}>{o.distributor.name}</Link> <Mono>{o.distributorId}</Mono> / <Mono>{o.partnerId}</Mono></>],
+              ['Investor', <><Link to={['investors', o.investorId]}>{o.investor.email ?? o.investor.name ?? o.investorId}</Link> <Mono>{o.investorId}</Mono> / <Mono>{o.userId}</Mono></>],
+              ['Share class', <><Link to={['share-classes', o.shareClassId]}>{o.shareClass.meta.name}</Link> <Mono>{o.shareClassId}</Mono></>],
+              ['External ref', o.externalRef],
+              ['Chain', o.chainId],
+              ['Wallet', o.walletAddress && <Mono>{o.walletAddress}</Mono>],
+              ['Delivery', o.deliveryMode && `${o.deliveryMode}${o.deliveryWallet ? ` → ${o.deliveryWallet}` : ''}`],
+              ['Created', `${time(o.createdAt)} by ${o.createdBy}`],
+              ['Updated', `${time(o.updatedAt)} by ${o.updatedBy}`],
+              ['Event sequence', String(o.eventSeq)],
+            ]}
+          />
+        </Panel>
+        <Panel title="Pricing and settlement">
+          <Facts
+            items={[
+              ['Subscription fee', o.feesSubBps == null ? null : bps(o.feesSubBps)],
+              ['Fees total', money(o.amountFeesTotal, o.currency)],
+              ['Payable', money(o.amountPayable, o.currency)],
+              ['NAV at pricing', o.nav == null ? null : `${decimal(o.nav)}${o.navPublishedAt ? ` (published ${time(o.navPublishedAt)})` : ''}`],
+              ['Tokens estimated', decimal(o.amountTokensEstimated)],
+              ['Settlement NAV', decimal(o.settlementNav)],
+              ['Settlement tokens', decimal(o.settlementTokens)],
+              ['Settlement amount', money(o.settlementAmount, o.currency)],
+              ['Transfer hash', o.transferHash && <Mono>{o.transferHash}</Mono>],
+              ['Failure reason', o.failureReason],
+            ]}
+          />
+        </Panel>
+      </div>
+      <Panel title="Status history">
+        <ol className="timeline">
+          {o.statusHistory.map((e, i) => (
+            <li key={`${e.at}-${i}`}>
+              <Status value={e.status} />
+              <time dateTime={new Date(e.at).toISOString()}>{time(e.at)}</time>
+              <span>by {e.by}</span>
+              {e.note && <q>{e.note}</q>}
+            </li>
+          ))}
+        </ol>
+      </Panel>
+      <Panel title="Supply-side exchange">
+        {o.supplyRefs ? <pre className="raw" tabIndex={0} aria-label="Supply references, raw">{JSON.stringify(o.supplyRefs, null, 2)}</pre> : <p className="muted">Not pushed to a supply-side platform.</p>}
+      </Panel>
+      <Panel title="Webhook deliveries of its events">
+        <DeliveryTable deliveries={q.data.webhookDeliveries} onChange={() => void reload()} />
+      </Panel>
+    </Page>
+  );
+}

@@ -1,0 +1,271 @@
+import { useEffect, useState } from 'react';
+import { request, subscribe } from '../api/client';
+import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, ShareClassListDocument } from '../generated/graphql';
+import { bps, day, decimal, isDecimal, money, time } from '../ui/format';
+import { NavChart } from '../ui/NavChart';
+import { ActionForm, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
+import { Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+export function ShareClassList() {
+  const q = useQuery(ShareClassListDocument, { page: { first: 200 } }, 'list');
+  return (
+    <Page title="Share classes">
+      <ErrorNote error={q.error} />
+      {!q.data ? (
+        !q.error && <Loading what="share classes" />
+      ) : (
+        <div className="table-wrap" {...scrollable('Share class table')}>
+          <table className="grid" aria-label="Share classes">
+            <thead>
+              <tr>
+                <th scope="col">Share class</th>
+                <th scope="col">Name</th>
+                <th scope="col">Manager</th>
+                <th scope="col">Status</th>
+                <th scope="col">Currency</th>
+                <th scope="col">Provider</th>
+                <th scope="col">Default chain</th>
+                <th scope="col" className="num">
+                  Live NAV
+                </th>
+                <th scope="col">Published</th>
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.shareClassPage.items.map((s) => (
+                <tr key={s.id}>
+                  <td>
+                    <Link to={['share-classes', s.id]} className="mono">
+                      {s.id}
+                    </Link>
+                  </td>
+                  <td>{s.meta.name}</td>
+                  <td>{s.meta.manager}</td>
+                  <td>
+                    <Status value={s.status} />
+                  </td>
+                  <td>{s.currency}</td>
+                  <td>{s.provider}</td>
+                  <td>{s.defaultChainId ?? '—'}</td>
+                  <td className="num">{decimal(s.liveNav?.close)}</td>
+                  <td>{time(s.liveNav?.publishedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+/** Days of NAV history the chart shows. */
+const HISTORY_DAYS = 365;
+
+export function ShareClassDetail({ id }: { id: string }) {
+  // Both bounds, so the range (not the default last 100) is read; the end lies ahead so that
+  // a NAV published now, or struck for later today, is inside it.
+  const now = Date.now();
+  const q = useQuery(ShareClassDetailDocument, { id, shareClassId: id, startDate: now - HISTORY_DAYS * 86_400_000, endDate: now + 86_400_000 }, id);
+  const { reload } = q;
+  useEffect(() => subscribe(NavPublishedDocument, { shareClassId: id }, () => void reload()), [id, reload]);
+  if (!q.data) return <Page title={`Share class ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the share class" />}</Page>;
+  const s = q.data.shareClass;
+  const history = q.data.navHistory;
+  return (
+    <Page
+      title={
+        <>
+          {s.meta.name} <Mono>{s.id}</Mono>
+        </>
+      }
+      actions={<Link to={['share-classes']}>← Share classes</Link>}
+    >
+      <Panel title="NAV history">
+        <NavChart points={history} currency={s.currency} />
+        <PublishNav shareClassId={s.id} currency={s.currency} onDone={() => void reload()} />
+      </Panel>
+      <div className="columns">
+        <Panel title="Share class">
+          <Facts
+            items={[
+              ['Status', <Status value={s.status} />],
+              ['Fund', `${s.fund.name} (${s.fundId})`],
+              ['Issuer', `${s.fund.issuer.name} (${s.fund.issuer.id})`],
+              ['Manager', s.meta.manager],
+              ['Currency', s.currency],
+              ['Provider', s.provider],
+              ['Default chain', s.defaultChainId],
+              ['Live NAV', s.liveNav ? `${s.liveNav.close} ${s.currency} (${time(s.liveNav.publishedAt)})` : 'none'],
+              ['Created', `${time(s.createdAt)} by ${s.createdBy}`],
+              ['Updated', `${time(s.updatedAt)} by ${s.updatedBy}`],
+            ]}
+          />
+        </Panel>
+        <Panel title="Fees">
+          <Facts
+            items={[
+              ['Subscription', bps(s.feesSubBps)],
+              ['Redemption', bps(s.feesRedBps)],
+              ['Management', bps(s.feesMgmtBps)],
+              ['Performance', bps(s.feesPerfBps)],
+              ['High watermark', bps(s.feesWatermarkBps)],
+            ]}
+          />
+        </Panel>
+        <Panel title="Details and metrics">
+          <Facts
+            items={[
+              ['ISIN', s.details.isin],
+              ['Jurisdiction', s.details.jurisdiction],
+              ['Minimum investment', `${s.details.minimumInvestment_fiat} ${s.currency}`],
+              ['APY', bps(s.metrics.apy_bps)],
+              ['TVL', money(s.metrics.tvl_fiat, s.metrics.currency)],
+              ['7-day change', decimal(s.metrics.change7D)],
+              ['Maturity', s.metrics.maturity_days === -1 ? 'open-ended' : `${s.metrics.maturity_days} days`],
+              ['Asset class', s.overview.assetClass],
+              ['Risk level', String(s.overview.riskLevel)],
+              ['Description', s.overview.description],
+            ]}
+          />
+        </Panel>
+        <Panel title="Dealing and bank">
+          <Facts
+            items={[
+              ['Subscription frequency', `${s.subRedemption.subFreq} days`],
+              ['Redemption frequency', `${s.subRedemption.redFreq} days`],
+              ['Cut-off', `${s.subRedemption.cutOffTime_days} days`],
+              ['Lock-up', `${s.subRedemption.lockup} days`],
+              ['Eligible investors', s.subRedemption.eligibleInvestors],
+              ['Distribution policy', s.subRedemption.distributionPolicy],
+              ['Account holder', s.bank.accountHolderName],
+              ['Account', `${s.bank.accountNumber} (${s.bank.accountType})`],
+              ['Bank', `${s.bank.bankName}, ${s.bank.swiftCode}`],
+              ['Bank currency', s.bank.currency],
+            ]}
+          />
+        </Panel>
+      </div>
+      <Panel title="Tokens">
+        <table className="grid" aria-label="Tokens">
+          <thead>
+            <tr>
+              <th scope="col">Token</th>
+              <th scope="col">Name</th>
+              <th scope="col">Symbol</th>
+              <th scope="col">Chain</th>
+              <th scope="col">Contract</th>
+              <th scope="col" className="num">
+                Decimals
+              </th>
+              <th scope="col">Primary</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.tokens.map((t) => (
+              <tr key={t.id}>
+                <td className="mono">{t.id}</td>
+                <td>{t.name}</td>
+                <td>{t.symbol}</td>
+                <td>{t.chainId}</td>
+                <td className="mono">{t.contractAddress}</td>
+                <td className="num">{t.decimals}</td>
+                <td>{t.isPrimary ? 'primary' : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Panel>
+      <Panel title="Distributors granted">
+        {s.grants.length ? (
+          <ul className="plain">
+            {s.grants.map((g) => (
+              <li key={g.distributorId}>
+                <Link to={['distributors', g.distributorId]}>{g.distributor.name}</Link> <Mono>{g.distributorId}</Mono> · {g.deliveryMode}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No distributor may sell it yet.</p>
+        )}
+      </Panel>
+      <Panel title="Recent NAVs">
+        <div className="table-wrap short" {...scrollable('Recent NAV table')}>
+          <table className="grid" aria-label="Recent NAVs">
+            <thead>
+              <tr>
+                <th scope="col">Published</th>
+                <th scope="col" className="num">
+                  Close
+                </th>
+                <th scope="col" className="num">
+                  Open / high / low
+                </th>
+                <th scope="col">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...history].reverse().slice(0, 20).map((n) => (
+                <tr key={n.entryId}>
+                  <td>{day(n.publishedAt)}</td>
+                  <td className="num">{n.close}</td>
+                  <td className="num">
+                    {n.open} / {n.high} / {n.low}
+                  </td>
+                  <td>{n.createdBy}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+    </Page>
+  );
+}
+
+function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; currency: string; onDone: () => void }) {
+  const [close, setClose] = useState('');
+  const [open, setOpen] = useState('');
+  const [high, setHigh] = useState('');
+  const [low, setLow] = useState('');
+  const [published, setPublished] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <>
+      <ActionForm
+        label="Publish NAV"
+        className="inline"
+        submit={async () => {
+          setNotice(null);
+          if (!isDecimal(close)) throw new Error('close must be a decimal number, e.g. 1.0234');
+          for (const [name, v] of [['open', open], ['high', high], ['low', low]] as const) if (v && !isDecimal(v)) throw new Error(`${name} must be a decimal number`);
+          const publishedAt = published ? new Date(published).getTime() : null;
+          if (publishedAt !== null && Number.isNaN(publishedAt)) throw new Error('published at is not a date');
+          return request(PublishNavDocument, { input: { shareClassId, close: close.trim(), open: open || null, high: high || null, low: low || null, publishedAt } });
+        }}
+        onDone={(r) => {
+          const nav = (r as { publishNav: { close: string } }).publishNav;
+          setNotice(`NAV ${nav.close} ${currency} published.`);
+          setClose('');
+          setOpen('');
+          setHigh('');
+          setLow('');
+          setPublished('');
+          onDone();
+        }}
+      >
+        <Field label={`Close (${currency})`} name="close" value={close} onChange={setClose} required placeholder="1.0234" />
+        <Field label="Open" name="open" value={open} onChange={setOpen} placeholder="= close" />
+        <Field label="High" name="high" value={high} onChange={setHigh} placeholder="= close" />
+        <Field label="Low" name="low" value={low} onChange={setLow} placeholder="= close" />
+        <Field label="Published at" name="publishedAt" type="datetime-local" value={published} onChange={setPublished} hint="Empty: now" />
+      </ActionForm>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+    </>
+  );
+}

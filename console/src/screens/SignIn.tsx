@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { saveToken } from '../api/session';
+import { OpsTokenNameDocument } from '../generated/graphql';
+import { ActionForm, Field } from '../ui/parts';
+
+/** Sign-in with an ops token; it is checked against the gateway before it is kept (for this tab's session only). */
+export function SignIn({ onSignedIn, notice }: { onSignedIn: (name: string) => void; notice?: string | null }) {
+  const [token, setToken] = useState('');
+  return (
+    <main className="signin">
+      <h1>Ops console</h1>
+      <p className="muted">Fund distribution gateway</p>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <ActionForm
+        label="Sign in"
+        submit={async () => {
+          const t = token.trim();
+          if (!/^ops_\S+$/.test(t)) throw new Error('an ops token starts with ops_');
+          const r = await request(OpsTokenNameDocument, {}, t);
+          saveToken(t);
+          return r.opsTokenName;
+        }}
+        onDone={(name) => onSignedIn(name as string)}
+      >
+        <Field label="Ops token" name="token" type="password" value={token} onChange={setToken} required autoFocus hint="npm run ops-token -- <name>, or the link a development start prints" />
+      </ActionForm>
+    </main>
+  );
+}

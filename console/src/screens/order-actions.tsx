@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { AcceptOrderDocument, FailOrderDocument, RecordSupplyOutcomeDocument, RejectOrderDocument, SettleOrderDocument, type OrderFullFragment, type SupplyOutcome } from '../generated/graphql';
+import { money } from '../ui/format';
+import { ConfirmAction, Field, Mono } from '../ui/parts';
+
+/**
+ * The actions an order's state allows, each confirmed in a dialog. One-step: accept or reject a
+ * `pending` order, settle or fail an `accepted` one. Two-step: record what the supply-side
+ * platform reported (accepted/rejected after `submitted`, settled/failed after `accepted`).
+ * The gateway decides in the end: a refused action shows its message in the dialog.
+ */
+export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDone: () => void }) {
+  const [note, setNote] = useState('');
+  const [reason, setReason] = useState('');
+  const [hash, setHash] = useState('');
+  const id = order.id;
+  const what = (
+    <p>
+      {order.type === 'subscription' ? 'Subscription' : 'Redemption'} <Mono>{id}</Mono> of{' '}
+      {order.type === 'subscription' ? money(order.amount, order.currency) : `${order.tokenCount} tokens`} by <Mono>{order.investorId}</Mono> through <Mono>{order.distributorId}</Mono>.
+    </p>
+  );
+  const done = () => {
+    setNote('');
+    setReason('');
+    setHash('');
+    onDone();
+  };
+  const reasonField = (label: string, required: boolean) => (autoFocus: boolean) => <Field label={label} value={reason} onChange={setReason} required={required} autoFocus={autoFocus} name="reason" />;
+  const hashField = (required: boolean) => (autoFocus: boolean) => (
+    <Field label="Transfer hash" value={hash} onChange={setHash} required={required} autoFocus={autoFocus} name="transferHash" placeholder="0x…" />
+  );
+
+  if (order.flow === 'one_step') {
+    if (order.status === 'pending')
+      return (
+        <div className="actions">
+          <ConfirmAction
+            label="Accept"
+            title={`Accept ${id}?`}
+            description={<>{what}<p>It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.</p></>}
+            fields={(af) => <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />}
+            run={() => request(AcceptOrderDocument, { orderId: id, note: note || null })}
+            onDone={done}
+          />
+          <ConfirmAction
+            label="Reject"
+            danger
+            title={`Reject ${id}?`}
+            description={<>{what}<p>The distributor is sent <Mono>order.rejected</Mono> with this reason.</p></>}
+            fields={reasonField('Reason', true)}
+            run={() => request(RejectOrderDocument, { orderId: id, reason })}
+            onDone={done}
+          />
+        </div>
+      );
+    if (order.status === 'accepted')
+      return (
+        <div className="actions">
+          <ConfirmAction
+            label="Settle"
+            title={`Settle ${id}?`}
+            description={<>{what}<p>The token transfer completed: holdings change now and the distributor is sent <Mono>token.transfer_completed</Mono>.</p></>}
+            fields={hashField(true)}
+            run={() => request(SettleOrderDocument, { orderId: id, transferHash: hash })}
+            onDone={done}
+          />
+          <ConfirmAction
+            label="Fail"
+            danger
+            title={`Fail ${id}?`}
+            description={<>{what}<p>The token transfer failed: holdings stay as they are and the distributor is sent <Mono>token.transfer_failed</Mono>.</p></>}
+            fields={(af) => (
+              <>
+                {reasonField('Reason', true)(af)}
+                {hashField(false)(false)}
+              </>
+            )}
+            run={() => request(FailOrderDocument, { orderId: id, reason, transferHash: hash || null })}
+            onDone={done}
+          />
+        </div>
+      );
+    return <p className="muted">No action: a one-step order in status “{order.status}” is final or waits for the distributor.</p>;
+  }
+
+  const outcomes: SupplyOutcome[] = order.status === 'submitted' ? ['accepted', 'rejected'] : order.status === 'accepted' ? ['settled', 'failed'] : [];
+  if (!outcomes.length) return <p className="muted">No ops action: a two-step order in status “{order.status}” moves by push, cancel or the supply-side platform.</p>;
+  return (
+    <div className="actions">
+      {outcomes.map((outcome) => (
+        <ConfirmAction
+          key={outcome}
+          label={`Record ${outcome}`}
+          danger={outcome === 'rejected' || outcome === 'failed'}
+          title={`Record “${outcome}” for ${id}?`}
+          description={<>{what}<p>As if the supply-side platform had reported it.</p></>}
+          fields={(af) => (
+            <>
+              <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />
+              {(outcome === 'rejected' || outcome === 'failed') && reasonField('Reason', true)(false)}
+              {(outcome === 'settled' || outcome === 'failed') && hashField(outcome === 'settled')(false)}
+            </>
+          )}
+          run={() => request(RecordSupplyOutcomeDocument, { input: { orderId: id, outcome, note: note || null, reason: reason || null, transferHash: hash || null } })}
+          onDone={done}
+        />
+      ))}
+    </div>
+  );
+}

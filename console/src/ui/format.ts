@@ -1,0 +1,23 @@
+/** Display helpers. Money and quantities arrive as decimal strings and are shown as they are, grouped, never through a float. */
+export function decimal(value: string | null | undefined, maxFraction = 8): string {
+  if (value == null) return '—';
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!m) return value;
+  const int = m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const frac = (m[3] ?? '').replace(/0+$/, '').slice(0, maxFraction);
+  return `${m[1]}${int}${frac ? `.${frac}` : ''}`;
+}
+
+export function money(value: string | null | undefined, currency: string | null | undefined): string {
+  return value == null ? '—' : `${decimal(value, 4)} ${currency ?? ''}`.trim();
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit' });
+
+export const time = (ms: number | null | undefined) => (ms == null ? '—' : dateTime.format(new Date(ms)));
+export const day = (ms: number | null | undefined) => (ms == null ? '—' : dateOnly.format(new Date(ms)));
+export const bps = (n: number) => `${(n / 100).toFixed(2)} %`;
+
+/** A decimal the user typed: digits with an optional fraction, nothing else. */
+export const isDecimal = (s: string) => /^\d+(\.\d+)?$/.test(s.trim());

@@ -1,0 +1,238 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
+
+export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  // A new screen announces itself to screen readers and keyboard users start from its title.
+  useEffect(() => ref.current?.focus(), [title]);
+  return (
+    <section className="page">
+      <header className="page-head">
+        <h1 tabIndex={-1} ref={ref}>
+          {title}
+        </h1>
+        {actions && <div className="page-actions">{actions}</div>}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+export function Panel({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <header className="panel-head">
+        <h2 id={id}>{title}</h2>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** A refusal, as the gateway worded it. */
+export function ErrorNote({ error }: { error: ApiError | Error | string | null | undefined }) {
+  if (!error) return null;
+  const message = typeof error === 'string' ? error : error.message;
+  const code = error instanceof ApiError ? error.code : null;
+  return (
+    <p className="error" role="alert">
+      <span className="message">{message}</span>
+      {code && code !== 'ERROR' && <span className="code">{code}</span>}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function Status({ value }: { value: string }) {
+  return <span className={`status status-${value}`}>{value.replace('_', ' ')}</span>;
+}
+
+/** Definition list of label/value pairs. */
+export function Facts({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <dl className="facts">
+      {items.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v ?? '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Mono({ children }: { children: ReactNode }) {
+  return <code className="mono">{children}</code>;
+}
+
+export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {props.label}
+        {props.required && <span aria-hidden="true"> *</span>}
+      </label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        required={props.required}
+        placeholder={props.placeholder}
+        autoFocus={props.autoFocus}
+        autoComplete="off"
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.hint && (
+        <small id={`${id}-hint`} className="muted">
+          {props.hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function Select(props: { label: string; value: string; onChange: (v: string) => void; options: [string, string][]; name?: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * A form whose submission calls the gateway: the button waits, a refusal is shown with the
+ * gateway's own message and what was typed stays in the fields, so it can be corrected.
+ */
+export function ActionForm({ submit, label, children, onDone, className }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await submit();
+      onDone?.(r);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
+      <div className="form-fields">{children}</div>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Working…' : label}
+      </button>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
+/**
+ * An action that changes the book: a button opens a modal dialog that says what will happen,
+ * takes its inputs, and only acts on an explicit confirmation. A refusal stays in the dialog
+ * with the gateway's message and the inputs as typed.
+ */
+export function ConfirmAction(props: {
+  label: string;
+  title: string;
+  description: ReactNode;
+  confirmLabel?: string;
+  danger?: boolean;
+  /** A secondary action: a plain button rather than the primary colour. */
+  quiet?: boolean;
+  fields?: (autoFocus: boolean) => ReactNode;
+  run: () => Promise<unknown>;
+  onDone: (r: unknown) => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const titleId = useId();
+  const open = () => {
+    setError(null);
+    dialog.current?.showModal();
+  };
+  const close = () => dialog.current?.close();
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await props.run();
+      close();
+      props.onDone(r);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className={props.danger ? 'danger' : props.quiet ? undefined : 'primary'} onClick={open}>
+        {props.label}
+      </button>
+      <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
+        <form onSubmit={confirm}>
+          <h2 id={titleId}>{props.title}</h2>
+          <div className="dialog-text">{props.description}</div>
+          {props.fields && <div className="form-fields">{props.fields(true)}</div>}
+          <ErrorNote error={error} />
+          <div className="dialog-buttons">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className={props.danger ? 'danger' : 'primary'} disabled={busy}>
+              {busy ? 'Working…' : (props.confirmLabel ?? props.label)}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setDone(true);
+        } catch {
+          setDone(false);
+        }
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** Props of a container that may scroll: keyboard users reach it by Tab and scroll it with the arrow keys. */
+export const scrollable = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label }) as const;

@@ -1,0 +1,279 @@
+import type { Browser, Page } from 'playwright-core';
+import { DomainEvent } from '../../src/events/event.entity';
+import { seedDemo } from '../../src/db/seed';
+import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
+import { httpRequest } from '../support/http';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
+
+/*
+ * The ops console in a real headless Chromium against a gateway on a real database, with the
+ * event relay and webhook delivery running. One journey, as operations would run it: the tests
+ * share the world set up in beforeAll and follow each other (sign in, watch the blotter, act on
+ * an order, publish a NAV, issue a credential), each asserting what the page shows and what the
+ * gateway recorded. Every screen is checked with axe-core.
+ */
+describe('Ops console (browser)', () => {
+  let gw: TestGateway;
+  let certs: TestCertificates;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  const seeded: { settled: string; pending: string; twoStep: string } = { settled: '', pending: '', twoStep: '' };
+  let placed = '';
+  let DT = '';
+  let IN = '';
+  let SC = '';
+
+  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const expectAccessible = async (screen: string) => {
+    const violations = await seriousA11yViolations(page);
+    expect({ screen, violations }).toEqual({ screen, violations: [] });
+  };
+
+  beforeAll(async () => {
+    certs = await makeCertificates();
+    receiver = await WebhookReceiver.start(certs);
+    gw = await startTestGateway({ background: true, events: { webhookAllowedHosts: ['127.0.0.1'], webhookCaFile: certs.caFile, pollMs: 50 } });
+    await gw.reset();
+    // Ids come from sequences that outlive a truncation: read them from the seed.
+    const demo = await seedDemo(gw.em(), new Date());
+    DT = demo.distributorId;
+    IN = demo.investorId;
+    SC = demo.shareClassIds[0];
+    const em = gw.em();
+    const { Distributor } = await import('../../src/modules/distributor/distributor.entity');
+    const { Investor } = await import('../../src/modules/investor/investor.entity');
+    const { ShareClass } = await import('../../src/modules/share-class/share-class.entity');
+    const parties = { distributor: await em.findOneOrFail(Distributor, DT), investor: await em.findOneOrFail(Investor, IN), shareClass: await em.findOneOrFail(ShareClass, SC) };
+    seeded.settled = (await aOneStepOrder(gw, parties, { amount: '5000', stage: 'settled' })).id;
+    seeded.pending = (await aOneStepOrder(gw, parties, { amount: '1750', stage: 'pending' })).id;
+    const twoStep = await gw.api('POST', '/orders/subscribe', { host: 'localhost', body: { distributorId: DT, investorId: IN, shareClassId: SC, amountSubscription: 1200, externalRef: 'crm-77' } });
+    expect(twoStep.status).toBe(200);
+    seeded.twoStep = twoStep.body.data.orderId;
+    for (const event_type of ['order.accepted', 'token.transfer_completed']) {
+      const hook = await gw.api('POST', '/webhooks/register', { host: 'localhost', body: { event_type, endpoint_url: receiver.url('/hook') } });
+      expect(hook.status).toBe(200);
+    }
+    token = await gw.opsToken();
+    browser = await launchBrowser();
+    page = await newPage(browser);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await receiver?.close();
+    certs?.cleanup();
+  });
+
+  it('is served at /console with an SPA fallback and its assets from the gateway itself', async () => {
+    const index = await httpRequest(gw.port, 'GET', '/console/orders/x');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toMatch(/text\/html/);
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+    const assets = [...index.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const a of assets) expect(a).toMatch(/^\/console\/assets\//);
+    const missing = await httpRequest(gw.port, 'GET', '/console/assets/nope.js');
+    expect(missing.status).toBe(404);
+  });
+
+  it('refuses a wrong token at sign-in, then signs in with an ops token and lists the seeded orders of both flows', async () => {
+    await page.goto(url());
+    await screenshot(page, 'sign-in');
+    await expectAccessible('sign-in');
+    await page.getByLabel('Ops token').fill('ops_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe('invalid or expired token');
+    await expect(page.getByLabel('Ops token').inputValue()).resolves.toBe('ops_not-a-real-token');
+
+    await page.getByLabel('Ops token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as').waitFor();
+    await expect(page.locator('.who strong').textContent()).resolves.toBe('test-ops');
+    for (const id of Object.values(seeded)) await page.locator(`tr[data-order-id="${id}"]`).waitFor();
+    // Newest first.
+    const ids = await page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')));
+    expect(ids).toEqual([seeded.twoStep, seeded.pending, seeded.settled]);
+    await expect(page.locator(`tr[data-order-id="${seeded.settled}"]`).getAttribute('data-status')).resolves.toBe('settled');
+    await screenshot(page, 'blotter');
+    await expectAccessible('blotter');
+  });
+
+  it('filters the blotter by flow and finds an order by externalRef', async () => {
+    await page.getByLabel('Flow').selectOption('two_step');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor({ state: 'detached' });
+    await expect(page.locator('tbody tr[data-order-id]').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByLabel('Order id or externalRef').fill('crm-77');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator(`tr[data-order-id="${seeded.pending}"]`).waitFor({ state: 'detached' });
+    await expect(page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')))).resolves.toEqual([seeded.twoStep]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor();
+  });
+
+  it('shows an order placed over REST in the open blotter without a reload, highlighted', async () => {
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+    const res = await gw.api('POST', '/orders/subscribe', { host: 'localhost', body: { distributorId: DT, investorId: IN, shareClassId: SC, amount: 2500 } });
+    expect(res.status).toBe(200);
+    placed = res.body.data.orderId;
+    const row = page.locator(`tr[data-order-id="${placed}"]`);
+    await row.waitFor();
+    await expect(row.getAttribute('class')).resolves.toBe('fresh');
+    await expect(row.getAttribute('data-status')).resolves.toBe('pending');
+    await expect(page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+    await expect(page.locator('tbody tr[data-order-id]').first().getAttribute('data-order-id')).resolves.toBe(placed);
+  });
+
+  it('accepts the order from its page: the status changes, the history records the token name, order.accepted is emitted and its delivery shows', async () => {
+    await page.locator(`tr[data-order-id="${placed}"] a`).click();
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: placed }).waitFor();
+    await page.getByRole('button', { name: 'Accept' }).click();
+    const dialog = page.getByRole('dialog', { name: `Accept ${placed}?` });
+    await dialog.getByLabel('Note (optional)').fill('checked by desk');
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('.timeline li').filter({ hasText: 'accepted' }).waitFor();
+    await expect(page.locator('.page-head .status').textContent()).resolves.toBe('accepted');
+
+    const read = await gw.graphql(`query($id: ID!) { order(id: $id) { status statusHistory { status by note } } }`, { id: placed }, { token });
+    expect(read.body.data.order.status).toBe('accepted');
+    expect(read.body.data.order.statusHistory).toEqual([
+      { status: 'pending', by: 'Network', note: null },
+      { status: 'accepted', by: 'test-ops', note: 'checked by desk' },
+    ]);
+    const events = await gw.em().find(DomainEvent, { aggregateId: placed }, { orderBy: { position: 'asc' } });
+    expect(events.map((e) => [e.payload.status, e.payload.webhookEvent, e.payload.by])).toEqual([
+      ['pending', null, 'Network'],
+      ['accepted', 'order.accepted', 'test-ops'],
+    ]);
+    const received = await receiver.waitFor((all) => all.some((r) => r.json && (r.json as any).data.orderId === placed));
+    const delivery = received.find((r) => (r.json as any).data.orderId === placed)!;
+    expect((delivery.json as any).event_type).toBe('order.accepted');
+    // The page follows the delivery live: its attempt appears under the order's deliveries.
+    await page.locator(`tr[data-event-id="${delivery.headers['webhook-id']}"]`).waitFor();
+    await page.locator('tr.attempt').filter({ hasText: 'delivered · HTTP 200' }).first().waitFor();
+    await screenshot(page, 'order-detail', { fullPage: true });
+    await expectAccessible('order detail');
+  });
+
+  it('shows the documented message when an action is refused, keeps what was typed, then settles once corrected', async () => {
+    await page.getByRole('button', { name: 'Settle' }).click();
+    const dialog = page.getByRole('dialog', { name: `Settle ${placed}?` });
+    await dialog.getByLabel('Transfer hash').fill('0x1234');
+    await dialog.getByRole('button', { name: 'Settle' }).click();
+    await expect(dialog.getByRole('alert').locator('.message').textContent()).resolves.toBe('transferHash must be a 0x-prefixed 32-byte hex string');
+    await expect(dialog.getByLabel('Transfer hash').inputValue()).resolves.toBe('0x1234');
+    await screenshot(page, 'refused-action');
+    await expectAccessible('refused action dialog');
+    await expect(gw.graphql(`query($id: ID!) { order(id: $id) { status } }`, { id: placed }, { token }).then((r) => r.body.data.order.status)).resolves.toBe('accepted');
+
+    await dialog.getByLabel('Transfer hash').fill(TRANSFER_HASH);
+    await dialog.getByRole('button', { name: 'Settle' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.locator('.timeline li').filter({ hasText: 'settled' }).waitFor();
+    await receiver.waitFor((all) => all.some((r) => (r.json as any)?.event_type === 'token.transfer_completed' && (r.json as any).data.orderId === placed));
+  });
+
+  it('shows a two-step order with its history and offers no ops action before the supply side answers', async () => {
+    await page.goto(url(`#/orders/${seeded.twoStep}`));
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: seeded.twoStep }).waitFor();
+    await page.getByText('No ops action').waitFor();
+    await expect(page.locator('.timeline li').count()).resolves.toBe(1);
+    await page.getByText('Not pushed to a supply-side platform.').waitFor();
+  });
+
+  it('publishing a NAV from the share class page updates the chart', async () => {
+    await page.goto(url('#/share-classes'));
+    await page.getByRole('table', { name: 'Share classes' }).waitFor();
+    await screenshot(page, 'share-classes');
+    await expectAccessible('share classes');
+    await page.getByRole('link', { name: SC }).click();
+    const chart = page.locator('.chart [data-points]');
+    await chart.waitFor();
+    const before = Number(await chart.getAttribute('data-points'));
+    expect(before).toBeGreaterThan(100);
+    await page.getByLabel('Close (USD)').fill('1.2345');
+    await page.getByRole('button', { name: 'Publish NAV' }).click();
+    await page.getByText('NAV 1.2345 USD published.').waitFor();
+    await page.locator(`.chart [data-points="${before + 1}"][data-last-close="1.2345"]`).waitFor();
+    const live = await gw.graphql(`query($sc: String!) { liveNav(shareClassId: $sc) { close createdBy } }`, { sc: SC }, { token });
+    expect(live.body.data.liveNav).toEqual({ close: '1.2345', createdBy: 'test-ops' });
+    await screenshot(page, 'share-class', { fullPage: true });
+    await expectAccessible('share class');
+  });
+
+  it('issues an API credential whose secret is shown once and works on surface O', async () => {
+    await page.goto(url('#/distributors'));
+    await page.getByRole('table', { name: 'Distributors' }).waitFor();
+    await screenshot(page, 'distributors');
+    await expectAccessible('distributors');
+    await page.getByRole('link', { name: DT }).click();
+    await page.getByRole('button', { name: 'Issue credential' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Issue' }).click();
+    const shown = page.getByRole('region', { name: 'New credential' });
+    await shown.waitFor();
+    const [apiKey, apiSecret] = await shown.locator('dd code').allTextContents();
+    const pair = await gw.api('POST', '/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+    expect(pair.status).toBe(200);
+    expect(pair.body.data.tokenType).toBe('Bearer');
+    await page.locator('tr', { hasText: apiKey }).waitFor();
+    await shown.scrollIntoViewIfNeeded();
+    await screenshot(page, 'distributor');
+    await expectAccessible('distributor');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.locator('tr', { hasText: apiKey }).waitFor();
+    await expect(page.content()).resolves.not.toContain(apiSecret);
+  });
+
+  it('finds an investor by e-mail and removes a wallet with a reason', async () => {
+    await page.goto(url('#/investors'));
+    await page.getByRole('table', { name: 'Investors' }).waitFor();
+    const email = await gw.graphql(`query($id: ID!) { investor(id: $id) { email } }`, { id: IN }, { token }).then((r) => r.body.data.investor.email as string);
+    await page.getByLabel('E-mail or external id').fill(email.toUpperCase());
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: IN }).waitFor();
+    await screenshot(page, 'investors');
+    await expectAccessible('investors');
+    await page.getByRole('link', { name: IN }).click();
+    await page.getByRole('table', { name: 'Wallets' }).waitFor();
+    await screenshot(page, 'investor');
+    await expectAccessible('investor');
+    await page.getByRole('table', { name: 'Wallets' }).getByRole('button', { name: 'Remove' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason').fill('compromised');
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('table', { name: 'Wallets' }).locator('td', { hasText: 'compromised' }).waitFor();
+    const wallets = await gw.graphql(`query($id: ID!) { investor(id: $id) { wallets { status removalReason } } }`, { id: IN }, { token });
+    expect(wallets.body.data.investor.wallets).toEqual([{ status: 'removed', removalReason: 'compromised' }]);
+  });
+
+  it('lists webhooks with their deliveries and redelivers an event', async () => {
+    await page.goto(url('#/webhooks'));
+    await page.getByRole('table', { name: 'Webhook registrations' }).waitFor();
+    const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
+    await deliveries.waitFor();
+    await expect(deliveries.locator('tr[data-event-id]').count()).resolves.toBe(2);
+    await screenshot(page, 'webhooks');
+    await expectAccessible('webhooks');
+    const before = receiver.received.length;
+    await deliveries.getByRole('button', { name: 'Redeliver' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Redeliver' }).click();
+    await receiver.waitFor((all) => all.length > before);
+  });
+
+  it('signs in directly from the link a development start prints, and the token leaves the address bar', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(url(`#token=${token}`));
+    await fresh.getByText('Signed in as').waitFor();
+    expect(fresh.url()).toBe(url('#/orders'));
+    await fresh.context().close();
+  });
+});
