@@ -28,6 +28,7 @@ import { readFileSync } from 'node:fs';
 import { WebSocketServer } from 'ws';
 import { createContext, type GatewayContext } from './graphql/context';
 import { formatError } from './graphql/format-error';
+import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
 import { graphqlPrincipal } from './graphql/principal';
 import { gatewaySchema } from './graphql/schema';
 import { followCommittedChanges } from './events/cache-follower';
@@ -105,6 +106,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     introspection: deps.config.graphqlIntrospection ?? development,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      inputHygienePlugin,
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
     ],
@@ -159,6 +161,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       },
     }),
   );
+
+  // A body that is not JSON answers as a GraphQL error with 400/413, not the generic 500.
+  app.use(GRAPHQL_PATH, graphqlBodyErrors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
