@@ -192,6 +192,12 @@ describe('Input hygiene at the edge', () => {
       expect(res.body).toEqual({ errors: [{ message: 'malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
     });
 
+    it('a text/plain POST to /graphql is 400 (no cross-site simple request reaches an operation)', async () => {
+      const res = await rawRequest(gw.port, 'POST', '/graphql', 'localhost', 'text/plain', JSON.stringify({ query: '{ health { status } }' }));
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+    });
+
     it('a NUL in a variable: BAD_USER_INPUT naming the argument', async () => {
       const token = await gw.opsToken();
       const res = await gw.graphql('query($id: ID!) { order(id: $id) { id } }', { id: 'OR\u0000' }, { token });
