@@ -60,6 +60,10 @@ export function fromError(err: unknown): RestOutcome {
  */
 export function describeCoercionError(message: string): string {
   const at = /at "(?:[^".]+\.)*([^".]+)"/.exec(message)?.[1] ?? /Variable "\$([^"]+)"/.exec(message)?.[1] ?? 'request';
+  // The scalars' range messages (src/graphql/scalars.ts) say what the field must be.
+  const epochRange = /epoch milliseconds from \d+ to \d+/.exec(message);
+  if (epochRange) return `${at} must be ${epochRange[0]}`;
+  if (/out of range/.test(message)) return `${at} is out of range`;
   if (/(Float|Int|Decimal|EpochMs)/.test(message)) return `${at} must be a number`;
   if (/String cannot represent/.test(message)) return `${at} must be a string`;
   if (/Boolean cannot represent/.test(message)) return `${at} must be a boolean`;

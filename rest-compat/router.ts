@@ -9,6 +9,7 @@ import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { failure } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
+import { requestInputProblem, requireJsonBody } from './input-guard';
 import type { RestRequest, RestRoute } from './route';
 
 interface CompiledRoute {
@@ -70,6 +71,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
   const tableO = deps.surfaceO.map(compile);
   const router = express.Router();
 
+  router.use(requireJsonBody);
   router.use(express.json({ limit: deps.bodyLimit, type: () => true }));
   router.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.too.large') return res.status(413).json(failure('request body too large'));
@@ -97,6 +99,11 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       return;
     }
     const actorHeader = req.get('x-actor')?.trim();
+    const problem = requestInputProblem(found.req, actorHeader);
+    if (problem) {
+      res.status(400).json(failure(problem));
+      return;
+    }
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
     await runInScope({ requestId: req.get('x-request-id') || undefined, actor }, async () => {
       const em = deps.orm.em.fork();

@@ -32,6 +32,7 @@ import { errorFormatter } from './graphql/format-error';
 import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './graphql/limits';
 import { graphqlContext } from './graphql/principal';
 import { graphqlWebSocket } from './graphql/websocket';
+import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
 import { gatewaySchema } from './graphql/schema';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
@@ -122,6 +123,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     allowBatchedHttpRequests: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      inputHygienePlugin,
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
     ],
@@ -162,6 +164,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       },
     }),
   );
+
+  // A body that is not JSON answers as a GraphQL error with 400/413, not the generic 500.
+  app.use(GRAPHQL_PATH, graphqlBodyErrors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));

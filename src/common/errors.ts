@@ -65,6 +65,12 @@ const PG_CODES: Record<string, ErrorCode> = {
   '40P01': 'CONFLICT', // deadlock_detected
   '22P02': 'BAD_REQUEST', // invalid_text_representation
   '22003': 'BAD_REQUEST', // numeric_value_out_of_range
+  // Backstops of the input rules at the doors (src/common/validate.ts): a value that still
+  // reaches the database in a shape it cannot store is the caller's mistake, not a 500.
+  '22021': 'BAD_REQUEST', // character_not_in_repertoire (a NUL in text)
+  '22008': 'BAD_REQUEST', // datetime_field_overflow
+  '22007': 'BAD_REQUEST', // invalid_datetime_format
+  '54000': 'BAD_REQUEST', // program_limit_exceeded (e.g. a value too large for its index)
 };
 
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);

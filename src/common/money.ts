@@ -29,3 +29,14 @@ export function isDecimalLiteral(value: unknown): boolean {
   if (typeof value !== 'string' || value.trim() === '') return false;
   return /^-?\d+(\.\d+)?$/.test(value.trim());
 }
+
+/**
+ * Digits a decimal may have before the point: the `numeric(38,18)` columns hold 20. A larger
+ * value is refused as out of range where it comes in, before the database would refuse it.
+ */
+export const MAX_INTEGER_DIGITS = 20;
+
+/** True when a decimal literal's integer part fits `MAX_INTEGER_DIGITS`. */
+export function fitsDecimalColumns(value: string | number): boolean {
+  return new Dec(value).abs().lt(new Dec(10).pow(MAX_INTEGER_DIGITS));
+}

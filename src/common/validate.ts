@@ -1,5 +1,5 @@
 import { badRequest } from './errors';
-import { Dec, isDecimalLiteral } from './money';
+import { Dec, fitsDecimalColumns, isDecimalLiteral, MAX_INTEGER_DIGITS } from './money';
 
 /*
  * Input rules with the description's exact messages. Services call these; transports never
@@ -12,14 +12,97 @@ export function required(value: unknown, field: string): string {
     throw badRequest(`${field} is required`);
   }
   if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  return value;
+  return cleanText(value, field);
 }
 
 /** An optional string: empty counts as absent. */
 export function optional(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
   if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return cleanText(value, field);
+}
+
+/*
+ * Hygiene of everything received from outside, whatever the field: the doors (REST router,
+ * GraphQL) walk their whole input with `inputProblem` before anything runs, and `required` /
+ * `optional` apply `textProblem` again, so a string reaching a service by another way is held to
+ * the same rule. Each problem is a message naming the field.
+ */
+
+/** Longest string accepted in any field (ids, names, URLs, descriptions). */
+export const MAX_TEXT_LENGTH = 4096;
+/** Deepest nesting of objects and arrays accepted in a body or a variable. */
+export const MAX_INPUT_DEPTH = 16;
+/** Epoch ms of 9999-12-31T23:59:59.999Z: the last instant every layer (JS, PostgreSQL, ISO-8601) can write. */
+export const MAX_EPOCH_MS = 253_402_300_799_999;
+
+/*
+ * C0 controls but tab, line feed and carriage return (free text keeps its lines), DEL and C1
+ * controls. PostgreSQL refuses NUL outright; the others corrupt logs, CSV exports and terminals.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** What is wrong with a string received in `field`, or null. Linear in the string's length. */
+export function textProblem(value: string, field: string): string | null {
+  if (value.length > MAX_TEXT_LENGTH) return `${field} must be at most ${MAX_TEXT_LENGTH} characters`;
+  if (CONTROL_CHARACTER.test(value)) return `${field} must not contain control characters`;
+  // A lone UTF-16 surrogate cannot be stored as UTF-8 (JSON lets `"\ud800"` through).
+  // `isWellFormed` is in Node 20 but not in the ES2022 lib the project compiles against.
+  if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) return `${field} must be valid Unicode text`;
+  return null;
+}
+
+/** What is wrong with a number received in `field`, or null: it must fit the decimal columns. */
+export function numberProblem(value: number, field: string): string | null {
+  if (!Number.isFinite(value) || Math.abs(value) >= 10 ** MAX_INTEGER_DIGITS) return `${field} is out of range`;
+  return null;
+}
+
+/**
+ * The first problem of a JSON value received as `field` (a body, a query, a variable), or null.
+ * Nested fields are named by their own key (`amount`, not `input.amount`), as the description's
+ * messages name them.
+ */
+export function inputProblem(value: unknown, field: string, depth = 0): string | null {
+  if (typeof value === 'string') return textProblem(value, field);
+  if (typeof value === 'number') return numberProblem(value, field);
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_INPUT_DEPTH) return `${field} is nested too deeply`;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = inputProblem(item, field, depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const problem = textProblem(key, 'field name') ?? inputProblem(item, key, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** `value` itself when `textProblem` finds nothing; otherwise 400 with the problem. */
+export function cleanText(value: string, field: string): string {
+  const problem = textProblem(value, field);
+  if (problem) throw badRequest(problem);
   return value;
+}
+
+/**
+ * An e-mail address, deliberately loose: one `@` with something before it, no white space, a
+ * domain of two or more non-empty dot-separated labels, at most 254 characters (RFC 5321). Checked
+ * by scanning, not by a backtracking pattern, so a long address costs linear time.
+ */
+export function emailAddress(value: unknown, field = 'email'): string {
+  const address = required(value, field).trim();
+  if (address.length > 254) throw badRequest(`${field} must be at most 254 characters`);
+  const at = address.indexOf('@');
+  const domain = address.slice(at + 1);
+  const valid = at > 0 && domain.indexOf('@') === -1 && !/\s/.test(address) && domain.split('.').length >= 2 && !domain.split('.').includes('');
+  if (!valid) throw badRequest(`${field} must be a valid email address`);
+  return address;
 }
 
 /** A required decimal >= 0: `<field> must be >= 0` when negative. Returned as a decimal string. */
@@ -31,6 +114,7 @@ export function nonNegativeDecimal(value: unknown, field: string): string {
 export function requiredDecimal(value: unknown, field: string): Dec {
   if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
   if (!isDecimalLiteral(value)) throw badRequest(`${field} must be a number`);
+  if (!fitsDecimalColumns(value as string | number)) throw badRequest(`${field} is out of range`);
   return new Dec(value as string | number);
 }
 
@@ -46,6 +130,7 @@ export function optionalEpochMs(value: unknown, field: string): Date | undefined
   if (value instanceof Date) return value;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw badRequest(`${field} must be epoch milliseconds`);
+  if (n > MAX_EPOCH_MS) throw badRequest(`${field} must be epoch milliseconds from 0 to ${MAX_EPOCH_MS}`);
   return new Date(n);
 }
 
@@ -93,6 +178,7 @@ export function evmAddress(value: unknown, field: string): string {
 export function decimal(value: unknown, field: string): string {
   if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
   if (!isDecimalLiteral(value)) throw badRequest(`${field} must be a decimal number`);
+  if (!fitsDecimalColumns(value as string | number)) throw badRequest(`${field} is out of range`);
   return new Dec(value as string | number).toFixed();
 }
 

@@ -2,7 +2,7 @@ import { raw, type FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
 import { alias, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
-import { optional, required } from '../../common/validate';
+import { emailAddress, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
@@ -36,7 +36,9 @@ export class InvestorService {
     ctx.access.requireCaller();
     const distributorId = required(input.distributorId, 'distributorId');
     const externalInvestorId = required(input.externalInvestorId, 'externalInvestorId');
+    // Optional, but an address when given (`emailAddress`: linear, at most 254 characters).
     const email = optional(input.email, 'email');
+    if (email !== undefined) emailAddress(email);
     const countryCode = optional(input.countryCode, 'countryCode');
     const distributor = await this.distributors.findVisible(ctx, distributorId);
     if (!distributor) throw distributorNotFoundNamed(distributorId);
@@ -118,8 +120,7 @@ export class InvestorService {
    */
   async registerUser(ctx: ServiceContext, input: RegisterUserInput): Promise<Investor> {
     ctx.access.requireCaller();
-    const email = required(input.email, 'email');
-    if (!EMAIL.test(email.trim())) throw badRequest('email must be a valid email address');
+    const email = emailAddress(input.email);
     const name = required(input.name, 'name');
     const uniqueId = optional(input.uniqueId, 'uniqueId');
     const given = optional(input.distributorId, 'distributorId');
@@ -133,7 +134,7 @@ export class InvestorService {
       id: await nextId(ctx.em, 'IN'),
       distributor,
       externalInvestorId: uniqueId,
-      email: email.trim(),
+      email,
       name: name.trim(),
       status: 'active',
     } as never);
@@ -148,6 +149,3 @@ export interface RegisterUserInput {
   distributorId?: string | null;
   uniqueId?: string | null;
 }
-
-/** Deliberately loose: one @, no spaces, a dot in the domain. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,0 +1,65 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { ErrorRequestHandler } from 'express';
+import { type ASTNode, type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
+import { inputProblem, numberProblem, textProblem } from '../common/validate';
+
+/*
+ * Input hygiene of the GraphQL door: the same rules as the REST facade (src/common/validate.ts),
+ * applied to every literal argument of the document and every variable before anything
+ * resolves. A problem is one BAD_USER_INPUT error naming the argument or input field, with HTTP
+ * 400.
+ */
+
+/** The first problem of an operation's literal arguments and variables, or null. */
+export function operationInputProblem(document: DocumentNode, variables: Record<string, unknown> | undefined): string | null {
+  let problem: string | null = null;
+  const check = (found: string | null) => {
+    if (found && !problem) problem = found;
+  };
+  visit(document, {
+    StringValue: (node, _key, parent, _path, ancestors) => void check(textProblem(node.value, fieldOf(parent, ancestors))),
+    IntValue: (node, _key, parent, _path, ancestors) => void check(numberProblem(Number(node.value), fieldOf(parent, ancestors))),
+    FloatValue: (node, _key, parent, _path, ancestors) => void check(numberProblem(Number(node.value), fieldOf(parent, ancestors))),
+  });
+  for (const [name, value] of Object.entries(variables ?? {})) check(inputProblem(value, name));
+  return problem;
+}
+
+type Ancestor = ASTNode | ReadonlyArray<ASTNode> | undefined;
+
+/** The name of the argument, input field or variable a literal is the value of (`parent` is not among `ancestors`). */
+function fieldOf(parent: Ancestor, ancestors: ReadonlyArray<Ancestor>): string {
+  const chain = [...ancestors, parent];
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i];
+    if (!node || !('kind' in node)) continue; // lists of nodes are ancestors too
+    if (node.kind === Kind.OBJECT_FIELD || node.kind === Kind.ARGUMENT) return node.name.value;
+    if (node.kind === Kind.VARIABLE_DEFINITION) return node.variable.name.value;
+  }
+  return 'argument';
+}
+
+/** The Apollo plugin that refuses an operation whose input breaks the rules. */
+export const inputHygienePlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ document, request }) {
+        const problem = operationInputProblem(document, request.variables);
+        if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+      },
+    };
+  },
+};
+
+/**
+ * Body-parser failures on /graphql answer as GraphQL errors with 400 (malformed JSON, unsupported
+ * encoding) or 413 (too large), instead of reaching the generic 500 handler.
+ */
+export const graphqlBodyErrors: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
+  const answer = (status: number, message: string, code: string) => void res.status(status).json({ errors: [{ message, extensions: { code } }] });
+  if (err?.type === 'entity.too.large') return answer(413, 'request body too large', 'PAYLOAD_TOO_LARGE');
+  if (err?.type === 'entity.parse.failed') return answer(400, 'malformed JSON body', 'BAD_REQUEST');
+  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return answer(400, 'unsupported body encoding', 'BAD_REQUEST');
+  if (err?.status === 400) return answer(400, 'malformed request body', 'BAD_REQUEST');
+  next(err);
+};
