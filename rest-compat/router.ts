@@ -9,6 +9,7 @@ import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { failure } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
+import { idempotent, REPLAYED_HEADER } from './idempotency';
 import type { RestRequest, RestRoute } from './route';
 
 interface CompiledRoute {
@@ -96,6 +97,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       res.status(404).json(failure(`no route ${req.method} ${req.path}`));
       return;
     }
+    res.locals.route = `${found.route.method} ${found.route.path}`; // the metrics' label (src/ops/metrics.ts)
     const actorHeader = req.get('x-actor')?.trim();
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
     await runInScope({ requestId: req.get('x-request-id') || undefined, actor }, async () => {
@@ -103,7 +105,8 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
         const ctx = createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
-        const outcome = await runRoute(deps.schema, found.route, found.req, ctx);
+        const outcome = await idempotent(deps.services.idempotency, em, req, principal, () => runRoute(deps.schema, found.route, found.req, ctx));
+        if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
         res.status(outcome.status).json(outcome.body);
       } catch (err) {
         const outcome = fromError(err);

@@ -14,6 +14,8 @@ export const ERROR_TABLE = {
   CONFLICT: { graphql: 'CONFLICT', http: 409 },
   PAYLOAD_TOO_LARGE: { graphql: 'PAYLOAD_TOO_LARGE', http: 413 },
   UPSTREAM_REJECTED: { graphql: 'UPSTREAM_REJECTED', http: 422 },
+  /** Well formed, but cannot be processed as sent (an Idempotency-Key reused for another request). */
+  UNPROCESSABLE: { graphql: 'UNPROCESSABLE', http: 422 },
   UPSTREAM_UNAVAILABLE: { graphql: 'UPSTREAM_UNAVAILABLE', http: 503 },
   SERVICE_UNAVAILABLE: { graphql: 'SERVICE_UNAVAILABLE', http: 503 },
   INTERNAL: { graphql: 'INTERNAL_SERVER_ERROR', http: 500 },

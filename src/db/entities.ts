@@ -3,6 +3,7 @@ import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
+import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { Holding } from '../modules/holding/holding.entity';
 import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
@@ -51,4 +52,5 @@ export const ENTITIES = [
   Webhook,
   WebhookDelivery,
   WebhookAttempt,
+  IdempotencyKey,
 ];

@@ -6,6 +6,7 @@ import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-or
  */
 @Entity({ tableName: 'event' })
 @Index({ properties: ['relayedAt', 'position'] })
+@Index({ properties: ['distributorId', 'feedPosition'] })
 export class DomainEvent {
   /** Commit-order position for the relay. */
   @PrimaryKey({ type: 'bigint', autoincrement: true })
@@ -40,4 +41,12 @@ export class DomainEvent {
   /** Set by the relay once published; null rows are pending. */
   @Property({ type: 'datetime', length: 3, nullable: true })
   relayedAt?: Date;
+
+  /**
+   * Order in which the relay announced the event, numbered by the relay as it marks it relayed
+   * (one relay at a time), so it follows commit order: the event feed's cursor. `position` is
+   * handed out at insert and may commit out of order, so a cursor over it could skip an event.
+   */
+  @Property({ type: 'bigint', nullable: true })
+  feedPosition?: string;
 }
