@@ -39,6 +39,7 @@ describe('loadConfig', () => {
         webhookCaFile: null,
         webhookSecretKey: expect.any(Buffer),
       },
+      metricsToken: null,
     });
   });
 
