@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../src/common/principal';
+import { tenantOf } from '../src/common/tenant';
 import type { IdempotencyService } from '../src/modules/idempotency/idempotency.service';
 import { invalidIdempotencyKey } from '../src/modules/idempotency/idempotency.errors';
 import type { RestOutcome } from './executor';
@@ -19,12 +20,12 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Whose keys these are: the calling distributor. The only tenant rule of idempotency, so it can
- * follow the access mechanism when that changes. Callers without a distributor (the token
- * endpoints, which allocate nothing) are not covered: their key is ignored.
+ * Whose keys these are: the calling distributor's (src/common/tenant.ts). Callers without one
+ * (the token endpoints, which allocate nothing) are not covered: their key is ignored.
  */
-export function idempotencyOwner(principal: Principal): string | null {
-  return principal.kind === 'distributor' ? principal.distributorId : null;
+function idempotencyOwner(principal: Principal): string | null {
+  const tenant = tenantOf(principal);
+  return typeof tenant === 'object' ? tenant.distributorId : null;
 }
 
 /** Same method, same path, same body (keys sorted at every depth): the same request. */

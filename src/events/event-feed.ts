@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest } from '../common/errors';
+import { badRequest, unauthenticated } from '../common/errors';
 import type { Clock } from '../common/clock';
-import { assertAuthenticated, distributorScope, type Principal } from '../common/principal';
+import type { Principal } from '../common/principal';
+import { tenantOf } from '../common/tenant';
 import { pageSize } from '../graphql/pagination';
 import { Order } from '../modules/order/order.entity';
 import { orderWebhookData, type WebhookData } from '../modules/webhook/webhook-payload';
@@ -26,13 +27,11 @@ export interface FeedPage {
   hasMore: boolean;
 }
 
-/**
- * Whose events a caller reads: a distributor its own, ops every distributor's. The only tenant
- * rule of the feed, so it can follow the access mechanism when that changes.
- */
-export function feedOwner(principal: Principal): string | null {
-  assertAuthenticated(principal);
-  return distributorScope(principal);
+/** Whose events a caller reads (src/common/tenant.ts): a distributor its own, ops every distributor's. */
+function feedOwner(principal: Principal): string | null {
+  const tenant = tenantOf(principal);
+  if (tenant === 'none') throw unauthenticated('authentication required');
+  return tenant === 'all' ? null : tenant.distributorId;
 }
 
 interface FeedRow {
