@@ -1,4 +1,5 @@
 import type { RestRoute, RouteDoc } from '../route';
+import { EXAMPLES } from './examples';
 import { str, type JsonSchema } from './schemas';
 
 /*
@@ -104,16 +105,19 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
   }
 
   const bodies = docs.map((d) => d.body).filter((b): b is JsonSchema => !!b);
+  // Real responses recorded from the integration tests (`npm run openapi:examples`).
+  const examples = EXAMPLES[`${surface} ${first.method} ${openApiPath(first.path)}`] ?? {};
+  const example = (status: number) => (examples[String(status)] !== undefined ? { example: examples[String(status)] } : {});
   const responses: Record<string, unknown> = {
     200: {
       description: 'Success',
       ...(idempotent ? { headers: { 'Idempotent-Replayed': { description: '`true` on a replayed answer', schema: { type: 'string', enum: ['true'] } } } } : {}),
-      content: { 'application/json': { schema: envelopeOk(oneOrAny(docs.map((d) => d.data), 'anyOf')) } },
+      content: { 'application/json': { schema: envelopeOk(oneOrAny(docs.map((d) => d.data), 'anyOf')), ...example(200) } },
     },
   };
   for (const status of Object.keys(errors).map(Number).sort((a, b) => a - b)) {
     const messages = errors[status].map((m) => `\`${m}\``).join('; ');
-    responses[status] = { description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`, content: { 'application/json': { schema: envelopeError } } };
+    responses[status] = { description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`, content: { 'application/json': { schema: envelopeError, ...example(status) } } };
   }
   return {
     operationId: `${surface}_${first.method.toLowerCase()}${pathShape(first.path).replace(/\{\}/g, 'By').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

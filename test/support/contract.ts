@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { openApiDocument } from '../../rest-compat/openapi/document';
 import { SURFACE_O } from '../../rest-compat/surface-o';
@@ -11,6 +12,8 @@ import type { HttpResponse, RequestOptions } from './http';
  */
 
 interface Operation {
+  /** `R GET /orders/{orderId}`: where its examples are filed (rest-compat/openapi/examples.ts). */
+  key: string;
   pattern: RegExp;
   responses: Record<string, { content?: { 'application/json'?: { schema: object } } }>;
 }
@@ -29,7 +32,7 @@ function load(): Record<Surface, Map<string, Operation[]>> {
       const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
       for (const [method, op] of Object.entries(methods)) {
         const list = out[surface].get(method.toUpperCase()) ?? [];
-        list.push({ pattern, responses: op.responses });
+        list.push({ key: `${surface} ${method.toUpperCase()} ${path}`, pattern, responses: op.responses });
         out[surface].set(method.toUpperCase(), list);
       }
     }
@@ -79,4 +82,19 @@ export function assertMatchesContract(method: string, pathAndQuery: string, opts
   if (!validate(res.body)) {
     throw new Error(`${where}: response drifts from the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${res.text.slice(0, 600)}`);
   }
+  recordExample(op.key, res);
+}
+
+const recorded = new Set<string>();
+
+/**
+ * With OPENAPI_EXAMPLES_FILE set (`npm run openapi:examples`), the first valid answer of each
+ * operation and status is appended there: the documents' examples are real responses.
+ */
+function recordExample(key: string, res: HttpResponse): void {
+  const file = process.env.OPENAPI_EXAMPLES_FILE;
+  const id = `${key} ${res.status}`;
+  if (!file || recorded.has(id)) return;
+  recorded.add(id);
+  appendFileSync(file, `${JSON.stringify({ key, status: res.status, body: res.body })}\n`);
 }
