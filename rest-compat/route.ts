@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonSchema } from './openapi/schemas';
 
 /** What a route sees of the HTTP request. */
 export interface RestRequest {
@@ -32,6 +33,29 @@ export interface RestRoute<TResult = any, TVars = any> {
   data: (result: TResult, req: RestRequest) => unknown;
   /** The default `x-actor` of writes on this route. */
   defaultActor?: string;
+  /** What the OpenAPI documents say of this row (rest-compat/openapi/document.ts). */
+  doc: RouteDoc;
+}
+
+/**
+ * A row's contract: its summary and the JSON Schemas of what it takes and returns, with the
+ * statuses and messages it answers besides those every row of its surface shares.
+ */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** Path parameters by name. */
+  params?: Record<string, JsonSchema>;
+  /** Query parameters by name; `required: true` inside marks a required one. */
+  query?: Record<string, JsonSchema & { required?: boolean }>;
+  /** The JSON body, when the row reads one. */
+  body?: JsonSchema;
+  /** The envelope's `data` on success. */
+  data: JsonSchema;
+  /** Documented failures of this row: status → the `errorMsg`s it answers with. */
+  errors?: Record<number, string[]>;
+  /** The whole row is an addition to the description. */
+  additive?: boolean;
 }
 
 export function route<TResult, TVars>(r: RestRoute<TResult, TVars>): RestRoute<TResult, TVars> {

@@ -10,6 +10,7 @@ import { hostNotProvisioned } from '../src/modules/distributor/distributor.error
 import { failure } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
 import { requestInputProblem, requireJsonBody } from './input-guard';
+import { idempotent, REPLAYED_HEADER } from './idempotency';
 import type { RestRequest, RestRoute } from './route';
 
 interface CompiledRoute {
@@ -98,6 +99,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       res.status(404).json(failure(`no route ${req.method} ${req.path}`));
       return;
     }
+    res.locals.route = `${found.route.method} ${found.route.path}`; // the metrics' label (src/ops/metrics.ts)
     const actorHeader = req.get('x-actor')?.trim();
     const problem = requestInputProblem(found.req, actorHeader);
     if (problem) {
@@ -110,7 +112,8 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
         const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
-        const outcome = await runRoute(deps.schema, found.route, found.req, ctx);
+        const outcome = await idempotent(deps.services.idempotency, em, req, ctx.access, () => runRoute(deps.schema, found.route, found.req, ctx));
+        if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
         res.set(outcome.headers ?? {}).status(outcome.status).json(outcome.body);
       } catch (err) {
         const outcome = fromError(err);

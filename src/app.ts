@@ -39,6 +39,7 @@ import { createServices, type Services } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
+import { operations } from './ops/operations';
 
 export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
@@ -59,7 +60,7 @@ export interface Gateway {
 }
 
 export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits'>> & { rateLimits?: Partial<RateLimitConfig> };
+  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken'>> & { rateLimits?: Partial<RateLimitConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -78,7 +79,10 @@ export interface GatewayDeps {
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
   const events: EventsConfig = { ...defaultEventsConfig(), ...deps.events };
-  const eventBus = createEventBus(events.redisUrl, events.redisChannelPrefix);
+  // Request ids, metrics, readiness and the API reference (src/ops/operations.ts).
+  const ops = operations({ orm: deps.orm, clock: deps.clock, metricsToken: deps.config.metricsToken ?? null });
+  const bus = createEventBus(events.redisUrl, events.redisChannelPrefix);
+  const eventBus = ops.metrics.instrumentBus(bus);
   const guard = new EndpointGuard(events.webhookAllowedHosts);
   const sender = new WebhookSender(
     { timeoutMs: events.webhookTimeoutMs, guard, extraCa: events.webhookCaFile ? readFileSync(events.webhookCaFile, 'utf8') : null, secretKey: events.webhookSecretKey },
@@ -99,7 +103,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   deps.orm.em.getEventManager().registerSubscriber(readCacheSubscriber(services.readCache));
   // …and the changes other instances commit reach it through the bus.
-  const cacheFollower = followCommittedChanges(eventBus, services.readCache);
+  const cacheFollower = followCommittedChanges(bus, services.readCache); // not a subscription: uncounted
   const app = express();
   const server = createServer(app);
   const development = isDevelopmentEnv(deps.config.env);
@@ -109,6 +113,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
+  app.use(ops.first);
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
   app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
 
@@ -125,6 +130,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       inputHygienePlugin,
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
+      ops.metrics.apolloPlugin(),
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
     ],
   });
@@ -143,6 +149,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
 
   await apollo.start();
+
+  ops.mount(app, REST_PREFIX, SURFACE_R, SURFACE_O);
 
   app.use(
     REST_PREFIX,

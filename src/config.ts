@@ -69,6 +69,8 @@ export interface Config {
   supplySimulator: boolean;
   /** The relay, webhook delivery and subscriptions (see EventsConfig). */
   events: EventsConfig;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN, at least 16 characters); unset: open. */
+  metricsToken: string | null;
 }
 
 /**
@@ -161,9 +163,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** METRICS_TOKEN: unset or empty leaves /metrics open (a network boundary protects it). */
+function parseMetricsToken(raw: string | undefined, problems: string[]): string | null {
+  const token = raw?.trim() || null;
+  if (token !== null && (token.length < 16 || /\s/.test(token))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  return token;
 }
 
 /** express's named ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */

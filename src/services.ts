@@ -22,6 +22,8 @@ import { TokenService } from './modules/token/token.service';
 import { SupplyRegistry } from './supply/http-provider';
 import type { SupplyProvidersConfig } from './supply/provider';
 import type { EventBus } from './events/pubsub';
+import { IdempotencyService } from './modules/idempotency/idempotency.service';
+import { EventFeedService } from './events/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 
 export interface ServiceDeps {
@@ -58,6 +60,8 @@ export function createServices(deps: ServiceDeps) {
     clock,
     readCache,
     health: new HealthService(clock, deps.env),
+    idempotency: new IdempotencyService(clock),
+    eventFeed: new EventFeedService(clock),
     opsToken: new OpsTokenService(clock),
     apiCredential: new ApiCredentialService(clock),
     accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),

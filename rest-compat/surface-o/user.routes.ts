@@ -1,12 +1,19 @@
 import { alias } from '../../src/common/ids';
 import { RegisterUserDocument } from '../generated/graphql';
 import { route } from '../route';
+import { id, obj, str, user } from '../openapi/schemas';
 
 export const userRoutes = [
   route({
     method: 'POST',
     path: '/user/register',
     auth: 'bearer',
+    doc: {
+      summary: 'Register a user (investor)',
+      body: obj({ email: str(), name: str(), distributorId: id('PT'), uniqueId: str("Caller's own reference") }, ['distributorId', 'uniqueId']),
+      data: user,
+      errors: { 400: ['email is required', 'name is required'], 404: ['distributorId not found'] },
+    },
     document: RegisterUserDocument,
     variables: (req) => ({
       input: {

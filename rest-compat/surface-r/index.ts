@@ -5,6 +5,7 @@ import { shareClassRoutes } from './share-class.routes';
 import { orderOneStepRoutes } from './order-one-step.routes';
 import { orderTwoStepRoutes } from './order-two-step.routes';
 import { webhookRoutes } from './webhook.routes';
+import { eventFeedRoutes } from './event.routes';
 
 /** Surface R, as spec/api-description.md describes it. Within a path, earlier rows win. */
 export const SURFACE_R: RestRoute[] = [
@@ -14,4 +15,5 @@ export const SURFACE_R: RestRoute[] = [
   ...orderTwoStepRoutes,
   ...orderOneStepRoutes,
   ...webhookRoutes,
+  ...eventFeedRoutes('host'),
 ];

@@ -1,11 +1,19 @@
 import { RegisterInvestorDocument } from '../generated/graphql';
 import { route } from '../route';
+import { id, investor, obj, str } from '../openapi/schemas';
 
 export const investorRoutes = [
   route({
     method: 'POST',
     path: '/investor/register',
     auth: 'host',
+    doc: {
+      summary: 'Register an investor',
+      description: 'Each call creates a new `investorId`; the API does not de-duplicate (send an `Idempotency-Key` to retry safely).',
+      body: obj({ distributorId: id('DT'), externalInvestorId: str('Any non-empty string'), email: str(), countryCode: str('ISO country code') }, ['email', 'countryCode']),
+      data: investor,
+      errors: { 400: ['distributorId is required', 'externalInvestorId is required'], 404: ['distributorId not found: DT…'] },
+    },
     document: RegisterInvestorDocument,
     variables: (req) => ({
       input: {

@@ -1,3 +1,4 @@
+import { NOT_TRADING } from '../openapi/document';
 import { alias } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
@@ -10,6 +11,21 @@ import {
   type RestOneStepOrderFragment,
 } from '../generated/graphql';
 import { route, type RestRequest, type RouteAuth } from '../route';
+import * as S from '../openapi/schemas';
+import type { JsonSchema } from '../openapi/schemas';
+
+/** The placement body of a surface: `investorId`/`DT` on R, `userId`/`PT` on O. */
+function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>): JsonSchema {
+  const parties: Record<string, JsonSchema> = surface === 'O' ? { distributorId: S.id('PT'), userId: S.id('US') } : { distributorId: S.id('DT'), investorId: S.id('IN') };
+  const optional = ['currency', 'chainId', 'walletAddress'];
+  return S.obj({ ...parties, shareClassId: S.id('SC'), ...quantity, chainId: S.str('Numeric EVM chain id'), walletAddress: S.str() }, optional);
+}
+
+const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
+  400: ['distributorId is required', `${surface === 'O' ? 'userId' : 'investorId'} is required`, 'shareClassId is required', 'amount must be >= 0', 'tokenCount must be >= 0', 'tokenCount exceeds holdings'],
+  404: ['distributorId not found', surface === 'O' ? 'userId not found' : 'investorId not found', 'shareClassId not found'],
+  409: [...NOT_TRADING],
+});
 
 /**
  * The one-step order record as the description shows it: `orderId`, `status`, `type`
@@ -69,6 +85,12 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       method: 'POST',
       path: '/orders/subscribe',
       auth,
+      doc: {
+        summary: surface === 'O' ? 'Place a subscription (pending)' : 'Place a one-step subscription (pending): the body with `amount`',
+        body: placementBody(surface, { amount: S.num('>= 0'), currency: S.str('ISO code; default: the share class currency') }),
+        data: S.oneStepOrder(surface, false),
+        errors: PLACEMENT_ERRORS(surface),
+      },
       when: surface === 'R' ? isOneStepSubscribe : undefined,
       document: PlaceOneStepSubscriptionDocument,
       variables: (req) => ({ input: { ...placement(req), amount: req.body.amount as never, currency: str(req.body.currency) } }),
@@ -78,6 +100,12 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       method: 'POST',
       path: '/orders/redeem',
       auth,
+      doc: {
+        summary: 'Place a redemption in tokens (pending)',
+        body: placementBody(surface, { tokenCount: S.num('>= 0 and <= the holding') }),
+        data: S.oneStepOrder(surface, false),
+        errors: PLACEMENT_ERRORS(surface),
+      },
       document: PlaceOneStepRedemptionDocument,
       variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount as never } }),
       data: (r) => oneStepOrderRecord(r.placeOneStepRedemption, surface, false),
@@ -86,6 +114,12 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       method: 'GET',
       path: '/orders/:id',
       auth,
+      doc: {
+        summary: surface === 'O' ? 'One order' : 'One one-step order (`ord_…`)',
+        params: { id: S.str('`ord_<id>`') },
+        data: S.oneStepOrder(surface, true),
+        errors: { 404: ['order not found'] },
+      },
       when: surface === 'R' ? isOneStepId : undefined,
       document: OneStepOrderDocument,
       variables: (req) => ({ id: req.params.id }),
@@ -95,6 +129,12 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       method: 'POST',
       path: '/orders/cancel/:orderId',
       auth,
+      doc: {
+        summary: 'Cancel a pending order',
+        params: { orderId: S.str('`ord_<id>`') },
+        data: S.successMessage,
+        errors: { 404: ['order not found'], 409: ['order is no longer cancellable'] },
+      },
       document: CancelOneStepOrderDocument,
       variables: (req) => ({ orderId: req.params.orderId }),
       data: (r) => r.cancelOneStepOrder,

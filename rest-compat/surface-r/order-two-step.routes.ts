@@ -1,3 +1,4 @@
+import { NOT_TRADING } from '../openapi/document';
 import { badRequest } from '../../src/common/errors';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
@@ -11,6 +12,17 @@ import {
   type RestTwoStepOrderFragment,
 } from '../generated/graphql';
 import { queryValue, route, type RestRequest } from '../route';
+import * as S from '../openapi/schemas';
+
+const LIST_QUERY = {
+  status: S.str('e.g. created, submitted, cancelled'),
+  externalRef: S.additive(S.str('Orders with this externalRef')),
+  limit: S.additive({ ...S.int('1 to 1000, default 1000'), minimum: 1, maximum: 1000 }),
+  cursor: S.additive(S.str('`data.nextCursor` of the previous page')),
+};
+const LIST_DATA = S.listOf(S.twoStepListItem, { nextCursor: S.additive(S.nullable(S.str())) });
+const ORDER_ID = { orderId: S.id('OR') };
+const LIST_ERRORS = { 400: ['invalid cursor', 'limit must be an integer from 1 to 1000'] };
 
 /*
  * Surface R, R-two-step orders (spec/api-description.md, "Orders, R-two-step"). The record's
@@ -94,6 +106,16 @@ export const orderTwoStepRoutes = [
     method: 'POST',
     path: '/orders/subscribe',
     auth: 'host',
+    doc: {
+      summary: 'Create a priced two-step subscription (`created`): the body with `amountSubscription`',
+      body: S.obj({ distributorId: S.id('DT'), investorId: S.id('IN'), shareClassId: S.id('SC'), amountSubscription: S.num('Fiat amount, >= 0'), currency: S.str(), externalRef: S.str('Stored verbatim') }, ['currency', 'externalRef']),
+      data: S.twoStepOrder,
+      errors: {
+        400: ['distributorId is required', 'investorId is required', 'shareClassId is required', 'amountSubscription is required', 'amountSubscription must be a number', 'amountSubscription must be >= 0'],
+        404: ['distributorId not found', 'investorId not found', 'shareClassId not found'],
+        409: ['Investor not granted access to <shareClassId>', 'No wallet configured for investor on chain <chainId>', ...NOT_TRADING],
+      },
+    },
     // The two-step flow is the body with `amountSubscription`; the one-step flow sends `amount`.
     when: (req) => subscribeFlow(req.body) === OrderFlow.two_step,
     document: CreateTwoStepSubscriptionDocument,
@@ -113,6 +135,7 @@ export const orderTwoStepRoutes = [
     method: 'GET',
     path: '/orders/subscriptions/distributor/:distributorId',
     auth: 'host',
+    doc: { summary: "A distributor's two-step orders, newest first", params: { distributorId: S.id('DT') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['distributorId not found'] } },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { distributorId: req.params.distributorId }),
     data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
@@ -121,6 +144,7 @@ export const orderTwoStepRoutes = [
     method: 'GET',
     path: '/orders/subscriptions/investor/:investorId',
     auth: 'host',
+    doc: { summary: "An investor's two-step orders, newest first", params: { investorId: S.id('IN') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['investorId not found'] } },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { investorId: req.params.investorId }),
     data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
@@ -129,6 +153,13 @@ export const orderTwoStepRoutes = [
     method: 'POST',
     path: '/orders/subscriptions/push/:orderId',
     auth: 'host',
+    doc: {
+      summary: 'Push a created order to the supply-side platform',
+      description: 'Not idempotent: a second push answers 409 (with the same `Idempotency-Key`, the first answer is replayed instead).',
+      params: ORDER_ID,
+      data: S.pushResult,
+      errors: { 404: ['order not found'], 409: ['Cannot push subscription in status "<status>" (only "created")'], 422: ["The platform's reason"], 503: ['The platform is unreachable; the order is unchanged'] },
+    },
     document: PushTwoStepSubscriptionDocument,
     variables: (req) => ({ orderId: req.params.orderId }),
     data: (r) => {
@@ -140,6 +171,13 @@ export const orderTwoStepRoutes = [
     method: 'POST',
     path: '/orders/subscriptions/cancel/:orderId',
     auth: 'host',
+    doc: {
+      summary: 'Cancel a created order',
+      params: ORDER_ID,
+      body: S.obj({ note: S.str('Recorded in statusHistory') }, ['note']),
+      data: S.twoStepCancelResult,
+      errors: { 404: ['order not found'], 409: ['Cannot cancel subscription in status "<status>" (only "created")'] },
+    },
     document: CancelTwoStepSubscriptionDocument,
     variables: (req) => ({ orderId: req.params.orderId, note: req.body.note as string | undefined }),
     data: (r) => {
@@ -151,6 +189,7 @@ export const orderTwoStepRoutes = [
     method: 'GET',
     path: '/orders/:orderId',
     auth: 'host',
+    doc: { summary: 'One two-step order (`OR######`)', params: ORDER_ID, data: S.twoStepOrder, errors: { 404: ['order not found'] } },
     // `OR######` is a two-step order; `ord_…` belongs to the one-step flow's row.
     when: (req) => flowOfOrderId(req.params.orderId) === OrderFlow.two_step,
     document: TwoStepOrderDocument,

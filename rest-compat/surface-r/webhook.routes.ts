@@ -1,5 +1,8 @@
 import { CheckWebhookDocument, RegisterWebhookDocument, TestWebhookDocument, WebhooksDocument } from '../generated/graphql';
 import { route, type RestRequest } from '../route';
+import { arrayOf, bool, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
+
+const EVENT_TYPE = { enum: ['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed'] };
 
 /** The webhook record as registered, with the signing secret as an additive field shown once. */
 export function registerWebhookRoute(auth: 'host' | 'bearer') {
@@ -7,6 +10,15 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
     method: 'POST',
     path: '/webhooks/register',
     auth,
+    doc: {
+      summary: 'Register a webhook for one event type',
+      body: obj({ event_type: EVENT_TYPE, endpoint_url: str('Fully qualified HTTPS URL') }),
+      data: webhookWithSecret,
+      errors: {
+        400: ['event_type must be one of order.accepted, order.rejected, token.transfer_completed, token.transfer_failed', 'endpoint_url must be HTTPS', 'endpoint_url must resolve to a public address'],
+        409: ['endpoint_url is already registered for <event_type>'],
+      },
+    },
     document: RegisterWebhookDocument,
     variables: (req: RestRequest) => ({ input: { event_type: req.body.event_type, endpoint_url: req.body.endpoint_url } as never }),
     data: (r) => ({ ...r.registerWebhook.webhook, secret: r.registerWebhook.secret }),
@@ -14,12 +26,18 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
 }
 
 export const webhookRoutes = [
-  route({ method: 'GET', path: '/webhooks', auth: 'host', document: WebhooksDocument, variables: () => ({}), data: (r) => r.webhooks }),
+  route({ method: 'GET', path: '/webhooks', auth: 'host', doc: { summary: "The distributor's webhooks", data: arrayOf(webhook) }, document: WebhooksDocument, variables: () => ({}), data: (r) => r.webhooks }),
   registerWebhookRoute('host'),
   route({
     method: 'GET',
     path: '/webhooks/check',
     auth: 'host',
+    doc: {
+      summary: 'Whether webhooks are registered at a URL (body on a GET, as the description sends it)',
+      body: obj({ endpoint_url: str() }),
+      data: obj({ exists: bool(), event_types: arrayOf(str()) }),
+      errors: { 400: ['endpoint_url is required'] },
+    },
     document: CheckWebhookDocument,
     // The description sends `endpoint_url` in the body of this GET.
     variables: (req) => ({ endpoint_url: req.body.endpoint_url as never }),
@@ -29,6 +47,12 @@ export const webhookRoutes = [
     method: 'POST',
     path: '/webhooks/test',
     auth: 'host',
+    doc: {
+      summary: 'Send a synthetic delivery marked as a test',
+      body: obj({ event_type: EVENT_TYPE, webhook_id: str('wh_…') }),
+      data: successMessage,
+      errors: { 400: ["event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
+    },
     document: TestWebhookDocument,
     variables: (req) => ({ input: { event_type: req.body.event_type, webhook_id: req.body.webhook_id } as never }),
     data: (r) => r.testWebhook,

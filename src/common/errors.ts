@@ -15,6 +15,8 @@ export const ERROR_TABLE = {
   PAYLOAD_TOO_LARGE: { graphql: 'PAYLOAD_TOO_LARGE', http: 413 },
   RATE_LIMITED: { graphql: 'RATE_LIMITED', http: 429 },
   UPSTREAM_REJECTED: { graphql: 'UPSTREAM_REJECTED', http: 422 },
+  /** Well formed, but cannot be processed as sent (an Idempotency-Key reused for another request). */
+  UNPROCESSABLE: { graphql: 'UNPROCESSABLE', http: 422 },
   UPSTREAM_UNAVAILABLE: { graphql: 'UPSTREAM_UNAVAILABLE', http: 503 },
   SERVICE_UNAVAILABLE: { graphql: 'SERVICE_UNAVAILABLE', http: 503 },
   INTERNAL: { graphql: 'INTERNAL_SERVER_ERROR', http: 500 },

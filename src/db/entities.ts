@@ -4,6 +4,7 @@ import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-cr
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
 import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
+import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { Holding } from '../modules/holding/holding.entity';
 import { HoldingLot } from '../modules/holding/holding-lot.entity';
 import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
@@ -55,4 +56,5 @@ export const ENTITIES = [
   Webhook,
   WebhookDelivery,
   WebhookAttempt,
+  IdempotencyKey,
 ];

@@ -8,6 +8,7 @@ import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-or
 @Index({ properties: ['relayedAt', 'position'] })
 // An aggregate's events, e.g. an order's for the console's webhook deliveries of that order.
 @Index({ properties: ['aggregateType', 'aggregateId'] })
+@Index({ properties: ['distributorId', 'feedPosition'] })
 export class DomainEvent {
   /** Commit-order position for the relay. */
   @PrimaryKey({ type: 'bigint', autoincrement: true })
@@ -42,4 +43,12 @@ export class DomainEvent {
   /** Set by the relay once published; null rows are pending. */
   @Property({ type: 'datetime', length: 3, nullable: true })
   relayedAt?: Date;
+
+  /**
+   * Order in which the relay announced the event, numbered by the relay as it marks it relayed
+   * (one relay at a time), so it follows commit order: the event feed's cursor. `position` is
+   * handed out at insert and may commit out of order, so a cursor over it could skip an event.
+   */
+  @Property({ type: 'bigint', nullable: true })
+  feedPosition?: string;
 }

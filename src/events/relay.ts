@@ -103,7 +103,7 @@ export class EventRelay {
       if (!rows.length) return;
       const events = rows.map(toRelayed);
       created = await this.createDeliveries(tem, events);
-      await tem.execute(`update "event" set relayed_at = ? where position in (${events.map(() => '?').join(',')})`, [this.clock.now(), ...events.map((e) => e.position)]);
+      await markRelayed(tem, events, this.clock.now());
       if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
       // Announced before the mark commits: at least once (a failed commit announces again later).
       // An unreachable Redis loses live messages but never holds up webhook deliveries.
@@ -170,6 +170,22 @@ export class EventRelay {
       await client.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * Marks a batch relayed and numbers it for the event feed, in log order. The numbers come from a
+ * sequence while this relay holds the relay lock until commit, so a later batch always gets
+ * higher numbers: a feed cursor never skips an event that committed late.
+ */
+async function markRelayed(tem: EntityManager, events: RelayedEvent[], now: Date): Promise<void> {
+  const numbers = await tem.execute<{ n: string }[]>(`select nextval('event_feed_position_seq') as n from generate_series(1, ?)`, [events.length]);
+  const sorted = numbers.map((r) => BigInt(r.n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const values = events.flatMap((e, i) => [e.position, sorted[i].toString()]);
+  await tem.execute(
+    `update "event" as e set relayed_at = ?, feed_position = v.fp
+     from (values ${events.map(() => '(?::bigint, ?::bigint)').join(', ')}) as v(pos, fp) where e.position = v.pos`,
+    [now, ...values],
+  );
 }
 
 function toRelayed(r: EventRow): RelayedEvent {

@@ -16,6 +16,7 @@ import { ShareClassOpsResolver, ShareClassResolver } from '../modules/share-clas
 import { TokenResolver } from '../modules/token/token.resolver';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../modules/webhook/webhook.resolver';
 import { SubscriptionResolver } from '../events/subscriptions.resolver';
+import { EventFeedResolver } from '../events/event-feed.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -44,4 +45,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   WebhookDeliveryResolver,
   WebhookAttemptResolver,
   SubscriptionResolver,
+  EventFeedResolver,
 ];

@@ -56,6 +56,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   OrderPage: 'open',
   ShareClassPage: 'open',
   TokenPage: 'open',
+  EventFeedPage: 'open',
 
   Issuer: 'ops',
   Fund: 'ops',
@@ -75,6 +76,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   WebhookWithSecret: { owner: (w) => ref(w.webhook?.distributor) },
   WebhookDelivery: { owner: async (d, ctx) => ref((await ctx.loaders.byId(Webhook).load(ref(d.webhook) ?? ''))?.distributor) },
   WebhookDeliveryOutcome: { owner: (m) => m.distributorId },
+  FeedEvent: { owner: (e) => e.distributorId },
 
   ShareClass: { shareClass: (sc) => sc.id },
   Token: { shareClass: (t) => ref(t.shareClass) },

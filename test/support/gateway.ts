@@ -5,6 +5,7 @@ import type { SupplyProvidersConfig } from '../../src/supply/provider';
 import { ManualClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
 import type { EventsConfig } from '../../src/config';
+import { assertMatchesContract } from './contract';
 import { httpRequest, type HttpResponse, type RequestOptions } from './http';
 import { openTestDatabase, type TestDatabase } from './database';
 
@@ -45,7 +46,12 @@ export async function startTestGateway(
     clock,
     gateway,
     em: () => db.orm.em.fork(),
-    api: (method, path, opts) => httpRequest(port, method, `/api/v1${path}`, opts),
+    // Every REST response passes here, and is checked against the OpenAPI document (test/support/contract.ts).
+    api: async (method, path, opts) => {
+      const res = await httpRequest(port, method, `/api/v1${path}`, opts);
+      assertMatchesContract(method, path, opts, res);
+      return res;
+    },
     graphql: (query, variables, opts = {}) =>
       httpRequest(port, 'POST', '/graphql', {
         body: { query, variables },

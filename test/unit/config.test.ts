@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         webhookCaFile: null,
         webhookSecretKey: expect.any(Buffer),
       },
+      metricsToken: null,
     });
   });
 

@@ -5,6 +5,7 @@ import { Migration20261121174550 } from './Migration20261121174550';
 import { Migration20261121174812 } from './Migration20261121174812';
 import { Migration20261121174953 } from './Migration20261121174953';
 import { Migration20261123193332 } from './Migration20261123193332';
+import { Migration20261123193418 } from './Migration20261123193418';
 import { Migration20261123193757 } from './Migration20261123193757';
 import { Migration20261123195427 } from './Migration20261123195427';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261121174812', class: Migration20261121174812 },
   { name: 'Migration20261121174953', class: Migration20261121174953 },
   { name: 'Migration20261123193332', class: Migration20261123193332 },
+  { name: 'Migration20261123193418', class: Migration20261123193418 },
   { name: 'Migration20261123193757', class: Migration20261123193757 },
   { name: 'Migration20261123195427', class: Migration20261123195427 },
 ];

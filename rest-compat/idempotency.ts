@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Access } from '../src/common/access';
+import type { IdempotencyService } from '../src/modules/idempotency/idempotency.service';
+import { invalidIdempotencyKey } from '../src/modules/idempotency/idempotency.errors';
+import type { RestOutcome } from './executor';
+
+/*
+ * `Idempotency-Key` on the POSTs of both surfaces (IETF draft "The Idempotency-Key HTTP Header
+ * Field", as Stripe applies it): a step of the router around running a route. Without the
+ * header nothing changes.
+ */
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** The keys a caller sends are 1 to 255 printable ASCII characters. */
+const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Whose keys these are: the calling distributor's. Callers without one (the token endpoints,
+ * which allocate nothing) are not covered: their key is ignored.
+ */
+const idempotencyOwner = (access: Access): string | null => access.ownDistributorId;
+
+/** Same method, same path, same body (keys sorted at every depth): the same request. */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(JSON.stringify([method, path, canonical(body)])).digest('hex');
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+export type IdempotentOutcome = RestOutcome & { replayed?: boolean };
+
+/**
+ * Runs `run` at most once per (distributor, key) within 24 hours: the first request runs and
+ * its answer is kept, status included; the same request again gets that answer, marked
+ * replayed; another request with the key answers 422; one arriving while the first still runs,
+ * 409. Server failures (5xx) are not kept, so a retry runs anew.
+ */
+export async function idempotent(
+  store: IdempotencyService,
+  em: EntityManager,
+  req: Request,
+  access: Access,
+  run: () => Promise<RestOutcome>,
+): Promise<IdempotentOutcome> {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  const owner = idempotencyOwner(access);
+  if (req.method !== 'POST' || key === undefined || owner === null) return run();
+  if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
+  const claim = await store.claim(em, owner, key, requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {}));
+  if (claim.kind === 'replay') return { status: claim.status, body: claim.body as RestOutcome['body'], replayed: true };
+  let outcome: RestOutcome;
+  try {
+    outcome = await run();
+  } catch (err) {
+    await store.release(em, owner, key);
+    throw err;
+  }
+  if (outcome.status >= 500) await store.release(em, owner, key);
+  else await store.complete(em, owner, key, outcome.status, outcome.body);
+  return outcome;
+}

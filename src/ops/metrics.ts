@@ -1,0 +1,217 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Clock } from '../common/clock';
+import { logger } from '../common/logger';
+import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from '../events/pubsub';
+
+/** Seconds: from a fast cached read to a push that waits on a slow platform. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The gateway's Prometheus metrics (prom-client), one registry per gateway. Request metrics are
+ * observed as requests finish; database, relay and delivery figures are read at scrape time.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  /** Per REST route row (`GET /orders/:id`), or the path outside the facade (`/graphql`, `/metrics`). */
+  private readonly httpDuration = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'HTTP request duration by route row and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly httpResponses = new Counter({
+    name: 'gateway_http_responses_total',
+    help: 'HTTP responses by status code',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly graphqlDuration = new Histogram({
+    name: 'gateway_graphql_operation_duration_seconds',
+    help: 'GraphQL operation duration over HTTP by operation name and outcome',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly webhookDeliveries = new Counter({
+    name: 'gateway_webhook_deliveries_total',
+    help: 'Webhook delivery attempts made by this instance, by outcome (success, failure)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly webhookLatency = new Histogram({
+    name: 'gateway_webhook_delivery_duration_seconds',
+    help: 'Webhook delivery attempt latency by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly openSubscriptions = new Gauge({
+    name: 'gateway_graphql_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance',
+    registers: [this.registry],
+  });
+
+  constructor(orm: MikroORM, clock: Clock) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+    databaseGauges(this.registry, orm, clock);
+  }
+
+  /** Express middleware, mounted first: times every request and echoes nothing itself. */
+  readonly http = (req: Request, res: Response, next: NextFunction): void => {
+    const end = this.httpDuration.startTimer();
+    res.on('finish', () => {
+      const status = String(res.statusCode);
+      end({ method: req.method, route: routeLabel(req, res), status });
+      this.httpResponses.inc({ status });
+    });
+    next();
+  };
+
+  /** Apollo plugin: duration per GraphQL operation name (`anonymous` without one). */
+  apolloPlugin(): ApolloServerPlugin {
+    const histogram = this.graphqlDuration;
+    return {
+      async requestDidStart() {
+        const end = histogram.startTimer();
+        return {
+          async willSendResponse(ctx) {
+            end({ operation: ctx.operationName ?? ctx.request.operationName ?? 'anonymous', outcome: ctx.errors?.length ? 'error' : 'success' });
+          },
+        };
+      },
+    };
+  }
+
+  /**
+   * The event bus as this gateway uses it, counted: subscriptions opened and closed, and the
+   * delivery outcomes the local worker announces (each attempt once, by the instance that made it).
+   */
+  instrumentBus(bus: EventBus): EventBus {
+    const metrics = this;
+    return {
+      kind: bus.kind,
+      close: () => bus.close(),
+      async publish(topic, payload) {
+        if (topic === TOPICS.delivery) metrics.deliveryOutcome(payload as DeliveryOutcomeMessage);
+        return bus.publish(topic, payload);
+      },
+      iterator<T>(topics: string[]) {
+        const inner = bus.iterator<T>(topics);
+        metrics.openSubscriptions.inc();
+        let open = true;
+        const closed = () => {
+          if (open) metrics.openSubscriptions.dec();
+          open = false;
+        };
+        return {
+          next: () => inner.next(),
+          return: async (value?: unknown) => {
+            closed();
+            return inner.return ? inner.return(value) : { done: true, value: undefined as never };
+          },
+          throw: async (err?: unknown) => {
+            closed();
+            return inner.throw ? inner.throw(err) : Promise.reject(err);
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+        } as AsyncIterableIterator<T>;
+      },
+    };
+  }
+
+  private deliveryOutcome(m: DeliveryOutcomeMessage): void {
+    if (m.test) return;
+    const outcome = m.success ? 'success' : 'failure';
+    this.webhookDeliveries.inc({ outcome });
+    this.webhookLatency.observe({ outcome }, m.latencyMs / 1000);
+  }
+
+  /** The text exposition format, for GET /metrics. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** Known mounts outside the facade; anything else is `other`, so labels stay few whatever is requested. */
+const MOUNTS = new Set(['/graphql', '/metrics', '/ready', '/docs', '/supply']);
+
+/** Route rows name themselves (rest-compat/router.ts, `res.locals.route`); elsewhere the mount, never the raw URL. */
+function routeLabel(req: Request, res: Response): string {
+  const row = res.locals.route as string | undefined;
+  if (row) return row.replace(/^\S+ /, '');
+  const path = req.originalUrl.split('?')[0];
+  if (path.startsWith('/api/v1')) return 'unmatched';
+  const mount = '/' + (path.split('/')[1] ?? '');
+  return MOUNTS.has(mount) ? mount : 'other';
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  max: number;
+}
+
+/** Pool use, relay lag and pending deliveries, read when scraped (a failed read keeps the last value). */
+function databaseGauges(registry: Registry, orm: MikroORM, clock: Clock): void {
+  const pool = () => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+  new Gauge({
+    name: 'gateway_db_pool_connections',
+    help: 'Database pool connections by state (used, free, pending acquires, max)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.set({ state: 'used' }, p?.numUsed() ?? 0);
+      this.set({ state: 'free' }, p?.numFree() ?? 0);
+      this.set({ state: 'pending' }, p?.numPendingAcquires() ?? 0);
+      this.set({ state: 'max' }, p?.max ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'gateway_event_relay_lag_seconds',
+    help: 'Age of the oldest event not yet announced by the relay (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      await readOrKeep(async () => {
+        const [row] = await orm.em.fork().execute<{ oldest: Date | string | null }[]>(`select min(occurred_at) as oldest from "event" where relayed_at is null`);
+        this.set(row?.oldest ? Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
+      });
+    },
+  });
+  new Gauge({
+    name: 'gateway_webhook_deliveries_pending',
+    help: 'Webhook deliveries waiting for an attempt or in flight',
+    registers: [registry],
+    async collect() {
+      await readOrKeep(async () => {
+        const [row] = await orm.em.fork().execute<{ n: string }[]>(`select count(*) as n from webhook_delivery where status in ('pending', 'in_flight')`);
+        this.set(Number(row?.n ?? 0));
+      });
+    },
+  });
+}
+
+async function readOrKeep(read: () => Promise<void>): Promise<void> {
+  try {
+    await read();
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'metric not read from the database');
+  }
+}
