@@ -53,6 +53,20 @@ export function pageSize(first: number | undefined | null, max = MAX_PAGE, fallb
   return first;
 }
 
+/** `where` narrowed to the rows after the cursor, in (createdAt desc, id desc) order. */
+export function afterCursor<T>(where: FilterQuery<T>, after: string | null | undefined): FilterQuery<T> {
+  if (!after) return where;
+  const c = decodeCursor(after);
+  const at = new Date(c.t);
+  return { $and: [where, { $or: [{ createdAt: { $lt: at } }, { createdAt: at, id: { $lt: c.id } }] }] } as FilterQuery<T>;
+}
+
+/** The page of `limit` out of `limit + 1` rows read, and the cursor of the next page. */
+export function pageOf<T extends Keyed>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+}
+
 /**
  * Keyset pagination on (createdAt desc, id desc): stable under concurrent inserts and as fast on
  * the thousandth page as on the first, given an index that ends in (created_at, id).
@@ -65,13 +79,6 @@ export async function paginate<T extends Keyed>(
   max = MAX_PAGE,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
   const limit = pageSize(page.first, max, Math.min(DEFAULT_PAGE, max));
-  let filter = where;
-  if (page.after) {
-    const c = decodeCursor(page.after);
-    const at = new Date(c.t);
-    filter = { $and: [where, { $or: [{ createdAt: { $lt: at } }, { createdAt: at, id: { $lt: c.id } }] }] } as FilterQuery<T>;
-  }
-  const rows = await em.find(entity, filter, { orderBy: { createdAt: 'desc', id: 'desc' } as never, limit: limit + 1 });
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+  const rows = await em.find(entity, afterCursor(where, page.after), { orderBy: { createdAt: 'desc', id: 'desc' } as never, limit: limit + 1 });
+  return pageOf(rows, limit);
 }
