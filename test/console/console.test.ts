@@ -22,6 +22,7 @@ describe('Ops console (browser)', () => {
   let page: Page;
   let token: string;
   const seeded: { settled: string; pending: string; twoStep: string } = { settled: '', pending: '', twoStep: '' };
+  let twoStepDealingDate = '';
   let placed = '';
   let DT = '';
   let IN = '';
@@ -53,6 +54,7 @@ describe('Ops console (browser)', () => {
     const twoStep = await gw.api('POST', '/orders/subscribe', { host: 'localhost', body: { distributorId: DT, investorId: IN, shareClassId: SC, amountSubscription: 1200, externalRef: 'crm-77' } });
     expect(twoStep.status).toBe(200);
     seeded.twoStep = twoStep.body.data.orderId;
+    twoStepDealingDate = twoStep.body.data.dealingDate;
     for (const event_type of ['order.accepted', 'token.transfer_completed']) {
       const hook = await gw.api('POST', '/webhooks/register', { host: 'localhost', body: { event_type, endpoint_url: receiver.url('/hook') } });
       expect(hook.status).toBe(200);
@@ -103,7 +105,7 @@ describe('Ops console (browser)', () => {
     await expectAccessible('blotter');
   });
 
-  it('filters the blotter by flow and finds an order by externalRef', async () => {
+  it('filters the blotter by flow and by dealing date, and finds an order by externalRef', async () => {
     await page.getByLabel('Flow').selectOption('two_step');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor({ state: 'detached' });
@@ -113,6 +115,15 @@ describe('Ops console (browser)', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.locator(`tr[data-order-id="${seeded.pending}"]`).waitFor({ state: 'detached' });
     await expect(page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')))).resolves.toEqual([seeded.twoStep]);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor();
+    // by dealing date: nothing is dealt on a day long past; the two-step order on its own day
+    await page.getByLabel('Dealing date').fill('2001-01-02');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No orders match.').waitFor();
+    await page.getByLabel('Dealing date').fill(twoStepDealingDate);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator(`tr[data-order-id="${seeded.twoStep}"]`).waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor();
   });

@@ -291,9 +291,9 @@ export type RemoveInvestorWalletMutationVariables = Exact<{
 
 export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: string, status: WalletStatus } };
 
-export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number };
+export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number };
 
-export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
+export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
 
 export type DeliveryFragment = { id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> };
 
@@ -303,14 +303,14 @@ export type BlotterQueryVariables = Exact<{
 }>;
 
 
-export type BlotterQuery = { orders: { nextCursor: string | null, items: Array<{ id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number }> } };
+export type BlotterQuery = { orders: { nextCursor: string | null, items: Array<{ id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number }> } };
 
 export type OrderRowByIdQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type OrderRowByIdQuery = { order: { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number } };
+export type OrderRowByIdQuery = { order: { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number } };
 
 export type BlotterChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -323,12 +323,12 @@ export type OrderDetailQueryVariables = Exact<{
 }>;
 
 
-export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
+export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
 
 export type OrderUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrderUpdatesSubscription = { orderUpdated: { eventId: string, orderId: string, sequence: number, status: string, order: { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, eventSeq: number } | null } };
+export type OrderUpdatesSubscription = { orderUpdated: { eventId: string, orderId: string, sequence: number, status: string, order: { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number } | null } };
 
 export type AcceptOrderMutationVariables = Exact<{
   orderId: string;
@@ -483,6 +483,7 @@ export const OrderRowFragmentDoc = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }
     `, {"fragmentName":"OrderRow"}) as unknown as TypedDocumentString<OrderRowFragment, unknown>;
@@ -548,6 +549,7 @@ export const OrderFullFragmentDoc = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }`, {"fragmentName":"OrderFull"}) as unknown as TypedDocumentString<OrderFullFragment, unknown>;
 export const DeliveryFragmentDoc = new TypedDocumentString(`
@@ -824,6 +826,7 @@ export const BlotterDocument = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }`) as unknown as TypedDocumentString<BlotterQuery, BlotterQueryVariables>;
 export const OrderRowByIdDocument = new TypedDocumentString(`
@@ -847,6 +850,7 @@ export const OrderRowByIdDocument = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }`) as unknown as TypedDocumentString<OrderRowByIdQuery, OrderRowByIdQueryVariables>;
 export const BlotterChoicesDocument = new TypedDocumentString(`
@@ -889,6 +893,7 @@ export const OrderDetailDocument = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }
 fragment OrderFull on Order {
@@ -986,6 +991,7 @@ export const OrderUpdatesDocument = new TypedDocumentString(`
   distributorId
   investorId
   shareClassId
+  dealingDate
   eventSeq
 }`) as unknown as TypedDocumentString<OrderUpdatesSubscription, OrderUpdatesSubscriptionVariables>;
 export const AcceptOrderDocument = new TypedDocumentString(`

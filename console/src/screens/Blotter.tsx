@@ -16,9 +16,11 @@ interface Filters {
   status: string;
   distributorId: string;
   shareClassId: string;
+  /** `YYYY-MM-DD`: what is dealt that day. */
+  dealingDate: string;
   search: string;
 }
-const NO_FILTERS: Filters = { flow: '', status: '', distributorId: '', shareClassId: '', search: '' };
+const NO_FILTERS: Filters = { flow: '', status: '', distributorId: '', shareClassId: '', dealingDate: '', search: '' };
 
 /** An order id as the two flows spell it; anything else searched for is an externalRef. */
 const looksLikeOrderId = (s: string) => /^(OR\d{6,}|ord_[A-Za-z0-9_-]+)$/.test(s);
@@ -30,6 +32,7 @@ function matches(o: OrderRowFragment, f: Filters): boolean {
     (!f.status || o.status === f.status) &&
     (!f.distributorId || o.distributorId === f.distributorId) &&
     (!f.shareClassId || o.shareClassId === f.shareClassId) &&
+    (!f.dealingDate || o.dealingDate === f.dealingDate) &&
     (!q || o.id === q || o.externalRef === q)
   );
 }
@@ -70,6 +73,7 @@ export function Blotter() {
         status: f.status || null,
         distributorId: f.distributorId || null,
         shareClassId: f.shareClassId || null,
+        dealingDate: f.dealingDate || null,
         externalRef: q || null,
       };
       const r = await request(BlotterDocument, { filter, page: { first: PAGE, after } });
@@ -141,6 +145,7 @@ export function Blotter() {
           onChange={(shareClassId) => setFilters({ ...filters, shareClassId })}
           options={[['', 'All share classes'], ...shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]}
         />
+        <Field label="Dealing date" name="dealingDate" type="date" value={filters.dealingDate} onChange={(dealingDate) => setFilters({ ...filters, dealingDate })} />
         <Field label="Order id or externalRef" name="search" value={filters.search} onChange={(search) => setFilters({ ...filters, search })} placeholder="ord_… / OR000001 / ref" />
         <div className="filter-buttons">
           <button type="submit" className="primary">
@@ -164,6 +169,7 @@ export function Blotter() {
             <tr>
               <th scope="col">Order</th>
               <th scope="col">Created</th>
+              <th scope="col">Dealing</th>
               <th scope="col">Flow</th>
               <th scope="col">Type</th>
               <th scope="col">Status</th>
@@ -185,6 +191,7 @@ export function Blotter() {
                   </Link>
                 </td>
                 <td>{time(o.createdAt)}</td>
+                <td>{o.dealingDate ?? <span className="muted">—</span>}</td>
                 <td>
                   {o.flow === 'one_step' ? 'one-step' : 'two-step'} <span className="muted">{o.surface}</span>
                 </td>
