@@ -7,6 +7,7 @@ import type { Principal } from '../common/principal';
 import { runInScope } from '../common/request-scope';
 import type { Services } from '../services';
 import type { GraphqlGuards } from './limits';
+import { operationInputProblem } from './input-guard';
 import { admittedContext, graphqlContext } from './principal';
 
 /**
@@ -102,6 +103,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         }
         const errors = validate(deps.schema, document, rules);
         if (errors.length) return [...errors];
+        // The same input rules as on HTTP (inputHygienePlugin), before anything subscribes.
+        const problem = operationInputProblem(document, payload.variables ?? undefined);
+        if (problem) return [new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } })];
         return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       context: (ctx) => {

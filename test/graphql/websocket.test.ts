@@ -70,6 +70,14 @@ describe('GraphQL over graphql-ws, outside development', () => {
     await client.dispose();
   });
 
+  it('applies the HTTP input rules to every operation: a NUL in an argument is refused before anything subscribes', async () => {
+    const { client } = await connect(gw.port, await gw.opsToken());
+    expect(await errorsOf(client, 'subscription { orderUpdated(shareClassId: "SC\\u0000001") { eventId } }')).toEqual([
+      expect.objectContaining({ message: 'shareClassId must not contain control characters', extensions: { code: 'BAD_USER_INPUT' } }),
+    ]);
+    await client.dispose();
+  });
+
   it("closes a distributor's subscription when its access token expires (4401)", async () => {
     const distributor = await aDistributor(gw.em());
     const { accessToken } = await aTokenPair(gw, distributor);
@@ -86,6 +94,16 @@ describe('GraphQL over graphql-ws, outside development', () => {
     const revoked = await gw.graphql('mutation($k: String!) { revokeApiCredential(apiKey: $k) }', { k: apiKey }, { token: await gw.opsToken() });
     expect(revoked.body).toEqual({ data: { revokeApiCredential: true } });
     expect(await closed).toBe(WS_CLOSE.credentialEnded);
+  });
+
+  it('closes it when its distributor is suspended (4401), and a new connection is refused (4403)', async () => {
+    const distributor = await aDistributor(gw.em());
+    const { accessToken } = await aTokenPair(gw, distributor);
+    const { closed } = await connect(gw.port, accessToken);
+    const suspended = await gw.graphql('mutation($id: ID!) { updateDistributor(id: $id, input: {status: "suspended"}) { status } }', { id: distributor.id }, { token: await gw.opsToken() });
+    expect(suspended.body).toEqual({ data: { updateDistributor: { status: 'suspended' } } });
+    expect(await closed).toBe(WS_CLOSE.credentialEnded);
+    await expect(connect(gw.port, accessToken)).rejects.toThrow(`closed: ${WS_CLOSE.forbidden}`);
   });
 
   it('closes an ops subscription when its ops token is revoked (4401)', async () => {
