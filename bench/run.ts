@@ -87,6 +87,7 @@ async function openTarget(suffix: string): Promise<{ target: BenchDatabase; clos
   if (url) return { target: { kind: 'server', url: sibling(url, suffix) }, close: async () => undefined };
   log('WARNING: DATABASE_URL is not set: using the embedded PostgreSQL (PGlite, one statement at a time).');
   log('WARNING: these numbers are NOT comparable with a PostgreSQL server; set DATABASE_URL for real figures.');
+  // Both servers and the load generator share it: room for their pools.
   const embedded: EmbeddedPostgres = await startEmbeddedPostgres(null, 64);
   return { target: { kind: 'embedded', socket: embedded.connection }, close: () => embedded.stop() };
 }

@@ -15,8 +15,16 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-/** `dataDir` null keeps the database in memory (tests). */
-export async function startEmbeddedPostgres(dataDir: string | null, maxConnections = 16): Promise<EmbeddedPostgres> {
+/** Connections the socket server takes beyond the pool's: a script or a test's own client. */
+const SPARE_CONNECTIONS = 4;
+
+/**
+ * `dataDir` null keeps the database in memory (tests). The socket server refuses connections
+ * beyond its limit ("Too many connections", which the pool sees as a broken socket), so it takes
+ * as many as the pool that will use it may open.
+ */
+export async function startEmbeddedPostgres(dataDir: string | null, poolMax: number): Promise<EmbeddedPostgres> {
+  const maxConnections = poolMax + SPARE_CONNECTIONS;
   if (dataDir) mkdirSync(resolve(dataDir), { recursive: true });
   const db = await PGlite.create(dataDir ? resolve(dataDir) : undefined);
   // A short socket path: Unix socket paths are limited to about 107 bytes.

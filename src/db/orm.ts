@@ -43,7 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     connection = { clientUrl: options.databaseUrl };
   } else {
-    embedded = await startEmbeddedPostgres(options.dataDir);
+    embedded = await startEmbeddedPostgres(options.dataDir, options.poolMax);
     connection = { ...embedded.connection };
   }
   const orm = await MikroORM.init({

@@ -49,7 +49,7 @@ export async function openTestDatabase(clock: Clock, poolMax = 10): Promise<Test
     url = await ensureWorkerDatabase(admin);
     orm = await MikroORM.init({ ...ormOptions(clock), clientUrl: url, pool: { min: 0, max: poolMax } });
   } else {
-    embedded = await startEmbeddedPostgres(null);
+    embedded = await startEmbeddedPostgres(null, poolMax);
     orm = await MikroORM.init({ ...ormOptions(clock), ...embedded.connection, pool: { min: 0, max: poolMax } });
   }
   await migrate(orm, url);
