@@ -74,12 +74,3 @@ export const ID_PREFIXES = {
   investorId: ['IN', 'US'],
   shareClassId: ['SC'],
 } as const satisfies Record<string, readonly IdPrefix[]>;
-
-/**
- * Order ids are `OR######` (two-step) or the opaque `ord_<id>` (one-step): an `OR` id with
- * another number of digits is `invalid orderId format` (400); anything else unknown is simply
- * not found.
- */
-export function assertOrderIdFormat(value: unknown): void {
-  if (typeof value === 'string' && /^OR\d+$/.test(value) && !hasIdFormat(value, 'OR')) throw badRequest('invalid orderId format');
-}

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { alias, documentedId, hasIdFormat, ID_PREFIXES } from '../../common/ids';
+import { alias, documentedId, ID_PREFIXES } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
 import type { DealingService } from '../dealing/dealing.service';
 import { investorNotFound } from '../investor/investor.errors';
@@ -77,7 +77,8 @@ export class HoldingService {
     const now = this.clock.now();
     const settledAt = optionalEpochMs(input.settledAt, 'settledAt') ?? now;
     if (settledAt.getTime() > now.getTime()) throw badRequest('settledAt must not be in the future');
-    const investor = hasIdFormat(investorId, 'IN') ? await ctx.em.findOne(Investor, { id: investorId }) : null;
+    const recordOf = ctx.access.recordId(investorId, 'investor');
+    const investor = recordOf ? await ctx.em.findOne(Investor, { id: recordOf }) : null;
     if (!investor) throw investorNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
     await ctx.em.transactional(async (em) => {

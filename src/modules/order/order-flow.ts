@@ -1,3 +1,4 @@
+import { badRequest } from '../../common/errors';
 import { hasIdFormat } from '../../common/ids';
 import { OrderFlow } from './order.entity';
 
@@ -16,4 +17,14 @@ export function flowOfOrderId(id: unknown): OrderFlow | null {
   if (hasIdFormat(id, 'OR')) return OrderFlow.two_step;
   if (typeof id === 'string' && /^ord_[0-9a-f]{24}$/.test(id)) return OrderFlow.one_step;
   return null;
+}
+
+/**
+ * An order id as a request names it: an `OR` id with another number of digits than six is
+ * `invalid orderId format` (400); otherwise the flow it belongs to, or null for no order's id
+ * (answered like a missing order).
+ */
+export function readOrderId(id: unknown): OrderFlow | null {
+  if (typeof id === 'string' && /^OR\d+$/.test(id) && !hasIdFormat(id, 'OR')) throw badRequest('invalid orderId format');
+  return flowOfOrderId(id);
 }

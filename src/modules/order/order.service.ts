@@ -4,7 +4,7 @@ import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
-import { assertOrderIdFormat, documentedId, ID_PREFIXES } from '../../common/ids';
+import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { afterCursor, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../graphql/pagination';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
@@ -12,7 +12,7 @@ import { Investor } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
-import { flowOfOrderId } from './order-flow';
+import { readOrderId } from './order-flow';
 import { TWO_STEP_STATUSES } from './two-step.states';
 
 /** Filters of the order book (GraphQL `orders`, and the R-two-step lists). */
@@ -49,8 +49,7 @@ export class OrderService {
    */
   async visibleOrder(ctx: ServiceContext, orderId: unknown, flow?: OrderFlow): Promise<Order> {
     const owned = ctx.access.ownedBy();
-    assertOrderIdFormat(orderId);
-    const idFlow = flowOfOrderId(orderId);
+    const idFlow = readOrderId(orderId);
     if (idFlow === null || (flow && idFlow !== flow)) throw orderNotFound();
     const order = await ctx.em.findOne(Order, { id: orderId as string, ...owned });
     if (!order) throw orderNotFound();
@@ -64,8 +63,7 @@ export class OrderService {
    */
   async visibleOrderRecord(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
     const scope = ctx.access.scope();
-    assertOrderIdFormat(orderId);
-    if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
+    if (readOrderId(orderId) === null) throw orderNotFound();
     const rows = await rawRows(ctx.em, scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope.all ? [orderId] : [orderId, scope.distributorId]);
     if (!rows.length) throw orderNotFound();
     const { status_history: history, ...row } = rows[0];

@@ -2,10 +2,9 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import type { ReadCache } from '../../common/read-cache';
-import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
 import { appendEvent } from '../../events/event-log';
-import { hasIdFormat, nextId } from '../../common/ids';
+import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { currencyCode, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -14,7 +13,7 @@ import { fundNotFound } from '../fund/fund.errors';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { ShareClass } from './share-class.entity';
-import { invalidShareClassIdFormat, shareClassNotFound } from './share-class.errors';
+import { shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
@@ -39,9 +38,7 @@ export interface ShareClassFields {
 
 /** A share class id as sent: `shareClassId is required`, then `invalid shareClassId format` (`SC` + 6 digits). */
 function shareClassIdOf(raw: unknown): string {
-  const id = required(raw, 'shareClassId');
-  if (!hasIdFormat(id, 'SC')) throw invalidShareClassIdFormat();
-  return id;
+  return documentedId(raw, 'shareClassId', ID_PREFIXES.shareClassId);
 }
 
 const PARTS = ['meta', 'details', 'metrics', 'overview', 'subRedemption', 'bank'] as const;
