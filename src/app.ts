@@ -16,9 +16,10 @@ import { failure } from '../rest-compat/envelope';
 import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
-import { readCacheSubscriber } from './common/read-cache';
+import { readCacheListener } from './common/read-cache';
 import { currentScope, runInScope } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
+import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
 import { EventRelay, listenForDeliveries } from './events/relay';
 import { DeliveryWorker } from './events/webhook-delivery';
@@ -101,7 +102,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
   const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
-  deps.orm.em.getEventManager().registerSubscriber(readCacheSubscriber(services.readCache));
+  onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
   const cacheFollower = followCommittedChanges(bus, services.readCache); // not a subscription: uncounted
   const app = express();

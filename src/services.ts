@@ -78,8 +78,8 @@ export function createServices(deps: ServiceDeps) {
     holding: new HoldingService(shareClass, dealing, clock),
     order,
     supply,
-    twoStep: new TwoStepService({ distributors: distributor, shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
-    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, distributors: distributor, shareClasses: shareClass, dealing }),
+    twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
+    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -18,6 +18,14 @@ export function formatId(prefix: IdPrefix, n: number | string): string {
   return prefix + String(n).padStart(6, '0');
 }
 
+/**
+ * `nextId` as an SQL expression, for a statement that inserts the record it names: the same
+ * sequence and the same form as `formatId` (padded to six digits, never cut).
+ */
+export function nextIdSql(prefix: SequencePrefix): string {
+  return `(select '${prefix}' || lpad(n, greatest(6, length(n)), '0') from (select nextval('${sequenceName(prefix)}')::text as n) s)`;
+}
+
 export async function nextId(em: EntityManager, prefix: SequencePrefix): Promise<string> {
   // em.execute runs inside the caller's transaction, if any (a second connection would deadlock the embedded database).
   const rows = await em.execute<{ n: string }[]>(`select nextval('${sequenceName(prefix)}') as n`);

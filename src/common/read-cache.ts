@@ -1,5 +1,4 @@
-import type { EntityManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
-import { DomainEvent } from '../events/event.entity';
+import type { EventListener } from '../events/event-log';
 
 /** What the cache needs to know of a committed event (an `event` row). */
 export interface CacheEvent {
@@ -62,7 +61,7 @@ class Slot<K, V> {
  * Services own what is cached and how it is loaded (`src/modules/*`); this module only keeps it
  * and forgets it. Invalidation is driven by the event log: every change to these records appends
  * an event in its unit of work, and `onEvent` drops what the event touches —
- * - on this instance synchronously once the change is committed (`readCacheSubscriber`, wired in
+ * - on this instance synchronously once the change is committed (`readCacheListener`, wired in
  *   `createGateway`), so a reader that follows the write never sees the old value;
  * - on other instances when the lead's event relay/bus delivers the committed event, and until
  *   then after at most `READ_CACHE_TTL_MS`.
@@ -128,37 +127,10 @@ export class ReadCache {
 }
 
 /**
- * Feeds the cache the events this process commits: after a flush outside a transaction (the
- * flush's own transaction is committed by then), or, for flushes inside `em.transactional`, when
- * that transaction commits (nothing is dropped on rollback: nothing changed). Events are also
- * dropped at the in-transaction flush itself, so a load racing the commit is not stored.
+ * Feeds the cache the events this process writes (src/events/event-log.ts `onEvents`): what they
+ * touch is dropped at the write itself, so a load racing the commit is not stored, and again once
+ * it committed; nothing more on a rollback (nothing changed).
  */
-export function readCacheSubscriber(cache: ReadCache): EventSubscriber {
-  const pending = new WeakMap<EntityManager, CacheEvent[]>();
-  const eventsOf = (args: FlushEventArgs): CacheEvent[] =>
-    args.uow
-      .getChangeSets()
-      .filter((cs) => cs.entity instanceof DomainEvent)
-      .map((cs) => cs.entity as DomainEvent);
-  return {
-    afterFlush(args: FlushEventArgs) {
-      const events = eventsOf(args);
-      if (!events.length) return;
-      for (const e of events) cache.onEvent(e);
-      if (args.em.isInTransaction()) {
-        const list = pending.get(args.em) ?? [];
-        list.push(...events);
-        pending.set(args.em, list);
-      }
-    },
-    afterTransactionCommit(args: TransactionEventArgs) {
-      const list = pending.get(args.em);
-      if (!list) return;
-      pending.delete(args.em);
-      for (const e of list) cache.onEvent(e);
-    },
-    afterTransactionRollback(args: TransactionEventArgs) {
-      pending.delete(args.em);
-    },
-  };
+export function readCacheListener(cache: ReadCache): EventListener {
+  return { written: (event) => cache.onEvent(event), committed: (event) => cache.onEvent(event) };
 }

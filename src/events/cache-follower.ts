@@ -6,7 +6,7 @@ import { TOPICS, type EventBus, type RelayedEvent } from './pubsub';
  * Keeps this instance's read cache in step with changes committed by any instance: the relay
  * (whichever instance runs it) announces NAV publications and reference-data changes on the bus,
  * and each follower drops what they touch. The committing instance has already dropped them at
- * commit (readCacheSubscriber); with Redis this reaches every other instance too, and without it
+ * commit (readCacheListener); with Redis this reaches every other instance too, and without it
  * the cache's TTL bounds how long another instance may serve the old value.
  */
 export function followCommittedChanges(bus: EventBus, cache: ReadCache): { stop(): Promise<void> } {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, EventManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import { opaqueId } from '../common/ids';
 import { DomainEvent } from './event.entity';
 
@@ -9,6 +9,14 @@ export interface NewEvent {
   distributorId?: string | null;
   payload: Record<string, unknown>;
   occurredAt: Date;
+}
+
+/** What listeners are told of an event this process wrote. */
+export interface WrittenEvent {
+  type: string;
+  aggregateType: string;
+  aggregateId: string;
+  payload: Record<string, unknown>;
 }
 
 /**
@@ -27,4 +35,78 @@ export function appendEvent(em: EntityManager, event: NewEvent): DomainEvent {
   });
   em.persist(row);
   return row;
+}
+
+/**
+ * Hands events written by a statement of the caller's own (hot paths that skip the unit of work,
+ * such as an order's placement) to this process's listeners, exactly as flushed ones are: once
+ * `em`'s transaction commits, or at once when the statement ran on its own.
+ */
+export function eventsWritten(em: EntityManager, events: WrittenEvent[]): void {
+  eventCommits(em.getEventManager()).written(em, events);
+}
+
+export interface EventListener {
+  /** At the write, committed or not: what must never keep a value the change may replace (caches). */
+  written?(event: WrittenEvent): void;
+  /** After the commit: what may announce the change (the relay's wake-up, caches again). */
+  committed?(event: WrittenEvent): void;
+}
+
+/** Listens to the events this process commits through `em`'s ORM, however they were written. */
+export function onEvents(em: EntityManager, listener: EventListener): void {
+  eventCommits(em.getEventManager()).listeners.push(listener);
+}
+
+/**
+ * The one place that knows when this process's events committed: events flushed by the unit of
+ * work (`afterFlush`) and events written by statements (`eventsWritten`) are held per transaction
+ * and told after its commit; nothing is told of a rollback.
+ */
+class EventCommits implements EventSubscriber {
+  readonly listeners: EventListener[] = [];
+  private readonly pending = new WeakMap<EntityManager, WrittenEvent[]>();
+
+  afterFlush(args: FlushEventArgs): void {
+    const events = args.uow
+      .getChangeSets()
+      .filter((cs) => cs.entity instanceof DomainEvent)
+      .map((cs) => cs.entity as DomainEvent);
+    if (events.length) this.written(args.em, events);
+  }
+
+  written(em: EntityManager, events: WrittenEvent[]): void {
+    for (const l of this.listeners) for (const e of events) l.written?.(e);
+    if (!em.isInTransaction()) return this.tell(events);
+    const list = this.pending.get(em);
+    if (list) list.push(...events);
+    else this.pending.set(em, [...events]);
+  }
+
+  afterTransactionCommit(args: TransactionEventArgs): void {
+    const list = this.pending.get(args.em);
+    if (!list) return;
+    this.pending.delete(args.em);
+    this.tell(list);
+  }
+
+  afterTransactionRollback(args: TransactionEventArgs): void {
+    this.pending.delete(args.em);
+  }
+
+  private tell(events: WrittenEvent[]): void {
+    for (const l of this.listeners) for (const e of events) l.committed?.(e);
+  }
+}
+
+const registry = new WeakMap<EventManager, EventCommits>();
+
+function eventCommits(manager: EventManager): EventCommits {
+  let commits = registry.get(manager);
+  if (!commits) {
+    commits = new EventCommits();
+    manager.registerSubscriber(commits);
+    registry.set(manager, commits);
+  }
+  return commits;
 }

@@ -1,4 +1,3 @@
-import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Clock } from '../common/clock';
@@ -7,6 +6,7 @@ import { Order } from '../modules/order/order.entity';
 import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
 import { DomainEvent } from './event.entity';
+import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
 
@@ -50,7 +50,7 @@ interface EventRow {
  *   also taken `FOR UPDATE SKIP LOCKED`.
  *
  * Woken by NOTIFY from the `event` insert trigger (PostgreSQL server), by this process's own
- * flushes that wrote events, and by a poll every `pollMs` (the embedded database's socket server
+ * committed events (`onEvents`, however they were written), and by a poll every `pollMs` (the embedded database's socket server
  * does not carry LISTEN, so there the poll and the local wake-ups do the work).
  */
 export class EventRelay {
@@ -71,7 +71,7 @@ export class EventRelay {
 
   async start(): Promise<void> {
     // Registered once: a stopped relay ignores wake-ups, and a restart must not add a second one.
-    if (!this.wakeupRegistered) this.orm.em.getEventManager().registerSubscriber(new LocalEventWakeup(this));
+    if (!this.wakeupRegistered) onEvents(this.orm.em, { committed: () => this.wake() });
     this.wakeupRegistered = true;
     if (this.options.listen) await this.listen();
     this.loop.start();
@@ -199,27 +199,6 @@ function toRelayed(r: EventRow): RelayedEvent {
     payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
     occurredAt: new Date(r.occurred_at).getTime(),
   };
-}
-
-/**
- * Wakes the relay when this process flushed event rows: after the flush when it committed on its
- * own, after the surrounding transaction's commit otherwise.
- */
-class LocalEventWakeup implements EventSubscriber {
-  private pending = false;
-  constructor(private readonly relay: EventRelay) {}
-
-  afterFlush(args: FlushEventArgs): void {
-    if (!args.uow.getChangeSets().some((cs) => cs.entity instanceof DomainEvent)) return;
-    if (args.em.isInTransaction()) this.pending = true;
-    else this.relay.wake();
-  }
-
-  afterTransactionCommit(): void {
-    if (!this.pending) return;
-    this.pending = false;
-    this.relay.wake();
-  }
 }
 
 /** Listens for new deliveries created by any instance's relay, to wake this instance's worker. */

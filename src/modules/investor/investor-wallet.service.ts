@@ -8,12 +8,6 @@ import { InvestorWallet, WalletStatus } from './investor.entity';
 import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
 
 /**
- * An investor's wallets. A wallet must be whitelisted (after identity verification) before it
- * can receive tokens; at most one wallet per chain is in use (pending or whitelisted — a partial
- * unique index holds it); a compromised wallet is removed from the whitelist and kept for the
- * record, which frees the chain for a new wallet.
- */
-/**
  * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
  * unique index allows at most one). Orders deliver to it and holdings report it.
  */
@@ -21,6 +15,15 @@ export function walletInUse(em: EntityManager, investorId: string, chainId: stri
   return em.findOne(InvestorWallet, { investor: investorId, chainId, status: { $ne: WalletStatus.removed } });
 }
 
+/** `walletInUse`'s condition in SQL, for statements that read wallets with other records (placement). */
+export const WALLET_IN_USE_SQL = (alias: string) => `${alias}.status <> '${WalletStatus.removed}'`;
+
+/**
+ * An investor's wallets. A wallet must be whitelisted (after identity verification) before it
+ * can receive tokens; at most one wallet per chain is in use (pending or whitelisted — a partial
+ * unique index holds it); a compromised wallet is removed from the whitelist and kept for the
+ * record, which frees the chain for a new wallet.
+ */
 export class InvestorWalletService {
   constructor(
     private readonly investors: InvestorService,

@@ -5,11 +5,10 @@ import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
+import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
-import { Distributor } from '../distributor/distributor.entity';
-import type { DistributorService } from '../distributor/distributor.service';
 import type { DealingService } from '../dealing/dealing.service';
 import { Holding } from '../holding/holding.entity';
 import { LotSource } from '../holding/holding-lot.entity';
@@ -21,12 +20,12 @@ import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
-import { recordTransition } from './order-transition';
+import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
-import { placementParties } from './placement-parties';
+import { placementParties, type PlacementParties } from './placement-parties';
 import {
   noLiveNav,
   noLongerCancellable,
@@ -97,7 +96,6 @@ export class OneStepOrderService {
       clock: Clock;
       navs: NavService;
       orders: OrderService;
-      distributors: DistributorService;
       shareClasses: ShareClassService;
       dealing: DealingService;
     },
@@ -116,25 +114,10 @@ export class OneStepOrderService {
     const delivery = this.readDelivery(input);
     return ctx.em.transactional(async (em) => {
       // Inside the transaction: the grant is read from the database, not the cache.
-      const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
+      const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const now = this.clock.now();
-      const terms = await this.deps.dealing.subscriptionTerms({ em }, shareClass, { amount, currency, field: 'amount', placedAt: now });
-      const order = em.create(Order, {
-        id: opaqueId('ord'),
-        flow: OrderFlow.one_step,
-        surface: surfaceOf(ctx.access),
-        type: OrderType.subscription,
-        status: OneStepStatus.pending,
-        distributor: em.getReference(Distributor, distributor.id),
-        investor: em.getReference(Investor, investor.id),
-        shareClass: em.getReference(ShareClass, shareClass.id),
-        amount,
-        ...terms,
-        ...delivery,
-      } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now });
-      await em.flush();
-      return order;
+      const terms = await this.deps.dealing.subscriptionTerms({ em }, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
+      return this.place(em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
     });
   }
 
@@ -145,32 +128,32 @@ export class OneStepOrderService {
     const delivery = this.readDelivery(input);
     return ctx.em.transactional(async (em) => {
       // Inside the transaction: the grant is read from the database, not the cache.
-      const { distributor, investor, shareClass } = await placementParties({ em, access: ctx.access }, this.deps, ids);
+      const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
+      const { investorId, shareClass } = parties;
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
-      const holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const balance = holding?.balance ?? '0';
-      const reserved = await reservedTokens(em, investor.id, shareClass.id);
+      const { balance, reserved } = await lockedHolding(em, investorId, shareClass.id);
       if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
-      await this.deps.dealing.assertUnlocked(em, shareClass, { investorId: investor.id, balance }, { tokenCount, reserved, now });
-      const order = em.create(Order, {
+      await this.deps.dealing.assertUnlocked(em, shareClass, { investorId, balance }, { tokenCount, reserved, now });
+      return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, ...dates, ...delivery });
+    });
+  }
+
+  /** A placement of this flow: `pending`, under a fresh `ord_…` id, through the caller's surface. */
+  private place(em: EntityManager, access: Access, parties: PlacementParties, now: Date, order: Pick<NewOrder, 'type'> & Partial<NewOrder>): Promise<Order> {
+    return recordPlacement(
+      em,
+      {
         id: opaqueId('ord'),
         flow: OrderFlow.one_step,
-        surface: surfaceOf(ctx.access),
-        type: OrderType.redemption,
-        status: OneStepStatus.pending,
-        distributor: em.getReference(Distributor, distributor.id),
-        investor: em.getReference(Investor, investor.id),
-        shareClass: em.getReference(ShareClass, shareClass.id),
-        tokenCount,
-        currency: shareClass.currency,
-        ...dates,
-        ...delivery,
-      } as never);
-      await recordTransition(em, order, { status: OneStepStatus.pending, as: ctx.access.actor, now });
-      await em.flush();
-      return order;
-    });
+        surface: surfaceOf(access),
+        distributor: { id: parties.distributorId },
+        investor: { id: parties.investorId },
+        shareClass: { id: parties.shareClass.id },
+        ...order,
+      },
+      { status: OneStepStatus.pending, as: access.actor, now },
+    );
   }
 
   /** A one-step order the caller may see; a two-step order, unknown or another's: `order not found`. */
@@ -375,12 +358,25 @@ export class OneStepOrderService {
 
 }
 
+/** The tokens promised to an investor's open redemptions of a share class (the `?`s: investor, share class). */
+const RESERVED_SQL = `select coalesce(sum(o.token_count), 0)::text from "order" o
+  where o.investor_id = ? and o.share_class_id = ? and o.flow = '${OrderFlow.one_step}' and o.type = '${OrderType.redemption}'
+    and o.status in (${RESERVING_STATUSES.map((st) => `'${st}'`).join(', ')})`;
+
 /** Tokens promised to open redemptions of this investor in this share class. */
 export async function reservedTokens(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
-  const rows = await em.execute<{ reserved: string | null }[]>(
-    `select coalesce(sum(token_count), 0)::text as reserved from "order"
-      where investor_id = ? and share_class_id = ? and flow = ? and type = ? and status in (?, ?)`,
-    [investorId, shareClassId, OrderFlow.one_step, OrderType.redemption, ...RESERVING_STATUSES],
-  );
-  return new Dec(rows[0]?.reserved ?? '0');
+  const [row] = await rawRows<{ reserved: string }>(em, `select (${RESERVED_SQL}) as reserved`, [investorId, shareClassId]);
+  return new Dec(row?.reserved ?? '0');
+}
+
+/**
+ * An investor's holding in a share class, its row locked until the caller's transaction ends (no
+ * row: nothing held, nothing to lock), then `reservedTokens`. Every redemption placement takes
+ * this lock first, so concurrent redemptions never promise more tokens than are held. Two
+ * statements, not one: a statement reads with the snapshot it started with, so a reservation
+ * committed by the redemption whose lock it waited for would be missed.
+ */
+export async function lockedHolding(em: EntityManager, investorId: string, shareClassId: string): Promise<{ balance: string; reserved: Dec }> {
+  const [held] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [investorId, shareClassId]);
+  return { balance: held?.balance ?? '0', reserved: await reservedTokens(em, investorId, shareClassId) };
 }

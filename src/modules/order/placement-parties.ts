@@ -1,20 +1,51 @@
+import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
-import type { DeliveryMode, Distributor } from '../distributor/distributor.entity';
+import type { DeliveryMode } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
-import type { DistributorService } from '../distributor/distributor.service';
-import { Investor } from '../investor/investor.entity';
 import { investorNotFound, investorNotTrading } from '../investor/investor.errors';
+import { WALLET_IN_USE_SQL } from '../investor/investor-wallet.service';
 import { shareClassNotFound, shareClassNotTrading } from '../share-class/share-class.errors';
 import type { ShareClassRecord, ShareClassService } from '../share-class/share-class.service';
 
-/** The records an order is placed for, as the caller may see them. */
+/** The records an order is placed for, as the caller may see them, and what placement asks of them. */
 export interface PlacementParties {
-  distributor: Distributor;
-  investor: Investor;
+  distributorId: string;
+  investorId: string;
   shareClass: ShareClassRecord;
   /** The distributor's grant of the share class. */
   deliveryMode: DeliveryMode;
+  /** Whether operations granted the investor the share class. */
+  investorGranted: boolean;
+  /** The investor's wallet in use on the share class's default chain, if any. */
+  investorWallet: string | null;
+  /** The distributor's own wallet on that chain, if any (`hold` delivery). */
+  distributorWallet: string | null;
 }
+
+interface PartyRow {
+  investor_id: string | null;
+  investor_status: string | null;
+  delivery_mode: DeliveryMode | null;
+  investor_granted: boolean;
+  investor_wallet: string | null;
+  distributor_wallet: string | null;
+}
+
+/*
+ * Everything a placement asks of the database, in one statement inside the placement's
+ * transaction, so a grant or wallet change that committed is never missed: the distributor, its
+ * investor and that investor's status, the distributor's grant of the share class (the grant rule
+ * of DistributorService.grantsOf: a share_class_grant row, with its delivery mode), the investor's
+ * grant, and both wallets on the share class's default chain.
+ */
+const PARTIES_SQL = `select i.id as investor_id, i.status as investor_status, g.delivery_mode,
+    exists (select 1 from investor_grant ig where ig.investor_id = i.id and ig.share_class_id = ?) as investor_granted,
+    (select w.address from investor_wallet w where w.investor_id = i.id and w.chain_id = ? and ${WALLET_IN_USE_SQL('w')} limit 1) as investor_wallet,
+    (select dw.address from distributor_wallet dw where dw.distributor_id = d.id and dw.chain_id = ? limit 1) as distributor_wallet
+  from distributor d
+  left join investor i on i.id = ? and i.distributor_id = d.id
+  left join share_class_grant g on g.distributor_id = d.id and g.share_class_id = ?
+  where d.id = ?`;
 
 /**
  * The parties of a placement, both flows and both surfaces: the distributor (the caller's own;
@@ -22,20 +53,29 @@ export interface PlacementParties {
  * or foreign party answers like a missing one, in the order the description lists them
  * (`distributorId`, `investorId`, `shareClassId not found`); then an investor or share class that
  * is not `active` is refused (409). Ids arrive already read as the caller's surface names them.
+ * The share class itself is reference data, read from the cache.
  */
 export async function placementParties(
   ctx: ServiceContext,
-  deps: { distributors: DistributorService; shareClasses: ShareClassService },
+  deps: { shareClasses: ShareClassService },
   ids: { distributorId: string | null; investorId: string | null; shareClassId: string },
 ): Promise<PlacementParties> {
-  const distributor = ids.distributorId ? await deps.distributors.findVisible(ctx, ids.distributorId) : null;
-  if (!distributor) throw distributorNotFound();
-  const investor = ids.investorId ? await ctx.em.findOne(Investor, { id: ids.investorId, distributor: distributor.id }) : null;
-  if (!investor) throw investorNotFound();
-  const deliveryMode = (await deps.distributors.grantsOf(ctx.em, distributor.id)).get(ids.shareClassId) as DeliveryMode | undefined;
-  const shareClass = deliveryMode ? await deps.shareClasses.record(ctx, ids.shareClassId) : undefined;
-  if (!shareClass || !deliveryMode) throw shareClassNotFound();
-  if (investor.status !== 'active') throw investorNotTrading(ctx.access.shownId(investor.id, 'investor'), investor.status);
+  if (!ids.distributorId || !ctx.access.sees(ids.distributorId)) throw distributorNotFound();
+  const shareClass = await deps.shareClasses.record(ctx, ids.shareClassId);
+  const chainId = shareClass?.primaryChainId ?? null;
+  const [row] = await rawRows<PartyRow>(ctx.em, PARTIES_SQL, [ids.shareClassId, chainId, chainId, ids.investorId, ids.shareClassId, ids.distributorId]);
+  if (!row) throw distributorNotFound();
+  if (!ids.investorId || !row.investor_id || !row.investor_status) throw investorNotFound();
+  if (!shareClass || !row.delivery_mode) throw shareClassNotFound();
+  if (row.investor_status !== 'active') throw investorNotTrading(ctx.access.shownId(row.investor_id, 'investor'), row.investor_status);
   if (shareClass.status !== 'active') throw shareClassNotTrading(shareClass.id, shareClass.status);
-  return { distributor, investor, shareClass, deliveryMode };
+  return {
+    distributorId: ids.distributorId,
+    investorId: row.investor_id,
+    shareClass,
+    deliveryMode: row.delivery_mode,
+    investorGranted: row.investor_granted,
+    investorWallet: row.investor_wallet,
+    distributorWallet: row.distributor_wallet,
+  };
 }

@@ -3,24 +3,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
+import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { logger } from '../../common/logger';
 import { Dec } from '../../common/money';
 import type { ServiceContext } from '../../common/service-context';
 import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
-import { DeliveryMode, DistributorWallet } from '../distributor/distributor.entity';
+import { DeliveryMode } from '../distributor/distributor.entity';
 import type { DealingService } from '../dealing/dealing.service';
-import type { DistributorService } from '../distributor/distributor.service';
-import { InvestorGrant } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
-import { recordTransition } from './order-transition';
+import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
 import {
   cannotCancel,
@@ -36,7 +34,6 @@ import {
   supplyUnavailable,
 } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
-import { walletInUse } from '../investor/investor-wallet.service';
 import { SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
 import { statusBefore } from './order-states';
 
@@ -86,7 +83,6 @@ const CLAIM_LEASE_MARGIN_MS = 5_000;
 export class TwoStepService {
   constructor(
     private readonly deps: {
-      distributors: DistributorService;
       shareClasses: ShareClassService;
       navs: NavService;
       orders: OrderService;
@@ -115,27 +111,26 @@ export class TwoStepService {
     const externalRef = optional(input.externalRef, 'externalRef');
 
     // 2. the records it names; another distributor's answer exactly like missing ones
-    const { distributor, investor, shareClass, deliveryMode } = await placementParties(ctx, this.deps, {
+    const parties = await placementParties(ctx, this.deps, {
       distributorId: ctx.access.recordId(distributorId, 'distributor'),
       investorId: ctx.access.recordId(investorId, 'investor'),
       shareClassId,
     });
+    const { shareClass, deliveryMode } = parties;
 
     // 3. the investor's prerequisites (set by operations)
-    if (!(await em.count(InvestorGrant, { investor: investor.id, shareClass: shareClass.id }))) throw investorNotGranted(shareClass.id);
+    if (!parties.investorGranted) throw investorNotGranted(shareClass.id);
     const chainId = shareClass.primaryChainId;
     if (chainId === null || shareClass.primaryTokenDecimals === null) throw noDefaultChain(shareClass.id);
-    const wallet = await walletInUse(em, investor.id, chainId);
-    if (!wallet) throw noInvestorWallet(chainId);
+    if (!parties.investorWallet) throw noInvestorWallet(chainId);
 
     // 4. the amount
     const amount = notNegative(amountIn, 'amountSubscription');
 
-    let deliveryWallet = wallet.address;
+    let deliveryWallet = parties.investorWallet;
     if (deliveryMode === DeliveryMode.hold) {
-      const own = await em.findOne(DistributorWallet, { distributor: distributor.id, chainId });
-      if (!own) throw noDistributorWallet(chainId);
-      deliveryWallet = own.address;
+      if (!parties.distributorWallet) throw noDistributorWallet(chainId);
+      deliveryWallet = parties.distributorWallet;
     }
 
     // 5. the dealing rules: currency, minimum investment, dealing and settlement dates
@@ -144,33 +139,33 @@ export class TwoStepService {
     const nav = await this.deps.navs.latestRecord(ctx, shareClass.id);
     const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, nav: nav?.close ?? null, tokenDecimals: shareClass.primaryTokenDecimals });
 
-    const order = em.create(Order, {
-      id: await nextId(em, 'OR'),
-      flow: OrderFlow.two_step,
-      surface: OrderSurface.R,
-      type: OrderType.subscription,
-      status: 'created',
-      distributor,
-      investor,
-      shareClass: em.getReference(ShareClass, shareClass.id),
-      currency,
-      amount: amount.toFixed(),
-      feesSubBps: shareClass.feesSubBps,
-      amountFeesTotal: price.amountFeesTotal,
-      amountPayable: price.amountPayable,
-      nav: price.nav ?? undefined,
-      navPublishedAt: price.nav && nav ? nav.publishedAt : undefined,
-      amountTokensEstimated: price.amountTokensEstimated ?? undefined,
-      deliveryMode,
-      deliveryWallet,
-      chainId,
-      walletAddress: wallet.address,
-      externalRef,
-      ...dates,
-    } as never);
-    await recordTransition(em, order, { status: 'created', as: ctx.access.actor, now });
-    await em.flush();
-    return order;
+    return recordPlacement(
+      em,
+      {
+        id: null,
+        flow: OrderFlow.two_step,
+        surface: OrderSurface.R,
+        type: OrderType.subscription,
+        distributor: { id: parties.distributorId },
+        investor: { id: parties.investorId },
+        shareClass: { id: shareClass.id },
+        currency,
+        amount: amount.toFixed(),
+        feesSubBps: shareClass.feesSubBps,
+        amountFeesTotal: price.amountFeesTotal,
+        amountPayable: price.amountPayable,
+        nav: price.nav ?? undefined,
+        navPublishedAt: price.nav && nav ? nav.publishedAt : undefined,
+        amountTokensEstimated: price.amountTokensEstimated ?? undefined,
+        deliveryMode,
+        deliveryWallet,
+        chainId,
+        walletAddress: parties.investorWallet,
+        externalRef,
+        ...dates,
+      },
+      { status: 'created', as: ctx.access.actor, now },
+    );
   }
 
   /** A two-step order the caller may see; anything else answers `order not found`. */
