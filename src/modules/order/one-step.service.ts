@@ -112,13 +112,12 @@ export class OneStepOrderService {
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
-    return ctx.em.transactional(async (em) => {
-      // Inside the transaction: the grant is read from the database, not the cache.
-      const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
-      const now = this.clock.now();
-      const terms = await this.deps.dealing.subscriptionTerms({ em }, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
-      return this.place(em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
-    });
+    // No transaction: see placementParties.
+    const em = ctx.em;
+    const parties = await placementParties(ctx, this.deps, ids);
+    const now = this.clock.now();
+    const terms = await this.deps.dealing.subscriptionTerms(ctx, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
+    return this.place(em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
   }
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
@@ -126,8 +125,8 @@ export class OneStepOrderService {
     const ids = this.readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
     const delivery = this.readDelivery(input);
+    // A transaction: the holding stays locked until the redemption is placed (lockedHolding).
     return ctx.em.transactional(async (em) => {
-      // Inside the transaction: the grant is read from the database, not the cache.
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const { investorId, shareClass } = parties;
       const now = this.clock.now();

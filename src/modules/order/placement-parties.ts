@@ -32,8 +32,8 @@ interface PartyRow {
 }
 
 /*
- * Everything a placement asks of the database, in one statement inside the placement's
- * transaction, so a grant or wallet change that committed is never missed: the distributor, its
+ * Everything a placement asks of the database, in one statement, from the database rather than
+ * the read cache, so a grant or wallet change that committed is never missed: the distributor, its
  * investor and that investor's status, the distributor's grant of the share class (the grant rule
  * of DistributorService.grantsOf: a share_class_grant row, with its delivery mode), the investor's
  * grant, and both wallets on the share class's default chain.
@@ -54,6 +54,11 @@ const PARTIES_SQL = `select i.id as investor_id, i.status as investor_status, g.
  * (`distributorId`, `investorId`, `shareClassId not found`); then an investor or share class that
  * is not `active` is refused (409). Ids arrive already read as the caller's surface names them.
  * The share class itself is reference data, read from the cache.
+ *
+ * A subscription needs no transaction around this read and its placement (`recordPlacement`, one
+ * statement): no row is locked, so under READ COMMITTED a change committing between the two would
+ * go unseen inside a transaction just the same, and the two round trips of BEGIN and COMMIT were
+ * half of the placement's. A redemption places in a transaction: it locks the holding.
  */
 export async function placementParties(
   ctx: ServiceContext,

@@ -95,12 +95,6 @@ export class TwoStepService {
   /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
   async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
     ctx.access.requireCaller();
-    // One transaction: the grant is read from the database, and the order, its history entry and
-    // its event commit together.
-    return ctx.em.transactional((em) => this.createIn({ em, access: ctx.access }, input));
-  }
-
-  private async createIn(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
     const em = ctx.em;
     // 1. required fields, in the description's order
     const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
