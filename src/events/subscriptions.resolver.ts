@@ -46,8 +46,6 @@ export class OrderUpdate {
   failureReason: string | null;
   @Field(() => EpochMs)
   occurredAt: Date;
-  /** The per-event EntityManager fork the `order` field reads through. */
-  em: GatewayContext['em'];
 }
 
 @ObjectType({ description: 'A NAV was published.' })
@@ -128,7 +126,6 @@ export class SubscriptionResolver {
   })
   orderUpdated(
     @Root() e: RelayedEvent,
-    @Ctx() ctx: GatewayContext,
     @Arg('distributorId', () => String, { nullable: true }) _distributorId: string | null,
     @Arg('shareClassId', () => String, { nullable: true }) _shareClassId: string | null,
     @Arg('status', () => String, { nullable: true }) _status: string | null,
@@ -152,13 +149,14 @@ export class SubscriptionResolver {
       transferHash: str(p.transferHash),
       failureReason: str(p.failureReason ?? p.reason),
       occurredAt: new Date(e.occurredAt),
-      em: ctx.em.fork(),
     };
   }
 
   @FieldResolver(() => Order, { nullable: true, description: 'The order as it is now (read for this event)' })
-  order(@Root() u: OrderUpdate): Promise<Order | null> {
-    return u.em.findOne(Order, { id: u.orderId });
+  order(@Root() u: OrderUpdate, @Ctx() ctx: GatewayContext): Promise<Order | null> {
+    // A fork for this event, made only when the field is asked for: the subscription's context
+    // lives as long as the socket, and most subscribers never read the order.
+    return ctx.em.fork().findOne(Order, { id: u.orderId });
   }
 
   @Subscription(() => NavPublication, {
