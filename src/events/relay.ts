@@ -93,11 +93,12 @@ export class EventRelay {
     let count = 0;
     const em = this.orm.em.fork();
     await em.transactional(async (tem) => {
-      const [lock] = await tem.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`);
-      if (!lock?.locked) return;
+      // The relay lock and the batch in one round trip: without the lock, no rows (a CTE with a
+      // volatile function is evaluated once; rows it filters out are not locked).
       const rows = await tem.execute<EventRow[]>(
-        `select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
-         from "event" where relayed_at is null order by position limit ? for update skip locked`,
+        `with relay as (select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked)
+         select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
+         from "event", relay where relay.locked and relayed_at is null order by position limit ? for update of "event" skip locked`,
         [this.batchSize],
       );
       if (!rows.length) return;
@@ -178,13 +179,14 @@ export class EventRelay {
  * higher numbers: a feed cursor never skips an event that committed late.
  */
 async function markRelayed(tem: EntityManager, events: RelayedEvent[], now: Date): Promise<void> {
-  const numbers = await tem.execute<{ n: string }[]>(`select nextval('event_feed_position_seq') as n from generate_series(1, ?)`, [events.length]);
-  const sorted = numbers.map((r) => BigInt(r.n)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const values = events.flatMap((e, i) => [e.position, sorted[i].toString()]);
+  // One statement: the i-th smallest new number goes to the i-th event of the batch.
   await tem.execute(
-    `update "event" as e set relayed_at = ?, feed_position = v.fp
-     from (values ${events.map(() => '(?::bigint, ?::bigint)').join(', ')}) as v(pos, fp) where e.position = v.pos`,
-    [now, ...values],
+    `with numbers as (select nextval('event_feed_position_seq') as fp from generate_series(1, ?)),
+          ranked as (select fp, row_number() over (order by fp) as i from numbers)
+     update "event" as e set relayed_at = ?, feed_position = ranked.fp
+     from unnest(?::bigint[]) with ordinality as batch(pos, i) join ranked using (i)
+     where e.position = batch.pos`,
+    [events.length, now, `{${events.map((e) => e.position).join(',')}}`],
   );
 }
 
