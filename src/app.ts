@@ -35,6 +35,7 @@ import { graphqlContext } from './graphql/principal';
 import { graphqlWebSocket } from './graphql/websocket';
 import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
 import { gatewaySchema } from './graphql/schema';
+import { compiledExecution } from './graphql/compiled-execution';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
@@ -130,7 +131,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
 
   const apollo = new ApolloServer<GatewayContext>({
-    schema,
+    // The schema, with repeated queries executed compiled (src/graphql/compiled-execution.ts).
+    gateway: compiledExecution(schema),
     formatError,
     // Introspection is refused by graphqlGuards' rules, the same on HTTP and graphql-ws.
     introspection: true,
