@@ -1,10 +1,16 @@
 import DataLoader from 'dataloader';
-import type { EntityClass, FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { ReferenceKind, type EntityClass, type EntityMetadata, type FilterQuery } from '@mikro-orm/core';
+import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
+import { readRecord } from '../common/read-record';
 
 /**
  * Per-request batch loaders: every relation a page of results asks for is fetched with one
  * `where … in (…)` query per relation, whatever the page size (no N+1).
+ *
+ * What they load is only ever handed to GraphQL (field resolvers, the visibility guard), so
+ * entities without embedded parts come back as read-only records of their class (`readRecord`,
+ * relations as `{ id }`) from the rows of one statement, not as managed entities: hydrating and
+ * tracking a page's investors and their grants cost more CPU than the rest of the page.
  */
 export class Loaders {
   private readonly loaders = new Map<string, DataLoader<string, unknown>>();
@@ -14,7 +20,7 @@ export class Loaders {
   /** Loads entities by primary key; missing ones resolve to null. */
   byId<T extends object>(entity: EntityClass<T>, pk = 'id'): DataLoader<string, T | null> {
     return this.memo(`id:${entity.name}:${pk}`, async (ids) => {
-      const rows = await this.em.find(entity, { [pk]: { $in: [...ids] } } as FilterQuery<T>);
+      const rows = await this.find(entity, { [pk]: { $in: [...ids] } } as FilterQuery<T>);
       const byKey = new Map(rows.map((r) => [String((r as Record<string, unknown>)[pk]), r]));
       return ids.map((id) => byKey.get(id) ?? null);
     });
@@ -23,7 +29,7 @@ export class Loaders {
   /** Loads the rows whose foreign key `fk` is each given id (a one-to-many, batched). */
   manyBy<T extends object>(entity: EntityClass<T>, fk: string, orderBy: Record<string, 'asc' | 'desc'> = {}): DataLoader<string, T[]> {
     return this.memo(`many:${entity.name}:${fk}`, async (ids) => {
-      const rows = await this.em.find(entity, { [fk]: { $in: [...ids] } } as FilterQuery<T>, { orderBy } as never);
+      const rows = await this.find(entity, { [fk]: { $in: [...ids] } } as FilterQuery<T>, orderBy);
       const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
       for (const row of rows) {
         const ref = (row as Record<string, unknown>)[fk] as { id?: string } | string;
@@ -34,6 +40,19 @@ export class Loaders {
     });
   }
 
+  private async find<T extends object>(entity: EntityClass<T>, where: FilterQuery<T>, orderBy: Record<string, 'asc' | 'desc'> = {}): Promise<T[]> {
+    const meta = this.em.getMetadata().get<T>(entity.name);
+    // Embedded parts are assembled by hydration only: such entities stay managed.
+    if (meta.props.some((p) => p.kind === ReferenceKind.EMBEDDED)) return this.em.find(entity, where, { orderBy } as never);
+    const rows = await this.em
+      .createQueryBuilder(entity)
+      .select('*')
+      .where(where as QBFilterQuery<T>)
+      .orderBy(orderBy as never)
+      .execute('all', false);
+    return rows.map((row) => recordOf(this.em, entity, meta, row as object));
+  }
+
   private memo<V>(key: string, batch: (ids: readonly string[]) => Promise<V[]>): DataLoader<string, V> {
     let loader = this.loaders.get(key) as DataLoader<string, V> | undefined;
     if (!loader) {
@@ -42,4 +61,15 @@ export class Loaders {
     }
     return loader;
   }
+}
+
+/** A row as a read-only record of the entity's class, its to-one relations as `{ id }` (as an entity's references read). */
+function recordOf<T extends object>(em: EntityManager, entity: EntityClass<T>, meta: EntityMetadata<T>, row: object): T {
+  const data = em.getDriver().mapResult(row as never, meta) as Record<string, unknown>;
+  for (const rel of meta.relations) {
+    if (rel.kind !== ReferenceKind.MANY_TO_ONE && !(rel.kind === ReferenceKind.ONE_TO_ONE && rel.owner)) continue;
+    const v = data[rel.name];
+    if (v !== undefined) data[rel.name] = v === null ? null : { id: typeof v === 'object' ? (v as { id: string }).id : v };
+  }
+  return readRecord(entity as abstract new (...args: never[]) => T, data);
 }
