@@ -1,6 +1,6 @@
 /**
  * `npm run bench:cpu [-- --only a,b --requests N --in-flight K]`: the gateway's CPU and SQL
- * statements per REST request, measured in one process (the gateway and a keep-alive client), on
+ * statements per request, through REST and through GraphQL (the calls `npm run bench` makes), measured in one process (the gateway and a keep-alive client), on
  * the bench dataset (`<database>_bench_cpu`, prepared like `npm run bench` prepares its own).
  *
  * A figure that holds on a shared machine, where the req/s and p99 of `npm run bench` swing with
@@ -18,8 +18,10 @@ import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/orm';
-import { HOT_HOST, HOT_SHARE_CLASS, prepareDatabase, sibling } from './dataset';
-import { SEQ, targets } from './scenarios';
+import { introspectionFromSchema } from 'graphql';
+import { gatewaySchema } from '../src/graphql/schema';
+import { HOT_SHARE_CLASS, prepareDatabase, sibling } from './dataset';
+import { planScenarios, SEQ, type HttpCall } from './scenarios';
 
 interface Options {
   only: string[] | null;
@@ -69,45 +71,54 @@ async function main() {
 
   const agent = new Agent({ keepAlive: true, maxSockets: opts.inFlight });
   let seq = 0;
-  const send = (method: string, path: string, body?: string) =>
+  const send = (call: HttpCall, index: number) =>
     new Promise<void>((resolve, reject) => {
+      const { path, body } = call.requests[index % call.requests.length];
       const payload = body?.split(SEQ).join(`cpu${seq++}`);
-      const req = request(
-        { host: '127.0.0.1', port, method, path, agent, headers: { host: HOT_HOST, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${method} ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`))));
-        },
-      );
+      const req = request({ host: '127.0.0.1', port, method: call.method, path, agent, headers: { ...call.headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${call.method} ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`))));
+      });
       req.on('error', reject);
       req.end(payload);
     });
 
-  const rows: string[] = ['| Scenario | CPU µs/request (client included) | SQL statements/request | req/s |', '|---|---|---|---|'];
+  // The very calls `npm run bench` makes (the baseline's plans are ignored: none runs here).
   const navAt = await lastNavAt(url);
-  // The main run's scenarios, then the scale run's (NAV history) that the main run lacks.
-  for (const t of [...targets({ orders: size.orders, scale: false, lastNavAt: navAt }), ...targets({ orders: size.orders, scale: true, lastNavAt: navAt })]) {
-    if (t.graphqlOnly || (opts.only && !opts.only.includes(t.key)) || rows.some((r) => r.startsWith(`| ${t.title} |`))) continue;
-    const body = t.body ? JSON.stringify(t.body) : undefined;
-    let next = 0;
-    const run = async (n: number) => {
-      let started = 0;
-      await Promise.all(
-        Array.from({ length: opts.inFlight }, async () => {
-          while (started++ < n) await send(t.method, `/api/v1${t.paths[next++ % t.paths.length]}`, body);
-        }),
-      );
-    };
-    await run(Math.min(300, opts.requests));
-    statements = 0;
-    const cpu0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    await run(opts.requests);
-    const cpu = process.cpuUsage(cpu0);
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    rows.push(`| ${t.title} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`);
-    process.stderr.write(`${rows[rows.length - 1]}\n`);
+  const introspection = introspectionFromSchema(gatewaySchema());
+  const scenarios = [
+    ...(await planScenarios({ baseline: port, gateway: port }, { orders: size.orders, scale: false, lastNavAt: navAt }, introspection)),
+    // The scale run's scenarios the main run lacks (NAV history).
+    ...(await planScenarios({ baseline: port, gateway: port }, { orders: size.orders, scale: true, lastNavAt: navAt }, introspection)),
+  ];
+  const rows: string[] = ['| Scenario | Door | CPU µs/request (client included) | SQL statements/request | req/s |', '|---|---|---|---|---|'];
+  const done = new Set<string>();
+  for (const scenario of scenarios) {
+    if ((opts.only && !opts.only.includes(scenario.key)) || done.has(scenario.key)) continue;
+    done.add(scenario.key);
+    for (const door of ['rest', 'graphql'] as const) {
+      const plan = scenario.plans[door];
+      if (plan.state !== 'ready') continue;
+      let next = 0;
+      const run = async (n: number) => {
+        let started = 0;
+        await Promise.all(
+          Array.from({ length: opts.inFlight }, async () => {
+            while (started++ < n) await send(plan.call, next++);
+          }),
+        );
+      };
+      await run(Math.min(300, opts.requests));
+      statements = 0;
+      const cpu0 = process.cpuUsage();
+      const t0 = process.hrtime.bigint();
+      await run(opts.requests);
+      const cpu = process.cpuUsage(cpu0);
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      rows.push(`| ${scenario.title} | ${door} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`);
+      process.stderr.write(`${rows[rows.length - 1]}\n`);
+    }
   }
   process.stdout.write(`\n${opts.requests} requests per scenario, ${opts.inFlight} in flight\n\n${rows.join('\n')}\n`);
   agent.destroy();
