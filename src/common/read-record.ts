@@ -1,3 +1,5 @@
+import { ReferenceKind } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * A read-only record of an entity's class: its fields as own, frozen data properties over the
  * class's prototype, without running the constructor or the ORM's property setters.
@@ -45,4 +47,42 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
     break;
   }
   proto.seen.add(key);
+}
+
+/**
+ * A row of the entity's table (column names as PostgreSQL returns them) as the entity's fields,
+ * as the driver's `mapResult` gives them (dates parsed, booleans as booleans, each many-to-one
+ * as `{ id }`), without its per-row generic walk (~3 µs an order row).
+ */
+export function rowFields(em: EntityManager, type: abstract new (...args: never[]) => unknown, row: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [column, prop, as] of columnsOf(em, type)) {
+    const v = row[column];
+    if (v === undefined) continue;
+    if (v === null || as === 'value') data[prop] = v;
+    else if (as === 'reference') data[prop] = { id: v };
+    else if (as === 'boolean') data[prop] = !!v;
+    else data[prop] = v instanceof Date ? v : em.getPlatform().parseDate(v as string);
+  }
+  return data;
+}
+
+type Column = [column: string, prop: string, as: 'value' | 'reference' | 'date' | 'boolean'];
+
+const columnsByType = new WeakMap<object, Column[]>();
+
+function columnsOf(em: EntityManager, type: abstract new (...args: never[]) => unknown): Column[] {
+  let columns = columnsByType.get(type);
+  if (!columns) {
+    columns = [];
+    for (const prop of em.getMetadata().get(type.name).props) {
+      if (prop.persist === false || prop.fieldNames?.length !== 1) continue;
+      if (prop.kind === ReferenceKind.MANY_TO_ONE) columns.push([prop.fieldNames[0], prop.name, 'reference']);
+      else if (prop.kind !== ReferenceKind.SCALAR) continue;
+      else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop)) columns.push([prop.fieldNames[0], prop.name, 'date']);
+      else columns.push([prop.fieldNames[0], prop.name, prop.runtimeType === 'boolean' ? 'boolean' : 'value']);
+    }
+    columnsByType.set(type, columns);
+  }
+  return columns;
 }
