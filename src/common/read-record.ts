@@ -50,39 +50,45 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
 }
 
 /**
- * A row of the entity's table (column names as PostgreSQL returns them) as the entity's fields,
- * as the driver's `mapResult` gives them (dates parsed, booleans as booleans, each many-to-one
- * as `{ id }`), without its per-row generic walk (~3 µs an order row).
+ * A row of the entity's table (column names as PostgreSQL returns them) as a read-only record of
+ * the entity's class (`readRecord`), its fields as the driver's `mapResult` gives them (dates
+ * parsed, booleans as booleans, each many-to-one as `{ id }`), `extra` added. Compiled once per
+ * class into straight-line code: the generic walk (a keyed store per column, then a record
+ * built from that copy) cost ~6.5 µs an order row, this ~1 µs (measured in-process).
  */
-export function rowFields(em: EntityManager, type: abstract new (...args: never[]) => unknown, row: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const [column, prop, as] of columnsOf(em, type)) {
-    const v = row[column];
-    if (v === undefined) continue;
-    if (v === null || as === 'value') data[prop] = v;
-    else if (as === 'reference') data[prop] = { id: v };
-    else if (as === 'boolean') data[prop] = !!v;
-    else data[prop] = v instanceof Date ? v : em.getPlatform().parseDate(v as string);
+export function rowRecord<T extends object>(em: EntityManager, type: abstract new (...args: never[]) => T, row: Record<string, unknown>, extra?: Record<string, unknown>): T {
+  let build = builders.get(type);
+  if (!build) builders.set(type, (build = compileRowRecord(em, type)));
+  const record = build(row, em.getPlatform());
+  if (extra) {
+    const proto = recordPrototype(type);
+    for (const key of Object.keys(extra)) {
+      if (!proto.seen.has(key)) shadow(type, proto, key);
+      record[key] = extra[key];
+    }
   }
-  return data;
+  return Object.freeze(record) as T;
 }
 
-type Column = [column: string, prop: string, as: 'value' | 'reference' | 'date' | 'boolean'];
+type RowBuilder = (row: Record<string, unknown>, platform: { parseDate(value: string): Date }) => Record<string, unknown>;
 
-const columnsByType = new WeakMap<object, Column[]>();
+const builders = new WeakMap<object, RowBuilder>();
 
-function columnsOf(em: EntityManager, type: abstract new (...args: never[]) => unknown): Column[] {
-  let columns = columnsByType.get(type);
-  if (!columns) {
-    columns = [];
-    for (const prop of em.getMetadata().get(type.name).props) {
-      if (prop.persist === false || prop.fieldNames?.length !== 1) continue;
-      if (prop.kind === ReferenceKind.MANY_TO_ONE) columns.push([prop.fieldNames[0], prop.name, 'reference']);
-      else if (prop.kind !== ReferenceKind.SCALAR) continue;
-      else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop)) columns.push([prop.fieldNames[0], prop.name, 'date']);
-      else columns.push([prop.fieldNames[0], prop.name, prop.runtimeType === 'boolean' ? 'boolean' : 'value']);
-    }
-    columnsByType.set(type, columns);
+function compileRowRecord(em: EntityManager, type: abstract new (...args: never[]) => unknown): RowBuilder {
+  const proto = recordPrototype(type);
+  const lines: string[] = [];
+  for (const prop of em.getMetadata().get(type.name).props) {
+    if (prop.persist === false || prop.fieldNames?.length !== 1) continue;
+    const column = `row[${JSON.stringify(prop.fieldNames[0])}]`;
+    let value: string;
+    if (prop.kind === ReferenceKind.MANY_TO_ONE) value = `${column} == null ? ${column} : { id: ${column} }`;
+    else if (prop.kind !== ReferenceKind.SCALAR) continue;
+    else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop)) value = `${column} == null || ${column} instanceof Date ? ${column} : platform.parseDate(${column})`;
+    else if (prop.runtimeType === 'boolean') value = `${column} == null ? ${column} : !!${column}`;
+    else value = column;
+    if (!proto.seen.has(prop.name)) shadow(type, proto, prop.name);
+    lines.push(`if (${column} !== undefined) record[${JSON.stringify(prop.name)}] = ${value};`);
   }
-  return columns;
+  const body = new Function('layer', `return function (row, platform) {\n  const record = Object.create(layer);\n  ${lines.join('\n  ')}\n  return record;\n};`);
+  return body(proto.layer) as RowBuilder;
 }

@@ -1,6 +1,6 @@
 import { badRequest } from '../../common/errors';
 import { rawRows } from '../../common/raw-query';
-import { readRecord, rowFields } from '../../common/read-record';
+import { readRecord, rowRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
@@ -189,9 +189,7 @@ class Conditions {
  * loads it in a batch).
  */
 function orderRecord(ctx: ServiceContext, row: object, history?: OrderStatusEntry[]): OrderRecord {
-  const data = rowFields(ctx.em, Order, row as Record<string, unknown>);
-  if (history) data.loadedStatusHistory = history;
-  return readRecord(Order, data) as OrderRecord;
+  return rowRecord(ctx.em, Order, row as Record<string, unknown>, history ? { loadedStatusHistory: history } : undefined) as OrderRecord;
 }
 
 /** The dealing filters of the order book: what is dealt or due on a date, what is late. */
