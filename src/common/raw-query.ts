@@ -8,8 +8,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
-  // Parameters inlined by the platform, as the ORM's own statements are: one simple-protocol
-  // round trip, and the statement logged as it ran.
-  const result = await knex.raw(params.length ? em.getPlatform().formatQuery(sql, params as unknown[]) : sql);
+  const result = await knex.raw(sql, params as never[]);
   return (result as { rows: T[] }).rows;
 }
