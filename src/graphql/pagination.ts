@@ -53,12 +53,23 @@ export function pageSize(first: number | undefined | null, max = MAX_PAGE, fallb
   return first;
 }
 
+/** The key the next page starts after (`invalid cursor` when unreadable); none for the first page. */
+export function cursorKey(after: string | null | undefined): { at: Date; id: string } | null {
+  if (!after) return null;
+  const c = decodeCursor(after);
+  return { at: new Date(c.t), id: c.id };
+}
+
 /** `where` narrowed to the rows after the cursor, in (createdAt desc, id desc) order. */
 export function afterCursor<T>(where: FilterQuery<T>, after: string | null | undefined): FilterQuery<T> {
-  if (!after) return where;
-  const c = decodeCursor(after);
-  const at = new Date(c.t);
-  return { $and: [where, { $or: [{ createdAt: { $lt: at } }, { createdAt: at, id: { $lt: c.id } }] }] } as FilterQuery<T>;
+  const key = cursorKey(after);
+  if (!key) return where;
+  return { $and: [where, { $or: [{ createdAt: { $lt: key.at } }, { createdAt: key.at, id: { $lt: key.id } }] }] } as FilterQuery<T>;
+}
+
+/** The same keyset condition in SQL, for reads that write their own statement (`?` placeholders). */
+export function afterCursorSql(key: { at: Date; id: string }, alias: string): { sql: string; params: unknown[] } {
+  return { sql: `(${alias}.created_at < ? or (${alias}.created_at = ? and ${alias}.id < ?))`, params: [key.at, key.at, key.id] };
 }
 
 /** The page of `limit` out of `limit + 1` rows read, and the cursor of the next page. */

@@ -1,14 +1,11 @@
-import type { FilterQuery, QBFilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
 import { rawRows } from '../../common/raw-query';
-import { readRecord } from '../../common/read-record';
+import { readRecord, rowRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
-import { afterCursor, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../graphql/pagination';
-import { Distributor } from '../distributor/distributor.entity';
+import { afterCursorSql, cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../graphql/pagination';
 import { distributorNotFound } from '../distributor/distributor.errors';
-import { Investor } from '../investor/investor.entity';
 import { investorNotFound } from '../investor/investor.errors';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
@@ -78,45 +75,111 @@ export class OrderService {
    * like a missing one (`distributorId not found` / `investorId not found`).
    */
   async list(ctx: ServiceContext, filter: OrderListFilter, page: { first?: number | null; after?: string | null } = {}): Promise<{ items: Order[]; nextCursor: string | null }> {
-    const where: Record<string, unknown> = { ...ctx.access.ownedBy() };
-    const distributorId = optionalId(filter.distributorId, 'distributorId');
-    if (distributorId !== undefined) {
-      if (!ctx.access.sees(distributorId) || !(await ctx.em.count(Distributor, { id: distributorId }))) throw distributorNotFound();
-      where.distributor = distributorId;
-    }
-    const investorId = optionalId(filter.investorId, 'investorId');
-    if (investorId !== undefined) {
-      const investor = await ctx.em.findOne(Investor, { id: investorId, ...ctx.access.ownedBy() });
-      if (!investor) throw investorNotFound();
-      where.investor = investorId;
-    }
-    const shareClassId = optional(filter.shareClassId, 'shareClassId');
-    if (shareClassId !== undefined) where.shareClass = shareClassId;
-    const status = optional(filter.status, 'status');
-    if (status !== undefined) {
-      if (filter.flow === OrderFlow.two_step && !(TWO_STEP_STATUSES as readonly string[]).includes(status)) {
-        throw badRequest(`status must be one of ${TWO_STEP_STATUSES.join(', ')}`);
+    const scope = ctx.access.scope();
+    const where = new Conditions();
+    if (!scope.all) where.add('o.distributor_id = ?', scope.distributorId);
+    // A named distributor or investor must exist: checked in the page's own statement. Input
+    // problems found after one is named are held until then, so a request with both answers
+    // first what it always did (`distributorId not found` before a bad status).
+    const named: Existence[] = [];
+    let problem: unknown = null;
+    const check = (rule: () => void) => {
+      if (problem) return;
+      try {
+        rule();
+      } catch (err) {
+        if (!named.length) throw err;
+        problem = err;
       }
-      where.status = status;
+    };
+    check(() => {
+      const distributorId = optionalId(filter.distributorId, 'distributorId');
+      if (distributorId === undefined) return;
+      if (!ctx.access.sees(distributorId)) throw distributorNotFound();
+      named.push({ sql: 'exists(select 1 from distributor where id = ?)', params: [distributorId], missing: distributorNotFound });
+      where.add('o.distributor_id = ?', distributorId);
+    });
+    check(() => {
+      const investorId = optionalId(filter.investorId, 'investorId');
+      if (investorId === undefined) return;
+      named.push(scope.all
+        ? { sql: 'exists(select 1 from investor where id = ?)', params: [investorId], missing: investorNotFound }
+        : { sql: 'exists(select 1 from investor where id = ? and distributor_id = ?)', params: [investorId, scope.distributorId], missing: investorNotFound });
+      where.add('o.investor_id = ?', investorId);
+    });
+    let limit = DEFAULT_PAGE;
+    check(() => {
+      const shareClassId = optional(filter.shareClassId, 'shareClassId');
+      if (shareClassId !== undefined) where.add('o.share_class_id = ?', shareClassId);
+      const status = optional(filter.status, 'status');
+      if (status !== undefined) {
+        if (filter.flow === OrderFlow.two_step && !(TWO_STEP_STATUSES as readonly string[]).includes(status)) {
+          throw badRequest(`status must be one of ${TWO_STEP_STATUSES.join(', ')}`);
+        }
+        where.add('o.status = ?', status);
+      }
+      // Verbatim, like the stored value: an empty string is not "no filter" here.
+      if (typeof filter.externalRef === 'string') where.add('o.external_ref = ?', filter.externalRef);
+      if (filter.flow) where.add('o.flow = ?', filter.flow);
+      if (filter.createdFrom) where.add('o.created_at >= ?', filter.createdFrom);
+      if (filter.createdTo) where.add('o.created_at <= ?', filter.createdTo);
+      dealingFilter(filter, where);
+      limit = pageSize(page.first, MAX_PAGE, DEFAULT_PAGE);
+      const key = cursorKey(page.after);
+      if (key) {
+        const after = afterCursorSql(key, 'o');
+        where.add(after.sql, ...after.params);
+      }
+    });
+    if (problem) {
+      const [found] = await rawRows<Record<string, boolean>>(ctx.em, `select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}`, named.flatMap((n) => n.params));
+      named.forEach((n, i) => {
+        if (!found[`found_${i}`]) throw n.missing();
+      });
+      throw problem;
     }
-    // Verbatim, like the stored value: an empty string is not "no filter" here.
-    if (typeof filter.externalRef === 'string') where.externalRef = filter.externalRef;
-    if (filter.flow) where.flow = filter.flow;
-    if (filter.createdFrom || filter.createdTo) {
-      where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lte: filter.createdTo } : {}) };
+    // One statement, its rows kept plain: hydrating and tracking a page of entities cost ~20
+    // times the SQL, and building it with the ORM's query builder ~0.5 ms.
+    const pageSql = `select o.* from "order" o where ${where.sql()} order by o.created_at desc, o.id desc limit ?`;
+    let rows: Record<string, unknown>[];
+    if (!named.length) rows = await rawRows(ctx.em, pageSql, [...where.params, limit + 1]);
+    else {
+      // The existence checks ride with the page: one row of nulls when the page is empty. The
+      // page keeps its order (a nested loop over the checks' single row), so no second sort.
+      const checked = await rawRows(
+        ctx.em,
+        `select ${named.map((_, i) => `x.found_${i}`).join(', ')}, p.* from (select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}) x
+          left join lateral (${pageSql}) p on ${named.map((_, i) => `x.found_${i}`).join(' and ')}`,
+        [...named.flatMap((n) => n.params), ...where.params, limit + 1],
+      );
+      named.forEach((n, i) => {
+        if (!checked[0][`found_${i}`]) throw n.missing();
+      });
+      rows = checked[0].id === null ? [] : checked;
     }
-    Object.assign(where, dealingFilter(filter));
-    // One statement built by the ORM from the filter above, its rows kept plain: hydrating
-    // and tracking a page of entities cost ~20 times the SQL.
-    const limit = pageSize(page.first, MAX_PAGE, DEFAULT_PAGE);
-    const rows = await ctx.em
-      .createQueryBuilder(Order)
-      .select('*')
-      .where(afterCursor(where as FilterQuery<Order>, page.after) as QBFilterQuery<Order>)
-      .orderBy({ createdAt: 'desc', id: 'desc' })
-      .limit(limit + 1)
-      .execute('all', false);
     return pageOf(rows.map((row) => orderRecord(ctx, row)), limit);
+  }
+}
+
+/** A named record the list's statement checks for (`missing` when it is not there). */
+interface Existence {
+  sql: string;
+  params: unknown[];
+  missing: () => Error;
+}
+
+/** `and`-ed SQL conditions with their `?` parameters in order. */
+class Conditions {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  add(condition: string, ...params: unknown[]): void {
+    this.parts.push(condition);
+    this.params.push(...params);
+  }
+
+  sql(): string {
+    return this.parts.length ? this.parts.join(' and ') : 'true';
   }
 }
 
@@ -126,32 +189,22 @@ export class OrderService {
  * loads it in a batch).
  */
 function orderRecord(ctx: ServiceContext, row: object, history?: OrderStatusEntry[]): OrderRecord {
-  const meta = ctx.em.getMetadata().get(Order.name);
-  const data = ctx.em.getDriver().mapResult(row as never, meta as never) as Record<string, unknown>;
-  const ref = (v: unknown) => ({ id: typeof v === 'object' && v !== null ? (v as { id: string }).id : (v as string) });
-  return readRecord(Order, {
-    ...data,
-    distributor: ref(data.distributor),
-    investor: ref(data.investor),
-    shareClass: ref(data.shareClass),
-    ...(history ? { loadedStatusHistory: history } : {}),
-  }) as OrderRecord;
+  return rowRecord(ctx.em, Order, row as Record<string, unknown>, history ? { loadedStatusHistory: history } : undefined) as OrderRecord;
 }
 
 /** The dealing filters of the order book: what is dealt or due on a date, what is late. */
-function dealingFilter(filter: OrderListFilter): Record<string, unknown> {
+function dealingFilter(filter: OrderListFilter, where: Conditions): void {
   const date = (field: 'dealingDate' | 'expectedSettlementDate' | 'expectedSettlementBefore') => {
     const v = optional(filter[field], field);
     if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest(`${field} must be a date YYYY-MM-DD`);
     return v;
   };
-  const where: Record<string, unknown> = {};
   const dealingDate = date('dealingDate');
-  if (dealingDate) where.dealingDate = dealingDate;
   const due = date('expectedSettlementDate');
   const before = date('expectedSettlementBefore');
-  if (due || before) where.expectedSettlementDate = { ...(due ? { $eq: due } : {}), ...(before ? { $lt: before } : {}) };
-  return where;
+  if (dealingDate) where.add('o.dealing_date = ?', dealingDate);
+  if (due) where.add('o.expected_settlement_date = ?', due);
+  if (before) where.add('o.expected_settlement_date < ?', before);
 }
 
 /** A documented id filter (`invalid <field> format` when malformed); absent or empty: no filter. */
