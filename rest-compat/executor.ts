@@ -1,5 +1,5 @@
-import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type GraphQLSchema, validate } from 'graphql';
-import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { GraphQLError, type GraphQLSchema, validate } from 'graphql';
+import { compiledOperation, executeCompiled } from '../src/graphql/compiled-execution';
 import { RateLimited, toDomainError } from '../src/common/errors';
 import { logger } from '../src/common/logger';
 import type { GatewayContext } from '../src/graphql/context';
@@ -15,44 +15,16 @@ export interface RestOutcome {
 /**
  * Validates every route's operation against the schema once, at start, so a route whose
  * document drifted from the schema stops the boot instead of failing a client; and compiles it
- * (`compiled`), so no request pays for planning a fixed operation.
+ * (src/graphql/compiled-execution.ts), so no request pays for planning a fixed operation. The
+ * compiled code calls the schema's own field resolvers, so the visibility guard applies exactly
+ * as under graphql-js.
  */
 export function validateRoutes(schema: GraphQLSchema, routes: RestRoute[]): void {
   for (const r of routes) {
     const errors = validate(schema, r.document);
     if (errors.length) throw new Error(`${r.method} ${r.path}: ${errors.map((e) => e.message).join('; ')}`);
-    compiled(schema, r.document);
+    if (!compiledOperation(schema, r.document)) throw new Error(`${r.method} ${r.path}: the operation does not compile`);
   }
-}
-
-/**
- * The routes' fixed operations compiled by graphql-jit into plain functions, once per schema
- * and document. They call the schema's own field resolvers, so the visibility guard
- * (src/graphql/visibility.ts wraps them) applies exactly as under graphql-js.
- */
-const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledQuery>>();
-
-function compiled(schema: GraphQLSchema, document: DocumentNode): CompiledQuery {
-  let bySchema = compiledBySchema.get(schema);
-  if (!bySchema) compiledBySchema.set(schema, (bySchema = new WeakMap()));
-  let query = bySchema.get(document);
-  if (!query) {
-    const result = compileQuery(schema, document);
-    if (!isCompiledQuery(result)) throw new Error(`operation does not compile: ${result.errors?.map((e) => e.message).join('; ')}`);
-    bySchema.set(document, (query = result));
-  }
-  return query;
-}
-
-/**
- * Executes the operation compiled. Variables the compiled code refuses (nothing has run yet: the
- * result has no `data`) are handed to graphql-js, whose coercion messages `fromError` maps to
- * the documented ones, so a bad input answers exactly as it always did.
- */
-async function executeCompiled(schema: GraphQLSchema, document: DocumentNode, variableValues: Record<string, unknown>, contextValue: GatewayContext): Promise<ExecutionResult> {
-  const result = await compiled(schema, document).query(undefined, contextValue, variableValues);
-  if ('data' in result) return result;
-  return execute({ schema, document, variableValues, contextValue });
 }
 
 /** Runs the route's operation in-process against the schema and wraps the outcome in the envelope. */
@@ -63,7 +35,7 @@ export async function runRoute(schema: GraphQLSchema, route: RestRoute, req: Res
   } catch (err) {
     return fromError(err);
   }
-  const result = await executeCompiled(schema, route.document, variables as Record<string, unknown>, context);
+  const result = await executeCompiled(schema, route.document, null, variables as Record<string, unknown>, context);
   if (result.errors?.length) return fromError(result.errors[0]);
   return { status: 200, body: success(route.data(result.data as never, req)) };
 }

@@ -5,11 +5,9 @@ import type { GatewayContext } from './context';
 
 type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 
-/** A document is compiled on its second request: a one-off query never pays for compiling. */
-const SEEN_ONCE = 'seen once';
-
 /**
- * Apollo's execution step, the schema unchanged: queries a client repeats run as graphql-jit
+ * Apollo's execution step, the schema unchanged: queries a client repeats (compiled on their second
+ * request, so a one-off query never pays for compiling) run as graphql-jit
  * compiled functions instead of graphql-js's interpreter, which spends most of a large page's
  * CPU walking fields. Apollo still parses, validates (its document cache, our limits), runs the
  * plugins and formats errors; only `execute` is replaced, through the executor of its gateway
@@ -23,32 +21,18 @@ const SEEN_ONCE = 'seen once';
  */
 export function compiledExecution(schema: GraphQLSchema): Gateway {
   // Apollo's document cache hands back the same DocumentNode for the same query text.
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | typeof SEEN_ONCE>>();
-  const compiledFor = (document: DocumentNode, operationName: string | null): CompiledQuery | null => {
-    let byName = compiled.get(document);
-    if (!byName) compiled.set(document, (byName = new Map()));
+  const seen = new WeakMap<DocumentNode, Set<string>>();
+  const seenBefore = (document: DocumentNode, operationName: string | null): boolean => {
+    let names = seen.get(document);
+    if (!names) seen.set(document, (names = new Set()));
     const key = operationName ?? '';
-    const known = byName.get(key);
-    if (known === undefined) {
-      byName.set(key, SEEN_ONCE);
-      return null;
-    }
-    if (known !== SEEN_ONCE) return known;
-    const query = compileQuery(schema, document, operationName ?? undefined);
-    // Whatever does not compile keeps graphql-js for good.
-    if (!isCompiledQuery(query)) return null;
-    byName.set(key, query);
-    return query;
+    if (names.has(key)) return true;
+    names.add(key);
+    return false;
   };
 
-  const run = async (document: DocumentNode, operationName: string | null, isQuery: boolean, variableValues: Record<string, unknown> | undefined, contextValue: GatewayContext): Promise<ExecutionResult> => {
-    const query = isQuery ? compiledFor(document, operationName) : null;
-    if (query) {
-      const result = await query.query(undefined, contextValue, variableValues ?? {});
-      if ('data' in result) return result.errors?.length ? { ...result, errors: result.errors.map(asGraphqlJsError) } : result;
-    }
-    return execute({ schema, document, operationName, variableValues, contextValue });
-  };
+  const run = (document: DocumentNode, operationName: string | null, isQuery: boolean, variableValues: Record<string, unknown> | undefined, contextValue: GatewayContext) =>
+    executeCompiled(schema, document, operationName, variableValues ?? {}, contextValue, isQuery && seenBefore(document, operationName));
 
   return {
     onSchemaLoadOrUpdate(callback) {
@@ -62,6 +46,47 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     },
     async stop() {},
   };
+}
+
+/** Compiled operations, once per schema, document and operation name; null: it does not compile. */
+const compiledOperations = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, CompiledQuery | null>>>();
+
+/** The operation compiled by graphql-jit (null when it does not compile: graphql-js runs it). */
+export function compiledOperation(schema: GraphQLSchema, document: DocumentNode, operationName: string | null = null): CompiledQuery | null {
+  let byDocument = compiledOperations.get(schema);
+  if (!byDocument) compiledOperations.set(schema, (byDocument = new WeakMap()));
+  let byName = byDocument.get(document);
+  if (!byName) byDocument.set(document, (byName = new Map()));
+  const key = operationName ?? '';
+  let query = byName.get(key);
+  if (query === undefined) {
+    const result = compileQuery(schema, document, operationName ?? undefined);
+    byName.set(key, (query = isCompiledQuery(result) ? result : null));
+  }
+  return query;
+}
+
+/**
+ * Executes an operation compiled when `compiled` (and it compiles), else with graphql-js. Variables
+ * the compiled code refuses (nothing has run yet: the result has no `data`) are handed to
+ * graphql-js, whose coercion messages the doors already map, so a bad input answers exactly as it
+ * would without compiling. Both doors run their operations here: GraphQL over HTTP (above) and
+ * the REST facade's fixed operations (rest-compat/executor.ts).
+ */
+export async function executeCompiled(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null,
+  variableValues: Record<string, unknown>,
+  contextValue: GatewayContext,
+  compiled = true,
+): Promise<ExecutionResult> {
+  const query = compiled ? compiledOperation(schema, document, operationName) : null;
+  if (query) {
+    const result = await query.query(undefined, contextValue, variableValues);
+    if ('data' in result) return result.errors?.length ? { ...result, errors: result.errors.map(asGraphqlJsError) } : result;
+  }
+  return execute({ schema, document, operationName, variableValues, contextValue });
 }
 
 /**
