@@ -7,8 +7,14 @@
  *   --orders N --navs N dataset size (default 10,000 orders, 1,000 NAVs on the hot share class)
  *   --rounds R --duration S --warmup S --warmup-requests N --connections C
  *                       (default 3 rounds of 5 s, warm-up 3 s and at least 1,000 requests, 32 connections)
- *   --only a,b          scenario keys (shareclass, nav-live, order-by-id, subscribe, orders-list, orders-page)
- *   --scale             1,000,000 orders / 100,000 NAVs against 10,000 / 1,000: p99 compared
+ *   --only a,b          scenario keys: shareclass, nav-live, order-by-id, subscribe (two-step),
+ *                       subscribe-1 and redeem-1 (one-step, surface R), orders-list (the distributor's),
+ *                       orders-list-investor, orders-page (GraphQL only), nav-history-100, nav-history-day
+ *   --scale             1,000,000 orders / 100,000 NAVs against 10,000 / 1,000: p99 compared, on the
+ *                       reads whose cost may grow with the book (order-by-id, both lists, NAV history)
+ *
+ * Live updates at scale (graphql-ws subscribers over two instances and Redis) are bench/subscribers.ts
+ * (`npm run bench:subscribers`); webhook and single-subscriber latency bench/event-latency.ts.
  *   --profile           the gateway runs under --cpu-prof; a self-time summary is printed
  *   --docs              writes the figures into docs/benchmarks.md (between its markers)
  */
