@@ -229,7 +229,8 @@ export async function planScenarios(ports: Ports, opts: ScenarioOptions, introsp
           a.status === 200 && !a.body?.errors && Array.isArray(items)
             ? { state: 'ready', call, bytes: a.bytes }
             : { state: 'failed', reason: `probe answered ${a.status}: ${JSON.stringify(a.body?.errors ?? a.body).slice(0, 300)}` };
-        if (op.filter.distributorId === null) t.baselinePaths = ['/bench/orders-page?limit=100'];
+        const fields = Object.entries(op.fields).map(([k, v]) => `&${k}=${v.join(',')}`).join('');
+        t.baselinePaths = [`/bench/orders-page?limit=100${op.filter.distributorId === null ? '' : `&distributorId=${HOT_DISTRIBUTOR}`}${fields}`];
       }
     } else {
       const call: HttpCall = { method: t.method, headers: restHeaders(t), requests: t.paths.map((p) => ({ path: `/api/v1${p}`, body })) };

@@ -436,8 +436,18 @@ async function ordersPage(req: IncomingMessage, res: ServerResponse, q: URLSearc
       order by o.created_at desc, o.id desc limit $4`,
     [hash(token), distributorId, status, limit],
   );
-  const camel = (r: Row) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), v instanceof Date ? v.getTime() : v]));
-  const items = rows.map(({ investor, share_class, ...o }) => ({ ...camel(o), investor: camel(investor), shareClass: camel(share_class) }));
+  // The columns the operation selected (by their camelCase names), as the GraphQL answer holds them.
+  const wanted = (k: string) => (q.has(k) ? new Set(q.get(k)!.split(',')) : null);
+  const [orderFields, investorFields, shareClassFields] = [wanted('order'), wanted('investor'), wanted('shareClass')];
+  const camel = (r: Row, only: Set<string> | null) => {
+    const out: Row = {};
+    for (const [k, v] of Object.entries(r)) {
+      const name = k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+      if (!only || only.has(name)) out[name] = v instanceof Date ? v.getTime() : v;
+    }
+    return out;
+  };
+  const items = rows.map(({ investor, share_class, ...o }) => ({ ...camel(o, orderFields), investor: camel(investor, investorFields), shareClass: camel(share_class, shareClassFields) }));
   send(res, 200, { data: { orders: { items, count: items.length } } });
 }
 
