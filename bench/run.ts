@@ -3,7 +3,7 @@
  * side with a bare node:http + pg baseline, in alternating rounds of one run, on a dataset it
  * seeds itself. A measurement, never a gate: it fails only when a contender answers wrongly.
  *
- *   --quick             small dataset, one short round per contender (under a minute)
+ *   --quick             small dataset, one short round per contender (about a minute: warm-ups of 0.25 s)
  *   --orders N --navs N dataset size (default 10,000 orders, 1,000 NAVs on the hot share class)
  *   --rounds R --duration S --warmup S --warmup-requests N --connections C
  *                       (default 3 rounds of 5 s, warm-up 3 s and at least 1,000 requests, 32 connections)
@@ -77,7 +77,7 @@ function parseArgs(argv: string[]): Options {
     navs: Math.floor(num('navs', quick ? 200 : 1_000)),
     rounds: Math.floor(num('rounds', quick ? 1 : 3)),
     duration: num('duration', quick ? 1 : 5),
-    warmup: num('warmup', quick ? 0.5 : 3),
+    warmup: num('warmup', quick ? 0.25 : 3),
     warmupRequests: Math.floor(num('warmup-requests', quick ? 50 : 1_000)),
     connections: Math.floor(num('connections', 32)),
     only: values.get('only')?.split(',').map((s) => s.trim()) ?? null,
