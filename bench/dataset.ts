@@ -18,7 +18,10 @@ const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
  * cost of the same answer: the hot distributor (`DT000001`, host `dist-1.bench.local`) always has
  * 100 two-step orders in status `submitted` (its oldest ones: the worst case for an index that is
  * ordered by `createdAt` but does not lead with the status), and its other orders are `cancelled`
- * (two-step) or `pending`/`accepted` (one-step).
+ * (two-step) or `pending`/`accepted` (one-step). Those 100 `submitted` orders are all the hot
+ * investor's (`IN000001`), so its own list is as long as its distributor's. The hot investor holds
+ * a large balance of the hot share class in one lot settled long ago (no lock-up binds it), so a
+ * whole run of one-step redemptions of one token each never exhausts it.
  */
 export interface DatasetSize {
   orders: number;
@@ -39,6 +42,10 @@ export const LIST_SIZE = 100;
 export const BENCH_ACTOR = 'bench';
 export const OPS_TOKEN = 'ops_bench-token-not-a-secret';
 export const HOUR_MS = 3_600_000;
+/** The hot investor's tokens of the hot share class: thousands of one-token redemptions a round reserve next to nothing. */
+export const HOT_HOLDING = '1000000000';
+/** Changed when the dataset's shape changes without the seed's text changing (templates are rebuilt). */
+const DATASET_VERSION = 2;
 
 const formatId = (prefix: string, n: number) => prefix + String(n).padStart(6, '0');
 
@@ -81,7 +88,7 @@ const dbName = (url: string) => new URL(url).pathname.replace(/^\//, '');
 /** What a seeded template holds: reseeded when the size, the migrations or the seed change. */
 function fingerprint(size: DatasetSize): string {
   const seedText = createHash('sha256').update(seedDataset.toString()).digest('hex').slice(0, 16);
-  return JSON.stringify({ orders: size.orders, navs: size.navs, migrations: MIGRATIONS.map((m) => m.name), seed: seedText });
+  return JSON.stringify({ version: DATASET_VERSION, orders: size.orders, navs: size.navs, migrations: MIGRATIONS.map((m) => m.name), seed: seedText });
 }
 
 /**
@@ -244,7 +251,9 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
         case when one_step then 'one_step' else 'two_step' end, 'R', 'subscription',
         case when one_step then (case when k % 2 = 0 then 'pending' else 'accepted' end)
              when k < ${LIST_SIZE * 5 / 4} then '${LIST_STATUS}' else 'cancelled' end,
-        'DT' || lpad(d::text, 6, '0'), 'IN' || lpad((((k % ${INVESTORS_PER_DISTRIBUTOR}) * ${DISTRIBUTORS}) + d)::text, 6, '0'),
+        'DT' || lpad(d::text, 6, '0'),
+        case when d = 1 and not one_step and k < ${LIST_SIZE * 5 / 4} then '${HOT_INVESTOR}'
+             else 'IN' || lpad((((k % ${INVESTORS_PER_DISTRIBUTOR}) * ${DISTRIBUTORS}) + d)::text, 6, '0') end,
         'SC' || lpad(((k % ${SHARE_CLASSES}) + 1)::text, 6, '0'),
         'USD', 1000, 10, 1, 1001, '1.000000', at - interval '1 hour', '1000',
         case when one_step then null else 'passthrough' end, case when one_step then null else '0x' || lpad(to_hex(d), 40, 'b') end,
@@ -262,6 +271,13 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
     insert into order_status_entry (order_id, at, status, by, note)
       select id, created_at + interval '1 second', status, 'Network', case when status = 'cancelled' then 'bench' end
       from "order" where status not in ('created', 'pending');
+  `);
+  await c.query(
+    sql`
+    insert into holding (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, balance)
+      values (${audit}, '${HOT_INVESTOR}', '${HOT_SHARE_CLASS}', ${HOT_HOLDING});
+    insert into holding_lot (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, quantity, remaining, settled_at, source)
+      values (${audit}, '${HOT_INVESTOR}', '${HOT_SHARE_CLASS}', ${HOT_HOLDING}, ${HOT_HOLDING}, now() - interval '400 days', 'opening');
   `);
   await c.query(`insert into ops_token (name, token_hash, created_at) values ('bench', $1, now())`, [createHash('sha256').update(OPS_TOKEN).digest('hex')]);
   const counts: Record<string, number> = { is: 1, fn: 1, sc: SHARE_CLASSES, tk: SHARE_CLASSES, dt: DISTRIBUTORS, in: investors, or: size.orders };

@@ -11,12 +11,10 @@
  * graphql-ws subscription. Times are wall-clock ms on one machine.
  */
 import 'reflect-metadata';
-import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemClock } from '../src/common/clock';
-import { migrate, ormOptions } from '../src/db/orm';
+import { freshEventsMarket } from './events-market';
 import { aPendingOrder, moveOrder } from '../test/support/event.factories';
-import { aMarket } from '../test/support/factories';
 import { httpRequest } from '../test/support/http';
 import { killed, startChildGateway } from '../test/support/child-gateway';
 import { subscribe } from '../test/support/subscriptions';
@@ -34,19 +32,7 @@ function stats(xs: number[]) {
 }
 
 async function main() {
-  const admin = process.env.DATABASE_URL;
-  if (!admin) throw new Error('DATABASE_URL is required: the benchmark runs against a real PostgreSQL');
-  const url = new URL(admin);
-  const name = `${url.pathname.replace(/^\//, '') || 'postgres'}_bench`;
-  const c = new Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`drop database if exists "${name}" with (force)`);
-  await c.query(`create database "${name}"`);
-  await c.end();
-  url.pathname = `/${name}`;
-  const orm = await MikroORM.init({ ...ormOptions(systemClock), clientUrl: url.toString(), pool: { min: 0, max: 4 } });
-  await migrate(orm, url.toString());
-  const m = await aMarket(orm.em.fork(), systemClock.now());
+  const { url, orm, market: m } = await freshEventsMarket('bench', 4);
 
   const certs = await makeCertificates();
   const committedAt = new Map<string, number>();

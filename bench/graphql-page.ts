@@ -13,6 +13,8 @@ export interface PageOperation {
   itemsPath: string[];
   /** What the baseline must mirror. */
   filter: { distributorId: string | null; status: string | null };
+  /** The fields selected, so the baseline writes the same JSON (no more, no less where a column matches). */
+  fields: { order: string[]; investor: string[]; shareClass: string[] };
 }
 
 type Named = { kind: string; name: string };
@@ -122,9 +124,10 @@ export function buildOrdersPage(introspection: IntrospectionQuery | null, opts: 
   if (!investorType || !shareClassType) return 'investor / shareClass are not object types';
   // Every plain field of the order and of both relations, but no further relation: the page an
   // ops console shows. Share-class leaf fields only (its nested parts are not part of the page).
-  const selection = `${leafFields(orderType).join(' ')} investor { ${leafFields(investorType).join(' ')} } shareClass { ${leafFields(shareClassType).join(' ')} }`;
+  const fields = { order: leafFields(orderType), investor: leafFields(investorType), shareClass: leafFields(shareClassType) };
+  const selection = `${fields.order.join(' ')} investor { ${fields.investor.join(' ')} } shareClass { ${fields.shareClass.join(' ')} }`;
   const text = `query BenchOrdersPage${decls.length ? `(${decls.join(', ')})` : ''} { orders${args.length ? `(${args.join(', ')})` : ''} { ${wrapOpen} ${selection} ${wrapClose} } }`;
-  return { query: text.replace(/\s+/g, ' '), variables: vars, itemsPath, filter };
+  return { query: text.replace(/\s+/g, ' '), variables: vars, itemsPath, filter, fields };
 }
 
 function printRef(ref: IntrospectionTypeRef): string {

@@ -58,7 +58,7 @@ interface Target {
 
 export interface ScenarioOptions {
   orders: number;
-  /** Scale mode adds the NAV history scenarios. */
+  /** Scale mode keeps the reads whose cost may grow with the book (lists, order by id, NAV history). */
   scale: boolean;
   /** `publishedAt` of the newest NAV. */
   lastNavAt: number;
@@ -78,7 +78,23 @@ export function targets(opts: ScenarioOptions): Target[] {
       // A fresh externalRef per request ({{seq}}, see SEQ), in case the flow refuses a repeated one.
       body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, amountSubscription: 1000, externalRef: `bench-${RUN}-${SEQ}` },
     },
+    {
+      key: 'subscribe-1',
+      title: 'POST /orders/subscribe (one-step, amount)',
+      method: 'POST',
+      paths: ['/orders/subscribe'],
+      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, amount: 1000 },
+    },
+    {
+      key: 'redeem-1',
+      title: 'POST /orders/redeem (one-step, tokenCount)',
+      method: 'POST',
+      paths: ['/orders/redeem'],
+      // One token: a whole run reserves a few thousand of the hot holding (HOT_HOLDING).
+      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 },
+    },
     { key: 'orders-list', title: `GET /orders/subscriptions/distributor/:id?status=${LIST_STATUS}`, method: 'GET', paths: [`/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`] },
+    { key: 'orders-list-investor', title: `GET /orders/subscriptions/investor/:id?status=${LIST_STATUS}`, method: 'GET', paths: [`/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`] },
     {
       key: 'orders-page',
       title: 'GraphQL orders page of 100 with investor and shareClass',
@@ -88,11 +104,8 @@ export function targets(opts: ScenarioOptions): Target[] {
       baselinePaths: [`/bench/orders-page?distributorId=${HOT_DISTRIBUTOR}&limit=100`],
     },
   ];
-  if (!opts.scale) return main;
   const day = { start: opts.lastNavAt - 2 * 24 * HOUR_MS, end: opts.lastNavAt - 24 * HOUR_MS };
-  return [
-    main[2],
-    main[4],
+  const navHistory: Target[] = [
     { key: 'nav-history-100', title: 'GET /funds/shareclass/nav/history (last 100)', method: 'GET', paths: [`/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}`] },
     {
       key: 'nav-history-day',
@@ -101,6 +114,9 @@ export function targets(opts: ScenarioOptions): Target[] {
       paths: [`/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}&startDate=${day.start}&endDate=${day.end}`],
     },
   ];
+  if (!opts.scale) return [...main, ...navHistory];
+  const keep = new Set(['order-by-id', 'orders-list', 'orders-list-investor']);
+  return [...main.filter((t) => keep.has(t.key)), ...navHistory];
 }
 
 // ---- probing --------------------------------------------------------------------------------
@@ -213,7 +229,8 @@ export async function planScenarios(ports: Ports, opts: ScenarioOptions, introsp
           a.status === 200 && !a.body?.errors && Array.isArray(items)
             ? { state: 'ready', call, bytes: a.bytes }
             : { state: 'failed', reason: `probe answered ${a.status}: ${JSON.stringify(a.body?.errors ?? a.body).slice(0, 300)}` };
-        if (op.filter.distributorId === null) t.baselinePaths = ['/bench/orders-page?limit=100'];
+        const fields = Object.entries(op.fields).map(([k, v]) => `&${k}=${v.join(',')}`).join('');
+        t.baselinePaths = [`/bench/orders-page?limit=100${op.filter.distributorId === null ? '' : `&distributorId=${HOT_DISTRIBUTOR}`}${fields}`];
       }
     } else {
       const call: HttpCall = { method: t.method, headers: restHeaders(t), requests: t.paths.map((p) => ({ path: `/api/v1${p}`, body })) };
