@@ -11,7 +11,8 @@
  *                       subscribe-1 and redeem-1 (one-step, surface R), orders-list (the distributor's),
  *                       orders-list-investor, orders-page (GraphQL only), nav-history-100, nav-history-day
  *   --scale             1,000,000 orders / 100,000 NAVs against 10,000 / 1,000: p99 compared, on the
- *                       reads whose cost may grow with the book (order-by-id, both lists, NAV history)
+ *                       scenarios whose cost may grow with the book (order-by-id, the three writes,
+ *                       both lists, NAV history)
  *
  * Live updates at scale (graphql-ws subscribers over two instances and Redis) are bench/subscribers.ts
  * (`npm run bench:subscribers`); webhook and single-subscriber latency bench/event-latency.ts.
