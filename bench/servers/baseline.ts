@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Pool, types, type PoolClient } from 'pg';
 import { applyBps, Dec, decimalNumber, decimalString } from '../../src/common/money';
+import { nextIdSql } from '../../src/common/ids';
 import { baselineDates, DEFAULT_BASELINE_CALENDAR, type BaselineDates } from './baseline-dealing';
 import { installControl } from './control';
 
@@ -238,7 +239,7 @@ function subscriptionRefusal(p: Row, amount: InstanceType<typeof Dec>, requested
 /** The order, its first history entry and its event in one statement (as the gateway's recordPlacement). */
 async function insertOrder(db: Pool | PoolClient, o: Row, status: string, actor: string): Promise<Row> {
   const columns = Object.keys(o);
-  const idSql = o.id === undefined ? `'OR' || lpad(nextval('id_seq_or')::text, 6, '0')` : null;
+  const idSql = o.id === undefined ? nextIdSql('OR') : null;
   const names = columns.filter((c) => c !== 'id');
   const values = names.map((_, i) => `$${i + 4}`);
   const { rows } = await db.query(
