@@ -9,6 +9,7 @@ import type { Services } from '../services';
 import type { GraphqlGuards } from './limits';
 import { operationInputProblem } from './input-guard';
 import { admittedContext, graphqlContext } from './principal';
+import { sharedSubscribe } from './shared-subscriptions';
 
 /**
  * Close codes of the GraphQL socket (besides graphql-ws's own):
@@ -74,6 +75,8 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
   return useServer(
     {
       schema: deps.schema,
+      // An event is resolved once per principal and document, not once per subscriber.
+      subscribe: sharedSubscribe(),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         if (!authorization) return false;

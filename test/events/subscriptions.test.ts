@@ -109,6 +109,34 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     await expect(subscribe(gw.port, ORDER_UPDATES, {}, 'not-a-token')).rejects.toThrow('closed: 4403');
   });
 
+  it('an event reaches every subscriber once, whether its answer is resolved for one subscriber or shared by many of one principal', async () => {
+    // given: two ops subscribers of one token and the order's distributor, with the same document
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const token = await gw.opsToken();
+    const [ops1, ops2, own] = [await subscribe(gw.port, ORDER_UPDATES, {}, token), await subscribe(gw.port, ORDER_UPDATES, {}, token), await subscribe(gw.port, ORDER_UPDATES, {}, await tokenOf(gw, m.distributor))];
+    // when
+    const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+    await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+    // then: each gets both transitions, once, whole, with the order as it is when the event is resolved
+    const [a, b, c] = await Promise.all([ops1.waitFor(2), ops2.waitFor(2), own.waitFor(2)]);
+    for (const got of [a, b, c]) expect(got.map((g) => [g.orderUpdated.orderId, g.orderUpdated.status, g.orderUpdated.sequence])).toEqual([[o, 'pending', 1], [o, 'accepted', 2]]);
+    expect(b).toEqual(a);
+    // (the distributor's answer is its own, resolved apart: its `order` may be read at another moment)
+    const withoutOrder = ({ orderUpdated: { order: _order, ...event } }: { orderUpdated: Record<string, unknown> }) => event;
+    expect(c.map(withoutOrder)).toEqual(a.map(withoutOrder));
+    // and a subscriber that leaves takes nothing from the others
+    await ops1.close();
+    await moveOrder(gw.db.orm, o, 'settled', gw.clock.now(), { transferHash: '0x2' });
+    const [later, laterOwn] = await Promise.all([ops2.waitFor(3), own.waitFor(3)]);
+    expect(later[2].orderUpdated).toMatchObject({ status: 'settled', sequence: 3, order: { id: o, status: 'settled', eventSeq: 3 } });
+    expect(laterOwn[2]).toEqual(later[2]);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const sub of [ops2, own]) {
+      expect(sub.messages).toHaveLength(3);
+      await sub.close();
+    }
+  });
+
   it('NAV publications reach ops and the distributors granted the share class', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const lonely = await aShareClass(gw.em());
