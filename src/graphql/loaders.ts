@@ -1,14 +1,14 @@
 import DataLoader from 'dataloader';
-import { ReferenceKind, type EntityClass, type EntityMetadata, type FilterQuery } from '@mikro-orm/core';
+import { ReferenceKind, type EntityClass, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
-import { readRecord } from '../common/read-record';
+import { rowRecord } from '../common/read-record';
 
 /**
  * Per-request batch loaders: every relation a page of results asks for is fetched with one
  * `where … in (…)` query per relation, whatever the page size (no N+1).
  *
  * What they load is only ever handed to GraphQL (field resolvers, the visibility guard), so
- * entities without embedded parts come back as read-only records of their class (`readRecord`,
+ * entities without embedded parts come back as read-only records of their class (`rowRecord`,
  * relations as `{ id }`) from the rows of one statement, not as managed entities: hydrating and
  * tracking a page's investors and their grants cost more CPU than the rest of the page.
  */
@@ -50,7 +50,7 @@ export class Loaders {
       .where(where as QBFilterQuery<T>)
       .orderBy(orderBy as never)
       .execute('all', false);
-    return rows.map((row) => recordOf(this.em, entity, meta, row as object));
+    return rows.map((row) => rowRecord(this.em, entity as abstract new (...args: never[]) => T, row as Record<string, unknown>));
   }
 
   private memo<V>(key: string, batch: (ids: readonly string[]) => Promise<V[]>): DataLoader<string, V> {
@@ -61,15 +61,4 @@ export class Loaders {
     }
     return loader;
   }
-}
-
-/** A row as a read-only record of the entity's class, its to-one relations as `{ id }` (as an entity's references read). */
-function recordOf<T extends object>(em: EntityManager, entity: EntityClass<T>, meta: EntityMetadata<T>, row: object): T {
-  const data = em.getDriver().mapResult(row as never, meta) as Record<string, unknown>;
-  for (const rel of meta.relations) {
-    if (rel.kind !== ReferenceKind.MANY_TO_ONE && !(rel.kind === ReferenceKind.ONE_TO_ONE && rel.owner)) continue;
-    const v = data[rel.name];
-    if (v !== undefined) data[rel.name] = v === null ? null : { id: typeof v === 'object' ? (v as { id: string }).id : v };
-  }
-  return readRecord(entity as abstract new (...args: never[]) => T, data);
 }
