@@ -1,6 +1,7 @@
 import { Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { EpochMs } from '../graphql/scalars';
+import { currentActor } from './request-scope';
 
 /**
  * Audit fields every written record carries. They are stamped in one place, the audit
@@ -23,4 +24,13 @@ export abstract class Audited {
   @Field(() => String)
   @Property({ type: 'text' })
   updatedBy: Opt<string>;
+}
+
+/**
+ * The audit fields of a record's first write, at `at` by the request's actor (or `by`, preset):
+ * what the audit subscriber (src/db/audit.subscriber.ts) stamps, and what statements that insert
+ * a record themselves write.
+ */
+export function firstWrite(at: Date, by: string = currentActor()): Pick<Audited, 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'> {
+  return { createdAt: at, updatedAt: at, createdBy: by, updatedBy: by };
 }

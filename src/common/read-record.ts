@@ -1,5 +1,6 @@
 import { ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+
 /**
  * A read-only record of an entity's class: its fields as own, frozen data properties over the
  * class's prototype, without running the constructor or the ORM's property setters.
@@ -52,9 +53,10 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
 /**
  * A row of the entity's table (column names as PostgreSQL returns them) as a read-only record of
  * the entity's class (`readRecord`), its fields as the driver's `mapResult` gives them (dates
- * parsed, booleans as booleans, each many-to-one or owned one-to-one as `{ id }`), `extra` added. Compiled once per
- * class into straight-line code: the generic walk (a keyed store per column, then a record
- * built from that copy) cost ~6.5 µs an order row, this ~1 µs (measured in-process).
+ * parsed, booleans as booleans, each many-to-one or owned one-to-one as `{ id }`), `extra`
+ * added. Compiled once per class into straight-line code: the generic walk (a keyed store per
+ * column, then a record built from that copy) cost ~6.5 µs an order row, this ~1 µs (measured
+ * in-process).
  */
 export function rowRecord<T extends object>(em: EntityManager, type: abstract new (...args: never[]) => T, row: Record<string, unknown>, extra?: Record<string, unknown>): T {
   let build = builders.get(type);

@@ -1,5 +1,5 @@
 import type { EventArgs, EventSubscriber } from '@mikro-orm/core';
-import { Audited } from '../common/audited.entity';
+import { Audited, firstWrite } from '../common/audited.entity';
 import type { Clock } from '../common/clock';
 import { currentActor } from '../common/request-scope';
 
@@ -13,12 +13,7 @@ export class AuditSubscriber implements EventSubscriber {
   beforeCreate(args: EventArgs<unknown>): void {
     const entity = args.entity;
     if (!(entity instanceof Audited)) return;
-    const now = this.clock.now();
-    const actor = currentActor();
-    entity.createdAt ??= now;
-    entity.createdBy ??= actor;
-    entity.updatedAt = entity.createdAt;
-    entity.updatedBy = entity.createdBy;
+    Object.assign(entity, firstWrite(entity.createdAt ?? this.clock.now(), entity.createdBy));
   }
 
   beforeUpdate(args: EventArgs<unknown>): void {

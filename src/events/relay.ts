@@ -5,7 +5,6 @@ import { logger } from '../common/logger';
 import { Order } from '../modules/order/order.entity';
 import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
-import { DomainEvent } from './event.entity';
 import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
@@ -50,8 +49,9 @@ interface EventRow {
  *   also taken `FOR UPDATE SKIP LOCKED`.
  *
  * Woken by NOTIFY from the `event` insert trigger (PostgreSQL server), by this process's own
- * committed events (`onEvents`, however they were written), and by a poll every `pollMs` (the embedded database's socket server
- * does not carry LISTEN, so there the poll and the local wake-ups do the work).
+ * committed events (`onEvents`, however they were written), and by a poll every `pollMs` (the
+ * embedded database's socket server does not carry LISTEN, so there the poll and the local
+ * wake-ups do the work).
  */
 export class EventRelay {
   private readonly loop: WakeLoop;

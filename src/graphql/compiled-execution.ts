@@ -6,10 +6,9 @@ import type { GatewayContext } from './context';
 type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 
 /**
- * Apollo's execution step, the schema unchanged: queries a client repeats (compiled on their second
- * request, so a one-off query never pays for compiling) run as graphql-jit
+ * Apollo's execution step, the schema unchanged: queries a client repeats run as graphql-jit
  * compiled functions instead of graphql-js's interpreter, which spends most of a large page's
- * CPU walking fields. Apollo still parses, validates (its document cache, our limits), runs the
+ * CPU walking fields. A query is compiled on its second request, so a one-off never pays for it. Apollo still parses, validates (its document cache, our limits), runs the
  * plugins and formats errors; only `execute` is replaced, through the executor of its gateway
  * interface (the one hook Apollo Server 5 offers for it). The compiled code calls the schema's
  * own field resolvers, so the visibility guard (./visibility.ts) applies exactly as under

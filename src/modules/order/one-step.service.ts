@@ -113,11 +113,10 @@ export class OneStepOrderService {
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
     // No transaction: see placementParties.
-    const em = ctx.em;
     const parties = await placementParties(ctx, this.deps, ids);
     const now = this.clock.now();
     const terms = await this.deps.dealing.subscriptionTerms(ctx, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
-    return this.place(em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
+    return this.place(ctx.em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
   }
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor } from '../../common/request-scope';
+import { firstWrite } from '../../common/audited.entity';
 import { opaqueId, nextIdSql } from '../../common/ids';
 import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
@@ -64,8 +65,9 @@ export interface NewOrder extends Omit<Partial<Order>, 'id' | 'distributor' | 'i
  * history, as a read of it would.
  */
 export async function recordPlacement(em: EntityManager, order: NewOrder, t: Transition): Promise<OrderRecord> {
-  const at = t.now;
+  // The id may come from its sequence inside the statement: the event takes it from there.
   const move = moveOf({ ...order, id: '' }, null, t, 0);
+  const at = move.at;
   const { id, distributor, investor, shareClass, ...fields } = order;
   const row: Record<string, unknown> = {
     ...fields,
@@ -74,10 +76,8 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
     shareClass: shareClass.id,
     status: t.status,
     eventSeq: move.sequence,
-    createdAt: at,
-    updatedAt: at,
-    createdBy: move.by,
-    updatedBy: move.by,
+    // A new order's createdAt is its first entry's instant (as recordTransition sets it).
+    ...firstWrite(at),
   };
   const columns = orderColumns(em, Object.keys(row).filter((k) => row[k] !== undefined));
   const { orderId: _, ...payload } = move.event.payload;
