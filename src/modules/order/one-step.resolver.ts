@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { alias } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
+import { Reads } from '../../graphql/field-reads';
 import { Order, OrderType } from './order.entity';
 import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } from './one-step.types';
 
@@ -59,16 +60,19 @@ export class OneStepOrderResolver {
 
   // distributorId, investorId and shareClassId are the Order type's own (order.resolver.ts).
   @FieldResolver(() => String, { description: 'The distributor on surface O: `PT######`' })
+  @Reads(Order, 'distributor')
   partnerId(@Root() order: Order): string {
     return alias(order.distributor.id, 'PT');
   }
 
   @FieldResolver(() => String, { description: 'The investor on surface O: `US######`' })
+  @Reads(Order, 'investor')
   userId(@Root() order: Order): string {
     return alias(order.investor.id, 'US');
   }
 
   @FieldResolver(() => String, { description: 'One-step `type`: `subscribe` or `redeem`' })
+  @Reads(Order, 'type')
   oneStepType(@Root() order: Order): string {
     return order.type === OrderType.subscription ? 'subscribe' : 'redeem';
   }
