@@ -117,6 +117,14 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
     expect(new Set(plan.map((n) => n['Relation Name']).filter(Boolean))).toEqual(new Set(['distributor', 'investor', 'share_class_grant', 'investor_grant', 'investor_wallet', 'distributor_wallet']));
   });
 
+  it("a redemption sums the holding's open redemptions through their own index, not every order of the investor", async () => {
+    const res = await gw.api('POST', '/orders/redeem', { host: HOT_HOST, body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 } });
+    expect(res.status).toBe(200);
+    const sums = captured.filter((c) => /sum\(o\.token_count\)/.test(c.sql));
+    expect(sums).toHaveLength(1);
+    expectIndexedAndUnsorted(await explain(sums[0]), 'order', 'order_open_redemption_index');
+  });
+
   (hasListRoute ? it : it.skip)(`a distributor's orders in one status, newest first, are an index range (distributor, status, createdAt)`, async () => {
     const res = await gw.api('GET', `/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`, { host: HOT_HOST });
     expect(res.status).toBe(200);

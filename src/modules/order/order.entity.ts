@@ -39,6 +39,13 @@ registerEnumType(OrderSurface, { name: 'OrderSurface' });
 @Index({ properties: ['distributor', 'externalRef'] })
 // A distributor's orders in one status, newest first (the subscription lists' `?status=`).
 @Index({ properties: ['distributor', 'status', 'createdAt', 'id'] })
+// A holding's open redemptions, summed under its lock by every redemption (`reservedTokens`):
+// only those rows, however many orders the investor has. The condition is RESERVED_SQL's; the
+// plan test (test/performance/hot-query-plans.test.ts) fails if the two part.
+@Index({
+  name: 'order_open_redemption_index',
+  expression: `create index "order_open_redemption_index" on "order" ("investor_id", "share_class_id") where "flow" = 'one_step' and "type" = 'redemption' and "status" in ('pending', 'accepted')`,
+})
 export class Order extends Audited {
   @Field(() => ID, { description: '`OR######` (two-step) or `ord_…` (one-step)' })
   @PrimaryKey({ type: 'text' })
