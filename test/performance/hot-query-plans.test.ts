@@ -132,6 +132,14 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
     expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_distributor_id_status_created_at_id_index');
   });
 
+  it.each([
+    ['the distributor (surface R)', () => gw.api('GET', `/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`, { host: HOT_HOST }).then((r) => r.body.data.items)],
+    ['ops (GraphQL)', () => gw.graphql(`{ orders(filter: { investorId: "${HOT_INVESTOR}", status: "${LIST_STATUS}" }) { items { orderId } } }`, {}, { token: OPS_TOKEN }).then((r) => r.body.data.orders.items)],
+  ])(`an investor's orders in one status, newest first, are an index range (investor, status, createdAt) for %s`, async (_who, list) => {
+    expect((await list()).length).toBeGreaterThan(0);
+    expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_investor_id_status_created_at_id_index');
+  });
+
   (typeof pageOperation === 'string' ? it.skip : it)('a GraphQL page of orders with investor and share class costs as many SQL statements for a page of 10 as for a page of 1,000', async () => {
     const op = pageOperation as Exclude<typeof pageOperation, string>;
     const count = async (size: number) => {

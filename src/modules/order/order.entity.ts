@@ -37,8 +37,10 @@ registerEnumType(OrderSurface, { name: 'OrderSurface' });
 @Index({ properties: ['investor', 'createdAt', 'id'] })
 @Index({ properties: ['shareClass', 'createdAt', 'id'] })
 @Index({ properties: ['distributor', 'externalRef'] })
-// A distributor's orders in one status, newest first (the subscription lists' `?status=`).
+// A distributor's or an investor's orders in one status, newest first (the subscription lists'
+// `?status=`): without it an investor's list filtered every order the investor ever placed.
 @Index({ properties: ['distributor', 'status', 'createdAt', 'id'] })
+@Index({ properties: ['investor', 'status', 'createdAt', 'id'] })
 // A holding's open redemptions, summed under its lock by every redemption (`reservedTokens`):
 // only those rows, however many orders the investor has. The condition is RESERVED_SQL's; the
 // plan test (test/performance/hot-query-plans.test.ts) fails if the two part.
