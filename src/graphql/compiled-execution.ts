@@ -8,8 +8,9 @@ type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 /**
  * Apollo's execution step, the schema unchanged: queries a client repeats run as graphql-jit
  * compiled functions instead of graphql-js's interpreter, which spends most of a large page's
- * CPU walking fields. A query is compiled on its second request, so a one-off never pays for it. Apollo still parses, validates (its document cache, our limits), runs the
- * plugins and formats errors; only `execute` is replaced, through the executor of its gateway
+ * CPU walking fields. A query is compiled on its second request, so a one-off never pays for it.
+ * Apollo still parses, validates (its document cache, our limits), runs the plugins and formats
+ * errors; only `execute` is replaced, through the executor of its gateway
  * interface (the one hook Apollo Server 5 offers for it). The compiled code calls the schema's
  * own field resolvers, so the visibility guard (./visibility.ts) applies exactly as under
  * graphql-js, as it does for the REST facade's fixed operations (rest-compat/executor.ts).

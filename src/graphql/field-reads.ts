@@ -22,10 +22,21 @@ export function Reads<T extends object>(type: abstract new (...args: never[]) =>
   };
 }
 
+/** Per entity class: what every read of it needs, whatever is selected. */
+const alwaysRead = new WeakMap<Entity, readonly string[]>();
+
+/**
+ * Declares what is read of every record of `type`, whatever a query selects: what the trust
+ * boundary checks the record by (its owner, src/graphql/visibility.ts), declared beside that rule.
+ */
+export function ReadAlways<T extends object>(type: abstract new (...args: never[]) => T, ...props: (keyof T & string)[]): void {
+  alwaysRead.set(type, props);
+}
+
 /**
  * The projection of `type` a resolver returning a list of it needs: the columns of the fields
  * selected under `path` (e.g. `['items']` of a page), with `always` (what the list itself uses,
- * such as its cursor's keys). Null, meaning every column, when a selected field is neither an
+ * such as its cursor's keys) and what `ReadAlways` declares. Null, meaning every column, when a selected field is neither an
  * entity field nor declared with `@Reads`.
  */
 export function selectionProjection(em: EntityManager, type: Entity, info: GraphQLResolveInfo, path: string[], always: string[]): Projection | null {
@@ -42,7 +53,7 @@ export function selectionProjection(em: EntityManager, type: Entity, info: Graph
 const cached = new WeakMap<FieldNode, Map<Entity, Projection | null>>();
 
 function project(em: EntityManager, type: Entity, fields: Set<string>, always: string[]): Projection | null {
-  const props = new Set(always);
+  const props = new Set([...always, ...(alwaysRead.get(type) ?? [])]);
   const resolved = declared.get(type);
   for (const field of fields) {
     if (field === '__typename') continue;

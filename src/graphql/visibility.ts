@@ -11,8 +11,10 @@ import {
 } from 'graphql';
 import { notFound, unauthenticated } from '../common/errors';
 import { Investor } from '../modules/investor/investor.entity';
+import { Order } from '../modules/order/order.entity';
 import { Webhook } from '../modules/webhook/webhook.entity';
 import type { GatewayContext } from './context';
+import { ReadAlways } from './field-reads';
 
 /**
  * The tenant rule of every object type of the schema, applied to every field that returns one,
@@ -94,6 +96,9 @@ export const VISIBILITY: Record<string, Visibility> = {
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };
+
+// A page that reads only the selected columns of its orders still reads the owner this guard checks.
+ReadAlways(Order, 'distributor');
 
 /** Root fields nobody may call without a principal: every one but these. */
 export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(['Query.health', 'Mutation.issueAccessToken', 'Mutation.refreshAccessToken']);
