@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLSchema, validate } from 'graphql';
 import { compiledOperation, executeCompiled } from '../src/graphql/compiled-execution';
-import { RateLimited, toDomainError } from '../src/common/errors';
+import { toDomainError } from '../src/common/errors';
 import { logger } from '../src/common/logger';
 import type { GatewayContext } from '../src/graphql/context';
 import { failure, success, type Envelope } from './envelope';
@@ -47,9 +47,9 @@ export function fromError(err: unknown): RestOutcome {
     return { status: 400, body: failure(describeCoercionError(err.message)) };
   }
   const original = err instanceof GraphQLError ? (err.originalError ?? err) : err;
-  const { error, unexpected } = toDomainError(original);
-  if (unexpected) logger.error({ err: original }, 'unhandled failure');
-  const headers = error instanceof RateLimited ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  const { error, log } = toDomainError(original);
+  if (log) logger[log]({ err: original }, log === 'warn' ? 'database unavailable' : 'unhandled failure');
+  const headers = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
   return { status: error.httpStatus, body: failure(error.message), ...(headers && { headers }) };
 }
 

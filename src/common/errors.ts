@@ -32,6 +32,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** When the same request may be tried again (REST: `Retry-After`; GraphQL: `extensions.retryAfter`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';
@@ -44,8 +46,8 @@ export class DomainError extends Error {
 
 /** Too many attempts: refused until `retryAfterSeconds` have passed (REST: 429 with `Retry-After`). */
 export class RateLimited extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('RATE_LIMITED', 'too many attempts, retry later');
+  constructor(override readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'too many attempts, retry later', retryAfterSeconds);
   }
 }
 
@@ -75,15 +77,80 @@ const PG_CODES: Record<string, ErrorCode> = {
   '54000': 'BAD_REQUEST', // program_limit_exceeded (e.g. a value too large for its index)
 };
 
-const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
+/**
+ * Seconds a client waits before retrying when the database is away: a failover or a restarted
+ * pooler is back within seconds, and the pool opens a fresh connection for the next request.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Turns anything thrown into a DomainError; `unexpected` tells the caller to log the original.
- * Database constraint failures that escape a service's own checks still answer with a
- * meaningful status rather than a 500.
+ * The database, or the way to it, is gone or busy: the request did not fail for what it asked,
+ * and the same request may succeed in a moment. SQLSTATE classes and codes (PostgreSQL
+ * "Appendix A"), the socket errors of node:net, and the messages node-postgres, knex/tarn and
+ * PGlite's socket server raise without a code.
  */
-export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean } {
-  if (err instanceof DomainError) return { error: err, unexpected: false };
+const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53']; // connection_exception; insufficient_resources (53300 too_many_connections, 53100 disk_full, 53200 out_of_memory…)
+const UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown: pg_terminate_backend, a server stopping
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up, in recovery
+  '57P05', // idle_session_timeout
+  '57014', // query_canceled: a statement timeout
+  '55P03', // lock_not_available: a lock timeout
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ERR_SOCKET_CLOSED',
+  'ERR_STREAM_DESTROYED',
+]);
+// Matched at the start of a message or after knex's "<sql> - " prefix.
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated', // node-postgres: "… unexpectedly", "… due to connection timeout", plain
+  'Client has encountered a connection error and is not queryable', // node-postgres
+  'Client was closed and is not queryable', // node-postgres
+  'timeout expired', // node-postgres: connectionTimeoutMillis
+  'Query read timeout', // node-postgres
+  'Knex: Timeout acquiring a connection', // knex: "… The pool is probably full. …"
+  'Unable to acquire a connection', // knex, while its pool is being destroyed
+  'Connection ended unexpectedly',
+].map((m) => new RegExp(`(?:^|- )${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+const UNAVAILABLE_NAMES = new Set(['ConnectionException', 'KnexTimeoutError']);
+
+/**
+ * Whether `err`, or an error it wraps (MikroORM's DriverException keeps the driver's fields;
+ * GraphQL's `originalError`; `cause`; an AggregateError's `errors`), says the database is
+ * unreachable, gone or too busy.
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 8) return false;
+  const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (UNAVAILABLE_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2)))) return true;
+  if (typeof e.name === 'string' && UNAVAILABLE_NAMES.has(e.name)) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(e.message as string))) return true;
+  const wrapped = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])];
+  return wrapped.some((w) => w !== err && isDatabaseUnavailable(w, depth + 1));
+}
+
+export const serviceUnavailable = () => new DomainError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS);
+
+/** How a failure is logged: unforeseen ones at error, an unavailable database at warn (it is not a bug). */
+export type FailureLog = 'error' | 'warn' | null;
+
+/**
+ * Turns anything thrown into a DomainError, and says how the caller logs the original.
+ * Database constraint failures that escape a service's own checks still answer with a
+ * meaningful status rather than a 500; a database that is gone or busy answers 503.
+ */
+export function toDomainError(err: unknown): { error: DomainError; log: FailureLog } {
+  if (err instanceof DomainError) return { error: err, log: null };
   const anyErr = err as { code?: string; message?: string; name?: string; constraint?: string };
   const code = anyErr?.code;
   if (code && PG_CODES[code]) {
@@ -96,12 +163,10 @@ export function toDomainError(err: unknown): { error: DomainError; unexpected: b
         : mapped === 'NOT_FOUND'
           ? 'referenced record not found'
           : 'invalid value';
-    return { error: new DomainError(mapped, message), unexpected: false };
+    return { error: new DomainError(mapped, message), log: null };
   }
-  if ((code && CONNECTION_FAILURES.has(code)) || anyErr?.name === 'ConnectionException') {
-    return { error: new DomainError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE), unexpected: true };
-  }
-  return { error: new DomainError('INTERNAL', INTERNAL_MESSAGE), unexpected: true };
+  if (isDatabaseUnavailable(err)) return { error: serviceUnavailable(), log: 'warn' };
+  return { error: new DomainError('INTERNAL', INTERNAL_MESSAGE), log: 'error' };
 }
 
 /** Reads back the domain code from a GraphQL error's `extensions.code`. */

@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ERROR_TABLE, RateLimited, toDomainError, type DomainError } from '../common/errors';
+import { ERROR_TABLE, toDomainError, type DomainError } from '../common/errors';
 import { logger } from '../common/logger';
 
 /**
@@ -15,8 +15,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original === error && typeof graphqlCode === 'string' && graphqlCode !== 'INTERNAL_SERVER_ERROR') return formatted;
   // Not a resolver failure (a socket-side parse or validation error has no code yet): GraphQL's own words.
   if (error instanceof GraphQLError && !error.originalError && !error.path) return { ...formatted, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } };
-  const { error: domain, unexpected } = toDomainError(original);
-  if (unexpected) logger.error({ err: original, path: formatted.path }, 'unhandled failure in resolver');
+  const { error: domain, log } = toDomainError(original);
+  if (log) logger[log]({ err: original, path: formatted.path }, log === 'warn' ? 'database unavailable' : 'unhandled failure in resolver');
   return {
     message: domain.message,
     locations: formatted.locations,
@@ -40,7 +40,7 @@ export function errorFormatter(options: { suggestions: boolean }) {
 
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
-/** A refusal for too many attempts says when to try again (REST turns it into `Retry-After`). */
+/** A retryable refusal (too many attempts, the database away) says when to try again (REST: `Retry-After`). */
 function retryAfter(error: DomainError): { retryAfter?: number } {
-  return error instanceof RateLimited ? { retryAfter: error.retryAfterSeconds } : {};
+  return error.retryAfterSeconds !== undefined ? { retryAfter: error.retryAfterSeconds } : {};
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
-import { DomainError, ERROR_TABLE, RateLimited } from '../common/errors';
+import { ERROR_TABLE, toDomainError } from '../common/errors';
+import { logger } from '../common/logger';
 import { anonymous, type Principal } from '../common/principal';
 import type { Services } from '../services';
 import { createContext, type GatewayContext } from './context';
@@ -21,12 +22,7 @@ export async function graphqlPrincipal(services: Services, em: EntityManager, au
 
 /** An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. */
 async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
-  await services.rateLimits.assertOpsAttemptAllowed().catch((err) => {
-    // Raised while the context is built, before any resolver: Apollo takes its status from here.
-    if (!(err instanceof RateLimited)) throw err;
-    const { graphql: code, http: status } = ERROR_TABLE.RATE_LIMITED;
-    throw new GraphQLError(err.message, { extensions: { code, retryAfter: err.retryAfterSeconds, http: { status, headers: new Map([['retry-after', String(err.retryAfterSeconds)]]) } } });
-  });
+  await services.rateLimits.assertOpsAttemptAllowed();
   const name = await services.opsToken.verify(em, token);
   if (!name) await services.rateLimits.opsAttemptFailed();
   return name ? { kind: 'ops', name } : null;
@@ -34,20 +30,33 @@ async function opsPrincipal(services: Services, em: EntityManager, token: string
 
 /**
  * The context of a principal already authenticated: admits it (a distributor that is not active
- * is refused) and turns a refusal into a GraphQL error carrying its HTTP status, since Apollo
- * answers 500 for anything else thrown while building a context.
+ * is refused).
  */
 export async function admittedContext(services: Services, em: EntityManager, principal: Principal, requestId: string): Promise<GatewayContext> {
-  try {
-    return await createContext({ em, principal, services, requestId });
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
-    const entry = ERROR_TABLE[err.code];
-    throw new GraphQLError(err.message, { extensions: { code: entry.graphql, http: { status: entry.http } } });
-  }
+  return refusedAsGraphql(() => createContext({ em, principal, services, requestId }));
 }
 
 /** The context of a GraphQL request or subscription from its Authorization value. */
 export async function graphqlContext(services: Services, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
-  return admittedContext(services, em, await graphqlPrincipal(services, em, authorization), requestId);
+  const principal = await refusedAsGraphql(() => graphqlPrincipal(services, em, authorization));
+  return admittedContext(services, em, principal, requestId);
+}
+
+/**
+ * Runs a step of building a context, turning what it throws into a GraphQL error that carries
+ * its HTTP status (and `Retry-After`) from the one error table: Apollo answers 500 for anything
+ * else thrown before any resolver runs.
+ */
+async function refusedAsGraphql<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof GraphQLError) throw err;
+    const { error, log } = toDomainError(err);
+    if (log) logger[log]({ err }, log === 'warn' ? 'database unavailable' : 'unhandled failure building the context');
+    const entry = ERROR_TABLE[error.code];
+    const retry = error.retryAfterSeconds;
+    const http = { status: entry.http, ...(retry !== undefined && { headers: new Map([['retry-after', String(retry)]]) }) };
+    throw new GraphQLError(error.message, { extensions: { code: entry.graphql, ...(retry !== undefined && { retryAfter: retry }), http } });
+  }
 }

@@ -52,8 +52,9 @@ export function supplyCallbackRouter(deps: { orm: MikroORM; services: Services }
         });
         res.status(200).json(success({ orderId: order.id, status: order.status }));
       } catch (err) {
-        const { error, unexpected } = toDomainError(err);
-        if (unexpected) logger.error({ err, providerId }, 'supply callback failed');
+        const { error, log } = toDomainError(err);
+        if (log) logger[log]({ err, providerId }, 'supply callback failed');
+        if (error.retryAfterSeconds !== undefined) res.set('retry-after', String(error.retryAfterSeconds));
         res.status(error.httpStatus).json(failure(error.message));
       }
     });
