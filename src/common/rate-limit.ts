@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient } from './redis-client';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimited } from './errors';
-import { logger } from './logger';
 import { currentScope } from './request-scope';
 
 /**
@@ -56,8 +56,7 @@ export class RateLimits {
   static create(config: RateLimitConfig, redisUrl: string | null, prefix: string): RateLimits {
     // A count waits for the connection, but through one reconnection at most: a lost Redis then
     // fails it, and the in-process insurance counts instead.
-    const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : null;
-    redis?.on('error', (err) => logger.warn({ err: err.message }, 'rate-limit redis unavailable; counting in-process'));
+    const redis = redisUrl ? redisClient(redisUrl, 'redis (rate limits; counting in-process meanwhile)', { maxRetriesPerRequest: 1 }).redis : null;
     return new RateLimits(config, redis, prefix);
   }
 
@@ -89,8 +88,9 @@ export class RateLimits {
     await this.limiters['ops-failures'].consume(keyOf(address)).catch(ignoreRefusal);
   }
 
+  /** At once: a `quit` would wait in the offline queue for a Redis that is away. */
   async close(): Promise<void> {
-    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+    this.redis?.disconnect();
   }
 
   private async take(bucket: Bucket, value: string): Promise<void> {

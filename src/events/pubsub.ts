@@ -1,7 +1,6 @@
 import { PubSub } from 'graphql-subscriptions';
 import { RedisPubSub } from 'graphql-redis-subscriptions';
-import Redis from 'ioredis';
-import { logger } from '../common/logger';
+import { redisClient } from '../common/redis-client';
 
 /** Topics of the subscriptions; payloads are plain JSON so they cross Redis unchanged. */
 export const TOPICS = {
@@ -57,6 +56,7 @@ export interface DeliveryOutcomeMessage {
  */
 export interface EventBus {
   readonly kind: 'memory' | 'redis';
+  /** Never fails: a message a Redis that is away cannot take is dropped (its outage logged once). */
   publish(topic: string, payload: unknown): Promise<void>;
   iterator<T>(topics: string[]): AsyncIterableIterator<T>;
   close(): Promise<void>;
@@ -72,20 +72,21 @@ export function createEventBus(redisUrl: string | null, channelPrefix = 'gw:'): 
       close: async () => undefined,
     };
   }
-  // Publishing fails fast while Redis is away (the relay logs it and goes on: webhooks do not
-  // wait on subscriptions); the subscriber reconnects and resubscribes on its own.
-  const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-  const subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
-  const pubsub = new RedisPubSub({ publisher, subscriber });
+  // Publishing fails fast while Redis is away and the message is dropped (live messages are lost,
+  // webhooks never wait on subscriptions); the subscriber reconnects and resubscribes on its own.
+  // Each client logs an outage once (OutageLog), not each reconnection or dropped message.
+  const publisher = redisClient(redisUrl, 'redis (subscriptions, publishing)', { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const subscriber = redisClient(redisUrl, 'redis (subscriptions, listening)', { maxRetriesPerRequest: null });
+  const pubsub = new RedisPubSub({ publisher: publisher.redis, subscriber: subscriber.redis });
   const channel = (topic: string) => `${channelPrefix}${topic}`;
   return {
     kind: 'redis',
-    publish: (topic, payload) => pubsub.publish(channel(topic), payload),
+    publish: (topic, payload) => pubsub.publish(channel(topic), payload).catch((err) => void publisher.outage.lost(err)),
     iterator: <T>(topics: string[]) => pubsub.asyncIterableIterator<T>(topics.map(channel)) as AsyncIterableIterator<T>,
     async close() {
-      publisher.disconnect();
-      subscriber.disconnect();
+      // At once, whatever is pending: a reconnecting client stops trying, queued commands fail.
+      publisher.redis.disconnect();
+      subscriber.redis.disconnect();
     },
   };
 }

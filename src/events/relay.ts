@@ -1,13 +1,12 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Client } from 'pg';
 import type { Clock } from '../common/clock';
-import { logger } from '../common/logger';
 import { Order } from '../modules/order/order.entity';
 import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
 import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
 import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
+import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
 export const EVENT_CHANNEL = 'gateway_event';
@@ -55,7 +54,7 @@ interface EventRow {
  */
 export class EventRelay {
   private readonly loop: WakeLoop;
-  private listener: Client | null = null;
+  private listener: ListenConnection | null = null;
   private wakeupRegistered = false;
   private readonly batchSize: number;
 
@@ -73,14 +72,17 @@ export class EventRelay {
     // Registered once: a stopped relay ignores wake-ups, and a restart must not add a second one.
     if (!this.wakeupRegistered) onEvents(this.orm.em, { committed: () => this.wake() });
     this.wakeupRegistered = true;
-    if (this.options.listen) await this.listen();
+    if (this.options.listen && !this.listener) {
+      this.listener = new ListenConnection(this.options.listen, EVENT_CHANNEL, () => this.wake(), 'event relay');
+      await this.listener.open();
+    }
     this.loop.start();
   }
 
   async stop(): Promise<void> {
     const listener = this.listener;
     this.listener = null;
-    await Promise.all([this.loop.stop(), listener?.end().catch(() => undefined)]);
+    await Promise.all([this.loop.stop(), listener?.close()]);
   }
 
   wake(): void {
@@ -107,10 +109,10 @@ export class EventRelay {
       await markRelayed(tem, events, this.clock.now());
       if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
       // Announced before the mark commits: at least once (a failed commit announces again later).
-      // An unreachable Redis loses live messages but never holds up webhook deliveries.
+      // An unreachable Redis loses live messages but never holds up webhook deliveries (EventBus.publish).
       for (const e of events) {
         const topic = topicOf(e);
-        if (topic) await this.bus.publish(topic, e).catch((err) => logger.warn({ err: (err as Error).message, eventId: e.eventId }, 'event not announced to subscriptions'));
+        if (topic) await this.bus.publish(topic, e);
       }
       count = events.length;
     });
@@ -151,26 +153,6 @@ export class EventRelay {
     );
     return inserted.length;
   }
-
-  private async listen(): Promise<void> {
-    const client = new Client(this.options.listen!);
-    client.on('notification', () => this.wake());
-    client.on('error', (err) => {
-      logger.warn({ err: err.message }, 'event relay lost its LISTEN connection; polling until it is back');
-      if (this.listener === client) {
-        this.listener = null;
-        setTimeout(() => !this.loop.isStopped && void this.listen().catch(() => undefined), 1000).unref();
-      }
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${EVENT_CHANNEL}`);
-      this.listener = client;
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'LISTEN unavailable; the event relay polls');
-      await client.end().catch(() => undefined);
-    }
-  }
 }
 
 /**
@@ -204,17 +186,9 @@ function toRelayed(r: EventRow): RelayedEvent {
 }
 
 /** Listens for new deliveries created by any instance's relay, to wake this instance's worker. */
-export async function listenForDeliveries(listen: RelayOptions['listen'], wake: () => void): Promise<Client | null> {
+export async function listenForDeliveries(listen: RelayOptions['listen'], wake: () => void): Promise<ListenConnection | null> {
   if (!listen) return null;
-  const client = new Client(listen);
-  client.on('notification', () => wake());
-  client.on('error', (err) => logger.warn({ err: err.message }, 'delivery LISTEN connection lost; the worker polls'));
-  try {
-    await client.connect();
-    await client.query(`listen ${DELIVERY_CHANNEL}`);
-    return client;
-  } catch {
-    await client.end().catch(() => undefined);
-    return null;
-  }
+  const connection = new ListenConnection(listen, DELIVERY_CHANNEL, wake, 'webhook delivery worker');
+  await connection.open();
+  return connection;
 }

@@ -1,6 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../common/clock';
-import { logger } from '../common/logger';
 import { WakeLoop } from './wake-loop';
 import { runInScope } from '../common/request-scope';
 import { DeliveryStatus, Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
@@ -99,7 +98,7 @@ export class DeliveryWorker implements DeliveryRecorder {
     const webhooks = claimed.length ? await this.orm.em.fork().find(Webhook, { id: { $in: [...new Set(claimed.map((c) => c.webhookId))] } }) : [];
     for (const c of claimed) {
       const job: Promise<void> = this.process(c, webhooks.find((w) => w.id === c.webhookId) ?? null)
-        .catch((err) => logger.error({ err, deliveryId: c.id }, 'webhook attempt failed unexpectedly'))
+        .catch((err) => this.loop.failed(err, { deliveryId: c.id }))
         .finally(() => {
           this.inFlight.delete(job);
           this.wake();
@@ -215,6 +214,6 @@ export class DeliveryWorker implements DeliveryRecorder {
       nextAttemptAt: status === DeliveryStatus.pending ? next.getTime() : null,
       test: claim.test,
     };
-    await this.bus.publish(TOPICS.delivery, message).catch((err) => logger.warn({ err }, 'delivery outcome not announced'));
+    await this.bus.publish(TOPICS.delivery, message);
   }
 }

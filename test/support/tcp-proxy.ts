@@ -1,0 +1,64 @@
+import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy a test controls, to make a service (PostgreSQL, Redis) unreachable for a process
+ * that reaches it through the proxy: `cut()` drops every open connection and refuses new ones,
+ * as a server going down does.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private server: Server | null = null;
+
+  private constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+    public port = 0,
+  ) {}
+
+  static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
+    const proxy = new TcpProxy(targetHost, targetPort);
+    await proxy.open();
+    return proxy;
+  }
+
+  /** The URL with its host and port replaced by the proxy's. */
+  via(url: string): string {
+    const u = new URL(url);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  /** Accepts again, on the same port. */
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Resets every open connection and refuses new ones until `open()`. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.resetAndDestroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  close(): Promise<void> {
+    return this.cut();
+  }
+}
