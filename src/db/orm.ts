@@ -37,11 +37,18 @@ export function ormOptions(clock: Clock): Options {
   };
 }
 
+/** How the gateway's connections name themselves to a PostgreSQL server unless its URL says otherwise. */
+export const APPLICATION_NAME = 'fund-distribution-gateway';
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedPostgres | null = null;
   let connection: Options;
   if (options.databaseUrl) {
-    connection = { clientUrl: options.databaseUrl };
+    // MikroORM reads host, port, user and database from the URL and drops its parameters: the
+    // pool's connections carry the URL's application_name (as the LISTEN ones, which pg opens
+    // from the URL, do), so an operator tells the gateway's backends apart in pg_stat_activity.
+    const applicationName = new URL(options.databaseUrl).searchParams.get('application_name') ?? APPLICATION_NAME;
+    connection = { clientUrl: options.databaseUrl, driverOptions: { connection: { application_name: applicationName } } };
   } else {
     embedded = await startEmbeddedPostgres(options.dataDir, options.poolMax);
     connection = { ...embedded.connection };

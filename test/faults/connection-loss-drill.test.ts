@@ -1,0 +1,123 @@
+import { Client } from 'pg';
+import { ManualClock } from '../../src/common/clock';
+import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
+import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
+import { aMarket } from '../support/factories';
+import { httpRequest } from '../support/http';
+
+/**
+ * The drill of a failover: while 16 writers place one-step subscriptions over REST, every
+ * database connection of the gateway is terminated twice (`pg_terminate_backend`, as a failover
+ * or a restarted pooler does). The built gateway runs as its own process on a PostgreSQL server
+ * (the embedded database serves one process and has no backends to terminate), so this runs with
+ * DATABASE_URL only.
+ */
+const onServer = serverUrl() ? describe : describe.skip;
+
+const WRITERS = 16;
+const DURATION_MS = 6000;
+const KILLS_AT_MS = [1500, 3500];
+/** Names the gateway's connections, so the admin terminates those and no other. */
+const APPLICATION = 'drill-gateway';
+
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+  orderId: string | null;
+  sentAt: number;
+  answeredAt: number;
+}
+
+onServer('Every database connection of the gateway terminated under load', () => {
+  let db: TestDatabase;
+  let admin: Client;
+  let gateway: ChildGateway | null = null;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    db = await openTestDatabase(clock);
+    admin = new Client({ connectionString: serverUrl()! });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    if (gateway) await killed(gateway.child, 'SIGKILL');
+    await admin?.end();
+    await db?.close();
+  });
+
+  it('answers only 200 or 503 with Retry-After, keeps every acknowledged order once with one event, and serves again within a second', async () => {
+    // given a running gateway whose connections carry an application name of their own
+    const m = await aMarket(db.orm.em.fork(), clock.now());
+    const url = new URL(db.url!);
+    url.searchParams.set('application_name', APPLICATION);
+    gateway = await startChildGateway({ DATABASE_URL: url.toString(), EVENT_POLL_MS: '50' });
+    const port = gateway.port;
+    const database = url.pathname.slice(1);
+    const body = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount: 100 };
+
+    // when 16 writers place orders while every connection of the gateway is terminated twice
+    const answers: Answer[] = [];
+    const started = Date.now();
+    const writer = async () => {
+      while (Date.now() - started < DURATION_MS) {
+        const sentAt = Date.now();
+        const res = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { host: m.hostA, body });
+        answers.push({ status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, orderId: res.body?.data?.orderId ?? null, sentAt, answeredAt: Date.now() });
+      }
+    };
+    const kills: Array<{ at: number; terminated: number }> = [];
+    const killer = async () => {
+      for (const at of KILLS_AT_MS) {
+        await new Promise((r) => setTimeout(r, started + at - Date.now()));
+        const { rows } = await admin.query(
+          `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2 and pid <> pg_backend_pid()) t`,
+          [database, APPLICATION],
+        );
+        kills.push({ at: Date.now(), terminated: rows[0].n });
+      }
+    };
+    await Promise.all([...Array.from({ length: WRITERS }, writer), killer()]);
+
+    // then: only 200s and 503s, every 503 with Retry-After
+    const byStatus: Record<number, number> = {};
+    for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+    const acknowledged = answers.filter((a) => a.status === 200).map((a) => a.orderId!);
+    const em = db.orm.em.fork();
+    const inDatabase = await em.execute<{ id: string; events: number }[]>(
+      `select o.id, (select count(*)::int from "event" e where e.aggregate_type = 'order' and e.aggregate_id = o.id) as events from "order" o where o.distributor_id = ?`,
+      [m.distributor.id],
+    );
+    const byId = new Map(inDatabase.map((r) => [r.id, r.events]));
+    const firstServedAfter = (kill: { at: number }) => answers.filter((a) => a.status === 200 && a.sentAt >= kill.at).sort((a, b) => a.answeredAt - b.answeredAt)[0];
+    process.stdout.write(
+      `drill: ${answers.length} answers ${JSON.stringify(byStatus)}; terminated ${kills.map((k) => k.terminated).join(' + ')} connections; ` +
+        `${acknowledged.length} orders acknowledged, ${acknowledged.filter((id) => byId.has(id)).length} of them present, ${inDatabase.length} orders in the database; ` +
+        `first 200 after each termination in ${kills.map((k) => `${(firstServedAfter(k)?.answeredAt ?? NaN) - k.at} ms`).join(', ')}\n`,
+    );
+    expect(kills.every((k) => k.terminated > 0)).toBe(true);
+    expect(Object.keys(byStatus).filter((s) => s !== '200' && s !== '503')).toEqual([]);
+    expect(answers.filter((a) => a.status === 503 && a.retryAfter !== '1')).toEqual([]);
+    // every acknowledged order is in the database once, with exactly one event (its placement)
+    expect(new Set(acknowledged).size).toBe(acknowledged.length);
+    expect(acknowledged.filter((id) => byId.get(id) !== 1)).toEqual([]);
+    // …and no order without its event, acknowledged or not
+    expect(inDatabase.filter((r) => r.events !== 1)).toEqual([]);
+    // serving again within a second of each termination, without a restart
+    for (const kill of kills) {
+      const firstAfter = firstServedAfter(kill);
+      expect(firstAfter).toBeDefined();
+      expect(firstAfter.answeredAt - kill.at).toBeLessThan(1000);
+    }
+    expect(gateway.child.exitCode).toBeNull();
+    // and the workers carried on: every event is relayed
+    let pending = -1;
+    for (let i = 0; i < 100 && pending !== 0; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      pending = Number((await em.execute<{ n: string }[]>(`select count(*) as n from "event" where relayed_at is null`))[0].n);
+    }
+    expect(pending).toBe(0);
+    expect((await httpRequest(port, 'GET', '/ready')).status).toBe(200);
+    await killed(gateway.child, 'SIGTERM');
+    gateway = null;
+  });
+});
