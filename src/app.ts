@@ -238,15 +238,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     background,
     async close() {
-      // Only what is in flight is waited for: a wake-up connection stops reconnecting at once, and
-      // the bus closes before the follower lets go of it (an unsubscription would wait on a Redis that is away).
+      // Only what is in flight is waited for: a wake-up connection stops reconnecting at once.
       await deliveryListener?.close();
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await cacheFollower.stop();
       sender.close();
       await eventBus.close();
-      await cacheFollower.stop();
       await rateLimits.close();
     },
   };

@@ -120,6 +120,9 @@ const UNAVAILABLE_MESSAGES = [
   'Knex: Timeout acquiring a connection', // knex: "… The pool is probably full. …"
   'Unable to acquire a connection', // knex, while its pool is being destroyed
   'Connection ended unexpectedly',
+  // knex, for the statements of a transaction whose connection died under it (the transaction
+  // rolled back with the connection); a transaction used after its own commit says the same.
+  'Transaction query already complete',
 ].map((m) => new RegExp(`(?:^|- )${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 const UNAVAILABLE_NAMES = new Set(['ConnectionException', 'KnexTimeoutError']);
 

@@ -77,6 +77,12 @@ export function createEventBus(redisUrl: string | null, channelPrefix = 'gw:'): 
   // Each client logs an outage once (OutageLog), not each reconnection or dropped message.
   const publisher = redisClient(redisUrl, 'redis (subscriptions, publishing)', { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   const subscriber = redisClient(redisUrl, 'redis (subscriptions, listening)', { maxRetriesPerRequest: null });
+  // RedisPubSub sends an unsubscription without waiting for it: one still queued for a Redis that
+  // is away fails when the client closes, and must not become an unhandled rejection.
+  for (const command of ['unsubscribe', 'punsubscribe'] as const) {
+    const send = subscriber.redis[command].bind(subscriber.redis) as (...channels: string[]) => Promise<unknown>;
+    Object.assign(subscriber.redis, { [command]: (...channels: string[]) => send(...channels).catch(() => undefined) });
+  }
   const pubsub = new RedisPubSub({ publisher: publisher.redis, subscriber: subscriber.redis });
   const channel = (topic: string) => `${channelPrefix}${topic}`;
   return {

@@ -58,7 +58,7 @@ onServer('A gateway stopped while PostgreSQL and Redis are unreachable', () => {
     // and the outage was logged, not stormed: 3 s of 50 ms polls are ~60 passes per worker
     const lines = output.split('\n').filter((l) => l.startsWith('{'));
     const messages = (level: number) => lines.map((l) => JSON.parse(l)).filter((l) => l.level === level).map((l) => l.msg as string);
-    expect(messages(50)).toEqual([]);
+    expect(lines.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
     const warnings = messages(40);
     // one line per thing that went away (relay, worker, their LISTEN connections, three Redis clients), each once
     expect(warnings.length).toBeGreaterThan(0);

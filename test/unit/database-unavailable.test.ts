@@ -47,6 +47,7 @@ const UNAVAILABLE: Array<[string, Error]> = [
   ['node-postgres: query read timeout', driverError('Query read timeout')],
   ['knex: pool acquire timeout', driverError('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?', undefined, 'KnexTimeoutError')],
   ['knex: pool being destroyed', driverError('Unable to acquire a connection')],
+  ['knex: a transaction whose connection died', driverError('Transaction query already complete, run with DEBUG=knex:tx for more info')],
   ['knex: query prefixed with its SQL', driverError('select 1 - Connection terminated unexpectedly')],
   ['MikroORM ConnectionException', new ConnectionException(driverError('could not connect'))],
 ];
