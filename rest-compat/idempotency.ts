@@ -48,28 +48,60 @@ export type IdempotentOutcome = RestOutcome & { replayed?: boolean };
  * its answer is kept, status included; the same request again gets that answer, marked
  * replayed; another request with the key answers 422; one arriving while the first still runs,
  * 409. Server failures (5xx) are not kept, so a retry runs anew.
+ *
+ * A successful answer is kept in the same transaction as the writes that made it (`run` gets
+ * that transaction's EntityManager), so a connection lost while committing leaves either both
+ * (a retry replays the answer) or neither (the key is released, or freed once abandoned, and a
+ * retry runs anew): never an order without its answer, so a retry never places it twice. A
+ * route that calls out between its writes (`atomic: false`) keeps its answer after it instead.
  */
 export async function idempotent(
   store: IdempotencyService,
   em: EntityManager,
   req: Request,
   access: Access,
-  run: () => Promise<RestOutcome>,
+  run: (em: EntityManager) => Promise<RestOutcome>,
+  options: { atomic: boolean },
 ): Promise<IdempotentOutcome> {
   const key = req.get(IDEMPOTENCY_HEADER);
   const owner = idempotencyOwner(access);
-  if (req.method !== 'POST' || key === undefined || owner === null) return run();
+  if (req.method !== 'POST' || key === undefined || owner === null) return run(em);
   if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
   const claim = await store.claim(em, owner, key, requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {}));
   if (claim.kind === 'replay') return { status: claim.status, body: claim.body as RestOutcome['body'], replayed: true };
   let outcome: RestOutcome;
   try {
-    outcome = await run();
+    outcome = options.atomic ? await runKeepingSuccess(store, em, owner, key, run) : await run(em);
   } catch (err) {
+    // Unknown whether it committed: a kept answer (it did) survives the release; a running claim (it did not) is freed.
     await store.release(em, owner, key);
     throw err;
   }
   if (outcome.status >= 500) await store.release(em, owner, key);
-  else await store.complete(em, owner, key, outcome.status, outcome.body);
+  else if (!(options.atomic && isSuccess(outcome))) await store.complete(em, owner, key, outcome.status, outcome.body);
   return outcome;
+}
+
+const isSuccess = (outcome: RestOutcome) => outcome.status >= 200 && outcome.status < 300;
+
+/** An answer that is not a success: its transaction rolls back (a refused request writes nothing). */
+class NotASuccess extends Error {
+  constructor(readonly outcome: RestOutcome) {
+    super('not a success');
+  }
+}
+
+/** Runs in one transaction that also keeps a successful answer; any other answer rolls it back. */
+async function runKeepingSuccess(store: IdempotencyService, em: EntityManager, owner: string, key: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<RestOutcome> {
+  try {
+    return await em.transactional(async (tem) => {
+      const outcome = await run(tem);
+      if (!isSuccess(outcome)) throw new NotASuccess(outcome);
+      await store.complete(tem, owner, key, outcome.status, outcome.body);
+      return outcome;
+    });
+  } catch (err) {
+    if (err instanceof NotASuccess) return err.outcome;
+    throw err;
+  }
 }

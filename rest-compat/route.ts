@@ -33,6 +33,12 @@ export interface RestRoute<TResult = any, TVars = any> {
   data: (result: TResult, req: RestRequest) => unknown;
   /** The default `x-actor` of writes on this route. */
   defaultActor?: string;
+  /**
+   * The operation calls a system outside the database (the supply-side platform, a webhook
+   * endpoint) between its writes, so it cannot run inside one transaction with its
+   * Idempotency-Key (rest-compat/idempotency.ts); its own claim on the record guards it instead.
+   */
+  callsOut?: true;
   /** What the OpenAPI documents say of this row (rest-compat/openapi/document.ts). */
   doc: RouteDoc;
 }

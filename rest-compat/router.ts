@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { unauthenticated } from '../src/common/errors';
 import type { Principal } from '../src/common/principal';
 import { currentScope, runInScope } from '../src/common/request-scope';
-import { createContext } from '../src/graphql/context';
+import { contextOver, createContext } from '../src/graphql/context';
 import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { failure, type Envelope } from './envelope';
@@ -112,7 +112,9 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
         const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
-        const outcome = await idempotent(deps.services.idempotency, em, req, ctx.access, () => runRoute(deps.schema, found.route, found.req, ctx));
+        const outcome = await idempotent(deps.services.idempotency, em, req, ctx.access, (runEm) => runRoute(deps.schema, found.route, found.req, runEm === em ? ctx : contextOver(ctx, runEm)), {
+          atomic: !found.route.callsOut,
+        });
         if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
         sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
       } catch (err) {

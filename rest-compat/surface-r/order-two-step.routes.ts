@@ -153,6 +153,7 @@ export const orderTwoStepRoutes = [
     method: 'POST',
     path: '/orders/subscriptions/push/:orderId',
     auth: 'host',
+    callsOut: true,
     doc: {
       summary: 'Push a created order to the supply-side platform',
       description: 'Not idempotent: a second push answers 409 (with the same `Idempotency-Key`, the first answer is replayed instead).',

@@ -47,6 +47,7 @@ export const webhookRoutes = [
     method: 'POST',
     path: '/webhooks/test',
     auth: 'host',
+    callsOut: true,
     doc: {
       summary: 'Send a synthetic delivery marked as a test',
       body: obj({ event_type: EVENT_TYPE, webhook_id: str('wh_…') }),

@@ -21,3 +21,8 @@ export async function createContext(args: { em: EntityManager; principal: Princi
   const access = await accessFor(args.em, args.principal, args.services.distributor);
   return { em: args.em, access, services: args.services, loaders: new Loaders(args.em), requestId: args.requestId };
 }
+
+/** The same request's context over another EntityManager (a transaction the request runs in). */
+export function contextOver(ctx: GatewayContext, em: EntityManager): GatewayContext {
+  return { ...ctx, em, loaders: new Loaders(em) };
+}

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { ManualClock } from '../../src/common/clock';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
+import { ordersWithEventCounts } from '../support/event.factories';
 import { aMarket } from '../support/factories';
 import { httpRequest } from '../support/http';
 
@@ -83,10 +84,7 @@ onServer('Every database connection of the gateway terminated under load', () =>
     for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
     const acknowledged = answers.filter((a) => a.status === 200).map((a) => a.orderId!);
     const em = db.orm.em.fork();
-    const inDatabase = await em.execute<{ id: string; events: number }[]>(
-      `select o.id, (select count(*)::int from "event" e where e.aggregate_type = 'order' and e.aggregate_id = o.id) as events from "order" o where o.distributor_id = ?`,
-      [m.distributor.id],
-    );
+    const inDatabase = await ordersWithEventCounts(em, m.distributor.id);
     const byId = new Map(inDatabase.map((r) => [r.id, r.events]));
     const firstServedAfter = (kill: { at: number }) => answers.filter((a) => a.status === 200 && a.sentAt >= kill.at).sort((a, b) => a.answeredAt - b.answeredAt)[0];
     process.stdout.write(

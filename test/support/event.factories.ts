@@ -64,3 +64,11 @@ export async function aRolledBackTransition(orm: MikroORM, orderId: string, stat
     })
     .catch(() => undefined);
 }
+
+/** A distributor's orders with how many events each has (exactly one after a placement). */
+export function ordersWithEventCounts(em: EntityManager, distributorId: string): Promise<Array<{ id: string; events: number }>> {
+  return em.execute(
+    `select o.id, (select count(*)::int from "event" e where e.aggregate_type = 'order' and e.aggregate_id = o.id) as events from "order" o where o.distributor_id = ?`,
+    [distributorId],
+  );
+}

@@ -3,11 +3,12 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 /**
  * A TCP proxy a test controls, to make a service (PostgreSQL, Redis) unreachable for a process
  * that reaches it through the proxy: `cut()` drops every open connection and refuses new ones,
- * as a server going down does.
+ * as a server going down does; `trapNext()` drops one connection at one chosen message.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
+  private trap: { pattern: RegExp; when: 'before' | 'after'; sprung: () => void } | null = null;
 
   private constructor(
     private readonly targetHost: string,
@@ -29,6 +30,18 @@ export class TcpProxy {
     return u.toString();
   }
 
+  /**
+   * Arms a one-shot trap on the next message a client sends that matches `pattern` (the
+   * PostgreSQL protocol carries SQL as text): `before`, the connection is reset and the message
+   * never reaches the server; `after`, the message reaches the server and the connection is reset
+   * without its answer (a commit done, its answer lost). Resolves once sprung.
+   */
+  trapNext(pattern: RegExp, when: 'before' | 'after'): Promise<void> {
+    return new Promise((sprung) => {
+      this.trap = { pattern, when, sprung };
+    });
+  }
+
   /** Accepts again, on the same port. */
   async open(): Promise<void> {
     const server = createServer((client) => {
@@ -40,7 +53,24 @@ export class TcpProxy {
       }
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
-      client.pipe(upstream).pipe(client);
+      let answering = true;
+      const reset = () => {
+        client.resetAndDestroy();
+        upstream.destroy();
+      };
+      client.on('data', (chunk: Buffer) => {
+        const trap = this.trap;
+        if (!trap || !trap.pattern.test(chunk.toString('latin1'))) return void upstream.write(chunk);
+        this.trap = null;
+        if (trap.when === 'before') return void (reset(), trap.sprung());
+        // Sent, and the server given time to act on it; its answer never reaches the client.
+        upstream.write(chunk);
+        answering = false;
+        setTimeout(() => (reset(), trap.sprung()), 300);
+      });
+      upstream.on('data', (chunk: Buffer) => {
+        if (answering) client.write(chunk);
+      });
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
