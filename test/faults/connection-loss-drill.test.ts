@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/common/clock';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
 import { ordersWithEventCounts } from '../support/event.factories';
-import { aMarket } from '../support/factories';
+import { aMarket, anInvestor } from '../support/factories';
 import { httpRequest } from '../support/http';
 
 /**
@@ -20,9 +20,11 @@ const DURATION_MS = 6000;
 const KILLS_AT_MS = [1500, 3500];
 /** Names the gateway's connections, so the admin terminates those and no other. */
 const APPLICATION = 'drill-gateway';
+const IN_FLIGHT = 'a request with this Idempotency-Key is still being processed; retry later';
 
 interface Answer {
   status: number;
+  errorMsg: string | undefined;
   retryAfter: string | undefined;
   orderId: string | null;
   sentAt: number;
@@ -46,7 +48,7 @@ onServer('Every database connection of the gateway terminated under load', () =>
     await db?.close();
   });
 
-  it('answers only 200 or 503 with Retry-After, keeps every acknowledged order once with one event, and serves again within a second', async () => {
+  it('answers only 200 or 503 with Retry-After, keeps every acknowledged order once with one event, places each keyed order exactly once however often it was retried, and serves again within a second', async () => {
     // given a running gateway whose connections carry an application name of their own
     const m = await aMarket(db.orm.em.fork(), clock.now());
     const url = new URL(db.url!);
@@ -56,14 +58,30 @@ onServer('Every database connection of the gateway terminated under load', () =>
     const database = url.pathname.slice(1);
     const body = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount: 100 };
 
+    // …and a second distributor whose writers send an Idempotency-Key and retry a 503 with it
+    const investorB = await anInvestor(db.orm.em.fork(), m.other, { grants: [m.shareClass] });
+    const bodyB = { distributorId: m.other.id, investorId: investorB.id, shareClassId: m.shareClass.id, amount: 100 };
+
     // when 16 writers place orders while every connection of the gateway is terminated twice
     const answers: Answer[] = [];
+    const keyed: Answer[] = [];
     const started = Date.now();
-    const writer = async () => {
-      while (Date.now() - started < DURATION_MS) {
-        const sentAt = Date.now();
-        const res = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { host: m.hostA, body });
-        answers.push({ status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, orderId: res.body?.data?.orderId ?? null, sentAt, answeredAt: Date.now() });
+    const send = async (host: string, payload: object, into: Answer[], headers?: Record<string, string>) => {
+      const sentAt = Date.now();
+      const res = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { host, body: payload, headers });
+      const answer = { status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, orderId: res.body?.data?.orderId ?? null, errorMsg: res.body?.errorMsg, sentAt, answeredAt: Date.now() };
+      into.push(answer);
+      return answer;
+    };
+    const writer = async (w: number) => {
+      if (w % 2 === 0) {
+        while (Date.now() - started < DURATION_MS) await send(m.hostA, body, answers);
+        return;
+      }
+      // Each order is retried with its key until acknowledged, as a client of the README would.
+      for (let n = 0; Date.now() - started < DURATION_MS; n++) {
+        const headers = { 'idempotency-key': `drill-${w}-${n}` };
+        while ((await send(m.hostB, bodyB, keyed, headers)).status !== 200) await new Promise((r) => setTimeout(r, 50));
       }
     };
     const kills: Array<{ at: number; terminated: number }> = [];
@@ -77,7 +95,7 @@ onServer('Every database connection of the gateway terminated under load', () =>
         kills.push({ at: Date.now(), terminated: rows[0].n });
       }
     };
-    await Promise.all([...Array.from({ length: WRITERS }, writer), killer()]);
+    await Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w)), killer()]);
 
     // then: only 200s and 503s, every 503 with Retry-After
     const byStatus: Record<number, number> = {};
@@ -100,6 +118,18 @@ onServer('Every database connection of the gateway terminated under load', () =>
     expect(acknowledged.filter((id) => byId.get(id) !== 1)).toEqual([]);
     // …and no order without its event, acknowledged or not
     expect(inDatabase.filter((r) => r.events !== 1)).toEqual([]);
+    // the keyed writers: 200s, 503s with Retry-After, and the 409 of a key whose first try still
+    // held it; every order they were told of is in the database once, and nothing else is
+    const keyedStatus: Record<number, number> = {};
+    for (const a of keyed) keyedStatus[a.status] = (keyedStatus[a.status] ?? 0) + 1;
+    const keyedAcknowledged = keyed.filter((a) => a.status === 200).map((a) => a.orderId!);
+    const inDatabaseB = await ordersWithEventCounts(em, m.other.id);
+    process.stdout.write(
+      `drill, writers with Idempotency-Key: ${keyed.length} answers ${JSON.stringify(keyedStatus)}; ${new Set(keyedAcknowledged).size} orders acknowledged, ${inDatabaseB.length} in the database\n`,
+    );
+    expect(keyed.filter((a) => a.status !== 200 && !(a.status === 503 && a.retryAfter === '1') && !(a.status === 409 && a.errorMsg === IN_FLIGHT))).toEqual([]);
+    expect(inDatabaseB.map((r) => r.id).sort()).toEqual([...new Set(keyedAcknowledged)].sort());
+    expect(inDatabaseB.filter((r) => r.events !== 1)).toEqual([]);
     // serving again within a second of each termination, without a restart
     for (const kill of kills) {
       const firstAfter = firstServedAfter(kill);
