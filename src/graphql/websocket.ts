@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { ERROR_TABLE } from '../common/errors';
 import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
@@ -123,6 +124,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
     wsServer,
   );
 
+  /** Failures of a re-check that say nothing of the credential. */
+  const UNDECIDED = new Set<string>([ERROR_TABLE.SERVICE_UNAVAILABLE.graphql, ERROR_TABLE.INTERNAL.graphql]);
+
   /** Closes the socket once its credential stops authenticating (expired, revoked). */
   async function recheck(connection: Connection, socket: { close(code: number, reason: string): void }) {
     let stillValid: boolean;
@@ -130,9 +134,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       const principal = await authenticate(connection.authorization, connection.clientAddress);
       stillValid = principal.kind !== 'anonymous';
     } catch (err) {
-      if (!(err instanceof GraphQLError)) {
-        // The database is unreachable: keep the socket; the next check decides.
-        logger.warn({ err }, 'could not re-check a GraphQL socket credential');
+      if (!(err instanceof GraphQLError) || UNDECIDED.has(err.extensions.code as string)) {
+        // The database is unreachable (or the check failed): keep the socket; the next check decides.
+        logger.warn({ err: err instanceof GraphQLError ? err.message : err }, 'could not re-check a GraphQL socket credential');
         return;
       }
       stillValid = false;

@@ -87,7 +87,13 @@ describe('Surface R: the facade around every endpoint', () => {
         expect(health.body).toMatchObject({ isError: false, data: { status: 'ok' } });
         const list = await httpRequest(port, 'GET', '/api/v1/funds/shareclass/all', { host: 'dist-a.test' });
         expect(list.status).toBe(503);
+        expect(list.headers['retry-after']).toBe('1');
         expect(list.body).toEqual({ isError: true, errorMsg: 'service temporarily unavailable', data: {} });
+        // and GraphQL, whose credential cannot be checked, says the same: retryable
+        const graphql = await httpRequest(port, 'POST', '/graphql', { body: { query: '{ opsTokenName }' }, headers: { authorization: 'Bearer ops_0123456789abcdef0123456789abcdef' } });
+        expect(graphql.status).toBe(503);
+        expect(graphql.headers['retry-after']).toBe('1');
+        expect(graphql.body.errors).toEqual([{ message: 'service temporarily unavailable', extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 1 } }]);
       } finally {
         await gateway.close();
         await orm.close(true);
