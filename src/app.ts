@@ -238,8 +238,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     background,
     async close() {
-      // Only what is in flight is waited for: a wake-up connection stops reconnecting at once.
-      await deliveryListener?.close();
+      // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
+      await Promise.all([deliveryListener?.close(), relay.stopListening()]);
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();

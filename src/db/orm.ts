@@ -39,6 +39,8 @@ export function ormOptions(clock: Clock): Options {
 
 /** How the gateway's connections name themselves to a PostgreSQL server unless its URL says otherwise. */
 export const APPLICATION_NAME = 'fund-distribution-gateway';
+/** How long opening a connection to a PostgreSQL server may take. */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedPostgres | null = null;
@@ -48,7 +50,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // pool's connections carry the URL's application_name (as the LISTEN ones, which pg opens
     // from the URL, do), so an operator tells the gateway's backends apart in pg_stat_activity.
     const applicationName = new URL(options.databaseUrl).searchParams.get('application_name') ?? APPLICATION_NAME;
-    connection = { clientUrl: options.databaseUrl, driverOptions: { connection: { application_name: applicationName } } };
+    // A server that does not answer at all (a dropped route, a stopped VM) fails a new connection
+    // after CONNECT_TIMEOUT_MS — a 503 — instead of holding the request for the TCP timeout.
+    connection = { clientUrl: options.databaseUrl, driverOptions: { connection: { application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS } } };
   } else {
     embedded = await startEmbeddedPostgres(options.dataDir, options.poolMax);
     connection = { ...embedded.connection };

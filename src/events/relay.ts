@@ -80,9 +80,14 @@ export class EventRelay {
   }
 
   async stop(): Promise<void> {
+    await Promise.all([this.loop.stop(), this.stopListening()]);
+  }
+
+  /** Closes the LISTEN connection (and its reconnecting) at once; the relay polls until stopped. */
+  async stopListening(): Promise<void> {
     const listener = this.listener;
     this.listener = null;
-    await Promise.all([this.loop.stop(), listener?.close()]);
+    await listener?.close();
   }
 
   wake(): void {

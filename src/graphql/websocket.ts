@@ -55,6 +55,9 @@ const authorizationOf = (params: Record<string, unknown> | undefined): string | 
   return typeof value === 'string' && value.trim() ? value : undefined;
 };
 
+/** Failures of a credential re-check that say nothing of the credential. */
+const UNDECIDED = new Set<string>([ERROR_TABLE.SERVICE_UNAVAILABLE.graphql, ERROR_TABLE.INTERNAL.graphql]);
+
 /**
  * GraphQL over graphql-ws on the HTTP server's GraphQL path, behind the same protections as
  * HTTP: the same document limits (graphqlGuards) and introspection rule, the same error masking,
@@ -123,9 +126,6 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
     },
     wsServer,
   );
-
-  /** Failures of a re-check that say nothing of the credential. */
-  const UNDECIDED = new Set<string>([ERROR_TABLE.SERVICE_UNAVAILABLE.graphql, ERROR_TABLE.INTERNAL.graphql]);
 
   /** Closes the socket once its credential stops authenticating (expired, revoked). */
   async function recheck(connection: Connection, socket: { close(code: number, reason: string): void }) {

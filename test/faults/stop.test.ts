@@ -3,24 +3,32 @@ import { startChildGateway, killed, type ChildGateway } from '../support/child-g
 import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
 import { httpRequest } from '../support/http';
 import { TcpProxy } from '../support/tcp-proxy';
+import { aMarket } from '../support/factories';
+import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 
 /**
  * Stopping is bounded by what is in flight, not by what is down: the built gateway, reaching
  * PostgreSQL and Redis through proxies the test cuts, gets SIGTERM during the outage and exits 0
- * within 5 s. It LISTENs on a PostgreSQL server (the embedded database serves one process), so
- * this runs with DATABASE_URL only; Redis is this machine's (REDIS_URL, else 127.0.0.1:6379).
+ * within 5 s; and a request in flight at SIGTERM still finishes. It LISTENs on a PostgreSQL server
+ * (the embedded database serves one process), so this runs with DATABASE_URL only; Redis is this
+ * machine's (REDIS_URL, else 127.0.0.1:6379).
  */
 const onServer = serverUrl() ? describe : describe.skip;
 const REDIS = new URL(process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379');
 
-onServer('A gateway stopped while PostgreSQL and Redis are unreachable', () => {
+onServer('Stopping the gateway', () => {
   let db: TestDatabase;
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;
   let gateway: ChildGateway | null = null;
+  let certs: TestCertificates;
+  let receiver: WebhookReceiver;
+  const clock = new ManualClock();
 
   beforeAll(async () => {
-    db = await openTestDatabase(new ManualClock());
+    certs = await makeCertificates();
+    receiver = await WebhookReceiver.start(certs);
+    db = await openTestDatabase(clock);
     const pg = new URL(db.url!);
     pgProxy = await TcpProxy.start(pg.hostname, Number(pg.port || 5432));
     redisProxy = await TcpProxy.start(REDIS.hostname, Number(REDIS.port || 6379));
@@ -30,9 +38,11 @@ onServer('A gateway stopped while PostgreSQL and Redis are unreachable', () => {
     await pgProxy?.close();
     await redisProxy?.close();
     await db?.close();
+    await receiver?.close();
+    certs?.cleanup();
   });
 
-  it('exits 0 within 5 s of SIGTERM, and logs the outage without a storm', async () => {
+  it('while PostgreSQL and Redis are unreachable: exits 0 within 5 s of SIGTERM, and logs the outage without a storm', async () => {
     // given a running gateway whose database and Redis go through the proxies
     gateway = await startChildGateway({ DATABASE_URL: pgProxy.via(db.url!), REDIS_URL: redisProxy.via(REDIS.toString()), EVENT_POLL_MS: '50', LOG_LEVEL: 'info' });
     expect((await httpRequest(gateway.port, 'GET', '/ready')).status).toBe(200);
@@ -67,5 +77,29 @@ onServer('A gateway stopped while PostgreSQL and Redis are unreachable', () => {
     // nothing reconnects after the stop began
     const afterStop = lines.slice(lines.findIndex((l) => l.includes('shutting down')) + 1);
     expect(afterStop.filter((l) => /reconnect|redis connection|LISTEN/i.test(l))).toEqual([]);
+  });
+
+  it('with a request in flight: lets it finish, then exits 0', async () => {
+    // given a running gateway and a webhook whose endpoint takes 2 s to answer
+    await db.truncate();
+    const m = await aMarket(db.orm.em.fork(), clock.now());
+    gateway = await startChildGateway({ DATABASE_URL: db.url!, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile });
+    const port = gateway.port;
+    const reg = await httpRequest(port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: receiver.url() } });
+    expect(reg.status).toBe(200);
+    receiver.respond = () => ({ status: 200, delayMs: 2000 });
+
+    // when SIGTERM arrives while a test delivery waits on that endpoint
+    const inFlight = httpRequest(port, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.accepted', webhook_id: reg.body.data.id } });
+    await receiver.waitFor((all) => all.length === 1);
+    const exited = new Promise<number | null>((resolve) => gateway!.child.once('exit', (code) => resolve(code)));
+    gateway.child.kill('SIGTERM');
+
+    // then the request is answered in full, and the process exits 0 after it
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ success: true });
+    expect(await exited).toBe(0);
+    gateway = null;
   });
 });
