@@ -19,17 +19,23 @@ export async function graphqlPrincipal(services: Services, em: EntityManager, au
   return principal;
 }
 
-/** An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. */
+/**
+ * An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. A
+ * token that verifies is always admitted: the counter stops guessing, never the holder of a real
+ * token who shares an address (a NAT, a proxy) with someone who mistyped ten times — and a
+ * guess of 32 random bytes that verifies is not a guess.
+ */
 async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
+  const name = await services.opsToken.verify(em, token);
+  if (name) return { kind: 'ops', name };
   await services.rateLimits.assertOpsAttemptAllowed().catch((err) => {
     // Raised while the context is built, before any resolver: Apollo takes its status from here.
     if (!(err instanceof RateLimited)) throw err;
     const { graphql: code, http: status } = ERROR_TABLE.RATE_LIMITED;
     throw new GraphQLError(err.message, { extensions: { code, retryAfter: err.retryAfterSeconds, http: { status, headers: new Map([['retry-after', String(err.retryAfterSeconds)]]) } } });
   });
-  const name = await services.opsToken.verify(em, token);
-  if (!name) await services.rateLimits.opsAttemptFailed();
-  return name ? { kind: 'ops', name } : null;
+  await services.rateLimits.opsAttemptFailed();
+  return null;
 }
 
 /**

@@ -49,12 +49,22 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
 
 let ws: { client: Client; token: string } | null = null;
 
+/**
+ * A socket closed for its credential (4401: expired or revoked; 4403: refused at connection) is
+ * not retried: the same token would be refused again, forever. The next subscription after a new
+ * sign-in opens a new client. Anything else (network loss, a restart) is retried.
+ */
+const retryable = (closed: unknown): boolean => {
+  const code = (closed as { code?: number } | null)?.code;
+  return code !== 4401 && code !== 4403;
+};
+
 function wsClient(): Client {
   const token = currentToken() ?? '';
   if (ws?.token === token) return ws.client;
   void ws?.client.dispose();
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/graphql`;
-  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: () => true }) };
+  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: retryable }) };
   return ws.client;
 }
 

@@ -25,10 +25,14 @@ export type DistributorFilter = {
 };
 
 export type DistributorHostInput = {
+  /** SHA-256 fingerprint of the client certificate the host requires (over the gateway's TLS) */
+  clientCertSha256?: string | null | undefined;
   /** `DT######` (or its alias `PT######`) */
   distributorId: string;
   /** Hostname surface R requests arrive on; stored in lower case, without port */
   hostname: string;
+  /** Source CIDR ranges the host admits (the client address as TRUST_PROXY resolves it); none: any */
+  sourceRanges?: Array<string> | null | undefined;
 };
 
 export type GrantShareClassInput = {
