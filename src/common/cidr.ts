@@ -49,13 +49,6 @@ export function parseAddress(address: string): { family: 4 | 6; value: bigint } 
   return { family: 6, value };
 }
 
-/** The address written back in its canonical text (IPv4 dotted; IPv6 as node prints it). */
-export function formatAddress(family: 4 | 6, value: bigint): string {
-  if (family === 4) return [24n, 16n, 8n, 0n].map((s) => String((value >> s) & 0xffn)).join('.');
-  const groups = Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
-  return new URL(`http://[${groups.join(':')}]`).hostname.slice(1, -1);
-}
-
 /**
  * An address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`, `192.0.2.7`); null when malformed.
  * A mapped IPv6 range inside `::ffff:0:0/96` is the IPv4 range it maps.

@@ -18,7 +18,7 @@ describe('Cross-site requests under /api/v1', () => {
   it('refuses a bodiless cross-site POST that would push or cancel an order, and the order is unchanged', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const order = await aTwoStepOrder(gw, m);
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }]) {
       for (const action of ['push', 'cancel']) {
         const res = await gw.api('POST', `/orders/subscriptions/${action}/${order.orderId}`, { host: m.hostA, headers });
         const expected = headers.origin ? `cross-site request refused: origin ${headers.origin} is not allowed` : `cross-site request refused: Sec-Fetch-Site ${headers['sec-fetch-site']}`;
@@ -51,7 +51,7 @@ describe('Cross-site requests under /api/v1', () => {
   it('GraphQL keeps Apollo\'s CSRF prevention: a simple cross-site POST (text/plain) and a GET without a preflight header are refused', async () => {
     const simple = await fetch(`http://127.0.0.1:${gw.port}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'https://evil.example' }, body: JSON.stringify({ query: 'mutation { revokeApiCredential(apiKey: "x") }' }) });
     expect(simple.status).toBe(400);
-    expect((await simple.json()).errors[0].message).toMatch(/Cross-Site Request Forgery/);
+    expect(((await simple.json()) as any).errors[0].message).toMatch(/Cross-Site Request Forgery/);
     const get = await fetch(`http://127.0.0.1:${gw.port}/graphql?query=${encodeURIComponent('{ health { status } }')}`);
     expect(get.status).toBe(400);
   });

@@ -101,7 +101,7 @@ describe('Surface R: host bindings (HOST_BINDING_REQUIRED on)', () => {
       expect({ binding, error: res.body.errors?.[0] }).toEqual({ binding, error: expect.objectContaining({ message, extensions: { code: 'BAD_USER_INPUT' } }) });
     }
     const missing = await gw.graphql(BIND, { input: { hostname: 'nobody.test', sourceRanges: ['198.51.100.0/24'] } }, { token: ops });
-    expect(missing.body.errors[0]).toMatchObject({ message: 'hostname nobody.test is not mapped', extensions: { code: 'NOT_FOUND' } });
+    expect(missing.body.errors![0]).toMatchObject({ message: 'hostname nobody.test is not mapped', extensions: { code: 'NOT_FOUND' } });
   });
 });
 
