@@ -70,7 +70,7 @@ describe('Operations', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     await gw.api('GET', `/funds/shareclass/${m.shareClass.id}`, { host: m.hostA });
     await gw.api('GET', '/orders/ord_missing', { host: m.hostA });
-    await gw.graphql('query HealthProbe { health { status } }');
+    await gw.graphql('query HealthProbe { opsTokenName }', {}, { token: await gw.opsToken() });
     const res = await httpRequest(gw.port, 'GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -78,7 +78,9 @@ describe('Operations', () => {
     expect(text).toMatch(/gateway_http_request_duration_seconds_count\{method="GET",route="\/funds\/shareclass\/:shareClassId",status="200"\} 1/);
     expect(text).toMatch(/gateway_http_request_duration_seconds_count\{method="GET",route="\/orders\/:id",status="404"\} 1/);
     expect(text).toMatch(/gateway_http_responses_total\{status="404"\} [1-9]/);
-    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="query health",outcome="success"\} 1/);
+    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="query opsTokenName",outcome="success"\} 1/);
+    // labelled by the schema's root field, never by the client's operationName
+    expect(text).not.toContain('HealthProbe');
     expect(text).toMatch(/gateway_db_pool_connections\{state="max"\} \d+/);
     expect(text).toMatch(/gateway_event_relay_lag_seconds \d/);
     expect(text).toMatch(/gateway_webhook_deliveries_pending 0/);
