@@ -187,7 +187,7 @@ export type DistributorDetailQueryVariables = Exact<{
 }>;
 
 
-export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
+export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
 
 export type AddDistributorHostMutationVariables = Exact<{
   input: DistributorHostInput;
@@ -612,6 +612,8 @@ export const DistributorDetailDocument = new TypedDocumentString(`
       hostname
       createdAt
       createdBy
+      sourceRanges
+      clientCertSha256
     }
     wallets {
       chainId
