@@ -54,7 +54,7 @@ export class WebhookSender {
 
   /** Ends the attempts under way (shutdown): each records a failure and is retried later. */
   abortAll(): void {
-    for (const req of this.active) req.destroy(new Error('gateway shutting down'));
+    for (const req of this.active) req.destroy(new ShuttingDown(ENDPOINT_FAILURE.shutdown));
   }
 
   close(): void {
@@ -159,12 +159,15 @@ export const ENDPOINT_FAILURE = {
   timedOut: 'endpoint did not answer in time',
   tls: 'TLS handshake with the endpoint failed',
   connection: 'could not connect to the endpoint',
+  shutdown: 'gateway shutting down',
 } as const;
 
 class TimedOut extends Error {}
+class ShuttingDown extends Error {}
 
 function connectionFailure(err: Error & { code?: string }): string {
   if (err instanceof TimedOut) return ENDPOINT_FAILURE.timedOut;
+  if (err instanceof ShuttingDown) return ENDPOINT_FAILURE.shutdown;
   if (/CERT|SSL|TLS|SELF_SIGNED|HOSTNAME/i.test(err.code ?? '')) return ENDPOINT_FAILURE.tls;
   return ENDPOINT_FAILURE.connection;
 }
