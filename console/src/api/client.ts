@@ -1,6 +1,7 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client } from 'graphql-ws';
 import { currentToken } from './session';
+import { retryable } from './socket-retry';
 
 /**
  * The console's GraphQL client: typed documents from GraphQL Code Generator, sent with fetch
@@ -49,15 +50,6 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
 
 let ws: { client: Client; token: string } | null = null;
 
-/**
- * A socket closed for its credential (4401: expired or revoked; 4403: refused at connection) is
- * not retried: the same token would be refused again, forever. The next subscription after a new
- * sign-in opens a new client. Anything else (network loss, a restart) is retried.
- */
-const retryable = (closed: unknown): boolean => {
-  const code = (closed as { code?: number } | null)?.code;
-  return code !== 4401 && code !== 4403;
-};
 
 function wsClient(): Client {
   const token = currentToken() ?? '';
