@@ -7,6 +7,7 @@ import { currentScope, runInScope } from '../src/common/request-scope';
 import { contextOver, createContext } from '../src/graphql/context';
 import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
+import { bindingRefusal, clientCertificateSha256, requestHost } from '../src/modules/distributor/host-binding';
 import { failure, type Envelope } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
 import { requestInputProblem, requireJsonBody } from './input-guard';
@@ -58,6 +59,8 @@ export interface RestRouterDeps {
   surfaceR: RestRoute[];
   surfaceO: RestRoute[];
   bodyLimit: string;
+  /** Refuse surface-R requests on unbound hosts (Config.hostBindingRequired). */
+  hostBindingRequired: boolean;
 }
 
 /**
@@ -177,10 +180,13 @@ async function resolvePrincipal(
     case 'none':
       return { kind: 'anonymous' };
     case 'host': {
-      const host = req.hostname ?? '';
-      const distributorId = await deps.services.distributor.resolveHost({ em }, host);
-      if (!distributorId) throw hostNotProvisioned(host);
-      return { kind: 'distributor', distributorId, surface: 'R' };
+      // The Host header alone names the tenant: X-Forwarded-Host is a header any client types.
+      const host = requestHost(req.headers);
+      const mapping = await deps.services.distributor.resolveHost({ em }, host);
+      if (!mapping) throw hostNotProvisioned(host);
+      const refusal = bindingRefusal(host, mapping, { address: req.ip, certSha256: clientCertificateSha256(req.socket) }, deps.hostBindingRequired);
+      if (refusal) throw refusal;
+      return { kind: 'distributor', distributorId: mapping.distributorId, surface: 'R' };
     }
     case 'bearer': {
       if (bearer === null) throw unauthenticated('missing bearer token');

@@ -1,19 +1,18 @@
 import 'reflect-metadata';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import {
-  ApolloServerPluginLandingPageLocalDefault,
-  ApolloServerPluginLandingPageProductionDefault,
-} from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SURFACE_O } from '../rest-compat/surface-o';
 import { SURFACE_R } from '../rest-compat/surface-r';
 import { failure } from '../rest-compat/envelope';
+import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
@@ -35,6 +34,7 @@ import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './graphql/limits';
 import { graphqlContext } from './graphql/principal';
 import { graphqlWebSocket } from './graphql/websocket';
 import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
+import { operationGuardPlugin } from './graphql/operation-guard';
 import { gatewaySchema } from './graphql/schema';
 import { compiledExecution } from './graphql/compiled-execution';
 import { followCommittedChanges } from './events/cache-follower';
@@ -47,16 +47,15 @@ import { operations } from './ops/operations';
 export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
 
-/** Every GraphQL answer holds one caller's view of the books: no shared cache may keep it. */
-const noStorePlugin: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response }) {
-        response.http.headers.set('cache-control', 'no-store');
-      },
-    };
-  },
-};
+/**
+ * Every API answer (REST and GraphQL, errors included) holds one caller's view of the books: no
+ * shared cache may keep it, and no browser may read it as anything but what its type says.
+ */
+function apiAnswerHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('x-content-type-options', 'nosniff');
+  next();
+}
 
 export interface Gateway {
   server: Server;
@@ -74,7 +73,8 @@ export interface Gateway {
 }
 
 export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'> & Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken'>> & { rateLimits?: Partial<RateLimitConfig> };
+  config: Pick<Config, 'env' | 'bodyLimit'> &
+    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls'>> & { rateLimits?: Partial<RateLimitConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -89,12 +89,22 @@ export interface GatewayDeps {
   websocketRecheckMs?: number;
 }
 
+/**
+ * Plain HTTP, or HTTPS when TLS is configured. With a client CA, client certificates are asked
+ * for but not required: a surface-R host bound to a fingerprint decides (host-binding.ts).
+ */
+function httpServer(app: express.Express, tls: Config['tls']): Server {
+  if (!tls) return createServer(app);
+  return createTlsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) }, app) as unknown as Server;
+}
+
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const schema = gatewaySchema();
   const events: EventsConfig = { ...defaultEventsConfig(), ...deps.events };
   // Request ids, metrics, readiness and the API reference (src/ops/operations.ts).
-  const ops = operations({ orm: deps.orm, clock: deps.clock, metricsToken: deps.config.metricsToken ?? null });
+  const development = isDevelopmentEnv(deps.config.env);
+  const ops = operations({ orm: deps.orm, clock: deps.clock, metricsToken: deps.config.metricsToken ?? null, development });
   const bus = createEventBus(events.redisUrl, events.redisChannelPrefix);
   const eventBus = ops.metrics.instrumentBus(bus);
   const guard = new EndpointGuard(events.webhookAllowedHosts);
@@ -119,11 +129,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // …and the changes other instances commit reach it through the bus.
   const cacheFollower = followCommittedChanges(bus, services.readCache); // not a subscription: uncounted
   const app = express();
-  const server = createServer(app);
-  const development = isDevelopmentEnv(deps.config.env);
+  const server = httpServer(app, deps.config.tls ?? null);
   const introspection = development && (deps.config.graphqlIntrospection ?? true);
   const guards = graphqlGuards(deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS, { introspection });
-  const formatError = errorFormatter({ suggestions: development });
+  const formatError = errorFormatter({ development });
 
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
@@ -141,17 +150,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     parseOptions: guards.parseOptions,
     // A JSON array of operations is refused (400): one request, one document within the limits.
     allowBatchedHttpRequests: false,
+    // Outside development no answer carries a stack trace or a file path, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: development,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // Apollo's default cache-control plugin wraps every field's resolver to gather cache hints
       // that nothing here sets, so it always answered `no-store`: ~40% of the CPU of a page of
       // 100 orders. Its one effect, that header, is kept without the per-field cost.
       ApolloServerPluginCacheControlDisabled(),
-      noStorePlugin,
+      operationGuardPlugin,
       inputHygienePlugin,
       { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
       ops.metrics.apolloPlugin(),
-      development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
+      // Apollo Sandbox (scripts from Apollo's CDN on this origin) in development only; elsewhere no page at all.
+      development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   // GraphQL subscriptions over graphql-ws on the same path (Apollo Sandbox finds them there), same limits.
@@ -170,12 +182,25 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   await apollo.start();
 
+  app.use([REST_PREFIX, GRAPHQL_PATH], apiAnswerHeaders);
+  // Pages on other sites get nothing from /api/v1 (rest-compat/cross-site.ts); /graphql has Apollo's CSRF prevention.
+  app.use(REST_PREFIX, crossSiteGuard(deps.config.corsAllowedOrigins ?? []));
+
   ops.mount(app, REST_PREFIX, SURFACE_R, SURFACE_O);
 
   app.use(
     REST_PREFIX,
     // The router opens the request scope itself, once the route (and so the default actor) is known.
-    restRouter({ schema, orm: deps.orm, services, surfaceR: SURFACE_R, surfaceO: SURFACE_O, bodyLimit: deps.config.bodyLimit }),
+    restRouter({
+      schema,
+      orm: deps.orm,
+      services,
+      surfaceR: SURFACE_R,
+      surfaceO: SURFACE_O,
+      bodyLimit: deps.config.bodyLimit,
+      // Development and test serve unbound hosts unless told otherwise; everywhere else they are refused.
+      hostBindingRequired: deps.config.hostBindingRequired ?? !development,
+    }),
   );
 
   app.use(
@@ -200,7 +225,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
 
   // The ops console's web page (src/console/serve-console.ts), a client of /graphql like any other.
-  app.use(CONSOLE_PATH, consoleRouter());
+  app.use(CONSOLE_PATH, consoleRouter({ development }));
 
   app.use((_req, res) => {
     res.status(404).json(failure('not found'));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql/limits';
 import type { SupplyProvidersConfig } from './supply/provider';
+import { coversEveryAddress, parseRange, type IpRange } from './common/cidr';
 
 /**
  * The environments that may run on the public development keys and show demo data, printed
@@ -14,9 +14,10 @@ export function isDevelopmentEnv(env: string): boolean {
 }
 
 /**
- * Which peers may tell the gateway the client's hostname and address through `X-Forwarded-*`
- * (the hostname picks the distributor on surface R): none (`false`), the nearest N hops, or
- * the listed proxy addresses and CIDR ranges (express's `trust proxy`). Never every peer.
+ * Which peers may tell the gateway the client's address through `X-Forwarded-For` (rate limits,
+ * the source ranges a bound surface-R host admits): none (`false`), the nearest N hops, or the
+ * listed proxy addresses and CIDR ranges (express's `trust proxy`). Never every peer. The
+ * distributor of a surface-R request comes from `Host` alone: `X-Forwarded-Host` is never read.
  */
 export type TrustProxy = false | number | string[];
 
@@ -69,8 +70,39 @@ export interface Config {
   supplySimulator: boolean;
   /** The relay, webhook delivery and subscriptions (see EventsConfig). */
   events: EventsConfig;
-  /** Bearer token GET /metrics requires (METRICS_TOKEN, at least 16 characters); unset: open. */
+  /**
+   * Bearer token GET /metrics and the detailed /ready require (METRICS_TOKEN, at least 16
+   * characters). Required outside development and test; unset there, both are open.
+   */
   metricsToken: string | null;
+  /**
+   * Origins whose browser pages may call `/api/v1` (CORS_ALLOWED_ORIGINS, comma-separated
+   * `scheme://host[:port]`, default none). Any other `Origin`, and a `Sec-Fetch-Site` other than
+   * `same-origin`/`none`, is refused with 403: server backends send neither.
+   */
+  corsAllowedOrigins: string[];
+  /**
+   * Refuse surface-R requests on a host that is bound to nothing (HOST_BINDING_REQUIRED). Always
+   * on outside development and test (`false` is refused there); off by default in development and
+   * test, where it may be turned on. See HostBinding (src/modules/distributor/host-binding.ts).
+   */
+  hostBindingRequired: boolean;
+  /** The gateway serves HTTPS itself (TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE); null: plain HTTP. */
+  tls: TlsConfig | null;
+}
+
+/**
+ * TLS served by the gateway itself. With a client CA, client certificates signed by it are
+ * requested but not required at the TLS layer: a surface-R host bound to a certificate
+ * fingerprint refuses a request without it (403), every other door works without one.
+ */
+export interface TlsConfig {
+  /** PEM certificate chain (TLS_CERT_FILE). */
+  cert: string;
+  /** PEM private key (TLS_KEY_FILE). */
+  key: string;
+  /** PEM CA(s) client certificates are verified against (TLS_CLIENT_CA_FILE); null: none requested. */
+  clientCa: string | null;
 }
 
 /**
@@ -163,17 +195,66 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
-    metricsToken: parseMetricsToken(env.METRICS_TOKEN, problems),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN, appEnv, problems),
+    corsAllowedOrigins: parseOrigins(env.CORS_ALLOWED_ORIGINS, problems),
+    hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
+    tls: parseTls(env, problems),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }
 
-/** METRICS_TOKEN: unset or empty leaves /metrics open (a network boundary protects it). */
-function parseMetricsToken(raw: string | undefined, problems: string[]): string | null {
+/** METRICS_TOKEN: required outside development and test (fail closed); unset there leaves /metrics open. */
+function parseMetricsToken(raw: string | undefined, appEnv: string, problems: string[]): string | null {
   const token = raw?.trim() || null;
   if (token !== null && (token.length < 16 || /\s/.test(token))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  if (token === null && !isDevelopmentEnv(appEnv)) problems.push(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
   return token;
+}
+
+/** A protection that only development and test may turn off. */
+function requiredOutsideDevelopment(on: boolean, name: string, appEnv: string, problems: string[]): true {
+  if (!on) problems.push(`${name} cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`);
+  return true;
+}
+
+/** CORS_ALLOWED_ORIGINS: exact origins (`https://console.example`, no path), compared in lower case. */
+function parseOrigins(raw: string | undefined, problems: string[]): string[] {
+  const origins = (raw ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) problems.push(`CORS_ALLOWED_ORIGINS entry "${origin}" must be an origin like https://app.example (scheme, host and optional port, nothing else)`);
+  }
+  return origins;
+}
+
+/** TLS_CERT_FILE and TLS_KEY_FILE together (or neither); TLS_CLIENT_CA_FILE only with them. Files are read now. */
+function parseTls(env: NodeJS.ProcessEnv, problems: string[]): TlsConfig | null {
+  const certFile = env.TLS_CERT_FILE?.trim() || null;
+  const keyFile = env.TLS_KEY_FILE?.trim() || null;
+  const caFile = env.TLS_CLIENT_CA_FILE?.trim() || null;
+  if (!certFile && !keyFile) {
+    if (caFile) problems.push('TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (the gateway must serve TLS to ask for client certificates)');
+    return null;
+  }
+  if (!certFile || !keyFile) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+    return null;
+  }
+  const read = (name: string, file: string, marker: RegExp) => {
+    try {
+      const pem = readFileSync(file, 'utf8');
+      if (!marker.test(pem)) problems.push(`${name} must be a PEM file, got "${file}"`);
+      return pem;
+    } catch {
+      problems.push(`${name} cannot be read: "${file}"`);
+      return '';
+    }
+  };
+  return {
+    cert: read('TLS_CERT_FILE', certFile, /-----BEGIN CERTIFICATE-----/),
+    key: read('TLS_KEY_FILE', keyFile, /-----BEGIN [A-Z ]*PRIVATE KEY-----/),
+    clientCa: caFile ? read('TLS_CLIENT_CA_FILE', caFile, /-----BEGIN CERTIFICATE-----/) : null,
+  };
 }
 
 /** express's named ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
@@ -193,14 +274,16 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
     return hops;
   }
   const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const ranges: IpRange[] = [];
   for (const entry of entries) {
-    const [address, prefix, extra] = entry.split('/');
-    const family = isIP(address);
-    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
     if (NAMED_PROXY_RANGES.has(entry)) continue;
-    if (!family || !prefixOk || extra !== undefined) problems.push(`TRUST_PROXY entry "${entry}" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
-    else if ((family === 4 && prefix === '0') || (family === 6 && prefix === '0')) problems.push(`TRUST_PROXY entry "${entry}" trusts every peer`);
+    const range = parseRange(entry);
+    if (!range) problems.push(`TRUST_PROXY entry "${entry}" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
+    else if (coversEveryAddress([range])) problems.push(`TRUST_PROXY entry "${entry}" trusts every peer`);
+    else ranges.push(range);
   }
+  // Ranges that together cover everyone are everyone, however they are split.
+  if (ranges.length > 1 && coversEveryAddress(ranges)) problems.push(`TRUST_PROXY "${raw}" trusts every peer (its ranges together cover every address)`);
   return entries;
 }
 
@@ -326,10 +409,22 @@ function parseEvents(
     webhookConcurrency: int('WEBHOOK_CONCURRENCY', 32, 1, 1000),
     webhookPerEndpoint: int('WEBHOOK_PER_ENDPOINT', 8, 1, 100),
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 120_000),
-    webhookAllowedHosts: (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    webhookAllowedHosts: parseWebhookAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS, appEnv, problems),
     webhookCaFile,
     webhookSecretKey,
   };
+}
+
+/**
+ * WEBHOOK_ALLOWED_HOSTS: host names, addresses or ranges. Outside development and test an entry
+ * (or the entries together) covering every address would switch the SSRF guard off: refused.
+ */
+function parseWebhookAllowedHosts(raw: string | undefined, appEnv: string, problems: string[]): string[] {
+  const entries = (raw ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (isDevelopmentEnv(appEnv)) return entries;
+  const ranges = entries.map((e) => (/^[0-9a-f.:[\]]+(\/\d+)?$/.test(e) ? parseRange(e) : null)).filter((r): r is IpRange => r !== null);
+  if (coversEveryAddress(ranges)) problems.push(`WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is ${appEnv} (name the hosts or ranges webhooks may reach)`);
+  return entries;
 }
 
 /**

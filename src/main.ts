@@ -28,8 +28,9 @@ async function main() {
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events });
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const lines = [`REST    http://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL http://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
-  if (config.env !== 'development') lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
+  const scheme = config.tls ? 'https' : 'http';
+  const lines = [`REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
+  if (config.env !== 'development') lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
   if (config.env === 'development') {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.

@@ -30,7 +30,7 @@ const envelopeError: JsonSchema = {
 const STATUS_MEANING: Record<number, string> = {
   400: 'Malformed JSON, missing required field, invalid value or format',
   401: 'Missing, invalid, expired or revoked credentials',
-  403: 'The hostname is not provisioned for a distributor, or the distributor is not active',
+  403: 'A cross-site browser request; or the hostname is not provisioned for a distributor, not bound, or the caller does not meet its binding; or the distributor is not active',
   429: 'Too many attempts; retry after `Retry-After` seconds',
   404: 'Referenced entity does not exist',
   409: 'Conflict with the current state',
@@ -43,6 +43,17 @@ const STATUS_MEANING: Record<number, string> = {
 /** Admission (src/common/access.ts): a distributor that is not active is refused on every door. */
 const INACTIVE_DISTRIBUTOR = 'distributor is <status>';
 
+/** A browser's request from another site (rest-compat/cross-site.ts). */
+const CROSS_SITE = ['cross-site request refused: origin <origin> is not allowed', 'cross-site request refused: Sec-Fetch-Site <value>'];
+
+/** A surface-R host's binding (src/modules/distributor/host-binding.ts). */
+const HOST_BINDING = [
+  'host <hostname> is not bound: bind it to source ranges or a client certificate (bindDistributorHost)',
+  'host <hostname> does not accept requests from this address',
+  'host <hostname> requires a client certificate',
+  'host <hostname> does not accept this client certificate',
+];
+
 /** A placement for a share class or an investor that is not active (placementParties). */
 export const NOT_TRADING = ['share class <shareClassId> is <status>: it takes no new orders', 'investor <investorId> is <status>: it places no orders'] as const;
 
@@ -54,10 +65,12 @@ function commonErrors(route: RestRoute, idempotent: boolean): Record<number, str
     503: ['service temporarily unavailable'],
   };
   if (route.method === 'POST') errors[413] = ['request body too large'];
-  if (route.auth === 'host') errors[403] = ['host <hostname> is not provisioned for any distributor', INACTIVE_DISTRIBUTOR];
+  // Any route: a browser's request from another site (rest-compat/cross-site.ts).
+  errors[403] = [...CROSS_SITE];
+  if (route.auth === 'host') errors[403].push('host <hostname> is not provisioned for any distributor', ...HOST_BINDING, INACTIVE_DISTRIBUTOR);
   if (route.auth === 'bearer') {
     errors[401] = ['missing bearer token', 'invalid access token', 'access token expired', 'access token revoked'];
-    errors[403] = [INACTIVE_DISTRIBUTOR];
+    errors[403].push(INACTIVE_DISTRIBUTOR);
   }
   if (idempotent) {
     errors[400].push('Idempotency-Key must be 1 to 255 printable ASCII characters');

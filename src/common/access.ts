@@ -144,10 +144,12 @@ export interface StandingSource {
  * suspending a distributor stops its host mappings, access tokens and subscriptions at once.
  */
 export async function accessFor(em: EntityManager, principal: Principal, deps: GrantSource & StandingSource): Promise<Access> {
-  if (principal.kind === 'distributor') {
-    const status = await deps.standingOf(em, principal.distributorId);
-    if (status === null) throw unauthenticated('distributor no longer exists');
-    if (status !== 'active') throw forbidden(`distributor is ${status}`);
-  }
+  if (principal.kind === 'distributor') assertInGoodStanding(await deps.standingOf(em, principal.distributorId));
   return new Access(principal, deps);
+}
+
+/** Only an `active` distributor is admitted, or given a token (surface O's /auth/token and /auth/refresh). */
+export function assertInGoodStanding(status: string | null): void {
+  if (status === null) throw unauthenticated('distributor no longer exists');
+  if (status !== 'active') throw forbidden(`distributor is ${status}`);
 }

@@ -1,4 +1,5 @@
 import type { EventListener } from '../events/event-log';
+import type { HostMapping } from '../modules/distributor/distributor.service';
 
 /** What the cache needs to know of a committed event (an `event` row). */
 export interface CacheEvent {
@@ -69,7 +70,8 @@ class Slot<K, V> {
  * another.
  */
 export class ReadCache {
-  readonly hosts: Slot<string, string>;
+  /** By hostname: its distributor and binding (src/modules/distributor/host-binding.ts). */
+  readonly hosts: Slot<string, HostMapping>;
   /** By distributor id: its lifecycle status (only `active` distributors are admitted). */
   readonly standings: Slot<string, string>;
   /** By distributor id: its granted share classes and their delivery mode. */
@@ -110,7 +112,7 @@ export class ReadCache {
         this.grants.delete(distributorId);
         this.standings.delete(distributorId);
         const hostname = event.payload.hostname;
-        this.hosts.deleteWhere((id, host) => id === distributorId || host === hostname);
+        this.hosts.deleteWhere((mapping, host) => mapping.distributorId === distributorId || host === hostname);
         return;
       }
     }

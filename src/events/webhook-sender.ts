@@ -2,6 +2,7 @@ import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type { Clock } from '../common/clock';
+import { logger } from '../common/logger';
 import { EndpointGuard, ForbiddenAddress, type ResolvedAddress } from '../modules/webhook/endpoint-guard';
 import type { Webhook } from '../modules/webhook/webhook.entity';
 import { decryptSecret, signatureHeader } from '../modules/webhook/webhook-secret';
@@ -53,7 +54,7 @@ export class WebhookSender {
 
   /** Ends the attempts under way (shutdown): each records a failure and is retried later. */
   abortAll(): void {
-    for (const req of this.active) req.destroy(new Error('gateway shutting down'));
+    for (const req of this.active) req.destroy(new ShuttingDown(ENDPOINT_FAILURE.shutdown));
   }
 
   close(): void {
@@ -72,7 +73,11 @@ export class WebhookSender {
   async send(webhook: Webhook, msg: { eventId: string; body: string }): Promise<AttemptOutcome> {
     const started = process.hrtime.bigint();
     const latency = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
-    const failed = (error: string, statusCode: number | null = null): AttemptOutcome => ({ statusCode, latencyMs: latency(), success: false, error, retryAfterMs: null, gone: false });
+    const failed = (error: string, statusCode: number | null = null, cause?: unknown): AttemptOutcome => {
+      // The network's own words (addresses, ports, resolver and TLS details) go to the log only.
+      if (cause) logger.info({ webhookId: webhook.id, err: (cause as Error).message }, `webhook attempt failed: ${error}`);
+      return { statusCode, latencyMs: latency(), success: false, error, retryAfterMs: null, gone: false };
+    };
     let url: URL;
     try {
       url = new URL(webhook.endpointUrl);
@@ -84,7 +89,7 @@ export class WebhookSender {
     try {
       [pinned] = await this.options.guard.resolve(url.hostname);
     } catch (err) {
-      return failed(err instanceof ForbiddenAddress ? err.message : `cannot resolve ${url.hostname}: ${(err as Error).message}`);
+      return failed(err instanceof ForbiddenAddress ? ENDPOINT_FAILURE.forbidden : ENDPOINT_FAILURE.unresolved, null, err);
     }
     const now = this.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -135,12 +140,36 @@ export class WebhookSender {
       });
       this.active.add(req);
       const timer = setTimeout(() => {
-        req.destroy(new Error(`timed out after ${this.options.timeoutMs} ms`));
+        req.destroy(new TimedOut(`timed out after ${this.options.timeoutMs} ms`));
       }, this.options.timeoutMs);
-      req.on('error', (err) => done(failed(err.message)));
+      req.on('error', (err) => done(failed(connectionFailure(err), null, err)));
       req.end(msg.body);
     });
   }
+}
+
+/**
+ * What an attempt that got no HTTP answer records and `testWebhook` tells its caller: a reason
+ * from this fixed set, never the network's raw message (which names addresses and ports inside
+ * the gateway's network, and would make the endpoint field a port scanner).
+ */
+export const ENDPOINT_FAILURE = {
+  forbidden: 'endpoint address is not allowed',
+  unresolved: 'endpoint host does not resolve',
+  timedOut: 'endpoint did not answer in time',
+  tls: 'TLS handshake with the endpoint failed',
+  connection: 'could not connect to the endpoint',
+  shutdown: 'gateway shutting down',
+} as const;
+
+class TimedOut extends Error {}
+class ShuttingDown extends Error {}
+
+function connectionFailure(err: Error & { code?: string }): string {
+  if (err instanceof TimedOut) return ENDPOINT_FAILURE.timedOut;
+  if (err instanceof ShuttingDown) return ENDPOINT_FAILURE.shutdown;
+  if (/CERT|SSL|TLS|SELF_SIGNED|HOSTNAME/i.test(err.code ?? '')) return ENDPOINT_FAILURE.tls;
+  return ENDPOINT_FAILURE.connection;
 }
 
 function isIpLiteral(host: string): boolean {

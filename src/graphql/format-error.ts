@@ -26,15 +26,17 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 }
 
 /**
- * formatError, and outside development without GraphQL's "Did you mean …?" hints, which would
- * spell out the schema that introspection is refused for.
+ * formatError, and outside development (whatever NODE_ENV says) without GraphQL's "Did you
+ * mean …?" hints, which would spell out the schema that introspection is refused for, and
+ * without any stack trace (Apollo's `extensions.stacktrace`, with the gateway's file paths):
+ * only a message and the code leave the process.
  */
-export function errorFormatter(options: { suggestions: boolean }) {
-  if (options.suggestions) return formatError;
+export function errorFormatter(options: { development: boolean }) {
+  if (options.development) return formatError;
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const out = formatError(formatted, error);
-    const message = out.message.replace(SUGGESTION, '');
-    return message === out.message ? out : { ...out, message };
+    const { stacktrace: _stack, exception: _exception, ...extensions } = (out.extensions ?? {}) as Record<string, unknown>;
+    return { ...out, message: out.message.replace(SUGGESTION, ''), ...(out.extensions && { extensions }) };
   };
 }
 

@@ -20,12 +20,18 @@ export async function graphqlPrincipal(services: Services, em: EntityManager, au
   return principal;
 }
 
-/** An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. */
+/**
+ * An ops token, guessed at most RATE_LIMIT_OPS_FAILURES times per window from one address. A
+ * token that verifies is always admitted: the counter stops guessing, never the holder of a real
+ * token who shares an address (a NAT, a proxy) with someone who mistyped ten times — and a
+ * guess of 32 random bytes that verifies is not a guess.
+ */
 async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
-  await services.rateLimits.assertOpsAttemptAllowed();
   const name = await services.opsToken.verify(em, token);
-  if (!name) await services.rateLimits.opsAttemptFailed();
-  return name ? { kind: 'ops', name } : null;
+  if (name) return { kind: 'ops', name };
+  await services.rateLimits.assertOpsAttemptAllowed();
+  await services.rateLimits.opsAttemptFailed();
+  return null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ERROR_TABLE } from '../common/errors';
-import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, specifiedRules, validate, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { logger } from '../common/logger';
@@ -21,6 +21,9 @@ import { sharedSubscribe } from './shared-subscriptions';
  * - 4429 Too many attempts: the address failed ops tokens too often (RATE_LIMIT_OPS_FAILURES);
  * - 1009 Message too big: a message above BODY_LIMIT (ws `maxPayload`).
  */
+/** Where subscriptions are served, as an error on another transport tells the client. */
+export const GRAPHQL_WS_HINT = 'open a graphql-ws (graphql-transport-ws) socket on /graphql';
+
 export const WS_CLOSE = {
   forbidden: 4403,
   credentialEnded: 4401,
@@ -68,6 +71,8 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
   const wsServer = new WebSocketServer({ server: deps.server, path: deps.path, maxPayload: deps.maxPayload });
   const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
   const connections = new WeakMap<object, Connection>();
+  // The client address of each operation's context, so execution counts against it (rate limits).
+  const addresses = new WeakMap<object, string | undefined>();
   const recheckMs = deps.recheckMs ?? 15_000;
   const rules = [...specifiedRules, ...deps.guards.validationRules];
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => deps.formatError(e.toJSON(), e));
@@ -81,6 +86,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       schema: deps.schema,
       // An event is resolved once per principal and document, not once per subscriber.
       subscribe: sharedSubscribe(),
+      // Queries and mutations run in a scope carrying the connection's address, like HTTP requests:
+      // `issueAccessToken` and the other counted attempts count against it (src/common/rate-limit.ts).
+      execute: (args: ExecutionArgs) => runInScope({ requestId: 'ws', clientAddress: addresses.get(args.contextValue as object) }, () => execute(args)),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         if (!authorization) return false;
@@ -115,11 +123,13 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         if (problem) return [new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } })];
         return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
-      context: (ctx) => {
+      context: async (ctx) => {
         const connection = connections.get(ctx);
         // onConnect admitted only connections with a principal; a missing one fails closed.
         const principal: Principal = connection?.principal ?? { kind: 'anonymous' };
-        return admittedContext(deps.services, deps.orm.em.fork(), principal, 'ws');
+        const context = await admittedContext(deps.services, deps.orm.em.fork(), principal, 'ws');
+        addresses.set(context, connection?.clientAddress);
+        return context;
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
       onError: (_ctx, _id, _payload, errors) => format(errors),

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../common/clock';
 import { logger } from '../common/logger';
@@ -77,7 +78,11 @@ export class GatewayMetrics {
     next();
   };
 
-  /** Apollo plugin: duration per GraphQL operation name (`anonymous` without one). */
+  /**
+   * Apollo plugin: duration per operation, labelled from a fixed set (operationLabel), never by
+   * the client's free `operationName`: five requests with megabyte names once grew /metrics to
+   * megabytes.
+   */
   apolloPlugin(): ApolloServerPlugin {
     const histogram = this.graphqlDuration;
     return {
@@ -85,7 +90,7 @@ export class GatewayMetrics {
         const end = histogram.startTimer();
         return {
           async willSendResponse(ctx) {
-            end({ operation: ctx.operationName ?? ctx.request.operationName ?? 'anonymous', outcome: ctx.errors?.length ? 'error' : 'success' });
+            end({ operation: operationLabel(ctx.operation), outcome: ctx.errors?.length ? 'error' : 'success' });
           },
         };
       },
@@ -146,6 +151,16 @@ export class GatewayMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * The label of a GraphQL operation: its kind and first root field as the schema names them
+ * (`query orders`, `mutation pushOrder`), a set the schema bounds, since the operation has passed
+ * validation; `other` when none was resolved (a parse or validation failure, an unknown name).
+ */
+export function operationLabel(operation: OperationDefinitionNode | undefined): string {
+  const first = operation?.selectionSet.selections[0];
+  return operation && first?.kind === Kind.FIELD ? `${operation.operation} ${first.name.value}` : 'other';
 }
 
 /** Known mounts outside the facade; anything else is `other`, so labels stay few whatever is requested. */

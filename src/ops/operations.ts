@@ -15,8 +15,10 @@ export const READY_PATH = '/ready';
 export interface OperationsDeps {
   orm: MikroORM;
   clock: Clock;
-  /** Bearer token /metrics requires (METRICS_TOKEN); null leaves it open. */
+  /** Bearer token /metrics and the detailed /ready require (METRICS_TOKEN); null leaves /metrics open in development and test only. */
   metricsToken: string | null;
+  /** Development or test (isDevelopmentEnv): elsewhere a gateway without a metrics token keeps /metrics shut. */
+  development: boolean;
 }
 
 /**
@@ -34,16 +36,23 @@ export function operations(deps: OperationsDeps) {
       app.use(restPrefix, reference.openapi);
       app.use(DOCS_PATH, reference.docs);
       app.get(METRICS_PATH, async (req: Request, res: Response) => {
+        // Fail closed: outside development a gateway built without a token serves no metrics at all.
+        if (deps.metricsToken === null && !deps.development) {
+          res.status(403).json(failure('metrics are disabled: METRICS_TOKEN is not configured'));
+          return;
+        }
         if (deps.metricsToken !== null && !bearerMatches(req.get('authorization'), deps.metricsToken)) {
           res.status(401).json(failure('metrics token required'));
           return;
         }
         res.type(metrics.contentType).send(await metrics.scrape());
       });
-      app.get(READY_PATH, async (_req: Request, res: Response) => {
+      // Load balancers learn ready or not; why (migration names, the database's state) only the metrics token's holder.
+      app.get(READY_PATH, async (req: Request, res: Response) => {
         const r = await checkReadiness(deps.orm);
-        if (r.ready) res.json(success({ status: 'ready', database: 'ok', migrations: { applied: r.migrations, pending: 0 } }));
-        else res.status(503).json(failure(r.reason));
+        const detailed = deps.metricsToken !== null && bearerMatches(req.get('authorization'), deps.metricsToken);
+        if (r.ready) res.json(success(detailed ? { status: 'ready', database: 'ok', migrations: { applied: r.migrations, pending: 0 } } : { status: 'ready' }));
+        else res.status(503).json(failure(detailed ? r.reason : 'not ready'));
       });
       return reference.documents;
     },

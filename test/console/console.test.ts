@@ -287,4 +287,25 @@ describe('Ops console (browser)', () => {
     expect(fresh.url()).toBe(url('#/orders'));
     await fresh.context().close();
   });
+
+  it('outside development a #token= link signs nobody in, and the token leaves the address bar', async () => {
+    const { createGateway } = await import('../../src/app');
+    const production = await createGateway({
+      config: { env: 'production', bodyLimit: '100kb', jwt: { signingKey: 'p'.repeat(40), issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 3600 }, metricsToken: 'metrics-token-0123456789' },
+      orm: gw.db.orm,
+      clock: gw.clock,
+      background: false,
+    });
+    const port = await production.listen(0, '127.0.0.1');
+    const fresh = await newPage(browser);
+    try {
+      await fresh.goto(`http://127.0.0.1:${port}/console/#token=${token}`);
+      await fresh.getByLabel('Ops token').waitFor();
+      expect(fresh.url()).not.toContain(token);
+      await expect(fresh.getByText('Signed in as').count()).resolves.toBe(0);
+    } finally {
+      await fresh.context().close();
+      await production.close();
+    }
+  });
 });

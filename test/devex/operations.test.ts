@@ -28,11 +28,24 @@ describe('Operations', () => {
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('/ready checks the database and the migrations, apart from /api/v1/health', async () => {
+  it('/ready checks the database and the migrations, apart from /api/v1/health; only the metrics token\'s holder learns the details', async () => {
     const res = await httpRequest(gw.port, 'GET', '/ready');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ready', database: 'ok', migrations: { pending: 0 } } });
-    expect(res.body.data.migrations.applied).toBeGreaterThanOrEqual(6);
+    expect(res.body).toEqual({ isError: false, errorMsg: 'NA', data: { status: 'ready' } });
+    const clock = new ManualClock();
+    const db = await openTestDatabase(clock, 2);
+    const token = 'metrics-token-0123456789';
+    const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb', metricsToken: token }, orm: db.orm, clock, background: false });
+    const port = await gateway.listen(0, '127.0.0.1');
+    try {
+      const detailed = await httpRequest(port, 'GET', '/ready', { headers: { authorization: `Bearer ${token}` } });
+      expect(detailed.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ready', database: 'ok', migrations: { pending: 0 } } });
+      expect(detailed.body.data.migrations.applied).toBeGreaterThanOrEqual(6);
+      expect((await httpRequest(port, 'GET', '/ready', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).body.data).toEqual({ status: 'ready' });
+    } finally {
+      await gateway.close();
+      await db.close();
+    }
   });
 
   it('/ready answers 503 when the database is gone, while /api/v1/health still answers ok', async () => {
@@ -44,7 +57,7 @@ describe('Operations', () => {
       await db.orm.close(true);
       const ready = await httpRequest(port, 'GET', '/ready');
       expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({ isError: true, errorMsg: 'database unreachable', data: {} });
+      expect(ready.body).toEqual({ isError: true, errorMsg: 'not ready', data: {} });
       const health = await httpRequest(port, 'GET', '/api/v1/health');
       expect(health.status).toBe(200);
     } finally {
@@ -57,7 +70,7 @@ describe('Operations', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     await gw.api('GET', `/funds/shareclass/${m.shareClass.id}`, { host: m.hostA });
     await gw.api('GET', '/orders/ord_missing', { host: m.hostA });
-    await gw.graphql('query HealthProbe { health { status } }');
+    await gw.graphql('query HealthProbe { opsTokenName }', {}, { token: await gw.opsToken() });
     const res = await httpRequest(gw.port, 'GET', '/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
@@ -65,7 +78,9 @@ describe('Operations', () => {
     expect(text).toMatch(/gateway_http_request_duration_seconds_count\{method="GET",route="\/funds\/shareclass\/:shareClassId",status="200"\} 1/);
     expect(text).toMatch(/gateway_http_request_duration_seconds_count\{method="GET",route="\/orders\/:id",status="404"\} 1/);
     expect(text).toMatch(/gateway_http_responses_total\{status="404"\} [1-9]/);
-    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="HealthProbe",outcome="success"\} 1/);
+    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="query opsTokenName",outcome="success"\} 1/);
+    // labelled by the schema's root field, never by the client's operationName
+    expect(text).not.toContain('HealthProbe');
     expect(text).toMatch(/gateway_db_pool_connections\{state="max"\} \d+/);
     expect(text).toMatch(/gateway_event_relay_lag_seconds \d/);
     expect(text).toMatch(/gateway_webhook_deliveries_pending 0/);
@@ -95,6 +110,8 @@ describe('Operations', () => {
   it('METRICS_TOKEN is validated with the rest of the configuration', () => {
     expect(loadConfig({ METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken).toBe('metrics-token-0123456789');
     expect(loadConfig({}).metricsToken).toBeNull();
+    // fail closed: outside development and test the gateway does not start without it
+    expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })).toThrow('METRICS_TOKEN is required when APP_ENV is production');
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters without spaces');
   });

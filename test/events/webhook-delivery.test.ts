@@ -291,7 +291,7 @@ describe('Webhook delivery from the event log', () => {
       receiver.respond = () => 'hang';
       const { httpRequest } = await import('../support/http');
       const res = await httpRequest(port, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.rejected', webhook_id: reg.body.data.id } });
-      expect(res.body.data).toEqual({ success: false, message: expect.stringMatching(/not delivered: timed out after 300 ms$/) });
+      expect(res.body.data).toEqual({ success: false, message: expect.stringMatching(/not delivered: endpoint did not answer in time$/) });
     } finally {
       await quick.close();
     }
@@ -309,7 +309,9 @@ describe('Webhook delivery from the event log', () => {
       const { httpRequest } = await import('../support/http');
       const res = await httpRequest(strictPort, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.accepted', webhook_id: ok.body.data.id } });
       expect(res.body.data.success).toBe(false);
-      expect(res.body.data.message).toMatch(/127\.0\.0\.1 resolves to a forbidden address \(127\.0\.0\.1\)$/);
+      // a generic reason: the gateway's network is not described to the caller
+      expect(res.body.data.message).toMatch(/not delivered: endpoint address is not allowed$/);
+      expect(res.body.data.message).not.toMatch(/127\.0\.0\.1/);
       expect(receiver.received).toHaveLength(0);
     } finally {
       await strict.close();

@@ -82,10 +82,11 @@ describe('GraphQL principals and errors', () => {
       expect(res.text).toMatch(/new window\.EmbeddedSandbox\(/);
     });
 
-    it('is not served in production', async () => {
+    it('is not served in production: no landing page at all (no script from Apollo\'s CDN on this origin)', async () => {
       const res = await landing('production');
       expect(res.text).not.toMatch(/new window\.EmbeddedSandbox\(/);
-      expect(res.text).toContain('%22isProd%22%3Atrue');
+      expect(res.text).not.toMatch(/<html|<script|apollographql\.com/i);
+      expect(res.type).toMatch(/application\/json/);
     });
   });
 });

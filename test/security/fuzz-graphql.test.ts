@@ -14,7 +14,8 @@ import {
   isScalarType,
   isLeafType,
 } from 'graphql';
-import { CORPUS, type FuzzCase, fuzzWorld, runConcurrently, WriteWatch } from '../support/fuzz';
+import { CORPUS, type FuzzCase, fuzzWorld, OPERATION_NAMES, runConcurrently, WriteWatch } from '../support/fuzz';
+import { subscribe } from '../support/subscriptions';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';
 
@@ -84,6 +85,74 @@ describe('Fuzz: bad values into every GraphQL argument and input field', () => {
     expect(failures).toEqual([]);
     expect(positions).toBeGreaterThan(100);
   }, 300_000);
+});
+
+describe('Fuzz: operation names and socket attempts (issue 19)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ config: { rateLimits: { authPerAddress: 5 } } });
+  });
+  afterAll(() => gw.close());
+
+  const scrapeSeries = async () => (await httpRequest(gw.port, 'GET', '/metrics')).text.split('\n').filter((l) => l.startsWith('gateway_graphql_operation_duration_seconds')).length;
+
+  it('every operationName against one, two and no operations: 200 or 400 with well-formed errors, never 5xx; /metrics does not grow', async () => {
+    const documents = ['query Health { health { status } }', 'query A { health { status } } query B { health { status } }', 'subscription S { orderUpdated { eventId } }', 'fragment F on Query { health { status } }'];
+    // warm every label the fixed set can take for these documents
+    for (const query of documents) {
+      for (const operationName of ['Health', null, 'S']) await httpRequest(gw.port, 'POST', '/graphql', { raw: JSON.stringify({ query, operationName }) });
+    }
+    const before = await scrapeSeries();
+    const failures: string[] = [];
+    await Promise.all(
+      documents.flatMap((query) =>
+        OPERATION_NAMES.map(async (name) => {
+          const raw = `{"query":${JSON.stringify(query)},"operationName":${name}}`;
+          const res = await httpRequest(gw.port, 'POST', '/graphql', { raw });
+          const answer = `${query.slice(0, 30)} operationName=${name.slice(0, 40)}: ${res.status} ${res.text.slice(0, 160)}`;
+          const errors = res.body?.errors;
+          if (res.status >= 500) failures.push(`5xx: ${answer}`);
+          else if (res.status !== 200 && res.status !== 400) failures.push(`status: ${answer}`);
+          else if (errors !== undefined && !(Array.isArray(errors) && errors.every((e: any) => typeof e.message === 'string' && typeof e.extensions?.code === 'string' && e.extensions.code !== 'INTERNAL_SERVER_ERROR'))) failures.push(`errors: ${answer}`);
+        }),
+      ),
+    );
+    expect(failures).toEqual([]);
+    expect(await scrapeSeries()).toBe(before);
+  }, 120_000);
+
+  it('over one socket, every corpus string as an API key: refused as a credential until the address\'s limit, then RATE_LIMITED; never an internal error', async () => {
+    const socket = await subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, await gw.opsToken());
+    const keys = CORPUS.map((bad) => JSON.parse(bad.json) as unknown).filter((v): v is string => typeof v === 'string');
+    const codes: string[] = [];
+    const messages: string[] = [];
+    try {
+      for (const key of keys) {
+        const result = await new Promise<any>((resolve) => {
+          let last: any;
+          socket.client.subscribe({ query: 'mutation ($k: String) { issueAccessToken(apiKey: $k, apiSecret: "sk_wrong") { accessToken } }', variables: { k: key } }, {
+            next: (m) => (last = m),
+            error: (e) => resolve({ errors: e }),
+            complete: () => resolve(last),
+          });
+        });
+        codes.push(Array.isArray(result?.errors) ? result.errors[0]?.extensions?.code : 'NONE');
+        messages.push(Array.isArray(result?.errors) ? result.errors[0]?.message : '');
+      }
+    } finally {
+      await socket.close();
+    }
+    expect(codes).not.toContain('INTERNAL_SERVER_ERROR');
+    expect(codes).not.toContain('NONE');
+    // counted against 127.0.0.1: five attempts reach the credential check, every later one is refused
+    // (a blank key is refused as missing before it is counted)
+    const checked = messages.filter((m) => m === 'invalid api key or secret');
+    expect(checked).toHaveLength(5);
+    const firstRefusal = codes.indexOf('RATE_LIMITED');
+    expect(firstRefusal).toBeGreaterThan(0);
+    expect(messages.slice(firstRefusal).filter((m) => m === 'invalid api key or secret')).toEqual([]);
+    expect(codes.filter((c) => c === 'RATE_LIMITED').length).toBeGreaterThanOrEqual(5);
+  }, 120_000);
 });
 
 /** A valid-looking value of a required input type: what the fuzzed field's siblings carry. */

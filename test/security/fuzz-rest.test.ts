@@ -1,7 +1,7 @@
 import type { RestRoute } from '../../rest-compat/route';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
-import { baseValue, CORPUS, type FuzzCase, fuzzWorld, PATH_BASE, runConcurrently, WriteWatch, type World } from '../support/fuzz';
+import { baseValue, CORPUS, type FuzzCase, fuzzWorld, HEADER_VALUES, PATH_BASE, runConcurrently, WriteWatch, type World } from '../support/fuzz';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /*
@@ -98,6 +98,57 @@ describe('Fuzz: bad values into every field of every REST route', () => {
     console.log(`REST fuzz: ${CORPUS.length} values × ${fields} fields of ${routes.length} routes = ${cases} requests`);
     expect(failures).toEqual([]);
     expect(fields).toBeGreaterThan(40);
+  }, 300_000);
+});
+
+describe('Fuzz: hostile Origin, Sec-Fetch-Site, X-Forwarded-Host and Host values on every REST route (issue 19)', () => {
+  let gw: TestGateway;
+  let world: World;
+  beforeAll(async () => {
+    // loopback peers are trusted proxies: a forwarded host would be believed if anything read it
+    gw = await startTestGateway({ config: { trustProxy: ['127.0.0.1'] } });
+    world = await fuzzWorld(gw);
+  });
+  afterAll(() => gw.close());
+
+  it('Origin and Sec-Fetch-Site: every value but same-origin/none is 403 before the route runs; X-Forwarded-Host never changes the answer; Host never 5xx', async () => {
+    const failures: string[] = [];
+    const writes = await WriteWatch.start(gw);
+    const routes = [...SURFACE_R.map((r) => ['R', r] as const), ...SURFACE_O.map((r) => ['O', r] as const)];
+    let cases = 0;
+    for (const [surface, route] of routes) {
+      const url = route.path.replace(/:(\w+)/g, (_, k: string) => encode(PATH_BASE[k] ?? 'x'));
+      const raw = route.method === 'POST' ? '{}' : undefined;
+      const send = (headers: Record<string, string>, host = world.hostR) => gw.api(route.method, url, { host, headers: { ...(surface === 'O' ? world.bearer : {}), ...headers }, raw });
+      // the answer without any of these headers: what X-Forwarded-Host must not change (GET only: a write's second answer differs)
+      const baseline = route.method === 'GET' ? (await send({})).status : null;
+      const batch: FuzzCase[] = [];
+      for (const value of HEADER_VALUES) {
+        const what = (header: string) => `${surface} ${route.method} ${route.path} ${header}: ${JSON.stringify(value.slice(0, 60))}`;
+        const check = (header: string, expected: (status: number) => boolean, headers: Record<string, string>, host?: string): FuzzCase => ({
+          what: what(header),
+          send: async () => {
+            const res = await send(headers, host);
+            const answer = `${what(header)}: ${res.status} ${res.text.slice(0, 160)}`;
+            const problems: string[] = [];
+            if (res.status >= 500) problems.push(`5xx: ${answer}`);
+            else if (!isEnvelope(res.body)) problems.push(`not an envelope: ${answer}`);
+            else if (!expected(res.status)) problems.push(`unexpected status: ${answer}`);
+            return { refused: res.status !== 200, problems };
+          },
+        });
+        batch.push(check('origin', (st) => st === 403, { origin: value }));
+        const firstParty = ['same-origin', 'none'].includes(value.trim().toLowerCase());
+        if (!firstParty && value.trim() !== '') batch.push(check('sec-fetch-site', (st) => st === 403, { 'sec-fetch-site': value }));
+        if (baseline !== null) batch.push(check('x-forwarded-host', (st) => st === baseline, { 'x-forwarded-host': value, forwarded: `host="${value.replace(/"/g, '')}"` }));
+        if (surface === 'R' && value.trim() !== '') batch.push(check('host', (st) => st < 500, {}, value));
+      }
+      cases += batch.length;
+      await runConcurrently(batch, writes, failures);
+    }
+    // eslint-disable-next-line no-console
+    console.log(`REST header fuzz: ${HEADER_VALUES.length} values × Origin, Sec-Fetch-Site, X-Forwarded-Host, Host on ${routes.length} routes = ${cases} requests`);
+    expect(failures).toEqual([]);
   }, 300_000);
 });
 

@@ -47,6 +47,8 @@ interface World {
   /** The id an `id` argument names, by the type the field returns. */
   idFor(typeName: string, aliasForm: boolean): string | undefined;
   bHost: string;
+  /** A's hostname: B may type it into X-Forwarded-Host, which must change nothing. */
+  aHost: string;
   bToken: string;
   ordersOfA: string[];
 }
@@ -92,6 +94,7 @@ async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
   return {
     secrets,
     bHost: hostB,
+    aHost: hostA,
     bToken,
     ordersOfA: [twoStep.orderId, oneStep.id],
     values: (aliasForm) => ({
@@ -204,7 +207,8 @@ describe('one trust boundary: every field and every route, as nobody and as anot
   };
 
   beforeAll(async () => {
-    gw = await startTestGateway();
+    // Loopback peers are trusted proxies, so a forwarded header would be believed if anything read it.
+    gw = await startTestGateway({ config: { trustProxy: ['127.0.0.1'] } });
     world = await aTwoTenantWorld(gw);
     bookOfA = await snapshotOfA();
   });
@@ -262,6 +266,34 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     }
   });
 
+  it('every surface-R route, called on B’s host with X-Forwarded-Host naming A’s, answers as B (nothing of A)', async () => {
+    for (const r of SURFACE_R) {
+      const values = world.values(false);
+      const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))));
+      const query = `?shareClassId=${values.shareClassId}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
+      const res = await gw.api(r.method, `${path}${query}`, {
+        host: world.bHost,
+        headers: { 'x-forwarded-host': world.aHost, forwarded: `host=${world.aHost}` },
+        body: r.method === 'POST' ? values : undefined,
+      });
+      expect(res.status).toBeLessThan(500);
+      expect({ route: `R ${r.method} ${r.path}`, leaked: leaked(world, res.body.data) }).toEqual({ route: `R ${r.method} ${r.path}`, leaked: [] });
+    }
+  });
+
+  it('every REST route of both surfaces, called from a page on another site (Origin, Sec-Fetch-Site), is refused with 403 before it runs', async () => {
+    const bearer = { authorization: `Bearer ${world.bToken}` };
+    for (const { r, surface } of [...SURFACE_R.map((r) => ({ r, surface: 'R' as const })), ...SURFACE_O.map((r) => ({ r, surface: 'O' as const }))]) {
+      const values = world.values(surface === 'O');
+      const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x'))));
+      for (const crossSite of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+        // A's own host and credentials: the victim's browser would send them
+        const res = await gw.api(r.method, path, { host: world.aHost, headers: { ...(surface === 'O' ? bearer : {}), ...crossSite }, body: r.method === 'POST' ? values : undefined });
+        expect({ route: `${surface} ${r.method} ${r.path}`, crossSite, status: res.status, isError: res.body.isError }).toEqual({ route: `${surface} ${r.method} ${r.path}`, crossSite, status: 403, isError: true });
+      }
+    }
+  });
+
   it.each(rootFields('Subscription').map((r) => [r.key, r] as const))('%s: nobody cannot subscribe; B hears nothing of A', async (_key, r) => {
     const { query, variables } = callOf('subscription', r.field, world, true);
     const anonymous = await subscribe(gw.port, query, variables).catch((err: Error) => err);
@@ -304,5 +336,10 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     const g = await gw.graphql('{ shareClasses { id } }', undefined, { token: headers.authorization.slice(7) });
     expect(g.status).toBe(403);
     expect(g.body.errors![0]).toMatchObject({ message: 'distributor is suspended', extensions: { code: 'FORBIDDEN' } });
+    // and it gets no new token to hold
+    const { apiKey, apiSecret } = await aCredential(gw, c);
+    const t = await gw.api('POST', '/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
+    expect(t.status).toBe(403);
+    expect(t.body.errorMsg).toBe('distributor is suspended');
   });
 });

@@ -25,7 +25,7 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 45_000);
     child.stdout!.on('data', () => {
-      const m = /REST\s+http:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
+      const m = /REST\s+https?:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({ child, port: Number(m[1]), output: () => out });

@@ -54,6 +54,29 @@ export const CORPUS: Bad[] = [
   { label: 'nesting too deep', json: nested(40), url: null, hostile: true, bodyOnly: true },
 ];
 
+/**
+ * Header values of issue 19 (Origin, Sec-Fetch-Site, X-Forwarded-Host, Host): the corpus strings a
+ * header can carry (HTTP forbids control characters and text beyond Latin-1 there), and values
+ * that try to name another tenant or origin.
+ */
+export const HEADER_VALUES: string[] = [
+  ...CORPUS.map((bad) => JSON.parse(bad.json) as unknown).filter((v): v is string => typeof v === 'string' && /^[\t\x20-\x7e]*$/.test(v)),
+  'null',
+  'https://evil.example',
+  'https://dist-a.test@evil.example',
+  'https://dist-a.test.evil.example',
+  'dist-b.test',
+  'dist-b.test, dist-a.test',
+  'DIST-B.TEST:443',
+  '[::1]:4000',
+  'cross-site',
+  'same-site',
+  'Same-Origin',
+];
+
+/** operationName values: every corpus value as JSON, and names the document does not hold. */
+export const OPERATION_NAMES: string[] = [...CORPUS.map((bad) => bad.json), '"B"', '"__proto__"', `"${'N'.repeat(4000)}"`, '"Health"'];
+
 /** Valid-looking values of the fields routes read, so a bad value in one field meets real checks. */
 export function baseValue(field: string, ctx: World, surface: 'R' | 'O'): unknown {
   const ids: Record<string, string> = {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { X509Certificate } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { Clock } from '../../src/common/clock';
 
@@ -14,8 +15,12 @@ import type { Clock } from '../../src/common/clock';
  */
 export interface TestCertificates {
   caFile: string;
+  /** The CA's own certificate (PEM). */
+  caCert: string;
   key: string;
   cert: string;
+  /** A client certificate signed by the CA (surface-R host bindings), and its SHA-256 fingerprint in lower-case hex. */
+  client: { key: string; cert: string; sha256: string };
   cleanup(): void;
 }
 
@@ -41,10 +46,29 @@ export async function makeCertificates(): Promise<TestCertificates> {
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
     ],
   } as never);
+  const client = await generate([{ name: 'commonName', value: 'distributor-a' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    days: 2,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', clientAuth: true },
+    ],
+  } as never);
+  const sha256 = new X509Certificate(client.cert).fingerprint256.replace(/:/g, '').toLowerCase();
   const dir = mkdtempSync(join(tmpdir(), 'gw-ca-'));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, ca.cert);
-  return { caFile, key: leaf.private, cert: leaf.cert, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    caFile,
+    caCert: ca.cert,
+    key: leaf.private,
+    cert: leaf.cert,
+    client: { key: client.private, cert: client.cert, sha256 },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 export interface Received {

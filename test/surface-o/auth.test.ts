@@ -219,6 +219,24 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
     });
   });
 
+  describe('a distributor that is not active', () => {
+    it.each(['suspended', 'closed'])('a %s distributor gets no access token and cannot refresh one: 403 naming its status', async (status) => {
+      const { distributor } = await market();
+      const pair = await aTokenPair(gw, distributor);
+      const suspend = await gw.graphql(`mutation($id: ID!, $s: String!) { updateDistributor(id: $id, input: {status: $s}) { status } }`, { id: distributor.id, s: status }, { token: await gw.opsToken() });
+      expect(suspend.body.data.updateDistributor.status).toBe(status);
+      const issued = await token(pair.apiKey, pair.apiSecret);
+      expect(issued.status).toBe(403);
+      expect(issued.body).toEqual({ isError: true, errorMsg: `distributor is ${status}`, data: {} });
+      const refreshed = await refresh(pair.refreshToken);
+      expect(refreshed.status).toBe(403);
+      expect(refreshed.body).toEqual({ isError: true, errorMsg: `distributor is ${status}`, data: {} });
+      // reactivated, the same refresh token still works (the refusal consumed nothing)
+      await gw.graphql(`mutation($id: ID!) { updateDistributor(id: $id, input: {status: "active"}) { status } }`, { id: distributor.id }, { token: await gw.opsToken() });
+      expect((await refresh(pair.refreshToken)).status).toBe(200);
+    });
+  });
+
   describe('revocation and rotation', () => {
     it('revoking a credential ends its access and refresh tokens at once, and its key no longer logs in', async () => {
       const { distributor } = await market();

@@ -11,7 +11,7 @@ describe('JWT settings in the configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: DEVELOPMENT_JWT_SIGNING_KEY })).toThrow(/must not be the development key/);
     const key = 'k'.repeat(48);
     const webhookKey = Buffer.alloc(32, 7).toString('base64');
-    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: key, WEBHOOK_SECRET_KEY: webhookKey, JWT_ISSUER: 'gw.example', REFRESH_TOKEN_TTL_SECONDS: '3600' }).jwt).toEqual({
+    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: key, WEBHOOK_SECRET_KEY: webhookKey, METRICS_TOKEN: 'metrics-token-0123456789', JWT_ISSUER: 'gw.example', REFRESH_TOKEN_TTL_SECONDS: '3600' }).jwt).toEqual({
       signingKey: key,
       issuer: 'gw.example',
       refreshTokenTtlSeconds: 3600,

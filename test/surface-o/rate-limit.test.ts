@@ -50,16 +50,56 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
     expect(res.body.errors![0]).toMatchObject({ message: 'too many attempts, retry later', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
   });
 
-  it('wrong ops tokens: after two from one address, GraphQL answers 429 RATE_LIMITED (even for a valid token) and the socket closes 4429', async () => {
+  it('wrong ops tokens: after two from one address, a third wrong one answers 429 RATE_LIMITED and its socket closes 4429, while a valid token still works on both', async () => {
     const valid = await gw.opsToken();
     for (let i = 0; i < 2; i++) expect((await gw.graphql('{ health { status } }', {}, { token: `ops_guess${i}` })).status).toBe(401);
-    const res = await gw.graphql('{ health { status } }', {}, { token: valid });
+    const res = await gw.graphql('{ health { status } }', {}, { token: 'ops_guess3' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body.errors![0]).toMatchObject({ message: 'too many attempts, retry later', extensions: { code: 'RATE_LIMITED' } });
-    await expect(subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, valid)).rejects.toThrow('closed: 4429');
+    await expect(subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, 'ops_guess4')).rejects.toThrow('closed: 4429');
+    // a token that verifies is never refused by the counter: the holder of a real token is not locked out
+    const ok = await gw.graphql('{ opsTokenName }', {}, { token: valid });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ data: { opsTokenName: 'test-ops' } });
+    const socket = await subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, valid);
+    await socket.close();
     // a distributor's access token is not an ops guess: REST surface O is unaffected
     expect((await gw.api('GET', '/assets/shareclass/all', { headers: { authorization: 'Bearer not-a-jwt' } })).status).toBe(401);
+  });
+
+  it('ten wrong ops tokens from an address do not lock out a valid one (default limit)', async () => {
+    const fresh = await startTestGateway({ config: { rateLimits: { opsFailuresPerAddress: 10 } } });
+    try {
+      const valid = await fresh.opsToken();
+      for (let i = 0; i < 10; i++) expect((await fresh.graphql('{ health { status } }', {}, { token: `ops_guess${i}` })).status).toBe(401);
+      expect((await fresh.graphql('{ health { status } }', {}, { token: 'ops_guess10' })).status).toBe(429);
+      expect((await fresh.graphql('{ opsTokenName }', {}, { token: valid })).body).toEqual({ data: { opsTokenName: 'test-ops' } });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('graphql-ws: issueAccessToken over a socket counts against the connection\'s address, with HTTP\'s attempts', async () => {
+    const ops = await gw.opsToken();
+    // two attempts over HTTP from 127.0.0.1 …
+    for (let i = 0; i < 2; i++) expect((await token(`pk_http${i}`)).status).toBe(401);
+    // … and three over a socket from the same address spend the five
+    const socket = await subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, ops);
+    const attempt = (key: string) =>
+      new Promise<any>((resolve) => {
+        let result: any;
+        socket.client.subscribe({ query: `mutation { issueAccessToken(apiKey: "${key}", apiSecret: "sk_wrong") { accessToken } }` }, { next: (m) => (result = m), error: (e) => resolve({ errors: e }), complete: () => resolve(result) });
+      });
+    try {
+      for (let i = 0; i < 3; i++) expect((await attempt(`pk_ws${i}`)).errors[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
+      const refused = await attempt('pk_ws_more');
+      expect(refused.errors[0]).toMatchObject({ message: 'too many attempts, retry later', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+      // and HTTP from the address is refused too
+      expectRateLimited(await token('pk_after'));
+    } finally {
+      await socket.close();
+    }
   });
 });
 

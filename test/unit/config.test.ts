@@ -42,6 +42,9 @@ describe('loadConfig', () => {
         webhookSecretKey: expect.any(Buffer),
       },
       metricsToken: null,
+      corsAllowedOrigins: [],
+      hostBindingRequired: false,
+      tls: null,
     });
   });
 
@@ -56,7 +59,10 @@ describe('loadConfig', () => {
       BODY_LIMIT: '1mb',
       JWT_SIGNING_KEY: 'k'.repeat(32),
       WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      CORS_ALLOWED_ORIGINS: 'https://Portal.example, http://127.0.0.1:8080',
     });
+    expect(config).toMatchObject({ corsAllowedOrigins: ['https://portal.example', 'http://127.0.0.1:8080'], hostBindingRequired: true });
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/gw', env: 'production', logLevel: 'warn', seedDemo: false, dbPoolMax: 20, bodyLimit: '1mb' });
   });
 
@@ -79,13 +85,18 @@ describe('loadConfig', () => {
   });
 
   /** Real keys for the environments that must have them. */
-  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789' };
 
   describe('fails closed outside development and test', () => {
-    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys, naming each', (appEnv) => {
+    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys and the metrics token, naming each, and requires host bindings', (appEnv) => {
       const message = problemsOf({ APP_ENV: appEnv });
       expect(message).toContain(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv}`);
       expect(message).toContain(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv}`);
+      expect(message).toContain(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
+      expect(loadConfig({ APP_ENV: appEnv, ...KEYS }).hostBindingRequired).toBe(true);
+      expect(problemsOf({ APP_ENV: appEnv, ...KEYS, HOST_BINDING_REQUIRED: 'false' })).toBe(
+        `Invalid configuration:\n  - HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`,
+      );
       expect(loadConfig({ APP_ENV: appEnv, ...KEYS })).toMatchObject({ env: appEnv, seedDemo: false, graphqlIntrospection: false, supplySimulator: false });
     });
 
@@ -100,6 +111,26 @@ describe('loadConfig', () => {
       expect(problemsOf({ APP_ENV: 'staging', ...KEYS, [name]: 'true' })).toBe(
         `Invalid configuration:\n  - ${name} is only allowed when APP_ENV is development or test, got APP_ENV=staging`,
       );
+    });
+
+    it.each([
+      ['0.0.0.0/0'],
+      ['0.0.0.0/1,128.0.0.0/1'],
+      ['::/0'],
+      ['::ffff:0:0/96'],
+      ['0.0.0.0/2,64.0.0.0/2,128.0.0.0/2,192.0.0.0/2'],
+    ])('refuses WEBHOOK_ALLOWED_HOSTS=%s (every address), which development and test accept', (raw) => {
+      expect(problemsOf({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: raw })).toBe(
+        `Invalid configuration:\n  - WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is production (name the hosts or ranges webhooks may reach)`,
+      );
+      expect(loadConfig({ APP_ENV: 'test', WEBHOOK_ALLOWED_HOSTS: raw }).events.webhookAllowedHosts).toEqual(raw.split(','));
+      expect(loadConfig({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,10.0.0.0/8' }).events.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.0/8']);
+    });
+
+    it('development and test serve unbound hosts unless HOST_BINDING_REQUIRED is on', () => {
+      expect(loadConfig({ APP_ENV: 'test' }).hostBindingRequired).toBe(false);
+      expect(loadConfig({ APP_ENV: 'test', HOST_BINDING_REQUIRED: 'true' }).hostBindingRequired).toBe(true);
+      expect(loadConfig({ APP_ENV: 'development', HOST_BINDING_REQUIRED: 'yes' }).hostBindingRequired).toBe(true);
     });
 
     it('development and test keep their conveniences, test without demo data', () => {
@@ -125,11 +156,39 @@ describe('loadConfig', () => {
       ['true', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "true" (every peer could then choose the distributor by X-Forwarded-Host)'],
       ['yes', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "yes" (every peer could then choose the distributor by X-Forwarded-Host)'],
       ['0.0.0.0/0', 'TRUST_PROXY entry "0.0.0.0/0" trusts every peer'],
+      ['::/0', 'TRUST_PROXY entry "::/0" trusts every peer'],
+      ['::ffff:0.0.0.0/96', 'TRUST_PROXY entry "::ffff:0.0.0.0/96" trusts every peer'],
+      ['0.0.0.0/1,128.0.0.0/1', 'TRUST_PROXY "0.0.0.0/1,128.0.0.0/1" trusts every peer (its ranges together cover every address)'],
+      ['10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2', 'TRUST_PROXY "10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2" trusts every peer (its ranges together cover every address)'],
+      // ::/1 holds ::ffff:0:0/96, every IPv4 client as an IPv6 socket sees it
+      ['::/1,8000::/1', 'TRUST_PROXY entry "::/1" trusts every peer'],
+      ['8000::/1,4000::/2,::/3,2000::/3', 'TRUST_PROXY entry "::/3" trusts every peer'],
+      ['8000::/1,4000::/2,2000::/3,1000::/4,::/4', 'TRUST_PROXY entry "::/4" trusts every peer'],
       ['proxy.example', 'TRUST_PROXY entry "proxy.example" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
       ['10.0.0.0/33', 'TRUST_PROXY entry "10.0.0.0/33" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
       ['99', 'TRUST_PROXY hop count must be from 0 to 10, got "99"'],
     ])('%s is refused, naming the variable', (raw, message) => {
       expect(problemsOf({ TRUST_PROXY: raw })).toBe(`Invalid configuration:\n  - ${message}`);
+    });
+  });
+
+  describe('CORS_ALLOWED_ORIGINS and TLS_*', () => {
+    it('refuses an origin with a path or without a scheme, naming it', () => {
+      expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://ok.example,portal.example,https://x.example/app' })).toBe(
+        'Invalid configuration:\n' +
+          '  - CORS_ALLOWED_ORIGINS entry "portal.example" must be an origin like https://app.example (scheme, host and optional port, nothing else)\n' +
+          '  - CORS_ALLOWED_ORIGINS entry "https://x.example/app" must be an origin like https://app.example (scheme, host and optional port, nothing else)',
+      );
+    });
+
+    it('TLS files come together, are read at start, and a client CA needs them', () => {
+      expect(problemsOf({ TLS_CERT_FILE: '/nonexistent/cert.pem' })).toBe('Invalid configuration:\n  - TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+      expect(problemsOf({ TLS_CLIENT_CA_FILE: '/nonexistent/ca.pem' })).toBe(
+        'Invalid configuration:\n  - TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (the gateway must serve TLS to ask for client certificates)',
+      );
+      expect(problemsOf({ TLS_CERT_FILE: '/nonexistent/cert.pem', TLS_KEY_FILE: '/nonexistent/key.pem' })).toBe(
+        'Invalid configuration:\n  - TLS_CERT_FILE cannot be read: "/nonexistent/cert.pem"\n  - TLS_KEY_FILE cannot be read: "/nonexistent/key.pem"',
+      );
     });
   });
 
@@ -148,5 +207,13 @@ describe('loadConfig', () => {
       '  - LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       '  - PORT must be an integer from 0 to 65535, got "-1"',
     ]);
+  });
+});
+
+describe('TRUST_PROXY: IPv6 ranges that together cover every address', () => {
+  it('refuses a split of all of IPv6 that leaves ::ffff:0:0/96 to the last range', () => {
+    // ::/4 holds the mapped block, so it alone is refused; without it, the union is refused
+    expect(() => loadConfig({ TRUST_PROXY: '8000::/1,4000::/2,2000::/3,1000::/4,0800::/5,0400::/6,0200::/7,0100::/8,0000::/8' })).toThrow(ConfigError);
+    expect(loadConfig({ TRUST_PROXY: '8000::/1,4000::/2,2000::/3' }).trustProxy).toEqual(['8000::/1', '4000::/2', '2000::/3']);
   });
 });

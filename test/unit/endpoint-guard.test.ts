@@ -54,3 +54,44 @@ describe('webhook endpoint guard: IPv6 forms embedding a private IPv4 target', (
     expect(open.isForbidden('example.com', '64:ff9b::127.0.0.1')).toBe(true);
   });
 });
+
+/** The guard is an allowlist: public unicast addresses only, whatever block the address is from. */
+describe('webhook endpoint guard: public unicast only', () => {
+  const guard = new EndpointGuard([]);
+
+  it.each([
+    ['IPv4-translated loopback', '::ffff:0:127.0.0.1'],
+    ['IPv4-translated private, hex', '::ffff:0:a00:1'],
+    ['site-local (deprecated)', 'fec0::1'],
+    ['discard-only', '100::1'],
+    ['6to4 relay anycast', '192.88.99.1'],
+    ['documentation', '192.0.2.10'],
+    ['documentation', '198.51.100.10'],
+    ['documentation', '203.0.113.10'],
+    ['IPv6 documentation', '2001:db8::1'],
+    ['IPv6 documentation (3fff::/20)', '3fff::1'],
+    ['ORCHIDv2 / IETF assignments', '2001:20::1'],
+    ['multicast', '239.1.2.3'],
+    ['broadcast', '255.255.255.255'],
+    ['this network', '0.1.2.3'],
+    ['benchmarking', '198.19.0.1'],
+    ['AS112', '192.31.196.1'],
+    ['IPv6 unspecified block', '::2'],
+    ['IPv6 link-local', 'fe80::1'],
+    ['unassigned IPv6 outside 2000::/3', '4000::1'],
+  ])('%s (%s) is refused', (_what, address) => {
+    expect(guard.isForbidden('example.com', address)).toBe(true);
+  });
+
+  it.each([['93.184.216.34'], ['8.8.8.8'], ['2606:4700::1111'], ['::ffff:8.8.8.8'], ['::ffff:0:8.8.8.8']])('%s is allowed', (address) => {
+    expect(guard.isForbidden('example.com', address)).toBe(false);
+  });
+
+  it('the allowlist opens a range or a host, mapped forms included', () => {
+    const open = new EndpointGuard(['10.0.0.0/8', 'hooks.internal']);
+    expect(open.isForbidden('example.com', '10.1.2.3')).toBe(false);
+    expect(open.isForbidden('example.com', '::ffff:0:10.1.2.3')).toBe(false);
+    expect(open.isForbidden('example.com', '127.0.0.1')).toBe(true);
+    expect(open.isForbidden('hooks.internal', '192.168.1.1')).toBe(false);
+  });
+});

@@ -49,7 +49,7 @@ describe('SUPPLY_PROVIDERS configuration', () => {
     const config = loadConfig({ SUPPLY_PROVIDERS: '{"supply-sim":{"url":"http://127.0.0.1:4100","callbackSecret":"0123456789abcdef"}}' });
     expect(config.supplyProviders).toEqual({ 'supply-sim': { url: 'http://127.0.0.1:4100', timeoutMs: 10_000, apiKey: undefined, callbackSecret: '0123456789abcdef' } });
     expect(config.supplySimulator).toBe(true); // development
-    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') }).supplySimulator).toBe(false);
+    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789' }).supplySimulator).toBe(false);
   });
 
   it('names every mistake', () => {

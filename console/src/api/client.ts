@@ -1,6 +1,7 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client } from 'graphql-ws';
 import { currentToken } from './session';
+import { retryable } from './socket-retry';
 
 /**
  * The console's GraphQL client: typed documents from GraphQL Code Generator, sent with fetch
@@ -49,12 +50,13 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
 
 let ws: { client: Client; token: string } | null = null;
 
+
 function wsClient(): Client {
   const token = currentToken() ?? '';
   if (ws?.token === token) return ws.client;
   void ws?.client.dispose();
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/graphql`;
-  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: () => true }) };
+  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: retryable }) };
   return ws.client;
 }
 

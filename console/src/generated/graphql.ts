@@ -25,10 +25,14 @@ export type DistributorFilter = {
 };
 
 export type DistributorHostInput = {
+  /** SHA-256 fingerprint of the client certificate the host requires (over the gateway's TLS) */
+  clientCertSha256?: string | null | undefined;
   /** `DT######` (or its alias `PT######`) */
   distributorId: string;
   /** Hostname surface R requests arrive on; stored in lower case, without port */
   hostname: string;
+  /** Source CIDR ranges the host admits (the client address as TRUST_PROXY resolves it); none: any */
+  sourceRanges?: Array<string> | null | undefined;
 };
 
 export type GrantShareClassInput = {
@@ -183,7 +187,7 @@ export type DistributorDetailQueryVariables = Exact<{
 }>;
 
 
-export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
+export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
 
 export type AddDistributorHostMutationVariables = Exact<{
   input: DistributorHostInput;
@@ -608,6 +612,8 @@ export const DistributorDetailDocument = new TypedDocumentString(`
       hostname
       createdAt
       createdBy
+      sourceRanges
+      clientCertSha256
     }
     wallets {
       chainId

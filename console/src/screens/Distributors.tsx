@@ -103,7 +103,7 @@ export function DistributorDetail({ id }: { id: string }) {
           <ul className="plain">
             {d.hosts.map((h) => (
               <li key={h.hostname}>
-                <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span>{' '}
+                <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span> <HostBinding host={h} />{' '}
                 <ConfirmAction
                   label="Remove"
                   danger
@@ -263,4 +263,13 @@ function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => vo
       </button>
     </div>
   );
+}
+
+/** What a surface-R host is bound to (bindDistributorHost); an unbound host is refused outside development. */
+function HostBinding({ host }: { host: { sourceRanges: string[]; clientCertSha256?: string | null } }) {
+  const parts = [
+    ...(host.sourceRanges.length ? [`from ${host.sourceRanges.join(', ')}`] : []),
+    ...(host.clientCertSha256 ? [`client certificate sha256 ${host.clientCertSha256.slice(0, 16)}…`] : []),
+  ];
+  return <span className="muted">{parts.length ? `bound ${parts.join(' and ')}` : 'unbound: refused outside development'}</span>;
 }

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { assertInGoodStanding } from '../../common/access';
 import type { Clock } from '../../common/clock';
+import { Distributor } from '../distributor/distributor.entity';
 import type { Principal } from '../../common/principal';
 import type { RateLimits } from '../../common/rate-limit';
 import { required } from '../../common/validate';
@@ -60,6 +62,8 @@ export class AccessTokenService {
       throw invalidCredentials();
     }
     if (!(await verifySecret(apiSecret, credential.secretHash))) throw invalidCredentials();
+    // A suspended or closed distributor gets no token to hold until it is refused elsewhere.
+    assertInGoodStanding((await em.findOneOrFail(Distributor, credential.distributor.id, { fields: ['status'] })).status);
     const now = this.clock.now();
     const family = em.create(TokenFamily, { id: `fam_${randomBytes(12).toString('hex')}`, credential, createdAt: now });
     const refreshToken = this.newRefreshToken(em, family, now);
@@ -84,6 +88,7 @@ export class AccessTokenService {
         return { refused: reusedRefreshToken() };
       }
       if (row.expiresAt.getTime() <= now.getTime()) return { refused: expiredRefreshToken() };
+      assertInGoodStanding((await tem.findOneOrFail(Distributor, family.credential.distributor.id, { fields: ['status'] })).status);
       row.usedAt = now;
       const next = this.newRefreshToken(tem, family, now);
       const access = await this.sign(family.credential.distributor.id, family.credential.id, family.id, now);

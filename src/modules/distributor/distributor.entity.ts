@@ -31,6 +31,14 @@ export class DistributorHost extends Audited {
   @Index()
   @ManyToOne(() => Distributor, { deleteRule: 'cascade' })
   distributor: Distributor;
+
+  @Field(() => [String], { description: 'Source CIDR ranges requests on this host must come from (the client address as TRUST_PROXY resolves it); empty: any' })
+  @Property({ type: 'json', default: '[]' })
+  sourceRanges: Opt<string[]> = [];
+
+  @Field(() => String, { nullable: true, description: 'SHA-256 fingerprint (lower-case hex) of the client certificate requests on this host must present over TLS; null: none' })
+  @Property({ type: 'text', nullable: true })
+  clientCertSha256?: string | null;
 }
 
 /** The distributor's own wallet on a chain: where tokens land in `hold` delivery. */

@@ -8,6 +8,7 @@ import {
   CreateDistributorInput,
   DistributorFilter,
   DistributorHostInput,
+  BindDistributorHostInput,
   DistributorPage,
   GrantShareClassInput,
   RevokeShareClassInput,
@@ -48,6 +49,13 @@ export class DistributorResolver {
   @Mutation(() => DistributorHost, { description: 'Ops: map a hostname to a distributor for surface R (lower-cased; CONFLICT when taken).' })
   addDistributorHost(@Arg('input', () => DistributorHostInput) input: DistributorHostInput, @Ctx() ctx: GatewayContext): Promise<DistributorHost> {
     return ctx.services.distributor.addHost(ctx, input);
+  }
+
+  @Mutation(() => DistributorHost, {
+    description: 'Ops: bind a surface-R hostname to source ranges and/or a client certificate fingerprint, replacing its binding (both empty: unbound, refused where HOST_BINDING_REQUIRED is on).',
+  })
+  bindDistributorHost(@Arg('input', () => BindDistributorHostInput) input: BindDistributorHostInput, @Ctx() ctx: GatewayContext): Promise<DistributorHost> {
+    return ctx.services.distributor.bindHost(ctx, input);
   }
 
   @Mutation(() => Distributor, { description: 'Ops: unmap a hostname; returns the distributor it was mapped to.' })

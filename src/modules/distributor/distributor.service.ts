@@ -13,9 +13,17 @@ import { paginate } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
+import { validBinding, type HostBinding } from './host-binding';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
 
 type Page = { first?: number | null; after?: string | null };
+
+/** What surface R needs to know of a host: whose it is and what it is bound to. */
+export interface HostMapping extends HostBinding {
+  distributorId: string;
+}
+
+type BindingInput = { sourceRanges?: string[] | null; clientCertSha256?: string | null };
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -33,13 +41,17 @@ export class DistributorService {
   ) {}
 
   /**
-   * The distributor a surface-R hostname is mapped to, or null ("hostname provisioning").
-   * Mappings are cached; mapping or unmapping a hostname appends the event that drops it.
+   * The distributor a surface-R hostname is mapped to and the host's binding, or null
+   * ("hostname provisioning"). Mappings are cached; mapping, binding or unmapping a hostname
+   * appends the event that drops it.
    */
-  async resolveHost(ctx: Pick<ServiceContext, 'em'>, hostname: string): Promise<string | null> {
+  async resolveHost(ctx: Pick<ServiceContext, 'em'>, hostname: string): Promise<HostMapping | null> {
     const host = hostname.toLowerCase();
-    const id = await this.cache.hosts.get(host, async () => (await ctx.em.findOne(DistributorHost, { hostname: host }))?.distributor.id);
-    return id ?? null;
+    const mapping = await this.cache.hosts.get(host, async () => {
+      const row = await ctx.em.findOne(DistributorHost, { hostname: host });
+      return row ? { distributorId: row.distributor.id, sourceRanges: row.sourceRanges, clientCertSha256: row.clientCertSha256 ?? null } : undefined;
+    });
+    return mapping ?? null;
   }
 
   /** The event every change of a distributor's hosts or grants appends in its unit of work. */
@@ -112,17 +124,38 @@ export class DistributorService {
     return distributor;
   }
 
-  /** Ops: map a hostname to a distributor (surface R). A hostname belongs to one distributor: 409 when taken. */
-  async addHost(ctx: ServiceContext, input: { distributorId?: string | null; hostname?: string | null }): Promise<DistributorHost> {
+  /**
+   * Ops: map a hostname to a distributor (surface R), optionally bound at once (HostBinding).
+   * A hostname belongs to one distributor: 409 when taken.
+   */
+  async addHost(ctx: ServiceContext, input: { distributorId?: string | null; hostname?: string | null } & BindingInput): Promise<DistributorHost> {
     const hostname = normaliseHostname(input.hostname);
     const distributor = await this.get(ctx, input.distributorId);
+    const binding = validBinding(input);
     if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
-    const host = ctx.em.create(DistributorHost, { hostname, distributor });
-    this.changed(ctx, distributor.id, 'distributor.host_mapped', { hostname });
+    const host = ctx.em.create(DistributorHost, { hostname, distributor, ...binding });
+    this.changed(ctx, distributor.id, 'distributor.host_mapped', { hostname, ...binding });
     // A concurrent insert of the same hostname fails on the primary key: the same 409.
     await ctx.em.flush().catch((err) => {
       throw err instanceof UniqueConstraintViolationException ? hostTaken(hostname) : err;
     });
+    return host;
+  }
+
+  /**
+   * Ops: replace a host's binding: the source ranges it admits and the client certificate it
+   * requires (both empty: unbound, refused where HOST_BINDING_REQUIRED is on).
+   */
+  async bindHost(ctx: ServiceContext, input: { hostname?: string | null } & BindingInput): Promise<DistributorHost> {
+    ctx.access.requireOps();
+    const hostname = normaliseHostname(input.hostname);
+    const binding = validBinding(input);
+    const host = await ctx.em.findOne(DistributorHost, { hostname }, { populate: ['distributor'] });
+    if (!host) throw hostNotMapped(hostname);
+    host.sourceRanges = binding.sourceRanges;
+    host.clientCertSha256 = binding.clientCertSha256;
+    this.changed(ctx, host.distributor.id, 'distributor.host_bound', { hostname, ...binding });
+    await ctx.em.flush();
     return host;
   }
 

@@ -33,6 +33,24 @@ export class DistributorHostInput {
 
   @Field(() => String, { description: 'Hostname surface R requests arrive on; stored in lower case, without port' })
   hostname: string;
+
+  @Field(() => [String], { nullable: true, description: 'Source CIDR ranges the host admits (the client address as TRUST_PROXY resolves it); none: any' })
+  sourceRanges?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'SHA-256 fingerprint of the client certificate the host requires (over the gateway\'s TLS)' })
+  clientCertSha256?: string | null;
+}
+
+@InputType()
+export class BindDistributorHostInput {
+  @Field(() => String, { description: 'A mapped hostname' })
+  hostname: string;
+
+  @Field(() => [String], { nullable: true, description: 'Source CIDR ranges the host admits; empty or null: any address' })
+  sourceRanges?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'SHA-256 fingerprint (hex, colons allowed) of the client certificate the host requires; null: none' })
+  clientCertSha256?: string | null;
 }
 
 @InputType()

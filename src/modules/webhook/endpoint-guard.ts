@@ -1,39 +1,62 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { inRanges, parseAddress, parseRange, type IpRange } from '../../common/cidr';
 
 /**
- * Server-side request forgery guard. An endpoint may not reach loopback, private, link-local,
- * CGNAT, IPv6 unique-local or cloud-metadata addresses, unless the allowlist of the config names
- * its host, its address or a range holding it. Checked at registration and again at every
- * delivery on the freshly resolved address, which the connection is then pinned to (so a DNS
- * answer that changes between check and connect — rebinding — cannot redirect it).
+ * Server-side request forgery guard, an allowlist: an endpoint may reach public unicast
+ * addresses only — IPv4 outside every special-purpose block of the IANA registry, IPv6 inside
+ * global unicast `2000::/3` outside its special-purpose blocks; an IPv4-mapped or -translated
+ * IPv6 address (`::ffff:a.b.c.d`, `::ffff:0:a.b.c.d`) is judged as its IPv4 address, and one
+ * that embeds an IPv4 target (NAT64, 6to4, Teredo) by that target. Anything else — a block the
+ * next RFC assigns included — is refused unless WEBHOOK_ALLOWED_HOSTS names its host, its
+ * address or a range holding it. Checked at registration and again at every delivery on the
+ * freshly resolved address, which the connection is then pinned to (so a DNS answer that changes
+ * between check and connect — rebinding — cannot redirect it).
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, incl. 169.254.169.254 metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
+const NOT_PUBLIC_V4 = [
+  '0.0.0.0/8', // "this network"
+  '10.0.0.0/8',
+  '100.64.0.0/10', // CGNAT
+  '127.0.0.0/8',
+  '169.254.0.0/16', // link-local, incl. 169.254.169.254 metadata
+  '172.16.0.0/12',
+  '192.0.0.0/24', // IETF protocol assignments
+  '192.0.2.0/24', // documentation
+  '192.31.196.0/24', // AS112
+  '192.52.193.0/24', // AMT
+  '192.88.99.0/24', // 6to4 relay anycast
+  '192.168.0.0/16',
+  '192.175.48.0/24', // AS112 direct delegation
+  '198.18.0.0/15', // benchmarking
+  '198.51.100.0/24', // documentation
+  '203.0.113.0/24', // documentation
+  '224.0.0.0/4', // multicast
+  '240.0.0.0/4', // reserved, incl. broadcast
+].map(range);
+
+/** Global unicast IPv6 (2000::/3) is public except these. */
+const GLOBAL_UNICAST_V6 = range('2000::/3');
+const NOT_PUBLIC_V6 = [
+  '2001::/23', // IETF protocol assignments (Teredo 2001::/32 is judged by its embedded addresses first)
+  '2001:db8::/32', // documentation
+  '2002::/16', // 6to4 (judged by its embedded relay address first)
+  '3fff::/20', // documentation
+].map(range);
+
+function range(cidr: string): IpRange {
+  const r = parseRange(cidr);
+  if (!r) throw new Error(`bad range ${cidr}`);
+  return r;
 }
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique-local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8],
-  ['fd00:ec2::254', 128], // AWS metadata over IPv6 (inside fc00::/7 too)
-  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): a translator inside the network, any prefix length
-] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
+
+/** Whether `address` is a public unicast address (mapped IPv6 unmapped; embedded IPv4 targets judged by themselves). */
+export function isPublicUnicast(address: string): boolean {
+  const a = parseAddress(address);
+  if (!a) return false;
+  if (a.family === 4) return !inRanges(address, NOT_PUBLIC_V4);
+  const embedded = embeddedIpv4(address);
+  if (embedded.length) return embedded.every(isPublicUnicast);
+  return inRanges(address, [GLOBAL_UNICAST_V6]) && !inRanges(address, NOT_PUBLIC_V6);
 }
 
 export interface ResolvedAddress {
@@ -43,14 +66,13 @@ export interface ResolvedAddress {
 
 export class EndpointGuard {
   private readonly allowedHosts = new Set<string>();
-  private readonly allowedRanges = new BlockList();
+  private readonly allowedRanges: IpRange[] = [];
 
+  /** `allowlist`: WEBHOOK_ALLOWED_HOSTS, validated by loadConfig (no entry covers every address outside development and test). */
   constructor(allowlist: string[]) {
     for (const entry of allowlist) {
-      const [net, prefix] = entry.split('/');
-      const family = isIP(net);
-      if (family && prefix !== undefined) this.allowedRanges.addSubnet(net, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
-      else if (family) this.allowedRanges.addAddress(net, family === 4 ? 'ipv4' : 'ipv6');
+      const r = parseRange(entry);
+      if (r) this.allowedRanges.push(r);
       else this.allowedHosts.add(entry.toLowerCase());
     }
   }
@@ -58,14 +80,11 @@ export class EndpointGuard {
   /** Whether a connection to `address` (of host `hostname`) is forbidden. */
   isForbidden(hostname: string, address: string): boolean {
     if (this.allowedHosts.has(hostname.toLowerCase())) return false;
-    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (this.allowedRanges.check(address, type)) return false;
-    if (type === 'ipv4') return BLOCKED.check(address, 'ipv4');
-    // An IPv6 address that carries an IPv4 one reaches that IPv4 host: judge it by that host too.
-    const embedded = embeddedIpv4(address);
-    if (embedded.some((v4) => !this.allowedRanges.check(v4, 'ipv4') && BLOCKED.check(v4, 'ipv4'))) return true;
-    if (embedded.length && embedded.every((v4) => this.allowedRanges.check(v4, 'ipv4'))) return false;
-    return BLOCKED.check(address, 'ipv6');
+    if (inRanges(address, this.allowedRanges)) return false;
+    // An IPv6 address that carries IPv4 targets reaches them: the allowlist may open them one by one.
+    const embedded = parseAddress(address)?.family === 6 ? embeddedIpv4(address) : [];
+    if (embedded.length) return !embedded.every((v4) => inRanges(v4, this.allowedRanges) || isPublicUnicast(v4));
+    return !isPublicUnicast(address);
   }
 
   /**
