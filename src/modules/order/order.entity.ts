@@ -90,15 +90,19 @@ export class Order extends Audited {
   @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
   tokenCount?: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: "Subscription fee in bps, copied from the share class at placement" })
   @Property({ type: 'integer', nullable: true })
   feesSubBps?: number;
 
-  @Field(() => DecimalScalar, { nullable: true })
+  @Field(() => Int, { nullable: true, description: "Redemption fee in bps, copied from the share class at placement" })
+  @Property({ type: 'integer', nullable: true })
+  feesRedBps?: number;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: amount × feesSubBps / 10000, on top of the amount. Redemption, once priced: tokens × NAV × feesRedBps / 10000, kept from the proceeds' })
   @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
   amountFeesTotal?: string;
 
-  @Field(() => DecimalScalar, { nullable: true })
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: amount + amountFeesTotal, what the investor pays' })
   @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
   amountPayable?: string;
 
@@ -161,7 +165,7 @@ export class Order extends Audited {
   @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
   settlementTokens?: string;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Fiat paid out for a redemption' })
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: the amount invested. Redemption: the proceeds paid out, tokens × NAV less amountFeesTotal' })
   @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
   settlementAmount?: string;
 
