@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
-import { Dec, decimalString } from '../../common/money';
+import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
 import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
@@ -108,7 +108,7 @@ export class OneStepOrderService {
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
     ctx.access.requireCaller();
     const ids = this.readIds(ctx.access, input);
-    const amount = nonNegativeDecimal(input.amount, 'amount');
+    const amount = nonNegativeDecimal(input.amount, 'amount', DECIMAL_COLUMN);
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
@@ -123,7 +123,7 @@ export class OneStepOrderService {
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
     ctx.access.requireCaller();
     const ids = this.readIds(ctx.access, input);
-    const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
+    const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount', DECIMAL_COLUMN);
     const delivery = this.readDelivery(input);
     // A transaction: the holding stays locked until the redemption is placed (lockedHolding).
     return ctx.em.transactional(async (em) => {
