@@ -41,13 +41,22 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export type IdempotentOutcome = RestOutcome & { replayed?: boolean };
+/** An answer ready to send: its body already written as JSON text, the same bytes a replay sends. */
+export interface IdempotentOutcome {
+  status: number;
+  json: string;
+  headers?: Record<string, string>;
+  replayed?: boolean;
+}
+
+/** The outcome as the bytes to send; a kept answer is these bytes, so its replay is byte for byte the same. */
+const written = (o: RestOutcome): IdempotentOutcome => ({ status: o.status, json: JSON.stringify(o.body), ...(o.headers && { headers: o.headers }) });
 
 /**
  * Runs `run` at most once per (distributor, key) within 24 hours: the first request runs and
- * its answer is kept, status included; the same request again gets that answer, marked
- * replayed; another request with the key answers 422; one arriving while the first still runs,
- * 409. Server failures (5xx) are not kept, so a retry runs anew.
+ * its answer is kept, status and body text; the same request again gets exactly those bytes,
+ * marked replayed; another request with the key answers 422; one arriving while the first still
+ * runs, 409. Server failures (5xx) are not kept, so a retry runs anew.
  */
 export async function idempotent(
   store: IdempotencyService,
@@ -58,18 +67,18 @@ export async function idempotent(
 ): Promise<IdempotentOutcome> {
   const key = req.get(IDEMPOTENCY_HEADER);
   const owner = idempotencyOwner(access);
-  if (req.method !== 'POST' || key === undefined || owner === null) return run();
+  if (req.method !== 'POST' || key === undefined || owner === null) return written(await run());
   if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
   const claim = await store.claim(em, owner, key, requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {}));
-  if (claim.kind === 'replay') return { status: claim.status, body: claim.body as RestOutcome['body'], replayed: true };
-  let outcome: RestOutcome;
+  if (claim.kind === 'replay') return { status: claim.status, json: claim.body, replayed: true };
+  let outcome: IdempotentOutcome;
   try {
-    outcome = await run();
+    outcome = written(await run());
   } catch (err) {
     await store.release(em, owner, key);
     throw err;
   }
   if (outcome.status >= 500) await store.release(em, owner, key);
-  else await store.complete(em, owner, key, outcome.status, outcome.body);
+  else await store.complete(em, owner, key, outcome.status, outcome.json);
   return outcome;
 }

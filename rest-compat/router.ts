@@ -114,7 +114,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
         const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
         const outcome = await idempotent(deps.services.idempotency, em, req, ctx.access, () => runRoute(deps.schema, found.route, found.req, ctx));
         if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
-        sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
+        sendJson(res, outcome.status, outcome.json, outcome.headers);
       } catch (err) {
         const outcome = fromError(err);
         sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
@@ -130,7 +130,11 @@ export function restRouter(deps: RestRouterDeps): express.Router {
  * clients (the description has no conditional requests), and hashing cost ~5% of an order read.
  */
 function sendEnvelope(res: Response, status: number, body: Envelope, headers?: Record<string, string>): void {
-  const json = JSON.stringify(body);
+  sendJson(res, status, JSON.stringify(body), headers);
+}
+
+/** An envelope already written as JSON text (a kept idempotent answer is replayed as these bytes). */
+function sendJson(res: Response, status: number, json: string, headers?: Record<string, string>): void {
   if (headers) res.set(headers);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
