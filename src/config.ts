@@ -71,7 +71,12 @@ export interface Config {
   events: EventsConfig;
   /** Bearer token GET /metrics requires (METRICS_TOKEN, at least 16 characters); unset: open. */
   metricsToken: string | null;
+  /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
+  opsTokenTtlSeconds: number;
 }
+
+/** Lifetime of an ops token unless OPS_TOKEN_TTL_SECONDS says otherwise: 30 days. */
+export const DEFAULT_OPS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 /**
  * How surface-O access tokens are signed (HS256). The key is required outside development and
@@ -164,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, problems),
+    opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -113,8 +113,8 @@ export const DEMO_DISTRIBUTOR = 'DT000001';
  */
 export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; surfaceO: IssuedCredential | null }> {
   return runInScope({ actor: DEMO_ACCESS }, async () => {
-    await services.opsToken.revokeByName(em, DEMO_ACCESS);
-    const opsToken = await services.opsToken.issue(em, DEMO_ACCESS);
+    // Rotation: the previous start's token stops working; this one lasts OPS_TOKEN_TTL_SECONDS.
+    const { token: opsToken } = await services.opsToken.rotate(em, DEMO_ACCESS);
     if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, surfaceO: null };
     const ctx = { em, access: Access.ops(DEMO_ACCESS) };
     for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {

@@ -58,7 +58,7 @@ export async function startTestGateway(
         headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
       }),
     async opsToken() {
-      opsToken ??= await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops'));
+      opsToken ??= (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops'))).token;
       return opsToken;
     },
     async reset() {
@@ -68,6 +68,7 @@ export async function startTestGateway(
       await gateway.background.stop();
       await db.truncate();
       gateway.services.readCache.clear();
+      gateway.services.opsToken.forget(); // the tokens were truncated with the rest
       if (options.background) await gateway.background.start();
     },
     async close() {
