@@ -41,13 +41,22 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export type IdempotentOutcome = RestOutcome & { replayed?: boolean };
+/** An answer ready to send: its body already written as JSON text, the same bytes a replay sends. */
+export interface IdempotentOutcome {
+  status: number;
+  json: string;
+  headers?: Record<string, string>;
+  replayed?: boolean;
+}
+
+/** The outcome as the bytes to send; a kept answer is these bytes, so its replay is byte for byte the same. */
+const written = (o: RestOutcome): IdempotentOutcome => ({ status: o.status, json: JSON.stringify(o.body), ...(o.headers && { headers: o.headers }) });
 
 /**
  * Runs `run` at most once per (distributor, key) within 24 hours: the first request runs and
- * its answer is kept, status included; the same request again gets that answer, marked
- * replayed; another request with the key answers 422; one arriving while the first still runs,
- * 409. Server failures (5xx) are not kept, so a retry runs anew.
+ * its answer is kept, status and body text; the same request again gets exactly those bytes,
+ * marked replayed; another request with the key answers 422; one arriving while the first still
+ * runs, 409. Server failures (5xx) are not kept, so a retry runs anew.
  *
  * A successful answer is kept in the same transaction as the writes that made it (`run` gets
  * that transaction's EntityManager), so a connection lost while committing leaves either both
@@ -65,39 +74,39 @@ export async function idempotent(
 ): Promise<IdempotentOutcome> {
   const key = req.get(IDEMPOTENCY_HEADER);
   const owner = idempotencyOwner(access);
-  if (req.method !== 'POST' || key === undefined || owner === null) return run(em);
+  if (req.method !== 'POST' || key === undefined || owner === null) return written(await run(em));
   if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
   const claim = await store.claim(em, owner, key, requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {}));
-  if (claim.kind === 'replay') return { status: claim.status, body: claim.body as RestOutcome['body'], replayed: true };
-  let outcome: RestOutcome;
+  if (claim.kind === 'replay') return { status: claim.status, json: claim.body, replayed: true };
+  let outcome: IdempotentOutcome;
   try {
-    outcome = options.atomic ? await runKeepingSuccess(store, em, owner, key, run) : await run(em);
+    outcome = options.atomic ? await runKeepingSuccess(store, em, owner, key, run) : written(await run(em));
   } catch (err) {
     // Unknown whether it committed: a kept answer (it did) survives the release; a running claim (it did not) is freed.
     await store.release(em, owner, key);
     throw err;
   }
   if (outcome.status >= 500) await store.release(em, owner, key);
-  else if (!(options.atomic && isSuccess(outcome))) await store.complete(em, owner, key, outcome.status, outcome.body);
+  else if (!(options.atomic && isSuccess(outcome))) await store.complete(em, owner, key, outcome.status, outcome.json);
   return outcome;
 }
 
-const isSuccess = (outcome: RestOutcome) => outcome.status >= 200 && outcome.status < 300;
+const isSuccess = (outcome: { status: number }) => outcome.status >= 200 && outcome.status < 300;
 
 /** An answer that is not a success: its transaction rolls back (a refused request writes nothing). */
 class NotASuccess extends Error {
-  constructor(readonly outcome: RestOutcome) {
+  constructor(readonly outcome: IdempotentOutcome) {
     super('not a success');
   }
 }
 
 /** Runs in one transaction that also keeps a successful answer; any other answer rolls it back. */
-async function runKeepingSuccess(store: IdempotencyService, em: EntityManager, owner: string, key: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<RestOutcome> {
+async function runKeepingSuccess(store: IdempotencyService, em: EntityManager, owner: string, key: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<IdempotentOutcome> {
   try {
     return await em.transactional(async (tem) => {
-      const outcome = await run(tem);
+      const outcome = written(await run(tem));
       if (!isSuccess(outcome)) throw new NotASuccess(outcome);
-      await store.complete(tem, owner, key, outcome.status, outcome.body);
+      await store.complete(tem, owner, key, outcome.status, outcome.json);
       return outcome;
     });
   } catch (err) {

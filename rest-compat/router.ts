@@ -119,7 +119,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
           atomic: !found.route.callsOut,
         });
         if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
-        sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
+        sendJson(res, outcome.status, outcome.json, outcome.headers);
       } catch (err) {
         const outcome = fromError(err);
         sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
@@ -135,7 +135,11 @@ export function restRouter(deps: RestRouterDeps): express.Router {
  * clients (the description has no conditional requests), and hashing cost ~5% of an order read.
  */
 function sendEnvelope(res: Response, status: number, body: Envelope, headers?: Record<string, string>): void {
-  const json = JSON.stringify(body);
+  sendJson(res, status, JSON.stringify(body), headers);
+}
+
+/** An envelope already written as JSON text (a kept idempotent answer is replayed as these bytes). */
+function sendJson(res: Response, status: number, json: string, headers?: Record<string, string>): void {
   if (headers) res.set(headers);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -1,3 +1,4 @@
+import { decimalNumber } from '../src/common/money';
 import type { RestShareClassFragment } from './generated/graphql';
 
 /*
@@ -13,4 +14,9 @@ export function shareClassRecord(sc: RestShareClassFragment) {
 /** `{items, count}`: the description's list shape. */
 export function listOf<T>(items: T[]) {
   return { items, count: items.length };
+}
+
+/** A money field the description types as a number (`amountFeesTotal`, `amountPayable` …); null stays null. */
+export function moneyNumber(value: string | null | undefined): number | null {
+  return value == null ? null : decimalNumber(value);
 }

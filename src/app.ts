@@ -37,6 +37,7 @@ import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
 import { operationGuardPlugin } from './graphql/operation-guard';
 import { gatewaySchema } from './graphql/schema';
 import { compiledExecution } from './graphql/compiled-execution';
+import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
@@ -74,7 +75,7 @@ export interface Gateway {
 
 export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls'>> & { rateLimits?: Partial<RateLimitConfig> };
+    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds'>> & { rateLimits?: Partial<RateLimitConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -123,11 +124,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
   const cacheFollower = followCommittedChanges(bus, services.readCache); // not a subscription: uncounted
+  // Revoked ops tokens leave every instance's memory at once (src/modules/auth/ops-token-revocations.ts).
+  const opsTokenFollower = await followOpsTokenRevocations(deps.orm, listen, services.opsToken);
   const app = express();
   const server = httpServer(app, deps.config.tls ?? null);
   const introspection = development && (deps.config.graphqlIntrospection ?? true);
@@ -269,6 +272,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
       await cacheFollower.stop();
+      await opsTokenFollower.stop();
       sender.close();
       await eventBus.close();
       await rateLimits.close();

@@ -89,6 +89,8 @@ export interface Config {
   hostBindingRequired: boolean;
   /** The gateway serves HTTPS itself (TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE); null: plain HTTP. */
   tls: TlsConfig | null;
+  /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
+  opsTokenTtlSeconds: number;
 }
 
 /**
@@ -104,6 +106,9 @@ export interface TlsConfig {
   /** PEM CA(s) client certificates are verified against (TLS_CLIENT_CA_FILE); null: none requested. */
   clientCa: string | null;
 }
+
+/** Lifetime of an ops token unless OPS_TOKEN_TTL_SECONDS says otherwise: 30 days. */
+export const DEFAULT_OPS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 /**
  * How surface-O access tokens are signed (HS256). The key is required outside development and
@@ -199,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsAllowedOrigins: parseOrigins(env.CORS_ALLOWED_ORIGINS, problems),
     hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
     tls: parseTls(env, problems),
+    opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -5,7 +5,7 @@ import { systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { ConfigError, loadConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
-import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo } from './db/seed';
+import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './db/seed';
 import { startDevSimulator } from './supply/dev-simulator';
 
 async function main() {
@@ -17,15 +17,15 @@ async function main() {
   else logger.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
 
   const em = db.orm.em.fork();
-  if (config.seedDemo && (await isEmpty(em))) {
-    const demo = await seedDemo(em, systemClock.now());
-    logger.info(demo, 'demo data seeded');
-  }
+  const demo = config.seedDemo && (await isEmpty(em)) ? await seedDemo(em, systemClock.now()) : null;
+  if (demo) logger.info(demo, 'demo data seeded');
 
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events });
+  // Demo orders move through the services (history and events as any order's): once they exist.
+  if (demo) logger.info(await seedDemoOrders(db.orm.em.fork(), gateway.services, demo), 'demo orders placed');
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const scheme = config.tls ? 'https' : 'http';

@@ -39,6 +39,8 @@ export interface ServiceDeps {
   readCacheTtlMs?: number;
   /** Attempt counters of token requests and ops-token guesses (src/common/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
+  opsTokenTtlSeconds?: number;
 }
 
 /**
@@ -62,7 +64,7 @@ export function createServices(deps: ServiceDeps) {
     health: new HealthService(clock, deps.env),
     idempotency: new IdempotencyService(clock),
     eventFeed: new EventFeedService(clock),
-    opsToken: new OpsTokenService(clock),
+    opsToken: new OpsTokenService(clock, deps.opsTokenTtlSeconds),
     apiCredential: new ApiCredentialService(clock),
     accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),
     rateLimits: deps.rateLimits,

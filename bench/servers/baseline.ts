@@ -432,7 +432,7 @@ async function ordersPage(req: IncomingMessage, res: ServerResponse, q: URLSearc
   const { rows } = await pool.query(
     `select o.*, row_to_json(i) as investor, row_to_json(sc) as share_class
        from "order" o join investor i on i.id = o.investor_id join share_class sc on sc.id = o.share_class_id
-      where exists (select 1 from ops_token where token_hash = $1 and revoked_at is null)
+      where exists (select 1 from ops_token where token_hash = $1 and revoked_at is null and expires_at > now())
         and ($2::text is null or o.distributor_id = $2) and ($3::text is null or o.status = $3)
       order by o.created_at desc, o.id desc limit $4`,
     [hash(token), distributorId, status, limit],

@@ -155,12 +155,13 @@ export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
     obj({
       nav: nullable(decimal()),
       tokens: nullable(decimal()),
-      amount: nullable(decimal()),
+      amount: nullable(decimal('Subscription: the amount invested. Redemption: the proceeds, tokens × NAV less `fees`')),
+      fees: nullable(decimal('Redemptions: tokens × NAV × feesRedBps / 10000, kept from the proceeds')),
       currency: nullable(str()),
       walletAddress: nullable(str()),
       transferHash: nullable(str()),
       failureReason: nullable(str()),
-    }),
+    }, ['fees']),
   );
   const schema = obj(
     {
@@ -172,13 +173,17 @@ export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
       amount: num('Subscriptions'),
       currency: nullable(str('Subscriptions')),
       tokenCount: num('Redemptions'),
+      feesSubBps: additive(nullable(num('Subscriptions: the share class\'s subscription fee in bps, copied at placement'))),
+      amountFeesTotal: additive(nullable(num('Subscriptions: amount × feesSubBps / 10000, unrounded, on top of the amount'))),
+      amountPayable: additive(nullable(num('Subscriptions: amount + amountFeesTotal'))),
+      feesRedBps: additive(nullable(num('Redemptions: the share class\'s redemption fee in bps, copied at placement'))),
       createdAt: epochMs(),
       updatedAt: epochMs(),
       chainId: additive(str()),
       walletAddress: additive(str()),
       settlement,
     },
-    ['amount', 'currency', 'tokenCount', 'updatedAt', 'chainId', 'walletAddress', 'settlement'],
+    ['amount', 'currency', 'tokenCount', 'feesSubBps', 'amountFeesTotal', 'amountPayable', 'feesRedBps', 'updatedAt', 'chainId', 'walletAddress', 'settlement'],
   );
   if (read) (schema.required as string[]).push('updatedAt');
   return schema;

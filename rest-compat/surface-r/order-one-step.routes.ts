@@ -3,6 +3,7 @@ import { alias } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
 import { decimalNumber } from '../../src/common/money';
+import { moneyNumber } from '../shapes';
 import {
   CancelOneStepOrderDocument,
   OneStepOrderDocument,
@@ -31,8 +32,10 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
  * The one-step order record as the description shows it: `orderId`, `status`, `type`
  * (`subscribe`/`redeem`), `shareClassId`, `investorId`, `distributorId`, `amount` and
  * `currency` (subscription) or `tokenCount` (redemption), `createdAt`, and additively its dealing
- * dates (`dealingDate`, `cutOffAt`, `expectedSettlementDate`); reads add `updatedAt` and,
- * additively, the delivery and settlement facts once known. Surface O shows the same record
+ * dates (`dealingDate`, `cutOffAt`, `expectedSettlementDate`) and fees (a subscription's
+ * `feesSubBps`, `amountFeesTotal`, `amountPayable`; a redemption's `feesRedBps`); reads add
+ * `updatedAt` and, additively, the delivery and settlement facts once known (a redemption's
+ * `settlement.amount` is its proceeds, net of `settlement.fees`). Surface O shows the same record
  * with its own ids: `distributorId` `PT######` and `userId` `US######` instead of `investorId`.
  */
 export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | 'O', read: boolean) {
@@ -41,7 +44,9 @@ export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | '
       ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: alias(o.distributorId, 'PT') }
       : { shareClassId: o.shareClassId, investorId: o.investorId, distributorId: o.distributorId };
   const quantity =
-    o.oneStepType === 'subscribe' ? { amount: decimalNumber(o.amount ?? '0'), currency: o.currency } : { tokenCount: decimalNumber(o.tokenCount ?? '0') };
+    o.oneStepType === 'subscribe'
+      ? { amount: decimalNumber(o.amount ?? '0'), currency: o.currency, ...subscriptionFeeFields(o) }
+      : { tokenCount: decimalNumber(o.tokenCount ?? '0'), feesRedBps: o.feesRedBps ?? null };
   const dealing = { dealingDate: o.dealingDate, cutOffAt: o.cutOffAt, expectedSettlementDate: o.expectedSettlementDate };
   const record: Record<string, unknown> = { orderId: o.id, status: o.status, type: o.oneStepType, ...parties, ...quantity, createdAt: o.createdAt, ...dealing };
   if (!read) return record;
@@ -53,6 +58,7 @@ export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | '
       nav: o.settlementNav,
       tokens: o.settlementTokens,
       amount: o.settlementAmount,
+      ...(o.oneStepType === 'redeem' ? { fees: o.amountFeesTotal ?? null } : {}),
       currency: o.currency,
       walletAddress: o.deliveryWallet,
       transferHash: o.transferHash ?? null,
@@ -60,6 +66,11 @@ export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | '
     };
   }
   return record;
+}
+
+/** A subscription's fee on top of its amount, as the two-step record shows it (numbers). */
+function subscriptionFeeFields(o: RestOneStepOrderFragment) {
+  return { feesSubBps: o.feesSubBps ?? null, amountFeesTotal: moneyNumber(o.amountFeesTotal), amountPayable: moneyNumber(o.amountPayable) };
 }
 
 const str = (v: unknown) => v as string | undefined;

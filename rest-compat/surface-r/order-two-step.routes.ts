@@ -13,6 +13,7 @@ import {
 } from '../generated/graphql';
 import { queryValue, route, type RestRequest } from '../route';
 import * as S from '../openapi/schemas';
+import { moneyNumber } from '../shapes';
 
 const LIST_QUERY = {
   status: S.str('e.g. created, submitted, cancelled'),
@@ -40,7 +41,6 @@ function historyMap(entries: RestStatusEntryFragment[]) {
   return map;
 }
 
-const num = (v: string | null) => (v === null ? null : Number(v));
 const UNPRICED = '-1';
 
 function orderRecord(o: RestTwoStepOrderFragment) {
@@ -52,9 +52,9 @@ function orderRecord(o: RestTwoStepOrderFragment) {
     distributorId: rest.distributorId,
     investorId: rest.investorId,
     shareClassId: rest.shareClassId,
-    amountSubscription: num(amountSubscription),
-    amountFeesTotal: num(amountFeesTotal),
-    amountPayable: num(amountPayable),
+    amountSubscription: moneyNumber(amountSubscription),
+    amountFeesTotal: moneyNumber(amountFeesTotal),
+    amountPayable: moneyNumber(amountPayable),
     amountTokensEstimated: amountTokensEstimated ?? UNPRICED,
     feesSubBps: rest.feesSubBps,
     currency: rest.currency,
@@ -138,7 +138,7 @@ export const orderTwoStepRoutes = [
     doc: { summary: "A distributor's two-step orders, newest first", params: { distributorId: S.id('DT') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['distributorId not found'] } },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { distributorId: req.params.distributorId }),
-    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
   }),
   route({
     method: 'GET',
@@ -147,7 +147,7 @@ export const orderTwoStepRoutes = [
     doc: { summary: "An investor's two-step orders, newest first", params: { investorId: S.id('IN') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['investorId not found'] } },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { investorId: req.params.investorId }),
-    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: num(i.amountSubscription), amountPayable: num(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
   }),
   route({
     method: 'POST',

@@ -45,12 +45,36 @@ export function isDecimalLiteral(value: unknown): boolean {
 }
 
 /**
- * Digits a decimal may have before the point: the `numeric(38,18)` columns hold 20. A larger
- * value is refused as out of range where it comes in, before the database would refuse it.
+ * A `numeric(precision, scale)` column as the entities declare it: a decimal received for it must
+ * fit both its digits before the point (precision − scale) and after it (scale). PostgreSQL would
+ * round a longer fraction silently (`1e-30` tokens stored as `0`), so every decimal input names the
+ * column it is written to and is refused when it does not fit (src/common/validate.ts).
  */
-export const MAX_INTEGER_DIGITS = 20;
+export interface DecimalColumn {
+  readonly precision: number;
+  readonly scale: number;
+}
+
+/** Amounts, token quantities, NAVs, fees and balances: `numeric(38,18)`. */
+export const DECIMAL_COLUMN = { precision: 38, scale: 18 } as const satisfies DecimalColumn;
+/** A NAV's traded volume: `numeric(38,8)`. */
+export const VOLUME_COLUMN = { precision: 38, scale: 8 } as const satisfies DecimalColumn;
+
+/**
+ * Digits a decimal may have before the point in every decimal column: 20. A larger value is
+ * refused as out of range where it comes in, before the database would refuse it.
+ */
+export const MAX_INTEGER_DIGITS = DECIMAL_COLUMN.precision - DECIMAL_COLUMN.scale;
 
 /** True when a decimal literal's integer part fits `MAX_INTEGER_DIGITS`. */
 export function fitsDecimalColumns(value: string | number): boolean {
   return new Dec(value).abs().lt(new Dec(10).pow(MAX_INTEGER_DIGITS));
+}
+
+/** Why a decimal does not fit `column` (`range`: too many digits before the point; `scale`: after it), or null. */
+export function columnMisfit(value: Decimal.Value, column: DecimalColumn): 'range' | 'scale' | null {
+  const d = new Dec(value);
+  if (d.abs().gte(new Dec(10).pow(column.precision - column.scale))) return 'range';
+  if (d.decimalPlaces() > column.scale) return 'scale';
+  return null;
 }

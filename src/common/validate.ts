@@ -1,5 +1,5 @@
 import { badRequest } from './errors';
-import { Dec, fitsDecimalColumns, isDecimalLiteral, MAX_INTEGER_DIGITS } from './money';
+import { columnMisfit, Dec, isDecimalLiteral, MAX_INTEGER_DIGITS, type DecimalColumn } from './money';
 
 /*
  * Input rules with the description's exact messages. Services call these; transports never
@@ -105,16 +105,25 @@ export function emailAddress(value: unknown, field = 'email'): string {
   return address;
 }
 
-/** A required decimal >= 0: `<field> must be >= 0` when negative. Returned as a decimal string. */
-export function nonNegativeDecimal(value: unknown, field: string): string {
-  return notNegative(requiredDecimal(value, field), field).toFixed();
+/*
+ * Decimals are received for a column (`DECIMAL_COLUMN`, `VOLUME_COLUMN` in money.ts, the ones the
+ * entities declare): each rule takes that column and refuses what it cannot hold, before
+ * PostgreSQL would round it away. `<field> is out of range` past its digits before the point,
+ * `<field> must have at most <scale> decimal places` past its scale.
+ */
+
+/** A required decimal >= 0 for `column`: `<field> must be >= 0` when negative. Returned as a decimal string. */
+export function nonNegativeDecimal(value: unknown, field: string, column: DecimalColumn): string {
+  return notNegative(requiredDecimal(value, field, column), field).toFixed();
 }
 
-/** A required decimal (`<field> is required`, `<field> must be a number`), any sign. */
-export function requiredDecimal(value: unknown, field: string): Dec {
+/** A required decimal for `column` (`<field> is required`, `<field> must be a number`), any sign. */
+export function requiredDecimal(value: unknown, field: string, column: DecimalColumn, notANumber = 'must be a number'): Dec {
   if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
-  if (!isDecimalLiteral(value)) throw badRequest(`${field} must be a number`);
-  if (!fitsDecimalColumns(value as string | number)) throw badRequest(`${field} is out of range`);
+  if (!isDecimalLiteral(value)) throw badRequest(`${field} ${notANumber}`);
+  const misfit = columnMisfit(value as string | number, column);
+  if (misfit === 'range') throw badRequest(`${field} is out of range`);
+  if (misfit === 'scale') throw badRequest(`${field} must have at most ${column.scale} decimal places`);
   return new Dec(value as string | number);
 }
 
@@ -174,12 +183,9 @@ export function evmAddress(value: unknown, field: string): string {
   return address;
 }
 
-/** A required decimal string (any sign), e.g. a 7-day change. */
-export function decimal(value: unknown, field: string): string {
-  if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
-  if (!isDecimalLiteral(value)) throw badRequest(`${field} must be a decimal number`);
-  if (!fitsDecimalColumns(value as string | number)) throw badRequest(`${field} is out of range`);
-  return new Dec(value as string | number).toFixed();
+/** A required decimal string for `column` (any sign), e.g. a 7-day change. */
+export function decimal(value: unknown, field: string, column: DecimalColumn): string {
+  return requiredDecimal(value, field, column, 'must be a decimal number').toFixed();
 }
 
 /** An optional field being updated: absent or empty clears it (null in the column). */

@@ -17,6 +17,9 @@ import { Issuer } from '../modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../modules/nav/nav.entity';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
+import { OneStepStatus } from '../modules/order/one-step.service';
+import { TWO_STEP_STATUSES, type TwoStepStatus } from '../modules/order/two-step.states';
+import { logger } from '../common/logger';
 
 export const DEMO_CHAIN_ID = '11155111';
 export const DEMO_PROVIDER = 'supply-sim';
@@ -102,6 +105,66 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
   );
 }
 
+/** A one-step status, as OneStepStatus names them. */
+type OneStepStatusName = (typeof OneStepStatus)[keyof typeof OneStepStatus];
+
+/** What demo orders are moved by: the services, as ops, exactly as the doors move them. */
+const DEMO_ORDERS_ACTOR = 'demo-seed';
+const DEMO_TRANSFER_HASH = `0x${'5eed'.repeat(16)}`;
+
+/**
+ * The demo blotter: an order in every state of both flows, each brought there through the services
+ * (the two-step pushes go to the configured supply-side platform, the simulator in development),
+ * so their history, events and holdings are those of real orders. Statuses come from the flows'
+ * own lists: a new state without a way here fails the seeding test.
+ */
+export async function seedDemoOrders(em: EntityManager, services: Services, demo: { distributorId: string; investorId: string; shareClassIds: string[] }): Promise<Record<string, string[]>> {
+  const ctx = () => ({ em: em.fork(), access: Access.ops(DEMO_ORDERS_ACTOR) });
+  const parties = { distributorId: demo.distributorId, investorId: demo.investorId, shareClassId: demo.shareClassIds[0] };
+  const twoStep = services.twoStep;
+  const oneStep = services.oneStepOrder;
+  const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
+    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash: DEMO_TRANSFER_HASH } : {}) });
+  const TWO_STEP: Record<TwoStepStatus, (id: string) => Promise<unknown>> = {
+    created: async () => undefined,
+    cancelled: (id) => twoStep.cancel(ctx(), id, 'demo: changed my mind'),
+    submitted: (id) => twoStep.push(ctx(), id),
+    accepted: async (id) => (await twoStep.push(ctx(), id), outcome(id, 'accepted')),
+    rejected: async (id) => (await twoStep.push(ctx(), id), outcome(id, 'rejected')),
+    settled: async (id) => (await twoStep.push(ctx(), id), await outcome(id, 'accepted'), outcome(id, 'settled')),
+    failed: async (id) => (await twoStep.push(ctx(), id), await outcome(id, 'accepted'), outcome(id, 'failed')),
+  };
+  const ONE_STEP: Record<OneStepStatusName, (id: string) => Promise<unknown>> = {
+    pending: async () => undefined,
+    cancelled: (id) => oneStep.cancel(ctx(), id),
+    accepted: (id) => oneStep.accept(ctx(), id),
+    rejected: (id) => oneStep.reject(ctx(), id, 'demo: outside the investor\'s mandate'),
+    settled: async (id) => (await oneStep.accept(ctx(), id), oneStep.settle(ctx(), id, DEMO_TRANSFER_HASH)),
+    failed: async (id) => (await oneStep.accept(ctx(), id), oneStep.fail(ctx(), id, 'demo: transfer reverted')),
+  };
+  const placed: Record<string, string[]> = { two_step: [], one_step: [] };
+  await runInScope({ actor: DEMO_ORDERS_ACTOR }, async () => {
+    for (const [i, status] of TWO_STEP_STATUSES.entries()) {
+      const order = await twoStep.create(ctx(), { ...parties, amountSubscription: 1000 * (i + 2), externalRef: `demo-${status}` });
+      try {
+        await TWO_STEP[status](order.id);
+      } catch (err) {
+        // Without a reachable supply-side platform the pushed states are left out, not the start.
+        logger.warn({ err: (err as Error).message, status }, 'demo two-step order left created');
+      }
+      placed.two_step.push(order.id);
+    }
+    for (const [i, status] of Object.values(OneStepStatus).entries()) {
+      const order = await oneStep.placeSubscription(ctx(), { ...parties, amount: String(1500 * (i + 1)) });
+      await ONE_STEP[status](order.id);
+      placed.one_step.push(order.id);
+    }
+    // A pending redemption too: its tokens are held back from further redemptions.
+    placed.one_step.push((await oneStep.placeRedemption(ctx(), { ...parties, tokenCount: '25' })).id);
+  });
+  return placed;
+}
+
 /** The actor and token name of what a development start hands out. */
 const DEMO_ACCESS = 'demo-console';
 export const DEMO_DISTRIBUTOR = 'DT000001';
@@ -113,8 +176,8 @@ export const DEMO_DISTRIBUTOR = 'DT000001';
  */
 export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; surfaceO: IssuedCredential | null }> {
   return runInScope({ actor: DEMO_ACCESS }, async () => {
-    await services.opsToken.revokeByName(em, DEMO_ACCESS);
-    const opsToken = await services.opsToken.issue(em, DEMO_ACCESS);
+    // Rotation: the previous start's token stops working; this one lasts OPS_TOKEN_TTL_SECONDS.
+    const { token: opsToken } = await services.opsToken.rotate(em, DEMO_ACCESS);
     if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, surfaceO: null };
     const ctx = { em, access: Access.ops(DEMO_ACCESS) };
     for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {

@@ -64,6 +64,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   Fund: 'ops',
   ApiCredentialView: 'ops',
   IssuedApiCredential: 'ops',
+  IssuedOpsToken: 'ops',
 
   Distributor: { owner: (d) => d.id },
   DistributorHost: { owner: (h) => ref(h.distributor) },

@@ -23,6 +23,7 @@ describe('Ops console (browser)', () => {
   let token: string;
   const seeded: { settled: string; pending: string; twoStep: string } = { settled: '', pending: '', twoStep: '' };
   let twoStepDealingDate = '';
+  let twoStepDates = { cutOffAt: 0, expectedSettlementDate: '' };
   let placed = '';
   let DT = '';
   let IN = '';
@@ -55,6 +56,7 @@ describe('Ops console (browser)', () => {
     expect(twoStep.status).toBe(200);
     seeded.twoStep = twoStep.body.data.orderId;
     twoStepDealingDate = twoStep.body.data.dealingDate;
+    twoStepDates = { cutOffAt: twoStep.body.data.cutOffAt, expectedSettlementDate: twoStep.body.data.expectedSettlementDate };
     for (const event_type of ['order.accepted', 'token.transfer_completed']) {
       const hook = await gw.api('POST', '/webhooks/register', { host: 'localhost', body: { event_type, endpoint_url: receiver.url('/hook') } });
       expect(hook.status).toBe(200);
@@ -197,6 +199,16 @@ describe('Ops console (browser)', () => {
     await page.getByText('No ops action').waitFor();
     await expect(page.locator('.timeline li').count()).resolves.toBe(1);
     await page.getByText('Not pushed to a supply-side platform.').waitFor();
+  });
+
+  it("an order's page shows its dealing date, cut-off and expected settlement", async () => {
+    await page.goto(url(`#/orders/${seeded.twoStep}`));
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: seeded.twoStep }).waitFor();
+    const fact = (name: string) => page.locator('dl.facts > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    expect(twoStepDealingDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expect(fact('Dealing date').textContent()).resolves.toBe(twoStepDealingDate);
+    await expect(fact('Expected settlement').textContent()).resolves.toBe(twoStepDates.expectedSettlementDate);
+    await expect(fact('Cut-off').locator('time').getAttribute('datetime')).resolves.toBe(new Date(twoStepDates.cutOffAt).toISOString());
   });
 
   it('publishing a NAV from the share class page updates the chart', async () => {

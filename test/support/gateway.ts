@@ -28,6 +28,9 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+/** Suites move their clock years past the ops token's issue; the expiry tests pass their own lifetime. */
+const SUITE_OPS_TOKEN_TTL_SECONDS = 100 * 365 * 24 * 3600;
+
 /** Suites make many token requests from 127.0.0.1; the rate-limit tests pass their own limits. */
 const GENEROUS_RATE_LIMITS = { authPerKey: 10_000, authPerAddress: 10_000, opsFailuresPerAddress: 10_000 };
 
@@ -36,7 +39,7 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const config = { env: 'test', bodyLimit: '100kb', ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits } };
+  const config = { env: 'test', bodyLimit: '100kb', opsTokenTtlSeconds: SUITE_OPS_TOKEN_TTL_SECONDS, ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits } };
   const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
@@ -58,7 +61,7 @@ export async function startTestGateway(
         headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
       }),
     async opsToken() {
-      opsToken ??= await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops'));
+      opsToken ??= (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops'))).token;
       return opsToken;
     },
     async reset() {
@@ -68,6 +71,7 @@ export async function startTestGateway(
       await gateway.background.stop();
       await db.truncate();
       gateway.services.readCache.clear();
+      gateway.services.opsToken.forget(); // the tokens were truncated with the rest
       if (options.background) await gateway.background.start();
     },
     async close() {

@@ -127,6 +127,10 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         distributorId: w.pt,
         amount: 250,
         currency: 'USDC',
+        // the subscription fee on top, as on surface R and the two-step flow (10 bps)
+        feesSubBps: 10,
+        amountFeesTotal: 0.25,
+        amountPayable: 250.25,
         createdAt: T0.getTime(),
         ...DEALING_DATES,
       });
@@ -162,6 +166,7 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         userId: w.us,
         distributorId: w.pt,
         tokenCount: 4,
+        feesRedBps: 5,
         createdAt: T0.getTime(),
         ...DEALING_DATES,
       });

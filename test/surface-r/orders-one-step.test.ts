@@ -65,9 +65,25 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
         distributorId: m.distributor.id,
         amount: 1000.5,
         currency: 'USD',
+        feesSubBps: 10,
+        amountFeesTotal: 1.0005,
+        amountPayable: 1001.5005,
         createdAt: T0.getTime(),
         ...DEALING_DATES,
       });
+    });
+
+    it('a subscription carries its fee on top, by the two-step formula: amount × feesSubBps / 10000 unrounded, payable = amount + fee', async () => {
+      const m = await market();
+      await gw.graphql(`mutation($id: ID!) { updateShareClass(id: $id, input: { feesSubBps: 15 }) { id } }`, { id: m.shareClass.id }, { token: await gw.opsToken() });
+      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: 12345 }) });
+      expect(res.body.data).toMatchObject({ amount: 12345, feesSubBps: 15, amountFeesTotal: 18.5175, amountPayable: 12363.5175 });
+      const stored = await gw.em().findOneOrFail(Order, { id: res.body.data.orderId });
+      expect([stored.feesSubBps, decimalString(stored.amountFeesTotal!), decimalString(stored.amountPayable!)]).toEqual([15, '18.5175', '12363.5175']);
+      // the same order read back, on GraphQL too
+      expect((await gw.api('GET', `/orders/${stored.id}`, { host: m.hostA })).body.data).toMatchObject({ feesSubBps: 15, amountFeesTotal: 18.5175, amountPayable: 12363.5175 });
+      const gql = await gw.graphql(`query($id: ID!) { order(id: $id) { feesSubBps amountFeesTotal amountPayable } }`, { id: stored.id }, { token: await gw.opsToken() });
+      expect(gql.body.data.order).toEqual({ feesSubBps: 15, amountFeesTotal: '18.5175', amountPayable: '12363.5175' });
     });
 
     it('a subscription keeps an allowed currency sent (upper-cased), and the optional chainId and walletAddress', async () => {
@@ -97,6 +113,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
         investorId: m.investor.id,
         distributorId: m.distributor.id,
         tokenCount: 12.5,
+        feesRedBps: 5,
         createdAt: T0.getTime(),
         ...DEALING_DATES,
       });
@@ -261,12 +278,27 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted']);
     });
 
-    it('accepting a redemption computes the payout against the live NAV, rounded down to cents', async () => {
+    it('accepting a redemption pays tokens × NAV − tokens × NAV × feesRedBps / 10000, rounded down to cents; the fee is on the order', async () => {
       const m = await market();
       await aHolding(gw.em(), m.investor, m.shareClass, '20');
       const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '10.555' });
       const res = await ops('acceptOneStepOrder', order.id);
-      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '1.25', settlementTokens: '10.555', settlementAmount: '13.19' });
+      // 10.555 × 1.25 = 13.19375; fee at 5 bps = 0.006596875; proceeds 13.187153125 → 13.18
+      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '1.25', settlementTokens: '10.555', settlementAmount: '13.18' });
+      const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
+      expect(read.body.data).toMatchObject({ feesRedBps: 5, settlement: { nav: '1.25', tokens: '10.555', amount: '13.18', fees: '0.006596875' } });
+      const gql = await gw.graphql(`query($id: ID!) { order(id: $id) { feesRedBps amountFeesTotal settlementAmount } }`, { id: order.id }, { token: await gw.opsToken() });
+      expect(gql.body.data.order).toEqual({ feesRedBps: 5, amountFeesTotal: '0.006596875', settlementAmount: '13.18' });
+    });
+
+    it('the redemption fee is the one of placement: a later change of the share class does not reprice an order already placed', async () => {
+      const m = await market();
+      await aHolding(gw.em(), m.investor, m.shareClass, '20');
+      const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '8' });
+      await gw.graphql(`mutation($id: ID!) { updateShareClass(id: $id, input: { feesRedBps: 100 }) { id } }`, { id: m.shareClass.id }, { token: await gw.opsToken() });
+      const res = await ops('acceptOneStepOrder', order.id);
+      // 8 × 1.25 = 10 at 5 bps: fee 0.005, proceeds 9.995 → 9.99
+      expect(res.body.data.acceptOneStepOrder.settlementAmount).toBe('9.99');
     });
 
     it('rejecting declines the order: status rejected, event order.rejected, and nothing further can happen to it', async () => {
@@ -346,7 +378,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(await balanceOf(m)).toBe('60');
       const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
-      expect(read.body.data).toMatchObject({ status: 'settled', settlement: { tokens: '40', amount: '50', transferHash: TRANSFER_HASH } });
+      expect(read.body.data).toMatchObject({ status: 'settled', settlement: { tokens: '40', amount: '49.97', fees: '0.025', transferHash: TRANSFER_HASH } }); // 50 less 5 bps
     });
 
     it('a failed transfer records the reason, leaves holdings unchanged and emits token.transfer_failed', async () => {

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       corsAllowedOrigins: [],
       hostBindingRequired: false,
       tls: null,
+      opsTokenTtlSeconds: 30 * 24 * 3600,
     });
   });
 
@@ -76,6 +77,7 @@ describe('loadConfig', () => {
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT must look like 100kb or 1mb, got "huge"'],
     [{ DB_POOL_MAX: '0' }, 'DB_POOL_MAX must be an integer from 1 to 200, got "0"'],
+    [{ OPS_TOKEN_TTL_SECONDS: '10' }, 'OPS_TOKEN_TTL_SECONDS must be an integer from 60 to 31536000, got "10"'],
   ])('%j is refused with a message naming the variable', (env, message) => {
     expect(problemsOf(env)).toBe(`Invalid configuration:\n  - ${message}`);
   });

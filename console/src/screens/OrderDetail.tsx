@@ -63,6 +63,9 @@ export function OrderDetail({ id }: { id: string }) {
               ['Chain', o.chainId],
               ['Wallet', o.walletAddress && <Mono>{o.walletAddress}</Mono>],
               ['Delivery', o.deliveryMode && `${o.deliveryMode}${o.deliveryWallet ? ` → ${o.deliveryWallet}` : ''}`],
+              ['Dealing date', o.dealingDate],
+              ['Cut-off', o.cutOffAt == null ? null : <time dateTime={new Date(o.cutOffAt).toISOString()}>{time(o.cutOffAt)}</time>],
+              ['Expected settlement', o.expectedSettlementDate],
               ['Created', `${time(o.createdAt)} by ${o.createdBy}`],
               ['Updated', `${time(o.updatedAt)} by ${o.updatedBy}`],
               ['Event sequence', String(o.eventSeq)],
@@ -72,14 +75,14 @@ export function OrderDetail({ id }: { id: string }) {
         <Panel title="Pricing and settlement">
           <Facts
             items={[
-              ['Subscription fee', o.feesSubBps == null ? null : bps(o.feesSubBps)],
+              sub ? ['Subscription fee', o.feesSubBps == null ? null : bps(o.feesSubBps)] : ['Redemption fee', o.feesRedBps == null ? null : bps(o.feesRedBps)],
               ['Fees total', money(o.amountFeesTotal, o.currency)],
-              ['Payable', money(o.amountPayable, o.currency)],
+              ...(sub ? [['Payable', money(o.amountPayable, o.currency)] as [string, string]] : []),
               ['NAV at pricing', o.nav == null ? null : `${decimal(o.nav)}${o.navPublishedAt ? ` (published ${time(o.navPublishedAt)})` : ''}`],
               ['Tokens estimated', decimal(o.amountTokensEstimated)],
               ['Settlement NAV', decimal(o.settlementNav)],
               ['Settlement tokens', decimal(o.settlementTokens)],
-              ['Settlement amount', money(o.settlementAmount, o.currency)],
+              [sub ? 'Settlement amount' : 'Proceeds (less the fee)', money(o.settlementAmount, o.currency)],
               ['Transfer hash', o.transferHash && <Mono>{o.transferHash}</Mono>],
               ['Failure reason', o.failureReason],
             ]}

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
-import { ApiCredentialView, IssuedApiCredential, TokenPairResult } from './auth.types';
+import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, TokenPairResult } from './auth.types';
 
 /**
  * Surface-O authentication. Ops issue, rotate and revoke credentials; anyone may trade a key
@@ -27,6 +27,14 @@ export class AuthResolver {
   opsTokenName(@Ctx() ctx: GatewayContext): string {
     ctx.access.requireOps();
     return ctx.access.opsName!;
+  }
+
+  @Mutation(() => IssuedOpsToken, {
+    description: 'Ops: rotates the ops token in use: a new token of the same name (shown once); every token of that name, this one included, stops working at once on every instance.',
+  })
+  rotateOpsToken(@Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
+    ctx.access.requireOps();
+    return ctx.services.opsToken.rotate(ctx.em, ctx.access.opsName!);
   }
 
   @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })

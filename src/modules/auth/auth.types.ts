@@ -48,3 +48,15 @@ export class TokenPairResult {
   @Field(() => Int, { description: 'Seconds the access token is valid: 900' })
   expiresIn: number;
 }
+
+@ObjectType({ description: 'An ops console token, as issued: the token is shown this once only.' })
+export class IssuedOpsToken {
+  @Field(() => String, { description: 'The name the console records its actions under' })
+  name: string;
+
+  @Field(() => String, { description: '`ops_…`, shown once; only its SHA-256 is kept.' })
+  token: string;
+
+  @Field(() => EpochMs, { description: 'Refused after this (OPS_TOKEN_TTL_SECONDS after issue)' })
+  expiresAt: Date;
+}

@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 
-/** A bearer token of the internal ops console. Only its SHA-256 is stored. */
+/** A bearer token of the internal ops console, valid until it expires or is revoked. Only its SHA-256 is stored. */
 @Entity({ tableName: 'ops_token' })
 export class OpsToken {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
@@ -14,6 +14,10 @@ export class OpsToken {
 
   @Property({ type: 'datetime', length: 3 })
   createdAt: Date;
+
+  /** Past this the token is refused like a wrong one (OPS_TOKEN_TTL_SECONDS after issue). */
+  @Property({ type: 'datetime', length: 3 })
+  expiresAt: Date;
 
   @Property({ type: 'datetime', length: 3, nullable: true })
   revokedAt?: Date;

@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Audited } from '../../common/audited.entity';
+import { DECIMAL_COLUMN } from '../../common/money';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 
@@ -30,10 +31,10 @@ export class HoldingLot extends Audited {
   @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })
   shareClass: ShareClass;
 
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   quantity: string;
 
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   remaining: string;
 
   @Property({ type: 'datetime', length: 3 })

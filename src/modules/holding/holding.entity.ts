@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../../common/audited.entity';
+import { DECIMAL_COLUMN } from '../../common/money';
 import { DecimalScalar } from '../../graphql/scalars';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -21,6 +22,6 @@ export class Holding extends Audited {
   shareClass: ShareClass;
 
   @Field(() => DecimalScalar)
-  @Property({ type: 'decimal', precision: 38, scale: 18, default: '0' })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, default: '0' })
   balance: Opt<string> = '0';
 }

@@ -9,7 +9,7 @@ import { reservedTokens } from '../order/one-step.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import { LotSource } from './holding-lot.entity';
 import { addLot, takeFromLots } from './holding-lots';
-import { Dec, decimalString } from '../../common/money';
+import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import { walletInUse } from '../investor/investor-wallet.service';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required, requiredDecimal } from '../../common/validate';
@@ -71,7 +71,7 @@ export class HoldingService {
     ctx.access.requireOps();
     const investorId = required(input.investorId, 'investorId');
     const shareClassId = required(input.shareClassId, 'shareClassId');
-    const quantity = requiredDecimal(input.quantity, 'quantity');
+    const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
     if (quantity.isZero()) throw badRequest('quantity must not be 0');
     const reason = required(input.reason, 'reason').trim();
     const now = this.clock.now();

@@ -30,8 +30,9 @@ export class IdempotencyKey {
   @Property({ type: 'int', nullable: true })
   responseStatus?: number;
 
-  @Property({ type: 'json', nullable: true })
-  responseBody?: unknown;
+  /** The answer's body as the bytes first sent (not jsonb, which reorders keys): a replay sends them again. */
+  @Property({ type: 'text', nullable: true })
+  responseBody?: string;
 
   @Property({ type: 'datetime', length: 3 })
   createdAt: Date;

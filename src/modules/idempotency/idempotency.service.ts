@@ -12,7 +12,8 @@ export const IDEMPOTENCY_ABANDONED_MS = 5 * 60_000;
 /** Expired keys are deleted at most this often per process, on a write (one indexed delete). */
 const CLEANUP_EVERY_MS = 60_000;
 
-export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: unknown };
+/** A replay carries the kept answer's body as the exact text first sent. */
+export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: string };
 
 /**
  * The store of Idempotency-Keys. A key is claimed by inserting its row (`running`); the unique
@@ -38,7 +39,7 @@ export class IdempotencyService {
         [distributorId, key, fingerprint, now, new Date(now.getTime() + IDEMPOTENCY_TTL_MS)],
       );
       if (inserted.length) return { kind: 'first' };
-      const [row] = await em.execute<{ fingerprint: string; state: string; response_status: number | null; response_body: unknown; created_at: Date | string; expires_at: Date | string }[]>(
+      const [row] = await em.execute<{ fingerprint: string; state: string; response_status: number | null; response_body: string | null; created_at: Date | string; expires_at: Date | string }[]>(
         `select fingerprint, state, response_status, response_body, created_at, expires_at from idempotency_key where distributor_id = ? and key = ?`,
         [distributorId, key],
       );
@@ -52,17 +53,16 @@ export class IdempotencyService {
       }
       if (row.fingerprint !== fingerprint) throw idempotencyKeyReused();
       if (row.state !== 'done') throw idempotencyKeyInFlight();
-      const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-      return { kind: 'replay', status: Number(row.response_status), body };
+      return { kind: 'replay', status: Number(row.response_status), body: row.response_body ?? '' };
     }
     throw idempotencyKeyInFlight();
   }
 
-  /** Keeps the first request's answer for replay. */
-  async complete(em: EntityManager, distributorId: string, key: string, status: number, body: unknown): Promise<void> {
-    await em.execute(`update idempotency_key set state = 'done', response_status = ?, response_body = ?::jsonb where distributor_id = ? and key = ?`, [
+  /** Keeps the first request's answer for replay: its status and its body's exact text. */
+  async complete(em: EntityManager, distributorId: string, key: string, status: number, body: string): Promise<void> {
+    await em.execute(`update idempotency_key set state = 'done', response_status = ?, response_body = ? where distributor_id = ? and key = ?`, [
       status,
-      JSON.stringify(body),
+      body,
       distributorId,
       key,
     ]);

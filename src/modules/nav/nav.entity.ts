@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../../common/audited.entity';
+import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../graphql/scalars';
 import { ShareClass } from '../share-class/share-class.entity';
 
@@ -24,19 +25,19 @@ export class Nav extends Audited {
   entryId: string;
 
   @Field(() => DecimalScalar, { description: 'Closing price; the canonical NAV' })
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   close: string;
 
   @Field(() => DecimalScalar)
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   open: string;
 
   @Field(() => DecimalScalar)
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   high: string;
 
   @Field(() => DecimalScalar)
-  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN })
   low: string;
 
   @Field(() => String)
@@ -44,7 +45,7 @@ export class Nav extends Audited {
   currency: string;
 
   @Field(() => Number)
-  @Property({ type: 'decimal', precision: 38, scale: 8, default: '0' })
+  @Property({ type: 'decimal', ...VOLUME_COLUMN, default: '0' })
   volume: Opt<string> = '0';
 
   @Field(() => EpochMs)

@@ -1,3 +1,4 @@
+import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../common/read-cache';
 import { rawRows } from '../../common/raw-query';
@@ -75,7 +76,7 @@ export class NavService {
   async publish(ctx: ServiceContext, input: PublishNavInput): Promise<Nav> {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, input.shareClassId);
-    const close = nonNegativeDecimal(input.close, 'close');
+    const close = nonNegativeDecimal(input.close, 'close', DECIMAL_COLUMN);
     const publishedAt = input.publishedAt ?? this.clock.now();
     const entryId = entryIdOf(publishedAt);
     if (await ctx.em.count(Nav, { shareClass: sc.id, entryId })) throw navEntryExists(entryId);
@@ -83,11 +84,11 @@ export class NavService {
       shareClass: sc,
       entryId,
       close,
-      open: input.open != null ? nonNegativeDecimal(input.open, 'open') : close,
-      high: input.high != null ? nonNegativeDecimal(input.high, 'high') : close,
-      low: input.low != null ? nonNegativeDecimal(input.low, 'low') : close,
+      open: input.open != null ? nonNegativeDecimal(input.open, 'open', DECIMAL_COLUMN) : close,
+      high: input.high != null ? nonNegativeDecimal(input.high, 'high', DECIMAL_COLUMN) : close,
+      low: input.low != null ? nonNegativeDecimal(input.low, 'low', DECIMAL_COLUMN) : close,
       currency: sc.currency,
-      volume: input.volume != null ? nonNegativeDecimal(input.volume, 'volume') : '0',
+      volume: input.volume != null ? nonNegativeDecimal(input.volume, 'volume', VOLUME_COLUMN) : '0',
       publishedAt,
     } as never);
     appendEvent(ctx.em, {

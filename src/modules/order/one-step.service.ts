@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
-import { Dec, decimalString } from '../../common/money';
+import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
 import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
@@ -21,7 +21,7 @@ import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
-import { payoutForTokens, tokensForAmount } from './order.pricing';
+import { priceRedemption, subscriptionFees, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
@@ -108,7 +108,7 @@ export class OneStepOrderService {
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
     ctx.access.requireCaller();
     const ids = this.readIds(ctx.access, input);
-    const amount = nonNegativeDecimal(input.amount, 'amount');
+    const amount = nonNegativeDecimal(input.amount, 'amount', DECIMAL_COLUMN);
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
     const delivery = this.readDelivery(input);
@@ -116,13 +116,14 @@ export class OneStepOrderService {
     const parties = await placementParties(ctx, this.deps, ids);
     const now = this.clock.now();
     const terms = await this.deps.dealing.subscriptionTerms(ctx, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
-    return this.place(ctx.em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...terms, ...delivery });
+    const fees = { feesSubBps: parties.shareClass.feesSubBps, ...subscriptionFees(amount, parties.shareClass.feesSubBps) };
+    return this.place(ctx.em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...fees, ...terms, ...delivery });
   }
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
     ctx.access.requireCaller();
     const ids = this.readIds(ctx.access, input);
-    const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
+    const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount', DECIMAL_COLUMN);
     const delivery = this.readDelivery(input);
     // A transaction: the holding stays locked until the redemption is placed (lockedHolding).
     return ctx.em.transactional(async (em) => {
@@ -133,7 +134,7 @@ export class OneStepOrderService {
       const { balance, reserved } = await lockedHolding(em, investorId, shareClass.id);
       if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
       await this.deps.dealing.assertUnlocked(em, shareClass, { investorId, balance }, { tokenCount, reserved, now });
-      return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, ...dates, ...delivery });
+      return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, feesRedBps: shareClass.feesRedBps, ...dates, ...delivery });
     });
   }
 
@@ -173,8 +174,9 @@ export class OneStepOrderService {
 
   /**
    * Ops accept a pending order, pricing it at the live NAV: a subscription's tokens are the
-   * amount divided by the NAV, rounded down to the token's decimals; a redemption's payout is
-   * the tokens times the NAV, rounded down to cents. The delivery wallet must be known by now.
+   * amount divided by the NAV, rounded down to the token's decimals; a redemption's proceeds are
+   * the tokens times the NAV less the redemption fee (`priceRedemption`). The delivery wallet
+   * must be known by now.
    */
   async accept(ctx: ServiceContext, orderId: unknown, note?: string | null): Promise<Order> {
     ctx.access.requireOps();
@@ -201,7 +203,9 @@ export class OneStepOrderService {
         order.settlementAmount = decimalString(order.amount!);
       } else {
         order.settlementTokens = decimalString(order.tokenCount!);
-        order.settlementAmount = payoutForTokens(order.tokenCount!, price, order.currency ?? order.shareClass.currency);
+        const priced = priceRedemption(order.tokenCount!, price, order.feesRedBps ?? 0, order.currency ?? order.shareClass.currency);
+        order.amountFeesTotal = priced.amountFeesTotal;
+        order.settlementAmount = priced.proceeds;
       }
       order.settlementNav = decimalString(price);
       order.nav = order.settlementNav;

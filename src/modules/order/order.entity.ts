@@ -1,6 +1,7 @@
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../common/audited.entity';
+import { DECIMAL_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
@@ -83,27 +84,31 @@ export class Order extends Audited {
   currency?: string;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'Fiat amount of a subscription' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   amount?: string;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'Tokens of a redemption' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   tokenCount?: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: "Subscription fee in bps, copied from the share class at placement" })
   @Property({ type: 'integer', nullable: true })
   feesSubBps?: number;
 
-  @Field(() => DecimalScalar, { nullable: true })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Field(() => Int, { nullable: true, description: "Redemption fee in bps, copied from the share class at placement" })
+  @Property({ type: 'integer', nullable: true })
+  feesRedBps?: number;
+
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: amount × feesSubBps / 10000, on top of the amount. Redemption, once priced: tokens × NAV × feesRedBps / 10000, kept from the proceeds' })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   amountFeesTotal?: string;
 
-  @Field(() => DecimalScalar, { nullable: true })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: amount + amountFeesTotal, what the investor pays' })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   amountPayable?: string;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'NAV used for pricing; null when none was live' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   nav?: string;
 
   @Field(() => EpochMs, { nullable: true })
@@ -111,7 +116,7 @@ export class Order extends Audited {
   navPublishedAt?: Date;
 
   @Field(() => DecimalScalar, { nullable: true })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   amountTokensEstimated?: string;
 
   @Field(() => String, { nullable: true })
@@ -154,15 +159,15 @@ export class Order extends Audited {
   supplyRefs?: Record<string, unknown>;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'NAV applied at acceptance' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   settlementNav?: string;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'Tokens minted (subscription) or burned (redemption)' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   settlementTokens?: string;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Fiat paid out for a redemption' })
-  @Property({ type: 'decimal', precision: 38, scale: 18, nullable: true })
+  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: the amount invested. Redemption: the proceeds paid out, tokens × NAV less amountFeesTotal' })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   settlementAmount?: string;
 
   @Field(() => String, { nullable: true })

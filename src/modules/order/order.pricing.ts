@@ -2,9 +2,10 @@ import Decimal from 'decimal.js';
 import { applyBps, Dec } from '../../common/money';
 
 /**
- * Pricing of orders, in decimal arithmetic only. A two-step subscription is priced at creation
- * exactly as the description's formula says, with no rounding, because clients verify these
- * numbers against it (12345 at 15 bps is 18.5175):
+ * Pricing of orders, in decimal arithmetic only: the one place the fees are computed, for both
+ * flows and both surfaces. A subscription is priced at creation exactly as the description's
+ * formula says, with no rounding, because clients verify these numbers against it (12345 at 15
+ * bps is 18.5175); a two-step subscription also gets its estimate:
  * - `amountFeesTotal` = amountSubscription × feesSubBps / 10000;
  * - `amountPayable` = amountSubscription + amountFeesTotal;
  * - `amountTokensEstimated` = amountSubscription / NAV, rounded down to the primary token's
@@ -26,15 +27,39 @@ export interface Pricing {
 }
 
 export function priceSubscription(p: PricingInput): Pricing {
-  const amount = new Dec(p.amount);
-  const fees = applyBps(amount, p.feesSubBps);
   const nav = p.nav !== null && new Dec(p.nav).greaterThan(0) ? new Dec(p.nav) : null;
   return {
-    amountFeesTotal: fees.toFixed(),
-    amountPayable: amount.plus(fees).toFixed(),
-    amountTokensEstimated: nav ? tokensForAmount(amount, nav, p.tokenDecimals) : null,
+    ...subscriptionFees(p.amount, p.feesSubBps),
+    amountTokensEstimated: nav ? tokensForAmount(p.amount, nav, p.tokenDecimals) : null,
     nav: nav ? nav.toFixed() : null,
   };
+}
+
+/**
+ * The subscription fee, on top of the amount, whichever flow or door placed the order (the share
+ * class's `feesSubBps` is "applied at order creation"): `amountFeesTotal` = amount × feesSubBps /
+ * 10000, unrounded; `amountPayable` = amount + amountFeesTotal. The amount itself buys the tokens.
+ */
+export function subscriptionFees(amount: Decimal.Value, feesSubBps: number): { amountFeesTotal: string; amountPayable: string } {
+  const fees = applyBps(amount, feesSubBps);
+  return { amountFeesTotal: fees.toFixed(), amountPayable: new Dec(amount).plus(fees).toFixed() };
+}
+
+/**
+ * A redemption priced at a NAV, whichever flow or door placed it: the gross value is tokens × NAV;
+ * the fee (`amountFeesTotal`) is gross × feesRedBps / 10000, unrounded like the subscription fee;
+ * the proceeds paid out are gross − fee, rounded down to the currency's minor unit (never pay a
+ * fraction of a cent that cannot be paid).
+ */
+export function priceRedemption(
+  tokens: Decimal.Value,
+  nav: Decimal.Value,
+  feesRedBps: number,
+  currency: string,
+): { amountFeesTotal: string; proceeds: string } {
+  const gross = new Dec(tokens).mul(nav);
+  const fees = applyBps(gross, feesRedBps);
+  return { amountFeesTotal: fees.toFixed(), proceeds: gross.minus(fees).toDecimalPlaces(minorUnits(currency), Decimal.ROUND_DOWN).toFixed() };
 }
 
 /**
@@ -43,11 +68,6 @@ export function priceSubscription(p: PricingInput): Pricing {
  */
 export function tokensForAmount(amount: Decimal.Value, nav: Decimal.Value, tokenDecimals: number): string {
   return new Dec(amount).div(nav).toDecimalPlaces(tokenDecimals, Decimal.ROUND_DOWN).toFixed();
-}
-
-/** Fiat a number of tokens redeems for at a NAV, rounded down to the currency's minor unit. */
-export function payoutForTokens(tokens: Decimal.Value, nav: Decimal.Value, currency: string): string {
-  return new Dec(tokens).mul(nav).toDecimalPlaces(minorUnits(currency), Decimal.ROUND_DOWN).toFixed();
 }
 
 /** Minor units by currency code, remembered: building an Intl.NumberFormat costs ~100 µs of CPU. */

@@ -5,7 +5,7 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { logger } from '../../common/logger';
-import { Dec } from '../../common/money';
+import { DECIMAL_COLUMN, Dec } from '../../common/money';
 import type { ServiceContext } from '../../common/service-context';
 import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
@@ -100,7 +100,7 @@ export class TwoStepService {
     const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
     const investorId = documentedId(input.investorId, 'investorId', ID_PREFIXES.investorId);
     const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
-    const amountIn = requiredDecimal(input.amountSubscription, 'amountSubscription');
+    const amountIn = requiredDecimal(input.amountSubscription, 'amountSubscription', DECIMAL_COLUMN);
     const currencyIn = optional(input.currency, 'currency');
     const externalRef = optional(input.externalRef, 'externalRef');
 

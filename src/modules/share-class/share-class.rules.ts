@@ -1,3 +1,4 @@
+import { DECIMAL_COLUMN } from '../../common/money';
 import { badRequest } from '../../common/errors';
 import { bps, currencyCode, decimal, intInRange, nonNegativeDecimal, required, statusWord } from '../../common/validate';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
@@ -35,8 +36,8 @@ export function details(d: ShareClassDetails): ShareClassDetails {
 export function metrics(m: ShareClassMetrics): ShareClassMetrics {
   return {
     apy_bps: intInRange(m.apy_bps, 'metrics.apy_bps', -100_000, 1_000_000),
-    tvl_fiat: nonNegativeDecimal(m.tvl_fiat, 'metrics.tvl_fiat'),
-    change7D: decimal(m.change7D, 'metrics.change7D'),
+    tvl_fiat: nonNegativeDecimal(m.tvl_fiat, 'metrics.tvl_fiat', DECIMAL_COLUMN),
+    change7D: decimal(m.change7D, 'metrics.change7D', DECIMAL_COLUMN),
     currency: currencyCode(m.currency, 'metrics.currency'),
     maturity_days: intInRange(m.maturity_days, 'metrics.maturity_days', -1, 100_000),
   };
