@@ -37,7 +37,13 @@ const STATUS_MEANING: Record<number, string> = {
   413: 'Request body too large',
   422: 'Well formed but not processable',
   500: 'Unhandled server failure; retry with backoff',
-  503: 'Backing store or upstream not reachable; retry with backoff',
+  503: 'The database is gone or busy (retry after `Retry-After` seconds), or the supply-side platform is unreachable (retry with backoff)',
+};
+
+/** The statuses that say when to try again (src/common/errors.ts: `retryAfterSeconds`). */
+const RETRY_AFTER: Record<number, { description: string; schema: JsonSchema }> = {
+  429: { description: 'Seconds until the limit lets the request through', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  503: { description: 'Seconds to wait before retrying, when the database was away', schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
 
 /** Admission (src/common/access.ts): a distributor that is not active is refused on every door. */
@@ -140,7 +146,11 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
   };
   for (const status of Object.keys(errors).map(Number).sort((a, b) => a - b)) {
     const messages = errors[status].map((m) => `\`${m}\``).join('; ');
-    responses[status] = { description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`, content: { 'application/json': { schema: envelopeError, ...example(status) } } };
+    responses[status] = {
+      description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`,
+      ...(RETRY_AFTER[status] ? { headers: { 'Retry-After': RETRY_AFTER[status] } } : {}),
+      content: { 'application/json': { schema: envelopeError, ...example(status) } },
+    };
   }
   return {
     operationId: `${surface}_${first.method.toLowerCase()}${pathShape(first.path).replace(/\{\}/g, 'By').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
