@@ -74,7 +74,7 @@ export function Mono({ children }: { children: ReactNode }) {
   return <code className="mono">{children}</code>;
 }
 
-export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string }) {
+export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string; step?: string; list?: string }) {
   const id = useId();
   return (
     <div className="field">
@@ -91,6 +91,8 @@ export function Field(props: { label: string; value: string; onChange: (v: strin
         placeholder={props.placeholder}
         autoFocus={props.autoFocus}
         autoComplete="off"
+        step={props.step}
+        list={props.list}
         aria-describedby={props.hint ? `${id}-hint` : undefined}
         onChange={(e) => props.onChange(e.target.value)}
       />
@@ -123,31 +125,56 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
  * A form whose submission calls the gateway: the button waits, a refusal is shown with the
  * gateway's own message and what was typed stays in the fields, so it can be corrected.
  */
-export function ActionForm({ submit, label, children, onDone, className }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string }) {
+export function ActionForm({ submit, label, children, onDone, className, busyLabel }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const errorId = useId();
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    markInvalid(form.current, null, errorId);
     try {
       const r = await submit();
       onDone?.(r);
     } catch (err) {
       setError(err as Error);
+      markInvalid(form.current, (err as Error).message, errorId);
     } finally {
       setBusy(false);
     }
   };
   return (
-    <form className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
+    <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
       <div className="form-fields">{children}</div>
       <button type="submit" disabled={busy}>
-        {busy ? 'Working…' : label}
+        {busy ? (busyLabel ?? 'Working…') : label}
       </button>
-      <ErrorNote error={error} />
+      <div id={errorId}>
+        <ErrorNote error={error} />
+      </div>
     </form>
   );
+}
+
+/**
+ * The gateway names the field it refuses first (`details.isin must be an ISIN …`): the input of
+ * that name is marked invalid, described by the message and focused, so the correction starts
+ * there. Nothing typed is cleared.
+ */
+function markInvalid(form: HTMLFormElement | null, message: string | null, errorId: string): void {
+  if (!form) return;
+  for (const el of form.querySelectorAll('[aria-invalid="true"]')) {
+    el.removeAttribute('aria-invalid');
+    if (el.getAttribute('aria-errormessage') === errorId) el.removeAttribute('aria-errormessage');
+  }
+  const name = message && /^([A-Za-z_][\w.]*)\b/.exec(message)?.[1];
+  const input = name ? form.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`) : null;
+  if (!input) return;
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-errormessage', errorId);
+  input.focus();
 }
 
 /**
