@@ -165,15 +165,16 @@ export function ActionForm({ submit, label, children, onDone, className, busyLab
  */
 function markInvalid(form: HTMLFormElement | null, message: string | null, errorId: string): void {
   if (!form) return;
+  const describedBy = (el: Element, ids: string[]) => (ids.length ? el.setAttribute('aria-describedby', ids.join(' ')) : el.removeAttribute('aria-describedby'));
   for (const el of form.querySelectorAll('[aria-invalid="true"]')) {
     el.removeAttribute('aria-invalid');
-    if (el.getAttribute('aria-errormessage') === errorId) el.removeAttribute('aria-errormessage');
+    describedBy(el, (el.getAttribute('aria-describedby') ?? '').split(' ').filter((t) => t && t !== errorId));
   }
   const name = message && /^([A-Za-z_][\w.]*)\b/.exec(message)?.[1];
   const input = name ? form.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`) : null;
   if (!input) return;
   input.setAttribute('aria-invalid', 'true');
-  input.setAttribute('aria-errormessage', errorId);
+  describedBy(input, [...(input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean), errorId]);
   input.focus();
 }
 
