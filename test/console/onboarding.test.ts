@@ -103,6 +103,10 @@ describe('Ops console onboarding (browser)', () => {
     await expect(alert.textContent()).resolves.toBe('details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)');
     const isin = page.getByLabel('ISIN', { exact: true });
     await expect(isin.getAttribute('aria-invalid')).resolves.toBe('true');
+    // beside the field too, and read with it
+    const note = page.locator('.field-error');
+    await expect(note.textContent()).resolves.toBe('details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)');
+    await expect(isin.getAttribute('aria-describedby')).resolves.toContain(await note.getAttribute('id'));
     await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('details.isin');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Onboard Liquidity EUR I');
     await expect(field('Subscription fee').inputValue()).resolves.toBe('25');
@@ -126,6 +130,7 @@ describe('Ops console onboarding (browser)', () => {
     await expect(checklistItem('grant').textContent()).resolves.toContain('“shareClassId not found”');
     await expect(checklistItem('calendar').textContent()).resolves.toContain('! Advised');
     await expect(page.locator('.not-ready').textContent()).resolves.toBe('3 things missing before a first order can succeed.');
+    await screenshot(page, 'share-class-onboarding');
   });
 
   it('sets the dealing calendar with a holiday picker, previewing the dates the gateway computes for the draft', async () => {
@@ -150,8 +155,8 @@ describe('Ops console onboarding (browser)', () => {
     const cells = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     // Thursday 24 December at 09:00 UTC, before the 11:00 cut-off (10:00 UTC); Christmas a holiday.
     expect(cells).toEqual([
-      ['2026-12-24', 'Thu 24 Dec, 11:00', '24 Dec, 10:00', '2026-12-29'],
-      ['2026-12-28', 'Mon 28 Dec, 11:00', '28 Dec, 10:00', '2026-12-30'],
+      ['2026-12-24', 'Thu 24 Dec, 11:00 (24 Dec, 10:00 UTC)', '2026-12-29'],
+      ['2026-12-28', 'Mon 28 Dec, 11:00 (28 Dec, 10:00 UTC)', '2026-12-30'],
     ]);
     await preview.getByText('Orders may be placed in EUR, USDC.').waitFor();
     await panel.scrollIntoViewIfNeeded();
@@ -169,13 +174,13 @@ describe('Ops console onboarding (browser)', () => {
 
   it('publishes a NAV; the checklist follows', async () => {
     await page.getByLabel('Close (EUR)').fill('1.0000');
+    // Published at the browser's own time, so the chart (the browser's last year) shows it.
+    await page.getByLabel('Published at').fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await page.getByText(/^NAV 1(\.0+)? EUR published\.$/).waitFor();
     await page.waitForFunction(() => document.querySelector('.checklist li[data-key="nav"]')?.getAttribute('data-done') === 'true');
     // Here the chain work adds: deploys its token from the page (then primaryToken is done).
     await expect(checklistItem('primaryToken').getAttribute('data-done')).resolves.toBe('false');
-    await page.locator('main h1').focus();
-    await screenshot(page, 'share-class-onboarding');
     await expectAccessible('share class with checklist');
   });
 

@@ -138,26 +138,28 @@ function DatesTable({ caption, zone, dates }: { caption: string; zone: string; d
   const inZone = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
   const inUtc = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', day: '2-digit', month: 'short', hour12: false });
   return (
-    <table className="grid" aria-label={`${caption}: next dealing dates`}>
-      <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{caption}: dealing date</th>
-          <th scope="col">Cut-off ({zone})</th>
-          <th scope="col">Cut-off (UTC)</th>
-          <th scope="col">Settlement</th>
-        </tr>
-      </thead>
-      <tbody>
-        {dates.map((x) => (
-          <tr key={x.dealingDate}>
-            <td className="mono">{x.dealingDate}</td>
-            <td>{inZone.format(new Date(x.cutOffAt))}</td>
-            <td>{inUtc.format(new Date(x.cutOffAt))}</td>
-            <td className="mono">{x.expectedSettlementDate}</td>
+    <div>
+      <h4>{caption}</h4>
+      <table className="grid" aria-label={`${caption}: next dealing dates`}>
+        <thead>
+          <tr>
+            <th scope="col">Dealing date</th>
+            <th scope="col">Cut-off ({zone})</th>
+            <th scope="col">Settlement</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {dates.map((x) => (
+            <tr key={x.dealingDate}>
+              <td className="mono">{x.dealingDate}</td>
+              <td>
+                {inZone.format(new Date(x.cutOffAt))} <span className="muted small">({inUtc.format(new Date(x.cutOffAt))} UTC)</span>
+              </td>
+              <td className="mono">{x.expectedSettlementDate}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
