@@ -32,9 +32,12 @@ describe('Ops console onboarding (browser)', () => {
   const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1 }).filter({ hasText: text }).waitFor();
   const checklistItem = (key: string) => page.locator(`.checklist li[data-key="${key}"]`);
   const idFromHash = async (section: string) => {
-    await page.waitForFunction((s) => new RegExp(`^#/${s}/[A-Z]{2}\\d{6}$`).test(location.hash), section);
-    return page.evaluate(() => location.hash.split('/')[2]);
+    const route = new RegExp(`#/${section}/([A-Z]{2}\\d{6})$`);
+    await page.waitForURL(route);
+    return route.exec(page.url())![1];
   };
+  /** Waits until the checklist (read again by the gateway after a change) shows the item done. */
+  const checklistDone = (key: string) => page.locator(`.checklist li[data-key="${key}"][data-done="true"]`).waitFor();
 
   beforeAll(async () => {
     gw = await startTestGateway();
@@ -107,7 +110,7 @@ describe('Ops console onboarding (browser)', () => {
     const note = page.locator('.field-error');
     await expect(note.textContent()).resolves.toBe('details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)');
     await expect(isin.getAttribute('aria-describedby')).resolves.toContain(await note.getAttribute('id'));
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('details.isin');
+    await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('details.isin');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Onboard Liquidity EUR I');
     await expect(field('Subscription fee').inputValue()).resolves.toBe('25');
     await screenshot(page, 'share-class-form-refused');
@@ -151,7 +154,7 @@ describe('Ops console onboarding (browser)', () => {
     await panel.getByRole('list', { name: 'Holidays' }).getByText('2026-12-25').waitFor();
     const rows = preview.getByRole('table', { name: 'Subscriptions: next dealing dates' }).locator('tbody tr');
     await preview.getByRole('columnheader', { name: 'Cut-off (Europe/Luxembourg)' }).first().waitFor();
-    await page.waitForFunction(() => document.querySelector('[aria-label="Subscriptions: next dealing dates"] tbody tr:nth-child(2) td')?.textContent === '2026-12-28');
+    await rows.nth(1).locator('td').first().filter({ hasText: /^2026-12-28$/ }).waitFor();
     const cells = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     // Thursday 24 December at 09:00 UTC, before the 11:00 cut-off (10:00 UTC); Christmas a holiday.
     expect(cells).toEqual([
@@ -169,7 +172,7 @@ describe('Ops console onboarding (browser)', () => {
     await panel.getByText('Calendar saved').waitFor();
     stored = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime settlementLagDays holidays settlementCurrencies updatedBy } } }`, { id: made.shareClass });
     expect(stored.shareClass.dealingCalendar).toEqual({ timeZone: 'Europe/Luxembourg', cutOffTime: '11:00', settlementLagDays: 2, holidays: ['2026-12-25'], settlementCurrencies: ['USDC'], updatedBy: 'test-ops' });
-    await page.waitForFunction(() => document.querySelector('.checklist li[data-key="calendar"]')?.getAttribute('data-done') === 'true');
+    await checklistDone('calendar');
   });
 
   it('publishes a NAV; the checklist follows', async () => {
@@ -178,7 +181,7 @@ describe('Ops console onboarding (browser)', () => {
     await page.getByLabel('Published at').fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await page.getByText(/^NAV 1(\.0+)? EUR published\.$/).waitFor();
-    await page.waitForFunction(() => document.querySelector('.checklist li[data-key="nav"]')?.getAttribute('data-done') === 'true');
+    await checklistDone('nav');
     // Here the chain work adds: deploys its token from the page (then primaryToken is done).
     await expect(checklistItem('primaryToken').getAttribute('data-done')).resolves.toBe('false');
     await expectAccessible('share class with checklist');
@@ -209,7 +212,7 @@ describe('Ops console onboarding (browser)', () => {
     await notice.waitFor();
     made.investor = (await notice.getByRole('link').textContent())!;
     expect(made.investor).toMatch(/^IN\d{6}$/);
-    await page.waitForFunction(() => document.querySelector('.checklist li[data-key="investor"]')?.getAttribute('data-done') === 'true');
+    await checklistDone('investor');
     await expect(checklistItem('investorWallet').textContent()).resolves.toContain('“chainId and walletAddress are required (on the order or the investor profile) before settlement”');
     await screenshot(page, 'distributor-onboarding');
     await expectAccessible('distributor with checklist');

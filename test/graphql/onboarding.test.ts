@@ -1,4 +1,6 @@
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { Distributor } from '../../src/modules/distributor/distributor.entity';
+import { aTokenPair } from '../support/auth.factories';
 import { asOps, opsError, shareClassInput } from '../support/ops.factories';
 
 /*
@@ -29,8 +31,9 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
   }
   const shareClassChecklist = async (id: string) => (await asOps(gw, `query($id: ID!) { shareClass(id: $id) { ${CHECKLIST} } }`, { id })).shareClass.onboarding;
   const distributorChecklist = async (id: string) => (await asOps(gw, `query($id: ID!) { distributor(id: $id) { ${CHECKLIST} } }`, { id })).distributor.onboarding;
-  const byKey = (c: { items: { key: string }[] }, key: string) => c.items.find((i) => i.key === key) as { done: boolean; blocking: boolean; refusal: string | null };
-  const missingBlocking = (c: { items: { key: string; done: boolean; blocking: boolean }[] }) => c.items.filter((i) => !i.done && i.blocking).map((i) => i.key);
+  type Item = { key: string; done: boolean; blocking: boolean; refusal: string | null };
+  const byKey = (c: { items: Item[] }, key: string) => c.items.find((i) => i.key === key)!;
+  const missingBlocking = (c: { items: Item[] }) => c.items.filter((i) => !i.done && i.blocking).map((i) => i.key);
 
   it('a new share class lists what it lacks with the messages placement answers, until it is ready', async () => {
     const sc = await aShareClass();
@@ -128,10 +131,18 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
     expect(byKey(c, 'standing')).toMatchObject({ done: false, refusal: refused.body.errorMsg });
   });
 
-  it('the preview is for ops only', async () => {
+  it('the preview and the checklists are for ops only: nobody is refused, a distributor sees its share classes without them', async () => {
     const sc = await aShareClass();
     const res = await gw.graphql(`query($id: ID!) { dealingPreview(shareClassId: $id) { timeZone } }`, { id: sc });
     expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const { createDistributor } = await asOps(gw, `mutation { createDistributor(input: {name: "D"}) { id } }`);
+    await asOps(gw, `mutation($d: ID!, $sc: ID!) { grantShareClass(input: {distributorId: $d, shareClassId: $sc, deliveryMode: passthrough}) { shareClassId } }`, { d: createDistributor.id, sc });
+    const { accessToken } = await aTokenPair(gw, await gw.em().findOneOrFail(Distributor, createDistributor.id));
+    const asDistributor = await gw.graphql(`{ shareClasses { id onboarding { ready items { refusal } } } }`, {}, { token: accessToken });
+    expect(asDistributor.body.data).toEqual({ shareClasses: [{ id: sc, onboarding: null }] });
+    expect(asDistributor.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
+    const preview = await gw.graphql(`query($id: ID!) { dealingPreview(shareClassId: $id) { timeZone } }`, { id: sc }, { token: accessToken });
+    expect(preview.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   describe('dealingPreview', () => {

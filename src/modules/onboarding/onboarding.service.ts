@@ -81,19 +81,23 @@ export class OnboardingService {
     const someGrantTrades = perGrant.some((i) => i.done);
 
     // Placement itself, for each investor (newest first) and granted share class: the parties it
-    // reads, then what it asks of them. The first refusal met is shown while no pair passes.
-    const tried: { parties: PlacementParties | null; refusal: DomainError | null }[] = [];
-    for (const investor of investors) {
+    // reads, then what each rule asks of them; it stops once every rule has a pair that passes.
+    // While no pair passes a rule, the first refusal met is shown.
+    const wallet = (p: PlacementParties) => (p.investorWallet ? null : walletRequiredBeforeSettlement());
+    const rules = [wallet, investorPrerequisiteRefusal];
+    const refusals = new Map<(p: PlacementParties) => DomainError | null, DomainError | null | undefined>();
+    pairs: for (const investor of investors) {
       for (const shareClassId of grants.keys()) {
-        tried.push(await this.parties(ctx, { distributorId: d.id, investorId: investor.id, shareClassId }));
+        const tried = await this.parties(ctx, { distributorId: d.id, investorId: investor.id, shareClassId });
+        for (const rule of rules) {
+          if (refusals.get(rule) === null) continue;
+          const refusal = tried.parties ? rule(tried.parties) : tried.refusal;
+          if (refusal === null || !refusals.has(rule)) refusals.set(rule, refusal);
+        }
+        if (rules.every((rule) => refusals.get(rule) === null)) break pairs;
       }
     }
-    const placed = tried.filter((t) => t.parties !== null);
-    const firstRefusal = (rule: (p: PlacementParties) => DomainError | null) => {
-      if (!placed.length) return tried[0]?.refusal ?? investorNotFound();
-      return placed.some((t) => !rule(t.parties!)) ? null : rule(placed[0].parties!);
-    };
-    const wallet = (p: PlacementParties) => (p.investorWallet ? null : walletRequiredBeforeSettlement());
+    const firstRefusal = (rule: (p: PlacementParties) => DomainError | null) => refusals.get(rule) ?? (refusals.has(rule) ? null : investors.length ? null : investorNotFound());
 
     const items = [
       item('standing', 'Distributor is active', standingRefusal(d.status), { subject: null }),
