@@ -253,4 +253,40 @@ describe('Ops console onboarding (browser)', () => {
     await expect(checklistItem('investorWallet').textContent()).resolves.toContain('“chainId and walletAddress are required (on the order or the investor profile) before settlement”');
     await expect(page.locator('.not-ready').textContent()).resolves.toBe('2 things missing before a first order can succeed.');
   });
+
+  it('edits the issuer, the fund and the share class, a refusal again beside its field', async () => {
+    await page.goto(url(`#/issuers/${made.issuer}`));
+    await heading('Onboard Asset Management S.A.');
+    await page.getByRole('form', { name: 'Save issuer' }).getByLabel('Jurisdiction').fill('IE');
+    await page.getByRole('button', { name: 'Save issuer' }).click();
+    await page.locator('.facts').getByText('IE', { exact: true }).waitFor();
+
+    await page.getByRole('row', { name: /Onboard Liquidity Fund/ }).getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit fund ${made.fund}` });
+    await dialog.getByLabel('Fund name').fill('Onboard Liquidity Fund II');
+    await dialog.getByRole('button', { name: 'Save fund' }).click();
+    await page.getByRole('cell', { name: 'Onboard Liquidity Fund II', exact: true }).waitFor();
+
+    await page.goto(url(`#/share-classes/${made.shareClass}`));
+    await page.getByRole('link', { name: 'Edit share class' }).click();
+    await heading(/Edit Onboard Liquidity EUR I/);
+    const manager = page.getByLabel('Manager', { exact: true });
+    await expect(manager.inputValue()).resolves.toBe('Onboard Asset Management S.A.');
+    await manager.fill('Onboard Investment Managers');
+    await page.getByLabel(/^Risk level/).fill('9');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await expect(page.locator('.field-error').textContent()).resolves.toBe('overview.riskLevel must be an integer from 1 to 7');
+    await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('overview.riskLevel');
+    await expect(manager.inputValue()).resolves.toBe('Onboard Investment Managers');
+    // Corrected by keyboard where the focus already is.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('2');
+    await expect(page.getByLabel(/^Risk level/).inputValue()).resolves.toBe('2');
+    await expectAccessible('share class edit, refused');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await page.waitForURL(new RegExp(`#/share-classes/${made.shareClass}$`));
+    await page.locator('.facts').getByText('Onboard Investment Managers', { exact: true }).waitFor();
+    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { meta { manager } overview { riskLevel } updatedBy } }`, { id: made.shareClass });
+    expect(shareClass).toEqual({ meta: { manager: 'Onboard Investment Managers' }, overview: { riskLevel: 2 }, updatedBy: 'test-ops' });
+  });
 });
