@@ -78,20 +78,25 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
 
     // a host: the credential is no longer needed (one door is enough)
     await asOps(gw, `mutation($d: ID!) { addDistributorHost(input: {distributorId: $d, hostname: "${HOST}"}) { hostname } }`, { d: DT });
-    await asOps(gw, `mutation($d: ID!, $sc: ID!) { grantShareClass(input: {distributorId: $d, shareClassId: $sc, deliveryMode: hold}) { shareClassId } }`, { d: DT, sc });
-    c = await distributorChecklist(DT);
-    expect(byKey(c, 'host').done).toBe(true);
-    expect(byKey(c, 'credential')).toMatchObject({ done: false, blocking: false });
-    expect(byKey(c, `grant:${sc}`)).toMatchObject({ done: false, blocking: true, refusal: `Share class ${sc} has no default chain` });
-
     const reg = await gw.api('POST', '/investor/register', { host: HOST, body: { distributorId: DT, externalInvestorId: 'crm-1', email: 'new@example.com' } });
     expect(reg.status).toBe(200);
     const IN = reg.body.data.investorId as string;
     c = await distributorChecklist(DT);
+    expect(byKey(c, 'host').done).toBe(true);
+    expect(byKey(c, 'credential')).toMatchObject({ done: false, blocking: false });
     expect(byKey(c, 'investor').done).toBe(true);
     const twoStep = () => gw.api('POST', '/orders/subscribe', { host: HOST, body: { distributorId: DT, investorId: IN, shareClassId: sc, amountSubscription: 1000 } });
-    // the same message the two-step placement answers
+    // an investor but no grant: what placement answers
     let placed = await twoStep();
+    expect(placed.status).toBe(404);
+    expect(byKey(c, 'investorWallet')).toMatchObject({ done: false, refusal: placed.body.errorMsg });
+    expect(placed.body.errorMsg).toBe('shareClassId not found');
+
+    await asOps(gw, `mutation($d: ID!, $sc: ID!) { grantShareClass(input: {distributorId: $d, shareClassId: $sc, deliveryMode: hold}) { shareClassId } }`, { d: DT, sc });
+    c = await distributorChecklist(DT);
+    expect(byKey(c, `grant:${sc}`)).toMatchObject({ done: false, blocking: true, refusal: `Share class ${sc} has no default chain` });
+    // the same message the two-step placement answers
+    placed = await twoStep();
     expect(placed.status).toBe(409);
     expect(byKey(c, 'investorTwoStep')).toMatchObject({ done: false, blocking: false, refusal: placed.body.errorMsg });
     expect(placed.body.errorMsg).toBe(`Investor not granted access to ${sc}`);

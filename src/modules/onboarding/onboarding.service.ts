@@ -16,7 +16,7 @@ import { placementParties, type PlacementParties } from '../order/placement-part
 import { defaultChainRefusal, holdWalletRefusal, investorPrerequisiteRefusal, pricingRefusal, tradingRefusal } from '../order/placement-prerequisites';
 import { providerNotConfigured } from '../order/two-step.errors';
 import { shareClassNotFound } from '../share-class/share-class.errors';
-import type { ShareClassService } from '../share-class/share-class.service';
+import type { ShareClassRecord, ShareClassService } from '../share-class/share-class.service';
 import type { Onboarding, OnboardingItem } from './onboarding.types';
 
 /** Investors of a distributor a checklist tries placement for, newest first. */
@@ -85,7 +85,7 @@ export class OnboardingService {
     // While no pair passes a rule, the first refusal met is shown.
     const wallet = (p: PlacementParties) => (p.investorWallet ? null : walletRequiredBeforeSettlement());
     const rules = [wallet, investorPrerequisiteRefusal];
-    const refusals = new Map<(p: PlacementParties) => DomainError | null, DomainError | null | undefined>();
+    const refusals = new Map<(p: PlacementParties) => DomainError | null, DomainError | null>();
     pairs: for (const investor of investors) {
       for (const shareClassId of grants.keys()) {
         const tried = await this.parties(ctx, { distributorId: d.id, investorId: investor.id, shareClassId });
@@ -97,7 +97,9 @@ export class OnboardingService {
         if (rules.every((rule) => refusals.get(rule) === null)) break pairs;
       }
     }
-    const firstRefusal = (rule: (p: PlacementParties) => DomainError | null) => refusals.get(rule) ?? (refusals.has(rule) ? null : investors.length ? null : investorNotFound());
+    // No pair to try: placement would stop at the investor, or else at the share class.
+    const nothingToTry = investors.length ? shareClassNotFound() : investorNotFound();
+    const firstRefusal = (rule: (p: PlacementParties) => DomainError | null) => (refusals.has(rule) ? refusals.get(rule)! : nothingToTry);
 
     const items = [
       item('standing', 'Distributor is active', standingRefusal(d.status), { subject: null }),
@@ -113,7 +115,7 @@ export class OnboardingService {
   }
 
   /** What every order of a share class needs of it: active, a primary token, a live NAV. */
-  private async tradable(ctx: ServiceContext, sc: NonNullable<Awaited<ReturnType<ShareClassService['record']>>>): Promise<OnboardingItem[]> {
+  private async tradable(ctx: ServiceContext, sc: ShareClassRecord): Promise<OnboardingItem[]> {
     const nav = await this.deps.navs.latestRecord(ctx, sc.id);
     return [
       item('status', 'Share class is active', tradingRefusal(sc), { subject: sc.id }),
