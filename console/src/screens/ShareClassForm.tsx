@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument, type ShareClassFormQuery } from '../generated/graphql';
+import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument, type CreateShareClassInput, type ShareClassFormQuery } from '../generated/graphql';
 import { ActionForm, ErrorNote, Field, Loading, Mono, Page, Select } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
@@ -74,8 +74,12 @@ const NEW: Values = {
   'bank.accountType': 'IBAN',
 };
 
-/** The GraphQL input of the typed values: nested by path, numbers as numbers. */
-function inputOf(values: Values): Record<string, unknown> {
+/**
+ * The GraphQL input of the typed values: nested by path, numbers as numbers. Typed as the API's
+ * input; a field left empty goes as sent (an empty text, a null number) for the API to refuse.
+ */
+type ShareClassFields = Omit<CreateShareClassInput, 'fundId' | 'status'>;
+function inputOf(values: Values): ShareClassFields {
   const out: Record<string, Record<string, unknown> | unknown> = {};
   for (const { fields } of GROUPS) {
     for (const [path, , kind] of fields) {
@@ -86,7 +90,7 @@ function inputOf(values: Values): Record<string, unknown> {
       else out[head] = value;
     }
   }
-  return out;
+  return out as ShareClassFields;
 }
 
 /** The form's values of a stored share class. */
@@ -144,7 +148,7 @@ export function NewShareClass({ fundId }: { fundId?: string }) {
       ) : (
         <ActionForm
           label="Create share class"
-          submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } as never })}
+          submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } })}
           onDone={(r) => (window.location.hash = href('share-classes', (r as { createShareClass: { id: string } }).createShareClass.id))}
         >
           <fieldset className="group">
@@ -185,7 +189,7 @@ export function EditShareClass({ id }: { id: string }) {
       }
       actions={<Link to={['share-classes', id]}>← Back to the share class</Link>}
     >
-      <ActionForm label="Save share class" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } as never })} onDone={() => (window.location.hash = href('share-classes', id))}>
+      <ActionForm label="Save share class" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
         <fieldset className="group">
           <legend>Status</legend>
           <Field label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} hint="active takes orders; any other word (closed, suspended) refuses new ones" />
