@@ -6,6 +6,7 @@ import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
 import { OpsTokenService } from './modules/auth/ops-token.service';
 import { DealingService } from './modules/dealing/dealing.service';
+import { OnboardingService } from './modules/onboarding/onboarding.service';
 import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
@@ -82,6 +83,7 @@ export function createServices(deps: ServiceDeps) {
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
     oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing }),
+    onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

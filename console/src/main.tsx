@@ -6,7 +6,9 @@ import { OpsTokenNameDocument } from './generated/graphql';
 import { Blotter } from './screens/Blotter';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
 import { InvestorDetail, InvestorList } from './screens/Investors';
+import { IssuerDetail, IssuerList } from './screens/Issuers';
 import { OrderDetail } from './screens/OrderDetail';
+import { EditShareClass, NewShareClass } from './screens/ShareClassForm';
 import { ShareClassDetail, ShareClassList } from './screens/ShareClasses';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
@@ -16,6 +18,7 @@ import './styles.css';
 
 const SECTIONS: [string, string][] = [
   ['orders', 'Blotter'],
+  ['issuers', 'Issuers'],
   ['share-classes', 'Share classes'],
   ['distributors', 'Distributors'],
   ['investors', 'Investors'],
@@ -23,9 +26,13 @@ const SECTIONS: [string, string][] = [
 ];
 
 function Screen({ route }: { route: string[] }) {
-  const [section, id] = route;
+  const [section, id, sub] = route;
   switch (section) {
+    case 'issuers':
+      return id ? <IssuerDetail id={id} key={id} /> : <IssuerList />;
     case 'share-classes':
+      if (id === 'new') return <NewShareClass fundId={sub} key={sub ?? ''} />;
+      if (id && sub === 'edit') return <EditShareClass id={id} key={`${id}/edit`} />;
       return id ? <ShareClassDetail id={id} key={id} /> : <ShareClassList />;
     case 'distributors':
       return id ? <DistributorDetail id={id} key={id} /> : <DistributorList />;

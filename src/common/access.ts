@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden, unauthenticated } from './errors';
+import { forbidden, unauthenticated, type DomainError } from './errors';
 import { alias, recordId, type IdPrefix } from './ids';
 import type { Principal, Surface } from './principal';
 
@@ -138,6 +138,11 @@ export interface StandingSource {
   standingOf(em: EntityManager, distributorId: string): Promise<string | null>;
 }
 
+/** A distributor that is not `active` is refused at every door (403 naming its status); null when it may act. */
+export function standingRefusal(status: string): DomainError | null {
+  return status !== 'active' ? forbidden(`distributor is ${status}`) : null;
+}
+
 /**
  * The one way a request gets its Access: a distributor whose status is not `active` is refused
  * (403 naming the status) whichever door it came through and whatever credential it holds, so
@@ -151,5 +156,6 @@ export async function accessFor(em: EntityManager, principal: Principal, deps: G
 /** Only an `active` distributor is admitted, or given a token (surface O's /auth/token and /auth/refresh). */
 export function assertInGoodStanding(status: string | null): void {
   if (status === null) throw unauthenticated('distributor no longer exists');
-  if (status !== 'active') throw forbidden(`distributor is ${status}`);
+  const refusal = standingRefusal(status);
+  if (refusal) throw refusal;
 }

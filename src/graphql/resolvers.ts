@@ -9,6 +9,7 @@ import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from '.
 import { UserResolver } from '../modules/investor/user.resolver';
 import { IssuerResolver } from '../modules/issuer/issuer.resolver';
 import { NavResolver } from '../modules/nav/nav.resolver';
+import { DistributorOnboardingResolver, ShareClassOnboardingResolver } from '../modules/onboarding/onboarding.resolver';
 import { OneStepOrderResolver } from '../modules/order/one-step.resolver';
 import { OrderResolver } from '../modules/order/order.resolver';
 import { TwoStepResolver } from '../modules/order/two-step.resolver';
@@ -32,6 +33,8 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DistributorHostResolver,
   DistributorWalletResolver,
   ShareClassGrantResolver,
+  ShareClassOnboardingResolver,
+  DistributorOnboardingResolver,
   InvestorResolver,
   InvestorOpsResolver,
   InvestorWalletResolver,

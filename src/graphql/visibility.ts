@@ -63,6 +63,10 @@ export const VISIBILITY: Record<string, Visibility> = {
   Issuer: 'ops',
   Fund: 'ops',
   ApiCredentialView: 'ops',
+  DealingPreview: 'ops',
+  Onboarding: 'ops',
+  OnboardingItem: 'part',
+  DealingDatesView: 'part',
   IssuedApiCredential: 'ops',
   IssuedOpsToken: 'ops',
 

@@ -13,6 +13,75 @@ export type AddInvestorWalletInput = {
   whitelisted?: boolean | null | undefined;
 };
 
+export type BankDetailsInput = {
+  accountHolderName: string;
+  accountNumber: string;
+  accountType: string;
+  bankName: string;
+  currency: string;
+  swiftCode: string;
+};
+
+export type CreateDistributorInput = {
+  name: string;
+};
+
+export type CreateFundInput = {
+  description?: string | null | undefined;
+  /** `IS######` */
+  issuerId: string;
+  name: string;
+};
+
+export type CreateIssuerInput = {
+  jurisdiction?: string | null | undefined;
+  /** Legal entity identifier (20 characters) */
+  lei?: string | null | undefined;
+  name: string;
+};
+
+export type CreateShareClassInput = {
+  bank: BankDetailsInput;
+  /** ISO 4217 denomination currency */
+  currency: string;
+  details: ShareClassDetailsInput;
+  /** Management fee, bps */
+  feesMgmtBps: number;
+  /** Performance fee, bps */
+  feesPerfBps: number;
+  /** Redemption fee, bps */
+  feesRedBps: number;
+  /** Subscription fee, bps (0 to 10000) */
+  feesSubBps: number;
+  /** High-watermark threshold, bps */
+  feesWatermarkBps: number;
+  /** `FN######` */
+  fundId: string;
+  meta: ShareClassMetaInput;
+  metrics: ShareClassMetricsInput;
+  overview: ShareClassOverviewInput;
+  /** Supply-side platform that processes orders, e.g. `supply-sim` */
+  provider: string;
+  /** Default `active` */
+  status?: string | null | undefined;
+  subRedemption: SubRedemptionInput;
+};
+
+export type DealingCalendarInput = {
+  /** `YYYY-MM-DD`, a business day (default 2000-01-03) */
+  anchorDate?: string | null | undefined;
+  /** `HH:MM`, `00:00` to `24:00` (default `24:00`, the end of the day) */
+  cutOffTime?: string | null | undefined;
+  /** Replaces the holidays, `YYYY-MM-DD` each */
+  holidays?: Array<string> | null | undefined;
+  /** Replaces the allowed settlement currencies besides the share class's own */
+  settlementCurrencies?: Array<string> | null | undefined;
+  /** Business days, 0 to 30 (default 1) */
+  settlementLagDays?: number | null | undefined;
+  /** IANA time zone, e.g. `Europe/Luxembourg` (default `UTC`) */
+  timeZone?: string | null | undefined;
+};
+
 /** `passthrough`: tokens to the investor's wallet; `hold`: to the distributor's wallet */
 export type DeliveryMode =
   | 'hold'
@@ -119,6 +188,16 @@ export type PublishNavInput = {
   volume?: string | null | undefined;
 };
 
+export type RegisterInvestorInput = {
+  /** ISO country code */
+  countryCode?: string | null | undefined;
+  /** `DT######` (required) */
+  distributorId?: string | null | undefined;
+  email?: string | null | undefined;
+  /** Partner's own user id (required) */
+  externalInvestorId?: string | null | undefined;
+};
+
 export type RemoveInvestorWalletInput = {
   chainId: string;
   investorId: string;
@@ -139,6 +218,50 @@ export type SetDistributorWalletInput = {
   distributorId: string;
 };
 
+export type ShareClassDetailsInput = {
+  isin: string;
+  jurisdiction: string;
+  minimumInvestment_fiat: number;
+};
+
+export type ShareClassMetaInput = {
+  /** Investment manager */
+  manager: string;
+  /** Display name */
+  name: string;
+};
+
+export type ShareClassMetricsInput = {
+  /** 1250 = 12.50% */
+  apy_bps: number;
+  /** 7-day TVL change */
+  change7D: string;
+  currency: string;
+  /** -1 = open-ended */
+  maturity_days: number;
+  tvl_fiat: string;
+};
+
+export type ShareClassOverviewInput = {
+  assetClass: string;
+  description: string;
+  /** Typical scale 1 to 5 */
+  riskLevel: number;
+};
+
+export type SubRedemptionInput = {
+  /** days relative to dealing day */
+  cutOffTime_days: number;
+  distributionPolicy: string;
+  eligibleInvestors: string;
+  /** days; 0 = none */
+  lockup: number;
+  /** days */
+  redFreq: number;
+  /** days */
+  subFreq: number;
+};
+
 /** What the supply-side platform reports after `submitted`: accepted | rejected, then settled | failed. */
 export type SupplyOutcome =
   | 'accepted'
@@ -156,6 +279,41 @@ export type SupplyOutcomeInput = {
   reason?: string | null | undefined;
   /** On-chain transfer of a settlement or failure */
   transferHash?: string | null | undefined;
+};
+
+export type UpdateDistributorInput = {
+  name?: string | null | undefined;
+  /** e.g. `active`, `suspended` */
+  status?: string | null | undefined;
+};
+
+export type UpdateFundInput = {
+  /** Empty clears it */
+  description?: string | null | undefined;
+  name?: string | null | undefined;
+};
+
+export type UpdateIssuerInput = {
+  jurisdiction?: string | null | undefined;
+  lei?: string | null | undefined;
+  name?: string | null | undefined;
+};
+
+export type UpdateShareClassInput = {
+  bank?: BankDetailsInput | null | undefined;
+  currency?: string | null | undefined;
+  details?: ShareClassDetailsInput | null | undefined;
+  feesMgmtBps?: number | null | undefined;
+  feesPerfBps?: number | null | undefined;
+  feesRedBps?: number | null | undefined;
+  feesSubBps?: number | null | undefined;
+  feesWatermarkBps?: number | null | undefined;
+  meta?: ShareClassMetaInput | null | undefined;
+  metrics?: ShareClassMetricsInput | null | undefined;
+  overview?: ShareClassOverviewInput | null | undefined;
+  provider?: string | null | undefined;
+  status?: string | null | undefined;
+  subRedemption?: SubRedemptionInput | null | undefined;
 };
 
 export type WalletStatus =
@@ -294,6 +452,139 @@ export type RemoveInvestorWalletMutationVariables = Exact<{
 
 
 export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: string, status: WalletStatus } };
+
+export type IssuerListQueryVariables = Exact<{
+  page?: PageInput | null | undefined;
+}>;
+
+
+export type IssuerListQuery = { issuers: { nextCursor: string | null, items: Array<{ id: string, name: string, lei: string | null, jurisdiction: string | null, createdAt: number, funds: Array<{ id: string }> }> } };
+
+export type IssuerDetailQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type IssuerDetailQuery = { issuer: { id: string, name: string, lei: string | null, jurisdiction: string | null, createdAt: number, createdBy: string, updatedAt: number, updatedBy: string, funds: Array<{ id: string, name: string, description: string | null, createdAt: number, shareClasses: Array<{ id: string, status: string, meta: { name: string } }> }> } };
+
+export type CreateIssuerMutationVariables = Exact<{
+  input: CreateIssuerInput;
+}>;
+
+
+export type CreateIssuerMutation = { createIssuer: { id: string } };
+
+export type UpdateIssuerMutationVariables = Exact<{
+  id: string;
+  input: UpdateIssuerInput;
+}>;
+
+
+export type UpdateIssuerMutation = { updateIssuer: { id: string, name: string, lei: string | null, jurisdiction: string | null } };
+
+export type CreateFundMutationVariables = Exact<{
+  input: CreateFundInput;
+}>;
+
+
+export type CreateFundMutation = { createFund: { id: string } };
+
+export type UpdateFundMutationVariables = Exact<{
+  id: string;
+  input: UpdateFundInput;
+}>;
+
+
+export type UpdateFundMutation = { updateFund: { id: string, name: string, description: string | null } };
+
+export type FundChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type FundChoicesQuery = { funds: { items: Array<{ id: string, name: string, issuer: { id: string, name: string } }> } };
+
+export type ChecklistFragment = { ready: boolean, items: Array<{ key: string, label: string, done: boolean, blocking: boolean, refusal: string | null, subject: string | null }> };
+
+export type ShareClassFormQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ShareClassFormQuery = { shareClass: { id: string, fundId: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string } } };
+
+export type CreateShareClassMutationVariables = Exact<{
+  input: CreateShareClassInput;
+}>;
+
+
+export type CreateShareClassMutation = { createShareClass: { id: string } };
+
+export type UpdateShareClassMutationVariables = Exact<{
+  id: string;
+  input: UpdateShareClassInput;
+}>;
+
+
+export type UpdateShareClassMutation = { updateShareClass: { id: string } };
+
+export type ShareClassOnboardingQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ShareClassOnboardingQuery = { shareClass: { id: string, onboarding: { ready: boolean, items: Array<{ key: string, label: string, done: boolean, blocking: boolean, refusal: string | null, subject: string | null }> } | null } };
+
+export type DistributorOnboardingQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DistributorOnboardingQuery = { distributor: { id: string, onboarding: { ready: boolean, items: Array<{ key: string, label: string, done: boolean, blocking: boolean, refusal: string | null, subject: string | null }> } | null } };
+
+export type DealingCalendarOfQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DealingCalendarOfQuery = { shareClass: { id: string, currency: string, dealingCalendar: { timeZone: string, cutOffTime: string, settlementLagDays: number, anchorDate: string, holidays: Array<string>, settlementCurrencies: Array<string>, updatedAt: number, updatedBy: string } | null } };
+
+export type DealingPreviewQueryVariables = Exact<{
+  shareClassId: string;
+  draft?: DealingCalendarInput | null | undefined;
+  count: number;
+}>;
+
+
+export type DealingPreviewQuery = { dealingPreview: { configured: boolean, timeZone: string, currencies: Array<string>, subscriptions: Array<{ dealingDate: string, cutOffAt: number, expectedSettlementDate: string }>, redemptions: Array<{ dealingDate: string, cutOffAt: number, expectedSettlementDate: string }> } };
+
+export type SetDealingCalendarMutationVariables = Exact<{
+  shareClassId: string;
+  input: DealingCalendarInput;
+}>;
+
+
+export type SetDealingCalendarMutation = { setDealingCalendar: { timeZone: string } };
+
+export type CreateDistributorMutationVariables = Exact<{
+  input: CreateDistributorInput;
+}>;
+
+
+export type CreateDistributorMutation = { createDistributor: { id: string } };
+
+export type UpdateDistributorMutationVariables = Exact<{
+  id: string;
+  input: UpdateDistributorInput;
+}>;
+
+
+export type UpdateDistributorMutation = { updateDistributor: { id: string, name: string, status: string } };
+
+export type RegisterInvestorMutationVariables = Exact<{
+  input: RegisterInvestorInput;
+}>;
+
+
+export type RegisterInvestorMutation = { registerInvestor: { id: string } };
 
 export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number };
 
@@ -471,6 +762,19 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ChecklistFragmentDoc = new TypedDocumentString(`
+    fragment Checklist on Onboarding {
+  ready
+  items {
+    key
+    label
+    done
+    blocking
+    refusal
+    subject
+  }
+}
+    `, {"fragmentName":"Checklist"}) as unknown as TypedDocumentString<ChecklistFragment, unknown>;
 export const OrderRowFragmentDoc = new TypedDocumentString(`
     fragment OrderRow on Order {
   id
@@ -811,6 +1115,271 @@ export const RemoveInvestorWalletDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveInvestorWalletMutation, RemoveInvestorWalletMutationVariables>;
+export const IssuerListDocument = new TypedDocumentString(`
+    query IssuerList($page: PageInput) {
+  issuers(page: $page) {
+    items {
+      id
+      name
+      lei
+      jurisdiction
+      createdAt
+      funds {
+        id
+      }
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<IssuerListQuery, IssuerListQueryVariables>;
+export const IssuerDetailDocument = new TypedDocumentString(`
+    query IssuerDetail($id: ID!) {
+  issuer(id: $id) {
+    id
+    name
+    lei
+    jurisdiction
+    createdAt
+    createdBy
+    updatedAt
+    updatedBy
+    funds {
+      id
+      name
+      description
+      createdAt
+      shareClasses {
+        id
+        status
+        meta {
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<IssuerDetailQuery, IssuerDetailQueryVariables>;
+export const CreateIssuerDocument = new TypedDocumentString(`
+    mutation CreateIssuer($input: CreateIssuerInput!) {
+  createIssuer(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateIssuerMutation, CreateIssuerMutationVariables>;
+export const UpdateIssuerDocument = new TypedDocumentString(`
+    mutation UpdateIssuer($id: ID!, $input: UpdateIssuerInput!) {
+  updateIssuer(id: $id, input: $input) {
+    id
+    name
+    lei
+    jurisdiction
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateIssuerMutation, UpdateIssuerMutationVariables>;
+export const CreateFundDocument = new TypedDocumentString(`
+    mutation CreateFund($input: CreateFundInput!) {
+  createFund(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateFundMutation, CreateFundMutationVariables>;
+export const UpdateFundDocument = new TypedDocumentString(`
+    mutation UpdateFund($id: ID!, $input: UpdateFundInput!) {
+  updateFund(id: $id, input: $input) {
+    id
+    name
+    description
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateFundMutation, UpdateFundMutationVariables>;
+export const FundChoicesDocument = new TypedDocumentString(`
+    query FundChoices {
+  funds(page: {first: 500}) {
+    items {
+      id
+      name
+      issuer {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FundChoicesQuery, FundChoicesQueryVariables>;
+export const ShareClassFormDocument = new TypedDocumentString(`
+    query ShareClassForm($id: ID!) {
+  shareClass(id: $id) {
+    id
+    fundId
+    currency
+    provider
+    status
+    feesSubBps
+    feesRedBps
+    feesMgmtBps
+    feesPerfBps
+    feesWatermarkBps
+    meta {
+      name
+      manager
+    }
+    details {
+      isin
+      jurisdiction
+      minimumInvestment_fiat
+    }
+    metrics {
+      apy_bps
+      tvl_fiat
+      change7D
+      currency
+      maturity_days
+    }
+    overview {
+      assetClass
+      description
+      riskLevel
+    }
+    subRedemption {
+      subFreq
+      redFreq
+      cutOffTime_days
+      lockup
+      eligibleInvestors
+      distributionPolicy
+    }
+    bank {
+      accountHolderName
+      accountNumber
+      accountType
+      bankName
+      swiftCode
+      currency
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ShareClassFormQuery, ShareClassFormQueryVariables>;
+export const CreateShareClassDocument = new TypedDocumentString(`
+    mutation CreateShareClass($input: CreateShareClassInput!) {
+  createShareClass(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateShareClassMutation, CreateShareClassMutationVariables>;
+export const UpdateShareClassDocument = new TypedDocumentString(`
+    mutation UpdateShareClass($id: ID!, $input: UpdateShareClassInput!) {
+  updateShareClass(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateShareClassMutation, UpdateShareClassMutationVariables>;
+export const ShareClassOnboardingDocument = new TypedDocumentString(`
+    query ShareClassOnboarding($id: ID!) {
+  shareClass(id: $id) {
+    id
+    onboarding {
+      ...Checklist
+    }
+  }
+}
+    fragment Checklist on Onboarding {
+  ready
+  items {
+    key
+    label
+    done
+    blocking
+    refusal
+    subject
+  }
+}`) as unknown as TypedDocumentString<ShareClassOnboardingQuery, ShareClassOnboardingQueryVariables>;
+export const DistributorOnboardingDocument = new TypedDocumentString(`
+    query DistributorOnboarding($id: ID!) {
+  distributor(id: $id) {
+    id
+    onboarding {
+      ...Checklist
+    }
+  }
+}
+    fragment Checklist on Onboarding {
+  ready
+  items {
+    key
+    label
+    done
+    blocking
+    refusal
+    subject
+  }
+}`) as unknown as TypedDocumentString<DistributorOnboardingQuery, DistributorOnboardingQueryVariables>;
+export const DealingCalendarOfDocument = new TypedDocumentString(`
+    query DealingCalendarOf($id: ID!) {
+  shareClass(id: $id) {
+    id
+    currency
+    dealingCalendar {
+      timeZone
+      cutOffTime
+      settlementLagDays
+      anchorDate
+      holidays
+      settlementCurrencies
+      updatedAt
+      updatedBy
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DealingCalendarOfQuery, DealingCalendarOfQueryVariables>;
+export const DealingPreviewDocument = new TypedDocumentString(`
+    query DealingPreview($shareClassId: ID!, $draft: DealingCalendarInput, $count: Int!) {
+  dealingPreview(shareClassId: $shareClassId, draft: $draft, count: $count) {
+    configured
+    timeZone
+    currencies
+    subscriptions {
+      dealingDate
+      cutOffAt
+      expectedSettlementDate
+    }
+    redemptions {
+      dealingDate
+      cutOffAt
+      expectedSettlementDate
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DealingPreviewQuery, DealingPreviewQueryVariables>;
+export const SetDealingCalendarDocument = new TypedDocumentString(`
+    mutation SetDealingCalendar($shareClassId: ID!, $input: DealingCalendarInput!) {
+  setDealingCalendar(shareClassId: $shareClassId, input: $input) {
+    timeZone
+  }
+}
+    `) as unknown as TypedDocumentString<SetDealingCalendarMutation, SetDealingCalendarMutationVariables>;
+export const CreateDistributorDocument = new TypedDocumentString(`
+    mutation CreateDistributor($input: CreateDistributorInput!) {
+  createDistributor(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateDistributorMutation, CreateDistributorMutationVariables>;
+export const UpdateDistributorDocument = new TypedDocumentString(`
+    mutation UpdateDistributor($id: ID!, $input: UpdateDistributorInput!) {
+  updateDistributor(id: $id, input: $input) {
+    id
+    name
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateDistributorMutation, UpdateDistributorMutationVariables>;
+export const RegisterInvestorDocument = new TypedDocumentString(`
+    mutation RegisterInvestor($input: RegisterInvestorInput!) {
+  registerInvestor(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<RegisterInvestorMutation, RegisterInvestorMutationVariables>;
 export const BlotterDocument = new TypedDocumentString(`
     query Blotter($filter: OrderFilter, $page: PageInput) {
   orders(filter: $filter, page: $page) {

@@ -2,6 +2,9 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import {
   AddDistributorHostDocument,
+  CreateDistributorDocument,
+  RegisterInvestorDocument,
+  UpdateDistributorDocument,
   DistributorDetailDocument,
   DistributorListDocument,
   GrantShareClassDocument,
@@ -16,13 +19,25 @@ import {
 } from '../generated/graphql';
 import { time } from '../ui/format';
 import { ActionForm, ConfirmAction, CopyButton, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
-import { Link } from '../ui/router';
+import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { DistributorChecklist } from './Onboarding';
 
 export function DistributorList() {
   const q = useQuery(DistributorListDocument, { page: { first: 200 } }, 'list');
+  const [name, setName] = useState('');
   return (
     <Page title="Distributors">
+      <Panel title="New distributor">
+        <ActionForm
+          label="Create distributor"
+          className="inline"
+          submit={() => request(CreateDistributorDocument, { input: { name } })}
+          onDone={(r) => (window.location.hash = href('distributors', (r as { createDistributor: { id: string } }).createDistributor.id))}
+        >
+          <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
+        </ActionForm>
+      </Panel>
       <ErrorNote error={q.error} />
       {!q.data ? (
         !q.error && <Loading what="distributors" />
@@ -74,7 +89,9 @@ export function DistributorDetail({ id }: { id: string }) {
   const [address, setAddress] = useState('');
   const [grantSc, setGrantSc] = useState('');
   const [mode, setMode] = useState<DeliveryMode>('passthrough');
-  const reload = () => void q.reload();
+  // The checklist is read again whenever this screen changes something.
+  const [version, setVersion] = useState(0);
+  const reload = () => (setVersion((v) => v + 1), void q.reload());
   if (!q.data) return <Page title={`Distributor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the distributor" />}</Page>;
   const d = q.data.distributor;
   const credentials = q.data.apiCredentials;
@@ -88,6 +105,7 @@ export function DistributorDetail({ id }: { id: string }) {
       actions={<Link to={['distributors']}>← Distributors</Link>}
     >
       <ErrorNote error={q.error} />
+      <DistributorChecklist id={d.id} version={version} />
       <div className="columns">
         <Panel title="Distributor">
           <Facts
@@ -98,6 +116,7 @@ export function DistributorDetail({ id }: { id: string }) {
               ['Created', `${time(d.createdAt)} by ${d.createdBy}`],
             ]}
           />
+          <EditDistributor distributor={d} onDone={reload} />
         </Panel>
         <Panel title="Hosts (surface R)">
           <ul className="plain">
@@ -116,8 +135,9 @@ export function DistributorDetail({ id }: { id: string }) {
             ))}
           </ul>
           <ActionForm label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), reload())}>
-            <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} required placeholder="api.partner.example" />
+            <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} placeholder="api.partner.example" />
           </ActionForm>
+          {/* A host's binding (source ranges, certificate fingerprint) lands here with the host-binding work. */}
         </Panel>
       </div>
       <Panel title="Share classes it may sell">
@@ -173,6 +193,7 @@ export function DistributorDetail({ id }: { id: string }) {
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
         </ActionForm>
       </Panel>
+      <RegisterInvestor distributorId={d.id} onDone={reload} />
       <Panel
         title="API credentials (surface O)"
         actions={
@@ -241,6 +262,53 @@ export function DistributorDetail({ id }: { id: string }) {
         </table>
       </Panel>
     </Page>
+  );
+}
+
+function EditDistributor({ distributor, onDone }: { distributor: { id: string; name: string; status: string }; onDone: () => void }) {
+  const [name, setName] = useState(distributor.name);
+  const [status, setStatus] = useState(distributor.status);
+  return (
+    <ActionForm label="Save distributor" className="inline" submit={() => request(UpdateDistributorDocument, { id: distributor.id, input: { name, status } })} onDone={onDone}>
+      <Field label="Name" name="name" value={name} onChange={setName} />
+      <Field label="Status" name="status" value={status} onChange={setStatus} hint="active, or e.g. suspended (every door refuses it)" />
+    </ActionForm>
+  );
+}
+
+/**
+ * An investor of this distributor, registered by ops as the distributor would over REST
+ * (`POST /investor/register`, the same mutation); its grants and wallets are on its page.
+ */
+function RegisterInvestor({ distributorId, onDone }: { distributorId: string; onDone: () => void }) {
+  const [externalInvestorId, setExternal] = useState('');
+  const [email, setEmail] = useState('');
+  const [countryCode, setCountry] = useState('');
+  const [registered, setRegistered] = useState<string | null>(null);
+  return (
+    <Panel title="Register an investor">
+      <ActionForm
+        label="Register investor"
+        className="inline"
+        submit={() => request(RegisterInvestorDocument, { input: { distributorId, externalInvestorId, email, countryCode: countryCode || null } })}
+        onDone={(r) => {
+          setRegistered((r as { registerInvestor: { id: string } }).registerInvestor.id);
+          setExternal('');
+          setEmail('');
+          setCountry('');
+          onDone();
+        }}
+      >
+        <Field label="External investor id" name="externalInvestorId" value={externalInvestorId} onChange={setExternal} placeholder="crm-42" />
+        <Field label="E-mail" name="email" value={email} onChange={setEmail} placeholder="ada@example.com" />
+        <Field label="Country" name="countryCode" value={countryCode} onChange={setCountry} placeholder="LU" />
+      </ActionForm>
+      {registered && (
+        <p className="notice" role="status">
+          Investor <Link to={['investors', registered]}>{registered}</Link> registered: grant it share classes and add its wallet on its page.
+        </p>
+      )}
+    </Panel>
   );
 }
 

@@ -4,13 +4,22 @@ import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, Sha
 import { bps, day, decimal, isDecimal, money, time } from '../ui/format';
 import { NavChart } from '../ui/NavChart';
 import { ActionForm, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
-import { Link } from '../ui/router';
+import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { DealingCalendarPanel } from './DealingCalendar';
+import { ShareClassChecklist } from './Onboarding';
 
 export function ShareClassList() {
   const q = useQuery(ShareClassListDocument, { page: { first: 200 } }, 'list');
   return (
-    <Page title="Share classes">
+    <Page
+      title="Share classes"
+      actions={
+        <a className="button primary" href={href('share-classes', 'new')}>
+          New share class
+        </a>
+      }
+    >
       <ErrorNote error={q.error} />
       {!q.data ? (
         !q.error && <Loading what="share classes" />
@@ -69,7 +78,10 @@ export function ShareClassDetail({ id }: { id: string }) {
   const now = Date.now();
   const q = useQuery(ShareClassDetailDocument, { id, shareClassId: id, startDate: now - HISTORY_DAYS * 86_400_000, endDate: now + 86_400_000 }, id);
   const { reload } = q;
-  useEffect(() => subscribe(NavPublishedDocument, { shareClassId: id }, () => void reload()), [id, reload]);
+  // The checklist is read again whenever this screen changes something it depends on.
+  const [version, setVersion] = useState(0);
+  const changed = () => (setVersion((v) => v + 1), void reload());
+  useEffect(() => subscribe(NavPublishedDocument, { shareClassId: id }, () => (setVersion((v) => v + 1), void reload())), [id, reload]);
   if (!q.data) return <Page title={`Share class ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the share class" />}</Page>;
   const s = q.data.shareClass;
   const history = q.data.navHistory;
@@ -80,11 +92,19 @@ export function ShareClassDetail({ id }: { id: string }) {
           {s.meta.name} <Mono>{s.id}</Mono>
         </>
       }
-      actions={<Link to={['share-classes']}>← Share classes</Link>}
+      actions={
+        <>
+          <a className="button" href={href('share-classes', s.id, 'edit')}>
+            Edit share class
+          </a>
+          <Link to={['share-classes']}>← Share classes</Link>
+        </>
+      }
     >
+      <ShareClassChecklist id={s.id} version={version} />
       <Panel title="NAV history">
         <NavChart points={history} currency={s.currency} />
-        <PublishNav shareClassId={s.id} currency={s.currency} onDone={() => void reload()} />
+        <PublishNav shareClassId={s.id} currency={s.currency} onDone={changed} />
       </Panel>
       <div className="columns">
         <Panel title="Share class">
@@ -135,7 +155,7 @@ export function ShareClassDetail({ id }: { id: string }) {
             items={[
               ['Subscription frequency', `${s.subRedemption.subFreq} days`],
               ['Redemption frequency', `${s.subRedemption.redFreq} days`],
-              ['Cut-off', `${s.subRedemption.cutOffTime_days} days`],
+              ['Cut-off day offset', `${s.subRedemption.cutOffTime_days} business days from the dealing date (time and zone: dealing calendar)`],
               ['Lock-up', `${s.subRedemption.lockup} days`],
               ['Eligible investors', s.subRedemption.eligibleInvestors],
               ['Distribution policy', s.subRedemption.distributionPolicy],
@@ -147,6 +167,7 @@ export function ShareClassDetail({ id }: { id: string }) {
           />
         </Panel>
       </div>
+      <DealingCalendarPanel shareClassId={s.id} onSaved={changed} />
       <Panel title="Tokens">
         <table className="grid" aria-label="Tokens">
           <thead>
@@ -176,6 +197,9 @@ export function ShareClassDetail({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
+        {!s.tokens.length && <p className="muted">No token yet: the first token becomes the primary one, and its chain the default chain.</p>}
+        {/* Token deployment (deploy on a configured chain, or register an existing contract, with
+            its transaction until it confirms) lands here with the chain work. */}
       </Panel>
       <Panel title="Distributors granted">
         {s.grants.length ? (

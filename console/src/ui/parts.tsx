@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 
 export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -74,8 +74,28 @@ export function Mono({ children }: { children: ReactNode }) {
   return <code className="mono">{children}</code>;
 }
 
-export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string }) {
+/**
+ * A refusal of the form around a field, when the gateway's message names that field
+ * (`details.isin must be an ISIN …`): the field shows the message under itself and is marked
+ * invalid, and the form puts the focus there, so the correction starts at the right place.
+ */
+const Refused = createContext<{ field: string; message: string } | null>(null);
+
+function useRefusal(name: string | undefined, id: string, hint: boolean) {
+  const r = useContext(Refused);
+  const invalid = !!name && r?.field === name;
+  const describedBy = [hint ? `${id}-hint` : null, invalid ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const note = invalid ? (
+    <small id={`${id}-error`} className="field-error">
+      {r!.message}
+    </small>
+  ) : null;
+  return { invalid, describedBy, note };
+}
+
+export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string; step?: string; list?: string }) {
   const id = useId();
+  const refusal = useRefusal(props.name, id, !!props.hint);
   return (
     <div className="field">
       <label htmlFor={id}>
@@ -91,7 +111,10 @@ export function Field(props: { label: string; value: string; onChange: (v: strin
         placeholder={props.placeholder}
         autoFocus={props.autoFocus}
         autoComplete="off"
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        step={props.step}
+        list={props.list}
+        aria-invalid={refusal.invalid || undefined}
+        aria-describedby={refusal.describedBy}
         onChange={(e) => props.onChange(e.target.value)}
       />
       {props.hint && (
@@ -99,22 +122,25 @@ export function Field(props: { label: string; value: string; onChange: (v: strin
           {props.hint}
         </small>
       )}
+      {refusal.note}
     </div>
   );
 }
 
 export function Select(props: { label: string; value: string; onChange: (v: string) => void; options: [string, string][]; name?: string }) {
   const id = useId();
+  const refusal = useRefusal(props.name, id, false);
   return (
     <div className="field">
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} aria-invalid={refusal.invalid || undefined} aria-describedby={refusal.describedBy}>
         {props.options.map(([v, l]) => (
           <option key={v} value={v}>
             {l}
           </option>
         ))}
       </select>
+      {refusal.note}
     </div>
   );
 }
@@ -123,27 +149,39 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
  * A form whose submission calls the gateway: the button waits, a refusal is shown with the
  * gateway's own message and what was typed stays in the fields, so it can be corrected.
  */
-export function ActionForm({ submit, label, children, onDone, className }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string }) {
+export function ActionForm({ submit, label, children, onDone, className, busyLabel }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const [refused, setRefused] = useState<{ field: string; message: string } | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (refused) form.current?.querySelector<HTMLElement>(`[name="${CSS.escape(refused.field)}"]`)?.focus();
+  }, [refused]);
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setRefused(null);
     try {
       const r = await submit();
       onDone?.(r);
     } catch (err) {
+      const message = (err as Error).message;
       setError(err as Error);
+      // The field the message begins with, when the form has one of that name.
+      const field = /^([A-Za-z_][\w.]*)\b/.exec(message)?.[1];
+      if (field && form.current?.querySelector(`[name="${CSS.escape(field)}"]`)) setRefused({ field, message });
     } finally {
       setBusy(false);
     }
   };
   return (
-    <form className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
-      <div className="form-fields">{children}</div>
+    <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
+      <Refused.Provider value={refused}>
+        <div className="form-fields">{children}</div>
+      </Refused.Provider>
       <button type="submit" disabled={busy}>
-        {busy ? 'Working…' : label}
+        {busy ? (busyLabel ?? 'Working…') : label}
       </button>
       <ErrorNote error={error} />
     </form>

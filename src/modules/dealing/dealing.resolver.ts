@@ -1,14 +1,26 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { EpochMs } from '../../graphql/scalars';
 import type { GatewayContext } from '../../graphql/context';
 import { ShareClass } from '../share-class/share-class.entity';
 import { DealingCalendar } from './dealing-calendar.entity';
-import { DealingCalendarInput } from './dealing.types';
+import { DealingCalendarInput, DealingPreview } from './dealing.types';
 
 @Resolver(() => ShareClass)
 export class DealingResolver {
   @FieldResolver(() => DealingCalendar, { nullable: true, description: 'The dealing calendar; null: every weekday in UTC, cut-off at the end of the day' })
   async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<DealingCalendar | null> {
     return (await ctx.loaders.manyBy(DealingCalendar, 'shareClass').load(sc.id))[0] ?? null;
+  }
+
+  @Query(() => DealingPreview, { description: "Ops: the next dealing dates, cut-offs and settlement dates of a share class from `from` (default now), under its calendar or, with `draft`, under the calendar `setDealingCalendar(draft)` would leave (same checks, nothing stored)." })
+  dealingPreview(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('draft', () => DealingCalendarInput, { nullable: true }) draft: DealingCalendarInput | null,
+    @Arg('from', () => EpochMs, { nullable: true }) from: Date | null,
+    @Arg('count', () => Int, { defaultValue: 5, description: '1 to 50' }) count: number,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DealingPreview> {
+    return ctx.services.dealing.preview(ctx, shareClassId, draft, from, count);
   }
 
   @Mutation(() => DealingCalendar, { description: "Ops: create or change a share class's dealing calendar; absent fields keep their value." })

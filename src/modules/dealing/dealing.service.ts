@@ -130,25 +130,7 @@ export class DealingService {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, shareClassId);
     const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc } as never);
-    const zone = optional(input.timeZone, 'timeZone');
-    if (zone !== undefined) {
-      if (!isKnownZone(zone)) throw badRequest('timeZone must be an IANA time zone such as Europe/Luxembourg');
-      cal.timeZone = zone;
-    }
-    const cutOff = optional(input.cutOffTime, 'cutOffTime');
-    if (cutOff !== undefined) {
-      if (!TIME.test(cutOff)) throw badRequest('cutOffTime must be HH:MM from 00:00 to 24:00');
-      cal.cutOffTime = cutOff;
-    }
-    if (input.settlementLagDays != null) cal.settlementLagDays = intInRange(input.settlementLagDays, 'settlementLagDays', 0, 30);
-    const anchor = optional(input.anchorDate, 'anchorDate');
-    if (anchor !== undefined) cal.anchorDate = isoDate(anchor, 'anchorDate');
-    if (input.holidays != null) cal.holidays = holidayList(input.holidays);
-    if (input.settlementCurrencies != null) {
-      const codes = input.settlementCurrencies.map((c) => (typeof c === 'string' ? c.trim() : c));
-      if (!codes.every((c) => typeof c === 'string' && SETTLEMENT_CURRENCY.test(c))) throw badRequest('settlementCurrencies must be upper-case currency codes such as USDC');
-      cal.settlementCurrencies = [...new Set(codes)];
-    }
+    applyCalendarInput(cal, input);
     this.changed(ctx, sc.id, { fields: Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] != null) });
     await ctx.em.flush();
     return cal;
@@ -178,6 +160,33 @@ export class DealingService {
     return cal;
   }
 
+  /**
+   * Ops: the next `count` dealing dates of a share class from `from` (default now), for
+   * subscriptions and for redemptions, under its stored calendar or, with `draft`, the calendar as
+   * it would be after `setCalendar(draft)` (the same checks and messages): the dates placement
+   * would give orders placed then, each next one for an order placed at the previous cut-off.
+   */
+  async preview(ctx: ServiceContext, shareClassId: unknown, draft: DealingCalendarInput | null, from: Date | null, count: unknown): Promise<DealingPreview> {
+    ctx.access.requireOps();
+    const n = intInRange(count, 'count', 1, MAX_PREVIEW);
+    const sc = await this.shareClasses.getVisible(ctx, shareClassId);
+    const stored = await this.calendarOf(ctx, sc.id);
+    const fields: CalendarFields = stored ? calendarFields(stored) : { ...calendarFields(DEFAULT_FIELDS) };
+    if (draft) applyCalendarInput(fields, draft);
+    const { calendar, settlementCurrencies } = rulesFrom(fields);
+    const rules: DealingRules = { calendar, currencies: [sc.currency, ...settlementCurrencies.filter((c) => c !== sc.currency)] };
+    const walk = (kind: 'subscription' | 'redemption') => {
+      const out: DealingDates[] = [];
+      for (let at = from ?? this.clock.now(); out.length < n; ) {
+        const dates = this.datesOf(rules, sc, kind, at);
+        out.push(dates);
+        at = dates.cutOffAt;
+      }
+      return out;
+    };
+    return { ...fields, configured: stored !== null, currencies: [...rules.currencies], subscriptions: walk('subscription'), redemptions: walk('redemption') };
+  }
+
   /** The event of every calendar change (audit trail; drops the cached rules on every instance). */
   private changed(ctx: ServiceContext, shareClassId: string, payload: Record<string, unknown>): void {
     appendEvent(ctx.em, { type: 'share_class.dealing_updated', aggregateType: 'share_class', aggregateId: shareClassId, payload: { shareClassId, ...payload }, occurredAt: this.clock.now() });
@@ -191,7 +200,51 @@ interface StoredRules {
 
 const NO_CALENDAR: StoredRules = Object.freeze({ calendar: DEFAULT_CALENDAR, settlementCurrencies: Object.freeze([]) as readonly string[] });
 
-function rulesFrom(cal: DealingCalendar): StoredRules {
+/** Longest dealing-date preview. */
+const MAX_PREVIEW = 50;
+
+/** The fields of a calendar ops set. */
+type CalendarFields = Pick<DealingCalendar, 'timeZone' | 'cutOffTime' | 'settlementLagDays' | 'anchorDate' | 'holidays' | 'settlementCurrencies'>;
+
+/** A share class without a calendar, as calendar fields (DEFAULT_CALENDAR). */
+const DEFAULT_FIELDS: CalendarFields = Object.freeze({ ...DEFAULT_CALENDAR, holidays: [], settlementCurrencies: [] });
+
+const calendarFields = (c: CalendarFields): CalendarFields => ({
+  timeZone: c.timeZone,
+  cutOffTime: c.cutOffTime,
+  settlementLagDays: c.settlementLagDays,
+  anchorDate: c.anchorDate,
+  holidays: [...c.holidays],
+  settlementCurrencies: [...c.settlementCurrencies],
+});
+
+/** What a preview answers: the calendar it used, and the dates it gives. */
+export type DealingPreview = CalendarFields & { configured: boolean; currencies: string[]; subscriptions: DealingDates[]; redemptions: DealingDates[] };
+
+/** The calendar fields `input` gives, checked, onto `cal`; absent fields keep their value. */
+function applyCalendarInput(cal: CalendarFields, input: DealingCalendarInput): void {
+  const zone = optional(input.timeZone, 'timeZone');
+  if (zone !== undefined) {
+    if (!isKnownZone(zone)) throw badRequest('timeZone must be an IANA time zone such as Europe/Luxembourg');
+    cal.timeZone = zone;
+  }
+  const cutOff = optional(input.cutOffTime, 'cutOffTime');
+  if (cutOff !== undefined) {
+    if (!TIME.test(cutOff)) throw badRequest('cutOffTime must be HH:MM from 00:00 to 24:00');
+    cal.cutOffTime = cutOff;
+  }
+  if (input.settlementLagDays != null) cal.settlementLagDays = intInRange(input.settlementLagDays, 'settlementLagDays', 0, 30);
+  const anchor = optional(input.anchorDate, 'anchorDate');
+  if (anchor !== undefined) cal.anchorDate = isoDate(anchor, 'anchorDate');
+  if (input.holidays != null) cal.holidays = holidayList(input.holidays);
+  if (input.settlementCurrencies != null) {
+    const codes = input.settlementCurrencies.map((c) => (typeof c === 'string' ? c.trim() : c));
+    if (!codes.every((c) => typeof c === 'string' && SETTLEMENT_CURRENCY.test(c))) throw badRequest('settlementCurrencies must be upper-case currency codes such as USDC');
+    cal.settlementCurrencies = [...new Set(codes)];
+  }
+}
+
+function rulesFrom(cal: CalendarFields): StoredRules {
   return {
     calendar: Object.freeze({
       timeZone: cal.timeZone,

@@ -1,4 +1,5 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { EpochMs } from '../../graphql/scalars';
 
 /** A share class's dealing calendar; absent fields keep their stored (or default) value. */
 @InputType()
@@ -20,4 +21,48 @@ export class DealingCalendarInput {
 
   @Field(() => [String], { nullable: true, description: "Replaces the allowed settlement currencies besides the share class's own" })
   settlementCurrencies?: string[] | null;
+}
+
+/** The dates placement gives an order placed at one moment (as on every order). */
+@ObjectType()
+export class DealingDatesView {
+  @Field(() => String, { description: '`YYYY-MM-DD` in the calendar\'s zone' })
+  dealingDate: string;
+
+  @Field(() => EpochMs, { description: 'The cut-off of that dealing date; an order at or after it is dealt on the next one' })
+  cutOffAt: Date;
+
+  @Field(() => String, { description: '`YYYY-MM-DD`: the dealing date plus the settlement lag in business days' })
+  expectedSettlementDate: string;
+}
+
+/** The next dealing dates of a share class under a calendar (stored, or a draft being edited). */
+@ObjectType()
+export class DealingPreview {
+  @Field(() => Boolean, { description: 'Whether the share class has a calendar stored (else the defaults apply)' })
+  configured: boolean;
+
+  @Field(() => String)
+  timeZone: string;
+
+  @Field(() => String)
+  cutOffTime: string;
+
+  @Field(() => Int)
+  settlementLagDays: number;
+
+  @Field(() => String)
+  anchorDate: string;
+
+  @Field(() => [String])
+  holidays: string[];
+
+  @Field(() => [String], { description: "The currencies an order may be placed in: the share class's own first" })
+  currencies: string[];
+
+  @Field(() => [DealingDatesView], { description: 'Subscriptions (`subFreq`), the first for an order placed at `from`, each next for one placed at the previous cut-off' })
+  subscriptions: DealingDatesView[];
+
+  @Field(() => [DealingDatesView], { description: 'Redemptions (`redFreq`), likewise' })
+  redemptions: DealingDatesView[];
 }

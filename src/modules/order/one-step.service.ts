@@ -26,14 +26,13 @@ import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
+import { pricingRefusal, refuse } from './placement-prerequisites';
 import {
-  noLiveNav,
   noLongerCancellable,
   noTokenOnChain,
   tokenCountExceedsHoldings,
   walletRequiredBeforeSettlement,
   wrongStatus,
-  zeroNav,
 } from './one-step.errors';
 
 /** The statuses of the one-step flow (R-one-step and surface O). */
@@ -195,9 +194,10 @@ export class OneStepOrderService {
       if (!wallet) throw walletRequiredBeforeSettlement();
 
       const nav = await this.deps.navs.latest({ em, access: ctx.access }, shareClassId);
-      if (!nav) throw noLiveNav();
-      const price = new Dec(nav.close);
-      if (price.isZero()) throw zeroNav();
+      refuse(pricingRefusal(nav));
+      // Refused above when there is none.
+      const live = nav!;
+      const price = new Dec(live.close);
       if (order.type === OrderType.subscription) {
         order.settlementTokens = tokensForAmount(order.amount!, price, token.decimals);
         order.settlementAmount = decimalString(order.amount!);
@@ -209,7 +209,7 @@ export class OneStepOrderService {
       }
       order.settlementNav = decimalString(price);
       order.nav = order.settlementNav;
-      order.navPublishedAt = nav.publishedAt;
+      order.navPublishedAt = live.publishedAt;
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {

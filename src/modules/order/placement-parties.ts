@@ -4,8 +4,9 @@ import type { DeliveryMode } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { investorNotFound, investorNotTrading } from '../investor/investor.errors';
 import { WALLET_IN_USE_SQL } from '../investor/investor-wallet.service';
-import { shareClassNotFound, shareClassNotTrading } from '../share-class/share-class.errors';
+import { shareClassNotFound } from '../share-class/share-class.errors';
 import type { ShareClassRecord, ShareClassService } from '../share-class/share-class.service';
+import { refuse, tradingRefusal } from './placement-prerequisites';
 
 /** The records an order is placed for, as the caller may see them, and what placement asks of them. */
 export interface PlacementParties {
@@ -73,7 +74,7 @@ export async function placementParties(
   if (!ids.investorId || !row.investor_id || !row.investor_status) throw investorNotFound();
   if (!shareClass || !row.delivery_mode) throw shareClassNotFound();
   if (row.investor_status !== 'active') throw investorNotTrading(ctx.access.shownId(row.investor_id, 'investor'), row.investor_status);
-  if (shareClass.status !== 'active') throw shareClassNotTrading(shareClass.id, shareClass.status);
+  refuse(tradingRefusal(shareClass));
   return {
     distributorId: ids.distributorId,
     investorId: row.investor_id,

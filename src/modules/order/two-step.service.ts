@@ -20,14 +20,11 @@ import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
+import { holdWalletRefusal, investorPrerequisiteRefusal, refuse } from './placement-prerequisites';
 import {
   cannotCancel,
   cannotPush,
   cannotRecordOutcome,
-  investorNotGranted,
-  noDefaultChain,
-  noDistributorWallet,
-  noInvestorWallet,
   providerNotConfigured,
   pushInProgress,
   supplyRejected,
@@ -113,25 +110,26 @@ export class TwoStepService {
     const { shareClass, deliveryMode } = parties;
 
     // 3. the investor's prerequisites (set by operations)
-    if (!parties.investorGranted) throw investorNotGranted(shareClass.id);
-    const chainId = shareClass.primaryChainId;
-    if (chainId === null || shareClass.primaryTokenDecimals === null) throw noDefaultChain(shareClass.id);
-    if (!parties.investorWallet) throw noInvestorWallet(chainId);
+    refuse(investorPrerequisiteRefusal(parties));
+    // Refused above without them.
+    const chainId = shareClass.primaryChainId!;
+    const tokenDecimals = shareClass.primaryTokenDecimals!;
+    const investorWallet = parties.investorWallet!;
 
     // 4. the amount
     const amount = notNegative(amountIn, 'amountSubscription');
 
-    let deliveryWallet = parties.investorWallet;
+    let deliveryWallet = investorWallet;
     if (deliveryMode === DeliveryMode.hold) {
-      if (!parties.distributorWallet) throw noDistributorWallet(chainId);
-      deliveryWallet = parties.distributorWallet;
+      refuse(holdWalletRefusal(deliveryMode, parties.distributorWallet, chainId));
+      deliveryWallet = parties.distributorWallet!;
     }
 
     // 5. the dealing rules: currency, minimum investment, dealing and settlement dates
     const now = this.deps.clock.now();
     const { currency, ...dates } = await this.deps.dealing.subscriptionTerms(ctx, shareClass, { amount, currency: currencyIn, field: 'amountSubscription', placedAt: now });
     const nav = await this.deps.navs.latestRecord(ctx, shareClass.id);
-    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, nav: nav?.close ?? null, tokenDecimals: shareClass.primaryTokenDecimals });
+    const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, nav: nav?.close ?? null, tokenDecimals });
 
     return recordPlacement(
       em,
@@ -154,7 +152,7 @@ export class TwoStepService {
         deliveryMode,
         deliveryWallet,
         chainId,
-        walletAddress: parties.investorWallet,
+        walletAddress: investorWallet,
         externalRef,
         ...dates,
       },

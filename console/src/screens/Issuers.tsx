@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { CreateFundDocument, CreateIssuerDocument, IssuerDetailDocument, IssuerListDocument, UpdateFundDocument, UpdateIssuerDocument } from '../generated/graphql';
+import { time } from '../ui/format';
+import { ActionForm, ConfirmAction, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status } from '../ui/parts';
+import { href, Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+/** Issuers, newest first, and the form that starts onboarding: a new issuer. */
+export function IssuerList() {
+  const q = useQuery(IssuerListDocument, { page: { first: 200 } }, 'list');
+  const [name, setName] = useState('');
+  const [lei, setLei] = useState('');
+  const [jurisdiction, setJurisdiction] = useState('');
+  return (
+    <Page title="Issuers">
+      <Panel title="New issuer">
+        <ActionForm
+          label="Create issuer"
+          className="inline"
+          submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}
+          onDone={(r) => (window.location.hash = href('issuers', (r as { createIssuer: { id: string } }).createIssuer.id))}
+        >
+          <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Asset Management S.A." />
+          <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" />
+          <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" />
+        </ActionForm>
+      </Panel>
+      <ErrorNote error={q.error} />
+      {!q.data ? (
+        !q.error && <Loading what="issuers" />
+      ) : (
+        <table className="grid" aria-label="Issuers">
+          <thead>
+            <tr>
+              <th scope="col">Issuer</th>
+              <th scope="col">Name</th>
+              <th scope="col">LEI</th>
+              <th scope="col">Jurisdiction</th>
+              <th scope="col" className="num">
+                Funds
+              </th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.issuers.items.map((i) => (
+              <tr key={i.id}>
+                <td>
+                  <Link to={['issuers', i.id]} className="mono">
+                    {i.id}
+                  </Link>
+                </td>
+                <td>{i.name}</td>
+                <td className="mono">{i.lei ?? '—'}</td>
+                <td>{i.jurisdiction ?? '—'}</td>
+                <td className="num">{i.funds.length}</td>
+                <td>{time(i.createdAt)}</td>
+              </tr>
+            ))}
+            {!q.data.issuers.items.length && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No issuers yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+    </Page>
+  );
+}
+
+/** One issuer: its fields (editable), its funds (create, edit) and their share classes. */
+export function IssuerDetail({ id }: { id: string }) {
+  const q = useQuery(IssuerDetailDocument, { id }, id);
+  const reload = () => void q.reload();
+  if (!q.data) return <Page title={`Issuer ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the issuer" />}</Page>;
+  const issuer = q.data.issuer;
+  return (
+    <Page
+      title={
+        <>
+          {issuer.name} <Mono>{issuer.id}</Mono>
+        </>
+      }
+      actions={<Link to={['issuers']}>← Issuers</Link>}
+    >
+      <div className="columns">
+        <Panel title="Issuer">
+          <Facts
+            items={[
+              ['LEI', issuer.lei],
+              ['Jurisdiction', issuer.jurisdiction],
+              ['Created', `${time(issuer.createdAt)} by ${issuer.createdBy}`],
+              ['Updated', `${time(issuer.updatedAt)} by ${issuer.updatedBy}`],
+            ]}
+          />
+          <EditIssuer issuer={issuer} onDone={reload} />
+        </Panel>
+        <Panel title="New fund">
+          <NewFund issuerId={issuer.id} />
+        </Panel>
+      </div>
+      <Panel title="Funds">
+        <table className="grid" aria-label="Funds">
+          <thead>
+            <tr>
+              <th scope="col">Fund</th>
+              <th scope="col">Name</th>
+              <th scope="col">Description</th>
+              <th scope="col">Share classes</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {issuer.funds.map((f) => (
+              <tr key={f.id}>
+                <td className="mono">{f.id}</td>
+                <td>{f.name}</td>
+                <td className="wrap">{f.description ?? '—'}</td>
+                <td>
+                  {f.shareClasses.map((s) => (
+                    <span key={s.id}>
+                      <Link to={['share-classes', s.id]}>{s.meta.name}</Link> <Status value={s.status} />{' '}
+                    </span>
+                  ))}
+                  {!f.shareClasses.length && <span className="muted">none</span>}
+                </td>
+                <td className="row-actions">
+                  <a href={href('share-classes', 'new', f.id)}>New share class</a>
+                  <EditFund fund={f} onDone={reload} />
+                </td>
+              </tr>
+            ))}
+            {!issuer.funds.length && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No funds yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </Panel>
+    </Page>
+  );
+}
+
+function EditIssuer({ issuer, onDone }: { issuer: { id: string; name: string; lei?: string | null; jurisdiction?: string | null }; onDone: () => void }) {
+  const [name, setName] = useState(issuer.name);
+  const [lei, setLei] = useState(issuer.lei ?? '');
+  const [jurisdiction, setJurisdiction] = useState(issuer.jurisdiction ?? '');
+  // An empty optional field clears it (UpdateIssuerInput).
+  return (
+    <ActionForm label="Save issuer" className="inline" submit={() => request(UpdateIssuerDocument, { id: issuer.id, input: { name, lei, jurisdiction } })} onDone={onDone}>
+      <Field label="Name" name="name" value={name} onChange={setName} />
+      <Field label="LEI" name="lei" value={lei} onChange={setLei} />
+      <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} />
+    </ActionForm>
+  );
+}
+
+function NewFund({ issuerId }: { issuerId: string }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  return (
+    <ActionForm
+      label="Create fund"
+      submit={() => request(CreateFundDocument, { input: { issuerId, name, description: description || null } })}
+      // The next step of onboarding: a share class of the new fund.
+      onDone={(r) => (window.location.hash = href('share-classes', 'new', (r as { createFund: { id: string } }).createFund.id))}
+    >
+      <Field label="Fund name" name="name" value={name} onChange={setName} placeholder="Example Money Market Fund" />
+      <Field label="Description" name="description" value={description} onChange={setDescription} />
+    </ActionForm>
+  );
+}
+
+function EditFund({ fund, onDone }: { fund: { id: string; name: string; description?: string | null }; onDone: () => void }) {
+  const [name, setName] = useState(fund.name);
+  const [description, setDescription] = useState(fund.description ?? '');
+  return (
+    <ConfirmAction
+      quiet
+      label="Edit"
+      title={`Edit fund ${fund.id}`}
+      description={<p>An empty description clears it.</p>}
+      confirmLabel="Save fund"
+      fields={(autoFocus) => (
+        <>
+          <Field label="Fund name" name="name" value={name} onChange={setName} autoFocus={autoFocus} />
+          <Field label="Description" name="description" value={description} onChange={setDescription} />
+        </>
+      )}
+      run={() => request(UpdateFundDocument, { id: fund.id, input: { name, description } })}
+      onDone={onDone}
+    />
+  );
+}

@@ -1,0 +1,201 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument, type CreateShareClassInput, type ShareClassFormQuery } from '../generated/graphql';
+import { ActionForm, ErrorNote, Field, Loading, Mono, Page, Select } from '../ui/parts';
+import { href, Link } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+/*
+ * Every documented field of a share class, grouped as the description groups them. Each input is
+ * named by the field's path (`details.isin`), the name the gateway's messages use, so a refusal
+ * marks and focuses the field it is about (ActionForm). The browser only checks that a number
+ * field holds a number; every rule (ranges, formats, required text) is the gateway's, with its
+ * message.
+ */
+type Kind = 'text' | 'int' | 'number';
+type Spec = [path: string, label: string, kind: Kind, hint?: string];
+
+const GROUPS: { legend: string; fields: Spec[] }[] = [
+  { legend: 'Share class', fields: [['currency', 'Currency', 'text', 'ISO 4217, e.g. EUR'], ['provider', 'Supply-side platform', 'text', 'e.g. supply-sim']] },
+  { legend: 'Name', fields: [['meta.name', 'Name', 'text'], ['meta.manager', 'Manager', 'text']] },
+  {
+    legend: 'Fees (basis points, 100 = 1 %)',
+    fields: [['feesSubBps', 'Subscription fee', 'int'], ['feesRedBps', 'Redemption fee', 'int'], ['feesMgmtBps', 'Management fee', 'int'], ['feesPerfBps', 'Performance fee', 'int'], ['feesWatermarkBps', 'High watermark', 'int']],
+  },
+  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'e.g. LU2900000037'], ['details.jurisdiction', 'Jurisdiction', 'text'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
+  {
+    legend: 'Metrics',
+    fields: [['metrics.apy_bps', 'APY (bps)', 'int'], ['metrics.tvl_fiat', 'TVL', 'text'], ['metrics.change7D', '7-day change', 'text'], ['metrics.currency', 'Metrics currency', 'text'], ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended']],
+  },
+  { legend: 'Overview', fields: [['overview.assetClass', 'Asset class', 'text'], ['overview.description', 'Description', 'text'], ['overview.riskLevel', 'Risk level', 'int', '1 to 7']] },
+  {
+    legend: 'Subscriptions and redemptions',
+    fields: [
+      ['subRedemption.subFreq', 'Subscription frequency (business days)', 'int', '0 or 1: every business day'],
+      ['subRedemption.redFreq', 'Redemption frequency (business days)', 'int'],
+      ['subRedemption.cutOffTime_days', 'Cut-off (business days from dealing)', 'int', '0: on the dealing day, -1: the day before'],
+      ['subRedemption.lockup', 'Lock-up (days)', 'int', '0: none'],
+      ['subRedemption.eligibleInvestors', 'Eligible investors', 'text'],
+      ['subRedemption.distributionPolicy', 'Distribution policy', 'text'],
+    ],
+  },
+  {
+    legend: 'Bank account',
+    fields: [
+      ['bank.accountHolderName', 'Account holder', 'text'],
+      ['bank.accountNumber', 'Account number', 'text'],
+      ['bank.accountType', 'Account type', 'text', 'e.g. IBAN'],
+      ['bank.bankName', 'Bank', 'text'],
+      ['bank.swiftCode', 'SWIFT / BIC', 'text'],
+      ['bank.currency', 'Bank currency', 'text'],
+    ],
+  },
+];
+
+type Values = Record<string, string>;
+
+/** What a new share class starts with: the neutral choices, so only what is particular to it is typed. */
+const NEW: Values = {
+  provider: 'supply-sim',
+  feesSubBps: '0',
+  feesRedBps: '0',
+  feesMgmtBps: '0',
+  feesPerfBps: '0',
+  feesWatermarkBps: '0',
+  'details.minimumInvestment_fiat': '0',
+  'metrics.apy_bps': '0',
+  'metrics.tvl_fiat': '0',
+  'metrics.change7D': '0',
+  'metrics.maturity_days': '-1',
+  'subRedemption.subFreq': '1',
+  'subRedemption.redFreq': '1',
+  'subRedemption.cutOffTime_days': '0',
+  'subRedemption.lockup': '0',
+  'bank.accountType': 'IBAN',
+};
+
+/**
+ * The GraphQL input of the typed values: nested by path, numbers as numbers. Typed as the API's
+ * input; a field left empty goes as sent (an empty text, a null number) for the API to refuse.
+ */
+type ShareClassFields = Omit<CreateShareClassInput, 'fundId' | 'status'>;
+function inputOf(values: Values): ShareClassFields {
+  const out: Record<string, Record<string, unknown> | unknown> = {};
+  for (const { fields } of GROUPS) {
+    for (const [path, , kind] of fields) {
+      const raw = (values[path] ?? '').trim();
+      const value = kind === 'text' ? raw : raw === '' ? null : Number(raw);
+      const [head, leaf] = path.split('.');
+      if (leaf) ((out[head] ??= {}) as Record<string, unknown>)[leaf] = value;
+      else out[head] = value;
+    }
+  }
+  return out as ShareClassFields;
+}
+
+/** The form's values of a stored share class. */
+function valuesOf(sc: ShareClassFormQuery['shareClass']): Values {
+  const values: Values = { status: sc.status };
+  const record = sc as unknown as Record<string, unknown>;
+  for (const { fields } of GROUPS) {
+    for (const [path] of fields) {
+      const [head, leaf] = path.split('.');
+      const v = leaf ? (record[head] as Record<string, unknown>)[leaf] : record[head];
+      values[path] = v == null ? '' : String(v);
+    }
+  }
+  return values;
+}
+
+function Fields({ values, set }: { values: Values; set: (path: string, v: string) => void }) {
+  return (
+    <>
+      {GROUPS.map((g) => (
+        <fieldset key={g.legend} className="group">
+          <legend>{g.legend}</legend>
+          <div className="grid-fields">
+            {g.fields.map(([path, label, kind, hint]) => (
+              <Field
+                key={path}
+                label={label}
+                name={path}
+                value={values[path] ?? ''}
+                onChange={(v) => set(path, v)}
+                type={kind === 'text' ? 'text' : 'number'}
+                step={kind === 'int' ? '1' : kind === 'number' ? 'any' : undefined}
+                required={kind !== 'text'}
+                hint={hint}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ))}
+    </>
+  );
+}
+
+/** `#/share-classes/new[/FN…]`: a share class of a fund, every documented field. */
+export function NewShareClass({ fundId }: { fundId?: string }) {
+  const funds = useQuery(FundChoicesDocument, {}, 'funds');
+  const [fund, setFund] = useState(fundId ?? '');
+  const [values, setValues] = useState<Values>(NEW);
+  const set = (path: string, v: string) => setValues((old) => ({ ...old, [path]: v }));
+  return (
+    <Page title="New share class" actions={<Link to={['share-classes']}>← Share classes</Link>}>
+      <ErrorNote error={funds.error} />
+      {!funds.data ? (
+        !funds.error && <Loading what="funds" />
+      ) : (
+        <ActionForm
+          label="Create share class"
+          submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } })}
+          onDone={(r) => (window.location.hash = href('share-classes', (r as { createShareClass: { id: string } }).createShareClass.id))}
+        >
+          <fieldset className="group">
+            <legend>Fund</legend>
+            <Select
+              label="Fund"
+              name="fundId"
+              value={fund}
+              onChange={setFund}
+              options={[['', 'Choose…'], ...funds.data.funds.items.map((f): [string, string] => [f.id, `${f.id} · ${f.name} (${f.issuer.name})`])]}
+            />
+            {!funds.data.funds.items.length && (
+              <p className="muted">
+                No fund yet: <Link to={['issuers']}>create an issuer and a fund</Link> first.
+              </p>
+            )}
+          </fieldset>
+          <Fields values={values} set={set} />
+        </ActionForm>
+      )}
+    </Page>
+  );
+}
+
+/** `#/share-classes/SC…/edit`: the same fields; sub-objects are replaced whole, as the API does. */
+export function EditShareClass({ id }: { id: string }) {
+  const q = useQuery(ShareClassFormDocument, { id }, id);
+  const [values, setValues] = useState<Values | null>(null);
+  if (!q.data) return <Page title={`Edit ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the share class" />}</Page>;
+  const shown = values ?? valuesOf(q.data.shareClass);
+  const set = (path: string, v: string) => setValues({ ...shown, [path]: v });
+  return (
+    <Page
+      title={
+        <>
+          Edit {q.data.shareClass.meta.name} <Mono>{id}</Mono>
+        </>
+      }
+      actions={<Link to={['share-classes', id]}>← Back to the share class</Link>}
+    >
+      <ActionForm label="Save share class" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
+        <fieldset className="group">
+          <legend>Status</legend>
+          <Field label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} hint="active takes orders; any other word (closed, suspended) refuses new ones" />
+        </fieldset>
+        <Fields values={shown} set={set} />
+      </ActionForm>
+    </Page>
+  );
+}

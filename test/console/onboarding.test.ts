@@ -1,0 +1,292 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
+import { startTestGateway, type TestGateway } from '../support/gateway';
+import { asOps } from '../support/ops.factories';
+
+/*
+ * Onboarding from an empty console, in a real headless Chromium against a gateway on a real
+ * database: an issuer, a fund, a share class with every documented field and a dealing calendar,
+ * a NAV, a distributor with a host and a grant, an investor with a wallet — all from the page —
+ * then one order placed over REST as the distributor, seen on the blotter. The tests follow each
+ * other as one journey and share its state.
+ *
+ * Token deployment and settlement from the page come with the chain work: their steps go where
+ * the comments say ("deploys its token", "settles the order"), and the checklist assertions that
+ * expect a missing primary token then turn into "ready".
+ */
+describe('Ops console onboarding (browser)', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  const HOST = 'onboard.test';
+  const WALLET = `0x${'5a'.repeat(20)}`;
+  // The gateway's clock, fixed: the dealing dates the page previews and the order gets are known.
+  const NOW = new Date('2026-12-24T09:00:00Z');
+  const made = { issuer: '', fund: '', shareClass: '', distributor: '', investor: '', order: '' };
+
+  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const expectAccessible = async (screen: string) => {
+    const violations = await seriousA11yViolations(page);
+    expect({ screen, violations }).toEqual({ screen, violations: [] });
+  };
+  const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1 }).filter({ hasText: text }).waitFor();
+  const checklistItem = (key: string) => page.locator(`.checklist li[data-key="${key}"]`);
+  const idFromHash = async (section: string) => {
+    const route = new RegExp(`#/${section}/([A-Z]{2}\\d{6})$`);
+    await page.waitForURL(route);
+    return route.exec(page.url())![1];
+  };
+  /** Waits until the checklist (read again by the gateway after a change) shows the item done. */
+  const checklistDone = (key: string) => page.locator(`.checklist li[data-key="${key}"][data-done="true"]`).waitFor();
+
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    await gw.reset();
+    gw.clock.set(NOW);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    page.setDefaultTimeout(10_000);
+    await page.goto(url(`#token=${await gw.opsToken()}`));
+    await page.getByText('Signed in as').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it('creates an issuer and a fund from the page', async () => {
+    await page.getByRole('link', { name: 'Issuers' }).click();
+    await heading('Issuers');
+    await page.getByText('No issuers yet.').waitFor();
+    await expectAccessible('issuers');
+    await page.getByLabel('Name').fill('Onboard Asset Management S.A.');
+    await page.getByLabel('LEI').fill('5493001KJTIIGC8Y1R12');
+    await page.getByLabel('Jurisdiction').fill('LU');
+    await page.getByRole('button', { name: 'Create issuer' }).click();
+    made.issuer = await idFromHash('issuers');
+    await heading('Onboard Asset Management S.A.');
+
+    await page.getByLabel('Fund name').fill('Onboard Liquidity Fund');
+    await page.getByLabel('Description').fill('Euro money market');
+    await screenshot(page, 'issuer');
+    await expectAccessible('issuer');
+    await page.getByRole('button', { name: 'Create fund' }).click();
+    // The next step opens by itself: a share class of the new fund.
+    await heading('New share class');
+    made.fund = await page.getByLabel('Fund', { exact: true }).inputValue();
+    expect(made.fund).toMatch(/^FN\d{6}$/);
+  });
+
+  it('creates a share class with every documented field; a refusal shows the API message beside the field it names and keeps what was typed', async () => {
+    // A number field's label carries its required mark.
+    const field = (label: string) => page.getByLabel(new RegExp(`^${label.replace(/[()/]/g, '\\$&')}( \\*)?$`));
+    const fill = async (label: string, value: string) => field(label).fill(value);
+    await fill('Currency', 'EUR');
+    await fill('Name', 'Onboard Liquidity EUR I');
+    await fill('Manager', 'Onboard Asset Management S.A.');
+    await fill('Subscription fee', '25');
+    await fill('ISIN', 'XX123');
+    await fill('Jurisdiction', 'LU');
+    await fill('Minimum investment', '100');
+    await fill('Metrics currency', 'EUR');
+    await fill('Asset class', 'Money Market');
+    await fill('Description', 'Overnight euro deposits');
+    await fill('Risk level', '1');
+    await fill('Eligible investors', 'PROF');
+    await fill('Distribution policy', 'Accumulating');
+    await fill('Account holder', 'Onboard Liquidity Fund');
+    await fill('Account number', 'LU280019400000001234');
+    await fill('Bank', 'Banque Example');
+    await fill('SWIFT / BIC', 'BEXALULL');
+    await fill('Bank currency', 'EUR');
+    await page.getByRole('button', { name: 'Create share class' }).click();
+
+    const alert = page.getByRole('alert').locator('.message');
+    await expect(alert.textContent()).resolves.toBe('details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)');
+    const isin = page.getByLabel('ISIN', { exact: true });
+    await expect(isin.getAttribute('aria-invalid')).resolves.toBe('true');
+    // beside the field too, and read with it
+    const note = page.locator('.field-error');
+    await expect(note.textContent()).resolves.toBe('details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)');
+    await expect(isin.getAttribute('aria-describedby')).resolves.toContain(await note.getAttribute('id'));
+    await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('details.isin');
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Onboard Liquidity EUR I');
+    await expect(field('Subscription fee').inputValue()).resolves.toBe('25');
+    await screenshot(page, 'share-class-form-refused');
+    await expectAccessible('share class form, refused');
+
+    // By keyboard: the focus is already on the refused field.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('LU2900000037');
+    await page.keyboard.press('Enter');
+    made.shareClass = await idFromHash('share-classes');
+    await heading('Onboard Liquidity EUR I');
+    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId currency feesSubBps details { isin minimumInvestment_fiat } bank { swiftCode } createdBy } }`, { id: made.shareClass });
+    expect(shareClass).toEqual({ fundId: made.fund, currency: 'EUR', feesSubBps: 25, details: { isin: 'LU2900000037', minimumInvestment_fiat: 100 }, bank: { swiftCode: 'BEXALULL' }, createdBy: 'test-ops' });
+  });
+
+  it("shows the share class's checklist with the refusals an order would meet", async () => {
+    await checklistItem('primaryToken').waitFor();
+    await expect(checklistItem('primaryToken').textContent()).resolves.toContain(`Until then an order meets: “Share class ${made.shareClass} has no default chain”`);
+    await expect(checklistItem('nav').getAttribute('data-done')).resolves.toBe('false');
+    await expect(checklistItem('grant').textContent()).resolves.toContain('“shareClassId not found”');
+    await expect(checklistItem('calendar').textContent()).resolves.toContain('! Advised');
+    await expect(page.locator('.not-ready').textContent()).resolves.toBe('3 things missing before a first order can succeed.');
+    await screenshot(page, 'share-class-onboarding');
+  });
+
+  it('sets the dealing calendar with a holiday picker, previewing the dates the gateway computes for the draft', async () => {
+    const panel = page.locator('section.panel').filter({ has: page.getByRole('heading', { name: 'Dealing calendar' }) });
+    const preview = panel.getByRole('region', { name: 'Dealing preview' });
+    // The defaults first: every weekday in UTC, cut-off at midnight.
+    await preview.getByRole('table', { name: 'Subscriptions: next dealing dates' }).locator('tbody tr').first().waitFor();
+    await panel.getByLabel('Time zone').fill('Europe/Luxembourg');
+    await panel.getByLabel('Cut-off time').fill('25:00');
+    // A draft the gateway refuses: its message in place of the preview.
+    await expect(preview.getByRole('alert').locator('.message').textContent()).resolves.toBe('cutOffTime must be HH:MM from 00:00 to 24:00');
+    await panel.getByLabel('Cut-off time').fill('11:00');
+    await panel.getByLabel('Settlement lag (business days)').fill('2');
+    await panel.getByLabel('Settlement currencies').fill('USDC');
+    // The holiday by keyboard: the date, then Enter adds it.
+    await panel.getByLabel('Holiday date').fill('2026-12-25');
+    await panel.getByLabel('Holiday date').press('Enter');
+    await panel.getByRole('list', { name: 'Holidays' }).getByText('2026-12-25').waitFor();
+    const rows = preview.getByRole('table', { name: 'Subscriptions: next dealing dates' }).locator('tbody tr');
+    await preview.getByRole('columnheader', { name: 'Cut-off (Europe/Luxembourg)' }).first().waitFor();
+    await rows.nth(1).locator('td').first().filter({ hasText: /^2026-12-28$/ }).waitFor();
+    const cells = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    // Thursday 24 December at 09:00 UTC, before the 11:00 cut-off (10:00 UTC); Christmas a holiday.
+    expect(cells).toEqual([
+      ['2026-12-24', 'Thu 24 Dec, 11:00 (24 Dec, 10:00 UTC)', '2026-12-29'],
+      ['2026-12-28', 'Mon 28 Dec, 11:00 (28 Dec, 10:00 UTC)', '2026-12-30'],
+    ]);
+    await preview.getByText('Orders may be placed in EUR, USDC.').waitFor();
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dealing-calendar');
+    await expectAccessible('dealing calendar');
+    // Nothing is stored until saved.
+    let stored = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone } } }`, { id: made.shareClass });
+    expect(stored.shareClass.dealingCalendar).toBeNull();
+    await panel.getByRole('button', { name: 'Save calendar' }).click();
+    await panel.getByText('Calendar saved').waitFor();
+    stored = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime settlementLagDays holidays settlementCurrencies updatedBy } } }`, { id: made.shareClass });
+    expect(stored.shareClass.dealingCalendar).toEqual({ timeZone: 'Europe/Luxembourg', cutOffTime: '11:00', settlementLagDays: 2, holidays: ['2026-12-25'], settlementCurrencies: ['USDC'], updatedBy: 'test-ops' });
+    await checklistDone('calendar');
+  });
+
+  it('publishes a NAV; the checklist follows', async () => {
+    await page.getByLabel('Close (EUR)').fill('1.0000');
+    // Published at the browser's own time, so the chart (the browser's last year) shows it.
+    await page.getByLabel('Published at').fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
+    await page.getByRole('button', { name: 'Publish NAV' }).click();
+    await page.getByText(/^NAV 1(\.0+)? EUR published\.$/).waitFor();
+    await checklistDone('nav');
+    // Here the chain work adds: deploys its token from the page (then primaryToken is done).
+    await expect(checklistItem('primaryToken').getAttribute('data-done')).resolves.toBe('false');
+    await expectAccessible('share class with checklist');
+  });
+
+  it('creates a distributor with a host and a grant, registers an investor and gives it a wallet', async () => {
+    await page.getByRole('link', { name: 'Distributors' }).click();
+    await heading('Distributors');
+    await expectAccessible('distributors');
+    await page.getByLabel('Name').fill('Onboard Bank AG');
+    await page.getByRole('button', { name: 'Create distributor' }).click();
+    made.distributor = await idFromHash('distributors');
+    await heading('Onboard Bank AG');
+    await checklistItem('host').waitFor();
+    await expect(checklistItem('host').textContent()).resolves.toContain('“host <its hostname> is not provisioned for any distributor”');
+
+    await page.getByLabel('Hostname').fill(HOST);
+    await page.getByRole('button', { name: 'Add host' }).click();
+    await page.getByText(HOST, { exact: true }).waitFor();
+    await page.getByLabel('Share class', { exact: true }).selectOption(made.shareClass);
+    await page.getByRole('button', { name: 'Grant', exact: true }).click();
+    await page.getByRole('table', { name: 'Grants' }).getByText(made.shareClass, { exact: true }).waitFor();
+
+    await page.getByLabel('External investor id').fill('crm-onboard-1');
+    await page.getByLabel('E-mail').fill('first.investor@example.com');
+    await page.getByRole('button', { name: 'Register investor' }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'registered' });
+    await notice.waitFor();
+    made.investor = (await notice.getByRole('link').textContent())!;
+    expect(made.investor).toMatch(/^IN\d{6}$/);
+    await checklistDone('investor');
+    await expect(checklistItem('investorWallet').textContent()).resolves.toContain('“chainId and walletAddress are required (on the order or the investor profile) before settlement”');
+    await screenshot(page, 'distributor-onboarding');
+    await expectAccessible('distributor with checklist');
+
+    await notice.getByRole('link').click();
+    await heading(made.investor);
+    await page.getByLabel('Share class', { exact: true }).selectOption(made.shareClass);
+    await page.getByRole('button', { name: 'Grant', exact: true }).click();
+    await page.getByLabel('Chain id').fill('11155111');
+    await page.getByLabel('Address').fill(WALLET);
+    await page.getByLabel('Whitelist now').selectOption('yes');
+    await page.getByRole('button', { name: 'Add wallet' }).click();
+    await page.getByRole('table', { name: 'Wallets' }).getByRole('cell', { name: WALLET }).waitFor();
+    await expectAccessible('investor');
+  });
+
+  it('places one order over REST as the distributor and sees it on the blotter with the dealing date the preview gave', async () => {
+    const res = await gw.api('POST', '/orders/subscribe', { host: HOST, body: { distributorId: made.distributor, investorId: made.investor, shareClassId: made.shareClass, amount: 2500, currency: 'USDC' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'pending', dealingDate: '2026-12-24', expectedSettlementDate: '2026-12-29', cutOffAt: Date.parse('2026-12-24T10:00:00Z') });
+    made.order = res.body.data.orderId;
+    await page.getByRole('link', { name: 'Blotter' }).click();
+    const row = page.locator(`tr[data-order-id="${made.order}"]`);
+    await row.waitFor();
+    await expect(row.getAttribute('data-status')).resolves.toBe('pending');
+    await expect(row.textContent()).resolves.toContain('2026-12-24');
+    // Here the chain work adds: settles the order from the page.
+
+    // The distributor's checklist: everything the page can set is set; what is left needs the
+    // token (the share class's default chain, on which the investor's wallet is looked for).
+    await page.goto(url(`#/distributors/${made.distributor}`));
+    await heading('Onboard Bank AG');
+    await checklistItem('investorWallet').waitFor();
+    for (const key of ['standing', 'host', 'grant', 'investor']) await expect(checklistItem(key).getAttribute('data-done')).resolves.toBe('true');
+    await expect(checklistItem(`grant:${made.shareClass}`).textContent()).resolves.toContain(`“Share class ${made.shareClass} has no default chain”`);
+    await expect(checklistItem('investorTwoStep').textContent()).resolves.toContain(`“Share class ${made.shareClass} has no default chain”`);
+    // Acceptance looks for the wallet on the default chain: refused until the token exists.
+    await expect(checklistItem('investorWallet').textContent()).resolves.toContain('“chainId and walletAddress are required (on the order or the investor profile) before settlement”');
+    await expect(page.locator('.not-ready').textContent()).resolves.toBe('2 things missing before a first order can succeed.');
+  });
+
+  it('edits the issuer, the fund and the share class, a refusal again beside its field', async () => {
+    await page.goto(url(`#/issuers/${made.issuer}`));
+    await heading('Onboard Asset Management S.A.');
+    await page.getByRole('form', { name: 'Save issuer' }).getByLabel('Jurisdiction').fill('IE');
+    await page.getByRole('button', { name: 'Save issuer' }).click();
+    await page.locator('.facts').getByText('IE', { exact: true }).waitFor();
+
+    await page.getByRole('row', { name: /Onboard Liquidity Fund/ }).getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit fund ${made.fund}` });
+    await dialog.getByLabel('Fund name').fill('Onboard Liquidity Fund II');
+    await dialog.getByRole('button', { name: 'Save fund' }).click();
+    await page.getByRole('cell', { name: 'Onboard Liquidity Fund II', exact: true }).waitFor();
+
+    await page.goto(url(`#/share-classes/${made.shareClass}`));
+    await page.getByRole('link', { name: 'Edit share class' }).click();
+    await heading(/Edit Onboard Liquidity EUR I/);
+    const manager = page.getByLabel('Manager', { exact: true });
+    await expect(manager.inputValue()).resolves.toBe('Onboard Asset Management S.A.');
+    await manager.fill('Onboard Investment Managers');
+    await page.getByLabel(/^Risk level/).fill('9');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await expect(page.locator('.field-error').textContent()).resolves.toBe('overview.riskLevel must be an integer from 1 to 7');
+    await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('overview.riskLevel');
+    await expect(manager.inputValue()).resolves.toBe('Onboard Investment Managers');
+    // Corrected by keyboard where the focus already is.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('2');
+    await expect(page.getByLabel(/^Risk level/).inputValue()).resolves.toBe('2');
+    await expectAccessible('share class edit, refused');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await page.waitForURL(new RegExp(`#/share-classes/${made.shareClass}$`));
+    await page.locator('.facts').getByText('Onboard Investment Managers', { exact: true }).waitFor();
+    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { meta { manager } overview { riskLevel } updatedBy } }`, { id: made.shareClass });
+    expect(shareClass).toEqual({ meta: { manager: 'Onboard Investment Managers' }, overview: { riskLevel: 2 }, updatedBy: 'test-ops' });
+  });
+});
