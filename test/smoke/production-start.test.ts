@@ -41,7 +41,8 @@ describe('a production start', () => {
     ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops'))).token;
     await db.close();
     gw = await startChildGateway({ ...KEYS, DATA_DIR: dataDir });
-  });
+    // two embedded-database starts, one of them a child process: slow on a loaded machine
+  }, 180_000);
   afterAll(async () => {
     if (gw) await killed(gw.child, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
