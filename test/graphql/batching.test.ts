@@ -27,6 +27,8 @@ describe('GraphQL relations without N+1', () => {
   /** Runs the page and counts the statements the database received meanwhile. */
   async function statementsFor(first: number): Promise<{ count: number; items: any[] }> {
     const token = await gw.opsToken();
+    // The token is read once, then remembered (OpsTokenService): outside the count.
+    expect((await gw.graphql('{ opsTokenName }', undefined, { token })).status).toBe(200);
     const knex = gw.db.orm.em.getConnection().getKnex();
     const statements: string[] = [];
     const listener = (q: { sql: string }) => statements.push(q.sql);
@@ -62,7 +64,7 @@ describe('GraphQL relations without N+1', () => {
     // and the cost does not grow with the page
     expect(hundred.count).toBe(ten.count);
     if (process.env.SHOW_COUNTS) process.stdout.write(`statements: 10 → ${ten.count}, 100 → ${hundred.count}\n`);
-    // token check, page, distributors, hosts, distributor grants, share classes, investor grants, wallets
-    expect(hundred.count).toBeLessThanOrEqual(8);
+    // page, distributors, hosts, distributor grants, share classes, investor grants, wallets (the token check is remembered)
+    expect(hundred.count).toBeLessThanOrEqual(7);
   });
 });

@@ -59,5 +59,5 @@ describe('npm start on the embedded database', () => {
     // The first registration survived the restart: the sequence moved on.
     expect(Number(again.body.data.investorId.slice(2))).toBeGreaterThan(Number(registered.body.data.investorId.slice(2)));
     expect(await stop(second.child)).toBe(0);
-  });
+  }, 180_000); // a first development start places the demo orders through the services
 });

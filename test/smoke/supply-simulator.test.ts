@@ -45,5 +45,5 @@ describe('npm start with the provider simulator', () => {
         child.kill('SIGTERM');
       });
     }
-  });
+  }, 180_000); // a first development start places the demo orders through the services
 });
