@@ -53,3 +53,21 @@ export function transitionRule(flow: OrderFlow, from: string | null, to: string,
 export function statusBefore(flow: OrderFlow, to: string): string | null {
   return TRANSITIONS[flow].find((r) => r.to === to)?.from ?? null;
 }
+
+/** The statuses from which `to` can still be reached by some path of the flow's table. */
+export function statusesLeadingTo(flow: OrderFlow, to: string): string[] {
+  const found = new Set<string>();
+  const visit = (status: string) => {
+    for (const r of TRANSITIONS[flow]) {
+      if (r.to === status && r.from !== null && !found.has(r.from)) {
+        found.add(r.from);
+        visit(r.from);
+      }
+    }
+  };
+  visit(to);
+  return [...found];
+}
+
+/** Redemptions that can still settle hold their tokens back from further redemptions: `pending`, `accepted`. */
+export const RESERVING_STATUSES: readonly string[] = statusesLeadingTo(OrderFlow.one_step, 'settled');
