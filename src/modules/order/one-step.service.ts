@@ -15,6 +15,7 @@ import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
+import { assertMove } from './order-states';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
@@ -30,16 +31,6 @@ import {
   wrongStatus,
   zeroNav,
 } from './one-step.errors';
-
-/** The statuses of the one-step flow (R-one-step and surface O). */
-export const OneStepStatus = {
-  pending: 'pending',
-  accepted: 'accepted',
-  rejected: 'rejected',
-  settled: 'settled',
-  failed: 'failed',
-  cancelled: 'cancelled',
-} as const;
 
 
 export interface PlacementInput {
@@ -142,7 +133,7 @@ export class OneStepOrderService {
         shareClass: { id: parties.shareClass.id },
         ...order,
       },
-      { status: OneStepStatus.pending, as: access.actor, now },
+      { status: 'pending', as: access.actor, now },
     );
   }
 
@@ -156,8 +147,8 @@ export class OneStepOrderService {
     await this.get(ctx, orderId);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId as string);
-      if (order.status !== OneStepStatus.pending) throw noLongerCancellable();
-      await recordTransition(em, order, { status: OneStepStatus.cancelled, as: ctx.access.actor, now: this.clock.now() });
+      assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
+      await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return { success: true, message: 'order cancelled' };
     });
@@ -172,7 +163,7 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
+      assertMove(order, 'accepted', 'ops', wrongStatus('accept'));
       const shareClassId = order.shareClass.id;
       const primary = await findPrimaryToken(em, shareClassId);
       const chainId = order.chainId ?? primary?.chainId;
@@ -201,7 +192,7 @@ export class OneStepOrderService {
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {
-        status: OneStepStatus.accepted,
+        status: 'accepted',
         as: 'ops',
         now: this.clock.now(),
         note: note ?? undefined,
@@ -217,9 +208,9 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('reject', order.status, OneStepStatus.pending);
+      assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
       const note = optional(reason, 'reason');
-      await recordTransition(em, order, { status: OneStepStatus.rejected, as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
+      await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
       await em.flush();
       return order;
     });
@@ -237,7 +228,7 @@ export class OneStepOrderService {
     if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+      assertMove(order, 'settled', 'ops', wrongStatus('settle'));
       if (order.type === OrderType.subscription) {
         const whitelisted = await em.findOne(InvestorWallet, {
           investor: order.investor.id,
@@ -254,7 +245,7 @@ export class OneStepOrderService {
       if (moved.outcome === 'short') return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
       order.transferHash = hash;
       await recordTransition(em, order, {
-        status: OneStepStatus.settled,
+        status: 'settled',
         as: 'ops',
         now,
         details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
@@ -272,7 +263,7 @@ export class OneStepOrderService {
     if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('fail', order.status, OneStepStatus.accepted);
+      assertMove(order, 'failed', 'ops', wrongStatus('fail'));
       return this.failIn(em, order, why, hash);
     });
   }
@@ -281,7 +272,7 @@ export class OneStepOrderService {
     order.failureReason = reason;
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
-      status: OneStepStatus.failed,
+      status: 'failed',
       as: 'ops',
       now: this.clock.now(),
       note: reason,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { Order } from './order.entity';
+import { Order, OrderFlow } from './order.entity';
+import { statusesBefore } from './order-states';
 
 /** How often a racing push or cancel looks again for the outcome of the push in flight. */
 export const CLAIM_POLL_MS = 20;
@@ -9,6 +10,8 @@ export const CLAIM_POLL_MS = 20;
 export const CLAIM_LEASE_MARGIN_MS = 5_000;
 /** The most a cancel waits for pushes in flight (the longest provider timeout, plus the margin) before a 503. */
 export const CANCEL_PATIENCE_MS = 120_000 + CLAIM_LEASE_MARGIN_MS;
+/** The status an order is pushed from (`created`), from the transition table. */
+const PUSHABLE = statusesBefore(OrderFlow.two_step, 'submitted')[0];
 
 /**
  * The claim protocol of the two-step push: exactly one of racing pushes and cancels of an order
@@ -54,7 +57,7 @@ export class PushClaims {
       const now = this.clock.now();
       if (await store.take(orderId, claim, now, new Date(now.getTime() - leaseMs))) return claim;
       const state = await store.state(orderId);
-      if (state.status !== 'created') throw errors.notCreated(state.status);
+      if (state.status !== PUSHABLE) throw errors.notCreated(state.status);
       await this.waitForOutcome(store, orderId, leaseMs, patience, errors.tooLong);
     }
   }
@@ -71,7 +74,7 @@ export class PushClaims {
   async waitForOutcome(store: ClaimStore, orderId: string, leaseMs: number, patience: Patience, tooLong: () => Error): Promise<void> {
     for (;;) {
       const state = await store.state(orderId);
-      if (state.status !== 'created' || !this.isLive(state, leaseMs)) return;
+      if (state.status !== PUSHABLE || !this.isLive(state, leaseMs)) return;
       if (!patience.spend(CLAIM_POLL_MS)) throw tooLong();
       await this.sleep(CLAIM_POLL_MS);
     }
@@ -109,7 +112,7 @@ export interface ClaimStore {
 export function orderClaims(em: EntityManager): ClaimStore {
   return {
     take: async (orderId, claim, now, staleBefore) =>
-      (await em.nativeUpdate(Order, { id: orderId, status: 'created', $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: staleBefore } }] }, { pushClaim: claim, pushClaimedAt: now })) === 1,
+      (await em.nativeUpdate(Order, { id: orderId, status: PUSHABLE, $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: staleBefore } }] }, { pushClaim: claim, pushClaimedAt: now })) === 1,
     state: async (orderId) => {
       const [r] = await em.execute<{ status: string; push_claim: string | null; push_claimed_at: Date | string | null }[]>(
         'select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?',

@@ -33,8 +33,7 @@ import {
   supplyUnavailable,
 } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
-import { SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
-import { statusBefore } from './order-states';
+import { assertMove, SUPPLY_OUTCOMES, type OrderStatus } from './order-states';
 import { CANCEL_PATIENCE_MS, orderClaims, Patience, PushClaims } from './push-claim';
 
 export interface CreateSubscriptionInput {
@@ -161,7 +160,7 @@ export class TwoStepService {
     ctx.access.requireCaller();
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
-    if (order.status !== 'created') throw cannotPush(order.status);
+    assertMove(order, 'submitted', ctx.access.actor, cannotPush);
     const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
     const provider = this.deps.supply.get(shareClass.provider);
     if (!provider) throw providerNotConfigured(shareClass.provider);
@@ -223,12 +222,12 @@ export class TwoStepService {
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
     const text = optional(note, 'note');
-    if (order.status !== 'created') throw cannotCancel(order.status);
+    assertMove(order, 'cancelled', ctx.access.actor, cannotCancel);
     const patience = new Patience(CANCEL_PATIENCE_MS);
     for (;;) {
       const busyLease = await em.transactional(async (tem) => {
         const locked = await tem.findOneOrFail(Order, { id: order.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-        if (locked.status !== 'created') throw cannotCancel(locked.status);
+        assertMove(locked, 'cancelled', ctx.access.actor, cannotCancel);
         const leaseMs = await this.leaseOf(tem, locked);
         if (this.claims.isLive({ claim: locked.pushClaim ?? null, claimedAt: locked.pushClaimedAt ?? null }, leaseMs)) return leaseMs;
         locked.pushClaim = null;
@@ -262,8 +261,8 @@ export class TwoStepService {
     const orderId = required(input.orderId, 'orderId');
     const outcome = input.outcome;
     if (typeof outcome !== 'string' || outcome === '') throw badRequest(providerId ? 'status is required' : 'outcome is required');
-    if (!(SUPPLY_OUTCOMES as readonly string[]).includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
-    const name = outcome as SupplyOutcomeName;
+    if (!SUPPLY_OUTCOMES.includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
+    const name = outcome as OrderStatus;
     const note = optional(input.note, 'note');
     const reason = optional(input.reason, 'reason');
     const transferHash = optional(input.transferHash, 'transferHash');
@@ -279,7 +278,7 @@ export class TwoStepService {
       // A repeated delivery of an outcome already recorded changes nothing (providers retry).
       const history = await order.history.loadItems();
       if (history.some((e) => e.status === name)) return;
-      if (order.status !== statusBefore(OrderFlow.two_step, name)) throw cannotRecordOutcome(name, order.status);
+      assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
       if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
       if (transferHash) order.transferHash = transferHash;
       await recordTransition(tem, order, {

@@ -84,11 +84,3 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
 export function webhookBody(eventType: string, data: WebhookData): string {
   return JSON.stringify({ event_type: eventType, data });
 }
-
-/** The status an order is in when each event fires (for synthetic test events). */
-export const STATUS_OF_EVENT: Record<string, string> = {
-  'order.accepted': 'accepted',
-  'order.rejected': 'rejected',
-  'token.transfer_completed': 'settled',
-  'token.transfer_failed': 'failed',
-};
