@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { alias } from '../support/ids';
 import { Investor } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';

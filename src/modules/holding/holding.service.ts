@@ -1,6 +1,6 @@
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { alias, documentedId, ID_PREFIXES } from '../../common/ids';
+import { documentedId, ID_PREFIXES, shownId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required, requiredDecimal } from '../../common/validate';
 import { walletInUse } from '../investor/investor-wallet.service';
@@ -38,7 +38,7 @@ export class HoldingService {
     const token = await this.shareClasses.primaryToken(ctx, shareClass.id);
     const wallet = token ? await walletInUse(ctx.em, investor.id, token.chainId) : null;
     return {
-      userId: alias(investor.id, 'US'),
+      userId: shownId(investor.id, 'investor', 'O'),
       investorId: investor.id,
       shareClassId: shareClass.id,
       tokenBalance: position.balance,

@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { dealingDates, DEFAULT_CALENDAR } from '../dealing/dealing-calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { alias, opaqueId } from '../../common/ids';
+import { opaqueId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required } from '../../common/validate';
 import { DomainEvent } from '../../events/event.entity';
@@ -213,8 +213,8 @@ export class WebhookService {
   private async owner(ctx: ServiceContext, distributorId: unknown): Promise<string> {
     const own = ctx.access.ownDistributorId;
     if (own) return own;
-    const id = alias(required(distributorId, 'distributorId'), 'DT');
-    if (!(await ctx.em.count(Distributor, { id }))) throw distributorNotFound();
+    const id = ctx.access.recordId(required(distributorId, 'distributorId'), 'distributor');
+    if (!id || !(await ctx.em.count(Distributor, { id }))) throw distributorNotFound();
     return id;
   }
 
