@@ -21,7 +21,7 @@ export const investorRoutes = [
         externalInvestorId: req.body.externalInvestorId,
         email: req.body.email,
         countryCode: req.body.countryCode,
-      } as never,
+      },
     }),
     data: (r) => r.registerInvestor,
   }),

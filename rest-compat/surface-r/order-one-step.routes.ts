@@ -93,7 +93,7 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       },
       when: surface === 'R' ? isOneStepSubscribe : undefined,
       document: PlaceOneStepSubscriptionDocument,
-      variables: (req) => ({ input: { ...placement(req), amount: req.body.amount as never, currency: str(req.body.currency) } }),
+      variables: (req) => ({ input: { ...placement(req), amount: req.body.amount, currency: str(req.body.currency) } }),
       data: (r) => oneStepOrderRecord(r.placeOneStepSubscription, surface, false),
     }),
     route({
@@ -107,7 +107,7 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
         errors: PLACEMENT_ERRORS(surface),
       },
       document: PlaceOneStepRedemptionDocument,
-      variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount as never } }),
+      variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount } }),
       data: (r) => oneStepOrderRecord(r.placeOneStepRedemption, surface, false),
     }),
     route({

@@ -127,7 +127,7 @@ export const orderTwoStepRoutes = [
         amountSubscription: amountField(req.body.amountSubscription),
         currency: req.body.currency,
         externalRef: req.body.externalRef,
-      } as never,
+      },
     }),
     data: (r) => orderRecord(r.createTwoStepSubscription),
   }),

@@ -20,7 +20,7 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
       },
     },
     document: RegisterWebhookDocument,
-    variables: (req: RestRequest) => ({ input: { event_type: req.body.event_type, endpoint_url: req.body.endpoint_url } as never }),
+    variables: (req) => ({ input: { event_type: req.body.event_type, endpoint_url: req.body.endpoint_url } }),
     data: (r) => ({ ...r.registerWebhook.webhook, secret: r.registerWebhook.secret }),
   });
 }
@@ -40,7 +40,7 @@ export const webhookRoutes = [
     },
     document: CheckWebhookDocument,
     // The description sends `endpoint_url` in the body of this GET.
-    variables: (req) => ({ endpoint_url: req.body.endpoint_url as never }),
+    variables: (req) => ({ endpoint_url: req.body.endpoint_url }),
     data: (r) => r.checkWebhook,
   }),
   route({
@@ -54,7 +54,7 @@ export const webhookRoutes = [
       errors: { 400: ["event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
     },
     document: TestWebhookDocument,
-    variables: (req) => ({ input: { event_type: req.body.event_type, webhook_id: req.body.webhook_id } as never }),
+    variables: (req) => ({ input: { event_type: req.body.event_type, webhook_id: req.body.webhook_id } }),
     data: (r) => r.testWebhook,
   }),
 ];
