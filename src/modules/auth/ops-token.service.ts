@@ -25,7 +25,8 @@ export class OpsTokenService {
 
   /**
    * The token's name when it is valid and not revoked. Asked on every ops request, never cached
-   * (a revocation holds at once): a plain statement, as the ORM's findOne cost ~1.3 ms of CPU more.
+   * (a revocation holds at once): a plain statement, cheaper than the ORM's findOne
+   * (docs/benchmarks.md).
    */
   async verify(em: EntityManager, token: string): Promise<string | null> {
     if (!this.isOpsToken(token)) return null;

@@ -60,8 +60,8 @@ export interface NewOrder extends Omit<Partial<Order>, 'id' | 'distributor' | 'i
 /**
  * An order's placement, the move from nothing that `recordTransition` makes for an order of the
  * unit of work, written by one statement in the caller's transaction: the order with its audit
- * fields, its first `statusHistory` entry and its event. The hot path of both flows: the unit of
- * work's change sets cost ~20 times the SQL. Returns the order as a read-only record with its
+ * fields, its first `statusHistory` entry and its event. The hot path of both flows, where the unit
+ * of work's change sets cost far more than the SQL (docs/benchmarks.md). Returns the order as a read-only record with its
  * history, as a read of it would.
  */
 export async function recordPlacement(em: EntityManager, order: NewOrder, t: Transition): Promise<OrderRecord> {
