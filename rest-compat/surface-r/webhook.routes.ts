@@ -1,5 +1,5 @@
 import { CheckWebhookDocument, RegisterWebhookDocument, TestWebhookDocument, WebhooksDocument } from '../generated/graphql';
-import { route, type RestRequest } from '../route';
+import { route } from '../route';
 import { eventTypeInvalid } from '../../src/modules/webhook/webhook.errors';
 import { arrayOf, bool, eventType, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
 

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
+import { opaqueId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
 import type { ServiceContext } from '../../common/service-context';
@@ -16,6 +16,7 @@ import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { assertMove } from './order-states';
+import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
@@ -58,8 +59,6 @@ export interface CancelOutcome {
   message: string;
 }
 
-const CHAIN_ID = /^\d{1,20}$/;
-const WALLET = /^0x[0-9a-fA-F]{40}$/;
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** The surface an order is placed through: the caller's; ops place as on surface R. */
@@ -92,11 +91,11 @@ export class OneStepOrderService {
 
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
     ctx.access.requireCaller();
-    const ids = this.readIds(ctx.access, input);
+    const ids = readIds(ctx.access, input);
     const amount = nonNegativeDecimal(input.amount, 'amount');
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
-    const delivery = this.readDelivery(input);
+    const delivery = readDelivery(input);
     // No transaction: see placementParties.
     const parties = await placementParties(ctx, this.deps, ids);
     const now = this.clock.now();
@@ -106,9 +105,9 @@ export class OneStepOrderService {
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
     ctx.access.requireCaller();
-    const ids = this.readIds(ctx.access, input);
+    const ids = readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
-    const delivery = this.readDelivery(input);
+    const delivery = readDelivery(input);
     // A transaction: the holding stays locked until the redemption (its reservation) is placed.
     return ctx.em.transactional(async (em) => {
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
@@ -288,26 +287,4 @@ export class OneStepOrderService {
     if (!order) throw orderNotFound();
     return order;
   }
-
-  /**
-   * The ids of a placement as the caller's surface names them: `PT`/`US` on surface O, `DT`/`IN`
-   * on surface R (ops may use either). An id of the other surface's form is simply not found.
-   */
-  private readIds(access: Access, input: PlacementInput) {
-    const surface = access.surface;
-    const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
-    const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
-    const investorId = documentedId(investorField === 'userId' ? input.userId : input.investorId, investorField, ID_PREFIXES.investorId);
-    const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
-    return { distributorId: access.recordId(distributorId, 'distributor'), investorId: access.recordId(investorId, 'investor'), shareClassId };
-  }
-
-  private readDelivery(input: PlacementInput) {
-    const chainId = optional(input.chainId, 'chainId');
-    const walletAddress = optional(input.walletAddress, 'walletAddress');
-    if (chainId !== undefined && !CHAIN_ID.test(chainId)) throw badRequest('chainId must be a numeric EVM chain id');
-    if (walletAddress !== undefined && !WALLET.test(walletAddress)) throw badRequest('walletAddress must be a 0x-prefixed 20-byte hex address');
-    return { chainId, walletAddress };
-  }
-
 }

@@ -4,10 +4,9 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { logger } from '../../common/logger';
-import { Dec } from '../../common/money';
 import type { ServiceContext } from '../../common/service-context';
 import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
-import { SupplyUnavailableError, type SupplyOrderRequest } from '../../supply/provider';
+import { SupplyUnavailableError } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode } from '../distributor/distributor.entity';
 import type { DealingService } from '../dealing/dealing.service';
@@ -19,6 +18,7 @@ import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
+import { supplyRequest } from './supply-request';
 import {
   cannotCancel,
   cannotPush,
@@ -174,7 +174,7 @@ export class TwoStepService {
     let submission;
     try {
       const fresh = await em.findOneOrFail(Order, { id: order.id }, { refresh: true });
-      submission = await provider.submit(this.supplyRequest(fresh, shareClass));
+      submission = await provider.submit(supplyRequest(fresh, shareClass));
     } catch (err) {
       await this.claims.release(store, order.id, claim);
       if (err instanceof SupplyUnavailableError) {
@@ -291,29 +291,6 @@ export class TwoStepService {
       await tem.flush();
     });
     return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
-  }
-
-  /** What the provider is sent: the priced order, decimals as strings. */
-  private supplyRequest(order: Order, shareClass: ShareClass): SupplyOrderRequest {
-    const dec = (v: string | undefined) => new Dec(v ?? '0').toFixed();
-    return {
-      clientOrderId: order.id,
-      orderType: 'SUBSCRIPTION',
-      fundId: shareClass.fund.id,
-      shareClassId: shareClass.id,
-      isin: shareClass.details.isin,
-      distributorId: order.distributor.id,
-      investorId: order.investor.id,
-      amountSubscription: dec(order.amount),
-      amountFeesTotal: dec(order.amountFeesTotal),
-      amountPayable: dec(order.amountPayable),
-      feesSubBps: order.feesSubBps ?? 0,
-      currency: order.currency ?? shareClass.currency,
-      deliveryMode: order.deliveryMode ?? DeliveryMode.passthrough,
-      deliveryWallet: order.deliveryWallet ?? '',
-      chainId: order.chainId ?? '',
-      externalRef: order.externalRef ?? null,
-    };
   }
 
   private async leaseOf(em: EntityManager, order: Order): Promise<number> {
