@@ -5,7 +5,7 @@ import type { Distributor } from '../../src/modules/distributor/distributor.enti
 import type { Investor } from '../../src/modules/investor/investor.entity';
 import { Order, OrderFlow, OrderSurface, OrderType } from '../../src/modules/order/order.entity';
 import { recordTransition } from '../../src/modules/order/order-transition';
-import type { OrderStatus } from '../../src/modules/order/order-states';
+import { statusesOf, type OrderStatus } from '../../src/modules/order/order-states';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 
 /*
@@ -19,7 +19,7 @@ export interface OrderParties {
   shareClass: ShareClass;
 }
 
-/** A one-step order placed `pending` (one `order.transition` event, no webhook event). */
+/** An order placed (one-step `pending`, or two-step `created` with `over.flow`): one `order.transition` event, no webhook event. */
 export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: Date, over: Partial<Order> = {}): Promise<string> {
   return runInScope({ actor: 'factory' }, () =>
     orm.em.fork().transactional(async (tem: EntityManager) => {
@@ -35,7 +35,8 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
         currency: 'USD',
         ...over,
       } as never);
-      await recordTransition(tem, order, { status: 'pending', as: 'ops', now });
+      // The placement is the first status of the flow's table.
+      await recordTransition(tem, order, { status: statusesOf(order.flow)[0] as OrderStatus, as: 'ops', now });
       return order.id;
     }),
   );
