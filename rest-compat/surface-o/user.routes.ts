@@ -12,7 +12,7 @@ export const userRoutes = [
       summary: 'Register a user (investor)',
       body: obj({ email: str(), name: str(), distributorId: id('PT'), uniqueId: str("Caller's own reference") }, ['distributorId', 'uniqueId']),
       data: user,
-      errors: { 400: ['email is required', 'name is required'], 404: ['distributorId not found'] },
+      errors: { 400: ['email is required', 'email must be a valid email address', 'name is required'], 404: ['distributorId not found: <distributorId>'] },
     },
     document: RegisterUserDocument,
     variables: (req) => ({

@@ -21,11 +21,31 @@ function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>)
   return S.obj({ ...parties, shareClassId: S.id('SC'), ...quantity, chainId: S.str('Numeric EVM chain id'), walletAddress: S.str() }, optional);
 }
 
-const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
-  400: ['distributorId is required', `${surface === 'O' ? 'userId' : 'investorId'} is required`, 'shareClassId is required', 'amount must be >= 0', 'tokenCount must be >= 0', 'tokenCount exceeds holdings'],
-  404: ['distributorId not found', surface === 'O' ? 'userId not found' : 'investorId not found', 'shareClassId not found'],
-  409: [...NOT_TRADING],
-});
+const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
+  const investorField = surface === 'O' ? 'userId' : 'investorId';
+  return {
+    400: [
+      'distributorId is required',
+      `${investorField} is required`,
+      'shareClassId is required',
+      'invalid distributorId format',
+      `invalid ${investorField} format`,
+      'invalid shareClassId format',
+      'chainId must be a numeric EVM chain id',
+      'walletAddress must be a 0x-prefixed 20-byte hex address',
+      'amount must be >= 0',
+      'currency must be a currency code',
+      'currency must be one of <codes>',
+      'amount is below the minimum investment of <minimum> <currency>',
+      'tokenCount must be >= 0',
+      'tokenCount exceeds holdings',
+      'tokenCount exceeds unlocked holdings: <unlocked> unlocked, the rest unlocks on <YYYY-MM-DD>',
+    ],
+    // The investor is named `investorId` in the answer on either surface (placementParties).
+    404: ['distributorId not found', ...(surface === 'O' ? ['userId not found'] : []), 'investorId not found', 'shareClassId not found'],
+    409: [...NOT_TRADING],
+  };
+};
 
 /**
  * The one-step order record as the description shows it: `orderId`, `status`, `type`
