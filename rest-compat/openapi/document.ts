@@ -64,6 +64,8 @@ const INPUT_ERRORS = [
   '<field> has an invalid value',
   '<field> is required',
   '<field> is invalid',
+  // an id not of its documented form, wherever a row reads one (common/ids.ts `documentedId`)
+  'invalid <field> format',
 ];
 
 /** What every row of a kind answers besides its own documented failures. */

@@ -51,7 +51,7 @@ export const webhookRoutes = [
       summary: 'Send a synthetic delivery marked as a test',
       body: obj({ event_type: eventType, webhook_id: str('wh_…') }),
       data: successMessage,
-      errors: { 400: ["event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
+      errors: { 400: [eventTypeInvalid().message, "event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
     },
     document: TestWebhookDocument,
     variables: (req) => ({ input: { event_type: req.body.event_type, webhook_id: req.body.webhook_id } }),
