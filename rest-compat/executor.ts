@@ -29,15 +29,15 @@ export function validateRoutes(schema: GraphQLSchema, routes: RestRoute[]): void
 
 /** Runs the route's operation in-process against the schema and wraps the outcome in the envelope. */
 export async function runRoute(schema: GraphQLSchema, route: RestRoute, req: RestRequest, context: GatewayContext): Promise<RestOutcome> {
-  let variables: unknown;
+  let variables: Record<string, unknown>;
   try {
     variables = route.variables(req);
   } catch (err) {
     return fromError(err);
   }
-  const result = await executeCompiled(schema, route.document, null, variables as Record<string, unknown>, context);
+  const result = await executeCompiled(schema, route.document, null, variables, context);
   if (result.errors?.length) return fromError(result.errors[0]);
-  return { status: 200, body: success(route.data(result.data as never, req)) };
+  return { status: 200, body: success(route.data(result.data, req)) };
 }
 
 /** One mapping from anything thrown to the documented status and message. */

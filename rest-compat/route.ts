@@ -1,4 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode } from 'graphql';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonSchema } from './openapi/schemas';
 
@@ -21,15 +22,16 @@ export type RouteAuth = 'none' | 'host' | 'bearer';
 /**
  * A REST route is a row: method and path of the description, the fixed GraphQL operation it
  * runs in-process, how path/query/body become variables, and how the result becomes `data`.
+ * Written through `route()`, which checks the row against its operation's types.
  */
-export interface RestRoute<TResult = any, TVars = any> {
+export interface RouteRow<TResult, TVars> {
   method: 'GET' | 'POST';
   path: string;
   auth: RouteAuth;
   /** Tells apart routes sharing a method and path (e.g. the two order flows of R). */
   when?: (req: RestRequest) => boolean;
   document: TypedDocumentNode<TResult, TVars>;
-  variables: (req: RestRequest) => TVars;
+  variables: (req: RestRequest) => NoInfer<Sent<TVars>>;
   data: (result: TResult, req: RestRequest) => unknown;
   /** The default `x-actor` of writes on this route. */
   defaultActor?: string;
@@ -41,6 +43,27 @@ export interface RestRoute<TResult = any, TVars = any> {
   callsOut?: true;
   /** What the OpenAPI documents say of this row (rest-compat/openapi/document.ts). */
   doc: RouteDoc;
+}
+
+/**
+ * Variables as a request sends them: the operation's variables, key for key and nested, each
+ * value as the client sent it. GraphQL coerces every value against the operation's declared type,
+ * and a value of the wrong type is a 400 naming its field (executor.ts, `fromError`), so a row
+ * passes the client's values on rather than asserting their types.
+ */
+export type Sent<T> = [unknown] extends [T]
+  ? unknown
+  : [NonNullable<T>] extends [readonly unknown[]]
+  ? unknown
+  : [NonNullable<T>] extends [object]
+    ? { [K in keyof NonNullable<T>]: Sent<NonNullable<T>[K]> } | Extract<T, null | undefined>
+    : unknown;
+
+/** A row of a route table, its types checked where it was written (`route()`). */
+export interface RestRoute extends Omit<RouteRow<unknown, unknown>, 'document' | 'variables' | 'data'> {
+  document: DocumentNode;
+  variables: (req: RestRequest) => Record<string, unknown>;
+  data: (result: unknown, req: RestRequest) => unknown;
 }
 
 /**
@@ -64,8 +87,12 @@ export interface RouteDoc {
   additive?: boolean;
 }
 
-export function route<TResult, TVars>(r: RestRoute<TResult, TVars>): RestRoute<TResult, TVars> {
-  return r;
+/**
+ * A row of a route table. Its operation's result is `TResult`: codegen typed the document from
+ * the schema that the boot validates it against (executor.ts, `validateRoutes`).
+ */
+export function route<TResult, TVars>(r: RouteRow<TResult, TVars>): RestRoute {
+  return { ...r, variables: (req) => r.variables(req) as Record<string, unknown>, data: (result, req) => r.data(result as TResult, req) };
 }
 
 /** Reads a query-string value as sent: the first value when repeated. */

@@ -64,8 +64,8 @@ export interface RestRouterDeps {
 }
 
 /**
- * The `/api/v1` facade. Both surfaces share the prefix and some paths (DESIGN.md, "Where the
- * paths meet"): a request with `Authorization: Bearer` is surface O; without it, surface R,
+ * The `/api/v1` facade. Both surfaces share the prefix and some paths (../shared/DESIGN.md beside
+ * the repository, "Where the paths meet"): a request with `Authorization: Bearer` is surface O; without it, surface R,
  * falling back to surface O's own paths (its token endpoints, and its other paths, which then
  * answer 401 for want of a token).
  */

@@ -10,12 +10,14 @@ import { OnboardingService } from './modules/onboarding/onboarding.service';
 import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
+import { HoldingLedger } from './modules/holding/holding-ledger';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 import { InvestorService } from './modules/investor/investor.service';
 import { IssuerService } from './modules/issuer/issuer.service';
 import { NavService } from './modules/nav/nav.service';
 import { OneStepOrderService } from './modules/order/one-step.service';
+import { openOrders } from './modules/order/open-orders';
 import { OrderService } from './modules/order/order.service';
 import { TwoStepService } from './modules/order/two-step.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
@@ -59,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
   const dealing = new DealingService(clock, readCache, shareClass);
+  const ledger = new HoldingLedger({ dealing, openOrders });
   return {
     clock,
     readCache,
@@ -78,11 +81,12 @@ export function createServices(deps: ServiceDeps) {
     investor,
     investorWallet: new InvestorWalletService(investor, clock),
     dealing,
-    holding: new HoldingService(shareClass, dealing, clock),
+    ledger,
+    holding: new HoldingService(shareClass, ledger, clock),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
-    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing }),
+    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger }),
     onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),

@@ -63,14 +63,39 @@ const HOST_BINDING = [
 /** A placement for a share class or an investor that is not active (placementParties). */
 export const NOT_TRADING = ['share class <shareClassId> is <status>: it takes no new orders', 'investor <investorId> is <status>: it places no orders'] as const;
 
+/**
+ * What the facade answers of any request's values before a row's operation decides anything: the
+ * input guard (rest-compat/input-guard.ts, src/common/validate.ts) and GraphQL's coercion of the
+ * operation's variables (executor.ts, `describeCoercionError`). `<field>` is the field's name.
+ */
+const INPUT_ERRORS = [
+  '<field> must be at most <n> characters',
+  '<field> must not contain control characters',
+  '<field> must be valid Unicode text',
+  '<field> is out of range',
+  '<field> is nested too deeply',
+  '<field> must be a number',
+  '<field> must be a string',
+  '<field> must be a boolean',
+  '<field> must be epoch milliseconds from <min> to <max>',
+  '<field> has an invalid value',
+  '<field> is required',
+  '<field> is invalid',
+  // an id not of its documented form, wherever a row reads one (common/ids.ts `documentedId`)
+  'invalid <field> format',
+];
+
 /** What every row of a kind answers besides its own documented failures. */
 function commonErrors(route: RestRoute, idempotent: boolean): Record<number, string[]> {
   const errors: Record<number, string[]> = {
-    400: ['malformed JSON body', 'request body must be a JSON object', 'credentials must not be sent in URL parameters (<name>)'],
+    400: ['malformed JSON body', 'request body must be a JSON object', 'credentials must not be sent in URL parameters (<name>)', ...INPUT_ERRORS],
     500: ['internal server error'],
     503: ['service temporarily unavailable'],
   };
-  if (route.method === 'POST') errors[413] = ['request body too large'];
+  if (route.method === 'POST') {
+    errors[400].push('request body must be sent as application/json');
+    errors[413] = ['request body too large'];
+  }
   // Any route: a browser's request from another site (rest-compat/cross-site.ts).
   errors[403] = [...CROSS_SITE];
   if (route.auth === 'host') errors[403].push('host <hostname> is not provisioned for any distributor', ...HOST_BINDING, INACTIVE_DISTRIBUTOR);
@@ -149,6 +174,8 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
     responses[status] = {
       description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`,
       ...(RETRY_AFTER[status] ? { headers: { 'Retry-After': RETRY_AFTER[status] } } : {}),
+      // The same list, machine-readable (`<name>` stands for a value): the contract check holds every answer to it.
+      'x-errorMsg': errors[status],
       content: { 'application/json': { schema: envelopeError, ...example(status) } },
     };
   }

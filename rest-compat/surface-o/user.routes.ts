@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { shownId } from '../../src/common/ids';
 import { RegisterUserDocument } from '../generated/graphql';
 import { route } from '../route';
 import { id, obj, str, user } from '../openapi/schemas';
@@ -12,7 +12,7 @@ export const userRoutes = [
       summary: 'Register a user (investor)',
       body: obj({ email: str(), name: str(), distributorId: id('PT'), uniqueId: str("Caller's own reference") }, ['distributorId', 'uniqueId']),
       data: user,
-      errors: { 400: ['email is required', 'name is required'], 404: ['distributorId not found'] },
+      errors: { 400: ['email is required', 'email must be a valid email address', 'name is required'], 404: ['distributorId not found: <distributorId>'] },
     },
     document: RegisterUserDocument,
     variables: (req) => ({
@@ -25,7 +25,7 @@ export const userRoutes = [
     }),
     data: ({ registerUser: u }) => ({
       userId: u.userId,
-      distributorId: alias(u.distributorId, 'PT'),
+      distributorId: shownId(u.distributorId, 'distributor', 'O'),
       uniqueId: u.externalInvestorId ?? null,
       email: u.email,
       name: u.name,

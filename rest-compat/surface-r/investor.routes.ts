@@ -12,7 +12,7 @@ export const investorRoutes = [
       description: 'Each call creates a new `investorId`; the API does not de-duplicate (send an `Idempotency-Key` to retry safely).',
       body: obj({ distributorId: id('DT'), externalInvestorId: str('Any non-empty string'), email: str(), countryCode: str('ISO country code') }, ['email', 'countryCode']),
       data: investor,
-      errors: { 400: ['distributorId is required', 'externalInvestorId is required'], 404: ['distributorId not found: DT…'] },
+      errors: { 400: ['distributorId is required', 'externalInvestorId is required', 'email must be a valid email address'], 404: ['distributorId not found: <distributorId>'] },
     },
     document: RegisterInvestorDocument,
     variables: (req) => ({
@@ -21,7 +21,7 @@ export const investorRoutes = [
         externalInvestorId: req.body.externalInvestorId,
         email: req.body.email,
         countryCode: req.body.countryCode,
-      } as never,
+      },
     }),
     data: (r) => r.registerInvestor,
   }),

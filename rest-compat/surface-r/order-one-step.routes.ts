@@ -1,5 +1,5 @@
 import { NOT_TRADING } from '../openapi/document';
-import { alias } from '../../src/common/ids';
+import { shownId } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
 import { decimalNumber } from '../../src/common/money';
@@ -22,11 +22,31 @@ function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>)
   return S.obj({ ...parties, shareClassId: S.id('SC'), ...quantity, chainId: S.str('Numeric EVM chain id'), walletAddress: S.str() }, optional);
 }
 
-const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
-  400: ['distributorId is required', `${surface === 'O' ? 'userId' : 'investorId'} is required`, 'shareClassId is required', 'amount must be >= 0', 'tokenCount must be >= 0', 'tokenCount exceeds holdings'],
-  404: ['distributorId not found', surface === 'O' ? 'userId not found' : 'investorId not found', 'shareClassId not found'],
-  409: [...NOT_TRADING],
-});
+const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
+  const investorField = surface === 'O' ? 'userId' : 'investorId';
+  return {
+    400: [
+      'distributorId is required',
+      `${investorField} is required`,
+      'shareClassId is required',
+      'invalid distributorId format',
+      `invalid ${investorField} format`,
+      'invalid shareClassId format',
+      'chainId must be a numeric EVM chain id',
+      'walletAddress must be a 0x-prefixed 20-byte hex address',
+      'amount must be >= 0',
+      'currency must be a currency code',
+      'currency must be one of <codes>',
+      'amount is below the minimum investment of <minimum> <currency>',
+      'tokenCount must be >= 0',
+      'tokenCount exceeds holdings',
+      'tokenCount exceeds unlocked holdings: <unlocked> unlocked, the rest unlocks on <YYYY-MM-DD>',
+    ],
+    // The investor is named `investorId` in the answer on either surface (placementParties).
+    404: ['distributorId not found', ...(surface === 'O' ? ['userId not found'] : []), 'investorId not found', 'shareClassId not found'],
+    409: [...NOT_TRADING],
+  };
+};
 
 /**
  * The one-step order record as the description shows it: `orderId`, `status`, `type`
@@ -41,7 +61,7 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
 export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | 'O', read: boolean) {
   const parties =
     surface === 'O'
-      ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: alias(o.distributorId, 'PT') }
+      ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: shownId(o.distributorId, 'distributor', 'O') }
       : { shareClassId: o.shareClassId, investorId: o.investorId, distributorId: o.distributorId };
   const quantity =
     o.oneStepType === 'subscribe'
@@ -104,7 +124,7 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
       },
       when: surface === 'R' ? isOneStepSubscribe : undefined,
       document: PlaceOneStepSubscriptionDocument,
-      variables: (req) => ({ input: { ...placement(req), amount: req.body.amount as never, currency: str(req.body.currency) } }),
+      variables: (req) => ({ input: { ...placement(req), amount: req.body.amount, currency: str(req.body.currency) } }),
       data: (r) => oneStepOrderRecord(r.placeOneStepSubscription, surface, false),
     }),
     route({
@@ -118,7 +138,7 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
         errors: PLACEMENT_ERRORS(surface),
       },
       document: PlaceOneStepRedemptionDocument,
-      variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount as never } }),
+      variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount } }),
       data: (r) => oneStepOrderRecord(r.placeOneStepRedemption, surface, false),
     }),
     route({

@@ -23,7 +23,7 @@ const LIST_QUERY = {
 };
 const LIST_DATA = S.listOf(S.twoStepListItem, { nextCursor: S.additive(S.nullable(S.str())) });
 const ORDER_ID = { orderId: S.id('OR') };
-const LIST_ERRORS = { 400: ['invalid cursor', 'limit must be an integer from 1 to 1000'] };
+const LIST_ERRORS = { 400: ['invalid cursor', 'limit must be an integer from 1 to 1000', 'status must be one of <statuses>'] };
 
 /*
  * Surface R, R-two-step orders (spec/api-description.md, "Orders, R-two-step"). The record's
@@ -111,9 +111,27 @@ export const orderTwoStepRoutes = [
       body: S.obj({ distributorId: S.id('DT'), investorId: S.id('IN'), shareClassId: S.id('SC'), amountSubscription: S.num('Fiat amount, >= 0'), currency: S.str(), externalRef: S.str('Stored verbatim') }, ['currency', 'externalRef']),
       data: S.twoStepOrder,
       errors: {
-        400: ['distributorId is required', 'investorId is required', 'shareClassId is required', 'amountSubscription is required', 'amountSubscription must be a number', 'amountSubscription must be >= 0'],
+        400: [
+          'distributorId is required',
+          'investorId is required',
+          'shareClassId is required',
+          'invalid distributorId format',
+          'invalid investorId format',
+          'invalid shareClassId format',
+          'amountSubscription is required',
+          'amountSubscription must be a number',
+          'amountSubscription must be >= 0',
+          'currency must be one of <codes>',
+          'amountSubscription is below the minimum investment of <minimum> <currency>',
+        ],
         404: ['distributorId not found', 'investorId not found', 'shareClassId not found'],
-        409: ['Investor not granted access to <shareClassId>', 'No wallet configured for investor on chain <chainId>', ...NOT_TRADING],
+        409: [
+          'Investor not granted access to <shareClassId>',
+          'Share class <shareClassId> has no default chain',
+          'No wallet configured for investor on chain <chainId>',
+          'No wallet configured for distributor on chain <chainId>',
+          ...NOT_TRADING,
+        ],
       },
     },
     // The two-step flow is the body with `amountSubscription`; the one-step flow sends `amount`.
@@ -127,7 +145,7 @@ export const orderTwoStepRoutes = [
         amountSubscription: amountField(req.body.amountSubscription),
         currency: req.body.currency,
         externalRef: req.body.externalRef,
-      } as never,
+      },
     }),
     data: (r) => orderRecord(r.createTwoStepSubscription),
   }),
@@ -159,7 +177,13 @@ export const orderTwoStepRoutes = [
       description: 'Not idempotent: a second push answers 409 (with the same `Idempotency-Key`, the first answer is replayed instead).',
       params: ORDER_ID,
       data: S.pushResult,
-      errors: { 404: ['order not found'], 409: ['Cannot push subscription in status "<status>" (only "created")'], 422: ["The platform's reason"], 503: ['The platform is unreachable; the order is unchanged'] },
+      errors: {
+        404: ['order not found'],
+        409: ['Cannot push subscription in status "<status>" (only "created")'],
+        422: ['<the platform\'s reason, as it gave it>'],
+        // the order is unchanged in each case
+        503: ['supply-side platform <provider> <is unreachable | timed out | answered unexpectedly>: <detail>', 'supply-side platform <provider> is not configured', 'a push of this subscription is in progress; re-read the order'],
+      },
     },
     document: PushTwoStepSubscriptionDocument,
     variables: (req) => ({ orderId: req.params.orderId }),

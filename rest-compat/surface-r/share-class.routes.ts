@@ -47,7 +47,7 @@ export function shareClassRoutes(base: '/funds/shareclass' | '/assets/shareclass
         shareClassId: queryValue(req, 'shareClassId') ?? '',
         startDate: queryValue(req, 'startDate') || null,
         endDate: queryValue(req, 'endDate') || null,
-      }) as never,
+      }),
       data: (r) => r.navHistory,
     }),
     route({

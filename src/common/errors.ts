@@ -24,10 +24,6 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
-const byGraphqlCode = new Map<string, ErrorCode>(
-  (Object.keys(ERROR_TABLE) as ErrorCode[]).map((code) => [ERROR_TABLE[code].graphql, code]),
-);
-
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -170,9 +166,4 @@ export function toDomainError(err: unknown): { error: DomainError; log: FailureL
   }
   if (isDatabaseUnavailable(err)) return { error: serviceUnavailable(), log: 'warn' };
   return { error: new DomainError('INTERNAL', INTERNAL_MESSAGE), log: 'error' };
-}
-
-/** Reads back the domain code from a GraphQL error's `extensions.code`. */
-export function codeFromGraphql(graphqlCode: unknown): ErrorCode {
-  return (typeof graphqlCode === 'string' && byGraphqlCode.get(graphqlCode)) || 'INTERNAL';
 }

@@ -23,9 +23,9 @@ export function readRecord<T extends object>(type: abstract new (...args: never[
 /**
  * The class's prototype under a layer that shadows the accessors the ORM defines for each field
  * with writable data properties, so a record's fields are set by plain assignment: own, fast
- * properties, and no setter runs. Defining each field with a descriptor instead cost ~10 µs per
- * order record (a page of 100: ~0.8 ms of CPU, measured in-process). Only keys records carry
- * are shadowed (`seen`), so no getter a record does not replace is hidden.
+ * properties, and no setter runs (a descriptor per field cost several times more: see
+ * docs/benchmarks.md, "Measured costs behind code choices"). Only keys records carry are
+ * shadowed (`seen`), so no getter a record does not replace is hidden.
  */
 interface RecordPrototype {
   layer: object;
@@ -54,9 +54,8 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
  * A row of the entity's table (column names as PostgreSQL returns them) as a read-only record of
  * the entity's class (`readRecord`), its fields as the driver's `mapResult` gives them (dates
  * parsed, booleans as booleans, each many-to-one or owned one-to-one as `{ id }`), `extra`
- * added. Compiled once per class into straight-line code: the generic walk (a keyed store per
- * column, then a record built from that copy) cost ~6.5 µs an order row, this ~1 µs (measured
- * in-process). A row read with a `projection` becomes a record of that projection.
+ * added. Compiled once per class into straight-line code, not a generic walk per row (a keyed
+ * store per column, then a record built from that copy): docs/benchmarks.md has the costs. A row read with a `projection` becomes a record of that projection.
  */
 export function rowRecord<T extends object>(
   em: EntityManager,

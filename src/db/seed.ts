@@ -9,16 +9,14 @@ import { runInScope } from '../common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
 import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
-import { Holding } from '../modules/holding/holding.entity';
-import { LotSource } from '../modules/holding/holding-lot.entity';
-import { addLot } from '../modules/holding/holding-lots';
+import { bookOpening } from '../modules/holding/holding-ledger';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../modules/nav/nav.entity';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
-import { OneStepStatus } from '../modules/order/one-step.service';
-import { TWO_STEP_STATUSES, type TwoStepStatus } from '../modules/order/two-step.states';
+import { statusesOf, TRANSITIONS } from '../modules/order/order-states';
+import { OrderFlow } from '../modules/order/order.entity';
 import { logger } from '../common/logger';
 
 export const DEMO_CHAIN_ID = '11155111';
@@ -98,15 +96,15 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       tem.create(InvestorGrant, { investor, shareClass: shareClasses[0] });
       tem.create(InvestorWallet, { investor, chainId: DEMO_CHAIN_ID, address: '0x000000000000000000000000000000000000ada1', status: WalletStatus.whitelisted, whitelistedAt: now });
       // Tokens already held, so a redemption can be tried at once.
-      tem.create(Holding, { investor, shareClass: shareClasses[0], balance: '1000' });
-      addLot(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), source: LotSource.opening });
+      await tem.flush();
+      await bookOpening(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), at: now });
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );
 }
 
-/** A one-step status, as OneStepStatus names them. */
-type OneStepStatusName = (typeof OneStepStatus)[keyof typeof OneStepStatus];
+/** A status of one flow, as the transition table names them. */
+type StatusOf<F extends OrderFlow> = (typeof TRANSITIONS)[F][number]['to'];
 
 /** What demo orders are moved by: the services, as ops, exactly as the doors move them. */
 const DEMO_ORDERS_ACTOR = 'demo-seed';
@@ -125,7 +123,7 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
   const oneStep = services.oneStepOrder;
   const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
     twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash: DEMO_TRANSFER_HASH } : {}) });
-  const TWO_STEP: Record<TwoStepStatus, (id: string) => Promise<unknown>> = {
+  const TWO_STEP: Record<StatusOf<OrderFlow.two_step>, (id: string) => Promise<unknown>> = {
     created: async () => undefined,
     cancelled: (id) => twoStep.cancel(ctx(), id, 'demo: changed my mind'),
     submitted: (id) => twoStep.push(ctx(), id),
@@ -134,7 +132,7 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     settled: async (id) => (await twoStep.push(ctx(), id), await outcome(id, 'accepted'), outcome(id, 'settled')),
     failed: async (id) => (await twoStep.push(ctx(), id), await outcome(id, 'accepted'), outcome(id, 'failed')),
   };
-  const ONE_STEP: Record<OneStepStatusName, (id: string) => Promise<unknown>> = {
+  const ONE_STEP: Record<StatusOf<OrderFlow.one_step>, (id: string) => Promise<unknown>> = {
     pending: async () => undefined,
     cancelled: (id) => oneStep.cancel(ctx(), id),
     accepted: (id) => oneStep.accept(ctx(), id),
@@ -144,19 +142,19 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
   };
   const placed: Record<string, string[]> = { two_step: [], one_step: [] };
   await runInScope({ actor: DEMO_ORDERS_ACTOR }, async () => {
-    for (const [i, status] of TWO_STEP_STATUSES.entries()) {
+    for (const [i, status] of statusesOf(OrderFlow.two_step).entries()) {
       const order = await twoStep.create(ctx(), { ...parties, amountSubscription: 1000 * (i + 2), externalRef: `demo-${status}` });
       try {
-        await TWO_STEP[status](order.id);
+        await TWO_STEP[status as StatusOf<OrderFlow.two_step>](order.id);
       } catch (err) {
         // Without a reachable supply-side platform the pushed states are left out, not the start.
         logger.warn({ err: (err as Error).message, status }, 'demo two-step order left created');
       }
       placed.two_step.push(order.id);
     }
-    for (const [i, status] of Object.values(OneStepStatus).entries()) {
+    for (const [i, status] of statusesOf(OrderFlow.one_step).entries()) {
       const order = await oneStep.placeSubscription(ctx(), { ...parties, amount: String(1500 * (i + 1)) });
-      await ONE_STEP[status](order.id);
+      await ONE_STEP[status as StatusOf<OrderFlow.one_step>](order.id);
       placed.one_step.push(order.id);
     }
     // A pending redemption too: its tokens are held back from further redemptions.

@@ -1,6 +1,6 @@
 import { DEMO_PROVIDER, seedDemo, seedDemoOrders } from '../../src/db/seed';
-import { OneStepStatus } from '../../src/modules/order/one-step.service';
-import { TWO_STEP_STATUSES } from '../../src/modules/order/two-step.states';
+import { statusesOf } from '../../src/modules/order/order-states';
+import { OrderFlow } from '../../src/modules/order/order.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import type { SupplySimulator } from '../../src/supply/simulator';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -36,8 +36,8 @@ describe('demo data: an order in every state of both flows', () => {
     };
     const twoStep = await byFlow('two_step');
     const oneStep = await byFlow('one_step');
-    expect(new Set(twoStep.map((o) => o.status))).toEqual(new Set(TWO_STEP_STATUSES));
-    expect(new Set(oneStep.map((o) => o.status))).toEqual(new Set(Object.values(OneStepStatus)));
+    expect(new Set(twoStep.map((o) => o.status))).toEqual(new Set(statusesOf(OrderFlow.two_step)));
+    expect(new Set(oneStep.map((o) => o.status))).toEqual(new Set(statusesOf(OrderFlow.one_step)));
     for (const o of [...twoStep, ...oneStep]) {
       expect(o.statusHistory[o.statusHistory.length - 1].status).toBe(o.status);
     }

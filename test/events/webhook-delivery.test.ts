@@ -11,6 +11,17 @@ import { makeCertificates, verifyDelivery, WebhookReceiver, type Received, type 
 const EVENT_TYPES = ['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed'] as const;
 const HOUR = 3600_000;
 
+/**
+ * A sentinel: a new order of `parties` moved to `status`, committed after whatever a negative
+ * check says must not arrive; once its delivery arrives, those would have arrived before it.
+ */
+async function sentinel(gw: TestGateway, receiver: WebhookReceiver, parties: Parameters<typeof aPendingOrder>[1], status: 'accepted' | 'rejected' = 'rejected') {
+  const id = await aPendingOrder(gw.db.orm, parties, gw.clock.now());
+  await moveOrder(gw.db.orm, id, status, gw.clock.now());
+  await receiver.waitFor((all) => all.some((r) => r.json.data.orderId === id));
+  return { id, others: () => receiver.received.filter((r) => r.json.data.orderId !== id) };
+}
+
 describe('Webhook delivery from the event log', () => {
   let gw: TestGateway;
   let certs: TestCertificates;
@@ -74,9 +85,9 @@ describe('Webhook delivery from the event log', () => {
     await moveOrder(gw.db.orm, failed, 'accepted', now());
     await moveOrder(gw.db.orm, failed, 'failed', now(), { failureReason: 'out of gas', transferHash: '0xdead' });
     // then
-    const got = await receiver.waitFor((all) => all.length >= 5);
-    await new Promise((r) => setTimeout(r, 300)); // nothing more arrives
-    expect(receiver.received).toHaveLength(5);
+    await receiver.waitFor((all) => all.length >= 5);
+    const got = (await sentinel(gw, receiver, m)).others(); // nothing more arrives
+    expect(got).toHaveLength(5);
     expect(got.every((r) => r.path === '/a')).toBe(true);
     const byType = (t: string) => got.filter((r) => r.json.event_type === t);
     expect(byType('order.accepted')).toHaveLength(2);
@@ -102,8 +113,7 @@ describe('Webhook delivery from the event log', () => {
     await aRolledBackTransition(gw.db.orm, order, 'accepted', gw.clock.now());
     await moveOrder(gw.db.orm, order, 'rejected', gw.clock.now());
     await receiver.waitFor((all) => all.length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received.map((r) => r.json.event_type)).toEqual(['order.rejected']);
+    expect((await sentinel(gw, receiver, m)).others().map((r) => r.json.event_type)).toEqual(['order.rejected']);
   });
 
   it('surface O orders announce the distributor and investor under their PT/US ids', async () => {
@@ -142,7 +152,7 @@ describe('Webhook delivery from the event log', () => {
     expect(first[1] - first[0]).toBeGreaterThanOrEqual(4);
     expect(first[2] - first[1]).toBeGreaterThanOrEqual(240);
     // and ops see the attempts with their outcomes
-    await new Promise((r) => setTimeout(r, 200));
+    await quiet();
     const after = await gql(`query($id: String) { webhookDeliveries(webhookId: $id) { eventId status attempts tries: deliveryAttempts { number statusCode success latencyMs error } } }`, { id: hooks['order.accepted'].id });
     expect(after.webhookDeliveries).toHaveLength(2);
     for (const d of after.webhookDeliveries) {
@@ -164,8 +174,8 @@ describe('Webhook delivery from the event log', () => {
     const o1 = await aPendingOrder(gw.db.orm, m, gw.clock.now());
     await moveOrder(gw.db.orm, o1, 'accepted', gw.clock.now());
     await receiver.waitFor((all) => all.length >= 1);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(receiver.received.map((r) => r.path)).toEqual(['/a']);
+    expect((await sentinel(gw, receiver, m)).others().map((r) => r.path)).toEqual(['/a']);
+    await quiet();
     const d1 = await gql(`query($id: String) { webhookDeliveries(webhookId: $id) { status lastError attempts } }`, { id: hooks['order.accepted'].id });
     expect(d1.webhookDeliveries[0]).toEqual({ status: 'pending', lastError: 'redirect (302) not followed', attempts: 1 });
 
@@ -177,7 +187,7 @@ describe('Webhook delivery from the event log', () => {
     await receiver.waitFor((all) => all.some((r) => r.json.event_type === 'order.rejected'));
     await quiet();
     gw.clock.advance(60_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await sentinel(gw, receiver, m, 'accepted');
     expect(receiver.received.filter((r) => r.json.event_type === 'order.rejected')).toHaveLength(1);
     gw.clock.advance(600_000);
     await receiver.waitFor((all) => all.filter((r) => r.json.event_type === 'order.rejected').length >= 2);
@@ -189,7 +199,7 @@ describe('Webhook delivery from the event log', () => {
     await moveOrder(gw.db.orm, o3, 'accepted', gw.clock.now());
     await moveOrder(gw.db.orm, o3, 'failed', gw.clock.now(), { failureReason: 'revert' });
     await receiver.waitFor((all) => all.some((r) => r.json.event_type === 'token.transfer_failed'));
-    await new Promise((r) => setTimeout(r, 200));
+    await quiet();
     const hooksNow = await gql(`{ webhooks { id status disabledReason } }`);
     expect(hooksNow.webhooks.find((h: any) => h.id === hooks['token.transfer_failed'].id)).toEqual({ id: hooks['token.transfer_failed'].id, status: 'disabled', disabledReason: 'endpoint answered 410 Gone' });
     const o4 = await aPendingOrder(gw.db.orm, m, gw.clock.now());
@@ -197,7 +207,7 @@ describe('Webhook delivery from the event log', () => {
     await moveOrder(gw.db.orm, o4, 'failed', gw.clock.now());
     gw.clock.advance(HOUR);
     await receiver.waitFor((all) => all.filter((r) => r.json.data.orderId === o4).length >= 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await sentinel(gw, receiver, m, 'accepted');
     expect(receiver.received.filter((r) => r.json.event_type === 'token.transfer_failed')).toHaveLength(1);
   });
 
@@ -214,8 +224,9 @@ describe('Webhook delivery from the event log', () => {
       if (i < RETRY_SCHEDULE_MS.length) gw.clock.advance(RETRY_SCHEDULE_MS[i] * 1.25);
     }
     gw.clock.advance(48 * HOUR);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.received).toHaveLength(10);
+    // a sentinel of another webhook (order.rejected), so the dead delivery stays alone on its own
+    const late = await sentinel(gw, receiver, m);
+    expect(late.others()).toHaveLength(10);
     const id = hooks['order.accepted'].id;
     const dead = await gql(`query($id: String) { webhookDeliveries(webhookId: $id) { eventId status attempts } }`, { id });
     expect(dead.webhookDeliveries).toEqual([{ eventId: receiver.received[0].headers['webhook-id'], status: 'dead', attempts: 10 }]);
@@ -224,15 +235,15 @@ describe('Webhook delivery from the event log', () => {
     receiver.respond = () => ({ status: 200 });
     const recovered = await gql(`mutation($id: String!, $since: EpochMs!) { recoverWebhookDeliveries(webhookId: $id, since: $since) { count } }`, { id, since });
     expect(recovered.recoverWebhookDeliveries.count).toBe(1);
-    await receiver.waitFor((all) => all.length >= 11);
-    expect(receiver.received[10].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+    await receiver.waitFor(() => late.others().length >= 11);
+    expect(late.others()[10].headers['webhook-id']).toBe(late.others()[0].headers['webhook-id']);
 
     // redeliver one event, though it succeeded
-    await new Promise((r) => setTimeout(r, 200));
+    await quiet();
     const again = await gql(`mutation($e: String!) { redeliverWebhookEvent(eventId: $e) { count } }`, { e: dead.webhookDeliveries[0].eventId });
     expect(again.redeliverWebhookEvent.count).toBe(1);
-    await receiver.waitFor((all) => all.length >= 12);
-    expect(receiver.received[11].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+    await receiver.waitFor(() => late.others().length >= 12);
+    expect(late.others()[11].headers['webhook-id']).toBe(late.others()[0].headers['webhook-id']);
   });
 
   it('during a secret rotation deliveries carry two signatures, each verifiable with its secret; after the overlap only the new one', async () => {
@@ -361,9 +372,9 @@ describe('Two gateway instances on one database', () => {
       await moveOrder(gw.db.orm, o, i % 2 ? 'settled' : 'failed', gw.clock.now());
     }));
     await receiver.waitFor((all) => all.length >= 60, 30_000);
-    await new Promise((r) => setTimeout(r, 500));
+    const got = (await sentinel(gw, receiver, m)).others(); // nothing more arrives
     expect(overlaps).toBe(0);
-    expect(receiver.received).toHaveLength(60);
-    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(60);
+    expect(got).toHaveLength(60);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(60);
   });
 });

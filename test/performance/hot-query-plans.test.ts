@@ -120,12 +120,13 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
   it("a redemption sums the holding's open redemptions through their own index, not every order of the investor", async () => {
     const res = await gw.api('POST', '/orders/redeem', { host: HOT_HOST, body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 } });
     expect(res.status).toBe(200);
-    const sums = captured.filter((c) => /sum\(o\.token_count\)/.test(c.sql));
+    const sums = captured.filter((c) => /sum\(token_count\)/.test(c.sql));
     expect(sums).toHaveLength(1);
     expectIndexedAndUnsorted(await explain(sums[0]), 'order', 'order_open_redemption_index');
   });
 
-  (hasListRoute ? it : it.skip)(`a distributor's orders in one status, newest first, are an index range (distributor, status, createdAt)`, async () => {
+  it(`a distributor's orders in one status, newest first, are an index range (distributor, status, createdAt)`, async () => {
+    expect(hasListRoute).toBe(true);
     const res = await gw.api('GET', `/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`, { host: HOT_HOST });
     expect(res.status).toBe(200);
     expect(res.body.data.count).toBeGreaterThan(0);
@@ -140,10 +141,12 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
     expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_investor_id_status_created_at_id_index');
   });
 
-  (typeof pageOperation === 'string' ? it.skip : it)('a GraphQL page of orders with investor and share class costs as many SQL statements for a page of 10 as for a page of 1,000', async () => {
-    const op = pageOperation as Exclude<typeof pageOperation, string>;
+  it('a GraphQL page of orders with investor and share class costs as many SQL statements for a page of 10 as for a page of 1,000', async () => {
+    // The page is built from the schema: a schema that lost its fields says why here, not by skipping.
+    if (typeof pageOperation === 'string') throw new Error(pageOperation);
     const count = async (size: number) => {
-      const page = buildOrdersPage(introspectionFromSchema(gatewaySchema()), { distributorId: HOT_DISTRIBUTOR, size }) as typeof op;
+      const page = buildOrdersPage(introspectionFromSchema(gatewaySchema()), { distributorId: HOT_DISTRIBUTOR, size });
+      if (typeof page === 'string') throw new Error(page);
       captured = [];
       const res = await gw.graphql(page.query, page.variables, { token: OPS_TOKEN });
       expect(res.body.errors).toBeUndefined();

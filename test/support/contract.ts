@@ -15,7 +15,7 @@ interface Operation {
   /** `R GET /orders/{orderId}`: where its examples are filed (rest-compat/openapi/examples.ts). */
   key: string;
   pattern: RegExp;
-  responses: Record<string, { content?: { 'application/json'?: { schema: object } } }>;
+  responses: Record<string, { 'x-errorMsg'?: string[]; content?: { 'application/json'?: { schema: object } } }>;
 }
 
 type Surface = 'R' | 'O';
@@ -82,7 +82,18 @@ export function assertMatchesContract(method: string, pathAndQuery: string, opts
   if (!validate(res.body)) {
     throw new Error(`${where}: response drifts from the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${res.text.slice(0, 600)}`);
   }
+  const documented = response['x-errorMsg'];
+  const message = (res.body as { errorMsg?: unknown } | null)?.errorMsg;
+  if (documented && typeof message === 'string' && !documented.some((d) => messagePattern(d).test(message))) {
+    throw new Error(`${where}: errorMsg ${JSON.stringify(message)} is not among the documented ones of this operation and status: ${JSON.stringify(documented)}`);
+  }
   recordExample(op.key, res);
+}
+
+/** A documented message as a pattern: `<name>` stands for any value. */
+function messagePattern(documented: string): RegExp {
+  const parts = documented.split(/<[^<>]+>/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`, 's');
 }
 
 const recorded = new Set<string>();

@@ -5,6 +5,7 @@ import type { Distributor } from '../../src/modules/distributor/distributor.enti
 import type { Investor } from '../../src/modules/investor/investor.entity';
 import { Order, OrderFlow, OrderSurface, OrderType } from '../../src/modules/order/order.entity';
 import { recordTransition } from '../../src/modules/order/order-transition';
+import { statusesOf, type OrderStatus } from '../../src/modules/order/order-states';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 
 /*
@@ -18,7 +19,7 @@ export interface OrderParties {
   shareClass: ShareClass;
 }
 
-/** A one-step order placed `pending` (one `order.transition` event, no webhook event). */
+/** An order placed (one-step `pending`, or two-step `created` with `over.flow`): one `order.transition` event, no webhook event. */
 export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: Date, over: Partial<Order> = {}): Promise<string> {
   return runInScope({ actor: 'factory' }, () =>
     orm.em.fork().transactional(async (tem: EntityManager) => {
@@ -34,14 +35,15 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
         currency: 'USD',
         ...over,
       } as never);
-      await recordTransition(tem, order, { status: 'pending', as: 'ops', now });
+      // The placement is the first status of the flow's table.
+      await recordTransition(tem, order, { status: statusesOf(order.flow)[0] as OrderStatus, as: 'ops', now });
       return order.id;
     }),
   );
 }
 
 /** Moves an order, in a transaction of its own, as an ops decision or a settlement would. */
-export async function moveOrder(orm: MikroORM, orderId: string, status: string, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
+export async function moveOrder(orm: MikroORM, orderId: string, status: OrderStatus, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
   await runInScope({ actor: 'ops-test' }, () =>
     orm.em.fork().transactional(async (tem: EntityManager) => {
       const order = await tem.findOneOrFail(Order, orderId);
@@ -53,7 +55,7 @@ export async function moveOrder(orm: MikroORM, orderId: string, status: string, 
 }
 
 /** A transition that rolls back: its event must never be announced. */
-export async function aRolledBackTransition(orm: MikroORM, orderId: string, status: string, now: Date): Promise<void> {
+export async function aRolledBackTransition(orm: MikroORM, orderId: string, status: OrderStatus, now: Date): Promise<void> {
   await orm.em
     .fork()
     .transactional(async (tem: EntityManager) => {

@@ -10,6 +10,7 @@ import { Migration20261123193757 } from './Migration20261123193757';
 import { Migration20261123195427 } from './Migration20261123195427';
 import { Migration20261124192707 } from './Migration20261124192707';
 import { Migration20261124194146 } from './Migration20261124194146';
+import { Migration20261124232000 } from './Migration20261124232000';
 import { Migration20261124233000 } from './Migration20261124233000';
 import { Migration20261124233100 } from './Migration20261124233100';
 import { Migration20261124234500 } from './Migration20261124234500';
@@ -28,6 +29,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123195427', class: Migration20261123195427 },
   { name: 'Migration20261124192707', class: Migration20261124192707 },
   { name: 'Migration20261124194146', class: Migration20261124194146 },
+  { name: 'Migration20261124232000', class: Migration20261124232000 },
   { name: 'Migration20261124233000', class: Migration20261124233000 },
   { name: 'Migration20261124233100', class: Migration20261124233100 },
   { name: 'Migration20261124234500', class: Migration20261124234500 },

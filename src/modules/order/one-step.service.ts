@@ -2,24 +2,21 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
+import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
-import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
-import { appendEvent } from '../../events/event-log';
 import type { DealingService } from '../dealing/dealing.service';
-import { Holding } from '../holding/holding.entity';
-import { LotSource } from '../holding/holding-lot.entity';
-import { addLot, takeFromLots } from '../holding/holding-lots';
-import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import type { HoldingLedger } from '../holding/holding-ledger';
+import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
-import { ShareClass } from '../share-class/share-class.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
+import { assertMove } from './order-states';
+import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { priceRedemption, subscriptionFees, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
@@ -35,18 +32,6 @@ import {
   wrongStatus,
 } from './one-step.errors';
 
-/** The statuses of the one-step flow (R-one-step and surface O). */
-export const OneStepStatus = {
-  pending: 'pending',
-  accepted: 'accepted',
-  rejected: 'rejected',
-  settled: 'settled',
-  failed: 'failed',
-  cancelled: 'cancelled',
-} as const;
-
-/** Redemptions in these states hold tokens back from further redemptions. */
-export const RESERVING_STATUSES = [OneStepStatus.pending, OneStepStatus.accepted];
 
 export interface PlacementInput {
   distributorId?: string | null;
@@ -73,8 +58,6 @@ export interface CancelOutcome {
   message: string;
 }
 
-const CHAIN_ID = /^\d{1,20}$/;
-const WALLET = /^0x[0-9a-fA-F]{40}$/;
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** The surface an order is placed through: the caller's; ops place as on surface R. */
@@ -85,9 +68,9 @@ const surfaceOf = (access: Access): OrderSurface => (access.surface ?? 'R') as O
  * the live NAV) or reject; an accepted order settles (holdings move by the minted or burned
  * tokens) or fails. The distributor may cancel while it is pending.
  *
- * Holdings are guarded by a row lock on the investor's holding: a redemption reserves tokens
- * while pending or accepted, and every placement of a redemption and every settlement locks the
- * holding first, so concurrent redemptions can never promise more tokens than are held.
+ * Holdings change only through the holding ledger (holding-ledger.ts): a redemption is placed
+ * under the holding's lock after the ledger found its tokens free and unlocked, and a settlement
+ * moves them through the ledger in the transaction that records it.
  */
 export class OneStepOrderService {
   constructor(
@@ -97,6 +80,7 @@ export class OneStepOrderService {
       orders: OrderService;
       shareClasses: ShareClassService;
       dealing: DealingService;
+      ledger: HoldingLedger;
     },
   ) {}
 
@@ -106,11 +90,11 @@ export class OneStepOrderService {
 
   async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
     ctx.access.requireCaller();
-    const ids = this.readIds(ctx.access, input);
+    const ids = readIds(ctx.access, input);
     const amount = nonNegativeDecimal(input.amount, 'amount', DECIMAL_COLUMN);
     const currency = optional(input.currency, 'currency');
     if (currency !== undefined && !/^[A-Za-z0-9]{2,12}$/.test(currency)) throw badRequest('currency must be a currency code');
-    const delivery = this.readDelivery(input);
+    const delivery = readDelivery(input);
     // No transaction: see placementParties.
     const parties = await placementParties(ctx, this.deps, ids);
     const now = this.clock.now();
@@ -121,18 +105,16 @@ export class OneStepOrderService {
 
   async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
     ctx.access.requireCaller();
-    const ids = this.readIds(ctx.access, input);
+    const ids = readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount', DECIMAL_COLUMN);
-    const delivery = this.readDelivery(input);
-    // A transaction: the holding stays locked until the redemption is placed (lockedHolding).
+    const delivery = readDelivery(input);
+    // A transaction: the holding stays locked until the redemption (its reservation) is placed.
     return ctx.em.transactional(async (em) => {
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const { investorId, shareClass } = parties;
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
-      const { balance, reserved } = await lockedHolding(em, investorId, shareClass.id);
-      if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
-      await this.deps.dealing.assertUnlocked(em, shareClass, { investorId, balance }, { tokenCount, reserved, now });
+      await this.deps.ledger.assertRedeemable(em, { investorId, shareClass, tokens: tokenCount, now }, tokenCountExceedsHoldings);
       return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, feesRedBps: shareClass.feesRedBps, ...dates, ...delivery });
     });
   }
@@ -150,7 +132,7 @@ export class OneStepOrderService {
         shareClass: { id: parties.shareClass.id },
         ...order,
       },
-      { status: OneStepStatus.pending, as: access.actor, now },
+      { status: 'pending', as: access.actor, now },
     );
   }
 
@@ -164,8 +146,8 @@ export class OneStepOrderService {
     await this.get(ctx, orderId);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId as string);
-      if (order.status !== OneStepStatus.pending) throw noLongerCancellable();
-      await recordTransition(em, order, { status: OneStepStatus.cancelled, as: ctx.access.actor, now: this.clock.now() });
+      assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
+      await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return { success: true, message: 'order cancelled' };
     });
@@ -181,7 +163,7 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
+      assertMove(order, 'accepted', 'ops', wrongStatus('accept'));
       const shareClassId = order.shareClass.id;
       const primary = await findPrimaryToken(em, shareClassId);
       const chainId = order.chainId ?? primary?.chainId;
@@ -213,7 +195,7 @@ export class OneStepOrderService {
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {
-        status: OneStepStatus.accepted,
+        status: 'accepted',
         as: 'ops',
         now: this.clock.now(),
         note: note ?? undefined,
@@ -229,9 +211,9 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('reject', order.status, OneStepStatus.pending);
+      assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
       const note = optional(reason, 'reason');
-      await recordTransition(em, order, { status: OneStepStatus.rejected, as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
+      await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
       await em.flush();
       return order;
     });
@@ -249,12 +231,10 @@ export class OneStepOrderService {
     if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
-      const investorId = order.investor.id;
-      const shareClassId = order.shareClass.id;
+      assertMove(order, 'settled', 'ops', wrongStatus('settle'));
       if (order.type === OrderType.subscription) {
         const whitelisted = await em.findOne(InvestorWallet, {
-          investor: investorId,
+          investor: order.investor.id,
           chainId: order.chainId!,
           address: { $ilike: order.deliveryWallet! },
           status: WalletStatus.whitelisted,
@@ -263,40 +243,15 @@ export class OneStepOrderService {
           return this.failIn(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash);
         }
       }
-      let holding = await em.findOne(Holding, { investor: investorId, shareClass: shareClassId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const tokens = new Dec(order.settlementTokens!);
-      const before = new Dec(holding?.balance ?? '0');
-      const after = order.type === OrderType.subscription ? before.plus(tokens) : before.minus(tokens);
-      if (after.isNegative()) return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
-      if (!holding) {
-        holding = em.create(Holding, { investor: em.getReference(Investor, investorId), shareClass: em.getReference(ShareClass, shareClassId), balance: '0' });
-      }
-      holding.balance = decimalString(after);
-      order.transferHash = hash;
       const now = this.clock.now();
-      // Lock-up counts from here: minted tokens form a lot; burned ones leave the oldest lots first.
-      if (order.type === OrderType.subscription) addLot(em, { investorId, shareClassId, quantity: tokens, settledAt: now, source: LotSource.order, orderId: order.id });
-      else await takeFromLots(em, investorId, shareClassId, tokens);
+      const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
+      if (moved.outcome === 'short') return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
+      order.transferHash = hash;
       await recordTransition(em, order, {
-        status: OneStepStatus.settled,
+        status: 'settled',
         as: 'ops',
         now,
         details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
-      });
-      appendEvent(em, {
-        type: 'holding.changed',
-        aggregateType: 'holding',
-        aggregateId: `${investorId}:${shareClassId}`,
-        distributorId: order.distributor.id,
-        occurredAt: now,
-        payload: {
-          investorId,
-          shareClassId,
-          orderId: order.id,
-          transferHash: hash,
-          change: decimalString(after.minus(before)),
-          balance: holding.balance,
-        },
       });
       await em.flush();
       return order;
@@ -311,7 +266,7 @@ export class OneStepOrderService {
     if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('fail', order.status, OneStepStatus.accepted);
+      assertMove(order, 'failed', 'ops', wrongStatus('fail'));
       return this.failIn(em, order, why, hash);
     });
   }
@@ -320,7 +275,7 @@ export class OneStepOrderService {
     order.failureReason = reason;
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
-      status: OneStepStatus.failed,
+      status: 'failed',
       as: 'ops',
       now: this.clock.now(),
       note: reason,
@@ -336,49 +291,4 @@ export class OneStepOrderService {
     if (!order) throw orderNotFound();
     return order;
   }
-
-  /**
-   * The ids of a placement as the caller's surface names them: `PT`/`US` on surface O, `DT`/`IN`
-   * on surface R (ops may use either). An id of the other surface's form is simply not found.
-   */
-  private readIds(access: Access, input: PlacementInput) {
-    const surface = access.surface;
-    const investorField = surface === 'O' || (surface === null && input.userId != null && input.investorId == null) ? 'userId' : 'investorId';
-    const distributorId = documentedId(input.distributorId, 'distributorId', ID_PREFIXES.distributorId);
-    const investorId = documentedId(investorField === 'userId' ? input.userId : input.investorId, investorField, ID_PREFIXES.investorId);
-    const shareClassId = documentedId(input.shareClassId, 'shareClassId', ID_PREFIXES.shareClassId);
-    return { distributorId: access.recordId(distributorId, 'distributor'), investorId: access.recordId(investorId, 'investor'), shareClassId };
-  }
-
-  private readDelivery(input: PlacementInput) {
-    const chainId = optional(input.chainId, 'chainId');
-    const walletAddress = optional(input.walletAddress, 'walletAddress');
-    if (chainId !== undefined && !CHAIN_ID.test(chainId)) throw badRequest('chainId must be a numeric EVM chain id');
-    if (walletAddress !== undefined && !WALLET.test(walletAddress)) throw badRequest('walletAddress must be a 0x-prefixed 20-byte hex address');
-    return { chainId, walletAddress };
-  }
-
-}
-
-/** The tokens promised to an investor's open redemptions of a share class (the `?`s: investor, share class). */
-const RESERVED_SQL = `select coalesce(sum(o.token_count), 0)::text from "order" o
-  where o.investor_id = ? and o.share_class_id = ? and o.flow = '${OrderFlow.one_step}' and o.type = '${OrderType.redemption}'
-    and o.status in (${RESERVING_STATUSES.map((st) => `'${st}'`).join(', ')})`;
-
-/** Tokens promised to open redemptions of this investor in this share class. */
-export async function reservedTokens(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
-  const [row] = await rawRows<{ reserved: string }>(em, `select (${RESERVED_SQL}) as reserved`, [investorId, shareClassId]);
-  return new Dec(row?.reserved ?? '0');
-}
-
-/**
- * An investor's holding in a share class, its row locked until the caller's transaction ends (no
- * row: nothing held, nothing to lock), then `reservedTokens`. Every redemption placement takes
- * this lock first, so concurrent redemptions never promise more tokens than are held. Two
- * statements, not one: a statement reads with the snapshot it started with, so a reservation
- * committed by the redemption whose lock it waited for would be missed.
- */
-export async function lockedHolding(em: EntityManager, investorId: string, shareClassId: string): Promise<{ balance: string; reserved: Dec }> {
-  const [held] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [investorId, shareClassId]);
-  return { balance: held?.balance ?? '0', reserved: await reservedTokens(em, investorId, shareClassId) };
 }

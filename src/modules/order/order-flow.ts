@@ -3,8 +3,9 @@ import { hasIdFormat } from '../../common/ids';
 import { OrderFlow } from './order.entity';
 
 /**
- * Which flow a request or an id belongs to: the one rule behind DESIGN.md's "Where the paths
- * meet", read by the REST rows that share a path and by the services that read one flow.
+ * Which flow a request or an id belongs to: the one rule behind "Where the paths meet" in
+ * ../shared/DESIGN.md (beside the repository), read by the REST rows that share a path and by
+ * the services that read one flow.
  */
 
 /** On surface R, `POST /orders/subscribe` with `amountSubscription` is the two-step flow; with `amount`, one-step. */

@@ -7,10 +7,10 @@ import { readRecord } from '../../common/read-record';
 import { appendEvent, eventsWritten, type NewEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry, type OrderFlow, type OrderSurface, type OrderType } from './order.entity';
 import type { OrderRecord } from './order.service';
-import { transitionRule, type TransitionActor } from './order-states';
+import { transitionRule, type OrderStatus, type TransitionActor } from './order-states';
 
 export interface Transition {
-  status: string;
+  status: OrderStatus;
   /** Who makes the move; the flow's table (order-states.ts) must allow it. */
   as: TransitionActor;
   now: Date;
@@ -60,8 +60,8 @@ export interface NewOrder extends Omit<Partial<Order>, 'id' | 'distributor' | 'i
 /**
  * An order's placement, the move from nothing that `recordTransition` makes for an order of the
  * unit of work, written by one statement in the caller's transaction: the order with its audit
- * fields, its first `statusHistory` entry and its event. The hot path of both flows: the unit of
- * work's change sets cost ~20 times the SQL. Returns the order as a read-only record with its
+ * fields, its first `statusHistory` entry and its event. The hot path of both flows, where the unit
+ * of work's change sets cost far more than the SQL (docs/benchmarks.md). Returns the order as a read-only record with its
  * history, as a read of it would.
  */
 export async function recordPlacement(em: EntityManager, order: NewOrder, t: Transition): Promise<OrderRecord> {
@@ -164,13 +164,4 @@ function orderColumns(em: EntityManager, properties: string[]): { property: stri
     columnSets.set(key, columns);
   }
   return columns;
-}
-
-/** `statusHistory` as the description shows it: a map keyed by epoch-ms timestamp. */
-export function statusHistoryMap(entries: OrderStatusEntry[]): Record<string, { status: string; by: string; note?: string }> {
-  const map: Record<string, { status: string; by: string; note?: string }> = {};
-  for (const e of [...entries].sort((a, b) => a.at.getTime() - b.at.getTime())) {
-    map[String(e.at.getTime())] = e.note != null ? { status: e.status, by: e.by, note: e.note } : { status: e.status, by: e.by };
-  }
-  return map;
 }
