@@ -37,5 +37,5 @@ function refuse(res: Response, message: string): void {
   res.status(403).json(failure(message));
 }
 
-/** A header value as it may appear in a message: printable ASCII, at most 100 characters. */
-const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
+/** A header value as it may appear in a message: printable ASCII, at most 100 characters; `""` when empty. */
+const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || '""';

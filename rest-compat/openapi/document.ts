@@ -75,6 +75,8 @@ const INPUT_ERRORS = [
   '<field> is out of range',
   '<field> is nested too deeply',
   '<field> must be a number',
+  // a decimal with more places than its column keeps (common/validate.ts)
+  '<field> must have at most <n> decimal places',
   '<field> must be a string',
   '<field> must be a boolean',
   '<field> must be epoch milliseconds from <min> to <max>',

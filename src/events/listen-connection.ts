@@ -1,6 +1,14 @@
 import { Client, type ClientConfig } from 'pg';
 import { OutageLog } from '../common/outage-log';
 
+/** What the owner of a connection does while it is away (logged as "… (LISTEN <channel>; <meanwhile>)"). */
+export interface ListenOptions {
+  /** How the owner copes meanwhile; default "polling meanwhile". */
+  meanwhile?: string;
+  /** Told each time the connection is up and listening, and each time it is lost or closed. */
+  onState?: (listening: boolean) => void;
+}
+
 /**
  * A connection that LISTENs on one channel of a PostgreSQL server and comes back by itself: lost,
  * it is logged once (OutageLog) and reopened with backoff, and `onNotify` is called once it is
@@ -18,8 +26,9 @@ export class ListenConnection {
     private readonly channel: string,
     private readonly onNotify: () => void,
     what: string,
+    private readonly options: ListenOptions = {},
   ) {
-    this.outage = new OutageLog(`${what} (LISTEN ${channel}; polling meanwhile)`, 1000);
+    this.outage = new OutageLog(`${what} (LISTEN ${channel}; ${options.meanwhile ?? 'polling meanwhile'})`, 1000);
   }
 
   /** Opens the connection; resolves whether or not it could (it keeps trying then). */
@@ -37,6 +46,7 @@ export class ListenConnection {
     }
     if (this.closed) return void (await endQuickly(client));
     this.client = client;
+    this.options.onState?.(true);
     if (this.outage.isDown) this.onNotify();
     this.outage.back();
   }
@@ -47,11 +57,13 @@ export class ListenConnection {
     this.retry = null;
     const client = this.client;
     this.client = null;
+    this.options.onState?.(false);
     if (client) await endQuickly(client);
   }
 
   private lost(client: Client, err: unknown): void {
     if (this.client === client) this.client = null;
+    this.options.onState?.(false);
     void endQuickly(client);
     if (this.closed || this.retry) return;
     this.retry = setTimeout(() => {

@@ -174,29 +174,31 @@ export class DeliveryWorker implements DeliveryRecorder {
       next = new Date(now.getTime() + Math.max(jittered(RETRY_SCHEDULE_MS[step]), outcome.retryAfterMs ?? 0));
     }
     const completedAt = status === DeliveryStatus.pending ? null : now;
-    const em = this.orm.em.fork();
+    // The attempt, the delivery's new state and a 410's disabling of its webhook commit together:
+    // nobody sees the delivery finished while its webhook still takes events.
     try {
-      await em.execute(
-        `with attempt as (
-           insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
-         )
-         update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
-         where id = ? and status = 'in_flight' and attempts = ?`,
-        [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
-      );
+      await this.orm.em.fork().transactional(async (em) => {
+        await em.execute(
+          `with attempt as (
+             insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
+           )
+           update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
+           where id = ? and status = 'in_flight' and attempts = ?`,
+          [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
+        );
+        if (!outcome.gone) return;
+        await runInScope({ actor: 'webhook-worker' }, async () => {
+          const webhook = await em.findOne(Webhook, claim.webhookId);
+          if (webhook && webhook.status === WebhookStatus.active) {
+            webhook.status = WebhookStatus.disabled;
+            webhook.disabledReason = 'endpoint answered 410 Gone';
+            await em.flush();
+          }
+        });
+      });
     } catch (err) {
       if ((err as { code?: string }).code === '23503') return; // the delivery was deleted meanwhile (its webhook went)
       throw err;
-    }
-    if (outcome.gone) {
-      await runInScope({ actor: 'webhook-worker' }, async () => {
-        const webhook = await em.findOne(Webhook, claim.webhookId);
-        if (webhook && webhook.status === WebhookStatus.active) {
-          webhook.status = WebhookStatus.disabled;
-          webhook.disabledReason = 'endpoint answered 410 Gone';
-          await em.flush();
-        }
-      });
     }
     const message: DeliveryOutcomeMessage = {
       deliveryId: claim.id,
