@@ -43,6 +43,11 @@ import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
 import { operations } from './ops/operations';
+import type { ChainsConfig } from './modules/chain/chain-config';
+import { Chains } from './modules/chain/chains';
+import { ChainService } from './modules/chain/chain.service';
+import { ChainSender } from './modules/chain/sender';
+import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
@@ -87,6 +92,10 @@ export interface GatewayDeps {
   readCacheTtlMs?: number;
   /** How often a graphql-ws connection's credential is checked again (default 15 s). */
   websocketRecheckMs?: number;
+  /** The chains the gateway speaks to (CHAINS, or the embedded anvil); unset: none. */
+  chains?: ChainsConfig;
+  /** How often the chain sender looks for work (default 250 ms). */
+  chainPollMs?: number;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -113,7 +122,19 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
+  const chains = new Chains(deps.chains ?? {});
+  let chainSender: ChainSender | null = null;
+  const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  if (chain && chains.writable().length) {
+    const outcomes = routeOutcomes({
+      settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
+      wallet: (em, tx, outcome) => services.walletOnChain!.onOutcome(em, tx, outcome),
+    });
+    chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
+    chainSender.start();
+  }
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
@@ -241,6 +262,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await chainSender?.stop();
       await cacheFollower.stop();
       sender.close();
       await deliveryListener?.end().catch(() => undefined);

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql/limits';
 import type { SupplyProvidersConfig } from './supply/provider';
+import { parseChains, type ChainsConfig } from './modules/chain/chain-config';
 
 /**
  * The environments that may run on the public development keys and show demo data, printed
@@ -71,6 +72,13 @@ export interface Config {
   events: EventsConfig;
   /** Bearer token GET /metrics requires (METRICS_TOKEN, at least 16 characters); unset: open. */
   metricsToken: string | null;
+  /**
+   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
+   * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
+   */
+  chains: ChainsConfig | null;
+  /** Folder of the embedded chain's state (CHAIN_DATA_DIR, default `.data/anvil`; `none`: in memory). */
+  chainDataDir: string | null;
 }
 
 /**
@@ -164,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, problems),
+    chains: parseChains(env.CHAINS, env, problems),
+    chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

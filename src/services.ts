@@ -25,6 +25,9 @@ import type { EventBus } from './events/pubsub';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { EventFeedService } from './events/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
+import type { ChainService } from './modules/chain/chain.service';
+import { SettlementOnChain } from './modules/chain/settlement-onchain';
+import { WalletOnChain } from './modules/chain/wallet-onchain';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -39,6 +42,8 @@ export interface ServiceDeps {
   readCacheTtlMs?: number;
   /** Attempt counters of token requests and ops-token guesses (src/common/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** The chains the gateway writes to (src/modules/chain/); null: none configured. */
+  chain?: ChainService | null;
 }
 
 /**
@@ -56,6 +61,11 @@ export function createServices(deps: ServiceDeps) {
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
   const dealing = new DealingService(clock, readCache, shareClass);
+  const chain = deps.chain ?? null;
+  const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
+  // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
+  const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder) : null;
+  const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, settlement });
   return {
     clock,
     readCache,
@@ -69,17 +79,20 @@ export function createServices(deps: ServiceDeps) {
     issuer,
     fund: new FundService(issuer),
     shareClass,
-    token: new TokenService(clock),
+    token: new TokenService(clock, chain),
     nav,
     distributor,
     investor,
-    investorWallet: new InvestorWalletService(investor, clock),
+    investorWallet: new InvestorWalletService(investor, clock, walletOnChain),
     dealing,
     holding: new HoldingService(shareClass, dealing, clock),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
-    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing }),
+    oneStepOrder,
+    chain,
+    walletOnChain,
+    settlementOnChain: settlement,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -1,3 +1,4 @@
+import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
@@ -57,4 +58,7 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   IdempotencyKey,
+  ChainTransaction,
+  ChainSigner,
+  ChainSetup,
 ];

@@ -18,7 +18,8 @@ import { entryIdOf, Nav } from '../modules/nav/nav.entity';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
 
-export const DEMO_CHAIN_ID = '11155111';
+/** The embedded chain (anvil): the demo's tokens are deployed there at the first start. */
+export const DEMO_CHAIN_ID = '31337';
 export const DEMO_PROVIDER = 'supply-sim';
 const NAV_DAYS = 300;
 const DAY_MS = 86_400_000;

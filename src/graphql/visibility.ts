@@ -93,6 +93,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   SubRedemption: 'part',
   BankDetails: 'part',
   OrderStatusEntry: 'part',
+  /** The gateway's own transactions (agent address, fees, raw errors) are for operations. */
+  ChainTransaction: 'ops',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

@@ -21,6 +21,7 @@ import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
+import type { TransitionActor } from './order-states';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
@@ -74,6 +75,14 @@ export interface CancelOutcome {
   message: string;
 }
 
+/** What the order flow asks of the chain module when it settles (src/modules/chain/settlement-onchain.ts). */
+export interface OnChainSettlement {
+  /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
+  start(em: EntityManager, order: Order): Promise<void>;
+  /** A hash given by ops must show this order's transfer on chain; else a 400 saying what did not match. */
+  verifyHash(em: EntityManager, order: Order, hash: string): Promise<void>;
+}
+
 const CHAIN_ID = /^\d{1,20}$/;
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -98,6 +107,8 @@ export class OneStepOrderService {
       orders: OrderService;
       shareClasses: ShareClassService;
       dealing: DealingService;
+      /** Settlement on chain (src/modules/chain/settlement-onchain.ts); absent: ops give the transfer hash. */
+      settlement?: OnChainSettlement | null;
     },
   ) {}
 
@@ -234,21 +245,46 @@ export class OneStepOrderService {
   }
 
   /**
-   * The token transfer of an accepted order completed: holdings move by the minted (subscription)
-   * or burned (redemption) tokens in the same transaction, and the transfer hash is recorded.
-   * Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no longer)
-   * whitelisted, the order fails instead, with the reason, and holdings stay as they were.
+   * Ops settle an accepted order. Without a hash, on a chain the gateway writes to: the order's
+   * mint or burn is queued as a transaction intent (src/modules/chain/settlement-onchain.ts) and
+   * the order settles or fails when it reaches the chain's confirmation depth. With a hash (settled
+   * elsewhere): checked on chain when the chain is readable, then recorded.
    */
   async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
     ctx.access.requireOps();
-    const hash = required(transferHash, 'transferHash');
-    if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    const hash = optional(transferHash, 'transferHash');
+    if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    const onChain = this.deps.settlement;
+    if (hash === undefined) {
+      if (!onChain) throw badRequest('transferHash is required');
+      return ctx.em.transactional(async (em) => {
+        const order = await this.lockOrder(em, orderId);
+        if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+        await onChain.start(em, order);
+        await em.flush();
+        return order;
+      });
+    }
+    const checked = await this.get(ctx, orderId);
+    if (onChain && checked.status === OneStepStatus.accepted) await onChain.verifyHash(ctx.em, checked, hash);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+      return this.settleLocked(em, order, hash, 'ops');
+    });
+  }
+
+  /**
+   * The token transfer of an accepted (and locked) order completed: holdings move by the minted
+   * (subscription) or burned (redemption) tokens in the same transaction, and the transfer hash is
+   * recorded. Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no
+   * longer) whitelisted, the order fails instead, with the reason, and holdings stay as they were.
+   */
+  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true): Promise<Order> {
+    {
       const investorId = order.investor.id;
       const shareClassId = order.shareClass.id;
-      if (order.type === OrderType.subscription) {
+      if (order.type === OrderType.subscription && checkWallet) {
         const whitelisted = await em.findOne(InvestorWallet, {
           investor: investorId,
           chainId: order.chainId!,
@@ -256,14 +292,14 @@ export class OneStepOrderService {
           status: WalletStatus.whitelisted,
         });
         if (!whitelisted) {
-          return this.failIn(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash);
+          return this.failLocked(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash, as);
         }
       }
       let holding = await em.findOne(Holding, { investor: investorId, shareClass: shareClassId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const tokens = new Dec(order.settlementTokens!);
       const before = new Dec(holding?.balance ?? '0');
       const after = order.type === OrderType.subscription ? before.plus(tokens) : before.minus(tokens);
-      if (after.isNegative()) return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
+      if (after.isNegative()) return this.failLocked(em, order, 'holding is smaller than the tokens to burn', hash, as);
       if (!holding) {
         holding = em.create(Holding, { investor: em.getReference(Investor, investorId), shareClass: em.getReference(ShareClass, shareClassId), balance: '0' });
       }
@@ -275,7 +311,7 @@ export class OneStepOrderService {
       else await takeFromLots(em, investorId, shareClassId, tokens);
       await recordTransition(em, order, {
         status: OneStepStatus.settled,
-        as: 'ops',
+        as,
         now,
         details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
       });
@@ -296,7 +332,7 @@ export class OneStepOrderService {
       });
       await em.flush();
       return order;
-    });
+    }
   }
 
   /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
@@ -308,16 +344,17 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       if (order.status !== OneStepStatus.accepted) throw wrongStatus('fail', order.status, OneStepStatus.accepted);
-      return this.failIn(em, order, why, hash);
+      return this.failLocked(em, order, why, hash, 'ops');
     });
   }
 
-  private async failIn(em: EntityManager, order: Order, reason: string, transferHash?: string): Promise<Order> {
+  /** The transfer of an accepted (and locked) order failed: reason recorded, holdings unchanged. */
+  async failLocked(em: EntityManager, order: Order, reason: string, transferHash: string | undefined, as: TransitionActor): Promise<Order> {
     order.failureReason = reason;
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
       status: OneStepStatus.failed,
-      as: 'ops',
+      as,
       now: this.clock.now(),
       note: reason,
       details: { reason, transferHash: transferHash ?? null },
@@ -326,7 +363,7 @@ export class OneStepOrderService {
     return order;
   }
 
-  private async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
+  async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!order) throw orderNotFound();

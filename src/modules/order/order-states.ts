@@ -1,8 +1,11 @@
 import { conflict } from '../../common/errors';
 import { OrderFlow } from './order.entity';
 
-/** Who moves an order: the distributor that placed it, operations, or the supply-side platform (its signed callback). */
-export type TransitionActor = 'distributor' | 'ops' | 'provider';
+/**
+ * Who moves an order: the distributor that placed it, operations, the supply-side platform (its
+ * signed callback), or the chain (the settlement transaction at its confirmation depth).
+ */
+export type TransitionActor = 'distributor' | 'ops' | 'provider' | 'chain';
 
 /** One allowed move of an order's state machine: from (null for placement) → to, who may, what it announces. */
 export interface TransitionRule {
@@ -37,8 +40,8 @@ export const TRANSITIONS: Record<OrderFlow, readonly TransitionRule[]> = {
     { from: 'pending', to: 'cancelled', by: PLACER, event: null },
     { from: 'pending', to: 'accepted', by: ['ops'], event: SETTLEMENT_EVENTS.accepted },
     { from: 'pending', to: 'rejected', by: ['ops'], event: SETTLEMENT_EVENTS.rejected },
-    { from: 'accepted', to: 'settled', by: ['ops'], event: SETTLEMENT_EVENTS.settled },
-    { from: 'accepted', to: 'failed', by: ['ops'], event: SETTLEMENT_EVENTS.failed },
+    { from: 'accepted', to: 'settled', by: ['ops', 'chain'], event: SETTLEMENT_EVENTS.settled },
+    { from: 'accepted', to: 'failed', by: ['ops', 'chain'], event: SETTLEMENT_EVENTS.failed },
   ],
 };
 
