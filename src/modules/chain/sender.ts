@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
+import { runInScope } from '../../common/request-scope';
 import { WakeLoop } from '../../events/wake-loop';
 import { ChainSigner, ChainTransaction, ChainTxStatus } from './chain-transaction.entity';
 import type { ChainHandle, Chains } from './chains';
@@ -322,13 +323,16 @@ export class ChainSender {
   /** Makes an intent final and declares its outcome in one transaction: once, or not at all. */
   private async finish(id: string, status: ChainTxStatus, fields: Record<string, unknown>, outcome: TxOutcome): Promise<void> {
     try {
-      await this.orm.em.fork().transactional(async (em) => {
-        const row = await em.findOneOrFail(ChainTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if ([ChainTxStatus.confirmed, ChainTxStatus.reverted, ChainTxStatus.failed].includes(row.status)) return;
-        em.assign(row, { ...fields, status, lastError: null, updatedAt: new Date() } as never);
-        await em.flush();
-        await this.onOutcome(em, row, outcome);
-      });
+      // What the chain decided is recorded as the chain's doing (the history's `by`).
+      await runInScope({ actor: 'chain' }, () =>
+        this.orm.em.fork().transactional(async (em) => {
+          const row = await em.findOneOrFail(ChainTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+          if ([ChainTxStatus.confirmed, ChainTxStatus.reverted, ChainTxStatus.failed].includes(row.status)) return;
+          em.assign(row, { ...fields, status, lastError: null, updatedAt: new Date() } as never);
+          await em.flush();
+          await this.onOutcome(em, row, outcome);
+        }),
+      );
     } catch (err) {
       logger.error({ err, intent: id }, 'declaring a chain transaction outcome failed; retried on the next pass');
       await this.noteError(id, `outcome not recorded: ${(err as Error).message}`).catch(() => undefined);
