@@ -9,12 +9,14 @@ import { DealingService } from './modules/dealing/dealing.service';
 import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
+import { HoldingLedger } from './modules/holding/holding-ledger';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 import { InvestorService } from './modules/investor/investor.service';
 import { IssuerService } from './modules/issuer/issuer.service';
 import { NavService } from './modules/nav/nav.service';
 import { OneStepOrderService } from './modules/order/one-step.service';
+import { openOrders } from './modules/order/open-orders';
 import { OrderService } from './modules/order/order.service';
 import { TwoStepService } from './modules/order/two-step.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
@@ -61,11 +63,12 @@ export function createServices(deps: ServiceDeps) {
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
   const dealing = new DealingService(clock, readCache, shareClass);
+  const ledger = new HoldingLedger({ dealing, openOrders });
   const chain = deps.chain ?? null;
   const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
   // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
   const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder) : null;
-  const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, settlement });
+  const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
   return {
     clock,
     readCache,
@@ -85,7 +88,8 @@ export function createServices(deps: ServiceDeps) {
     investor,
     investorWallet: new InvestorWalletService(investor, clock, walletOnChain),
     dealing,
-    holding: new HoldingService(shareClass, dealing, clock),
+    ledger,
+    holding: new HoldingService(shareClass, ledger, clock),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),

@@ -4,6 +4,8 @@
  * unknown fields). Fields the gateway adds beyond the description carry `x-additive: true`.
  */
 
+import { ORDER_EVENT_TYPES } from '../../src/modules/order/order-states';
+
 export type JsonSchema = Record<string, unknown>;
 
 export const str = (description?: string): JsonSchema => ({ type: 'string', ...(description ? { description } : {}) });
@@ -14,6 +16,9 @@ export const nullable = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as
 export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
 export const additive = (s: JsonSchema): JsonSchema => ({ ...s, 'x-additive': true, description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).` });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
+/** A webhook event type: the transition table's events (order-states.ts). */
+export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES] };
+
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });
 
@@ -193,6 +198,9 @@ export const holding = obj({
   userId: id('US'),
   shareClassId: id('SC'),
   tokenBalance: decimal(),
+  unlockedBalance: additive(decimal("Tokens past the share class's lock-up, which a redemption may use less those promised to open redemptions")),
+  pendingIn: additive(decimal('Tokens expected from accepted subscriptions not yet settled, at the tokens each was priced at on acceptance (an order not yet priced counts for none)')),
+  pendingOut: additive(decimal('Tokens promised to open (pending or accepted) redemptions')),
   walletAddress: nullable(str()),
   chainId: nullable(str()),
   tokenName: nullable(str()),
@@ -234,7 +242,7 @@ export const eventFeedPage = additive(
     items: arrayOf(
       obj({
         eventId: str('`evt_…`, equal to the deliveries\' `webhook-id`'),
-        event_type: { enum: ['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed'] },
+        event_type: eventType,
         data: webhookData,
         occurredAt: epochMs(),
       }),

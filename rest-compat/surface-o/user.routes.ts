@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { shownId } from '../../src/common/ids';
 import { RegisterUserDocument } from '../generated/graphql';
 import { route } from '../route';
 import { id, obj, str, user } from '../openapi/schemas';
@@ -25,7 +25,7 @@ export const userRoutes = [
     }),
     data: ({ registerUser: u }) => ({
       userId: u.userId,
-      distributorId: alias(u.distributorId, 'PT'),
+      distributorId: shownId(u.distributorId, 'distributor', 'O'),
       uniqueId: u.externalInvestorId ?? null,
       email: u.email,
       name: u.name,

@@ -1,5 +1,5 @@
 import { NOT_TRADING } from '../openapi/document';
-import { alias } from '../../src/common/ids';
+import { shownId } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
 import { decimalNumber } from '../../src/common/money';
@@ -38,7 +38,7 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => ({
 export function oneStepOrderRecord(o: RestOneStepOrderFragment, surface: 'R' | 'O', read: boolean) {
   const parties =
     surface === 'O'
-      ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: alias(o.distributorId, 'PT') }
+      ? { shareClassId: o.shareClassId, userId: o.userId, distributorId: shownId(o.distributorId, 'distributor', 'O') }
       : { shareClassId: o.shareClassId, investorId: o.investorId, distributorId: o.distributorId };
   const quantity =
     o.oneStepType === 'subscribe' ? { amount: decimalNumber(o.amount ?? '0'), currency: o.currency } : { tokenCount: decimalNumber(o.tokenCount ?? '0') };

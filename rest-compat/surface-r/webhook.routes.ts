@@ -1,8 +1,8 @@
 import { CheckWebhookDocument, RegisterWebhookDocument, TestWebhookDocument, WebhooksDocument } from '../generated/graphql';
 import { route, type RestRequest } from '../route';
-import { arrayOf, bool, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
+import { eventTypeInvalid } from '../../src/modules/webhook/webhook.errors';
+import { arrayOf, bool, eventType, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
 
-const EVENT_TYPE = { enum: ['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed'] };
 
 /** The webhook record as registered, with the signing secret as an additive field shown once. */
 export function registerWebhookRoute(auth: 'host' | 'bearer') {
@@ -12,10 +12,10 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
     auth,
     doc: {
       summary: 'Register a webhook for one event type',
-      body: obj({ event_type: EVENT_TYPE, endpoint_url: str('Fully qualified HTTPS URL') }),
+      body: obj({ event_type: eventType, endpoint_url: str('Fully qualified HTTPS URL') }),
       data: webhookWithSecret,
       errors: {
-        400: ['event_type must be one of order.accepted, order.rejected, token.transfer_completed, token.transfer_failed', 'endpoint_url must be HTTPS', 'endpoint_url must resolve to a public address'],
+        400: [eventTypeInvalid().message, 'endpoint_url must be HTTPS', 'endpoint_url must resolve to a public address'],
         409: ['endpoint_url is already registered for <event_type>'],
       },
     },
@@ -49,7 +49,7 @@ export const webhookRoutes = [
     auth: 'host',
     doc: {
       summary: 'Send a synthetic delivery marked as a test',
-      body: obj({ event_type: EVENT_TYPE, webhook_id: str('wh_…') }),
+      body: obj({ event_type: eventType, webhook_id: str('wh_…') }),
       data: successMessage,
       errors: { 400: ["event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
     },

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, unauthenticated } from './errors';
-import { alias, recordId, type IdPrefix } from './ids';
+import { recordId, shownId } from './ids';
 import type { Principal, Surface } from './principal';
 
 /** A distributor's granted share classes with each grant's delivery mode. */
@@ -111,9 +111,7 @@ export class Access {
 
   /** A record id as the caller's surface shows it (`IN000001` → `US000001` on surface O). */
   shownId(id: string, kind: 'distributor' | 'investor'): string {
-    if (this.surface !== 'O') return id;
-    const to: IdPrefix = kind === 'distributor' ? 'PT' : 'US';
-    return alias(id, to);
+    return shownId(id, kind, this.surface);
   }
 
   /**

@@ -42,22 +42,37 @@ export function hasIdFormat(value: unknown, prefix: IdPrefix): value is string {
   return m !== null && m[1] === prefix;
 }
 
+/*
+ * The boundary of surface ids, both ways: surface O names distributors and investors `PT`/`US`,
+ * the records are `DT`/`IN` with the same number. Ids come in through `recordId` (strict: an id of
+ * another kind or surface is no record's) and go out through `shownId`; nothing else re-prefixes.
+ */
+
 /** The same record under another prefix: `DT000007` ↔ `PT000007`, `IN000042` ↔ `US000042`. */
-export function alias(id: string, to: IdPrefix): string {
+function alias(id: string, to: IdPrefix): string {
   const m = ID_PATTERN.exec(id);
   return m ? to + m[2] : id;
 }
 
+const PREFIXES = { distributor: { record: 'DT', surfaceO: 'PT' }, investor: { record: 'IN', surfaceO: 'US' } } as const;
+export type AliasedKind = keyof typeof PREFIXES;
+
 /**
  * The record id (`DT`/`IN`) of a distributor or investor named as a caller's surface names it:
  * `PT`/`US` on surface O, `DT`/`IN` on surface R, either for ops (`surface` null). An id of the
- * other surface's form, or of no form, is null: the caller is answered as for a missing record.
+ * other surface's form, of another kind (`SC000001` for an investor), or of no form, is null:
+ * the caller is answered as for a missing record.
  */
-export function recordId(id: unknown, kind: 'distributor' | 'investor', surface: 'R' | 'O' | null): string | null {
-  const [internal, external] = kind === 'distributor' ? (['DT', 'PT'] as const) : (['IN', 'US'] as const);
-  if (surface !== 'R' && hasIdFormat(id, external)) return alias(id, internal);
-  if (surface !== 'O' && hasIdFormat(id, internal)) return id;
+export function recordId(id: unknown, kind: AliasedKind, surface: 'R' | 'O' | null): string | null {
+  const { record, surfaceO } = PREFIXES[kind];
+  if (surface !== 'R' && hasIdFormat(id, surfaceO)) return alias(id, record);
+  if (surface !== 'O' && hasIdFormat(id, record)) return id;
   return null;
+}
+
+/** A record id (`DT`/`IN`) as `surface` shows it: `PT`/`US` on surface O, unchanged otherwise. */
+export function shownId(id: string, kind: AliasedKind, surface: 'R' | 'O' | null): string {
+  return surface === 'O' ? alias(id, PREFIXES[kind].surfaceO) : id;
 }
 
 /** Opaque ids of the forms `ord_<id>` and `wh_<id>`: random, so they cannot be guessed. */

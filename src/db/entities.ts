@@ -8,6 +8,7 @@ import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
 import { IdempotencyKey } from '../modules/idempotency/idempotency-key.entity';
 import { Holding } from '../modules/holding/holding.entity';
 import { HoldingLot } from '../modules/holding/holding-lot.entity';
+import { HoldingMovement } from '../modules/holding/holding-movement.entity';
 import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { Nav } from '../modules/nav/nav.entity';
@@ -48,6 +49,7 @@ export const ENTITIES = [
   OrderStatusEntry,
   Holding,
   HoldingLot,
+  HoldingMovement,
   DealingCalendar,
   DomainEvent,
   OpsToken,

@@ -9,9 +9,7 @@ import { runInScope } from '../common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
 import { DealingCalendar } from '../modules/dealing/dealing-calendar.entity';
-import { Holding } from '../modules/holding/holding.entity';
-import { LotSource } from '../modules/holding/holding-lot.entity';
-import { addLot } from '../modules/holding/holding-lots';
+import { bookOpening } from '../modules/holding/holding-ledger';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../modules/investor/investor.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../modules/nav/nav.entity';
@@ -96,8 +94,8 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       tem.create(InvestorGrant, { investor, shareClass: shareClasses[0] });
       tem.create(InvestorWallet, { investor, chainId: DEMO_CHAIN_ID, address: '0x000000000000000000000000000000000000ada1', status: WalletStatus.whitelisted, whitelistedAt: now });
       // Tokens already held, so a redemption can be tried at once.
-      tem.create(Holding, { investor, shareClass: shareClasses[0], balance: '1000' });
-      addLot(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), source: LotSource.opening });
+      await tem.flush();
+      await bookOpening(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), at: now });
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );

@@ -1,6 +1,6 @@
 import { withFilter } from 'graphql-subscriptions';
 import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
-import { alias } from '../common/ids';
+import { recordId } from '../common/ids';
 import type { GatewayContext } from '../graphql/context';
 import { EpochMs } from '../graphql/scalars';
 import { Order, OrderFlow } from '../modules/order/order.entity';
@@ -115,7 +115,7 @@ export class SubscriptionResolver {
           const a = args ?? {};
           if (!e?.distributorId || !ctx.access.sees(e.distributorId)) return false;
           const p = e.payload;
-          if (a.distributorId && alias(a.distributorId, 'DT') !== e.distributorId) return false;
+          if (a.distributorId && recordId(a.distributorId, 'distributor', null) !== e.distributorId) return false;
           if (a.shareClassId && a.shareClassId !== p.shareClassId) return false;
           if (a.status && a.status !== p.status) return false;
           if (a.flow && a.flow !== p.flow) return false;

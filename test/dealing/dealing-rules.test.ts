@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { alias } from '../support/ids';
 import { DomainEvent } from '../../src/events/event.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { orderWebhookData } from '../../src/modules/webhook/webhook-payload';

@@ -326,5 +326,21 @@ describe('GraphQL ops provisioning', () => {
       const byUser = await asOps(gw, `query($id: ID!) { investor(id: $id) { id userId distributorId distributor { id partnerId } } }`, { id: `US${investorId.slice(2)}` });
       expect(byUser.investor).toEqual({ id: investorId, userId: `US${investorId.slice(2)}`, distributorId, distributor: { id: distributorId, partnerId: `PT${distributorId.slice(2)}` } });
     });
+
+    it('reads an investor or distributor id strictly: the same number under another kind or no form is not found', async () => {
+      const { distributorId, investorId } = await world();
+      const n = investorId.slice(2);
+      const d = distributorId.slice(2);
+      for (const id of [`SC${n}`, `FN${n}`, `DT${n}`, `PT${n}`, `OR${n}`, `in${n}`, `IN${n}0`, n]) {
+        expect(await opsError(gw, `query($id: ID!) { investor(id: $id) { id } }`, { id })).toEqual({ message: `investor not found: ${id}`, code: 'NOT_FOUND' });
+      }
+      for (const id of [`SC${d}`, `IN${d}`, `US${d}`, `IS${d}`, `dt${d}`, d]) {
+        expect(await opsError(gw, `query($id: ID!) { distributor(id: $id) { id } }`, { id })).toEqual({ message: `distributor not found: ${id}`, code: 'NOT_FOUND' });
+      }
+      for (const id of [`IN${n}`, `US${n}`]) expect((await asOps(gw, `query($id: ID!) { investor(id: $id) { id } }`, { id })).investor.id).toBe(investorId);
+      for (const id of [`DT${d}`, `PT${d}`]) expect((await asOps(gw, `query($id: ID!) { distributor(id: $id) { id } }`, { id })).distributor.id).toBe(distributorId);
+      const filtered = await asOps(gw, `query($f: InvestorFilter) { investors(filter: $f) { items { id } } }`, { f: { distributorId: `SC${d}` } });
+      expect(filtered.investors.items).toEqual([]);
+    });
   });
 });

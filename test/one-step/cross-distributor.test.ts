@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { alias } from '../support/ids';
 import { Order } from '../../src/modules/order/order.entity';
 import { aTokenPair } from '../support/auth.factories';
 import { aHolding, aMarket, anInvestor, aShareClass, aGrant } from '../support/factories';

@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
-import { alias } from '../../src/common/ids';
+import { alias } from '../support/ids';
 import { gatewaySchema } from '../../src/graphql/schema';
 import { PUBLIC_ROOT_FIELDS } from '../../src/graphql/visibility';
 import { Order } from '../../src/modules/order/order.entity';

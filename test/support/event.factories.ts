@@ -5,6 +5,7 @@ import type { Distributor } from '../../src/modules/distributor/distributor.enti
 import type { Investor } from '../../src/modules/investor/investor.entity';
 import { Order, OrderFlow, OrderSurface, OrderType } from '../../src/modules/order/order.entity';
 import { recordTransition } from '../../src/modules/order/order-transition';
+import type { OrderStatus } from '../../src/modules/order/order-states';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 
 /*
@@ -41,7 +42,7 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
 }
 
 /** Moves an order, in a transaction of its own, as an ops decision or a settlement would. */
-export async function moveOrder(orm: MikroORM, orderId: string, status: string, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
+export async function moveOrder(orm: MikroORM, orderId: string, status: OrderStatus, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
   await runInScope({ actor: 'ops-test' }, () =>
     orm.em.fork().transactional(async (tem: EntityManager) => {
       const order = await tem.findOneOrFail(Order, orderId);
@@ -53,7 +54,7 @@ export async function moveOrder(orm: MikroORM, orderId: string, status: string, 
 }
 
 /** A transition that rolls back: its event must never be announced. */
-export async function aRolledBackTransition(orm: MikroORM, orderId: string, status: string, now: Date): Promise<void> {
+export async function aRolledBackTransition(orm: MikroORM, orderId: string, status: OrderStatus, now: Date): Promise<void> {
   await orm.em
     .fork()
     .transactional(async (tem: EntityManager) => {

@@ -3,9 +3,7 @@ import { nextId } from '../../src/common/ids';
 import { runInScope } from '../../src/common/request-scope';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../../src/modules/distributor/distributor.entity';
 import { Fund } from '../../src/modules/fund/fund.entity';
-import { Holding } from '../../src/modules/holding/holding.entity';
-import { LotSource } from '../../src/modules/holding/holding-lot.entity';
-import { addLot } from '../../src/modules/holding/holding-lots';
+import { bookOpening } from '../../src/modules/holding/holding-ledger';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Issuer } from '../../src/modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../../src/modules/nav/nav.entity';
@@ -120,13 +118,8 @@ export async function anInvestor(
 }
 
 /** A holding of `balance` tokens, one lot settled at `settledAt` (lock-up counts from it; default now). */
-export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string, settledAt = new Date()): Promise<Holding> {
-  return asFactory(async () => {
-    const holding = em.create(Holding, { investor, shareClass, balance });
-    addLot(em, { investorId: investor.id, shareClassId: shareClass.id, quantity: balance, settledAt, source: LotSource.opening });
-    await em.flush();
-    return holding;
-  });
+export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string, settledAt = new Date()): Promise<void> {
+  return asFactory(() => em.transactional((tem) => bookOpening(tem, { investorId: investor.id, shareClassId: shareClass.id, quantity: balance, settledAt, at: new Date() })));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { alias } from './ids';
 import { bearerOf } from './auth.factories';
 import { aMarket } from './factories';
 import type { TestGateway } from './gateway';

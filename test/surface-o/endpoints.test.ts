@@ -1,4 +1,4 @@
-import { alias } from '../../src/common/ids';
+import { alias } from '../support/ids';
 import { Investor } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
@@ -216,6 +216,8 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         shareClassId: w.shareClass.id,
         tokenBalance: '800',
         unlockedBalance: '800',
+        pendingIn: '0',
+        pendingOut: '0',
         walletAddress: `0x${w.investor.id.toLowerCase().padStart(40, 'e')}`,
         chainId: CHAIN,
         tokenName: 'Test Token',
@@ -223,6 +225,22 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
         decimals: 6,
         tokenAddress: expect.stringMatching(/^0x/),
       });
+    });
+
+    it('pendingIn counts accepted subscriptions not yet settled at their priced tokens; pendingOut the tokens of open redemptions', async () => {
+      const w = await world();
+      await aOneStepOrder(gw, w, { amount: '1000', stage: 'settled' }); // 800 tokens held
+      await aOneStepOrder(gw, w, { amount: '500', stage: 'accepted' }); // 400 expected
+      await aOneStepOrder(gw, w, { amount: '250' }); // pending: not priced, not counted
+      await aOneStepOrder(gw, w, { amount: '125', stage: 'failed' }); // never counted
+      await aOneStepOrder(gw, w, { type: 'redeem', tokenCount: '30' }); // pending: promised
+      await aOneStepOrder(gw, w, { type: 'redeem', tokenCount: '20', stage: 'accepted' }); // accepted: promised
+      await aOneStepOrder(gw, w, { type: 'redeem', tokenCount: '10', stage: 'cancelled' }); // released
+      const path = `/transaction/holdings/user/${w.us}/shareclass/${w.shareClass.id}`;
+      const before = await gw.api('GET', path, { headers: w.headers });
+      expect(before.body.data).toMatchObject({ tokenBalance: '800', unlockedBalance: '800', pendingIn: '400', pendingOut: '50' });
+      const graphql = await gw.graphql(`{ holding(userId: "${w.investor.id}", shareClassId: "${w.shareClass.id}") { tokenBalance pendingIn pendingOut } }`, {}, { token: await gw.opsToken() });
+      expect(graphql.body.data.holding).toEqual({ tokenBalance: '800', pendingIn: '400', pendingOut: '50' });
     });
 
     it('a user with no holding has tokenBalance "0" and no wallet yet is null', async () => {

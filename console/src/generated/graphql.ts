@@ -59,6 +59,15 @@ export type InvestorWalletRef = {
   investorId: string;
 };
 
+/** A move of an order: push (to submitted), cancel, accept, reject, settle, fail */
+export type OrderAction =
+  | 'accept'
+  | 'cancel'
+  | 'fail'
+  | 'push'
+  | 'reject'
+  | 'settle';
+
 export type OrderFilter = {
   /** createdAt >= this */
   createdFrom?: number | null | undefined;
@@ -293,7 +302,7 @@ export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: st
 
 export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number };
 
-export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
+export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
 
 export type DeliveryFragment = { id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> };
 
@@ -323,7 +332,7 @@ export type OrderDetailQueryVariables = Exact<{
 }>;
 
 
-export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
+export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
 
 export type OrderUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -510,6 +519,7 @@ export const OrderFullFragmentDoc = new TypedDocumentString(`
   transferHash
   failureReason
   supplyRefs
+  allowedActions
   distributor {
     id
     name
@@ -918,6 +928,7 @@ fragment OrderFull on Order {
   transferHash
   failureReason
   supplyRefs
+  allowedActions
   distributor {
     id
     name

@@ -1,14 +1,17 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { AcceptOrderDocument, FailOrderDocument, RecordSupplyOutcomeDocument, RejectOrderDocument, SettleOrderDocument, type OrderFullFragment, type SupplyOutcome } from '../generated/graphql';
+import { AcceptOrderDocument, FailOrderDocument, RecordSupplyOutcomeDocument, RejectOrderDocument, SettleOrderDocument, type OrderAction, type OrderFullFragment, type SupplyOutcome } from '../generated/graphql';
 import { money } from '../ui/format';
 import { ConfirmAction, Field, Mono } from '../ui/parts';
 
+/** A two-step order's ops actions are supply-side outcomes recorded for the platform: the outcome each records. */
+const OUTCOME_OF: Partial<Record<OrderAction, SupplyOutcome>> = { accept: 'accepted', reject: 'rejected', settle: 'settled', fail: 'failed' };
+
 /**
- * The actions an order's state allows, each confirmed in a dialog. One-step: accept or reject a
- * `pending` order, settle or fail an `accepted` one. Two-step: record what the supply-side
- * platform reported (accepted/rejected after `submitted`, settled/failed after `accepted`).
- * The gateway decides in the end: a refused action shows its message in the dialog.
+ * The actions the gateway says the order allows (`Order.allowedActions`, from its transition
+ * table), each confirmed in a dialog: one-step accept, reject, settle, fail; two-step, what the
+ * supply-side platform reported. Actions the console has no form for (push, cancel: the
+ * distributor's) are not offered. A refused action still shows its message in the dialog.
  */
 export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDone: () => void }) {
   const [note, setNote] = useState('');
@@ -32,60 +35,64 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
     <Field label="Transfer hash" value={hash} onChange={setHash} required={required} autoFocus={autoFocus} name="transferHash" placeholder="0x…" />
   );
 
+  const allowed = new Set(order.allowedActions);
   if (order.flow === 'one_step') {
-    if (order.status === 'pending')
+    if (['accept', 'reject', 'settle', 'fail'].some((a) => allowed.has(a as OrderAction)))
       return (
         <div className="actions">
-          <ConfirmAction
-            label="Accept"
-            title={`Accept ${id}?`}
-            description={<>{what}<p>It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.</p></>}
-            fields={(af) => <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />}
-            run={() => request(AcceptOrderDocument, { orderId: id, note: note || null })}
-            onDone={done}
-          />
-          <ConfirmAction
-            label="Reject"
-            danger
-            title={`Reject ${id}?`}
-            description={<>{what}<p>The distributor is sent <Mono>order.rejected</Mono> with this reason.</p></>}
-            fields={reasonField('Reason', true)}
-            run={() => request(RejectOrderDocument, { orderId: id, reason })}
-            onDone={done}
-          />
-        </div>
-      );
-    if (order.status === 'accepted')
-      return (
-        <div className="actions">
-          <ConfirmAction
-            label="Settle"
-            title={`Settle ${id}?`}
-            description={<>{what}<p>The token transfer completed: holdings change now and the distributor is sent <Mono>token.transfer_completed</Mono>.</p></>}
-            fields={hashField(true)}
-            run={() => request(SettleOrderDocument, { orderId: id, transferHash: hash })}
-            onDone={done}
-          />
-          <ConfirmAction
-            label="Fail"
-            danger
-            title={`Fail ${id}?`}
-            description={<>{what}<p>The token transfer failed: holdings stay as they are and the distributor is sent <Mono>token.transfer_failed</Mono>.</p></>}
-            fields={(af) => (
-              <>
-                {reasonField('Reason', true)(af)}
-                {hashField(false)(false)}
-              </>
-            )}
-            run={() => request(FailOrderDocument, { orderId: id, reason, transferHash: hash || null })}
-            onDone={done}
-          />
+          {allowed.has('accept') && (
+            <ConfirmAction
+              label="Accept"
+              title={`Accept ${id}?`}
+              description={<>{what}<p>It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.</p></>}
+              fields={(af) => <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />}
+              run={() => request(AcceptOrderDocument, { orderId: id, note: note || null })}
+              onDone={done}
+            />
+          )}
+          {allowed.has('reject') && (
+            <ConfirmAction
+              label="Reject"
+              danger
+              title={`Reject ${id}?`}
+              description={<>{what}<p>The distributor is sent <Mono>order.rejected</Mono> with this reason.</p></>}
+              fields={reasonField('Reason', true)}
+              run={() => request(RejectOrderDocument, { orderId: id, reason })}
+              onDone={done}
+            />
+          )}
+          {allowed.has('settle') && (
+            <ConfirmAction
+              label="Settle"
+              title={`Settle ${id}?`}
+              description={<>{what}<p>The token transfer completed: holdings change now and the distributor is sent <Mono>token.transfer_completed</Mono>.</p></>}
+              fields={hashField(true)}
+              run={() => request(SettleOrderDocument, { orderId: id, transferHash: hash })}
+              onDone={done}
+            />
+          )}
+          {allowed.has('fail') && (
+            <ConfirmAction
+              label="Fail"
+              danger
+              title={`Fail ${id}?`}
+              description={<>{what}<p>The token transfer failed: holdings stay as they are and the distributor is sent <Mono>token.transfer_failed</Mono>.</p></>}
+              fields={(af) => (
+                <>
+                  {reasonField('Reason', true)(af)}
+                  {hashField(false)(false)}
+                </>
+              )}
+              run={() => request(FailOrderDocument, { orderId: id, reason, transferHash: hash || null })}
+              onDone={done}
+            />
+          )}
         </div>
       );
     return <p className="muted">No action: a one-step order in status “{order.status}” is final or waits for the distributor.</p>;
   }
 
-  const outcomes: SupplyOutcome[] = order.status === 'submitted' ? ['accepted', 'rejected'] : order.status === 'accepted' ? ['settled', 'failed'] : [];
+  const outcomes = order.allowedActions.flatMap((a) => (OUTCOME_OF[a] ? [OUTCOME_OF[a]] : []));
   if (!outcomes.length) return <p className="muted">No ops action: a two-step order in status “{order.status}” moves by push, cancel or the supply-side platform.</p>;
   return (
     <div className="actions">

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock';
-import { alias, recordId } from '../../common/ids';
+import { recordId, shownId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { required } from '../../common/validate';
 import { Distributor } from '../distributor/distributor.entity';
@@ -70,6 +70,6 @@ export class ApiCredentialService {
     const apiSecret = `sk_${randomBytes(32).toString('base64url')}`;
     const credential = ctx.em.create(ApiCredential, { distributor, apiKey, secretHash: await hashSecret(apiSecret) } as never);
     await ctx.em.flush();
-    return { apiKey, apiSecret, distributorId: distributor.id, partnerId: alias(distributor.id, 'PT'), createdAt: credential.createdAt };
+    return { apiKey, apiSecret, distributorId: distributor.id, partnerId: shownId(distributor.id, 'distributor', 'O'), createdAt: credential.createdAt };
   }
 }

@@ -13,8 +13,7 @@ import type { ShareClassService } from '../share-class/share-class.service';
 import type { SubRedemption } from '../share-class/share-class.parts';
 import { DealingCalendar } from './dealing-calendar.entity';
 import { type CalendarRules, dealingDates, DEFAULT_CALENDAR, type DealingDates, isKnownZone } from './dealing-calendar';
-import { openLots } from '../holding/holding-lots';
-import { assertUnlocked, unlockedBalance } from './lock-up';
+import type { LockUp } from './lock-up';
 import { belowMinimumInvestment, currencyNotAllowed } from './dealing.errors';
 import type { DealingCalendarInput } from './dealing.types';
 
@@ -26,7 +25,7 @@ export interface DealingRules {
 }
 
 /** The share-class fields the dealing rules read (an entity or a cached ShareClassRecord). */
-type DealingShareClass = Pick<ShareClass, 'id' | 'currency'> & { subRedemption: Pick<SubRedemption, 'subFreq' | 'redFreq' | 'cutOffTime_days' | 'lockup'>; details: { minimumInvestment_fiat: number } };
+export type DealingShareClass = Pick<ShareClass, 'id' | 'currency'> & { subRedemption: Pick<SubRedemption, 'subFreq' | 'redFreq' | 'cutOffTime_days' | 'lockup'>; details: { minimumInvestment_fiat: number } };
 
 const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -35,7 +34,8 @@ const SETTLEMENT_CURRENCY = /^[A-Z][A-Z0-9]{1,11}$/;
 /**
  * The dealing rules of fund operations, applied by both order flows at placement: the dealing
  * calendar (dealing date, cut-off, expected settlement), the currencies an order may be placed
- * in and the minimum investment. Lock-up is applied on the holding's lots (holding-lots.ts).
+ * in and the minimum investment. The holding ledger applies the lock-up to a holding's lots
+ * (holding-ledger.ts).
  */
 export class DealingService {
   constructor(
@@ -94,30 +94,11 @@ export class DealingService {
     if (new Dec(amount).lessThan(minimum)) throw belowMinimumInvestment(field, minimum.toFixed(), shareClass.currency);
   }
 
-  /**
-   * Lock-up of a redemption (after the whole holding was found large enough): only tokens
-   * settled at least `lockup` days ago may be used. Reads the lots only when there is a lock-up.
-   */
-  async assertUnlocked(
-    em: EntityManager,
-    shareClass: DealingShareClass,
-    holding: { investorId: string; balance: Decimal.Value },
-    redemption: { tokenCount: Decimal.Value; reserved: Decimal.Value; now: Date },
-  ): Promise<void> {
+  /** The share class's lock-up as the holding ledger applies it to lots (lock-up.ts); null without one. */
+  async lockUpOf(em: EntityManager, shareClass: DealingShareClass): Promise<LockUp | null> {
     const days = shareClass.subRedemption.lockup;
-    if (!days) return;
-    const rules = await this.rulesOf({ em }, shareClass);
-    const lots = await openLots(em, holding.investorId, shareClass.id);
-    assertUnlocked(redemption.tokenCount, redemption.reserved, holding.balance, lots, { days, timeZone: rules.calendar.timeZone }, redemption.now);
-  }
-
-  /** The unlocked part of a holding now (the holdings endpoint's `unlockedBalance`). */
-  async unlockedOf(em: EntityManager, shareClass: DealingShareClass, holding: { investorId: string; balance: Decimal.Value }): Promise<string> {
-    const days = shareClass.subRedemption.lockup;
-    if (!days) return new Dec(holding.balance).toFixed();
-    const rules = await this.rulesOf({ em }, shareClass);
-    const lots = await openLots(em, holding.investorId, shareClass.id);
-    return unlockedBalance(holding.balance, lots, { days, timeZone: rules.calendar.timeZone }, this.clock.now()).unlocked.toFixed();
+    if (!days) return null;
+    return { days, timeZone: (await this.rulesOf({ em }, shareClass)).calendar.timeZone };
   }
 
   /** The calendar of a share class as ops configured it; null without one. */

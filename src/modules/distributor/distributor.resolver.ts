@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { alias } from '../../common/ids';
+import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -72,7 +72,7 @@ export class DistributorResolver {
 
   @FieldResolver(() => String, { description: 'The same distributor on surface O: `PT######`' })
   partnerId(@Root() d: Distributor): string {
-    return alias(d.id, 'PT');
+    return shownId(d.id, 'distributor', 'O');
   }
 
   @FieldResolver(() => [DistributorHost], { description: 'Hostnames mapped to it (surface R)' })

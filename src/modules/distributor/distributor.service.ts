@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
-import { alias, nextId } from '../../common/ids';
+import { nextId } from '../../common/ids';
 import type { GrantMap } from '../../common/access';
 import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
@@ -80,7 +80,8 @@ export class DistributorService {
   async get(ctx: ServiceContext, id: unknown): Promise<Distributor> {
     ctx.access.requireOps();
     const raw = required(id, 'distributorId').trim();
-    const found = await ctx.em.findOne(Distributor, { id: alias(raw, 'DT') });
+    const recordOf = ctx.access.recordId(raw, 'distributor');
+    const found = recordOf ? await ctx.em.findOne(Distributor, { id: recordOf }) : null;
     if (!found) throw distributorNotFoundById(raw);
     return found;
   }

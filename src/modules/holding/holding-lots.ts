@@ -6,8 +6,8 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { HoldingLot, LotSource } from './holding-lot.entity';
 
 /*
- * The lots of a holding. Callers hold the lock on the holding row (one-step settlement,
- * redemption placement, ops adjustments), so lots change under the same lock as the balance.
+ * The lots of a holding. Only the holding ledger (holding-ledger.ts) changes them, under the
+ * holding's row lock, so lots change under the same lock as the balance.
  */
 
 /** A new lot of `quantity` tokens settled at `settledAt`. */

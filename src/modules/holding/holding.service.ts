@@ -1,32 +1,24 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { alias, documentedId, ID_PREFIXES } from '../../common/ids';
-import { appendEvent } from '../../events/event-log';
-import type { DealingService } from '../dealing/dealing.service';
-import { investorNotFound } from '../investor/investor.errors';
-import { reservedTokens } from '../order/one-step.service';
-import { ShareClass } from '../share-class/share-class.entity';
-import { LotSource } from './holding-lot.entity';
-import { addLot, takeFromLots } from './holding-lots';
-import { Dec, decimalString } from '../../common/money';
-import { walletInUse } from '../investor/investor-wallet.service';
+import { documentedId, ID_PREFIXES, shownId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required, requiredDecimal } from '../../common/validate';
+import { walletInUse } from '../investor/investor-wallet.service';
 import { Investor } from '../investor/investor.entity';
+import { investorNotFound } from '../investor/investor.errors';
 import type { ShareClassService } from '../share-class/share-class.service';
-import { Holding } from './holding.entity';
+import type { HoldingLedger } from './holding-ledger';
 import { userNotFound } from './holding.errors';
 import type { HoldingView } from './holding.types';
 
 /**
- * Token holdings: read by distributors; changed when one-step orders settle (OneStepOrderService)
- * and by ops holding adjustments (here).
+ * Token holdings as callers see them: read by distributors and ops; ops adjustments. Every change
+ * goes through the holding ledger (holding-ledger.ts).
  */
 export class HoldingService {
   constructor(
     private readonly shareClasses: ShareClassService,
-    private readonly dealing: DealingService,
+    private readonly ledger: HoldingLedger,
     private readonly clock: Clock,
   ) {}
 
@@ -42,16 +34,17 @@ export class HoldingService {
     const investor = investorId ? await ctx.em.findOne(Investor, { id: investorId }) : null;
     if (!investor || !ctx.access.sees(investor.distributor.id)) throw userNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
-    const holding = await ctx.em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id });
+    const position = await this.ledger.position(ctx.em, investor.id, shareClass, this.clock.now());
     const token = await this.shareClasses.primaryToken(ctx, shareClass.id);
     const wallet = token ? await walletInUse(ctx.em, investor.id, token.chainId) : null;
-    const balance = holding?.balance ?? '0';
     return {
-      userId: alias(investor.id, 'US'),
+      userId: shownId(investor.id, 'investor', 'O'),
       investorId: investor.id,
       shareClassId: shareClass.id,
-      tokenBalance: decimalString(balance),
-      unlockedBalance: decimalString(await this.dealing.unlockedOf(ctx.em, shareClass, { investorId: investor.id, balance })),
+      tokenBalance: position.balance,
+      unlockedBalance: position.unlocked,
+      pendingIn: position.pendingIn,
+      pendingOut: position.pendingOut,
       walletAddress: wallet?.address ?? null,
       chainId: token?.chainId ?? null,
       tokenName: token?.name ?? null,
@@ -81,28 +74,9 @@ export class HoldingService {
     const investor = recordOf ? await ctx.em.findOne(Investor, { id: recordOf }) : null;
     if (!investor) throw investorNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
-    await ctx.em.transactional(async (em) => {
-      let holding = await em.findOne(Holding, { investor: investor.id, shareClass: shareClass.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      holding ??= em.create(Holding, { investor: em.getReference(Investor, investor.id), shareClass: em.getReference(ShareClass, shareClass.id), balance: '0' });
-      const before = new Dec(holding.balance);
-      if (quantity.isPositive()) {
-        addLot(em, { investorId: investor.id, shareClassId: shareClass.id, quantity, settledAt, source: LotSource.adjustment, reason });
-      } else {
-        const reserved = await reservedTokens(em, investor.id, shareClass.id);
-        if (quantity.abs().greaterThan(before.minus(reserved))) throw badRequest('quantity exceeds holdings');
-        await takeFromLots(em, investor.id, shareClass.id, quantity.abs());
-      }
-      holding.balance = decimalString(before.plus(quantity));
-      appendEvent(em, {
-        type: 'holding.changed',
-        aggregateType: 'holding',
-        aggregateId: `${investor.id}:${shareClass.id}`,
-        distributorId: investor.distributor.id,
-        occurredAt: now,
-        payload: { investorId: investor.id, shareClassId: shareClass.id, adjustment: true, reason, settledAt: settledAt.getTime(), change: decimalString(quantity), balance: holding.balance },
-      });
-      await em.flush();
-    });
+    await ctx.em.transactional((em) =>
+      this.ledger.adjust(em, { investorId: investor.id, shareClassId: shareClass.id, distributorId: investor.distributor.id, quantity, reason, at: now, settledAt }),
+    );
     return this.get(ctx, investor.id, shareClass.id);
   }
 }

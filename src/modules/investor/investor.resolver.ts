@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { alias } from '../../common/ids';
+import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
 import { Distributor } from '../distributor/distributor.entity';
@@ -29,7 +29,7 @@ export class InvestorResolver {
 
   @FieldResolver(() => String, { description: 'The same investor as a surface-O user: `US######`' })
   userId(@Root() investor: Investor): string {
-    return alias(investor.id, 'US');
+    return shownId(investor.id, 'investor', 'O');
   }
 
   @FieldResolver(() => [String], { description: 'Share-class ids the investor may use' })

@@ -1,6 +1,6 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
-import { alias, nextId } from '../../common/ids';
+import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { emailAddress, optional, required } from '../../common/validate';
 import { paginate } from '../../graphql/pagination';
@@ -60,7 +60,8 @@ export class InvestorService {
   async get(ctx: ServiceContext, id: unknown): Promise<Investor> {
     ctx.access.requireOps();
     const raw = required(id, 'investorId').trim();
-    const investor = await ctx.em.findOne(Investor, { id: alias(raw, 'IN') });
+    const recordOf = ctx.access.recordId(raw, 'investor');
+    const investor = recordOf ? await ctx.em.findOne(Investor, { id: recordOf }) : null;
     if (!investor) throw investorNotFoundById(raw);
     return investor;
   }
@@ -76,7 +77,8 @@ export class InvestorService {
     const email = optional(filter.email, 'email');
     const externalInvestorId = optional(filter.externalInvestorId, 'externalInvestorId');
     const status = optional(filter.status, 'status');
-    if (distributorId) where.distributor = alias(distributorId.trim(), 'DT');
+    // An id of no distributor's form matches no investor.
+    if (distributorId) where.distributor = ctx.access.recordId(distributorId.trim(), 'distributor') ?? distributorId.trim();
     if (externalInvestorId) where.externalInvestorId = externalInvestorId;
     if (status) where.status = status;
     if (email) (where as Record<string, unknown>)[raw((a: string) => `lower(${a}."email")`)] = email.trim().toLowerCase();
@@ -124,7 +126,7 @@ export class InvestorService {
     const name = required(input.name, 'name');
     const uniqueId = optional(input.uniqueId, 'uniqueId');
     const given = optional(input.distributorId, 'distributorId');
-    const own = ctx.access.ownDistributorId ? alias(ctx.access.ownDistributorId, 'PT') : undefined;
+    const own = ctx.access.ownDistributorId ? ctx.access.shownId(ctx.access.ownDistributorId, 'distributor') : undefined;
     const partnerId = given ?? own;
     if (!partnerId) throw badRequest('distributorId is required');
     const distributorId = ctx.access.recordId(partnerId, 'distributor');

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { alias } from '../../common/ids';
+import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
 import { Reads } from '../../graphql/field-reads';
 import { Order, OrderType } from './order.entity';
@@ -67,13 +67,13 @@ export class OneStepOrderResolver {
   @FieldResolver(() => String, { description: 'The distributor on surface O: `PT######`' })
   @Reads(Order, 'distributor')
   partnerId(@Root() order: Order): string {
-    return alias(order.distributor.id, 'PT');
+    return shownId(order.distributor.id, 'distributor', 'O');
   }
 
   @FieldResolver(() => String, { description: 'The investor on surface O: `US######`' })
   @Reads(Order, 'investor')
   userId(@Root() order: Order): string {
-    return alias(order.investor.id, 'US');
+    return shownId(order.investor.id, 'investor', 'O');
   }
 
   @FieldResolver(() => String, { description: 'One-step `type`: `subscribe` or `redeem`' })

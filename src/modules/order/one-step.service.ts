@@ -5,21 +5,17 @@ import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, opaqueId } from '../../common/ids';
 import { Dec, decimalString } from '../../common/money';
 import type { Access } from '../../common/access';
-import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
-import { appendEvent } from '../../events/event-log';
 import type { DealingService } from '../dealing/dealing.service';
-import { Holding } from '../holding/holding.entity';
-import { LotSource } from '../holding/holding-lot.entity';
-import { addLot, takeFromLots } from '../holding/holding-lots';
-import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import type { HoldingLedger } from '../holding/holding-ledger';
+import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
-import { ShareClass } from '../share-class/share-class.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
+import { assertMove } from './order-states';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import type { TransitionActor } from './order-states';
 import { payoutForTokens, tokensForAmount } from './order.pricing';
@@ -37,18 +33,6 @@ import {
   zeroNav,
 } from './one-step.errors';
 
-/** The statuses of the one-step flow (R-one-step and surface O). */
-export const OneStepStatus = {
-  pending: 'pending',
-  accepted: 'accepted',
-  rejected: 'rejected',
-  settled: 'settled',
-  failed: 'failed',
-  cancelled: 'cancelled',
-} as const;
-
-/** Redemptions in these states hold tokens back from further redemptions. */
-export const RESERVING_STATUSES = [OneStepStatus.pending, OneStepStatus.accepted];
 
 export interface PlacementInput {
   distributorId?: string | null;
@@ -95,9 +79,9 @@ const surfaceOf = (access: Access): OrderSurface => (access.surface ?? 'R') as O
  * the live NAV) or reject; an accepted order settles (holdings move by the minted or burned
  * tokens) or fails. The distributor may cancel while it is pending.
  *
- * Holdings are guarded by a row lock on the investor's holding: a redemption reserves tokens
- * while pending or accepted, and every placement of a redemption and every settlement locks the
- * holding first, so concurrent redemptions can never promise more tokens than are held.
+ * Holdings change only through the holding ledger (holding-ledger.ts): a redemption is placed
+ * under the holding's lock after the ledger found its tokens free and unlocked, and a settlement
+ * moves them through the ledger in the transaction that records it.
  */
 export class OneStepOrderService {
   constructor(
@@ -107,6 +91,7 @@ export class OneStepOrderService {
       orders: OrderService;
       shareClasses: ShareClassService;
       dealing: DealingService;
+      ledger: HoldingLedger;
       /** Settlement on chain (src/modules/chain/settlement-onchain.ts); absent: ops give the transfer hash. */
       settlement?: OnChainSettlement | null;
     },
@@ -135,15 +120,13 @@ export class OneStepOrderService {
     const ids = this.readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount');
     const delivery = this.readDelivery(input);
-    // A transaction: the holding stays locked until the redemption is placed (lockedHolding).
+    // A transaction: the holding stays locked until the redemption (its reservation) is placed.
     return ctx.em.transactional(async (em) => {
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const { investorId, shareClass } = parties;
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
-      const { balance, reserved } = await lockedHolding(em, investorId, shareClass.id);
-      if (new Dec(tokenCount).greaterThan(new Dec(balance).minus(reserved))) throw tokenCountExceedsHoldings();
-      await this.deps.dealing.assertUnlocked(em, shareClass, { investorId, balance }, { tokenCount, reserved, now });
+      await this.deps.ledger.assertRedeemable(em, { investorId, shareClass, tokens: tokenCount, now }, tokenCountExceedsHoldings);
       return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, ...dates, ...delivery });
     });
   }
@@ -161,7 +144,7 @@ export class OneStepOrderService {
         shareClass: { id: parties.shareClass.id },
         ...order,
       },
-      { status: OneStepStatus.pending, as: access.actor, now },
+      { status: 'pending', as: access.actor, now },
     );
   }
 
@@ -175,8 +158,8 @@ export class OneStepOrderService {
     await this.get(ctx, orderId);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId as string);
-      if (order.status !== OneStepStatus.pending) throw noLongerCancellable();
-      await recordTransition(em, order, { status: OneStepStatus.cancelled, as: ctx.access.actor, now: this.clock.now() });
+      assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
+      await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
       return { success: true, message: 'order cancelled' };
     });
@@ -191,7 +174,7 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('accept', order.status, OneStepStatus.pending);
+      assertMove(order, 'accepted', 'ops', wrongStatus('accept'));
       const shareClassId = order.shareClass.id;
       const primary = await findPrimaryToken(em, shareClassId);
       const chainId = order.chainId ?? primary?.chainId;
@@ -220,7 +203,7 @@ export class OneStepOrderService {
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {
-        status: OneStepStatus.accepted,
+        status: 'accepted',
         as: 'ops',
         now: this.clock.now(),
         note: note ?? undefined,
@@ -236,9 +219,9 @@ export class OneStepOrderService {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.pending) throw wrongStatus('reject', order.status, OneStepStatus.pending);
+      assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
       const note = optional(reason, 'reason');
-      await recordTransition(em, order, { status: OneStepStatus.rejected, as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
+      await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
       await em.flush();
       return order;
     });
@@ -259,17 +242,17 @@ export class OneStepOrderService {
       if (!onChain) throw badRequest('transferHash is required');
       return ctx.em.transactional(async (em) => {
         const order = await this.lockOrder(em, orderId);
-        if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+        assertMove(order, 'settled', 'ops', wrongStatus('settle'));
         await onChain.start(em, order);
         await em.flush();
         return order;
       });
     }
     const checked = await this.get(ctx, orderId);
-    if (onChain && checked.status === OneStepStatus.accepted) await onChain.verifyHash(ctx.em, checked, hash);
+    if (onChain && checked.status === 'accepted') await onChain.verifyHash(ctx.em, checked, hash);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('settle', order.status, OneStepStatus.accepted);
+      assertMove(order, 'settled', 'ops', wrongStatus('settle'));
       return this.settleLocked(em, order, hash, 'ops');
     });
   }
@@ -286,7 +269,7 @@ export class OneStepOrderService {
       const shareClassId = order.shareClass.id;
       if (order.type === OrderType.subscription && checkWallet) {
         const whitelisted = await em.findOne(InvestorWallet, {
-          investor: investorId,
+          investor: order.investor.id,
           chainId: order.chainId!,
           address: { $ilike: order.deliveryWallet! },
           status: WalletStatus.whitelisted,
@@ -295,40 +278,15 @@ export class OneStepOrderService {
           return this.failLocked(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash, as);
         }
       }
-      let holding = await em.findOne(Holding, { investor: investorId, shareClass: shareClassId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const tokens = new Dec(order.settlementTokens!);
-      const before = new Dec(holding?.balance ?? '0');
-      const after = order.type === OrderType.subscription ? before.plus(tokens) : before.minus(tokens);
-      if (after.isNegative()) return this.failLocked(em, order, 'holding is smaller than the tokens to burn', hash, as);
-      if (!holding) {
-        holding = em.create(Holding, { investor: em.getReference(Investor, investorId), shareClass: em.getReference(ShareClass, shareClassId), balance: '0' });
-      }
-      holding.balance = decimalString(after);
-      order.transferHash = hash;
       const now = this.clock.now();
-      // Lock-up counts from here: minted tokens form a lot; burned ones leave the oldest lots first.
-      if (order.type === OrderType.subscription) addLot(em, { investorId, shareClassId, quantity: tokens, settledAt: now, source: LotSource.order, orderId: order.id });
-      else await takeFromLots(em, investorId, shareClassId, tokens);
+      const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
+      if (moved.outcome === 'short') return this.failLocked(em, order, 'holding is smaller than the tokens to burn', hash, as);
+      order.transferHash = hash;
       await recordTransition(em, order, {
-        status: OneStepStatus.settled,
+        status: 'settled',
         as,
         now,
         details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
-      });
-      appendEvent(em, {
-        type: 'holding.changed',
-        aggregateType: 'holding',
-        aggregateId: `${investorId}:${shareClassId}`,
-        distributorId: order.distributor.id,
-        occurredAt: now,
-        payload: {
-          investorId,
-          shareClassId,
-          orderId: order.id,
-          transferHash: hash,
-          change: decimalString(after.minus(before)),
-          balance: holding.balance,
-        },
       });
       await em.flush();
       return order;
@@ -343,7 +301,7 @@ export class OneStepOrderService {
     if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
-      if (order.status !== OneStepStatus.accepted) throw wrongStatus('fail', order.status, OneStepStatus.accepted);
+      assertMove(order, 'failed', 'ops', wrongStatus('fail'));
       return this.failLocked(em, order, why, hash, 'ops');
     });
   }
@@ -353,7 +311,7 @@ export class OneStepOrderService {
     order.failureReason = reason;
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
-      status: OneStepStatus.failed,
+      status: 'failed',
       as,
       now: this.clock.now(),
       note: reason,
@@ -391,27 +349,4 @@ export class OneStepOrderService {
     return { chainId, walletAddress };
   }
 
-}
-
-/** The tokens promised to an investor's open redemptions of a share class (the `?`s: investor, share class). */
-const RESERVED_SQL = `select coalesce(sum(o.token_count), 0)::text from "order" o
-  where o.investor_id = ? and o.share_class_id = ? and o.flow = '${OrderFlow.one_step}' and o.type = '${OrderType.redemption}'
-    and o.status in (${RESERVING_STATUSES.map((st) => `'${st}'`).join(', ')})`;
-
-/** Tokens promised to open redemptions of this investor in this share class. */
-export async function reservedTokens(em: EntityManager, investorId: string, shareClassId: string): Promise<Dec> {
-  const [row] = await rawRows<{ reserved: string }>(em, `select (${RESERVED_SQL}) as reserved`, [investorId, shareClassId]);
-  return new Dec(row?.reserved ?? '0');
-}
-
-/**
- * An investor's holding in a share class, its row locked until the caller's transaction ends (no
- * row: nothing held, nothing to lock), then `reservedTokens`. Every redemption placement takes
- * this lock first, so concurrent redemptions never promise more tokens than are held. Two
- * statements, not one: a statement reads with the snapshot it started with, so a reservation
- * committed by the redemption whose lock it waited for would be missed.
- */
-export async function lockedHolding(em: EntityManager, investorId: string, shareClassId: string): Promise<{ balance: string; reserved: Dec }> {
-  const [held] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [investorId, shareClassId]);
-  return { balance: held?.balance ?? '0', reserved: await reservedTokens(em, investorId, shareClassId) };
 }

@@ -7,10 +7,10 @@ import { readRecord } from '../../common/read-record';
 import { appendEvent, eventsWritten, type NewEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry, type OrderFlow, type OrderSurface, type OrderType } from './order.entity';
 import type { OrderRecord } from './order.service';
-import { transitionRule, type TransitionActor } from './order-states';
+import { transitionRule, type OrderStatus, type TransitionActor } from './order-states';
 
 export interface Transition {
-  status: string;
+  status: OrderStatus;
   /** Who makes the move; the flow's table (order-states.ts) must allow it. */
   as: TransitionActor;
   now: Date;
@@ -164,13 +164,4 @@ function orderColumns(em: EntityManager, properties: string[]): { property: stri
     columnSets.set(key, columns);
   }
   return columns;
-}
-
-/** `statusHistory` as the description shows it: a map keyed by epoch-ms timestamp. */
-export function statusHistoryMap(entries: OrderStatusEntry[]): Record<string, { status: string; by: string; note?: string }> {
-  const map: Record<string, { status: string; by: string; note?: string }> = {};
-  for (const e of [...entries].sort((a, b) => a.at.getTime() - b.at.getTime())) {
-    map[String(e.at.getTime())] = e.note != null ? { status: e.status, by: e.by, note: e.note } : { status: e.status, by: e.by };
-  }
-  return map;
 }

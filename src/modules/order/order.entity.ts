@@ -41,9 +41,10 @@ registerEnumType(OrderSurface, { name: 'OrderSurface' });
 // `?status=`): without it an investor's list filtered every order the investor ever placed.
 @Index({ properties: ['distributor', 'status', 'createdAt', 'id'] })
 @Index({ properties: ['investor', 'status', 'createdAt', 'id'] })
-// A holding's open redemptions, summed under its lock by every redemption (`reservedTokens`):
-// only those rows, however many orders the investor has. The condition is RESERVED_SQL's; the
-// plan test (test/performance/hot-query-plans.test.ts) fails if the two part.
+// A holding's open redemptions, summed under its lock by every redemption (open-orders.ts):
+// only those rows, however many orders the investor has. The condition is
+// OPEN_REDEMPTION_CONDITION's; the plan test (test/performance/hot-query-plans.test.ts) fails if
+// the two part.
 @Index({
   name: 'order_open_redemption_index',
   expression: `create index "order_open_redemption_index" on "order" ("investor_id", "share_class_id") where "flow" = 'one_step' and "type" = 'redemption' and "status" in ('pending', 'accepted')`,

@@ -8,6 +8,7 @@ import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Order, OrderStatusEntry } from './order.entity';
+import { allowedActions, OrderAction } from './order-states';
 import type { OrderRecord } from './order.service';
 import { OrderFilter, OrderPage } from './order.types';
 
@@ -80,6 +81,12 @@ export class OrderResolver {
   @Reads(Order, 'shareClass')
   async shareClass(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
     return (await ctx.loaders.byId(ShareClass).load(order.shareClass.id))!;
+  }
+
+  @FieldResolver(() => [OrderAction], { description: "The moves the caller may ask of the order in its current status (the transition table's); the console offers these and no others" })
+  @Reads(Order, 'flow', 'status')
+  allowedActions(@Root() order: Order, @Ctx() ctx: GatewayContext): OrderAction[] {
+    return allowedActions(order, ctx.access.actor);
   }
 
   @FieldResolver(() => [OrderStatusEntry], { description: 'Every transition, oldest first' })

@@ -10,7 +10,7 @@ import { investorNotFound } from '../investor/investor.errors';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
 import { readOrderId } from './order-flow';
-import { TWO_STEP_STATUSES } from './two-step.states';
+import { statusesOf } from './order-states';
 
 /** Filters of the order book (GraphQL `orders`, and the R-two-step lists). */
 export interface OrderListFilter {
@@ -119,8 +119,9 @@ export class OrderService {
       if (shareClassId !== undefined) where.add('o.share_class_id = ?', shareClassId);
       const status = optional(filter.status, 'status');
       if (status !== undefined) {
-        if (filter.flow === OrderFlow.two_step && !(TWO_STEP_STATUSES as readonly string[]).includes(status)) {
-          throw badRequest(`status must be one of ${TWO_STEP_STATUSES.join(', ')}`);
+        const statuses = statusesOf(OrderFlow.two_step);
+        if (filter.flow === OrderFlow.two_step && !statuses.includes(status)) {
+          throw badRequest(`status must be one of ${statuses.join(', ')}`);
         }
         where.add('o.status = ?', status);
       }

@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
@@ -34,8 +33,8 @@ import {
   supplyUnavailable,
 } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
-import { SUPPLY_OUTCOMES, type SupplyOutcomeName } from './two-step.states';
-import { statusBefore } from './order-states';
+import { assertMove, SUPPLY_OUTCOMES, type OrderStatus } from './order-states';
+import { CANCEL_PATIENCE_MS, orderClaims, Patience, PushClaims } from './push-claim';
 
 export interface CreateSubscriptionInput {
   distributorId?: unknown;
@@ -55,30 +54,15 @@ export interface SupplyOutcomeInput {
   transferHash?: unknown;
 }
 
-/** How long a racing push or cancel polls for the outcome of the push in flight. */
-const CLAIM_POLL_MS = 20;
-/** A claim outlives the provider's timeout by this margin before another pusher may take it over. */
-const CLAIM_LEASE_MARGIN_MS = 5_000;
-
 /**
  * The R-two-step flow: a priced subscription is `created`, then pushed to the share class's
  * supply-side platform (`submitted`) or cancelled; the platform's later outcomes are reflected
  * into its history. REST (surface R) and GraphQL both come here.
  *
- * Concurrency of push and cancel — exactly one wins, without holding a database transaction
- * across the provider's HTTP exchange (on the embedded PGlite an open transaction stalls every
- * other request, and on a server it would pin a connection and a row lock for seconds):
- *  1. claim: one conditional UPDATE sets `push_claim` where the order is `created` and unclaimed
- *     (or its claim's lease ran out). PostgreSQL re-checks the WHERE on the locked row, so of two
- *     racing pushers exactly one updates a row; only that one calls the provider.
- *  2. call the provider, outside any transaction.
- *  3. record: a short transaction locks the row (SELECT … FOR UPDATE), checks the claim is still
- *     ours, writes `supplyRefs` and the `submitted` transition, and clears the claim. A rejection
- *     or no answer only clears the claim: the order is unchanged.
- * A push or cancel that finds a live claim waits (polling, no transaction open) for that push's
- * outcome and then decides on the status it finds: after an accepted push both get the
- * documented 409 (`… in status "submitted" …`); after a rejected one the order is still
- * `created` and they proceed. Cancel takes the same row lock, so it serialises with step 1 and 3.
+ * Push and cancel race through the claim protocol of push-claim.ts: exactly one wins. After an
+ * accepted push the losers get the documented 409 (`… in status "submitted" …`); after a
+ * rejected one the order is still `created` and they proceed. Cancel takes the order's row lock,
+ * so it serialises with the claim and with the recording of a push's outcome.
  */
 export class TwoStepService {
   constructor(
@@ -90,7 +74,11 @@ export class TwoStepService {
       supply: SupplyRegistry;
       clock: Clock;
     },
-  ) {}
+  ) {
+    this.claims = new PushClaims(deps.clock);
+  }
+
+  private readonly claims: PushClaims;
 
   /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
   async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
@@ -172,27 +160,15 @@ export class TwoStepService {
     ctx.access.requireCaller();
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
-    if (order.status !== 'created') throw cannotPush(order.status);
+    assertMove(order, 'submitted', ctx.access.actor, cannotPush);
     const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
     const provider = this.deps.supply.get(shareClass.provider);
     if (!provider) throw providerNotConfigured(shareClass.provider);
-    const leaseMs = this.deps.supply.timeoutMs(provider.id) + CLAIM_LEASE_MARGIN_MS;
+    const leaseMs = this.claims.leaseOf(this.deps.supply.timeoutMs(provider.id));
+    const store = orderClaims(em);
 
-    // 1. claim: exactly one pusher gets past this loop per outcome
-    const claim = randomUUID();
-    const waitUntil = Date.now() + leaseMs;
-    for (;;) {
-      const now = this.deps.clock.now();
-      const claimed = await em.nativeUpdate(
-        Order,
-        { id: order.id, status: 'created', $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: new Date(now.getTime() - leaseMs) } }] },
-        { pushClaim: claim, pushClaimedAt: now },
-      );
-      if (claimed === 1) break;
-      const state = await this.pushState(em, order.id);
-      if (state.status !== 'created') throw cannotPush(state.status);
-      await this.waitForPushOutcome(em, order.id, leaseMs, waitUntil);
-    }
+    // 1. claim: exactly one pusher gets past this per outcome
+    const claim = await this.claims.claim(store, order.id, leaseMs, { notCreated: cannotPush, tooLong: pushInProgress });
 
     // 2. the exchange with the provider, no transaction open
     let submission;
@@ -200,7 +176,7 @@ export class TwoStepService {
       const fresh = await em.findOneOrFail(Order, { id: order.id }, { refresh: true });
       submission = await provider.submit(this.supplyRequest(fresh, shareClass));
     } catch (err) {
-      await this.releaseClaim(em, order.id, claim);
+      await this.claims.release(store, order.id, claim);
       if (err instanceof SupplyUnavailableError) {
         logger.warn({ orderId: order.id, provider: provider.id, reason: err.reason }, 'push: no decision from the supply side');
         throw supplyUnavailable(err.message);
@@ -208,7 +184,7 @@ export class TwoStepService {
       throw err;
     }
     if (submission.outcome === 'rejected') {
-      await this.releaseClaim(em, order.id, claim);
+      await this.claims.release(store, order.id, claim);
       logger.info({ orderId: order.id, provider: provider.id, reason: submission.reason }, 'push rejected by the supply side');
       throw supplyRejected(submission.reason);
     }
@@ -246,14 +222,14 @@ export class TwoStepService {
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
     const text = optional(note, 'note');
-    if (order.status !== 'created') throw cannotCancel(order.status);
-    const waitUntil = Date.now() + 120_000 + CLAIM_LEASE_MARGIN_MS;
+    assertMove(order, 'cancelled', ctx.access.actor, cannotCancel);
+    const patience = new Patience(CANCEL_PATIENCE_MS);
     for (;;) {
       const busyLease = await em.transactional(async (tem) => {
         const locked = await tem.findOneOrFail(Order, { id: order.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-        if (locked.status !== 'created') throw cannotCancel(locked.status);
+        assertMove(locked, 'cancelled', ctx.access.actor, cannotCancel);
         const leaseMs = await this.leaseOf(tem, locked);
-        if (locked.pushClaim && locked.pushClaimedAt && locked.pushClaimedAt.getTime() > this.deps.clock.now().getTime() - leaseMs) return leaseMs;
+        if (this.claims.isLive({ claim: locked.pushClaim ?? null, claimedAt: locked.pushClaimedAt ?? null }, leaseMs)) return leaseMs;
         locked.pushClaim = null;
         locked.pushClaimedAt = null;
         await recordTransition(tem, locked, { status: 'cancelled', as: ctx.access.actor, now: this.deps.clock.now(), note: text });
@@ -262,7 +238,7 @@ export class TwoStepService {
       });
       if (!busyLease) break;
       // A push is talking to the provider: its outcome decides whether this cancel still applies.
-      await this.waitForPushOutcome(em, order.id, busyLease, waitUntil);
+      await this.claims.waitForOutcome(orderClaims(em), order.id, busyLease, patience, pushInProgress);
     }
     return em.findOneOrFail(Order, { id: order.id }, { refresh: true });
   }
@@ -285,8 +261,8 @@ export class TwoStepService {
     const orderId = required(input.orderId, 'orderId');
     const outcome = input.outcome;
     if (typeof outcome !== 'string' || outcome === '') throw badRequest(providerId ? 'status is required' : 'outcome is required');
-    if (!(SUPPLY_OUTCOMES as readonly string[]).includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
-    const name = outcome as SupplyOutcomeName;
+    if (!SUPPLY_OUTCOMES.includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
+    const name = outcome as OrderStatus;
     const note = optional(input.note, 'note');
     const reason = optional(input.reason, 'reason');
     const transferHash = optional(input.transferHash, 'transferHash');
@@ -302,7 +278,7 @@ export class TwoStepService {
       // A repeated delivery of an outcome already recorded changes nothing (providers retry).
       const history = await order.history.loadItems();
       if (history.some((e) => e.status === name)) return;
-      if (order.status !== statusBefore(OrderFlow.two_step, name)) throw cannotRecordOutcome(name, order.status);
+      assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
       if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
       if (transferHash) order.transferHash = transferHash;
       await recordTransition(tem, order, {
@@ -342,32 +318,6 @@ export class TwoStepService {
 
   private async leaseOf(em: EntityManager, order: Order): Promise<number> {
     const sc = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
-    return this.deps.supply.timeoutMs(sc.provider) + CLAIM_LEASE_MARGIN_MS;
-  }
-
-  private async pushState(em: EntityManager, orderId: string): Promise<{ status: string; claim: string | null; claimedAt: Date | null }> {
-    const rows = await em.execute<{ status: string; push_claim: string | null; push_claimed_at: Date | string | null }[]>(
-      'select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?',
-      [orderId],
-    );
-    const r = rows[0];
-    return { status: r.status, claim: r.push_claim, claimedAt: r.push_claimed_at ? new Date(r.push_claimed_at) : null };
-  }
-
-  /**
-   * Polls (no transaction open) until the push in flight has recorded its outcome, its lease ran
-   * out, or the order left `created`; past `waitUntil` (wall clock) it gives up with a 503.
-   */
-  private async waitForPushOutcome(em: EntityManager, orderId: string, leaseMs: number, waitUntil: number): Promise<void> {
-    for (;;) {
-      const s = await this.pushState(em, orderId);
-      if (s.status !== 'created' || !s.claim || !s.claimedAt || s.claimedAt.getTime() <= this.deps.clock.now().getTime() - leaseMs) return;
-      if (Date.now() > waitUntil) throw pushInProgress();
-      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
-    }
-  }
-
-  private async releaseClaim(em: EntityManager, orderId: string, claim: string): Promise<void> {
-    await em.nativeUpdate(Order, { id: orderId, pushClaim: claim }, { pushClaim: null, pushClaimedAt: null });
+    return this.claims.leaseOf(this.deps.supply.timeoutMs(sc.provider));
   }
 }

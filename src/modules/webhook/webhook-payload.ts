@@ -1,4 +1,4 @@
-import { alias } from '../../common/ids';
+import { shownId } from '../../common/ids';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
 
@@ -51,7 +51,7 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
   const p = event.payload;
   const current = order !== null && order.eventSeq === p.sequence;
   const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order![k] : undefined);
-  const surfaceO = p.surface === 'O';
+  const surface = p.surface === 'O' ? 'O' : 'R';
   const reason = p.failureReason ?? p.reason ?? fromOrder('failureReason') ?? (p.status === 'rejected' ? p.note : undefined);
   return {
     eventId: event.eventId,
@@ -62,8 +62,8 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
     previousStatus: str(p.previousStatus),
     sequence: Number(p.sequence),
     shareClassId: String(p.shareClassId),
-    investorId: surfaceO ? alias(String(p.investorId), 'US') : String(p.investorId),
-    distributorId: surfaceO ? alias(String(p.distributorId), 'PT') : String(p.distributorId),
+    investorId: shownId(String(p.investorId), 'investor', surface),
+    distributorId: shownId(String(p.distributorId), 'distributor', surface),
     amount: dec(p.amount ?? order?.amount),
     currency: str(p.currency ?? order?.currency),
     tokenCount: dec(p.tokenCount ?? order?.tokenCount),
@@ -84,11 +84,3 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
 export function webhookBody(eventType: string, data: WebhookData): string {
   return JSON.stringify({ event_type: eventType, data });
 }
-
-/** The status an order is in when each event fires (for synthetic test events). */
-export const STATUS_OF_EVENT: Record<string, string> = {
-  'order.accepted': 'accepted',
-  'order.rejected': 'rejected',
-  'token.transfer_completed': 'settled',
-  'token.transfer_failed': 'failed',
-};

@@ -4,10 +4,6 @@ import { Audited } from '../../common/audited.entity';
 import { EpochMs } from '../../graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 
-/** The four events of the description a distributor can register for. */
-export const WEBHOOK_EVENT_TYPES = ['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
 export enum WebhookStatus {
   active = 'active',
   /** No more deliveries: the endpoint answered 410 Gone, or ops disabled it. */

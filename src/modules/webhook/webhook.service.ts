@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { dealingDates, DEFAULT_CALENDAR } from '../dealing/dealing-calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { alias, opaqueId } from '../../common/ids';
+import { opaqueId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { optionalEpochMs, required } from '../../common/validate';
 import { DomainEvent } from '../../events/event.entity';
@@ -12,9 +12,10 @@ import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { ShareClassGrant } from '../distributor/distributor.entity';
 import { EndpointGuard, ForbiddenAddress } from './endpoint-guard';
-import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus, WEBHOOK_EVENT_TYPES } from './webhook.entity';
+import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
+import { ORDER_EVENT_TYPES, statusOfEvent } from '../order/order-states';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
-import { STATUS_OF_EVENT, webhookBody, type WebhookData } from './webhook-payload';
+import { webhookBody, type WebhookData } from './webhook-payload';
 import { encryptSecret, newSecret } from './webhook-secret';
 
 export interface WebhookServiceDeps {
@@ -204,7 +205,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(eventType)) throw eventTypeInvalid();
+    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType)) throw eventTypeInvalid();
     return eventType;
   }
 
@@ -212,8 +213,8 @@ export class WebhookService {
   private async owner(ctx: ServiceContext, distributorId: unknown): Promise<string> {
     const own = ctx.access.ownDistributorId;
     if (own) return own;
-    const id = alias(required(distributorId, 'distributorId'), 'DT');
-    if (!(await ctx.em.count(Distributor, { id }))) throw distributorNotFound();
+    const id = ctx.access.recordId(required(distributorId, 'distributorId'), 'distributor');
+    if (!id || !(await ctx.em.count(Distributor, { id }))) throw distributorNotFound();
     return id;
   }
 
@@ -228,7 +229,8 @@ export class WebhookService {
 
   private async syntheticData(em: EntityManager, webhook: Webhook, eventType: string, eventId: string, now: Date): Promise<WebhookData> {
     const grant = await em.findOne(ShareClassGrant, { distributor: webhook.distributor.id }, { orderBy: { id: 'asc' } });
-    const status = STATUS_OF_EVENT[eventType];
+    const status = statusOfEvent(eventType);
+    if (!status) throw eventTypeInvalid();
     return {
       eventId,
       orderId: opaqueId('ord'),

@@ -1,0 +1,258 @@
+import type Decimal from 'decimal.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { currentActor } from '../../common/request-scope';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../common/raw-query';
+import { appendEvent } from '../../events/event-log';
+import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
+import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
+import { Investor } from '../investor/investor.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { LotSource } from './holding-lot.entity';
+import { addLot, openLots, takeFromLots } from './holding-lots';
+import { HoldingMovement } from './holding-movement.entity';
+import { quantityExceedsHoldings } from './holding.errors';
+
+/**
+ * The holding ledger: the one writer of holdings (the fund's register of who owns what).
+ *
+ * Rules that live here and nowhere else:
+ * - **The row lock.** `lock` takes the holding's row lock (creating an empty row first when asked,
+ *   so there is always a row to lock) in the caller's transaction; every change and every check
+ *   that promises tokens takes it first, so two of them never act on the same balance.
+ * - **Reserved and free.** `reserved` is what open redemptions promised (read under the lock from
+ *   the order book through `OpenOrders`); `free = balance − reserved`, computed in `lock` only.
+ * - **Lots.** Tokens in form a lot settled at the settlement's instant (lock-up counts from there);
+ *   tokens out leave the oldest lots first (holding-lots.ts); lock-up itself is
+ *   dealing/lock-up.ts, with the share class's days from `DealingService.lockUpOf`.
+ * - **The journal and the event.** Every change writes a `holding_movement` row (an order's at
+ *   most once: `order_id` is unique) and a `holding.changed` event, in the same transaction.
+ *
+ * API (every method needs the caller's transaction: `em.transactional(async (em) => …)`; its
+ * writes are flushed before it returns and commit or roll back with that transaction):
+ * - `lock(em, key, { create? })` → `{ balance, reserved, free }`, the row locked until commit.
+ * - `assertRedeemable(em, { investorId, shareClass, tokens, now }, exceeds)`: a redemption placement's check;
+ *   locks, then refuses with `exceeds()` when `tokens > free`, then applies lock-up (400 naming
+ *   the free unlocked amount and the date). The order the caller then writes is the reservation.
+ * - `settle(em, { order, tokens, at, transferHash? })` → `{ outcome: 'moved', change, balance }`,
+ *   or without any change `{ outcome: 'already' }` (this order moved the holding before:
+ *   idempotent per order, across transactions and instances) or `{ outcome: 'short', balance }`
+ *   (a redemption burning more than is held). A subscription adds `tokens` as a lot settled at
+ *   `at`; a redemption takes them out. It does not move the order: its caller records the
+ *   transition in the same transaction (one-step settlement by ops today; on-chain settlement at
+ *   the confirmation depth next: the order stays `accepted` while its mint or burn is pending,
+ *   and a `failed` order simply never calls `settle`).
+ * - `adjust(em, { investorId, shareClassId, distributorId, quantity, reason, at, settledAt })`:
+ *   an ops adjustment; positive books a lot settled at `settledAt`, negative takes out of the
+ *   free balance only (400 `quantity exceeds holdings`).
+ * - `position(em, investorId, shareClass, now)` → balance, unlocked, pendingIn, pendingOut.
+ * - `bookOpening(em, …)` (a function, no dependencies): tokens held before this register (seed).
+ */
+export class HoldingLedger {
+  constructor(private readonly deps: { dealing: Pick<DealingService, 'lockUpOf'>; openOrders: OpenOrders }) {}
+
+  /** Locks the holding's row until the caller's transaction ends; `create` makes an empty one first if none exists. */
+  async lock(em: EntityManager, key: HoldingKey, opts: { create?: Date } = {}): Promise<LockedHolding> {
+    const balance = await lockRow(em, key, opts.create);
+    // A second statement, after the lock: a statement reads with the snapshot it started with, so
+    // a reservation committed by the transaction whose lock it waited for would be missed.
+    const reserved = await this.deps.openOrders.reserved(em, key);
+    return { ...key, balance, reserved, free: balance.minus(reserved) };
+  }
+
+  /**
+   * A redemption of `tokens` may be placed: refused with `exceeds()` above the free balance, then
+   * by lock-up (only tokens of lots settled `lockup` days ago). The holding stays locked until the
+   * caller's transaction, which writes the redemption (the reservation), commits.
+   */
+  async assertRedeemable(
+    em: EntityManager,
+    r: { investorId: string; shareClass: DealingShareClass; tokens: Decimal.Value; now: Date },
+    exceeds: () => Error,
+  ): Promise<void> {
+    const held = await this.lock(em, { investorId: r.investorId, shareClassId: r.shareClass.id });
+    if (new Dec(r.tokens).greaterThan(held.free)) throw exceeds();
+    const lockUp = await this.deps.dealing.lockUpOf(em, r.shareClass);
+    if (!lockUp) return;
+    assertUnlocked(r.tokens, held.reserved, held.balance, await openLots(em, r.investorId, r.shareClass.id), lockUp, r.now);
+  }
+
+  /** An order's tokens move, once per order (see the class comment). */
+  async settle(em: EntityManager, s: Settlement): Promise<SettleResult> {
+    const key = { investorId: s.order.investor.id, shareClassId: s.order.shareClass.id };
+    const into = s.order.type === 'subscription';
+    const held = await this.lock(em, key, { create: s.at });
+    const [done] = await rawRows(em, 'select 1 from holding_movement where order_id = ?', [s.order.id]);
+    if (done) return { outcome: 'already' };
+    const tokens = new Dec(s.tokens);
+    if (!into && tokens.greaterThan(held.balance)) return { outcome: 'short', balance: decimalString(held.balance) };
+    const change = into ? tokens : tokens.negated();
+    const balance = await move(em, held, change, {
+      source: LotSource.order,
+      at: s.at,
+      settledAt: s.at,
+      orderId: s.order.id,
+      transferHash: s.transferHash,
+      event: { distributorId: s.order.distributor.id, payload: { orderId: s.order.id, transferHash: s.transferHash ?? null } },
+    });
+    return { outcome: 'moved', change: decimalString(change), balance };
+  }
+
+  /** Ops: a holding adjustment with its reason (see the class comment). */
+  async adjust(em: EntityManager, a: Adjustment): Promise<void> {
+    const quantity = new Dec(a.quantity);
+    const held = await this.lock(em, a, { create: a.at });
+    if (quantity.isNegative() && quantity.abs().greaterThan(held.free)) throw quantityExceedsHoldings();
+    await move(em, held, quantity, {
+      source: LotSource.adjustment,
+      at: a.at,
+      settledAt: a.settledAt,
+      reason: a.reason,
+      event: { distributorId: a.distributorId, payload: { adjustment: true, reason: a.reason, settledAt: a.settledAt.getTime() } },
+    });
+  }
+
+  /**
+   * An investor's position in a share class, read without a lock: the balance, its unlocked part
+   * (all of it without a lock-up), `pendingOut` (promised to open redemptions, the reserved
+   * tokens) and `pendingIn` (expected from accepted subscriptions not yet settled; see OpenOrders).
+   */
+  async position(em: EntityManager, investorId: string, shareClass: DealingShareClass, now: Date): Promise<Position> {
+    const key = { investorId, shareClassId: shareClass.id };
+    const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ?', [investorId, shareClass.id]);
+    const balance = new Dec(row?.balance ?? '0');
+    const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
+    const unlocked = lockUp ? unlockedBalance(balance, await openLots(em, investorId, shareClass.id), lockUp, now).unlocked : balance;
+    const [pendingOut, pendingIn] = [await this.deps.openOrders.reserved(em, key), await this.deps.openOrders.expected(em, key)];
+    return { balance: decimalString(balance), unlocked: decimalString(unlocked), pendingIn: decimalString(pendingIn), pendingOut: decimalString(pendingOut) };
+  }
+}
+
+/**
+ * Tokens held before this register recorded them (the demo seed, a register's opening): a lot
+ * settled at `settledAt` and its journal row. No event: where the register starts is not a change
+ * anyone was told otherwise of.
+ */
+export async function bookOpening(em: EntityManager, o: HoldingKey & { quantity: Decimal.Value; settledAt: Date; at: Date }): Promise<void> {
+  const balance = await lockRow(em, o, o.at);
+  await move(em, { ...o, balance }, new Dec(o.quantity), { source: LotSource.opening, at: o.at, settledAt: o.settledAt });
+}
+
+export interface HoldingKey {
+  investorId: string;
+  shareClassId: string;
+}
+
+/** A locked holding: `free = balance − reserved`. */
+export interface LockedHolding extends HoldingKey {
+  balance: Dec;
+  reserved: Dec;
+  free: Dec;
+}
+
+/**
+ * What the ledger reads of the order book (implemented by the order module, order/open-orders.ts,
+ * so that holdings do not import orders).
+ */
+export interface OpenOrders {
+  /** Tokens promised to the investor's open redemptions of the share class. */
+  reserved(em: EntityManager, key: HoldingKey): Promise<Dec>;
+  /** Tokens expected from the investor's accepted subscriptions not yet settled. */
+  expected(em: EntityManager, key: HoldingKey): Promise<Dec>;
+}
+
+/** The order a settlement moves tokens for (an Order entity fits). */
+export interface SettlingOrder {
+  id: string;
+  type: 'subscription' | 'redemption';
+  investor: { id: string };
+  shareClass: { id: string };
+  distributor: { id: string };
+}
+
+export interface Settlement {
+  order: SettlingOrder;
+  /** Tokens minted (subscription) or burned (redemption). */
+  tokens: Decimal.Value;
+  /** When they settled: the lot's lock-up counts from here; the event's instant. */
+  at: Date;
+  transferHash?: string;
+}
+
+export type SettleResult = { outcome: 'moved'; change: string; balance: string } | { outcome: 'already' } | { outcome: 'short'; balance: string };
+
+export interface Adjustment extends HoldingKey {
+  distributorId: string;
+  /** Signed: positive books tokens in, negative takes them out. */
+  quantity: Decimal.Value;
+  reason: string;
+  /** Booking instant (the event's). */
+  at: Date;
+  /** When the tokens settled: a positive adjustment's lot counts lock-up from here. */
+  settledAt: Date;
+}
+
+export interface Position {
+  balance: string;
+  unlocked: string;
+  pendingIn: string;
+  pendingOut: string;
+}
+
+/** The one way a holding's row is locked (optionally created empty first, so there is a row to lock). */
+async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Date): Promise<Dec> {
+  if (!em.isInTransaction()) throw new Error('the holding ledger works inside a transaction');
+  if (createAt) {
+    const by = currentActor();
+    await rawRows(
+      em,
+      'insert into holding (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, balance) values (?, ?, ?, ?, ?, ?, 0) on conflict (investor_id, share_class_id) do nothing',
+      [createAt, createAt, by, by, key.investorId, key.shareClassId],
+    );
+  }
+  const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [key.investorId, key.shareClassId]);
+  return new Dec(row?.balance ?? '0');
+}
+
+interface Move {
+  source: LotSource;
+  at: Date;
+  settledAt: Date;
+  orderId?: string;
+  transferHash?: string;
+  reason?: string;
+  /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. */
+  event?: { distributorId: string; payload: Record<string, unknown> };
+}
+
+/** Applies `change` to a locked holding: lots, balance, journal row, event (but for an opening); flushed. Returns the new balance. */
+async function move(em: EntityManager, held: HoldingKey & { balance: Dec }, change: Dec, m: Move): Promise<string> {
+  const { investorId, shareClassId } = held;
+  if (change.isPositive()) addLot(em, { investorId, shareClassId, quantity: change, settledAt: m.settledAt, source: m.source, orderId: m.orderId, reason: m.reason });
+  else await takeFromLots(em, investorId, shareClassId, change.abs());
+  const balance = decimalString(held.balance.plus(change));
+  await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ? where investor_id = ? and share_class_id = ?', [balance, m.at, currentActor(), investorId, shareClassId]);
+  em.create(HoldingMovement, {
+    investor: em.getReference(Investor, investorId),
+    shareClass: em.getReference(ShareClass, shareClassId),
+    change: decimalString(change),
+    balance,
+    source: m.source,
+    orderId: m.orderId,
+    transferHash: m.transferHash,
+    reason: m.reason,
+    at: m.at,
+  });
+  if (m.event) {
+    appendEvent(em, {
+      type: 'holding.changed',
+      aggregateType: 'holding',
+      aggregateId: `${investorId}:${shareClassId}`,
+      distributorId: m.event.distributorId,
+      occurredAt: m.at,
+      payload: { investorId, shareClassId, ...m.event.payload, change: decimalString(change), balance },
+    });
+  }
+  await em.flush();
+  return balance;
+}
