@@ -47,6 +47,7 @@ import type { ChainsConfig } from './modules/chain/chain-config';
 import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
+import { ChainFollower } from './modules/chain/follower';
 import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
@@ -69,6 +70,8 @@ export interface Gateway {
   /** Starts listening; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
   /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
+  /** The chain follower (src/modules/chain/follower.ts), running whenever a chain is configured. */
+  chainFollower: ChainFollower | null;
   background: {
     start(): Promise<void>;
     /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
@@ -96,6 +99,8 @@ export interface GatewayDeps {
   chains?: ChainsConfig;
   /** How often the chain sender looks for work (default 250 ms). */
   chainPollMs?: number;
+  /** How often the chain follower reads new blocks (default 1 s). */
+  chainFollowMs?: number;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -135,6 +140,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
     chainSender.start();
   }
+  // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
+  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
+  chainFollower?.start();
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
@@ -258,11 +266,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
     background,
+    chainFollower,
     async close() {
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
       await chainSender?.stop();
+      await chainFollower?.stop();
       await cacheFollower.stop();
       sender.close();
       await deliveryListener?.end().catch(() => undefined);

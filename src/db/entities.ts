@@ -1,4 +1,5 @@
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
+import { ChainFollowCursor, ChainFollowedBlock, ChainMovement } from '../modules/chain/chain-movement.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
@@ -61,6 +62,9 @@ export const ENTITIES = [
   WebhookAttempt,
   IdempotencyKey,
   ChainTransaction,
+  ChainMovement,
+  ChainFollowCursor,
+  ChainFollowedBlock,
   ChainSigner,
   ChainSetup,
 ];

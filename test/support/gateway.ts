@@ -46,7 +46,7 @@ export async function startTestGateway(
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
   const config = { env: 'test', bodyLimit: '100kb', ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits } };
-  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs, chains: options.chains, chainPollMs: 100 });
+  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs, chains: options.chains, chainPollMs: 100, chainFollowMs: 300 });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {
