@@ -10,6 +10,7 @@ import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
+import { DealingDateSettlement } from './modules/chain/dealing-settlement';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 import { InvestorService } from './modules/investor/investor.service';
@@ -97,6 +98,7 @@ export function createServices(deps: ServiceDeps) {
     chain,
     walletOnChain,
     settlementOnChain: settlement,
+    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -1,5 +1,6 @@
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement } from '../modules/chain/chain-movement.entity';
+import { ChainBatchOrder } from '../modules/chain/chain-batch.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
@@ -65,6 +66,7 @@ export const ENTITIES = [
   ChainMovement,
   ChainFollowCursor,
   ChainFollowedBlock,
+  ChainBatchOrder,
   ChainSigner,
   ChainSetup,
 ];

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The chain follower (src/modules/chain/follower.ts): its cursor per chain, the hashes of the
  * blocks it processed (a block whose hash changed is re-read and its effects undone), the
- * movements it saw (`chain_movement`), and lots of tokens received on chain (`transfer`).
+ * movements it saw (`chain_movement`); the orders of batch settlements (`chain_batch_order`); and lots of tokens received on chain (`transfer`).
  */
 export class Migration20261125000000 extends Migration {
   override async up(): Promise<void> {
@@ -15,6 +15,8 @@ export class Migration20261125000000 extends Migration {
       "from_investor_id" text null, "to_investor_id" text null, "lots_taken" jsonb null, "observed_at" timestamptz(3) not null, "undone_at" timestamptz(3) null);`);
     this.addSql(`create index "chain_movement_share_class_id_block_number_index" on "chain_movement" ("share_class_id", "block_number");`);
     this.addSql(`create unique index "chain_movement_one_per_log" on "chain_movement" ("chain_id", "block_hash", "log_index");`);
+    this.addSql(`create table "chain_batch_order" ("order_id" text not null primary key, "transaction_id" bigint not null, "units" text not null);`);
+    this.addSql(`create index "chain_batch_order_transaction_id_index" on "chain_batch_order" ("transaction_id");`);
     for (const table of ['holding_lot', 'holding_movement']) {
       this.addSql(`alter table "${table}" drop constraint if exists "${table}_source_check";`);
       this.addSql(`alter table "${table}" add constraint "${table}_source_check" check ("source" in ('order', 'adjustment', 'opening', 'transfer'));`);
@@ -22,6 +24,7 @@ export class Migration20261125000000 extends Migration {
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "chain_batch_order" cascade;`);
     this.addSql(`drop table if exists "chain_movement" cascade;`);
     this.addSql(`drop table if exists "chain_followed_block" cascade;`);
     this.addSql(`drop table if exists "chain_follow_cursor" cascade;`);

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeEventLog, encodeFunctionData, parseUnits, zeroAddress, type Hex } from 'viem';
-import { badRequest } from '../../common/errors';
+import { badRequest, conflict } from '../../common/errors';
 import { Order, OrderType } from '../order/order.entity';
 import type { OnChainSettlement } from '../order/one-step.service';
 import { Token } from '../token/token.entity';
 import type { ChainTransaction } from './chain-transaction.entity';
+import { ChainBatchOrder } from './chain-batch.entity';
 import type { ChainService } from './chain.service';
 import { TOKEN_ABI } from './contracts';
 import type { TxOutcome } from './sender';
@@ -13,7 +14,7 @@ import type { TxOutcome } from './sender';
 export interface SettlementOutcomes {
   lockOrder(em: EntityManager, orderId: string): Promise<Order>;
   settleLocked(em: EntityManager, order: Order, hash: string, as: 'chain', checkWallet?: boolean): Promise<Order>;
-  failLocked(em: EntityManager, order: Order, reason: string, hash: string | undefined, as: 'chain'): Promise<Order>;
+  failLocked(em: EntityManager, order: Order, reason: string, hash: string | undefined, as: 'chain' | 'ops'): Promise<Order>;
 }
 
 /** Who the order's history names for what the chain decided. */
@@ -46,6 +47,7 @@ export class SettlementOnChain implements OnChainSettlement {
 
   async start(em: EntityManager, order: Order): Promise<void> {
     if (!this.chain.writes(order.chainId!)) throw badRequest('transferHash is required');
+    if (await em.findOne(ChainBatchOrder, { orderId: order.id })) throw conflict(`order ${order.id} is being settled with its dealing date's batch`);
     const token = await this.token(em, order);
     const mint = order.type === OrderType.subscription;
     const args = [order.deliveryWallet as Hex, this.units(order, token)] as const;
@@ -90,10 +92,19 @@ export class SettlementOnChain implements OnChainSettlement {
     if (!ours.some((e) => e!.args.value === amount)) throw badRequest(`transaction ${hash} transfers ${ours.map((e) => e!.args.value).join(', ')} units, the order's tokens are ${amount} units`);
   }
 
-  /** The order settles or fails, once, with the intent that reached its depth. */
+  /**
+   * The order settles or fails, once, with the intent that reached its depth; a batch's orders
+   * (dealing-settlement.ts) each the same way, each with its own event naming the batch's hash.
+   */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+    if (tx.orderId) return this.decide(em, tx.orderId, outcome);
+    const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
+    for (const row of rows) await this.decide(em, row.orderId, outcome);
+  }
+
+  private async decide(em: EntityManager, orderId: string, outcome: TxOutcome): Promise<void> {
     const orders = this.orders();
-    const order = await orders.lockOrder(em, tx.orderId!);
+    const order = await orders.lockOrder(em, orderId);
     if (order.status !== 'accepted') return;
     // The chain decided: the contract itself checked the wallet (isVerified), so no second check here.
     if (outcome.ok) await orders.settleLocked(em, order, outcome.hash, CHAIN_ACTOR, false);
