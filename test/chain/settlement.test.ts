@@ -4,11 +4,10 @@ import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-t
 import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
-import { Order } from '../../src/modules/order/order.entity';
-import { aGrant, aHolding, aNav, anInvestor, aDistributor, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, testChains, workerChain } from '../support/chain';
+import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
+import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../support/chain.factories';
 
 /*
  * Settlement on a real chain: the worker's anvil, the T-REX 4.1.6 and ONCHAINID contracts as
@@ -28,52 +27,13 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
   afterAll(() => gw.close());
   beforeEach(() => gw.reset());
 
-  async function ops<T = any>(query: string, variables: Record<string, unknown> = {}) {
-    const res = await gw.graphql<T>(query, variables, { token: await gw.opsToken() });
-    return res.body;
-  }
-
-  /** A share class with a T-REX suite deployed by the gateway, a live NAV, a distributor, an investor with no wallet yet. */
-  async function market() {
-    const em = gw.em();
-    const shareClass = await aShareClass(em, { chainId: '1' });
-    const distributor = await aDistributor(em, ['dist-a.test']);
-    await aGrant(em, distributor, shareClass);
-    await aNav(em, shareClass, '1.25', new Date(Date.now() - 60_000));
-    const investor = await anInvestor(em, distributor, { grants: [shareClass], walletChain: null });
-    const deployed = await ops(
-      `mutation($sc: ID!) { deployToken(input: { shareClassId: $sc, chainId: "31337", name: "Chain Fund A", symbol: "CFA", decimals: 6, isPrimary: true }) { id chainId contractAddress identityRegistry decimals isPrimary } }`,
-      { sc: shareClass.id },
-    );
-    expect(deployed.errors).toBeUndefined();
-    const token = deployed.data.deployToken;
-    return { em, shareClass, distributor, investor, token };
-  }
-
-  /** Adds the investor's wallet whitelisted: `pending` at once, `whitelisted` once registered on chain. */
-  async function whitelistedWallet(investorId: string, address: string) {
-    const added = await ops(`mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status onchainIdentity } }`, { i: investorId, a: address });
-    expect(added.errors).toBeUndefined();
-    expect(added.data.addInvestorWallet.status).toBe('pending');
-    return eventually('the wallet whitelisted on chain', async () => {
-      const w = await gw.em().findOneOrFail(InvestorWallet, { investor: investorId, chainId: CHAIN, status: { $ne: WalletStatus.removed } });
-      if (w.chainError) throw new Error(w.chainError);
-      return w.status === WalletStatus.whitelisted ? w : undefined;
-    });
-  }
-
+  const ops = (query: string, variables: Record<string, unknown> = {}) => opsCall(gw, query, variables);
+  const market = () => aChainMarket(gw);
+  const whitelistedWallet = (investorId: string, address: string) => aWhitelistedWallet(gw, investorId, address);
   const settle = (orderId: string) => ops(`mutation($id: ID!) { settleOneStepOrder(orderId: $id) { id status settlementTransaction { status hash } } }`, { id: orderId });
-
-  const settled = (orderId: string) =>
-    eventually(`order ${orderId} final`, async () => {
-      const o = await gw.em().findOneOrFail(Order, { id: orderId });
-      return ['settled', 'failed'].includes(o.status) ? o : undefined;
-    });
-
+  const settled = (orderId: string) => finalOrder(gw, orderId);
   const transitions = async (orderId: string) =>
     (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' }, { orderBy: { position: 'asc' } })).map((e) => e.payload as Record<string, any>);
-
-  const randomWallet = () => `0x${[...Array(40)].map(() => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
 
   it('deployToken deploys a full suite: the token answers ERC-3643, unpaused, the gateway agent of token and identity registry, the token agent of its registry', async () => {
     const m = await market();

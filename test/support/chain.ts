@@ -77,3 +77,6 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** A random wallet address (the investor's; the gateway never holds its key). */
+export const randomWallet = () => `0x${[...Array(40)].map(() => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
         webhookSecretKey: expect.any(Buffer),
       },
       metricsToken: null,
+      chains: null,
+      chainDataDir: '.data/anvil',
     });
   });
 

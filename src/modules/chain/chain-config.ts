@@ -38,6 +38,8 @@ export interface ChainConfig {
   explorerUrl: string | null;
   /** A transaction not mined after this long is replaced at the same nonce with higher fees. */
   replaceAfterMs: number;
+  /** How long the writer's lease on the agent key lasts unrenewed: after a crash, the next writer waits this long. */
+  leaseSeconds: number;
   /** The gateway's own anvil (development and tests). */
   embedded: boolean;
 }
@@ -46,11 +48,12 @@ export type ChainsConfig = Record<string, ChainConfig>;
 
 const DEFAULT_CONFIRMATIONS = 2;
 const DEFAULT_REPLACE_AFTER_MS = 60_000;
+const DEFAULT_LEASE_SECONDS = 30;
 
 /**
  * CHAINS: a JSON object by chain id,
  * `{"<chainId>": {"rpcUrls": ["https://…"], "confirmations": 12, "agentKeyEnv": "AGENT_KEY_1" | "agentKeyFile": "/run/secrets/agent",
- *   "explorerUrl": "https://etherscan.io", "replaceAfterMs": 60000}}`.
+ *   "explorerUrl": "https://etherscan.io", "replaceAfterMs": 60000, "leaseSeconds": 30}}`.
  * The key is read from the named variable or file, never from CHAINS itself (which is logged by
  * careless shells and process lists). Every mistake is named; the key's value never is.
  */
@@ -78,6 +81,8 @@ export function parseChains(raw: string | undefined, env: NodeJS.ProcessEnv, pro
     if (typeof confirmations !== 'number' || !Number.isInteger(confirmations) || confirmations < 1 || confirmations > 1000) problems.push(`${at}.confirmations must be an integer from 1 to 1000`);
     const replaceAfterMs = v.replaceAfterMs === undefined ? DEFAULT_REPLACE_AFTER_MS : v.replaceAfterMs;
     if (typeof replaceAfterMs !== 'number' || !Number.isInteger(replaceAfterMs) || replaceAfterMs < 100) problems.push(`${at}.replaceAfterMs must be an integer of at least 100`);
+    const leaseSeconds = v.leaseSeconds === undefined ? DEFAULT_LEASE_SECONDS : v.leaseSeconds;
+    if (typeof leaseSeconds !== 'number' || !Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) problems.push(`${at}.leaseSeconds must be an integer from 1 to 3600`);
     if (v.explorerUrl !== undefined && (typeof v.explorerUrl !== 'string' || !/^https?:\/\/\S+$/.test(v.explorerUrl))) problems.push(`${at}.explorerUrl must be an http(s) URL`);
     if (v.agentKey !== undefined) problems.push(`${at}.agentKey is refused: name a variable (agentKeyEnv) or a file (agentKeyFile) holding the key`);
     out[id] = {
@@ -87,6 +92,7 @@ export function parseChains(raw: string | undefined, env: NodeJS.ProcessEnv, pro
       agentKey: readAgentKey(at, v, env, problems),
       explorerUrl: (v.explorerUrl as string | undefined)?.replace(/\/+$/, '') ?? null,
       replaceAfterMs: replaceAfterMs as number,
+      leaseSeconds: leaseSeconds as number,
       embedded: false,
     };
   }
@@ -130,6 +136,7 @@ export function embeddedChainConfig(rpcUrl: string): ChainConfig {
     agentKey: new AgentKey(ANVIL_DEV_KEY),
     explorerUrl: null,
     replaceAfterMs: 5_000,
+    leaseSeconds: 5,
     embedded: true,
   };
 }

@@ -19,8 +19,6 @@ export type TxOutcome = { ok: true; hash: string; contractAddress: string | null
  */
 export type OutcomeHandler = (em: EntityManager, tx: ChainTransaction, outcome: TxOutcome) => Promise<void>;
 
-/** How long a writer's lease on an agent key lasts without renewal (another instance takes over after). */
-const LEASE_SECONDS = 30;
 /** Fee bump of a replacement: nodes refuse less than +10%. */
 const BUMP_NUM = 125n;
 const BUMP_DEN = 100n;
@@ -96,11 +94,11 @@ export class ChainSender {
   /** Takes or renews the lease of the chain's agent key; false while another instance holds it. */
   private async lease(chain: ChainHandle): Promise<boolean> {
     const rows = await this.orm.em.fork().execute<{ next_nonce: string }[]>(
-      `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + interval '${LEASE_SECONDS} seconds')
+      `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + make_interval(secs => ?))
        on conflict (chain_id, address) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
        where chain_signer.lease_owner = excluded.lease_owner or chain_signer.lease_until is null or chain_signer.lease_until < now()
        returning next_nonce`,
-      [chain.id, chain.agent, this.owner],
+      [chain.id, chain.agent, this.owner, chain.config.leaseSeconds],
     );
     return rows.length > 0;
   }
