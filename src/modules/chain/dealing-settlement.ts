@@ -101,7 +101,7 @@ export class DealingDateSettlement {
         for (const chunk of await this.chunks(plan, rows)) transactions.push(await this.enqueue(em, plan, type, chunk));
       }
       await em.flush();
-      return { ...plan, transactions, failed };
+      return { ...plan, transactions: transactions.map((t) => ({ ...t, id: String(t.id) }) as ChainTransaction), failed };
     });
     this.chain.wake();
     return outcome;
@@ -241,7 +241,8 @@ export class DealingDateSettlement {
       data: this.batchData(type, rows, decimals),
     });
     await em.flush();
-    for (const r of rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: intent.id, units: String(parseUnits(r.tokens, decimals)) });
+    // A bigint key comes back from the insert as a number: the rows (and callers) get its text.
+    for (const r of rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(parseUnits(r.tokens, decimals)) });
     return intent;
   }
 }
