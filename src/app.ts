@@ -48,6 +48,7 @@ import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
+import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
@@ -101,6 +102,8 @@ export interface GatewayDeps {
   chainPollMs?: number;
   /** How often the chain follower reads new blocks (default 1 s). */
   chainFollowMs?: number;
+  /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
+  reconciliationIntervalMs?: number;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -143,6 +146,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
   const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
+  const reconciliation = services.reconciliation ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs) : null;
+  reconciliation?.start();
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
@@ -273,6 +278,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await background.stop();
       await chainSender?.stop();
       await chainFollower?.stop();
+      await reconciliation?.stop();
       await cacheFollower.stop();
       sender.close();
       await deliveryListener?.end().catch(() => undefined);

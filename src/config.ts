@@ -10,6 +10,9 @@ import { parseChains, type ChainsConfig } from './modules/chain/chain-config';
  * secrets, Apollo Sandbox and introspection: `development` (`npm start`) and `test` (the suite).
  * Every other APP_ENV (`staging`, `prod`, `production`, …) fails closed.
  */
+/** How often the scheduled reconciliation of the register with the chain runs by default: daily. */
+export const DEFAULT_RECONCILIATION_INTERVAL_MS = 86_400_000;
+
 export function isDevelopmentEnv(env: string): boolean {
   return env === 'development' || env === 'test';
 }
@@ -79,6 +82,8 @@ export interface Config {
   chains: ChainsConfig | null;
   /** Folder of the embedded chain's state (CHAIN_DATA_DIR, default `.data/anvil`; `none`: in memory). */
   chainDataDir: string | null;
+  /** How often the register is reconciled with the chain (RECONCILIATION_INTERVAL_MS, default daily; at least a minute). */
+  reconciliationIntervalMs: number;
 }
 
 /**
@@ -174,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, problems),
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
+    reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -41,7 +41,7 @@ async function main() {
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains });
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs });
   if (anvil && config.seedDemo && gateway.services.chain && gateway.services.walletOnChain) {
     const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');

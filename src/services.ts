@@ -11,6 +11,7 @@ import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
 import { DealingDateSettlement } from './modules/chain/dealing-settlement';
+import { Reconciliation } from './modules/chain/reconciliation';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 import { InvestorService } from './modules/investor/investor.service';
@@ -99,6 +100,7 @@ export function createServices(deps: ServiceDeps) {
     walletOnChain,
     settlementOnChain: settlement,
     dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder) : null,
+    reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

@@ -1,5 +1,5 @@
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
-import { ChainFollowCursor, ChainFollowedBlock, ChainMovement } from '../modules/chain/chain-movement.entity';
+import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
 import { ChainBatchOrder } from '../modules/chain/chain-batch.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
@@ -67,6 +67,7 @@ export const ENTITIES = [
   ChainFollowCursor,
   ChainFollowedBlock,
   ChainBatchOrder,
+  ReconciliationRun,
   ChainSigner,
   ChainSetup,
 ];

@@ -18,7 +18,7 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from
 import { SubscriptionResolver } from '../events/subscriptions.resolver';
 import { EventFeedResolver } from '../events/event-feed.resolver';
 import { OrderChainResolver } from '../modules/chain/chain.resolver';
-import { DealingSettlementResolver } from '../modules/chain/dealing-settlement.resolver';
+import { DealingSettlementResolver, ReconciliationResolver } from '../modules/chain/dealing-settlement.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -50,4 +50,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   EventFeedResolver,
   OrderChainResolver,
   DealingSettlementResolver,
+  ReconciliationResolver,
 ];

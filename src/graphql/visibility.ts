@@ -101,6 +101,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   DealingSettlementRow: 'part',
   DealingSettlementFailure: 'part',
   ChainMovement: 'ops',
+  Reconciliation: 'ops',
+  ReconciliationDifference: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

@@ -21,6 +21,9 @@ jest.setTimeout(240_000);
 
 const CHAIN = '31337';
 
+const RECONCILE = `query($sc: ID!) { reconciliation(shareClassId: $sc) { blockNumber totalSupply registerTotal supplyDifference totalDifference
+  differences { investorId wallets registerBalance chainBalance difference movements { kind transactionHash fromAddress toAddress tokens } } } }`;
+
 describe('The register follows the chain: transfers the gateway did not make, reorgs, reconciliation', () => {
   let gw: TestGateway;
   let chain: ReturnType<typeof chainClients>;
@@ -141,5 +144,40 @@ describe('The register follows the chain: transfers the gateway did not make, re
     ]);
     // On chain too: Alice holds her 800 again.
     expect(await chain.balanceOf(m.token.contractAddress, m.alice.address)).toBe(800_000_000n);
+  });
+
+  it('reconciliation after a mint made behind the gateway\'s back (the agent key, directly on anvil) lists exactly that difference, with the mint that explains it', async () => {
+    const m = await market();
+    await subscribed(m, m.alice, '1000'); // 800 tokens
+    const clean = await ops(RECONCILE, { sc: m.shareClass.id });
+    expect(clean.errors).toBeUndefined();
+    expect(clean.data.reconciliation).toMatchObject({ differences: [], supplyDifference: '0', totalDifference: '0' });
+    expect(Number(clean.data.reconciliation.totalSupply)).toBe(800);
+
+    const agent = gw.gateway.services.chain!.writable(CHAIN).account!;
+    const agentWallet = createWalletClient({ account: agent, chain: chain.pub.chain, transport: http(rpcUrl) });
+    const hash = await agentWallet.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [m.bob.account.address, 42_000_000n] }) });
+    expect((await chain.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const seen = await eventually('the follower recorded the mint', async () => gw.em().findOne(ChainMovement, { transactionHash: hash.toLowerCase() }));
+    expect(seen).toMatchObject({ kind: ChainMovementKind.issuance, toInvestorId: m.bob.investor.id });
+    // The register does not follow issuance it did not make.
+    expect(num(await balance(m.bob.investor.id, m.shareClass.id))).toBe(0);
+
+    const res = await ops(RECONCILE, { sc: m.shareClass.id });
+    expect(res.errors).toBeUndefined();
+    const r = res.data.reconciliation;
+    expect(num(r.totalSupply)).toBe(842);
+    expect(num(r.registerTotal)).toBe(800);
+    expect(num(r.supplyDifference)).toBe(42);
+    expect(num(r.totalDifference)).toBe(42);
+    expect(r.differences).toHaveLength(1);
+    expect(r.differences[0]).toMatchObject({ investorId: m.bob.investor.id, wallets: [m.bob.address], registerBalance: '0', difference: '42' });
+    expect(num(r.differences[0].chainBalance)).toBe(42);
+    expect(r.differences[0].movements).toEqual([{ kind: 'issuance', transactionHash: hash.toLowerCase(), fromAddress: '0x0000000000000000000000000000000000000000', toAddress: m.bob.address, tokens: '42' }]);
+    expect(Number(r.blockNumber)).toBeGreaterThan(0);
+
+    // Raised to ops as well.
+    const unexplained = await ops(`{ unexplainedChainMovements { transactionHash kind } }`);
+    expect(unexplained.data.unexplainedChainMovements).toEqual([{ transactionHash: hash.toLowerCase(), kind: 'issuance' }]);
   });
 });

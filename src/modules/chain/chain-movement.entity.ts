@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { EpochMs } from '../../graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../graphql/scalars';
 
 /**
  * What a `Transfer` the gateway did not make means for the register (the chain follower,
@@ -67,7 +67,7 @@ export class ChainMovement {
   @Property({ type: 'text' })
   toAddress: string;
 
-  @Field(() => String, { description: 'Tokens moved (the token units in its decimals)' })
+  @Field(() => DecimalScalar, { description: 'Tokens moved (the token units in its decimals)' })
   @Property({ type: 'decimal', precision: 38, scale: 18 })
   tokens: string;
 
@@ -120,4 +120,34 @@ export class ChainFollowedBlock {
 
   @Property({ type: 'text' })
   blockHash: string;
+}
+
+/** A scheduled reconciliation's result for one share class (reconciliation.ts); the newest feeds /metrics. */
+@Entity({ tableName: 'reconciliation_run' })
+@Index({ properties: ['shareClassId', 'at'] })
+export class ReconciliationRun {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id: Opt<string>;
+
+  @Property({ type: 'text' })
+  shareClassId: string;
+
+  @Property({ type: 'text' })
+  chainId: string;
+
+  @Property({ type: 'bigint' })
+  blockNumber: string;
+
+  /** Σ |chain − register| over the holders, in tokens. */
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  totalDifference: string;
+
+  @Property({ type: 'decimal', precision: 38, scale: 18 })
+  supplyDifference: string;
+
+  @Property({ type: 'json' })
+  result: unknown;
+
+  @Property({ type: 'datetime', length: 3 })
+  at: Date;
 }
