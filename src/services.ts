@@ -94,7 +94,7 @@ export function createServices(deps: ServiceDeps) {
     holding: new HoldingService(shareClass, ledger, clock),
     order,
     supply,
-    twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
+    twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),
     oneStepOrder,
     chain,
     walletOnChain,

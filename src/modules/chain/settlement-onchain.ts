@@ -69,13 +69,30 @@ export class SettlementOnChain implements OnChainSettlement {
     const chain = this.chain.chains.get(order.chainId!);
     if (!chain) return;
     const token = await this.token(em, order);
-    const receipt = await chain.client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
-    if (!receipt) throw badRequest(`transaction ${hash} is not on chain ${order.chainId}`);
-    if (receipt.status !== 'success') throw badRequest(`transaction ${hash} reverted`);
-    const wallet = order.deliveryWallet!.toLowerCase();
     const mint = order.type === OrderType.subscription;
-    const [from, to] = mint ? [zeroAddress, wallet] : [wallet, zeroAddress];
-    const amount = this.units(order, token);
+    const wallet = order.deliveryWallet!.toLowerCase();
+    await this.checkTransfer(order.chainId!, token, hash, mint ? [zeroAddress, wallet] : [wallet, zeroAddress], this.units(order, token));
+  }
+
+  /**
+   * A settlement the supply-side platform reports for a two-step order (src/modules/order/two-step.service.ts):
+   * on a chain the gateway reads, the transaction must have succeeded and carry a `Transfer` of
+   * the share class's token to the order's delivery wallet (subscription) or from it
+   * (redemption); else a 400 saying what did not match. Unreadable chain: nothing to check.
+   */
+  async verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<void> {
+    if (!order.chainId || !this.chain.chains.get(order.chainId) || !order.deliveryWallet) return;
+    const token = await this.token(em, order);
+    const wallet = order.deliveryWallet.toLowerCase();
+    await this.checkTransfer(order.chainId, token, hash, order.type === OrderType.subscription ? [null, wallet] : [wallet, null]);
+  }
+
+  /** The receipt of `hash` shows a successful `Transfer` of `token` from/to (null: any) of `amount` units (if given); else a 400 naming the mismatch. */
+  private async checkTransfer(chainId: string, token: Token, hash: string, [from, to]: [string | null, string | null], amount?: bigint): Promise<void> {
+    const chain = this.chain.chains.get(chainId)!;
+    const receipt = await chain.client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
+    if (!receipt) throw badRequest(`transaction ${hash} is not on chain ${chainId}`);
+    if (receipt.status !== 'success') throw badRequest(`transaction ${hash} reverted`);
     const transfers = receipt.logs
       .filter((l) => l.address.toLowerCase() === token.contractAddress.toLowerCase())
       .map((l) => {
@@ -87,9 +104,9 @@ export class SettlementOnChain implements OnChainSettlement {
       })
       .filter((e) => e?.eventName === 'Transfer');
     if (!transfers.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress}`);
-    const ours = transfers.filter((e) => e!.args.from.toLowerCase() === from && e!.args.to.toLowerCase() === to);
-    if (!ours.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress} from ${from} to ${to}`);
-    if (!ours.some((e) => e!.args.value === amount)) throw badRequest(`transaction ${hash} transfers ${ours.map((e) => e!.args.value).join(', ')} units, the order's tokens are ${amount} units`);
+    const ours = transfers.filter((e) => (from === null || e!.args.from.toLowerCase() === from) && (to === null || e!.args.to.toLowerCase() === to));
+    if (!ours.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress} ${from ? `from ${from} ` : ''}${to ? `to ${to}` : ''}`.trimEnd());
+    if (amount !== undefined && !ours.some((e) => e!.args.value === amount)) throw badRequest(`transaction ${hash} transfers ${ours.map((e) => e!.args.value).join(', ')} units, the order's tokens are ${amount} units`);
   }
 
   /**
