@@ -3,8 +3,12 @@
  * `settled`, and gas per mint and burn, over real T-REX 4.1.6 contracts on anvil (1-second
  * blocks, transactions mined at once, 2 confirmations as the embedded default).
  *
- *   npm run bench:settlement                          (N=20 sequential, then N at once)
- *   BENCH_ORDERS=50 DATABASE_URL=postgres://… npm run bench:settlement
+ *   npm run bench:settlement                          (N=20 sequential, then N at once, then a dealing date of 1,000)
+ *   BENCH_ORDERS=50 BENCH_DEALING_ORDERS=200 DATABASE_URL=postgres://… npm run bench:settlement
+ *
+ * The dealing date (settleDealingDate, issue 22): BENCH_DEALING_ORDERS accepted subscriptions of
+ * one date settled with batchMint; gateway time is the mutation's own time (pricing, checks on
+ * chain, intents) plus the outcome work, i.e. the wall time less the blocks waited for.
  *
  * In process: a test gateway (its database as the tests make it), the chain sender, one anvil.
  */
@@ -12,10 +16,12 @@ import 'reflect-metadata';
 import { ChainTransaction } from '../src/modules/chain/chain-transaction.entity';
 import { startTestGateway } from '../test/support/gateway';
 import { aOneStepOrder } from '../test/support/one-step.factories';
+import { aNav, anInvestor } from '../test/support/factories';
 import { randomWallet, testChains } from '../test/support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../test/support/chain.factories';
 
 const N = Number(process.env.BENCH_ORDERS ?? 20);
+const D = Number(process.env.BENCH_DEALING_ORDERS ?? 1000);
 const CONFIRMATIONS = Number(process.env.BENCH_CONFIRMATIONS ?? 2);
 
 const pct = (xs: number[], p: number) => {
@@ -60,11 +66,35 @@ async function main() {
       await finalOrder(gw, r.id);
     }
 
+    // A dealing date of D orders in batches (five investors' wallets), against the single mints above.
+    const dealingOrders = [];
+    const holders = [m.investor];
+    for (let i = 1; i < 5; i++) {
+      const inv = await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null });
+      await aWhitelistedWallet(gw, inv.id, randomWallet());
+      holders.push(inv);
+    }
+    for (let i = 0; i < D; i++) dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length]! }, { amount: '100', stage: 'accepted', chainId: '31337' }));
+    const date = dealingOrders[0]!.dealingDate!;
+    await aNav(gw.em(), m.shareClass, '1.25', new Date(`${date}T21:59:00Z`));
+    const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
+    const dealingStart = Date.now();
+    const run = await opsCall(gw, `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId } transactions { id } } }`, { sc: m.shareClass.id, d: date });
+    const callMs = Date.now() - dealingStart;
+    if (run.errors) throw new Error(JSON.stringify(run.errors));
+    await Promise.all(dealingOrders.map((o) => finalOrder(gw, o.id, 900_000)));
+    const dealingMs = Date.now() - dealingStart;
+    const blocksWaited = Number((await gw.gateway.services.chain!.writable('31337').client.getBlockNumber()) - headBefore);
+
     const txs = await gw.em().find(ChainTransaction, {});
     const gas = (purpose: string) => txs.filter((x) => x.purpose === purpose && x.gasUsed).map((x) => Number(x.gasUsed));
     const deployGas = gas('deploy').reduce((a, b) => a + b, 0);
     const mints = gas('settlement.mint');
     const burns = gas('settlement.burn');
+    const batches = gas('settlement.batchMint');
+    const batchGasPerOrder = batches.reduce((a, b) => a + b, 0) / D;
+    // Anvil mines a block a second: the chain's own share of the wall time is the blocks it took.
+    const gatewayMs = Math.max(callMs, dealingMs - blocksWaited * 1000);
     const whitelistGas = ['wallet.identity', 'wallet.claim', 'wallet.register'].map((p) => gas(p).reduce((a, b) => a + b, 0));
     const lines = [
       `Settlement on the embedded chain (anvil, 1-second blocks, ${CONFIRMATIONS} confirmations), ${N} orders`,
@@ -74,6 +104,10 @@ async function main() {
       `  settle ${N} orders at once: ${batchMs} ms (${((N * 1000) / batchMs).toFixed(1)} orders/s)`,
       `  gas per mint: mean ${Math.round(mean(mints)).toLocaleString('en')} (first ${mints[0]?.toLocaleString('en')}, min ${Math.min(...mints).toLocaleString('en')}, max ${Math.max(...mints).toLocaleString('en')})`,
       `  gas per burn: mean ${Math.round(mean(burns)).toLocaleString('en')} (min ${Math.min(...burns).toLocaleString('en')}, max ${Math.max(...burns).toLocaleString('en')})`,
+      `Dealing date of ${D} orders (settleDealingDate, batchMint):`,
+      `  settleDealingDate answered in ${callMs} ms; all ${D} settled after ${dealingMs} ms, ${blocksWaited} blocks mined meanwhile`,
+      `  gateway time beyond the chain's mining: ~${gatewayMs} ms, ${((gatewayMs * 1000) / D).toFixed(0)} ms per 1,000 orders`,
+      `  ${batches.length} batch transactions (${((batches.length * 1000) / D).toFixed(1)} per 1,000 orders; single mints: 1,000 per 1,000), ${Math.round(batchGasPerOrder).toLocaleString('en')} gas per order (single mint: mean ${Math.round(mean(mints)).toLocaleString('en')})`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
