@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       metricsToken: null,
       chains: null,
       chainDataDir: '.data/anvil',
+      reconciliationIntervalMs: 86_400_000,
     });
   });
 
