@@ -5,9 +5,9 @@ import { ChainMovement, ChainMovementKind } from '../../src/modules/chain/chain-
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
-import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
-import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from '../support/factories';
+import { aDistributor, anInvestor, aShareClass } from '../support/factories';
+import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { chainClients, eventually, testChains, workerChain } from '../support/chain';
@@ -36,27 +36,14 @@ describe('The register follows the chain: transfers the gateway did not make, re
   afterAll(() => gw.close());
   beforeEach(() => gw.reset());
 
-  async function ops<T = any>(query: string, variables: Record<string, unknown> = {}) {
-    const res = await gw.graphql<T>(query, variables, { token: await gw.opsToken() });
-    return res.body;
-  }
+  const ops = (query: string, variables: Record<string, unknown> = {}) => opsCall(gw, query, variables) as Promise<any>;
 
-  /** A share class with a suite deployed by the gateway, a live NAV of 1.25, two investors with wallets they hold the keys of, whitelisted on chain. */
+  /** A share class with a suite deployed by the gateway (aChainMarket), and two investors with wallets they hold the keys of, whitelisted on chain. */
   async function market() {
-    const em = gw.em();
-    const shareClass = await aShareClass(em, { chainId: '1' });
-    const distributor = await aDistributor(em, ['dist-a.test']);
-    await aGrant(em, distributor, shareClass);
-    await aNav(em, shareClass, '1.25', new Date(Date.now() - 60_000));
-    const deployed = await ops(
-      `mutation($sc: ID!) { deployToken(input: { shareClassId: $sc, chainId: "31337", name: "Follow Fund", symbol: "FOL", decimals: 6, isPrimary: true }) { contractAddress identityRegistry } }`,
-      { sc: shareClass.id },
-    );
-    expect(deployed.errors).toBeUndefined();
-    const token = deployed.data.deployToken as { contractAddress: string };
-    const alice = await holder(distributor, shareClass);
-    const bob = await holder(distributor, shareClass);
-    return { em, shareClass, distributor, token, alice, bob };
+    const m = await aChainMarket(gw);
+    const alice = await holder(m.distributor, m.shareClass);
+    const bob = await holder(m.distributor, m.shareClass);
+    return { ...m, alice, bob };
   }
 
   /** An investor whose wallet's key the test holds (funded with ETH on anvil), whitelisted on chain by the gateway. */
@@ -64,16 +51,7 @@ describe('The register follows the chain: transfers the gateway did not make, re
     const investor = await anInvestor(gw.em(), distributor, { grants: [shareClass], walletChain: null });
     const account = privateKeyToAccount(generatePrivateKey());
     await chain.test.setBalance({ address: account.address, value: parseEther('10') });
-    const added = await ops(`mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`, {
-      i: investor.id,
-      a: account.address.toLowerCase(),
-    });
-    expect(added.errors).toBeUndefined();
-    await eventually('the wallet whitelisted on chain', async () => {
-      const w = await gw.em().findOneOrFail(InvestorWallet, { investor: investor.id, chainId: CHAIN, status: { $ne: WalletStatus.removed } });
-      if (w.chainError) throw new Error(w.chainError);
-      return w.status === WalletStatus.whitelisted;
-    });
+    await aWhitelistedWallet(gw, investor.id, account.address.toLowerCase());
     const wallet = createWalletClient({ account, chain: chain.pub.chain, transport: http(rpcUrl) });
     return { investor, account, address: account.address.toLowerCase(), wallet };
   }
