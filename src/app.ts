@@ -44,6 +44,13 @@ import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
 import { operations } from './ops/operations';
+import type { ChainsConfig } from './modules/chain/chain-config';
+import { Chains } from './modules/chain/chains';
+import { ChainService } from './modules/chain/chain.service';
+import { ChainSender } from './modules/chain/sender';
+import { ChainFollower } from './modules/chain/follower';
+import { ReconciliationSchedule } from './modules/chain/reconciliation';
+import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
 export const GRAPHQL_PATH = '/graphql';
@@ -64,6 +71,8 @@ export interface Gateway {
   /** Starts listening; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
   /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
+  /** The chain follower (src/modules/chain/follower.ts), running whenever a chain is configured. */
+  chainFollower: ChainFollower | null;
   background: {
     start(): Promise<void>;
     /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
@@ -88,6 +97,14 @@ export interface GatewayDeps {
   readCacheTtlMs?: number;
   /** How often a graphql-ws connection's credential is checked again (default 15 s). */
   websocketRecheckMs?: number;
+  /** The chains the gateway speaks to (CHAINS, or the embedded anvil); unset: none. */
+  chains?: ChainsConfig;
+  /** How often the chain sender looks for work (default 250 ms). */
+  chainPollMs?: number;
+  /** How often the chain follower reads new blocks (default 1 s). */
+  chainFollowMs?: number;
+  /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
+  reconciliationIntervalMs?: number;
 }
 
 /**
@@ -124,7 +141,24 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey } });
+  // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
+  const chains = new Chains(deps.chains ?? {});
+  let chainSender: ChainSender | null = null;
+  const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  if (chain && chains.writable().length) {
+    const outcomes = routeOutcomes({
+      settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
+      wallet: (em, tx, outcome) => services.walletOnChain!.onOutcome(em, tx, outcome),
+    });
+    chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
+    chainSender.start();
+  }
+  // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
+  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
+  chainFollower?.start();
+  const reconciliation = services.reconciliation ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs) : null;
+  reconciliation?.start();
   // Committed events drop what they change from the read cache (src/common/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
@@ -265,12 +299,16 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       }),
     background,
+    chainFollower,
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);
       await apollo.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await chainSender?.stop();
+      await chainFollower?.stop();
+      await reconciliation?.stop();
       await cacheFollower.stop();
       await opsTokenFollower.stop();
       sender.close();

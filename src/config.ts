@@ -3,12 +3,16 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql/limits';
 import type { SupplyProvidersConfig } from './supply/provider';
 import { coversEveryAddress, parseRange, type IpRange } from './common/cidr';
+import { parseChains, type ChainsConfig } from './modules/chain/chain-config';
 
 /**
  * The environments that may run on the public development keys and show demo data, printed
  * secrets, Apollo Sandbox and introspection: `development` (`npm start`) and `test` (the suite).
  * Every other APP_ENV (`staging`, `prod`, `production`, …) fails closed.
  */
+/** How often the scheduled reconciliation of the register with the chain runs by default: daily. */
+export const DEFAULT_RECONCILIATION_INTERVAL_MS = 86_400_000;
+
 export function isDevelopmentEnv(env: string): boolean {
   return env === 'development' || env === 'test';
 }
@@ -91,6 +95,15 @@ export interface Config {
   tls: TlsConfig | null;
   /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
   opsTokenTtlSeconds: number;
+  /**
+   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
+   * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
+   */
+  chains: ChainsConfig | null;
+  /** Folder of the embedded chain's state (CHAIN_DATA_DIR, default `.data/anvil`; `none`: in memory). */
+  chainDataDir: string | null;
+  /** How often the register is reconciled with the chain (RECONCILIATION_INTERVAL_MS, default daily; at least a minute). */
+  reconciliationIntervalMs: number;
 }
 
 /**
@@ -205,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
     tls: parseTls(env, problems),
     opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
+    chains: parseChains(env.CHAINS, env, problems),
+    chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
+    reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -7,6 +7,11 @@ import { ConfigError, loadConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
 import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './db/seed';
 import { startDevSimulator } from './supply/dev-simulator';
+import { embeddedChainConfig } from './modules/chain/chain-config';
+import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
+import { assertChainsConfigured } from './modules/chain/chain-readiness';
+import { bringDemoOnChain } from './modules/chain/demo-onchain';
+import { isDevelopmentEnv } from './config';
 
 async function main() {
   const config = loadConfig();
@@ -17,14 +22,29 @@ async function main() {
   else logger.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
 
   const em = db.orm.em.fork();
+  await assertChainsConfigured(em, config.chains, config.env).catch(async (err) => {
+    await db.close();
+    throw err;
+  });
+  // Development and test without CHAINS: the gateway's own chain, as it runs its own PostgreSQL.
+  let anvil: EmbeddedChain | null = null;
+  let chains = config.chains ?? {};
+  if (!config.chains && isDevelopmentEnv(config.env)) {
+    anvil = await startEmbeddedChain({ stateDir: config.chainDataDir });
+    chains = { '31337': embeddedChainConfig(anvil.rpcUrl) };
+  }
   const demo = config.seedDemo && (await isEmpty(em)) ? await seedDemo(em, systemClock.now()) : null;
   if (demo) logger.info(demo, 'demo data seeded');
 
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events });
-  // Demo orders move through the services (history and events as any order's): once they exist.
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs });
+  if (anvil && config.seedDemo && gateway.services.chain && gateway.services.walletOnChain) {
+    const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
+    if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
+  }
+  // Demo orders move through the services (history and events as any order's): once they exist, on chain where there is one.
   if (demo) logger.info(await seedDemoOrders(db.orm.em.fork(), gateway.services, demo), 'demo orders placed');
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -40,6 +60,10 @@ async function main() {
       lines.push(`Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`);
     }
   }
+  for (const c of Object.values(chains)) {
+    const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${c.agentKey ? 'agent key configured' : 'read only'}, ${c.confirmations} confirmations)`;
+    lines.push(`Chain    ${c.chainId} ${new URL(c.rpcUrls[0]!).origin}   ${where}`);
+  }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);
 
@@ -51,6 +75,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 15_000).unref();
     await gateway.close();
     await simulator?.simulator.stop();
+    await anvil?.stop();
     await db.close();
     clearTimeout(timer);
     process.exit(0);

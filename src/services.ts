@@ -11,6 +11,8 @@ import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
+import { DealingDateSettlement } from './modules/chain/dealing-settlement';
+import { Reconciliation } from './modules/chain/reconciliation';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
 import { InvestorService } from './modules/investor/investor.service';
@@ -28,6 +30,9 @@ import type { EventBus } from './events/pubsub';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { EventFeedService } from './events/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
+import type { ChainService } from './modules/chain/chain.service';
+import { SettlementOnChain } from './modules/chain/settlement-onchain';
+import { WalletOnChain } from './modules/chain/wallet-onchain';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -44,6 +49,8 @@ export interface ServiceDeps {
   rateLimits: RateLimits;
   /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
   opsTokenTtlSeconds?: number;
+  /** The chains the gateway writes to (src/modules/chain/); null: none configured. */
+  chain?: ChainService | null;
 }
 
 /**
@@ -62,6 +69,11 @@ export function createServices(deps: ServiceDeps) {
   const supply = new SupplyRegistry(deps.supply ?? {});
   const dealing = new DealingService(clock, readCache, shareClass);
   const ledger = new HoldingLedger({ dealing, openOrders });
+  const chain = deps.chain ?? null;
+  const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
+  // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
+  const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder) : null;
+  const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
   return {
     clock,
     readCache,
@@ -75,19 +87,24 @@ export function createServices(deps: ServiceDeps) {
     issuer,
     fund: new FundService(issuer),
     shareClass,
-    token: new TokenService(clock),
+    token: new TokenService(clock, chain),
     nav,
     distributor,
     investor,
-    investorWallet: new InvestorWalletService(investor, clock),
+    investorWallet: new InvestorWalletService(investor, clock, walletOnChain),
     dealing,
     ledger,
     holding: new HoldingService(shareClass, ledger, clock),
     order,
     supply,
-    twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock }),
-    oneStepOrder: new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger }),
+    twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),
+    oneStepOrder,
     onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
+    chain,
+    walletOnChain,
+    settlementOnChain: settlement,
+    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder) : null,
+    reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
   };

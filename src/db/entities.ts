@@ -1,3 +1,6 @@
+import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
+import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
+import { ChainBatchOrder } from '../modules/chain/chain-batch.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
@@ -59,4 +62,12 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   IdempotencyKey,
+  ChainTransaction,
+  ChainMovement,
+  ChainFollowCursor,
+  ChainFollowedBlock,
+  ChainBatchOrder,
+  ReconciliationRun,
+  ChainSigner,
+  ChainSetup,
 ];

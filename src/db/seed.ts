@@ -19,7 +19,8 @@ import { statusesOf, TRANSITIONS } from '../modules/order/order-states';
 import { OrderFlow } from '../modules/order/order.entity';
 import { logger } from '../common/logger';
 
-export const DEMO_CHAIN_ID = '11155111';
+/** The embedded chain (anvil): the demo's tokens are deployed there at the first start. */
+export const DEMO_CHAIN_ID = '31337';
 export const DEMO_PROVIDER = 'supply-sim';
 const NAV_DAYS = 300;
 const DAY_MS = 86_400_000;
@@ -137,7 +138,8 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     cancelled: (id) => oneStep.cancel(ctx(), id),
     accepted: (id) => oneStep.accept(ctx(), id),
     rejected: (id) => oneStep.reject(ctx(), id, 'demo: outside the investor\'s mandate'),
-    settled: async (id) => (await oneStep.accept(ctx(), id), oneStep.settle(ctx(), id, DEMO_TRANSFER_HASH)),
+    // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.
+    settled: async (id) => (await oneStep.accept(ctx(), id), oneStep.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_TRANSFER_HASH)),
     failed: async (id) => (await oneStep.accept(ctx(), id), oneStep.fail(ctx(), id, 'demo: transfer reverted')),
   };
   const placed: Record<string, string[]> = { two_step: [], one_step: [] };

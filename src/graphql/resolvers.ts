@@ -18,6 +18,8 @@ import { TokenResolver } from '../modules/token/token.resolver';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../modules/webhook/webhook.resolver';
 import { SubscriptionResolver } from '../events/subscriptions.resolver';
 import { EventFeedResolver } from '../events/event-feed.resolver';
+import { OrderChainResolver } from '../modules/chain/chain.resolver';
+import { DealingSettlementResolver, ReconciliationResolver } from '../modules/chain/dealing-settlement.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -49,4 +51,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   WebhookAttemptResolver,
   SubscriptionResolver,
   EventFeedResolver,
+  OrderChainResolver,
+  DealingSettlementResolver,
+  ReconciliationResolver,
 ];

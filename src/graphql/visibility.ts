@@ -98,6 +98,16 @@ export const VISIBILITY: Record<string, Visibility> = {
   SubRedemption: 'part',
   BankDetails: 'part',
   OrderStatusEntry: 'part',
+  /** The gateway's own transactions (agent address, fees, raw errors) are for operations. */
+  ChainTransaction: 'ops',
+  /** Dealing-date settlement and what the chain follower saw are operations' work. */
+  DealingSettlementPreview: 'ops',
+  DealingSettlement: 'ops',
+  DealingSettlementRow: 'part',
+  DealingSettlementFailure: 'part',
+  ChainMovement: 'ops',
+  Reconciliation: 'ops',
+  ReconciliationDifference: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

@@ -65,6 +65,7 @@ export class GatewayMetrics {
   constructor(orm: MikroORM, clock: Clock) {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
     databaseGauges(this.registry, orm, clock);
+    reconciliationGauge(this.registry, orm);
   }
 
   /** Express middleware, mounted first: times every request and echoes nothing itself. */
@@ -218,6 +219,28 @@ function databaseGauges(registry: Registry, orm: MikroORM, clock: Clock): void {
       await readOrKeep(async () => {
         const [row] = await orm.em.fork().execute<{ n: string }[]>(`select count(*) as n from webhook_delivery where status in ('pending', 'in_flight')`);
         this.set(Number(row?.n ?? 0));
+      });
+    },
+  });
+}
+
+/**
+ * `register_chain_difference{share_class}`: the newest scheduled reconciliation's Σ |chain −
+ * register| in tokens (src/modules/chain/reconciliation.ts); 0 when the register is true to the chain.
+ */
+function reconciliationGauge(registry: Registry, orm: MikroORM): void {
+  new Gauge({
+    name: 'register_chain_difference',
+    help: 'Tokens by which the register and the chain differ, per share class, at the last scheduled reconciliation',
+    labelNames: ['share_class'] as const,
+    registers: [registry],
+    async collect() {
+      await readOrKeep(async () => {
+        const rows = await orm.em.fork().execute<{ share_class_id: string; total_difference: string }[]>(
+          `select distinct on (share_class_id) share_class_id, total_difference::text from reconciliation_run order by share_class_id, at desc, id desc`,
+        );
+        this.reset();
+        for (const r of rows) this.set({ share_class: r.share_class_id }, Number(r.total_difference));
       });
     },
   });

@@ -35,12 +35,21 @@ const SUITE_OPS_TOKEN_TTL_SECONDS = 100 * 365 * 24 * 3600;
 const GENEROUS_RATE_LIMITS = { authPerKey: 10_000, authPerAddress: 10_000, opsFailuresPerAddress: 10_000 };
 
 export async function startTestGateway(
-  options: { poolMax?: number; supply?: SupplyProvidersConfig; events?: Partial<EventsConfig>; background?: boolean; config?: Partial<GatewayDeps['config']>; websocketRecheckMs?: number } = {},
+  options: {
+    poolMax?: number;
+    supply?: SupplyProvidersConfig;
+    events?: Partial<EventsConfig>;
+    background?: boolean;
+    config?: Partial<GatewayDeps['config']>;
+    websocketRecheckMs?: number;
+    /** The chains it speaks to (test/support/chain.ts: `testChains()` for the worker's anvil). */
+    chains?: GatewayDeps['chains'];
+  } = {},
 ): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
   const config = { env: 'test', bodyLimit: '100kb', opsTokenTtlSeconds: SUITE_OPS_TOKEN_TTL_SECONDS, ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits } };
-  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs });
+  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs, chains: options.chains, chainPollMs: 100, chainFollowMs: 300 });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {

@@ -46,6 +46,9 @@ describe('loadConfig', () => {
       hostBindingRequired: false,
       tls: null,
       opsTokenTtlSeconds: 30 * 24 * 3600,
+      chains: null,
+      chainDataDir: '.data/anvil',
+      reconciliationIntervalMs: 86_400_000,
     });
   });
 

@@ -9,7 +9,7 @@ import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { LotSource } from './holding-lot.entity';
-import { addLot, openLots, takeFromLots } from './holding-lots';
+import { addLot, openLots, takeFromLots, type TakenPiece } from './holding-lots';
 import { HoldingMovement } from './holding-movement.entity';
 import { quantityExceedsHoldings } from './holding.errors';
 
@@ -45,6 +45,10 @@ import { quantityExceedsHoldings } from './holding.errors';
  * - `adjust(em, { investorId, shareClassId, distributorId, quantity, reason, at, settledAt })`:
  *   an ops adjustment; positive books a lot settled at `settledAt`, negative takes out of the
  *   free balance only (400 `quantity exceeds holdings`).
+ * - `chainMove(em, { investorId, shareClassId, distributorId, change, at, transferHash, lots?, payload })`:
+ *   tokens that moved on chain outside any order (the chain follower); in: a lot settled at `at`
+ *   (or the given lots as they were, when a move is undone after a reorg); out: oldest lots first,
+ *   returned so that an undo can put them back.
  * - `position(em, investorId, shareClass, now)` → balance, unlocked, pendingIn, pendingOut.
  * - `bookOpening(em, …)` (a function, no dependencies): tokens held before this register (seed).
  */
@@ -110,6 +114,23 @@ export class HoldingLedger {
       reason: a.reason,
       event: { distributorId: a.distributorId, payload: { adjustment: true, reason: a.reason, settledAt: a.settledAt.getTime() } },
     });
+  }
+
+  /** Tokens moved on chain outside any order (see the class comment): no free-balance check, the chain has decided. */
+  async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[] }> {
+    const held = await this.lock(em, c, { create: c.at });
+    const taken: TakenPiece[] = [];
+    const balance = await move(em, held, new Dec(c.change), {
+      source: LotSource.transfer,
+      at: c.at,
+      settledAt: c.at,
+      transferHash: c.transferHash,
+      reason: c.reason,
+      lots: c.lots,
+      taken,
+      event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
+    });
+    return { balance, taken };
   }
 
   /**
@@ -192,6 +213,19 @@ export interface Adjustment extends HoldingKey {
   settledAt: Date;
 }
 
+export interface ChainMove extends HoldingKey {
+  distributorId: string;
+  /** Signed: tokens in are positive, tokens out negative. */
+  change: Decimal.Value;
+  at: Date;
+  transferHash: string;
+  reason: string;
+  /** Tokens in: these lots as they were (an undone move), instead of one lot settled at `at`. */
+  lots?: TakenPiece[];
+  /** The `holding.changed` event's own facts (the chain, the counterparty). */
+  payload: Record<string, unknown>;
+}
+
 export interface Position {
   balance: string;
   unlocked: string;
@@ -221,6 +255,10 @@ interface Move {
   orderId?: string;
   transferHash?: string;
   reason?: string;
+  /** Tokens in: these lots instead of one settled at `settledAt`. */
+  lots?: TakenPiece[];
+  /** Tokens out: the pieces of lots taken are pushed here. */
+  taken?: TakenPiece[];
   /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. */
   event?: { distributorId: string; payload: Record<string, unknown> };
 }
@@ -228,8 +266,11 @@ interface Move {
 /** Applies `change` to a locked holding: lots, balance, journal row, event (but for an opening); flushed. Returns the new balance. */
 async function move(em: EntityManager, held: HoldingKey & { balance: Dec }, change: Dec, m: Move): Promise<string> {
   const { investorId, shareClassId } = held;
-  if (change.isPositive()) addLot(em, { investorId, shareClassId, quantity: change, settledAt: m.settledAt, source: m.source, orderId: m.orderId, reason: m.reason });
-  else await takeFromLots(em, investorId, shareClassId, change.abs());
+  if (change.isPositive()) {
+    for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
+      addLot(em, { investorId, shareClassId, quantity: lot.quantity, settledAt: new Date(lot.settledAt), source: m.source, orderId: m.orderId, reason: m.reason });
+    }
+  } else m.taken?.push(...(await takeFromLots(em, investorId, shareClassId, change.abs())));
   const balance = decimalString(held.balance.plus(change));
   await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ? where investor_id = ? and share_class_id = ?', [balance, m.at, currentActor(), investorId, shareClassId]);
   em.create(HoldingMovement, {

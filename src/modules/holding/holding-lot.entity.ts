@@ -11,6 +11,8 @@ export enum LotSource {
   adjustment = 'adjustment',
   /** A holding that existed before lots were kept (migration), or seeded. */
   opening = 'opening',
+  /** Tokens received on chain from another holder, outside any order (the chain follower). */
+  transfer = 'transfer',
 }
 
 /**

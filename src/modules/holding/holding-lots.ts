@@ -33,13 +33,25 @@ export function openLots(em: EntityManager, investorId: string, shareClassId: st
   return em.find(HoldingLot, { investor: investorId, shareClass: shareClassId, remaining: { $gt: '0' } }, { orderBy: { settledAt: 'asc', id: 'asc' } });
 }
 
-/** Takes `quantity` tokens from the oldest lots first; what no lot covers is left to the balance alone. */
-export async function takeFromLots(em: EntityManager, investorId: string, shareClassId: string, quantity: Decimal.Value): Promise<void> {
+/** A part of a lot taken out: how many tokens, and when the lot they came from settled. */
+export interface TakenPiece {
+  quantity: string;
+  settledAt: Date;
+}
+
+/**
+ * Takes `quantity` tokens from the oldest lots first; what no lot covers is left to the balance
+ * alone. Returns the pieces taken (so that a move undone can put them back as they were).
+ */
+export async function takeFromLots(em: EntityManager, investorId: string, shareClassId: string, quantity: Decimal.Value): Promise<TakenPiece[]> {
   let left = new Dec(quantity);
+  const taken: TakenPiece[] = [];
   for (const lot of await openLots(em, investorId, shareClassId)) {
     if (left.lte(0)) break;
     const take = Dec.min(left, lot.remaining);
     lot.remaining = decimalString(new Dec(lot.remaining).minus(take));
     left = left.minus(take);
+    if (take.isPositive()) taken.push({ quantity: decimalString(take), settledAt: lot.settledAt });
   }
+  return taken;
 }

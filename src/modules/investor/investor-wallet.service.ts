@@ -6,6 +6,7 @@ import { chainId, evmAddress, required } from '../../common/validate';
 import type { InvestorService } from './investor.service';
 import { InvestorWallet, WalletStatus } from './investor.entity';
 import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
+import type { WalletOnChain } from '../chain/wallet-onchain';
 
 /**
  * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
@@ -28,14 +29,22 @@ export class InvestorWalletService {
   constructor(
     private readonly investors: InvestorService,
     private readonly clock: Clock,
+    /** The whitelist on chain, for chains the gateway writes to; elsewhere the whitelist is this record. */
+    private readonly onChain: WalletOnChain | null = null,
   ) {}
+
+  private writesOnChain(chain: string): boolean {
+    return !!this.onChain?.writes(chain);
+  }
 
   async add(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; address?: string | null; whitelisted?: boolean | null }): Promise<InvestorWallet> {
     const chain = chainId(input.chainId);
     const address = evmAddress(input.address, 'address');
     const investor = await this.investors.get(ctx, input.investorId);
     if (await walletInUse(ctx.em, investor.id, chain)) throw walletAlreadyInUse(investor.id, chain);
-    const whitelisted = input.whitelisted === true;
+    const onChain = this.writesOnChain(chain);
+    const whitelisted = input.whitelisted === true && !onChain;
+    if (onChain && input.whitelisted === true) await this.onChain!.prepare(chain);
     const wallet = ctx.em.create(InvestorWallet, {
       investor,
       chainId: chain,
@@ -47,12 +56,27 @@ export class InvestorWalletService {
     await ctx.em.flush().catch((err) => {
       throw err instanceof UniqueConstraintViolationException ? walletAlreadyInUse(investor.id, chain) : err;
     });
+    if (onChain && input.whitelisted === true) {
+      await this.onChain!.whitelist(ctx.em, wallet);
+      await ctx.em.flush();
+    }
     return wallet;
   }
 
   /** Put the investor's wallet in use on a chain on the whitelist. Whitelisting twice is harmless. */
   async whitelist(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {
     const wallet = await this.inUse(ctx, input);
+    if (this.writesOnChain(wallet.chainId)) {
+      // On chain: `pending` until the identity registration is confirmed (src/modules/chain/wallet-onchain.ts).
+      if (wallet.status === WalletStatus.pending && !(await this.onChain!.whitelisting(ctx.em, wallet))) {
+        await this.onChain!.prepare(wallet.chainId);
+        await ctx.em.transactional(async (em) => {
+          await this.onChain!.whitelist(em, wallet);
+          await em.flush();
+        });
+      }
+      return wallet;
+    }
     if (wallet.status !== WalletStatus.whitelisted) {
       wallet.status = WalletStatus.whitelisted;
       wallet.whitelistedAt = this.clock.now();
@@ -68,6 +92,7 @@ export class InvestorWalletService {
     wallet.status = WalletStatus.removed;
     wallet.removedAt = this.clock.now();
     wallet.removalReason = reason;
+    if (this.writesOnChain(wallet.chainId) && wallet.onchainIdentity) this.onChain!.remove(ctx.em, wallet, await this.onChain!.tokensOn(ctx.em, wallet.chainId));
     await ctx.em.flush();
     return wallet;
   }

@@ -106,4 +106,12 @@ export class InvestorWallet extends Audited {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   removalReason?: string;
+
+  @Field(() => String, { nullable: true, description: "The investor's ONCHAINID identity on this chain (custodial: the gateway holds its management key)" })
+  @Property({ type: 'text', nullable: true })
+  onchainIdentity?: string;
+
+  @Field(() => String, { nullable: true, description: 'Why the last on-chain step for this wallet failed (whitelisting, freezing); null when none did' })
+  @Property({ type: 'text', nullable: true })
+  chainError?: string;
 }

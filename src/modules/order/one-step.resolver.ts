@@ -42,9 +42,14 @@ export class OneStepOrderResolver {
   }
 
   @Mutation(() => Order, {
-    description: 'Ops: the token transfer of an accepted order completed (event `token.transfer_completed`); fails instead when the wallet is not whitelisted.',
+    description:
+      'Ops: settle an accepted order. Without a hash, on a chain the gateway has a key for: its tokens are minted (subscription) or burned (redemption) on chain and the order settles (event `token.transfer_completed`) or fails (`token.transfer_failed`) at the confirmation depth. With a hash: the transfer completed elsewhere (checked on chain when readable); fails instead when the wallet is not whitelisted.',
   })
-  settleOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('transferHash', () => String) transferHash: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+  settleOneStepOrder(
+    @Arg('orderId', () => ID) orderId: string,
+    @Arg('transferHash', () => String, { nullable: true, description: 'Settled elsewhere: the transaction, checked on chain when the chain is readable. Omitted: the gateway mints or burns on chain itself.' }) transferHash: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Order> {
     return ctx.services.oneStepOrder.settle(ctx, orderId, transferHash);
   }
 

@@ -18,7 +18,8 @@ import { walletInUse } from '../investor/investor-wallet.service';
 import { assertMove } from './order-states';
 import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
-import { priceRedemption, subscriptionFees, tokensForAmount } from './order.pricing';
+import type { TransitionActor } from './order-states';
+import { priceAtNav, subscriptionFees } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
@@ -58,6 +59,14 @@ export interface CancelOutcome {
   message: string;
 }
 
+/** What the order flow asks of the chain module when it settles (src/modules/chain/settlement-onchain.ts). */
+export interface OnChainSettlement {
+  /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
+  start(em: EntityManager, order: Order): Promise<void>;
+  /** A hash given by ops must show this order's transfer on chain; else a 400 saying what did not match. */
+  verifyHash(em: EntityManager, order: Order, hash: string): Promise<void>;
+}
+
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** The surface an order is placed through: the caller's; ops place as on surface R. */
@@ -81,6 +90,8 @@ export class OneStepOrderService {
       shareClasses: ShareClassService;
       dealing: DealingService;
       ledger: HoldingLedger;
+      /** Settlement on chain (src/modules/chain/settlement-onchain.ts); absent: ops give the transfer hash. */
+      settlement?: OnChainSettlement | null;
     },
   ) {}
 
@@ -179,19 +190,7 @@ export class OneStepOrderService {
       refuse(pricingRefusal(nav));
       // Refused above when there is none.
       const live = nav!;
-      const price = new Dec(live.close);
-      if (order.type === OrderType.subscription) {
-        order.settlementTokens = tokensForAmount(order.amount!, price, token.decimals);
-        order.settlementAmount = decimalString(order.amount!);
-      } else {
-        order.settlementTokens = decimalString(order.tokenCount!);
-        const priced = priceRedemption(order.tokenCount!, price, order.feesRedBps ?? 0, order.currency ?? order.shareClass.currency);
-        order.amountFeesTotal = priced.amountFeesTotal;
-        order.settlementAmount = priced.proceeds;
-      }
-      order.settlementNav = decimalString(price);
-      order.nav = order.settlementNav;
-      order.navPublishedAt = live.publishedAt;
+      priceAtNav(order, live, token.decimals, order.shareClass.currency);
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {
@@ -220,42 +219,65 @@ export class OneStepOrderService {
   }
 
   /**
-   * The token transfer of an accepted order completed: holdings move by the minted (subscription)
-   * or burned (redemption) tokens in the same transaction, and the transfer hash is recorded.
-   * Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no longer)
-   * whitelisted, the order fails instead, with the reason, and holdings stay as they were.
+   * Ops settle an accepted order. Without a hash, on a chain the gateway writes to: the order's
+   * mint or burn is queued as a transaction intent (src/modules/chain/settlement-onchain.ts) and
+   * the order settles or fails when it reaches the chain's confirmation depth. With a hash (settled
+   * elsewhere): checked on chain when the chain is readable, then recorded.
    */
   async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
     ctx.access.requireOps();
-    const hash = required(transferHash, 'transferHash');
-    if (!TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    const hash = optional(transferHash, 'transferHash');
+    if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
+    const onChain = this.deps.settlement;
+    if (hash === undefined) {
+      if (!onChain) throw badRequest('transferHash is required');
+      return ctx.em.transactional(async (em) => {
+        const order = await this.lockOrder(em, orderId);
+        assertMove(order, 'settled', 'ops', wrongStatus('settle'));
+        await onChain.start(em, order);
+        await em.flush();
+        return order;
+      });
+    }
+    const checked = await this.get(ctx, orderId);
+    if (onChain && checked.status === 'accepted') await onChain.verifyHash(ctx.em, checked, hash);
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       assertMove(order, 'settled', 'ops', wrongStatus('settle'));
-      if (order.type === OrderType.subscription) {
-        const whitelisted = await em.findOne(InvestorWallet, {
-          investor: order.investor.id,
-          chainId: order.chainId!,
-          address: { $ilike: order.deliveryWallet! },
-          status: WalletStatus.whitelisted,
-        });
-        if (!whitelisted) {
-          return this.failIn(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash);
-        }
-      }
-      const now = this.clock.now();
-      const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
-      if (moved.outcome === 'short') return this.failIn(em, order, 'holding is smaller than the tokens to burn', hash);
-      order.transferHash = hash;
-      await recordTransition(em, order, {
-        status: 'settled',
-        as: 'ops',
-        now,
-        details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
-      });
-      await em.flush();
-      return order;
+      return this.settleLocked(em, order, hash, 'ops');
     });
+  }
+
+  /**
+   * The token transfer of an accepted (and locked) order completed: holdings move by the minted
+   * (subscription) or burned (redemption) tokens in the same transaction, and the transfer hash is
+   * recorded. Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no
+   * longer) whitelisted, the order fails instead, with the reason, and holdings stay as they were.
+   */
+  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true): Promise<Order> {
+    if (order.type === OrderType.subscription && checkWallet) {
+      const whitelisted = await em.findOne(InvestorWallet, {
+        investor: order.investor.id,
+        chainId: order.chainId!,
+        address: { $ilike: order.deliveryWallet! },
+        status: WalletStatus.whitelisted,
+      });
+      if (!whitelisted) {
+        return this.failLocked(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash, as);
+      }
+    }
+    const now = this.clock.now();
+    const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
+    if (moved.outcome === 'short') return this.failLocked(em, order, 'holding is smaller than the tokens to burn', hash, as);
+    order.transferHash = hash;
+    await recordTransition(em, order, {
+      status: 'settled',
+      as,
+      now,
+      details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
+    });
+    await em.flush();
+    return order;
   }
 
   /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
@@ -267,16 +289,17 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       const order = await this.lockOrder(em, orderId);
       assertMove(order, 'failed', 'ops', wrongStatus('fail'));
-      return this.failIn(em, order, why, hash);
+      return this.failLocked(em, order, why, hash, 'ops');
     });
   }
 
-  private async failIn(em: EntityManager, order: Order, reason: string, transferHash?: string): Promise<Order> {
+  /** The transfer of an accepted (and locked) order failed: reason recorded, holdings unchanged. */
+  async failLocked(em: EntityManager, order: Order, reason: string, transferHash: string | undefined, as: TransitionActor): Promise<Order> {
     order.failureReason = reason;
     if (transferHash) order.transferHash = transferHash;
     await recordTransition(em, order, {
       status: 'failed',
-      as: 'ops',
+      as,
       now: this.clock.now(),
       note: reason,
       details: { reason, transferHash: transferHash ?? null },
@@ -285,7 +308,7 @@ export class OneStepOrderService {
     return order;
   }
 
-  private async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
+  async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
     if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
     const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!order) throw orderNotFound();

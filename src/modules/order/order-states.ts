@@ -2,12 +2,16 @@ import { registerEnumType } from 'type-graphql';
 import { conflict } from '../../common/errors';
 import { OrderFlow } from './order.entity';
 
-/** Who moves an order: the distributor that placed it, operations, or the supply-side platform (its signed callback). */
-export type TransitionActor = 'distributor' | 'ops' | 'provider';
+/**
+ * Who moves an order: the distributor that placed it, operations, the supply-side platform (its
+ * signed callback), or the chain (the settlement transaction at its confirmation depth).
+ */
+export type TransitionActor = 'distributor' | 'ops' | 'provider' | 'chain';
 
 const PLACER = ['distributor', 'ops'] as const;
 const SUPPLY = ['ops', 'provider'] as const;
 const OPS = ['ops'] as const;
+const OPS_OR_CHAIN = ['ops', 'chain'] as const;
 
 /**
  * The state machines of both flows (spec/api-description.md, "Order, R-two-step" and
@@ -41,8 +45,8 @@ export const TRANSITIONS = {
     { from: 'pending', to: 'cancelled', by: PLACER, event: null },
     { from: 'pending', to: 'accepted', by: OPS, event: 'order.accepted' },
     { from: 'pending', to: 'rejected', by: OPS, event: 'order.rejected' },
-    { from: 'accepted', to: 'settled', by: OPS, event: 'token.transfer_completed' },
-    { from: 'accepted', to: 'failed', by: OPS, event: 'token.transfer_failed' },
+    { from: 'accepted', to: 'settled', by: OPS_OR_CHAIN, event: 'token.transfer_completed' },
+    { from: 'accepted', to: 'failed', by: OPS_OR_CHAIN, event: 'token.transfer_failed' },
   ],
 } as const satisfies Record<OrderFlow, readonly TransitionRule[]>;
 

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { applyBps, Dec } from '../../common/money';
+import { applyBps, Dec, decimalString } from '../../common/money';
 
 /**
  * Pricing of orders, in decimal arithmetic only: the one place the fees are computed, for both
@@ -87,4 +87,42 @@ export function minorUnits(currency: string): number {
   }
   if (MINOR_UNITS.size < MINOR_UNITS_MAX) MINOR_UNITS.set(currency, digits);
   return digits;
+}
+
+/** The fields a one-step order's settlement price is written to (the Order entity has them). */
+export interface SettlementPriced {
+  type: 'subscription' | 'redemption' | string;
+  amount?: string | null;
+  tokenCount?: string | null;
+  currency?: string | null;
+  feesRedBps?: number | null;
+  settlementTokens?: string | null;
+  settlementAmount?: string | null;
+  amountFeesTotal?: string | null;
+  settlementNav?: string | null;
+  nav?: string | null;
+  navPublishedAt?: Date | null;
+}
+
+/**
+ * A one-step order priced at a NAV: a subscription's tokens are its amount at the NAV, rounded
+ * down to the token's decimals; a redemption's proceeds are its tokens at the NAV less the
+ * redemption fee (`priceRedemption`). The one rule for acceptance (the live NAV) and for a
+ * dealing date's settlement (that date's NAV: "final tokens are computed at settlement").
+ */
+export function priceAtNav(order: SettlementPriced, nav: { close: string; publishedAt: Date }, tokenDecimals: number, shareClassCurrency: string): void {
+  const price = new Dec(nav.close);
+  if (order.type === 'subscription') {
+    order.settlementTokens = tokensForAmount(order.amount!, price, tokenDecimals);
+    order.settlementAmount = decimalString(order.amount!);
+  } else {
+    const tokens = order.tokenCount!;
+    order.settlementTokens = decimalString(tokens);
+    const priced = priceRedemption(tokens, price, order.feesRedBps ?? 0, order.currency ?? shareClassCurrency);
+    order.amountFeesTotal = priced.amountFeesTotal;
+    order.settlementAmount = priced.proceeds;
+  }
+  order.settlementNav = decimalString(price);
+  order.nav = order.settlementNav;
+  order.navPublishedAt = nav.publishedAt;
 }

@@ -1,3 +1,4 @@
+import { appendEvent } from '../../events/event-log';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
@@ -62,6 +63,11 @@ export interface SupplyOutcomeInput {
  * rejected one the order is still `created` and they proceed. Cancel takes the order's row lock,
  * so it serialises with the claim and with the recording of a push's outcome.
  */
+/** What the two-step flow asks of the chain module when a settlement is reported (src/modules/chain/settlement-onchain.ts). */
+export interface SupplyTransferCheck {
+  verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<void>;
+}
+
 export class TwoStepService {
   constructor(
     private readonly deps: {
@@ -71,6 +77,8 @@ export class TwoStepService {
       dealing: DealingService;
       supply: SupplyRegistry;
       clock: Clock;
+      /** Checks a reported settlement's transfer on chain (src/modules/chain/settlement-onchain.ts); absent: no chain is read. */
+      transfers?: SupplyTransferCheck | null;
     },
   ) {
     this.claims = new PushClaims(deps.clock);
@@ -266,6 +274,7 @@ export class TwoStepService {
     const reason = optional(input.reason, 'reason');
     const transferHash = optional(input.transferHash, 'transferHash');
     const orderReference = optional(input.orderReference, 'orderReference');
+    if (name === 'settled' && transferHash) await this.verifyTransfer(em, providerId, orderId, transferHash);
 
     await em.transactional(async (tem) => {
       const order = await tem.findOne(Order, { id: orderId, flow: OrderFlow.two_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -290,6 +299,34 @@ export class TwoStepService {
       await tem.flush();
     });
     return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+  }
+
+  /**
+   * A settlement reported with a transfer hash on a chain the gateway reads must show that
+   * transfer (a successful transaction with a `Transfer` of the share class's token to the
+   * investor's delivery wallet). A mismatch is kept out of the order's history: the caller gets
+   * the 400 saying what did not match, and ops see a `supply.transfer_mismatch` event.
+   */
+  private async verifyTransfer(em: EntityManager, providerId: string | null, orderId: string, hash: string): Promise<void> {
+    const check = this.deps.transfers;
+    if (!check) return;
+    const order = await em.fork().findOne(Order, { id: orderId, flow: OrderFlow.two_step });
+    if (!order || order.status !== 'accepted') return; // not found, or not settling: the transition's own answer follows
+    try {
+      await check.verifySupplyTransfer(em.fork(), order, hash);
+    } catch (err) {
+      const fork = em.fork();
+      appendEvent(fork, {
+        type: 'supply.transfer_mismatch',
+        aggregateType: 'order',
+        aggregateId: order.id,
+        distributorId: null,
+        occurredAt: this.deps.clock.now(),
+        payload: { orderId: order.id, providerId, transferHash: hash, reason: (err as Error).message },
+      });
+      await fork.flush();
+      throw err;
+    }
   }
 
   private async leaseOf(em: EntityManager, order: Order): Promise<number> {

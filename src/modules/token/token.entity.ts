@@ -46,4 +46,12 @@ export class Token extends Audited {
   @Field(() => Boolean)
   @Property({ type: 'boolean', default: false })
   isPrimary: Opt<boolean> = false;
+
+  @Field(() => String, { nullable: true, description: "The token's ERC-3643 identity registry (its whitelist); null for a token the gateway has not read on chain" })
+  @Property({ type: 'text', nullable: true })
+  identityRegistry?: string;
+
+  /** The identity registry storage behind it: tokens sharing one share one whitelist. */
+  @Property({ type: 'text', nullable: true })
+  identityStorage?: string;
 }

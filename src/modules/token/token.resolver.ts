@@ -3,7 +3,7 @@ import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from './token.entity';
-import { CreateTokenInput, TokenFilter, TokenPage, UpdateTokenInput } from './token.types';
+import { CreateTokenInput, DeployTokenInput, TokenFilter, TokenPage, UpdateTokenInput } from './token.types';
 
 @Resolver(() => Token)
 export class TokenResolver {
@@ -21,7 +21,17 @@ export class TokenResolver {
     return ctx.services.token.get(ctx, id);
   }
 
-  @Mutation(() => Token, { description: 'Ops: a new token (`TK######`) of a share class; `isPrimary` moves the primary flag to it.' })
+  @Mutation(() => Token, {
+    description: 'Ops: deploy a full ERC-3643 suite (T-REX 4.1.6: token, identity registry, compliance, registries) for a share class on a chain the gateway has a key for, and record it as a token (`TK######`).',
+  })
+  deployToken(@Arg('input', () => DeployTokenInput) input: DeployTokenInput, @Ctx() ctx: GatewayContext): Promise<Token> {
+    return ctx.services.token.deploy(ctx, input);
+  }
+
+  @Mutation(() => Token, {
+    description:
+      "Ops: a new token (`TK######`) of a share class at an existing address; `isPrimary` moves the primary flag to it. On a chain the gateway has a key for, the address must answer ERC-3643 and the gateway's key must be an agent of the token and of its identity registry (else 400 saying which).",
+  })
   createToken(@Arg('input', () => CreateTokenInput) input: CreateTokenInput, @Ctx() ctx: GatewayContext): Promise<Token> {
     return ctx.services.token.create(ctx, input);
   }

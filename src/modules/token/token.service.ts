@@ -10,6 +10,8 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { Token } from './token.entity';
 import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
+import type { ChainService, TokenOnChain } from '../chain/chain.service';
+import { badRequest } from '../../common/errors';
 
 /** The primary token of a share class; its chain is the share class's `defaultChainId`. */
 export function findPrimaryToken(em: EntityManager, shareClassId: string): Promise<Token | null> {
@@ -32,7 +34,27 @@ export interface TokenFields {
  * concurrent moves queue instead of colliding.
  */
 export class TokenService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Chains the gateway writes to: their tokens are deployed by it or checked on chain. */
+    private readonly chain: ChainService | null = null,
+  ) {}
+
+  /**
+   * Ops deploy a full ERC-3643 suite for a share class on a chain whose key may deploy, and record
+   * it as a token of the share class (src/modules/chain/chain.service.ts, `deploySuite`).
+   */
+  async deploy(ctx: ServiceContext, input: Omit<TokenFields, 'contractAddress'>): Promise<Token> {
+    ctx.access.requireOps();
+    const shareClassId = required(input.shareClassId, 'shareClassId');
+    const chain = chainId(input.chainId);
+    const fields = { name: required(input.name, 'name').trim(), symbol: required(input.symbol, 'symbol').trim(), decimals: intInRange(input.decimals, 'decimals', 0, 18) };
+    if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
+    if (!this.chain) throw badRequest(`chain ${chain} is not configured`);
+    this.chain.writable(chain);
+    const onChain = await this.chain.deploySuite(chain, fields);
+    return this.record(ctx, shareClassId, { chainId: chain, ...fields, isPrimary: input.isPrimary }, onChain);
+  }
 
   /** The event every token change appends in its transaction: the primary token is its share class's `defaultChainId`. */
   private changed(em: EntityManager, tokenId: string, shareClassId: string, type: string): void {
@@ -49,11 +71,25 @@ export class TokenService {
       symbol: required(input.symbol, 'symbol').trim(),
       decimals: intInRange(input.decimals, 'decimals', 0, 36),
     };
+    // On a chain the gateway writes to, the token must be one it can settle with: checked on chain.
+    const onChain = this.chain?.writes(fields.chainId) ? await this.chain.verifyToken(fields.chainId, fields.contractAddress, fields.decimals) : null;
+    return this.record(ctx, shareClassId, { ...fields, isPrimary: input.isPrimary }, onChain);
+  }
+
+  /** Inserts a token of a share class; `isPrimary` (or being its first) moves the primary flag to it. */
+  private async record(
+    ctx: ServiceContext,
+    shareClassId: string,
+    input: { chainId: string; contractAddress?: string; name: string; symbol: string; decimals: number; isPrimary?: boolean | null },
+    onChain: TokenOnChain | null,
+  ): Promise<Token> {
+    const { isPrimary, ...rest } = input;
+    const fields = { ...rest, contractAddress: onChain?.contractAddress ?? rest.contractAddress!, identityRegistry: onChain?.identityRegistry, identityStorage: onChain?.identityStorage };
     const id = await ctx.em.transactional(async (tem) => {
       await this.lockShareClass(tem, shareClassId);
       await this.assertAddressFree(tem, fields.chainId, fields.contractAddress);
       const hasPrimary = (await tem.count(Token, { shareClass: shareClassId, isPrimary: true })) > 0;
-      const primary = input.isPrimary === true || !hasPrimary;
+      const primary = isPrimary === true || !hasPrimary;
       if (primary) await tem.nativeUpdate(Token, { shareClass: shareClassId, isPrimary: true }, { isPrimary: false });
       const token = tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: shareClassId, ...fields, isPrimary: primary } as never);
       this.changed(tem, token.id, shareClassId, 'token.created');

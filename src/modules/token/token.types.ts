@@ -29,6 +29,28 @@ export class CreateTokenInput {
   isPrimary?: boolean | null;
 }
 
+/** A full ERC-3643 suite (T-REX 4.1.6) the gateway deploys with its agent key. */
+@InputType()
+export class DeployTokenInput {
+  @Field(() => ID, { description: '`SC######`' })
+  shareClassId: string;
+
+  @Field(() => String, { description: 'Numeric EVM chain id of a chain configured with an agent key' })
+  chainId: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String)
+  symbol: string;
+
+  @Field(() => Int, { description: '0 to 18 (T-REX)' })
+  decimals: number;
+
+  @Field(() => Boolean, { nullable: true, description: "Make it the share class's primary token. The first token of a share class is primary anyway." })
+  isPrimary?: boolean | null;
+}
+
 /** Only the given fields change. `isPrimary: true` moves the primary flag to this token. */
 @InputType()
 export class UpdateTokenInput {

@@ -1,0 +1,55 @@
+import { createPublicClient, defineChain, fallback, http, type Chain, type PublicClient } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { ChainConfig, ChainsConfig } from './chain-config';
+
+/** One configured chain: its reads (viem public client over its RPC URLs) and its agent account. */
+export class ChainHandle {
+  readonly chain: Chain;
+  readonly client: PublicClient;
+  /** The agent account signing the gateway's transactions; null when no key is configured (read only). */
+  readonly account: PrivateKeyAccount | null;
+
+  constructor(readonly config: ChainConfig) {
+    this.chain = defineChain({
+      id: Number(config.chainId),
+      name: `chain ${config.chainId}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: config.rpcUrls } },
+    });
+    // No retries inside a request: the sender's next pass is the retry, with the intent's state in hand.
+    const transports = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }));
+    this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250 }) as PublicClient;
+    this.account = config.agentKey ? privateKeyToAccount(config.agentKey.reveal()) : null;
+  }
+
+  get id(): string {
+    return this.config.chainId;
+  }
+
+  /** The agent address, lower-cased as the gateway stores addresses it writes. */
+  get agent(): `0x${string}` | null {
+    return this.account ? (this.account.address.toLowerCase() as `0x${string}`) : null;
+  }
+}
+
+/** The chains the gateway speaks to, by chain id. */
+export class Chains {
+  private readonly handles = new Map<string, ChainHandle>();
+
+  constructor(configs: ChainsConfig = {}) {
+    for (const c of Object.values(configs)) this.handles.set(c.chainId, new ChainHandle(c));
+  }
+
+  get(chainId: string): ChainHandle | null {
+    return this.handles.get(chainId) ?? null;
+  }
+
+  all(): ChainHandle[] {
+    return [...this.handles.values()];
+  }
+
+  /** Chains whose agent key is configured: those the gateway writes to. */
+  writable(): ChainHandle[] {
+    return this.all().filter((h) => h.account);
+  }
+}

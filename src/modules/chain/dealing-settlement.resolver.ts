@@ -1,0 +1,121 @@
+import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { conflict } from '../../common/errors';
+import { Dec, decimalString } from '../../common/money';
+import type { GatewayContext } from '../../graphql/context';
+import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { OrderType } from '../order/order.entity';
+import { ChainTransaction } from './chain-transaction.entity';
+import type { DealingDateSettlement, DealingOutcome, DealingPlan, DealingRow } from './dealing-settlement';
+import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
+import type { ReconciliationDifference, ReconciliationResult } from './reconciliation';
+
+@ObjectType('DealingSettlementRow', { description: 'An accepted order of the dealing date, priced at its NAV, and what its check on chain found.' })
+class DealingSettlementRowView {
+  @Field(() => ID) orderId: string;
+  @Field(() => String) type: OrderType;
+  @Field(() => String) wallet: string;
+  @Field(() => DecimalScalar, { description: 'Tokens minted (subscription) or burned (redemption)' }) tokens: string;
+  @Field(() => DecimalScalar, { description: 'Amount paid in (subscription) or proceeds (redemption)' }) amount: string;
+  @Field(() => String, { nullable: true, description: 'Why this order fails instead of settling (null: it settles)' }) refusal: string | null;
+}
+
+@ObjectType('DealingSettlementPreview', { description: 'Ops: what settling a dealing date would do now.' })
+class DealingSettlementPreviewView {
+  @Field(() => ID) shareClassId: string;
+  @Field(() => String) dealingDate: string;
+  @Field(() => DecimalScalar, { description: 'The NAV used: the last published on the dealing date' }) nav: string;
+  @Field(() => EpochMs) navPublishedAt: Date;
+  @Field(() => String) chainId: string;
+  @Field(() => String) tokenAddress: string;
+  @Field(() => [DealingSettlementRowView]) rows: DealingRow[];
+  @Field(() => DecimalScalar, { description: 'Tokens the subscriptions that pass their check mint' }) tokensMinted: string;
+  @Field(() => DecimalScalar, { description: 'Tokens the redemptions that pass their check burn' }) tokensBurned: string;
+  @Field(() => DecimalScalar, { description: 'Proceeds of the redemptions that pass their check' }) proceeds: string;
+  @Field(() => [ID], { description: 'Accepted orders of the date already in a transaction: not settled again' }) inFlight: string[];
+}
+
+@ObjectType('DealingSettlementFailure')
+class DealingSettlementFailureView {
+  @Field(() => ID) orderId: string;
+  @Field(() => String) reason: string;
+}
+
+@ObjectType('DealingSettlement', { description: 'Ops: a dealing date sent to settle: its batch transactions and the orders failed by their check.' })
+class DealingSettlementView extends DealingSettlementPreviewView {
+  @Field(() => [ChainTransaction], { description: 'The batchMint / batchBurn intents queued by this run; each order settles when its batch reaches the confirmation depth' }) transactions: ChainTransaction[];
+  @Field(() => [DealingSettlementFailureView]) failed: { orderId: string; reason: string }[];
+}
+
+/** The total of a field over the rows of a type that pass their check. */
+const sum = (rows: DealingRow[], type: OrderType, field: 'tokens' | 'amount') =>
+  decimalString(rows.filter((r) => r.type === type && !r.refusal).reduce((s, r) => s.plus(r[field]), new Dec(0)));
+
+const view = <T extends DealingPlan>(p: T) => ({
+  ...p,
+  tokensMinted: sum(p.rows, OrderType.subscription, 'tokens'),
+  tokensBurned: sum(p.rows, OrderType.redemption, 'tokens'),
+  proceeds: sum(p.rows, OrderType.redemption, 'amount'),
+});
+
+@Resolver()
+export class DealingSettlementResolver {
+  private service(ctx: GatewayContext): DealingDateSettlement {
+    const s = ctx.services.dealingSettlement;
+    if (!s) throw conflict('no chain is configured: dealing dates settle on chain');
+    return s;
+  }
+
+  @Query(() => DealingSettlementPreviewView, { description: "Ops: the accepted one-step orders of a share class's dealing date, priced at that date's NAV and checked on chain (409 while the date's NAV is not published)." })
+  dealingSettlementPreview(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dealingDate', () => String) dealingDate: string, @Ctx() ctx: GatewayContext) {
+    return this.service(ctx).preview(ctx, shareClassId, dealingDate).then(view);
+  }
+
+  @Mutation(() => DealingSettlementView, {
+    description:
+      "Ops: settle a dealing date: every accepted one-step order of the share class and date, priced at the date's NAV (409 while it is not published), checked row by row (a row failing is failed with its reason), minted or burned with batchMint / batchBurn in gas-sized chunks. Idempotent: orders already in a transaction are not sent again.",
+  })
+  settleDealingDate(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dealingDate', () => String) dealingDate: string, @Ctx() ctx: GatewayContext): Promise<DealingOutcome> {
+    return this.service(ctx).settle(ctx, shareClassId, dealingDate).then(view);
+  }
+}
+
+@ObjectType('ReconciliationDifference', { description: 'A holder whose register balance and on-chain balance differ.' })
+class ReconciliationDifferenceView {
+  @Field(() => ID, { nullable: true, description: 'Null: wallets the register does not know (an unknown holder)' }) investorId: string | null;
+  @Field(() => [String]) wallets: string[];
+  @Field(() => DecimalScalar) registerBalance: string;
+  @Field(() => DecimalScalar, { description: 'Σ balanceOf of its wallets at the pinned block' }) chainBalance: string;
+  @Field(() => DecimalScalar, { description: 'chain − register' }) difference: string;
+  @Field(() => [ChainMovement], { description: 'Movements the chain follower saw for this holder, oldest first' }) movements: ChainMovement[];
+}
+
+@ObjectType('Reconciliation', { description: "Ops: the register against the chain for a share class's token, every balance read at one pinned block." })
+class ReconciliationView {
+  @Field(() => ID) shareClassId: string;
+  @Field(() => String) chainId: string;
+  @Field(() => String) tokenAddress: string;
+  @Field(() => String) blockNumber: string;
+  @Field(() => DecimalScalar) totalSupply: string;
+  @Field(() => DecimalScalar) registerTotal: string;
+  @Field(() => DecimalScalar, { description: 'totalSupply − registerTotal' }) supplyDifference: string;
+  @Field(() => Int) holdersCompared: number;
+  @Field(() => [ReconciliationDifferenceView], { description: 'Every holder that differs; empty when the register is true to the chain' }) differences: ReconciliationDifference[];
+  @Field(() => DecimalScalar, { description: 'Σ |difference| over the holders (the metric register_chain_difference)' }) totalDifference: string;
+}
+
+@Resolver()
+export class ReconciliationResolver {
+  @Query(() => ReconciliationView, { description: "Ops: every holder's register balance against balanceOf at one pinned block, and totalSupply against the register's total; each difference with the movements that explain it." })
+  reconciliation(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<ReconciliationResult> {
+    ctx.access.requireOps();
+    const r = ctx.services.reconciliation;
+    if (!r) throw conflict('no chain is configured: nothing to reconcile with');
+    return r.run(ctx.em, shareClassId);
+  }
+
+  @Query(() => [ChainMovement], { description: 'Ops: movements on chain the register could not follow (to or from a wallet it does not know) or does not follow (mints and burns the gateway did not send), newest first.' })
+  unexplainedChainMovements(@Ctx() ctx: GatewayContext): Promise<ChainMovement[]> {
+    ctx.access.requireOps();
+    return ctx.em.find(ChainMovement, { kind: { $in: [ChainMovementKind.unknown_holder, ChainMovementKind.issuance] }, undoneAt: null }, { orderBy: { id: 'desc' }, limit: 500 });
+  }
+}

@@ -1,0 +1,243 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import { badRequest, conflict, notFound } from '../../common/errors';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../common/raw-query';
+import type { ServiceContext } from '../../common/service-context';
+import { Nav } from '../nav/nav.entity';
+import { priceAtNav } from '../order/order.pricing';
+import { Order, OrderFlow, OrderType } from '../order/order.entity';
+import { ShareClass } from '../share-class/share-class.entity';
+import { Token } from '../token/token.entity';
+import type { DealingService } from '../dealing/dealing.service';
+import { ChainBatchOrder } from './chain-batch.entity';
+import { ChainTransaction } from './chain-transaction.entity';
+import type { ChainService } from './chain.service';
+import type { ChainHandle } from './chains';
+import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from './contracts';
+import type { SettlementOutcomes } from './settlement-onchain';
+
+/** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
+export const BATCH_GAS_BUDGET = 12_000_000n;
+/** Rows tried in a first chunk before its gas is estimated (T-REX's batchMint costs ~106k a row: ~110 fit the budget). */
+const FIRST_CHUNK = 150;
+/** Calls in flight at once while rows are checked. */
+const CHECK_CONCURRENCY = 16;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A row of a dealing date: an accepted order priced at the date's NAV, and what its check found. */
+export interface DealingRow {
+  orderId: string;
+  type: OrderType;
+  wallet: string;
+  tokens: string;
+  amount: string;
+  /** Null when the row may settle; else why it fails (the contract's own words where it has them). */
+  refusal: string | null;
+}
+
+export interface DealingPlan {
+  shareClassId: string;
+  dealingDate: string;
+  nav: string;
+  navPublishedAt: Date;
+  chainId: string;
+  tokenAddress: string;
+  rows: DealingRow[];
+  /** Accepted orders of the date already in a transaction (a batch or their own): not settled again. */
+  inFlight: string[];
+}
+
+export interface DealingOutcome extends DealingPlan {
+  /** The batch intents queued by this run (their hashes once signed: ChainTransaction). */
+  transactions: ChainTransaction[];
+  /** Orders failed by their check, with the reason. */
+  failed: { orderId: string; reason: string }[];
+}
+
+/**
+ * Settlement of a dealing date (issue 22): every accepted one-step order of a share class and
+ * dealing date, priced at the NAV struck for that date (the last NAV published on that date in
+ * the share class's dealing zone; a 409 while there is none), checked row by row with calls
+ * (`isVerified`, `isFrozen`, and for burns the wallet's balance net of the date's other burns),
+ * then minted or burned with `batchMint` / `batchBurn` intents in chunks sized by their estimated
+ * gas. T-REX's batch calls revert whole on one bad row, so a row failing its check is failed on
+ * its own with its reason and the rest go ahead.
+ *
+ * Exactly once: the run locks the date's orders, skips those already in a transaction, and
+ * writes the repricing, the failures, the intents and their rows (`chain_batch_order`, one batch
+ * per order) in one transaction: a crash before its commit leaves nothing, after it the sender
+ * owns the intents. Each order settles once when its batch reaches the confirmation depth, with
+ * its own `token.transfer_completed` naming the batch's hash (SettlementOnChain.onOutcome).
+ */
+export class DealingDateSettlement {
+  constructor(
+    private readonly chain: ChainService,
+    private readonly dealing: DealingService,
+    private readonly orders: () => SettlementOutcomes,
+  ) {}
+
+  /** What a run would do now, written nowhere (the console's preview). */
+  async preview(ctx: ServiceContext, shareClassId: unknown, dealingDate: unknown): Promise<DealingPlan> {
+    ctx.access.requireOps();
+    return ctx.em.transactional((em) => this.plan(em, shareClassId, dealingDate, false));
+  }
+
+  async settle(ctx: ServiceContext, shareClassId: unknown, dealingDate: unknown): Promise<DealingOutcome> {
+    ctx.access.requireOps();
+    const outcome = await ctx.em.transactional(async (em) => {
+      const plan = await this.plan(em, shareClassId, dealingDate, true);
+      const failed: DealingOutcome['failed'] = [];
+      const orders = this.orders();
+      const byId = new Map((await em.find(Order, { id: { $in: plan.rows.map((r) => r.orderId) } })).map((o) => [o.id, o]));
+      for (const row of plan.rows.filter((r) => r.refusal)) {
+        await orders.failLocked(em, byId.get(row.orderId)!, row.refusal!, undefined, 'ops');
+        failed.push({ orderId: row.orderId, reason: row.refusal! });
+      }
+      const transactions: ChainTransaction[] = [];
+      for (const type of [OrderType.subscription, OrderType.redemption]) {
+        const rows = plan.rows.filter((r) => !r.refusal && r.type === type);
+        for (const chunk of await this.chunks(plan, rows)) transactions.push(await this.enqueue(em, plan, type, chunk));
+      }
+      await em.flush();
+      return { ...plan, transactions: transactions.map((t) => ({ ...t, id: String(t.id) }) as ChainTransaction), failed };
+    });
+    this.chain.wake();
+    return outcome;
+  }
+
+  /** Locks (when settling) and prices the date's accepted orders, and checks each row on chain. */
+  private async plan(em: EntityManager, shareClassIdIn: unknown, dealingDateIn: unknown, settling: boolean): Promise<DealingPlan> {
+    if (typeof shareClassIdIn !== 'string' || !shareClassIdIn) throw badRequest('shareClassId is required');
+    if (typeof dealingDateIn !== 'string' || !DATE.test(dealingDateIn) || Number.isNaN(Date.parse(dealingDateIn))) throw badRequest('dealingDate must be a date YYYY-MM-DD');
+    const shareClassId = shareClassIdIn;
+    const dealingDate = dealingDateIn;
+    const shareClass = await em.findOne(ShareClass, { id: shareClassId });
+    if (!shareClass) throw notFound('Share class not found');
+    const token = await em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
+    if (!token || !this.chain.writes(token.chainId)) throw conflict(`share class ${shareClassId} has no primary token on a chain the gateway writes to`);
+    const nav = await this.navOf(em, shareClass, dealingDate);
+    const price = new Dec(nav.close);
+    if (price.isZero()) throw conflict(`the NAV of dealing date ${dealingDate} is zero; the orders cannot be priced`);
+    const orders = await em.find(
+      Order,
+      { flow: OrderFlow.one_step, shareClass: shareClassId, dealingDate, status: 'accepted', chainId: token.chainId },
+      { orderBy: { id: 'asc' }, ...(settling ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), refresh: settling },
+    );
+    const busy = await this.inTransaction(em, orders.map((o) => o.id));
+    const open = orders.filter((o) => !busy.has(o.id));
+    for (const o of open) {
+      // Forward pricing: the order's tokens (subscription) or proceeds (redemption) at the date's NAV.
+      priceAtNav(o, nav, token.decimals, shareClass.currency);
+    }
+    if (!settling) em.clear();
+    const chain = this.chain.writable(token.chainId);
+    const rows = await this.check(chain, token, open);
+    return { shareClassId, dealingDate, nav: decimalString(price), navPublishedAt: nav.publishedAt, chainId: token.chainId, tokenAddress: token.contractAddress, rows, inFlight: [...busy] };
+  }
+
+  /** The NAV struck for a dealing date: the last one published on that date in the share class's dealing zone. */
+  private async navOf(em: EntityManager, shareClass: ShareClass, dealingDate: string): Promise<Nav> {
+    const { calendar } = await this.dealing.rulesOf({ em }, shareClass);
+    const [row] = await rawRows<{ id: string }>(
+      em,
+      `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date order by published_at desc limit 1`,
+      [shareClass.id, calendar.timeZone, dealingDate],
+    );
+    if (!row) throw conflict(`No NAV published for dealing date ${dealingDate}: the orders of that date are priced at it, so they settle once it is`);
+    return em.findOneOrFail(Nav, { id: row.id });
+  }
+
+  /** Orders already in a transaction: a batch row, or their own single-order intent. */
+  private async inTransaction(em: EntityManager, orderIds: string[]): Promise<Set<string>> {
+    if (!orderIds.length) return new Set();
+    const marks = orderIds.map(() => '?').join(', ');
+    const rows = await rawRows<{ order_id: string }>(
+      em,
+      `select order_id from chain_batch_order where order_id in (${marks}) union select order_id from chain_transaction where order_id in (${marks})`,
+      [...orderIds, ...orderIds],
+    );
+    return new Set(rows.map((r) => r.order_id));
+  }
+
+  /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
+  private async check(chain: ChainHandle, token: Token, orders: Order[]): Promise<DealingRow[]> {
+    const read = <T>(to: string, abi: unknown, functionName: string, args: unknown[]) => chain.client.readContract({ address: to as Hex, abi: abi as never, functionName, args } as never) as Promise<T>;
+    const wallets = [...new Set(orders.map((o) => o.deliveryWallet!.toLowerCase()))];
+    const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
+    for (let i = 0; i < wallets.length; i += CHECK_CONCURRENCY) {
+      await Promise.all(
+        wallets.slice(i, i + CHECK_CONCURRENCY).map(async (w) => {
+          const [verified, frozen, balance] = await Promise.all([
+            read<boolean>(token.identityRegistry!, IDENTITY_REGISTRY_ABI, 'isVerified', [w]),
+            read<boolean>(token.contractAddress, TOKEN_ABI, 'isFrozen', [w]),
+            read<bigint>(token.contractAddress, TOKEN_ABI, 'balanceOf', [w]),
+          ]);
+          facts.set(w, { verified, frozen, balance });
+        }),
+      );
+    }
+    return orders.map((o) => {
+      const wallet = o.deliveryWallet!.toLowerCase();
+      const f = facts.get(wallet)!;
+      const units = parseUnits(o.settlementTokens!, token.decimals);
+      let refusal: string | null = null;
+      if (o.type === OrderType.subscription && !f.verified) refusal = 'Identity is not verified.';
+      else if (f.frozen) refusal = `wallet ${wallet} is frozen`;
+      else if (o.type === OrderType.redemption) {
+        // The date's burns from one wallet come out of one balance.
+        if (units > f.balance) refusal = 'cannot burn more than balance';
+        else f.balance -= units;
+      }
+      return { orderId: o.id, type: o.type, wallet, tokens: o.settlementTokens!, amount: o.settlementAmount!, refusal };
+    });
+  }
+
+  /** Rows cut into chunks whose batch call fits the gas budget (the first chunk's estimate sizes the rest). */
+  private async chunks(plan: DealingPlan, rows: DealingRow[]): Promise<DealingRow[][]> {
+    if (!rows.length) return [];
+    const chain = this.chain.writable(plan.chainId);
+    const first = rows.slice(0, FIRST_CHUNK);
+    let size = first.length;
+    try {
+      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: this.batchData(first[0]!.type, first, await this.decimals(plan)) });
+      if (gas > BATCH_GAS_BUDGET) size = Math.max(1, Number((BigInt(first.length) * BATCH_GAS_BUDGET) / gas));
+    } catch {
+      // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.
+    }
+    const out: DealingRow[][] = [];
+    for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+    return out;
+  }
+
+  private decimalsCache = new Map<string, number>();
+  private async decimals(plan: DealingPlan): Promise<number> {
+    const known = this.decimalsCache.get(plan.tokenAddress);
+    if (known !== undefined) return known;
+    const chain = this.chain.writable(plan.chainId);
+    const d = Number(await chain.client.readContract({ address: plan.tokenAddress as Hex, abi: TOKEN_ABI, functionName: 'decimals' }));
+    this.decimalsCache.set(plan.tokenAddress, d);
+    return d;
+  }
+
+  private batchData(type: OrderType, rows: DealingRow[], decimals: number): Hex {
+    const wallets = rows.map((r) => r.wallet as Hex);
+    const amounts = rows.map((r) => parseUnits(r.tokens, decimals));
+    return encodeFunctionData({ abi: TOKEN_ABI, functionName: type === OrderType.subscription ? 'batchMint' : 'batchBurn', args: [wallets, amounts] });
+  }
+
+  private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<ChainTransaction> {
+    const decimals = await this.decimals(plan);
+    const intent = this.chain.enqueue(em, {
+      chainId: plan.chainId,
+      purpose: type === OrderType.subscription ? 'settlement.batchMint' : 'settlement.batchBurn',
+      to: plan.tokenAddress,
+      data: this.batchData(type, rows, decimals),
+    });
+    await em.flush();
+    // A bigint key comes back from the insert as a number: the rows (and callers) get its text.
+    for (const r of rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(parseUnits(r.tokens, decimals)) });
+    return intent;
+  }
+}

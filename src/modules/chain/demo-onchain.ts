@@ -1,0 +1,46 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import { Holding } from '../holding/holding.entity';
+import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { Token } from '../token/token.entity';
+import type { ChainService } from './chain.service';
+import { TOKEN_ABI } from './contracts';
+import type { WalletOnChain } from './wallet-onchain';
+
+/**
+ * The demo's first start on the embedded chain: its share classes get real ERC-3643 suites, its
+ * whitelisted wallet an identity registered on chain, and the holdings it was seeded with are
+ * minted to that wallet, so register and chain agree from the start. Later starts find it done.
+ */
+export async function bringDemoOnChain(em: EntityManager, chain: ChainService, wallets: WalletOnChain, chainId: string): Promise<{ tokens: number; wallets: number }> {
+  const tokens = await em.find(Token, { chainId, identityRegistry: null }, { orderBy: { id: 'asc' } });
+  for (const token of tokens) {
+    const suite = await chain.deploySuite(chainId, token);
+    em.assign(token, { contractAddress: suite.contractAddress, identityRegistry: suite.identityRegistry, identityStorage: suite.identityStorage });
+    await em.flush();
+  }
+  const demoWallets = await em.find(InvestorWallet, { chainId, status: WalletStatus.whitelisted, onchainIdentity: null });
+  if (demoWallets.length) await wallets.prepare(chainId);
+  for (const wallet of demoWallets) {
+    await em.transactional(async (tem) => {
+      const w = await tem.findOneOrFail(InvestorWallet, { id: wallet.id });
+      await wallets.whitelist(tem, w);
+    });
+  }
+  for (const wallet of demoWallets) {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const w = await em.fork().findOneOrFail(InvestorWallet, { id: wallet.id });
+      if (w.status === WalletStatus.whitelisted) break;
+      if (w.chainError || Date.now() > deadline) throw new Error(`demo wallet ${w.address} was not whitelisted on chain ${chainId}: ${w.chainError ?? 'timed out'}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const holding of await em.find(Holding, { investor: wallet.investor.id }, { populate: ['shareClass'] })) {
+      const token = await em.findOne(Token, { shareClass: holding.shareClass.id, chainId, isPrimary: true });
+      if (!token || holding.balance === '0') continue;
+      const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [wallet.address as Hex, parseUnits(holding.balance, token.decimals)] });
+      await chain.execute({ chainId, purpose: 'deploy.mint', to: token.contractAddress, data }, 'mint of the demo holding');
+    }
+  }
+  return { tokens: tokens.length, wallets: demoWallets.length };
+}

@@ -1,0 +1,312 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { formatUnits, parseAbiItem, zeroAddress, type Hex, type Log } from 'viem';
+import { logger } from '../../common/logger';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../common/raw-query';
+import { runInScope } from '../../common/request-scope';
+import { appendEvent } from '../../events/event-log';
+import { WakeLoop } from '../../events/wake-loop';
+import type { HoldingLedger } from '../holding/holding-ledger';
+import type { TakenPiece } from '../holding/holding-lots';
+import { Token } from '../token/token.entity';
+import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
+import type { ChainHandle, Chains } from './chains';
+
+/** One follower at a time across instances (a transaction-scoped advisory lock per pass). */
+const FOLLOWER_LOCK = 734100022;
+/** Blocks read per pass and chain (a long way behind catches up over several passes). */
+const MAX_BLOCKS_PER_PASS = 2_000n;
+/** How many processed blocks' hashes are kept to find where a reorg forked. */
+const KEPT_BLOCKS = 256;
+
+export const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+type TransferLog = Log<bigint, number, false, typeof TRANSFER_EVENT, true>;
+
+interface FollowedToken {
+  address: string;
+  shareClassId: string;
+  decimals: number;
+}
+
+interface Holder {
+  investorId: string;
+  distributorId: string;
+}
+
+/**
+ * The chain follower: for every token on a configured chain, the `Transfer` logs from the last
+ * processed block up to the confirmation depth (head − confirmations + 1), so the register hears
+ * what moved without the gateway.
+ *
+ * - **Its own transactions are not followed**: a log whose transaction is one of the gateway's
+ *   intents (any hash it signed, replacements included) was settled by the order it served.
+ * - **What others moved** (ChainMovementKind): between two investors, out of one holding and
+ *   into the other through the holding ledger (lots: the sender's oldest first; the receiver's
+ *   lot counts lock-up from the transfer); between one investor's own wallets, nothing (the
+ *   register is per investor, so lock-up keeps counting from the original settlement); to or from
+ *   a wallet the register does not know, the known side moves and the movement is raised to ops
+ *   (`chain.unknown_holder`); a mint or burn not sent by the gateway is recorded, not followed.
+ * - **Reorg-safe**: the hash of the cursor's block and of every block with a movement is kept;
+ *   when the cursor's block hash changed, the follower walks back to the newest kept block that
+ *   is still canonical, undoes the movements after it (in reverse) and reads again from there.
+ * - One instance follows at a time (advisory lock); each pass forks its own EntityManager, in one
+ *   transaction with the cursor, so a crash re-reads what did not commit and nothing twice.
+ */
+export class ChainFollower {
+  private readonly loop: WakeLoop;
+  private stopping = false;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly chains: Chains,
+    private readonly ledger: HoldingLedger,
+    private readonly clock: { now(): Date },
+    pollMs = 1_000,
+  ) {
+    this.loop = new WakeLoop('chain follower', () => this.pass(), pollMs);
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.loop.start();
+  }
+
+  /** Stops after the chain under way (its pass commits or rolls back whole). */
+  stop(): Promise<void> {
+    this.stopping = true;
+    return this.loop.stop();
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** One pass over every chain; true when a chain still has blocks to read (another pass at once). */
+  async pass(): Promise<boolean> {
+    let behind = false;
+    for (const chain of this.chains.all()) {
+      if (this.stopping) break;
+      try {
+        if (await runInScope({ actor: 'chain' }, () => this.follow(chain))) behind = true;
+      } catch (err) {
+        logger.warn({ err: (err as Error).message, chainId: chain.id }, 'chain follower pass failed');
+      }
+    }
+    return behind && !this.stopping;
+  }
+
+  /** Follows one chain by one step; true when more blocks wait. */
+  async follow(chain: ChainHandle): Promise<boolean> {
+    const head = await chain.client.getBlockNumber();
+    const depth = BigInt(Math.max(1, chain.config.confirmations));
+    const safe = head - depth + 1n;
+    return this.orm.em.fork().transactional(async (em) => {
+      const [locked] = await rawRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(${FOLLOWER_LOCK}) as ok`, []);
+      if (!locked?.ok) return false;
+      const tokens = await this.tokens(em, chain.id);
+      const [cursor] = await rawRows<{ block_number: string }>(em, 'select block_number::text from chain_follow_cursor where chain_id = ? for update', [chain.id]);
+      if (!cursor) {
+        // First pass on this chain: every token the gateway knows was deployed or registered by
+        // it, so its history starts with its own transactions; follow from the deployment's block.
+        const start = await this.firstBlock(em, chain.id, safe);
+        await rawRows(em, 'insert into chain_follow_cursor (chain_id, block_number, updated_at) values (?, ?, ?)', [chain.id, String(start - 1n), this.clock.now()]);
+        return true;
+      }
+      let from = BigInt(cursor.block_number) + 1n;
+      const forkedAt = await this.forkPoint(em, chain, from - 1n);
+      if (forkedAt !== null) {
+        await this.undoAfter(em, chain.id, forkedAt);
+        from = forkedAt + 1n;
+      }
+      if (from > safe) {
+        if (forkedAt !== null) await this.moveCursor(em, chain, forkedAt);
+        return false;
+      }
+      const to = safe - from + 1n > MAX_BLOCKS_PER_PASS ? from + MAX_BLOCKS_PER_PASS - 1n : safe;
+      if (tokens.length) {
+        const logs = (await chain.client.getLogs({ address: tokens.map((t) => t.address as Hex), event: TRANSFER_EVENT, fromBlock: from, toBlock: to, strict: true })) as TransferLog[];
+        const ours = await this.ourHashes(em, chain.id, [...new Set(logs.map((l) => l.transactionHash!.toLowerCase()))]);
+        for (const log of logs) {
+          if (ours.has(log.transactionHash!.toLowerCase())) continue;
+          const token = tokens.find((t) => t.address === log.address.toLowerCase())!;
+          await this.apply(em, chain.id, token, log);
+          await rawRows(em, 'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash', [
+            chain.id,
+            String(log.blockNumber),
+            log.blockHash!.toLowerCase(),
+          ]);
+        }
+      }
+      await this.moveCursor(em, chain, to);
+      return to < safe;
+    });
+  }
+
+  /** The tokens of the chain, addresses lower-cased. */
+  private async tokens(em: EntityManager, chainId: string): Promise<FollowedToken[]> {
+    const rows = await em.find(Token, { chainId });
+    return rows.map((t) => ({ address: t.contractAddress.toLowerCase(), shareClassId: t.shareClass.id, decimals: t.decimals }));
+  }
+
+  /** The block of the gateway's first transaction on the chain (its deployments); without any, the safe head (the register starts there). */
+  private async firstBlock(em: EntityManager, chainId: string, safe: bigint): Promise<bigint> {
+    const [row] = await rawRows<{ first: string | null }>(em, 'select min(block_number)::text as first from chain_transaction where chain_id = ?', [chainId]);
+    return row?.first ? BigInt(row.first) : safe;
+  }
+
+  /** Every hash the gateway signed on this chain among `hashes` (an intent's replacements included). */
+  private async ourHashes(em: EntityManager, chainId: string, hashes: string[]): Promise<Set<string>> {
+    if (!hashes.length) return new Set();
+    const rows = await rawRows<{ h: string }>(
+      em,
+      `select lower(h) as h from chain_transaction, jsonb_array_elements_text(hashes) as h where chain_id = ? and lower(h) in (${hashes.map(() => '?').join(', ')})`,
+      [chainId, ...hashes],
+    );
+    return new Set(rows.map((r) => r.h));
+  }
+
+  /** Records the cursor at `block` with its hash, and forgets hashes older than the window. */
+  private async moveCursor(em: EntityManager, chain: ChainHandle, block: bigint): Promise<void> {
+    const hash = block >= 0n ? (await chain.client.getBlock({ blockNumber: block })).hash.toLowerCase() : null;
+    await rawRows(em, 'update chain_follow_cursor set block_number = ?, updated_at = ? where chain_id = ?', [String(block), this.clock.now(), chain.id]);
+    if (hash) {
+      await rawRows(em, 'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash', [chain.id, String(block), hash]);
+    }
+    await rawRows(
+      em,
+      `delete from chain_followed_block where chain_id = ? and block_number < (select min(block_number) from (select block_number from chain_followed_block where chain_id = ? order by block_number desc limit ${KEPT_BLOCKS}) kept)`,
+      [chain.id, chain.id],
+    );
+  }
+
+  /**
+   * Null when the cursor's block is still canonical; else the newest kept block that still is
+   * (every block after it is re-read), or one before the oldest kept when none is.
+   */
+  private async forkPoint(em: EntityManager, chain: ChainHandle, cursor: bigint): Promise<bigint | null> {
+    const kept = await rawRows<{ block_number: string; block_hash: string }>(
+      em,
+      // Ordered by the number, not by its text (an output column of the same name would win).
+      'select b.block_number::text as block_number, b.block_hash from chain_followed_block b where b.chain_id = ? and b.block_number <= ? order by b.block_number desc',
+      [chain.id, String(cursor)],
+    );
+    if (!kept.length) return null;
+    let forked = false;
+    for (const b of kept) {
+      const now = await chain.client.getBlock({ blockNumber: BigInt(b.block_number) }).catch(() => null);
+      if (now && now.hash.toLowerCase() === b.block_hash) return forked ? BigInt(b.block_number) : null;
+      forked = true;
+    }
+    return BigInt(kept[kept.length - 1]!.block_number) - 1n;
+  }
+
+  /** Undoes, newest first, what the movements after `block` did to the register (their blocks left the chain). */
+  private async undoAfter(em: EntityManager, chainId: string, block: bigint): Promise<void> {
+    const gone = await em.find(ChainMovement, { chainId, blockNumber: { $gt: String(block) }, undoneAt: null }, { orderBy: { blockNumber: 'desc', logIndex: 'desc' } });
+    const now = this.clock.now();
+    for (const m of gone) {
+      logger.warn({ chainId, block: m.blockNumber, tx: m.transactionHash }, 'reorg: a followed transfer left the chain; its effect on the register is undone');
+      const [from, to] = [await this.holderById(em, m.fromInvestorId), await this.holderById(em, m.toInvestorId)];
+      const moves = m.kind === ChainMovementKind.transfer || m.kind === ChainMovementKind.unknown_holder;
+      const payload = { chainId, reorg: true, undoes: m.transactionHash };
+      if (moves && to) await this.ledger.chainMove(em, { ...key(to, m.shareClassId), change: `-${m.tokens}`, at: now, transferHash: m.transactionHash, reason: `reorg: transfer ${m.transactionHash} undone`, payload });
+      if (moves && from) {
+        await this.ledger.chainMove(em, {
+          ...key(from, m.shareClassId),
+          change: m.tokens,
+          at: now,
+          transferHash: m.transactionHash,
+          reason: `reorg: transfer ${m.transactionHash} undone`,
+          lots: lotsBack(m, now),
+          payload,
+        });
+      }
+      m.undoneAt = now;
+    }
+    await rawRows(em, 'delete from chain_followed_block where chain_id = ? and block_number > ?', [chainId, String(block)]);
+    await em.flush();
+  }
+
+  /** One `Transfer` someone else made: recorded, and followed by the register as its kind says. */
+  private async apply(em: EntityManager, chainId: string, token: FollowedToken, log: TransferLog): Promise<void> {
+    const fromAddress = log.args.from.toLowerCase();
+    const toAddress = log.args.to.toLowerCase();
+    const tokens = formatUnits(log.args.value, token.decimals);
+    const [from, to] = [await this.holderOf(em, chainId, fromAddress), await this.holderOf(em, chainId, toAddress)];
+    const issuance = fromAddress === zeroAddress || toAddress === zeroAddress;
+    const kind = issuance
+      ? ChainMovementKind.issuance
+      : from && to && from.investorId === to.investorId
+        ? ChainMovementKind.own_wallets
+        : from && to
+          ? ChainMovementKind.transfer
+          : ChainMovementKind.unknown_holder;
+    const now = this.clock.now();
+    const movement = em.create(ChainMovement, {
+      chainId,
+      tokenAddress: token.address,
+      shareClassId: token.shareClassId,
+      blockNumber: String(log.blockNumber),
+      blockHash: log.blockHash!.toLowerCase(),
+      logIndex: log.logIndex!,
+      transactionHash: log.transactionHash!.toLowerCase(),
+      fromAddress,
+      toAddress,
+      tokens,
+      kind,
+      fromInvestorId: from?.investorId,
+      toInvestorId: to?.investorId,
+      observedAt: now,
+    });
+    const payload = { chainId, from: fromAddress, to: toAddress, blockNumber: String(log.blockNumber) };
+    if (kind === ChainMovementKind.transfer || kind === ChainMovementKind.unknown_holder) {
+      const reason = `on-chain transfer ${movement.transactionHash}`;
+      if (from) {
+        const out = await this.ledger.chainMove(em, { ...key(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload });
+        movement.lotsTaken = out.taken.map((l) => ({ quantity: l.quantity, settledAt: l.settledAt.toISOString() }));
+      }
+      if (to) await this.ledger.chainMove(em, { ...key(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, payload });
+    }
+    if (kind === ChainMovementKind.unknown_holder || kind === ChainMovementKind.issuance) {
+      // Raised to ops: the register cannot say who holds these tokens, or they were issued without an order.
+      appendEvent(em, {
+        type: kind === ChainMovementKind.unknown_holder ? 'chain.unknown_holder' : 'chain.unexplained_issuance',
+        aggregateType: 'chain_movement',
+        aggregateId: `${chainId}:${movement.transactionHash}:${movement.logIndex}`,
+        distributorId: (from ?? to)?.distributorId ?? null,
+        occurredAt: now,
+        payload: { ...payload, shareClassId: token.shareClassId, tokens, transactionHash: movement.transactionHash, fromInvestorId: from?.investorId ?? null, toInvestorId: to?.investorId ?? null },
+      });
+    }
+    await em.flush();
+  }
+
+  /** The investor a wallet belongs to on this chain (a removed wallet still was theirs), or null. */
+  private async holderOf(em: EntityManager, chainId: string, address: string): Promise<Holder | null> {
+    if (address === zeroAddress) return null;
+    const [row] = await rawRows<{ investor_id: string; distributor_id: string }>(
+      em,
+      `select w.investor_id, i.distributor_id from investor_wallet w join investor i on i.id = w.investor_id
+       where w.chain_id = ? and lower(w.address) = ? order by (w.status = 'removed'), w.id desc limit 1`,
+      [chainId, address],
+    );
+    return row ? { investorId: row.investor_id, distributorId: row.distributor_id } : null;
+  }
+
+  private async holderById(em: EntityManager, investorId: string | undefined): Promise<Holder | null> {
+    if (!investorId) return null;
+    const [row] = await rawRows<{ distributor_id: string }>(em, 'select distributor_id from investor where id = ?', [investorId]);
+    return row ? { investorId, distributorId: row.distributor_id } : null;
+  }
+}
+
+const key = (h: Holder, shareClassId: string) => ({ investorId: h.investorId, shareClassId, distributorId: h.distributorId });
+
+/** The sender's lots as the movement took them, and what no lot covered as a lot of now. */
+function lotsBack(m: ChainMovement, now: Date): TakenPiece[] {
+  const lots = (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
+  const rest = new Dec(m.tokens).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
+  if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: now });
+  return lots;
+}

@@ -1,0 +1,16 @@
+import type { OutcomeHandler } from './sender';
+
+/**
+ * Routes an intent's outcome by its purpose's family (`settlement.*`, `wallet.*`); `deploy`
+ * steps have none (ops wait for them). An unknown family is a programming error: it throws, the
+ * transaction rolls back and the intent is retried, so no outcome is silently dropped.
+ */
+export function routeOutcomes(handlers: Record<string, OutcomeHandler>): OutcomeHandler {
+  return async (em, tx, outcome) => {
+    const family = tx.purpose.split('.')[0]!;
+    if (family === 'deploy') return;
+    const handler = handlers[family];
+    if (!handler) throw new Error(`no outcome handler for chain transaction purpose ${tx.purpose}`);
+    await handler(em, tx, outcome);
+  };
+}

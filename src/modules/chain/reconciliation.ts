@@ -1,0 +1,168 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { formatUnits, type Hex } from 'viem';
+import { conflict, notFound } from '../../common/errors';
+import { DEFAULT_RECONCILIATION_INTERVAL_MS } from '../../config';
+import { logger } from '../../common/logger';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../common/raw-query';
+import { WakeLoop } from '../../events/wake-loop';
+import { ShareClass } from '../share-class/share-class.entity';
+import { Token } from '../token/token.entity';
+import { ChainMovement } from './chain-movement.entity';
+import type { Chains } from './chains';
+import { TOKEN_ABI } from './contracts';
+
+
+/** A holder whose register balance and on-chain balance differ (investorId null: a wallet the register does not know). */
+export interface ReconciliationDifference {
+  investorId: string | null;
+  wallets: string[];
+  registerBalance: string;
+  chainBalance: string;
+  /** chain − register. */
+  difference: string;
+  /** The movements the follower saw for this holder that the register did not follow (or that moved it). */
+  movements: ChainMovement[];
+}
+
+export interface ReconciliationResult {
+  shareClassId: string;
+  chainId: string;
+  tokenAddress: string;
+  /** Every balance was read at this block. */
+  blockNumber: string;
+  totalSupply: string;
+  registerTotal: string;
+  /** totalSupply − registerTotal. */
+  supplyDifference: string;
+  /** Holders compared (investors with a holding or a wallet on the chain, and wallets the follower saw). */
+  holdersCompared: number;
+  differences: ReconciliationDifference[];
+  /** Σ |difference| over the holders: 0 when the register is true to the chain. */
+  totalDifference: string;
+}
+
+/**
+ * Reconciliation of the register with the chain: for every holder of a share class, the register's
+ * balance (per investor) against `balanceOf` of each of its wallets on the primary token's chain,
+ * all read at one pinned block, and the token's `totalSupply` against the register's total. Every
+ * difference comes with the movements the chain follower saw for that holder (a mint behind the
+ * gateway's back, a transfer to a wallet the register does not know…).
+ */
+export class Reconciliation {
+  constructor(private readonly chains: Chains) {}
+
+  async run(em: EntityManager, shareClassId: unknown): Promise<ReconciliationResult> {
+    if (typeof shareClassId !== 'string' || !(await em.findOne(ShareClass, { id: shareClassId }))) throw notFound('Share class not found');
+    const token = await em.findOne(Token, { shareClass: shareClassId }, { orderBy: { isPrimary: 'desc' } });
+    const chain = token ? this.chains.get(token.chainId) : null;
+    if (!token || !chain) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
+    const blockNumber = await chain.client.getBlockNumber();
+    const units = (v: bigint) => formatUnits(v, token.decimals);
+    const read = (functionName: string, args: unknown[]) => chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
+
+    const register = new Map(
+      (await rawRows<{ investor_id: string; balance: string }>(em, 'select investor_id, balance::text from holding where share_class_id = ?', [shareClassId])).map((r) => [r.investor_id, new Dec(r.balance)]),
+    );
+    const walletRows = await rawRows<{ investor_id: string; address: string }>(
+      em,
+      `select w.investor_id, lower(w.address) as address from investor_wallet w where w.chain_id = ?
+       and (w.investor_id in (select investor_id from holding where share_class_id = ?) or w.investor_id in (select investor_id from investor_grant where share_class_id = ?))`,
+      [token.chainId, shareClassId, shareClassId],
+    );
+    const movements = await em.find(ChainMovement, { shareClassId, undoneAt: null }, { orderBy: { blockNumber: 'asc', logIndex: 'asc' } });
+    const holders = new Map<string, { investorId: string | null; wallets: Set<string> }>();
+    const holderOf = (key: string, investorId: string | null) => holders.get(key) ?? holders.set(key, { investorId, wallets: new Set() }).get(key)!;
+    for (const id of register.keys()) holderOf(id, id);
+    for (const w of walletRows) holderOf(w.investor_id, w.investor_id).wallets.add(w.address);
+    const known = new Set(walletRows.map((w) => w.address));
+    for (const m of movements) {
+      for (const address of [m.fromAddress, m.toAddress]) {
+        if (address === '0x0000000000000000000000000000000000000000' || known.has(address)) continue;
+        holderOf(`wallet:${address}`, null).wallets.add(address);
+      }
+    }
+
+    const balances = new Map<string, bigint>();
+    for (const address of new Set([...holders.values()].flatMap((h) => [...h.wallets]))) balances.set(address, await read('balanceOf', [address]));
+    const totalSupply = await read('totalSupply', []);
+    const differences: ReconciliationDifference[] = [];
+    let total = new Dec(0);
+    for (const h of holders.values()) {
+      const onChain = new Dec(units([...h.wallets].reduce((s, w) => s + (balances.get(w) ?? 0n), 0n)));
+      const held = h.investorId ? (register.get(h.investorId) ?? new Dec(0)) : new Dec(0);
+      const diff = onChain.minus(held);
+      if (diff.isZero()) continue;
+      total = total.plus(diff.abs());
+      const mine = movements.filter((m) => (h.investorId && (m.fromInvestorId === h.investorId || m.toInvestorId === h.investorId)) || h.wallets.has(m.fromAddress) || h.wallets.has(m.toAddress));
+      differences.push({ investorId: h.investorId, wallets: [...h.wallets], registerBalance: decimalString(held), chainBalance: decimalString(onChain), difference: decimalString(diff), movements: mine });
+    }
+    const registerTotal = [...register.values()].reduce((s, b) => s.plus(b), new Dec(0));
+    return {
+      shareClassId,
+      chainId: token.chainId,
+      tokenAddress: token.contractAddress,
+      blockNumber: String(blockNumber),
+      totalSupply: decimalString(units(totalSupply)),
+      registerTotal: decimalString(registerTotal),
+      supplyDifference: decimalString(new Dec(units(totalSupply)).minus(registerTotal)),
+      holdersCompared: holders.size,
+      differences,
+      totalDifference: decimalString(total),
+    };
+  }
+}
+
+/**
+ * The scheduled reconciliation: every share class with a token on a readable chain, every
+ * `intervalMs` (daily by default), its result recorded (`reconciliation_run`) for /metrics'
+ * `register_chain_difference` and for ops.
+ */
+export class ReconciliationSchedule {
+  private readonly loop: WakeLoop;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly reconciliation: Reconciliation,
+    private readonly clock: { now(): Date },
+    intervalMs = DEFAULT_RECONCILIATION_INTERVAL_MS,
+  ) {
+    this.loop = new WakeLoop('reconciliation', async () => {
+      await this.runAll();
+      return false;
+    }, intervalMs);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One run over every share class with a token; each result recorded on its own. */
+  async runAll(): Promise<number> {
+    const em = this.orm.em.fork();
+    const ids = (await rawRows<{ share_class_id: string }>(em, 'select distinct share_class_id from token', [])).map((r) => r.share_class_id);
+    let done = 0;
+    for (const id of ids) {
+      try {
+        const r = await this.reconciliation.run(this.orm.em.fork(), id);
+        await rawRows(this.orm.em.fork(), 'insert into reconciliation_run (share_class_id, chain_id, block_number, total_difference, supply_difference, result, at) values (?, ?, ?, ?, ?, ?::jsonb, ?)', [
+          id,
+          r.chainId,
+          r.blockNumber,
+          r.totalDifference,
+          r.supplyDifference,
+          JSON.stringify({ ...r, differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })) }),
+          this.clock.now(),
+        ]);
+        done++;
+      } catch (err) {
+        logger.warn({ err: (err as Error).message, shareClassId: id }, 'scheduled reconciliation of a share class failed');
+      }
+    }
+    return done;
+  }
+}

@@ -1,0 +1,48 @@
+import { BaseError, decodeErrorResult, type Abi, type Hex } from 'viem';
+
+/** What a failed call tells: the contract refused (with its reason), or the chain was not reached. */
+export type CallFailure = { reverted: true; reason: string } | { reverted: false; message: string };
+
+const REVERT_DATA = /^0x[0-9a-fA-F]*$/;
+
+/**
+ * Reads a viem error: a revert carries the contract's reason (`Error(string)` as T-REX 4.1.6
+ * reverts, a custom error of the given ABIs by name, or none); anything else (HTTP, timeout) is
+ * "not reached", and the intent waits for the next pass.
+ */
+export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
+  if (!(err instanceof BaseError)) return { reverted: false, message: (err as Error)?.message ?? String(err) };
+  let data: Hex | undefined;
+  let reverted = false;
+  let detail: string | undefined;
+  err.walk((e) => {
+    const name = (e as Error).name;
+    if (name === 'ExecutionRevertedError' || name === 'RawContractError' || name === 'ContractFunctionRevertedError' || name === 'CallExecutionError' && /revert/i.test((e as BaseError).details ?? '')) {
+      reverted = true;
+    }
+    const d = (e as { data?: unknown }).data;
+    if (typeof d === 'string' && REVERT_DATA.test(d) && d.length >= 10) data = d as Hex;
+    if (typeof d === 'object' && d && typeof (d as { data?: unknown }).data === 'string') data = (d as { data: Hex }).data;
+    const details = (e as BaseError).details;
+    if (details && /revert/i.test(details)) {
+      reverted = true;
+      detail = details;
+    }
+    return false;
+  });
+  if (!reverted) return { reverted: false, message: err.shortMessage || err.message };
+  if (data) {
+    for (const abi of [[], ...abis]) {
+      try {
+        const decoded = decodeErrorResult({ abi, data });
+        if (decoded.errorName === 'Error') return { reverted: true, reason: String(decoded.args?.[0]) };
+        if (decoded.errorName === 'Panic') return { reverted: true, reason: `panic ${String(decoded.args?.[0])}` };
+        return { reverted: true, reason: decoded.errorName };
+      } catch {
+        /* next ABI */
+      }
+    }
+  }
+  const m = /execution reverted:?\s*(.*)$/i.exec(detail ?? '');
+  return { reverted: true, reason: m?.[1]?.trim() || 'reverted without a reason' };
+}

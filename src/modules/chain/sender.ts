@@ -1,0 +1,339 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { keccak256, type Hex, type TransactionReceipt } from 'viem';
+import { logger } from '../../common/logger';
+import { runInScope } from '../../common/request-scope';
+import { WakeLoop } from '../../events/wake-loop';
+import { ChainSigner, ChainTransaction, ChainTxStatus } from './chain-transaction.entity';
+import type { ChainHandle, Chains } from './chains';
+import { readCallFailure } from './revert';
+import { AGENT_ROLE_ABI, IDENTITY_ABI, TOKEN_ABI } from './contracts';
+
+/** How an intent ended at its confirmation depth (or before reaching a block). */
+export type TxOutcome = { ok: true; hash: string; contractAddress: string | null } | { ok: false; reason: string; hash: string | null };
+
+/**
+ * Declares an intent's business outcome, inside the transaction that makes the intent final:
+ * both commit together or neither does, so an outcome is declared exactly once.
+ */
+export type OutcomeHandler = (em: EntityManager, tx: ChainTransaction, outcome: TxOutcome) => Promise<void>;
+
+/** Fee bump of a replacement: nodes refuse less than +10%. */
+const BUMP_NUM = 125n;
+const BUMP_DEN = 100n;
+const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
+
+/**
+ * The one writer of each agent key: it signs queued intents (a call first: a revert fails the
+ * intent with the contract's reason, nothing sent), with a nonce allocated in PostgreSQL while it
+ * holds the key's lease; stores the raw transaction and its hash before sending; sends the same
+ * bytes again after a restart or when the node forgot them; replaces a transaction not mined in
+ * time at the same nonce with higher fees (every hash kept); follows receipts to the confirmation
+ * depth, re-sending when a reorg takes a receipt away; and only then declares the outcome, once.
+ *
+ * Work runs per chain; each step forks its own EntityManager, like the event relay.
+ */
+export class ChainSender {
+  readonly owner = randomUUID();
+  private readonly loop: WakeLoop;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly chains: Chains,
+    private readonly onOutcome: OutcomeHandler,
+    pollMs = 250,
+  ) {
+    this.loop = new WakeLoop('chain sender', () => this.pass(), pollMs);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.releaseLeases().catch(() => undefined);
+  }
+
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Resolves after the next full pass (callers waiting for an intent poll the database between passes). */
+  passed(): Promise<void> {
+    if (this.loop.isStopped) return Promise.reject(new Error('the chain sender is stopped'));
+    return new Promise((resolve) => {
+      this.waiters.add(resolve);
+      this.wake();
+    });
+  }
+
+  private async pass(): Promise<boolean> {
+    const waiting = [...this.waiters];
+    this.waiters.clear();
+    for (const chain of this.chains.writable()) {
+      try {
+        await this.work(chain);
+      } catch (err) {
+        logger.warn({ err: (err as Error).message, chainId: chain.id }, 'chain sender pass failed');
+      }
+    }
+    for (const w of waiting) w();
+    return false;
+  }
+
+  private async work(chain: ChainHandle): Promise<void> {
+    if (!(await this.lease(chain))) return;
+    await this.signQueued(chain);
+    await this.sendSigned(chain);
+    await this.follow(chain);
+  }
+
+  /** Takes or renews the lease of the chain's agent key; false while another instance holds it. */
+  private async lease(chain: ChainHandle): Promise<boolean> {
+    const rows = await this.orm.em.fork().execute<{ next_nonce: string }[]>(
+      `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + make_interval(secs => ?))
+       on conflict (chain_id, address) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+       where chain_signer.lease_owner = excluded.lease_owner or chain_signer.lease_until is null or chain_signer.lease_until < now()
+       returning next_nonce`,
+      [chain.id, chain.agent, this.owner, chain.config.leaseSeconds],
+    );
+    return rows.length > 0;
+  }
+
+  private async releaseLeases(): Promise<void> {
+    await this.orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [this.owner]);
+  }
+
+  private intents(chain: ChainHandle, statuses: ChainTxStatus[]): Promise<ChainTransaction[]> {
+    return this.orm.em.fork().find(ChainTransaction, { chainId: chain.id, fromAddress: chain.agent!, status: { $in: statuses } }, { orderBy: { id: 'asc' }, limit: 100 });
+  }
+
+  /** Queued → signed (or failed by its call). Stops at the first RPC failure: order is nonce order. */
+  private async signQueued(chain: ChainHandle): Promise<void> {
+    for (const intent of await this.intents(chain, [ChainTxStatus.queued])) {
+      const account = chain.account!;
+      const call = { account: account.address, to: (intent.toAddress ?? undefined) as Hex | undefined, data: intent.data as Hex };
+      let gas: bigint;
+      try {
+        await chain.client.call(call);
+        gas = intent.gasLimit ? BigInt(intent.gasLimit) : ((await chain.client.estimateGas(call)) * 13n) / 10n + 10_000n;
+      } catch (err) {
+        const failure = readCallFailure(err, ABIS);
+        if (failure.reverted) {
+          await this.finish(intent.id, ChainTxStatus.failed, { revertReason: failure.reason }, { ok: false, reason: failure.reason, hash: null });
+          continue;
+        }
+        await this.noteError(intent.id, failure.message);
+        return;
+      }
+      let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+      let pending: number;
+      try {
+        fees = (await chain.client.estimateFeesPerGas()) as typeof fees;
+        pending = await chain.client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+      } catch (err) {
+        await this.noteError(intent.id, readCallFailure(err).reverted ? 'fee estimate failed' : (err as Error).message);
+        return;
+      }
+      await this.orm.em.fork().transactional(async (em) => {
+        const signer = await em.findOne(ChainSigner, { chainId: chain.id, address: chain.agent!, leaseOwner: this.owner }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!signer) throw new Error('lease lost');
+        const row = await em.findOneOrFail(ChainTransaction, { id: intent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (row.status !== ChainTxStatus.queued) return;
+        const nonce = BigInt(signer.nextNonce) > BigInt(pending) ? BigInt(signer.nextNonce) : BigInt(pending);
+        const raw = await account.signTransaction({
+          chainId: chain.chain.id,
+          type: 'eip1559',
+          nonce: Number(nonce),
+          to: call.to ?? null,
+          data: call.data,
+          gas,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        });
+        const hash = keccak256(raw);
+        signer.nextNonce = String(nonce + 1n);
+        em.assign(row, {
+          nonce: String(nonce),
+          gasLimit: String(gas),
+          maxFeePerGas: String(fees.maxFeePerGas),
+          maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas),
+          rawTx: raw,
+          hash,
+          hashes: [hash],
+          status: ChainTxStatus.signed,
+          lastError: null,
+          updatedAt: new Date(),
+        } as never);
+      });
+    }
+  }
+
+  /** Signed → sent: the stored bytes, whatever happened before (a crash, a lost answer). */
+  private async sendSigned(chain: ChainHandle): Promise<void> {
+    for (const intent of await this.intents(chain, [ChainTxStatus.signed])) {
+      if (!(await this.broadcast(chain, intent))) return;
+    }
+  }
+
+  /** Sends the intent's current bytes; false when the node could not be reached. */
+  private async broadcast(chain: ChainHandle, intent: ChainTransaction): Promise<boolean> {
+    try {
+      await chain.client.sendRawTransaction({ serializedTransaction: intent.rawTx as Hex });
+    } catch (err) {
+      const message = ((err as { details?: string }).details ?? (err as Error).message ?? '').toLowerCase();
+      if (message.includes('already known') || message.includes('already imported') || message.includes('known transaction')) {
+        // The node has these bytes: sent.
+      } else if (message.includes('nonce too low') || message.includes('nonce has already been used')) {
+        // Ambiguous: one of ours may be mined. Look it up by hash; never sign again blindly.
+        const receipt = await this.findReceipt(chain, intent).catch(() => null);
+        if (!receipt) {
+          const reason = `nonce ${intent.nonce} was used by a transaction the gateway did not sign`;
+          await this.finish(intent.id, ChainTxStatus.failed, { revertReason: reason }, { ok: false, reason, hash: null });
+          return true;
+        }
+      } else if (readCallFailure(err).reverted === false && !message.includes('underpriced')) {
+        await this.noteError(intent.id, (err as { shortMessage?: string }).shortMessage ?? (err as Error).message);
+        return false;
+      } else {
+        await this.noteError(intent.id, message);
+        return true;
+      }
+    }
+    await this.orm.em.fork().nativeUpdate(
+      ChainTransaction,
+      { id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } },
+      { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null, updatedAt: new Date() } as never,
+    );
+    return true;
+  }
+
+  /** The receipt of any of the intent's transactions (a replacement or the one it replaced), newest first. */
+  private async findReceipt(chain: ChainHandle, intent: ChainTransaction): Promise<TransactionReceipt | null> {
+    for (const hash of [...intent.hashes].reverse()) {
+      const receipt = await chain.client.getTransactionReceipt({ hash: hash as Hex }).catch((err) => {
+        if ((err as Error).name === 'TransactionReceiptNotFoundError') return null;
+        throw err;
+      });
+      if (receipt) return receipt;
+    }
+    return null;
+  }
+
+  /** Sent and mined intents: receipts, confirmations, reorgs, replacements, and the outcome at depth. */
+  private async follow(chain: ChainHandle): Promise<void> {
+    const open = await this.intents(chain, [ChainTxStatus.sent, ChainTxStatus.mined]);
+    if (!open.length) return;
+    const head = await chain.client.getBlockNumber();
+    for (const intent of open) {
+      const receipt = await this.findReceipt(chain, intent);
+      if (receipt) {
+        // The block must still be the canonical one at that height.
+        const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber }).catch(() => null);
+        if (!block || block.hash !== receipt.blockHash) continue;
+        const confirmations = Number(head - receipt.blockNumber + 1n);
+        const mined = {
+          hash: receipt.transactionHash,
+          blockNumber: String(receipt.blockNumber),
+          blockHash: receipt.blockHash,
+          gasUsed: String(receipt.gasUsed),
+          contractAddress: receipt.contractAddress?.toLowerCase() ?? null,
+          confirmations,
+        };
+        if (confirmations < intent.requiredConfirmations) {
+          await this.orm.em.fork().nativeUpdate(ChainTransaction, { id: intent.id, status: { $in: [ChainTxStatus.sent, ChainTxStatus.mined] } }, { ...mined, status: ChainTxStatus.mined, updatedAt: new Date() } as never);
+          continue;
+        }
+        if (receipt.status === 'success') {
+          await this.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress });
+        } else {
+          const reason = await this.revertReason(chain, intent, receipt);
+          await this.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });
+        }
+        continue;
+      }
+      if (intent.status === ChainTxStatus.mined) {
+        // Its block left the chain (a reorg) before the confirmation depth: send the same bytes again.
+        logger.warn({ chainId: chain.id, intent: intent.id, hash: intent.hash }, 'receipt gone (reorg): sending the transaction again');
+        await this.orm.em.fork().nativeUpdate(ChainTransaction, { id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null, updatedAt: new Date() } as never);
+        intent.status = ChainTxStatus.sent;
+      }
+      const known = await chain.client.getTransaction({ hash: intent.hash as Hex }).catch(() => null);
+      if (!known) {
+        // Dropped from the node's pool (or reorged away): the same bytes again.
+        await this.broadcast(chain, intent);
+        continue;
+      }
+      if (intent.sentAt && Date.now() - intent.sentAt.getTime() > chain.config.replaceAfterMs) await this.replace(chain, intent);
+    }
+  }
+
+  /** Re-signs at the same nonce with fees up by a quarter (at least the network's current ones); every hash is kept. */
+  private async replace(chain: ChainHandle, intent: ChainTransaction): Promise<void> {
+    const current = (await chain.client.estimateFeesPerGas()) as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    const bump = (old: string | undefined, now: bigint) => {
+      const raised = (BigInt(old ?? '0') * BUMP_NUM) / BUMP_DEN + 1n;
+      return raised > now ? raised : now;
+    };
+    const maxPriorityFeePerGas = bump(intent.maxPriorityFeePerGas, current.maxPriorityFeePerGas);
+    let maxFeePerGas = bump(intent.maxFeePerGas, current.maxFeePerGas);
+    if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
+    const raw = await chain.account!.signTransaction({
+      chainId: chain.chain.id,
+      type: 'eip1559',
+      nonce: Number(intent.nonce),
+      to: (intent.toAddress ?? null) as Hex | null,
+      data: intent.data as Hex,
+      gas: BigInt(intent.gasLimit!),
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+    });
+    const hash = keccak256(raw);
+    const updated = await this.orm.em.fork().nativeUpdate(
+      ChainTransaction,
+      { id: intent.id, status: ChainTxStatus.sent, hash: intent.hash },
+      { rawTx: raw, hash, hashes: [...intent.hashes, hash], maxFeePerGas: String(maxFeePerGas), maxPriorityFeePerGas: String(maxPriorityFeePerGas), status: ChainTxStatus.signed, updatedAt: new Date() } as never,
+    );
+    if (!updated) return;
+    logger.info({ chainId: chain.id, intent: intent.id, replaced: intent.hash, by: hash }, 'transaction not mined in time: replaced at the same nonce');
+    await this.broadcast(chain, Object.assign(intent, { rawTx: raw, hash, hashes: [...intent.hashes, hash] }));
+  }
+
+  /** Why a mined transaction reverted: out of gas (all its gas used), else its call replayed at its block. */
+  private async revertReason(chain: ChainHandle, intent: ChainTransaction, receipt: TransactionReceipt): Promise<string> {
+    if (intent.gasLimit && receipt.gasUsed >= BigInt(intent.gasLimit)) return 'out of gas';
+    try {
+      await chain.client.call({ account: chain.account!.address, to: (intent.toAddress ?? undefined) as Hex | undefined, data: intent.data as Hex, gas: BigInt(intent.gasLimit!), blockNumber: receipt.blockNumber - 1n });
+      return 'reverted';
+    } catch (err) {
+      const failure = readCallFailure(err, ABIS);
+      return failure.reverted ? failure.reason : 'reverted';
+    }
+  }
+
+  private async noteError(id: string, message: string): Promise<void> {
+    await this.orm.em.fork().nativeUpdate(ChainTransaction, { id }, { lastError: message.slice(0, 500), updatedAt: new Date() } as never);
+  }
+
+  /** Makes an intent final and declares its outcome in one transaction: once, or not at all. */
+  private async finish(id: string, status: ChainTxStatus, fields: Record<string, unknown>, outcome: TxOutcome): Promise<void> {
+    try {
+      // What the chain decided is recorded as the chain's doing (the history's `by`).
+      await runInScope({ actor: 'chain' }, () =>
+        this.orm.em.fork().transactional(async (em) => {
+          const row = await em.findOneOrFail(ChainTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+          if ([ChainTxStatus.confirmed, ChainTxStatus.reverted, ChainTxStatus.failed].includes(row.status)) return;
+          em.assign(row, { ...fields, status, lastError: null, updatedAt: new Date() } as never);
+          await em.flush();
+          await this.onOutcome(em, row, outcome);
+        }),
+      );
+    } catch (err) {
+      logger.error({ err, intent: id }, 'declaring a chain transaction outcome failed; retried on the next pass');
+      await this.noteError(id, `outcome not recorded: ${(err as Error).message}`).catch(() => undefined);
+    }
+  }
+}

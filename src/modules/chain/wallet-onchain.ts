@@ -1,0 +1,144 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, stringToHex, type Hex } from 'viem';
+import type { Clock } from '../../common/clock';
+import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { Token } from '../token/token.entity';
+import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
+import type { ChainService } from './chain.service';
+import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
+import type { TxOutcome } from './sender';
+
+/** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
+const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested by the gateway');
+
+/**
+ * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
+ * 1. `wallet.identity`: the investor's ONCHAINID identity (a proxy of the gateway's identity
+ *    implementation; custodial: the agent key is its management key);
+ * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity;
+ * 3. `wallet.register`: `registerIdentity` on the identity registry of the chain's tokens (one per
+ *    registry storage: the gateway's tokens share one) — the wallet is `whitelisted` once every
+ *    registration is confirmed, and reads `pending` until then.
+ * Removal freezes the wallet on every token (`wallet.freeze`), then deletes its identity from the
+ * registries (`wallet.delete`): T-REX checks only the receiver, so deletion alone lets it send.
+ */
+export class WalletOnChain {
+  constructor(
+    private readonly chain: ChainService,
+    private readonly clock: Clock,
+  ) {}
+
+  writes(chainId: string): boolean {
+    return this.chain.writes(chainId);
+  }
+
+  /**
+   * The chain's setup (claim issuer, identity implementation), deployed on first use: called
+   * before the caller's transaction, as it waits for the chain and writes with its own connection.
+   */
+  async prepare(chainId: string): Promise<void> {
+    await this.chain.setup(chainId);
+  }
+
+  /** Starts whitelisting a (flushed) wallet, after `prepare`; it stays `pending` until its registrations are confirmed. */
+  async whitelist(em: EntityManager, wallet: InvestorWallet): Promise<void> {
+    const setup = await em.findOneOrFail(ChainSetup, { chainId: wallet.chainId });
+    wallet.status = WalletStatus.pending;
+    wallet.chainError = undefined;
+    if (wallet.onchainIdentity) return this.addClaim(em, wallet);
+    this.chain.enqueue(em, {
+      chainId: wallet.chainId,
+      purpose: 'wallet.identity',
+      walletId: wallet.id,
+      to: null,
+      data: encodeDeployData({ abi: ONCHAINID.IdentityProxy.abi, bytecode: ONCHAINID.IdentityProxy.bytecode, args: [setup.identityAuthority, this.chain.writable(wallet.chainId).account!.address] } as never),
+    });
+  }
+
+  /** Whether a whitelisting of this wallet is under way (an intent not yet final): whitelisting twice is harmless. */
+  async whitelisting(em: EntityManager, wallet: InvestorWallet): Promise<boolean> {
+    return (await em.count(ChainTransaction, { walletId: wallet.id, purpose: { $in: ['wallet.identity', 'wallet.claim', 'wallet.register'] }, status: { $nin: [...FINAL_TX_STATUSES] } })) > 0;
+  }
+
+  /** Freezes the wallet on every token of its chain, then deletes its identity from their registries. */
+  remove(em: EntityManager, wallet: InvestorWallet, tokens: Token[]): void {
+    for (const token of tokens) {
+      this.chain.enqueue(em, { chainId: wallet.chainId, purpose: 'wallet.freeze', walletId: wallet.id, to: token.contractAddress, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet.address as Hex, true] }) });
+    }
+    for (const token of registries(tokens)) {
+      this.chain.enqueue(em, { chainId: wallet.chainId, purpose: 'wallet.delete', walletId: wallet.id, to: token.identityRegistry!, data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'deleteIdentity', args: [wallet.address as Hex] }) });
+    }
+  }
+
+  /** Tokens of a chain the gateway settles on: those whose identity registry it knows. */
+  tokensOn(em: EntityManager, chainId: string): Promise<Token[]> {
+    return em.find(Token, { chainId, identityRegistry: { $ne: null } }, { orderBy: { id: 'asc' } });
+  }
+
+  private async addClaim(em: EntityManager, wallet: InvestorWallet): Promise<void> {
+    const chain = this.chain.writable(wallet.chainId);
+    const setup = await em.findOneOrFail(ChainSetup, { chainId: wallet.chainId });
+    const identity = wallet.onchainIdentity as Hex;
+    const digest = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [identity, KYC_CLAIM_TOPIC, KYC_CLAIM_DATA]));
+    const signature = await chain.account!.signMessage({ message: { raw: digest } });
+    this.chain.enqueue(em, {
+      chainId: wallet.chainId,
+      purpose: 'wallet.claim',
+      walletId: wallet.id,
+      to: identity,
+      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addClaim', args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer as Hex, signature, KYC_CLAIM_DATA, ''] }),
+    });
+  }
+
+  private async register(em: EntityManager, wallet: InvestorWallet): Promise<void> {
+    const tokens = registries(await this.tokensOn(em, wallet.chainId));
+    if (!tokens.length) return this.whitelisted(wallet);
+    for (const token of tokens) {
+      this.chain.enqueue(em, {
+        chainId: wallet.chainId,
+        purpose: 'wallet.register',
+        walletId: wallet.id,
+        to: token.identityRegistry!,
+        data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'registerIdentity', args: [wallet.address as Hex, wallet.onchainIdentity as Hex, 0] }),
+      });
+    }
+  }
+
+  private whitelisted(wallet: InvestorWallet): void {
+    if (wallet.status !== WalletStatus.pending) return;
+    wallet.status = WalletStatus.whitelisted;
+    wallet.whitelistedAt = this.clock.now();
+  }
+
+  /** The next step when a wallet's intent reached its depth; a failure is shown on the wallet. */
+  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+    const wallet = await em.findOne(InvestorWallet, { id: tx.walletId! });
+    if (!wallet) return;
+    if (!outcome.ok) {
+      wallet.chainError = `${tx.purpose}: ${outcome.reason}`;
+      await em.flush();
+      return;
+    }
+    if (tx.purpose === 'wallet.identity') {
+      wallet.onchainIdentity = outcome.contractAddress!;
+      await this.addClaim(em, wallet);
+    } else if (tx.purpose === 'wallet.claim') {
+      await this.register(em, wallet);
+    } else if (tx.purpose === 'wallet.register') {
+      const open = await em.count(ChainTransaction, { walletId: wallet.id, purpose: 'wallet.register', status: { $nin: [...FINAL_TX_STATUSES] }, id: { $ne: tx.id } });
+      if (!open) this.whitelisted(wallet);
+    }
+    await em.flush();
+  }
+}
+
+/** One token per identity registry storage: registering through one registers for all that share it. */
+function registries(tokens: Token[]): Token[] {
+  const seen = new Set<string>();
+  return tokens.filter((t) => {
+    const key = (t.identityStorage ?? t.identityRegistry!).toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

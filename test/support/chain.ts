@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { createPublicClient, createTestClient, defineChain, http, type Hex } from 'viem';
+import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/modules/chain/chain-config';
+import { anvilBinary, freePort } from '../../src/modules/chain/embedded-anvil';
+import { spawn } from 'node:child_process';
+import { TOKEN_ABI } from '../../src/modules/chain/contracts';
+
+/**
+ * The chain of a jest worker: one anvil per worker process, started by the first test file that
+ * asks for it (the rest of the suite never pays for it) and kept for the worker's life (its
+ * child process ends with the worker). Jest gives each test file its own module registry, so the
+ * worker's anvil is found again through a small file naming its port and the worker's pid.
+ */
+export async function workerChain(): Promise<{ rpcUrl: string }> {
+  const key = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12);
+  const file = join(tmpdir(), `gw-anvil-${key}-w${process.env.JEST_WORKER_ID ?? '0'}.json`);
+  if (existsSync(file)) {
+    const known = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; rpcUrl: string };
+    if (known.pid === process.pid && (await answers(known.rpcUrl))) return { rpcUrl: known.rpcUrl };
+  }
+  const port = await freePort();
+  // Spawned here rather than through @viem/anvil: unreferenced, so the worker may exit, and
+  // stopped (SIGTERM) when it does.
+  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'], { stdio: 'ignore' });
+  child.unref();
+  process.once('exit', () => child.kill('SIGTERM'));
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (!(await answers(rpcUrl))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`anvil did not start on ${rpcUrl}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  writeFileSync(file, JSON.stringify({ pid: process.pid, rpcUrl }));
+  return { rpcUrl };
+}
+
+async function answers(rpcUrl: string): Promise<boolean> {
+  try {
+    await createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 2000 }) }).getChainId();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The CHAINS of a test gateway on the worker's chain (short replacement delay; overrides per test). */
+export async function testChains(over: Partial<ChainConfig> = {}): Promise<ChainsConfig> {
+  const { rpcUrl } = await workerChain();
+  return { '31337': { ...embeddedChainConfig(rpcUrl), embedded: false, ...over } };
+}
+
+/** Reads the worker's chain, and drives anvil (mining, dropping, reorgs) for the drills. */
+const anvilChain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+
+export function chainClients(rpcUrl: string) {
+  const foundry = anvilChain;
+  const pub = createPublicClient({ chain: foundry, transport: http(rpcUrl) });
+  const test = createTestClient({ chain: foundry, mode: 'anvil', transport: http(rpcUrl) });
+  return {
+    pub,
+    test,
+    balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>,
+    read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) => pub.readContract({ address: to as Hex, abi: abi as never, functionName, args } as never) as Promise<T>,
+  };
+}
+
+/** Polls until `check` returns a value (not undefined/false), or fails naming what it waited for. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined | false | null>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false && v !== null) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A random wallet address (the investor's; the gateway never holds its key). */
+export const randomWallet = () => `0x${[...Array(40)].map(() => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
