@@ -17,7 +17,7 @@ import { TokenResolver } from '../modules/token/token.resolver';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../modules/webhook/webhook.resolver';
 import { SubscriptionResolver } from '../events/subscriptions.resolver';
 import { EventFeedResolver } from '../events/event-feed.resolver';
-import { OrderChainResolver } from '../modules/chain/chain.resolver';
+import { ChainTransactionResolver, OrderChainResolver } from '../modules/chain/chain.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -48,4 +48,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   SubscriptionResolver,
   EventFeedResolver,
   OrderChainResolver,
+  ChainTransactionResolver,
 ];
