@@ -13,6 +13,15 @@ export type AddInvestorWalletInput = {
   whitelisted?: boolean | null | undefined;
 };
 
+export type ChainTxStatus =
+  | 'confirmed'
+  | 'failed'
+  | 'mined'
+  | 'queued'
+  | 'reverted'
+  | 'sent'
+  | 'signed';
+
 /** `passthrough`: tokens to the investor's wallet; `hold`: to the distributor's wallet */
 export type DeliveryMode =
   | 'hold'
@@ -293,7 +302,7 @@ export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: st
 
 export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number };
 
-export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
+export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, settlementTransaction: { status: ChainTxStatus, confirmations: number, requiredConfirmations: number, hash: string | null, hashes: Array<string>, blockNumber: string | null, gasUsed: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null } | null, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
 
 export type DeliveryFragment = { id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> };
 
@@ -323,7 +332,7 @@ export type OrderDetailQueryVariables = Exact<{
 }>;
 
 
-export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
+export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, settlementTransaction: { status: ChainTxStatus, confirmations: number, requiredConfirmations: number, hash: string | null, hashes: Array<string>, blockNumber: string | null, gasUsed: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null } | null, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
 
 export type OrderUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -348,7 +357,7 @@ export type RejectOrderMutation = { rejectOneStepOrder: { id: string, status: st
 
 export type SettleOrderMutationVariables = Exact<{
   orderId: string;
-  transferHash: string;
+  transferHash?: string | null | undefined;
 }>;
 
 
@@ -509,6 +518,18 @@ export const OrderFullFragmentDoc = new TypedDocumentString(`
   settlementAmount
   transferHash
   failureReason
+  settlementTransaction {
+    status
+    confirmations
+    requiredConfirmations
+    hash
+    hashes
+    blockNumber
+    gasUsed
+    revertReason
+    lastError
+    explorerUrl
+  }
   supplyRefs
   distributor {
     id
@@ -917,6 +938,18 @@ fragment OrderFull on Order {
   settlementAmount
   transferHash
   failureReason
+  settlementTransaction {
+    status
+    confirmations
+    requiredConfirmations
+    hash
+    hashes
+    blockNumber
+    gasUsed
+    revertReason
+    lastError
+    explorerUrl
+  }
   supplyRefs
   distributor {
     id
@@ -1011,7 +1044,7 @@ export const RejectOrderDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<RejectOrderMutation, RejectOrderMutationVariables>;
 export const SettleOrderDocument = new TypedDocumentString(`
-    mutation SettleOrder($orderId: ID!, $transferHash: String!) {
+    mutation SettleOrder($orderId: ID!, $transferHash: String) {
   settleOneStepOrder(orderId: $orderId, transferHash: $transferHash) {
     id
     status
