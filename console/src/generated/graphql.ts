@@ -263,7 +263,7 @@ export type InvestorDetailQueryVariables = Exact<{
 }>;
 
 
-export type InvestorDetailQuery = { investor: { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, countryCode: string | null, status: string, distributorId: string, createdAt: number, createdBy: string, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number }> } };
+export type InvestorDetailQuery = { investor: { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, countryCode: string | null, status: string, distributorId: string, createdAt: number, createdBy: string, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
 
 export type GrantInvestorShareClassMutationVariables = Exact<{
   input: InvestorShareClassInput;
@@ -780,6 +780,8 @@ export const InvestorDetailDocument = new TypedDocumentString(`
       removedAt
       removalReason
       createdAt
+      onchainIdentity
+      chainError
     }
   }
 }
