@@ -23,7 +23,7 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 120_000);
     child.stdout!.on('data', () => {
       const m = /REST\s+http:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
       if (m) {

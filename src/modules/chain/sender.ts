@@ -229,10 +229,12 @@ export class ChainSender {
   private async follow(chain: ChainHandle): Promise<void> {
     const open = await this.intents(chain, [ChainTxStatus.sent, ChainTxStatus.mined]);
     if (!open.length) return;
-    const head = await chain.client.getBlockNumber();
+    let head = await chain.client.getBlockNumber();
     for (const intent of open) {
       const receipt = await this.findReceipt(chain, intent);
       if (receipt) {
+        // Mined since the head was read: count from a head that includes its block.
+        if (receipt.blockNumber > head) head = await chain.client.getBlockNumber();
         // The block must still be the canonical one at that height.
         const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber }).catch(() => null);
         if (!block || block.hash !== receipt.blockHash) continue;
