@@ -18,7 +18,7 @@ import { TokenResolver } from '../modules/token/token.resolver';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../modules/webhook/webhook.resolver';
 import { SubscriptionResolver } from '../events/subscriptions.resolver';
 import { EventFeedResolver } from '../events/event-feed.resolver';
-import { OrderChainResolver } from '../modules/chain/chain.resolver';
+import { ChainTransactionResolver, OrderChainResolver } from '../modules/chain/chain.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../modules/chain/dealing-settlement.resolver';
 
 /** Every resolver of the schema, grouped by module. */
@@ -54,4 +54,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   OrderChainResolver,
   DealingSettlementResolver,
   ReconciliationResolver,
+  ChainTransactionResolver,
 ];

@@ -98,8 +98,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   SubRedemption: 'part',
   BankDetails: 'part',
   OrderStatusEntry: 'part',
-  /** The gateway's own transactions (agent address, fees, raw errors) are for operations. */
-  ChainTransaction: 'ops',
+  /** A settlement transaction is seen with its order (its hash is public on chain anyway); the gateway's other transactions are operations'. */
+  ChainTransaction: { owner: async (tx, ctx) => (tx.orderId ? ref((await ctx.loaders.byId(Order).load(tx.orderId))?.distributor) : null) },
   /** Dealing-date settlement and what the chain follower saw are operations' work. */
   DealingSettlementPreview: 'ops',
   DealingSettlement: 'ops',

@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { loadConfig, ConfigError } from '../../src/config';
 import { assertChainsConfigured } from '../../src/modules/chain/chain-readiness';
 import { aShareClass } from '../support/factories';
+import { Token } from '../../src/modules/token/token.entity';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 const KEY = '0x' + '1f'.repeat(32);
@@ -48,8 +49,9 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
 
     it('outside development and test, a chain carrying a token of an active share class without an agent key stops the gateway, naming the chain', async () => {
       const sc = await aShareClass(gw.em(), { chainId: '8453' });
+      const token = await gw.em().findOneOrFail(Token, { shareClass: sc.id });
       const readOnly = loadConfig({ CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'] } }) }).chains;
-      await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(`CHAINS has no agent key for chain 8453, which carries tokens of active share classes: TK000001 (${sc.id})`);
+      await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(`CHAINS has no agent key for chain 8453, which carries tokens of active share classes: ${token.id} (${sc.id})`);
       await expect(assertChainsConfigured(gw.em(), readOnly, 'production')).rejects.toThrow(ConfigError);
       const configured = loadConfig({ CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }), K: KEY }).chains;
       await expect(assertChainsConfigured(gw.em(), configured, 'production')).resolves.toBeUndefined();

@@ -1,3 +1,4 @@
+import { ChainTransaction } from '../../src/modules/chain/chain-transaction.entity';
 import { projection, rowRecord } from '../../src/common/read-record';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
@@ -59,7 +60,11 @@ describe('GraphQL: a page of orders reads only what it is asked for', () => {
     const twoStep = await aTwoStepOrder(gw, m, { externalRef: 'projection-1' });
     expect((await gw.api('POST', `/orders/subscriptions/push/${twoStep.orderId}`, { host: m.hostA })).status).toBe(200);
     await aTwoStepOrder(gw, m);
-    await aOneStepOrder(gw, m, { stage: 'settled', walletAddress: `0x${'12'.repeat(20)}`, chainId: '11155111' });
+    const settled = await aOneStepOrder(gw, m, { stage: 'settled', walletAddress: `0x${'12'.repeat(20)}`, chainId: '11155111' });
+    // Its settlement transaction, as the chain sender records one (src/modules/chain/sender.ts).
+    const em = gw.em();
+    em.create(ChainTransaction, { chainId: '11155111', fromAddress: `0x${'34'.repeat(20)}`, purpose: 'settlement.mint', orderId: settled.id, data: '0x', requiredConfirmations: 2, createdAt: new Date(), updatedAt: new Date() } as never);
+    await em.flush();
     await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '5', stage: 'failed' });
     await aOneStepOrder(gw, m, { stage: 'cancelled' });
     const token = await gw.opsToken();

@@ -11,7 +11,8 @@ import { httpRequest } from '../support/http';
  */
 
 /** The built gateway on the embedded database in `dataDir`, as `npm start` runs it. */
-const start = (dataDir: string) => startChildGateway({ DATA_DIR: dataDir, APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined });
+const start = (dataDir: string) =>
+  startChildGateway({ DATA_DIR: dataDir, CHAIN_DATA_DIR: join(dataDir, 'anvil'), APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined, CHAINS: undefined });
 
 /** SIGTERM; resolves with the exit code. */
 const stop = (child: ChildProcess) =>
@@ -24,9 +25,15 @@ describe('npm start on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-smoke-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+  // The first start deploys the demo's tokens on the embedded chain (about 10 s on an idle machine).
+  jest.setTimeout(180_000);
+
   it('starts with demo data, prints the URLs, a console sign-in link, an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
     const first = await start(dataDir);
     expect(first.output()).toMatch(/GraphQL http:\/\/127\.0\.0\.1:\d+\/graphql/);
+    // its own chain, the demo's tokens deployed there at this first start
+    expect(first.output()).toContain(`Chain    31337 http://127.0.0.1:`);
+    expect(first.output()).toMatch(/Chain    31337 http:\/\/127\.0\.0\.1:\d+   \(embedded anvil, state in .*anvil\)/);
     expect(first.output()).toMatch(/Bearer ops_\S+/);
     const health = await httpRequest(first.port, 'GET', '/api/v1/health');
     expect(health.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ok', env: 'development' } });

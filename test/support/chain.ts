@@ -22,11 +22,13 @@ export async function workerChain(): Promise<{ rpcUrl: string }> {
     if (known.pid === process.pid && (await answers(known.rpcUrl))) return { rpcUrl: known.rpcUrl };
   }
   const port = await freePort();
-  // Spawned here rather than through @viem/anvil: unreferenced, so the worker may exit, and
-  // stopped (SIGTERM) when it does.
-  const child = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'], { stdio: 'ignore' });
+  // Spawned here rather than through @viem/anvil, unreferenced so the worker may exit; a shell
+  // watches the worker and stops anvil (SIGTERM) within a second of its end, however it ends
+  // (jest may force-exit its workers, which runs no exit handler).
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'];
+  const watch = `"$0" "$@" & A=$!; while kill -0 ${process.pid} 2>/dev/null && kill -0 $A 2>/dev/null; do sleep 1; done; kill -TERM $A 2>/dev/null`;
+  const child = spawn('sh', ['-c', watch, anvilBinary(), ...args], { stdio: 'ignore' });
   child.unref();
-  process.once('exit', () => child.kill('SIGTERM'));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   while (!(await answers(rpcUrl))) {

@@ -23,8 +23,8 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   return new Promise((resolve, reject) => {
-    // A first development start also places the demo orders through the services (seconds on the embedded database, more on a loaded machine).
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 90_000);
+    // A first development start deploys the demo's tokens on the embedded chain and places the demo orders through the services.
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 120_000);
     child.stdout!.on('data', () => {
       const m = /REST\s+https?:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
       if (m) {

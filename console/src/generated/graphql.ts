@@ -22,6 +22,15 @@ export type BankDetailsInput = {
   swiftCode: string;
 };
 
+export type ChainTxStatus =
+  | 'confirmed'
+  | 'failed'
+  | 'mined'
+  | 'queued'
+  | 'reverted'
+  | 'sent'
+  | 'signed';
+
 export type CreateDistributorInput = {
   name: string;
 };
@@ -425,7 +434,7 @@ export type InvestorDetailQueryVariables = Exact<{
 }>;
 
 
-export type InvestorDetailQuery = { investor: { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, countryCode: string | null, status: string, distributorId: string, createdAt: number, createdBy: string, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number }> } };
+export type InvestorDetailQuery = { investor: { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, countryCode: string | null, status: string, distributorId: string, createdAt: number, createdBy: string, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
 
 export type GrantInvestorShareClassMutationVariables = Exact<{
   input: InvestorShareClassInput;
@@ -597,7 +606,7 @@ export type RegisterInvestorMutation = { registerInvestor: { id: string } };
 
 export type OrderRowFragment = { id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number };
 
-export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, feesRedBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, cutOffAt: number | null, expectedSettlementDate: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
+export type OrderFullFragment = { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, feesRedBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, cutOffAt: number | null, expectedSettlementDate: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, settlementTransaction: { status: ChainTxStatus, confirmations: number, requiredConfirmations: number, hash: string | null, hashes: Array<string>, blockNumber: string | null, gasUsed: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null } | null, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> };
 
 export type DeliveryFragment = { id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> };
 
@@ -627,7 +636,7 @@ export type OrderDetailQueryVariables = Exact<{
 }>;
 
 
-export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, feesRedBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, cutOffAt: number | null, expectedSettlementDate: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
+export type OrderDetailQuery = { order: { createdBy: string, updatedBy: string, partnerId: string, userId: string, feesSubBps: number | null, feesRedBps: number | null, amountFeesTotal: string | null, amountPayable: string | null, cutOffAt: number | null, expectedSettlementDate: string | null, nav: string | null, navPublishedAt: number | null, amountTokensEstimated: string | null, deliveryMode: string | null, deliveryWallet: string | null, chainId: string | null, walletAddress: string | null, settlementNav: string | null, settlementTokens: string | null, settlementAmount: string | null, transferHash: string | null, failureReason: string | null, supplyRefs: Record<string, unknown> | null, allowedActions: Array<OrderAction>, id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number, settlementTransaction: { status: ChainTxStatus, confirmations: number, requiredConfirmations: number, hash: string | null, hashes: Array<string>, blockNumber: string | null, gasUsed: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null } | null, distributor: { id: string, name: string }, investor: { id: string, email: string | null, externalInvestorId: string | null, name: string | null }, shareClass: { id: string, currency: string, meta: { name: string } }, statusHistory: Array<{ at: number, status: string, by: string, note: string | null }> }, webhookDeliveries: Array<{ id: string, webhookId: string, eventId: string, eventType: string, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: number, lastError: string | null, createdAt: number, completedAt: number | null, test: boolean, deliveryAttempts: Array<{ id: string, number: number, attemptedAt: number, statusCode: number | null, latencyMs: number, success: boolean, error: string | null }> }> };
 
 export type OrderUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -652,7 +661,7 @@ export type RejectOrderMutation = { rejectOneStepOrder: { id: string, status: st
 
 export type SettleOrderMutationVariables = Exact<{
   orderId: string;
-  transferHash: string;
+  transferHash?: string | null | undefined;
 }>;
 
 
@@ -829,6 +838,18 @@ export const OrderFullFragmentDoc = new TypedDocumentString(`
   settlementAmount
   transferHash
   failureReason
+  settlementTransaction {
+    status
+    confirmations
+    requiredConfirmations
+    hash
+    hashes
+    blockNumber
+    gasUsed
+    revertReason
+    lastError
+    explorerUrl
+  }
   supplyRefs
   allowedActions
   distributor {
@@ -1082,6 +1103,8 @@ export const InvestorDetailDocument = new TypedDocumentString(`
       removedAt
       removalReason
       createdAt
+      onchainIdentity
+      chainError
     }
   }
 }
@@ -1508,6 +1531,18 @@ fragment OrderFull on Order {
   settlementAmount
   transferHash
   failureReason
+  settlementTransaction {
+    status
+    confirmations
+    requiredConfirmations
+    hash
+    hashes
+    blockNumber
+    gasUsed
+    revertReason
+    lastError
+    explorerUrl
+  }
   supplyRefs
   allowedActions
   distributor {
@@ -1603,7 +1638,7 @@ export const RejectOrderDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<RejectOrderMutation, RejectOrderMutationVariables>;
 export const SettleOrderDocument = new TypedDocumentString(`
-    mutation SettleOrder($orderId: ID!, $transferHash: String!) {
+    mutation SettleOrder($orderId: ID!, $transferHash: String) {
   settleOneStepOrder(orderId: $orderId, transferHash: $transferHash) {
     id
     status

@@ -166,6 +166,12 @@ export function InvestorDetail({ id }: { id: string }) {
                 <td className="mono">{w.address}</td>
                 <td>
                   <Status value={w.status} />
+                  {w.onchainIdentity && (
+                    <div className="muted">
+                      identity <span className="mono">{w.onchainIdentity}</span>
+                    </div>
+                  )}
+                  {w.chainError && <div role="note">on chain: {w.chainError}</div>}
                 </td>
                 <td>{time(w.whitelistedAt)}</td>
                 <td>{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
@@ -174,7 +180,12 @@ export function InvestorDetail({ id }: { id: string }) {
                     <ConfirmAction
                       label="Whitelist"
                       title={`Whitelist ${w.address}?`}
-                      description={<p>Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it.</p>}
+                      description={
+                        <p>
+                          Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes to, it creates the
+                          investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet reads pending until that is confirmed.
+                        </p>
+                      }
                       run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
                       onDone={reload}
                     />
@@ -184,7 +195,12 @@ export function InvestorDetail({ id }: { id: string }) {
                       label="Remove"
                       danger
                       title={`Remove ${w.address}?`}
-                      description={<p>It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet.</p>}
+                      description={
+                        <p>
+                          It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway writes to, it is
+                          frozen on every token and its identity deleted from the registry.
+                        </p>
+                      }
                       fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
                       run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
                       onDone={() => (setReason(''), reload())}

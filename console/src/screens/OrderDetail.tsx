@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { subscribe } from '../api/client';
-import { DeliveryOutcomesDocument, OrderDetailDocument, OrderUpdatesDocument } from '../generated/graphql';
+import { DeliveryOutcomesDocument, OrderDetailDocument, OrderUpdatesDocument, type OrderFullFragment } from '../generated/graphql';
 import { bps, decimal, money, time } from '../ui/format';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -85,6 +85,7 @@ export function OrderDetail({ id }: { id: string }) {
               [sub ? 'Settlement amount' : 'Proceeds (less the fee)', money(o.settlementAmount, o.currency)],
               ['Transfer hash', o.transferHash && <Mono>{o.transferHash}</Mono>],
               ['Failure reason', o.failureReason],
+              ...settlementTransactionFacts(o.settlementTransaction),
             ]}
           />
         </Panel>
@@ -109,4 +110,18 @@ export function OrderDetail({ id }: { id: string }) {
       </Panel>
     </Page>
   );
+}
+
+/** The order's settlement transaction on chain: where it stands, its hash (linked to the chain's explorer when configured), why it failed. */
+function settlementTransactionFacts(tx: OrderFullFragment['settlementTransaction']): [string, ReactNode][] {
+  if (!tx) return [];
+  const hash = tx.hash && (tx.explorerUrl ? <a href={tx.explorerUrl} target="_blank" rel="noreferrer"><Mono>{tx.hash}</Mono></a> : <Mono>{tx.hash}</Mono>);
+  return [
+    ['Chain transaction', `${tx.status}${tx.blockNumber ? `, block ${tx.blockNumber}` : ''}, ${tx.confirmations}/${tx.requiredConfirmations} confirmations`],
+    ['Transaction hash', hash],
+    ['Replaced hashes', tx.hashes.length > 1 ? tx.hashes.slice(0, -1).map((h) => <Mono key={h}>{h} </Mono>) : null],
+    ['Gas used', tx.gasUsed],
+    ['Revert reason', tx.revertReason],
+    ['Last error', tx.lastError],
+  ];
 }

@@ -65,9 +65,18 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
             <ConfirmAction
               label="Settle"
               title={`Settle ${id}?`}
-              description={<>{what}<p>The token transfer completed: holdings change now and the distributor is sent <Mono>token.transfer_completed</Mono>.</p></>}
-              fields={hashField(true)}
-              run={() => request(SettleOrderDocument, { orderId: id, transferHash: hash })}
+              description={
+                <>
+                  {what}
+                  <p>
+                    Without a hash, the gateway mints (subscription) or burns (redemption) the tokens on chain; the order settles at the chain's confirmation depth and the
+                    distributor is sent <Mono>token.transfer_completed</Mono>, or <Mono>token.transfer_failed</Mono> with the contract's reason. With the hash of a transfer made
+                    elsewhere, it is checked on chain and the order settles now.
+                  </p>
+                </>
+              }
+              fields={hashField(false)}
+              run={() => request(SettleOrderDocument, { orderId: id, transferHash: hash || null })}
               onDone={done}
             />
           )}

@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { EpochMs } from '../../graphql/scalars';
 
@@ -44,7 +44,7 @@ export const FINAL_TX_STATUSES: readonly ChainTxStatus[] = [ChainTxStatus.confir
 })
 export class ChainTransaction {
   @Field(() => ID)
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id: Opt<string>;
 
   @Field(() => String)
@@ -56,7 +56,7 @@ export class ChainTransaction {
   fromAddress: string;
 
   @Field(() => String, { nullable: true })
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('string'), nullable: true })
   nonce?: string;
 
   @Field(() => String, { description: 'What it is for: settlement.mint, settlement.burn, wallet.identity, wallet.claim, wallet.register, wallet.freeze, wallet.delete, deploy' })
@@ -67,7 +67,7 @@ export class ChainTransaction {
   @Property({ type: 'text', nullable: true })
   orderId?: string;
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('string'), nullable: true })
   @Index()
   walletId?: string;
 
@@ -113,7 +113,7 @@ export class ChainTransaction {
   requiredConfirmations: number;
 
   @Field(() => String, { nullable: true })
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('string'), nullable: true })
   blockNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -157,7 +157,7 @@ export class ChainSigner {
   @PrimaryKey({ type: 'text' })
   address: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('string') })
   nextNonce: string;
 
   @Property({ type: 'text', nullable: true })

@@ -4,19 +4,22 @@ import { Reads } from '../../graphql/field-reads';
 import { Order } from '../order/order.entity';
 import { ChainTransaction } from './chain-transaction.entity';
 
-/** The chain side of an order: its settlement transaction (ops only: the visibility table hides it from distributors). */
+/** The chain side of an order: its settlement transaction. */
 @Resolver(() => Order)
 export class OrderChainResolver {
-  @FieldResolver(() => ChainTransaction, { nullable: true, description: 'Ops: the transaction that mints or burns this order\'s tokens, from intent to its confirmation depth; null when settled without one.' })
+  @FieldResolver(() => ChainTransaction, { nullable: true, description: 'The transaction that mints or burns this order\'s tokens, from intent to its confirmation depth; null when settled without one.' })
   @Reads(Order, 'id')
   settlementTransaction(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
     return ctx.em.findOne(ChainTransaction, { orderId: order.id });
   }
+}
 
-  @FieldResolver(() => String, { nullable: true, description: "Ops: the settlement transaction's page on the chain's block explorer, when its configuration names one." })
-  @Reads(Order, 'chainId', 'transferHash')
-  settlementExplorerUrl(@Root() order: Order, @Ctx() ctx: GatewayContext): string | null {
-    const explorer = order.chainId ? ctx.services.chain?.chains.get(order.chainId)?.config.explorerUrl : null;
-    return explorer && order.transferHash ? `${explorer}/tx/${order.transferHash}` : null;
+/** Where ops see a transaction on its chain's block explorer. */
+@Resolver(() => ChainTransaction)
+export class ChainTransactionResolver {
+  @FieldResolver(() => String, { nullable: true, description: "The current transaction's page on the chain's block explorer, when the chain's configuration names one." })
+  explorerUrl(@Root() tx: ChainTransaction, @Ctx() ctx: GatewayContext): string | null {
+    const explorer = ctx.services.chain?.chains.get(tx.chainId)?.config.explorerUrl;
+    return explorer && tx.hash ? `${explorer}/tx/${tx.hash}` : null;
   }
 }

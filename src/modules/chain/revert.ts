@@ -11,7 +11,8 @@ const REVERT_DATA = /^0x[0-9a-fA-F]*$/;
  * "not reached", and the intent waits for the next pass.
  */
 export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
-  if (!(err instanceof BaseError)) return { reverted: false, message: (err as Error)?.message ?? String(err) };
+  // Only viem's short messages are kept: its full messages name the RPC URL, which may carry a key.
+  if (!(err instanceof BaseError)) return { reverted: false, message: 'the node could not be reached' };
   let data: Hex | undefined;
   let reverted = false;
   let detail: string | undefined;
@@ -30,7 +31,7 @@ export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
     }
     return false;
   });
-  if (!reverted) return { reverted: false, message: err.shortMessage || err.message };
+  if (!reverted) return { reverted: false, message: err.shortMessage || 'the node could not be reached' };
   if (data) {
     for (const abi of [[], ...abis]) {
       try {

@@ -77,7 +77,7 @@ export class ChainSender {
       try {
         await this.work(chain);
       } catch (err) {
-        logger.warn({ err: (err as Error).message, chainId: chain.id }, 'chain sender pass failed');
+        logger.warn({ err: (err as { shortMessage?: string }).shortMessage ?? (err as Error).name, chainId: chain.id }, 'chain sender pass failed');
       }
     }
     for (const w of waiting) w();
@@ -135,7 +135,8 @@ export class ChainSender {
         fees = (await chain.client.estimateFeesPerGas()) as typeof fees;
         pending = await chain.client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       } catch (err) {
-        await this.noteError(intent.id, readCallFailure(err).reverted ? 'fee estimate failed' : (err as Error).message);
+        const failure = readCallFailure(err);
+        await this.noteError(intent.id, failure.reverted ? 'fee estimate failed' : failure.message);
         return;
       }
       await this.orm.em.fork().transactional(async (em) => {
@@ -196,7 +197,8 @@ export class ChainSender {
           return true;
         }
       } else if (readCallFailure(err).reverted === false && !message.includes('underpriced')) {
-        await this.noteError(intent.id, (err as { shortMessage?: string }).shortMessage ?? (err as Error).message);
+        // The short message only: a full viem message names the RPC URL, which may carry a key.
+        await this.noteError(intent.id, (err as { shortMessage?: string }).shortMessage ?? 'the node could not be reached');
         return false;
       } else {
         await this.noteError(intent.id, message);
@@ -227,10 +229,12 @@ export class ChainSender {
   private async follow(chain: ChainHandle): Promise<void> {
     const open = await this.intents(chain, [ChainTxStatus.sent, ChainTxStatus.mined]);
     if (!open.length) return;
-    const head = await chain.client.getBlockNumber();
+    let head = await chain.client.getBlockNumber();
     for (const intent of open) {
       const receipt = await this.findReceipt(chain, intent);
       if (receipt) {
+        // Mined since the head was read: count from a head that includes its block.
+        if (receipt.blockNumber > head) head = await chain.client.getBlockNumber();
         // The block must still be the canonical one at that height.
         const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber }).catch(() => null);
         if (!block || block.hash !== receipt.blockHash) continue;
