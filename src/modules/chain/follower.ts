@@ -6,6 +6,8 @@ import { rawRows } from '../../common/raw-query';
 import { runInScope } from '../../common/request-scope';
 import { appendEvent } from '../../events/event-log';
 import { WakeLoop } from '../../events/wake-loop';
+import { isDatabaseUnavailable } from '../../common/errors';
+import { ChainOutages } from './chain-outages';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import type { TakenPiece } from '../holding/holding-lots';
 import { Token } from '../token/token.entity';
@@ -55,6 +57,7 @@ interface Holder {
  */
 export class ChainFollower {
   private readonly loop: WakeLoop;
+  private readonly outages = new ChainOutages('chain follower');
   private stopping = false;
 
   constructor(
@@ -87,10 +90,13 @@ export class ChainFollower {
     let behind = false;
     for (const chain of this.chains.all()) {
       if (this.stopping) break;
+      const outage = this.outages.of(chain.id);
       try {
         if (await runInScope({ actor: 'chain' }, () => this.follow(chain))) behind = true;
+        outage.back();
       } catch (err) {
-        logger.warn({ err: (err as Error).message, chainId: chain.id }, 'chain follower pass failed');
+        if (isDatabaseUnavailable(err)) throw err;
+        outage.lost(err);
       }
     }
     return behind && !this.stopping;

@@ -5,6 +5,8 @@ import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
 import { runInScope } from '../../common/request-scope';
 import { WakeLoop } from '../../events/wake-loop';
+import { isDatabaseUnavailable } from '../../common/errors';
+import { ChainOutages } from './chain-outages';
 import { ChainSigner, ChainTransaction, ChainTxStatus } from './chain-transaction.entity';
 import type { ChainHandle, Chains } from './chains';
 import { readCallFailure } from './revert';
@@ -37,6 +39,7 @@ const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
 export class ChainSender {
   readonly owner = randomUUID();
   private readonly loop: WakeLoop;
+  private readonly outages = new ChainOutages('chain sender');
   private readonly waiters = new Set<() => void>();
 
   constructor(
@@ -74,10 +77,15 @@ export class ChainSender {
     const waiting = [...this.waiters];
     this.waiters.clear();
     for (const chain of this.chains.writable()) {
+      // A chain whose node is away is logged once per outage and the others go on; a database
+      // that is away stops the pass (the loop logs it once and backs off).
+      const outage = this.outages.of(chain.id);
       try {
         await this.work(chain);
+        outage.back();
       } catch (err) {
-        logger.warn({ err: (err as { shortMessage?: string }).shortMessage ?? (err as Error).name, chainId: chain.id }, 'chain sender pass failed');
+        if (isDatabaseUnavailable(err)) throw err;
+        outage.lost(err);
       }
     }
     for (const w of waiting) w();
