@@ -8,6 +8,8 @@ import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aDistributor, anInvestor, aShareClass } from '../support/factories';
 import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
+import { httpRequest } from '../support/http';
+import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { chainClients, eventually, testChains, workerChain } from '../support/chain';
@@ -153,6 +155,12 @@ describe('The register follows the chain: transfers the gateway did not make, re
     expect(num(r.differences[0].chainBalance)).toBe(42);
     expect(r.differences[0].movements).toEqual([{ kind: 'issuance', transactionHash: hash.toLowerCase(), fromAddress: '0x0000000000000000000000000000000000000000', toAddress: m.bob.address, tokens: '42' }]);
     expect(Number(r.blockNumber)).toBeGreaterThan(0);
+
+    // The scheduled run records it, and /metrics shows it for the share class.
+    const schedule = new ReconciliationSchedule(gw.db.orm, gw.gateway.services.reconciliation!, { now: () => new Date() });
+    expect(await schedule.runAll()).toBe(1);
+    const metrics = await httpRequest(gw.port, 'GET', '/metrics');
+    expect(metrics.text).toContain(`register_chain_difference{share_class="${m.shareClass.id}"} 42`);
 
     // Raised to ops as well.
     const unexplained = await ops(`{ unexplainedChainMovements { transactionHash kind } }`);

@@ -270,7 +270,11 @@ async function move(em: EntityManager, held: HoldingKey & { balance: Dec }, chan
     for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
       addLot(em, { investorId, shareClassId, quantity: lot.quantity, settledAt: new Date(lot.settledAt), source: m.source, orderId: m.orderId, reason: m.reason });
     }
-  } else m.taken?.push(...(await takeFromLots(em, investorId, shareClassId, change.abs())));
+  } else {
+    // Taken first, then reported: `m.taken?.push(await …)` would skip the taking when no one asks.
+    const taken = await takeFromLots(em, investorId, shareClassId, change.abs());
+    m.taken?.push(...taken);
+  }
   const balance = decimalString(held.balance.plus(change));
   await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ? where investor_id = ? and share_class_id = ?', [balance, m.at, currentActor(), investorId, shareClassId]);
   em.create(HoldingMovement, {
