@@ -17,8 +17,10 @@ export class ChainHandle {
       rpcUrls: { default: { http: config.rpcUrls } },
     });
     // No retries inside a request: the sender's next pass is the retry, with the intent's state in hand.
+    // No cached block number: confirmations are counted from the head as it is now (viem caches it for
+    // cacheTime, which counted a block just mined as 0 confirmations).
     const transports = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }));
-    this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250 }) as PublicClient;
+    this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250, cacheTime: 0 }) as PublicClient;
     this.account = config.agentKey ? privateKeyToAccount(config.agentKey.reveal()) : null;
   }
 
