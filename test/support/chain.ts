@@ -59,7 +59,8 @@ const anvilChain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { nam
 
 export function chainClients(rpcUrl: string) {
   const foundry = anvilChain;
-  const pub = createPublicClient({ chain: foundry, transport: http(rpcUrl) });
+  // cacheTime 0: the tests read the head as it is now, as the gateway does (viem caches it otherwise).
+  const pub = createPublicClient({ chain: foundry, transport: http(rpcUrl), cacheTime: 0 });
   const test = createTestClient({ chain: foundry, mode: 'anvil', transport: http(rpcUrl) });
   return {
     pub,
