@@ -3,7 +3,7 @@ import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { CONSOLE_PATH } from './console/serve-console';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './db/orm';
 import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './db/seed';
 import { startDevSimulator } from './supply/dev-simulator';
@@ -11,7 +11,6 @@ import { embeddedChainConfig } from './modules/chain/chain-config';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
 import { bringDemoOnChain } from './modules/chain/demo-onchain';
-import { isDevelopmentEnv } from './config';
 
 async function main() {
   const config = loadConfig();

@@ -53,7 +53,7 @@ export class SupplyUnavailableError extends Error {
   }
 }
 
-/** Settings of one provider id (SUPPLY_PROVIDERS, validated in src/config.ts). */
+/** Settings of one provider id (SUPPLY_PROVIDERS, validated in src/config/supply.ts). */
 export interface SupplyProviderConfig {
   /** Base URL of the provider's order API; orders are POSTed to `<url>/orders`. */
   url: string;

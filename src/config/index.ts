@@ -1,0 +1,186 @@
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../common/rate-limit';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits';
+import type { SupplyProvidersConfig } from '../supply/provider';
+import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
+import { ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
+import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProxy } from './transport';
+import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
+import { parseEvents, type EventsConfig } from './events';
+import { parseSupplyProviders } from './supply';
+
+export { ConfigError, isDevelopmentEnv } from './environment';
+export { bodyLimitBytes, type TlsConfig, type TrustProxy } from './transport';
+export { DEFAULT_OPS_TOKEN_TTL_SECONDS, DEVELOPMENT_JWT_SIGNING_KEY, developmentJwtConfig, type JwtConfig } from './auth';
+export { defaultEventsConfig, type EventsConfig } from './events';
+
+/** How often the scheduled reconciliation of the register with the chain runs by default: daily. */
+export const DEFAULT_RECONCILIATION_INTERVAL_MS = 86_400_000;
+
+/**
+ * The gateway's configuration, read from the environment once at start and validated, so a
+ * mistake is reported by name before anything listens.
+ */
+export interface Config {
+  /** HTTP port (PORT, default 4000; 0 picks a free one). */
+  port: number;
+  /** Interface to listen on (HOST, default 0.0.0.0). */
+  host: string;
+  /** PostgreSQL URL (DATABASE_URL). Unset: an embedded PostgreSQL persisted in `dataDir`. */
+  databaseUrl: string | null;
+  /** Folder of the embedded database (DATA_DIR, default `.data/pglite`). */
+  dataDir: string;
+  /** Environment name reported by /health (APP_ENV, default `development`). */
+  env: string;
+  /** pino level (LOG_LEVEL: fatal, error, warn, info, debug, trace, silent; default info). */
+  logLevel: string;
+  /** Seed demo data into an empty database (SEED_DEMO; default true in development). */
+  seedDemo: boolean;
+  /** Database connection pool size (DB_POOL_MAX, default 10). */
+  dbPoolMax: number;
+  /** Largest accepted request body (BODY_LIMIT, default `100kb`). */
+  bodyLimit: string;
+  /**
+   * Behind reverse proxies: a hop count or a comma-separated list of proxy addresses/CIDRs whose
+   * `X-Forwarded-Host`/`-For` are believed (TRUST_PROXY, default none; `true` is refused).
+   */
+  trustProxy: TrustProxy;
+  /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; development and test only, on by default there). */
+  graphqlIntrospection: boolean;
+  /** Size limits of a GraphQL document, HTTP and graphql-ws (GRAPHQL_MAX_DEPTH, _ALIASES, _COST, _TOKENS, _DIRECTIVES). */
+  graphqlLimits: GraphqlLimits;
+  /** Token requests and ops-token guesses per window (RATE_LIMIT_*; counted in Redis when REDIS_URL is set). */
+  rateLimits: RateLimitConfig;
+  /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
+  jwt: JwtConfig;
+  /**
+   * Supply-side platforms by provider id (SUPPLY_PROVIDERS, a JSON object:
+   * `{"<id>": {"url": "https://…", "timeoutMs": 10000, "apiKey": "…", "callbackSecret": "…"}}`).
+   * A share class's `provider` names one of them; pushes go to its `url`.
+   */
+  supplyProviders: SupplyProvidersConfig;
+  /**
+   * Start the provider simulator on a free loopback port and configure it as `supply-sim` when no
+   * provider is configured (SUPPLY_SIMULATOR; default true in development).
+   */
+  supplySimulator: boolean;
+  /** The relay, webhook delivery and subscriptions (see EventsConfig). */
+  events: EventsConfig;
+  /**
+   * Bearer token GET /metrics and the detailed /ready require (METRICS_TOKEN, at least 16
+   * characters). Required outside development and test; unset there, both are open.
+   */
+  metricsToken: string | null;
+  /**
+   * Origins whose browser pages may call `/api/v1` (CORS_ALLOWED_ORIGINS, comma-separated
+   * `scheme://host[:port]`, default none). Any other `Origin`, and a `Sec-Fetch-Site` other than
+   * `same-origin`/`none`, is refused with 403: server backends send neither.
+   */
+  corsAllowedOrigins: string[];
+  /**
+   * Refuse surface-R requests on a host that is bound to nothing (HOST_BINDING_REQUIRED). Always
+   * on outside development and test (`false` is refused there); off by default in development and
+   * test, where it may be turned on. See HostBinding (src/modules/distributor/host-binding.ts).
+   */
+  hostBindingRequired: boolean;
+  /** The gateway serves HTTPS itself (TLS_CERT_FILE, TLS_KEY_FILE, TLS_CLIENT_CA_FILE); null: plain HTTP. */
+  tls: TlsConfig | null;
+  /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
+  opsTokenTtlSeconds: number;
+  /**
+   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
+   * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
+   */
+  chains: ChainsConfig | null;
+  /** Folder of the embedded chain's state (CHAIN_DATA_DIR, default `.data/anvil`; `none`: in memory). */
+  chainDataDir: string | null;
+  /** How often the register is reconciled with the chain (RECONCILIATION_INTERVAL_MS, default daily; at least a minute). */
+  reconciliationIntervalMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const int: IntSetting = (name, fallback, min, max) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  const appEnv = env.APP_ENV?.trim() || 'development';
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(appEnv)) problems.push(`APP_ENV must be a simple name such as production, got "${appEnv}"`);
+  const bodyLimit = env.BODY_LIMIT?.trim() || '100kb';
+  if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 100kb or 1mb, got "${bodyLimit}"`);
+  const development = isDevelopmentEnv(appEnv);
+  // Demo data, the simulator and introspection are development conveniences: asked for elsewhere, they are refused.
+  const developmentOnly = (name: string) => {
+    const on = bool(name, appEnv === 'development' || (name === 'GRAPHQL_INTROSPECTION' && development));
+    if (on && !development) problems.push(`${name} is only allowed when APP_ENV is development or test, got APP_ENV=${appEnv}`);
+    return on && development;
+  };
+
+  const config: Config = {
+    port: int('PORT', 4000, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl,
+    dataDir: env.DATA_DIR?.trim() || '.data/pglite',
+    env: appEnv,
+    logLevel,
+    seedDemo: developmentOnly('SEED_DEMO'),
+    dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
+    bodyLimit,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    graphqlIntrospection: developmentOnly('GRAPHQL_INTROSPECTION'),
+    graphqlLimits: {
+      maxDepth: int('GRAPHQL_MAX_DEPTH', DEFAULT_GRAPHQL_LIMITS.maxDepth, 2, 100),
+      maxAliases: int('GRAPHQL_MAX_ALIASES', DEFAULT_GRAPHQL_LIMITS.maxAliases, 0, 1000),
+      maxCost: int('GRAPHQL_MAX_COST', DEFAULT_GRAPHQL_LIMITS.maxCost, 10, 10_000_000),
+      maxTokens: int('GRAPHQL_MAX_TOKENS', DEFAULT_GRAPHQL_LIMITS.maxTokens, 50, 1_000_000),
+      maxDirectives: int('GRAPHQL_MAX_DIRECTIVES', DEFAULT_GRAPHQL_LIMITS.maxDirectives, 0, 1000),
+    },
+    rateLimits: {
+      authPerKey: int('RATE_LIMIT_AUTH_PER_KEY', DEFAULT_RATE_LIMITS.authPerKey, 1, 1_000_000),
+      authPerAddress: int('RATE_LIMIT_AUTH_PER_ADDRESS', DEFAULT_RATE_LIMITS.authPerAddress, 1, 1_000_000),
+      opsFailuresPerAddress: int('RATE_LIMIT_OPS_FAILURES', DEFAULT_RATE_LIMITS.opsFailuresPerAddress, 1, 1_000_000),
+      windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
+    },
+    jwt: parseJwt(env, appEnv, int, problems),
+    supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
+    supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
+    events: parseEvents(env, appEnv, int, problems),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN, appEnv, problems),
+    corsAllowedOrigins: parseOrigins(env.CORS_ALLOWED_ORIGINS, problems),
+    hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
+    tls: parseTls(env, problems),
+    opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
+    chains: parseChains(env.CHAINS, env, problems),
+    chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
+    reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
+  };
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/** METRICS_TOKEN: required outside development and test (fail closed); unset there leaves /metrics open. */
+function parseMetricsToken(raw: string | undefined, appEnv: string, problems: string[]): string | null {
+  const token = raw?.trim() || null;
+  if (token !== null && (token.length < 16 || /\s/.test(token))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  if (token === null && !isDevelopmentEnv(appEnv)) problems.push(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
+  return token;
+}
