@@ -18,7 +18,8 @@ import {
   type IssueApiCredentialMutation,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, CopyButton, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
+import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
+import { CopyButton, ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 import { DistributorChecklist } from './Onboarding';
