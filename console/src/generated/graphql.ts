@@ -441,7 +441,7 @@ export type OrdersOutcomeQueryVariables = Exact<{
 }>;
 
 
-export type OrdersOutcomeQuery = { orders: { items: Array<{ id: string, status: string, failureReason: string | null, settlementTransaction: { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null } | null }> } };
+export type OrdersOutcomeQuery = { orders: { items: Array<{ id: string, status: string, failureReason: string | null }> } };
 
 export type ReconciliationQueryVariables = Exact<{
   shareClassId: string;
@@ -1180,26 +1180,10 @@ export const OrdersOutcomeDocument = new TypedDocumentString(`
       id
       status
       failureReason
-      settlementTransaction {
-        ...ChainTx
-      }
     }
   }
 }
-    fragment ChainTx on ChainTransaction {
-  id
-  purpose
-  status
-  hash
-  confirmations
-  requiredConfirmations
-  blockNumber
-  contractAddress
-  revertReason
-  lastError
-  explorerUrl
-  orderId
-}`) as unknown as TypedDocumentString<OrdersOutcomeQuery, OrdersOutcomeQueryVariables>;
+    `) as unknown as TypedDocumentString<OrdersOutcomeQuery, OrdersOutcomeQueryVariables>;
 export const ReconciliationDocument = new TypedDocumentString(`
     query Reconciliation($shareClassId: ID!) {
   reconciliation(shareClassId: $shareClassId) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { request } from '../api/client';
-import { DealingSettlementPreviewDocument, OrdersOutcomeDocument, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
+import { ChainTransactionsDocument, DealingSettlementPreviewDocument, OrdersOutcomeDocument, type ChainTxFragment, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
 import { ActionForm, ConfirmAction, Field } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
@@ -83,19 +83,31 @@ function Plan({ plan, currency }: { plan: SettlementPlanFragment; currency: stri
   );
 }
 
-/** The run's orders, read again every second until each is settled or failed. */
+/**
+ * The run's orders and its batch transactions, read again every second until each order is
+ * settled or failed (a batch settles its orders at its confirmation depth).
+ */
 function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: string; outcome: Outcome; onFinal: () => void }) {
   const [orders, setOrders] = useState<OrderOutcome[] | null>(null);
+  const [batches, setBatches] = useState<ChainTxFragment[]>(outcome.transactions);
   const ids = new Set(outcome.rows.map((r) => r.orderId));
   const done = orders !== null && orders.every((o) => ['settled', 'failed'].includes(o.status));
   useEffect(() => {
+    const read = async () => {
+      const purposes = [...new Set(outcome.transactions.map((t) => t.purpose))];
+      const reads = Promise.all([
+        request(OrdersOutcomeDocument, { filter: { shareClassId, dealingDate: outcome.dealingDate, flow: 'one_step' }, page: { first: 1000 } }),
+        Promise.all(purposes.map((purpose) => request(ChainTransactionsDocument, { chainId: outcome.chainId, purpose, last: 100 }))),
+      ]);
+      const r = await reads.catch(() => null);
+      if (!r) return;
+      setOrders(r[0].orders.items.filter((x) => ids.has(x.id)));
+      const fresh = new Map(r[1].flatMap((t) => t.chainTransactions).map((t) => [t.id, t]));
+      setBatches(outcome.transactions.map((t) => fresh.get(t.id) ?? t));
+    };
     if (done) return void onFinal();
-    const read = () =>
-      request(OrdersOutcomeDocument, { filter: { shareClassId, dealingDate: outcome.dealingDate, flow: 'one_step' }, page: { first: 1000 } })
-        .then((r) => setOrders(r.orders.items.filter((o) => ids.has(o.id))))
-        .catch(() => undefined);
     void read();
-    const timer = setInterval(read, 1000);
+    const timer = setInterval(() => void read(), 1000);
     return () => clearInterval(timer);
   }, [done]);
   const count = (s: string) => orders?.filter((o) => o.status === s).length ?? 0;
@@ -105,11 +117,12 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
         {done ? `Dealing date ${outcome.dealingDate}: ${count('settled')} settled, ${count('failed')} failed.` : `Dealing date ${outcome.dealingDate} sent: waiting for the chain…`}
       </p>
       <ul className="plain" aria-label="Settlement transactions">
-        {outcome.transactions.map((t) => (
+        {batches.map((t) => (
           <li key={t.id}>
-            Batch {t.id} ({t.purpose}): <ChainTxState tx={orders?.find((o) => o.settlementTransaction?.id === t.id)?.settlementTransaction ?? t} />
+            Batch {t.id} ({t.purpose}): <ChainTxState tx={t} />
           </li>
         ))}
+        {!batches.length && <li className="muted">No transaction: nothing to mint or burn.</li>}
       </ul>
       <RecordTable
         label="Outcome by order"
@@ -120,7 +133,6 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
         columns={[
           { header: 'Order', cell: (o) => <Link to={['orders', o.id]} className="mono">{o.id}</Link> },
           { header: 'Status', cell: (o) => <Status value={o.status} /> },
-          { header: 'Transaction', cell: (o) => (o.settlementTransaction ? <ChainTxState tx={o.settlementTransaction} /> : '—') },
           { header: 'Reason', cell: (o) => o.failureReason ?? outcome.failed.find((f) => f.orderId === o.id)?.reason ?? '' },
         ]}
       />

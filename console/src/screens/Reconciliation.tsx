@@ -34,7 +34,7 @@ function ReconciliationResult({ result: r }: { result: Result }) {
       <p className={r.differences.length || Number(r.supplyDifference) ? 'not-ready' : 'ready'} role="status">
         {r.differences.length || Number(r.supplyDifference)
           ? `At block ${r.blockNumber}: ${r.differences.length} of ${r.holdersCompared} holders differ; total supply differs from the register by ${decimal(r.supplyDifference)}.`
-          : `At block ${r.blockNumber}: the register is true to the chain (${r.holdersCompared} holders compared).`}
+          : `At block ${r.blockNumber}: the register is true to the chain (${r.holdersCompared} ${r.holdersCompared === 1 ? 'holder' : 'holders'} compared).`}
       </p>
       <Facts
         items={[
