@@ -8,6 +8,8 @@ export function consolePage(page: Page) {
     heading: (text: string | RegExp) => page.getByRole('heading', { level: 1 }).filter({ hasText: text }).waitFor(),
     /** The panel titled `title`. */
     panel: (title: string) => page.locator('section.panel').filter({ has: page.getByRole('heading', { level: 2, name: title, exact: true }) }),
+    /** A form field by its label, whose required mark (` *`) some labels carry. */
+    field: (label: string) => page.getByLabel(new RegExp(`^${label.replace(/[()/]/g, '\\$&')}( \\*)?$`)),
     checklistItem: (key: string) => page.locator(`.checklist li[data-key="${key}"]`),
     /** Waits until the checklist (read again by the gateway after a change) shows the item done. */
     checklistDone: (key: string) => page.locator(`.checklist li[data-key="${key}"][data-done="true"]`).waitFor(),
