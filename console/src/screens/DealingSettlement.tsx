@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, DealingSettlementPreviewDocument, OrdersOutcomeDocument, type ChainTxFragment, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
@@ -90,6 +90,9 @@ function Plan({ plan, currency }: { plan: SettlementPlanFragment; currency: stri
 function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: string; outcome: Outcome; onFinal: () => void }) {
   const [orders, setOrders] = useState<OrderOutcome[] | null>(null);
   const [batches, setBatches] = useState<ChainTxFragment[]>(outcome.transactions);
+  const head = useRef<HTMLParagraphElement>(null);
+  // The confirming button is gone: keyboard users continue from the outcome.
+  useEffect(() => head.current?.focus(), []);
   const ids = new Set(outcome.rows.map((r) => r.orderId));
   const done = orders !== null && orders.every((o) => ['settled', 'failed'].includes(o.status));
   useEffect(() => {
@@ -113,7 +116,7 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
   const count = (s: string) => orders?.filter((o) => o.status === s).length ?? 0;
   return (
     <section aria-label="Settlement outcome">
-      <p className={done ? 'notice' : 'muted'} role="status">
+      <p className={done ? 'notice' : 'muted'} role="status" tabIndex={-1} ref={head}>
         {done ? `Dealing date ${outcome.dealingDate}: ${count('settled')} settled, ${count('failed')} failed.` : `Dealing date ${outcome.dealingDate} sent: waiting for the chain…`}
       </p>
       <ul className="plain" aria-label="Settlement transactions">

@@ -3,8 +3,13 @@ import { ApiError } from '../api/client';
 
 export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  // A new screen announces itself to screen readers and keyboard users start from its title.
-  useEffect(() => ref.current?.focus(), [title]);
+  const shown = useRef<string | null>(null);
+  // A new screen announces itself to screen readers and keyboard users start from its title;
+  // a screen read again (a JSX title is a new object each render) keeps the focus where it is.
+  useEffect(() => {
+    const text = ref.current?.textContent ?? null;
+    if (text !== shown.current) (shown.current = text), ref.current?.focus();
+  });
   return (
     <section className="page">
       <header className="page-head">
