@@ -298,6 +298,9 @@ describe('Ops console onboarding (browser)', () => {
     // One batchMint, at its depth.
     const batches = outcome.getByRole('list', { name: 'Settlement transactions' }).locator('[data-tx-status]');
     await expect(batches.evaluateAll((els) => els.map((e) => e.getAttribute('data-tx-status')))).resolves.toEqual(['confirmed']);
+    // The keyboard continues from the outcome, though the share class was read again around it.
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Dealing date 2026-12-24: 1 settled, 0 failed.');
+    await settlement.scrollIntoViewIfNeeded();
     await screenshot(page, 'dealing-settlement-outcome');
     await ui.expectAccessible('dealing-date settlement outcome');
 
