@@ -448,7 +448,7 @@ export type ReconciliationQueryVariables = Exact<{
 }>;
 
 
-export type ReconciliationQuery = { reconciliation: { chainId: string, tokenAddress: string, blockNumber: string, totalSupply: string, registerTotal: string, supplyDifference: string, holdersCompared: number, totalDifference: string, holders: Array<{ investorId: string | null, registerBalance: string, chainBalance: string, difference: string, wallets: Array<{ address: string, balance: string }> }>, differences: Array<{ investorId: string | null, wallets: Array<string>, registerBalance: string, chainBalance: string, difference: string, movements: Array<{ id: string, blockNumber: string, transactionHash: string, fromAddress: string, toAddress: string, tokens: string, kind: ChainMovementKind, fromInvestorId: string | null, toInvestorId: string | null }> }> } };
+export type ReconciliationQuery = { reconciliation: { chainId: string, tokenAddress: string, blockNumber: string, totalSupply: string, registerTotal: string, supplyDifference: string, holdersCompared: number, totalDifference: string, holders: Array<{ investorId: string | null, registerBalance: string, chainBalance: string, difference: string, wallets: Array<{ address: string, balance: string }> }>, differences: Array<{ investorId: string | null, wallets: Array<string>, registerBalance: string, chainBalance: string, difference: string, movements: Array<{ blockNumber: string, transactionHash: string, fromAddress: string, toAddress: string, tokens: string, kind: ChainMovementKind, fromInvestorId: string | null, toInvestorId: string | null }> }> } };
 
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -1212,7 +1212,6 @@ export const ReconciliationDocument = new TypedDocumentString(`
       chainBalance
       difference
       movements {
-        id
         blockNumber
         transactionHash
         fromAddress

@@ -68,8 +68,8 @@ function ReconciliationResult({ result: r }: { result: Result }) {
           <RecordTable
             label={`Movements of ${d.investorId ?? 'the unknown holder'}`}
             what="movements"
-            records={d.movements}
-            rowKey={(m) => m.id}
+            records={d.movements.map((m, i) => ({ ...m, key: `${m.transactionHash}:${i}` }))}
+            rowKey={(m) => m.key}
             empty="The chain follower saw no movement that explains it."
             columns={[
               { header: 'Block', cell: (m) => m.blockNumber, num: true },
