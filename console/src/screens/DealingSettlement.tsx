@@ -116,7 +116,7 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
   const count = (s: string) => orders?.filter((o) => o.status === s).length ?? 0;
   return (
     <section aria-label="Settlement outcome">
-      <p className={done ? 'notice' : 'muted'} role="status" tabIndex={-1} ref={head}>
+      <p className={!done ? 'muted' : count('failed') ? 'not-ready' : 'notice'} role="status" tabIndex={-1} ref={head}>
         {done ? `Dealing date ${outcome.dealingDate}: ${count('settled')} settled, ${count('failed')} failed.` : `Dealing date ${outcome.dealingDate} sent: waiting for the chain…`}
       </p>
       <ul className="plain" aria-label="Settlement transactions">
