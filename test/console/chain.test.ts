@@ -6,15 +6,17 @@ import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet } from '../support/chain.factories';
 import { consolePage } from '../support/console-page';
-import { aShareClass } from '../support/factories';
+import { aNav, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { aOneStepOrder } from '../support/one-step.factories';
 import { asOps } from '../support/ops.factories';
 
 /*
  * The console's chain screens where the journey (onboarding.test.ts) does not go: a contract
- * registered rather than deployed, refused first for an address that is no ERC-3643 token; and a
+ * registered rather than deployed, refused first for an address that is no ERC-3643 token; a
  * reconciliation that finds a difference — a mint made with the agent key behind the gateway's
- * back — with the movement that explains it. The market is arranged through the gateway
+ * back — with the movement that explains it; a dealing date whose one order fails its check on
+ * chain (its wallet frozen after acceptance), with the reason. The market is arranged through the gateway
  * (aChainMarket deploys a suite on the worker's anvil); the page does the rest.
  */
 jest.setTimeout(180_000);
@@ -107,5 +109,41 @@ describe('Ops console on chain (browser)', () => {
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'reconciliation-difference');
     await ui.expectAccessible('reconciliation with a difference');
+  });
+
+  it('settles a dealing date whose order fails its check on chain: the preview says why, and the order fails with that reason', async () => {
+    const order = await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN });
+    const date = order.dealingDate!;
+    await aNav(gw.em(), m.shareClass, '2', new Date(`${date}T21:59:00Z`));
+    // After acceptance, the issuer's agent freezes the wallet directly on chain.
+    const { rpcUrl } = await workerChain();
+    const chain = chainClients(rpcUrl);
+    const agent = createWalletClient({ account: gw.gateway.services.chain!.writable(CHAIN).account!, chain: chain.pub.chain, transport: http(rpcUrl) });
+    const freeze = await agent.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet as Hex, true] }) });
+    expect((await chain.pub.waitForTransactionReceipt({ hash: freeze })).status).toBe('success');
+
+    await page.goto(url(`#/share-classes/${m.shareClass.id}`));
+    await ui.heading(m.shareClass.id);
+    const panel = ui.panel('Dealing-date settlement');
+    await panel.getByLabel('Dealing date').fill(date);
+    await panel.getByRole('button', { name: 'Preview settlement' }).click();
+    const reason = `wallet ${wallet.toLowerCase()} is frozen`;
+    const preview = panel.getByRole('region', { name: 'Settlement preview' }).getByRole('table', { name: 'Orders of the dealing date' }).locator('tbody tr');
+    await preview.first().waitFor();
+    await expect(preview.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).resolves.toEqual([[order.id, 'subscription', wallet.toLowerCase(), '50', '100', `fails: ${reason}`]]);
+
+    await panel.getByRole('button', { name: 'Settle dealing date' }).click();
+    const dialog = page.getByRole('dialog', { name: `Settle ${date}?` });
+    await expect(dialog.locator('.dialog-text').textContent()).resolves.toBe(`0 orders are minted or burned on chain ${CHAIN} at NAV 2; 1 fail with the reason shown. Orders already in a transaction are not sent again.`);
+    await dialog.getByRole('button', { name: 'Settle', exact: true }).click();
+    const outcome = panel.getByRole('region', { name: 'Settlement outcome' });
+    await outcome.getByRole('status').filter({ hasText: `Dealing date ${date}: 0 settled, 1 failed.` }).waitFor();
+    await expect(outcome.getByRole('list', { name: 'Settlement transactions' }).textContent()).resolves.toBe('No transaction: nothing to mint or burn.');
+    await expect(outcome.getByRole('table', { name: 'Outcome by order' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).resolves.toEqual([[order.id, 'failed', reason]]);
+    const { order: failed } = await asOps(gw, `query($id: ID!) { order(id: $id) { status failureReason } }`, { id: order.id });
+    expect(failed).toEqual({ status: 'failed', failureReason: reason });
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'dealing-settlement-failed');
+    await ui.expectAccessible('dealing-date settlement, an order failed');
   });
 });
