@@ -10,6 +10,7 @@ import { UserResolver } from '../modules/investor/user.resolver';
 import { IssuerResolver } from '../modules/issuer/issuer.resolver';
 import { NavResolver } from '../modules/nav/nav.resolver';
 import { DistributorOnboardingResolver, ShareClassOnboardingResolver } from '../modules/onboarding/onboarding.resolver';
+import { ChainActivityResolver } from '../modules/onboarding/chain-activity.resolver';
 import { OneStepOrderResolver } from '../modules/order/one-step.resolver';
 import { OrderResolver } from '../modules/order/order.resolver';
 import { TwoStepResolver } from '../modules/order/two-step.resolver';
@@ -55,4 +56,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DealingSettlementResolver,
   ReconciliationResolver,
   ChainTransactionResolver,
+  ChainActivityResolver,
 ];

@@ -108,6 +108,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   ChainMovement: 'ops',
   Reconciliation: 'ops',
   ReconciliationDifference: 'part',
+  ReconciliationHolder: 'part',
+  ReconciliationWallet: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

@@ -22,6 +22,21 @@ export type BankDetailsInput = {
   swiftCode: string;
 };
 
+export type BindDistributorHostInput = {
+  /** SHA-256 fingerprint (hex, colons allowed) of the client certificate the host requires; null: none */
+  clientCertSha256?: string | null | undefined;
+  /** A mapped hostname */
+  hostname: string;
+  /** Source CIDR ranges the host admits; empty or null: any address */
+  sourceRanges?: Array<string> | null | undefined;
+};
+
+export type ChainMovementKind =
+  | 'issuance'
+  | 'own_wallets'
+  | 'transfer'
+  | 'unknown_holder';
+
 export type ChainTxStatus =
   | 'confirmed'
   | 'failed'
@@ -76,6 +91,21 @@ export type CreateShareClassInput = {
   subRedemption: SubRedemptionInput;
 };
 
+export type CreateTokenInput = {
+  /** Numeric EVM chain id */
+  chainId: string;
+  /** 0x and 40 hex digits */
+  contractAddress: string;
+  /** 0 to 36 */
+  decimals: number;
+  /** Make it the share class's primary token (its chain becomes `defaultChainId`). The first token of a share class is primary anyway. */
+  isPrimary?: boolean | null | undefined;
+  name: string;
+  /** `SC######` */
+  shareClassId: string;
+  symbol: string;
+};
+
 export type DealingCalendarInput = {
   /** `YYYY-MM-DD`, a business day (default 2000-01-03) */
   anchorDate?: string | null | undefined;
@@ -95,6 +125,19 @@ export type DealingCalendarInput = {
 export type DeliveryMode =
   | 'hold'
   | 'passthrough';
+
+export type DeployTokenInput = {
+  /** Numeric EVM chain id of a chain configured with an agent key */
+  chainId: string;
+  /** 0 to 18 (T-REX) */
+  decimals: number;
+  /** Make it the share class's primary token. The first token of a share class is primary anyway. */
+  isPrimary?: boolean | null | undefined;
+  name: string;
+  /** `SC######` */
+  shareClassId: string;
+  symbol: string;
+};
 
 export type DistributorFilter = {
   /** Case-insensitive substring of the name */
@@ -349,6 +392,64 @@ export type WebhookStatus =
   | 'active'
   | 'disabled';
 
+export type ChainTxFragment = { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
+
+export type ChainTransactionsQueryVariables = Exact<{
+  chainId: string;
+  purpose: string;
+  last?: number | null | undefined;
+}>;
+
+
+export type ChainTransactionsQuery = { chainTransactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> };
+
+export type DeployTokenMutationVariables = Exact<{
+  input: DeployTokenInput;
+}>;
+
+
+export type DeployTokenMutation = { deployToken: { id: string, chainId: string, contractAddress: string, identityRegistry: string | null, isPrimary: boolean } };
+
+export type CreateTokenMutationVariables = Exact<{
+  input: CreateTokenInput;
+}>;
+
+
+export type CreateTokenMutation = { createToken: { id: string, chainId: string, contractAddress: string, identityRegistry: string | null, isPrimary: boolean } };
+
+export type SettlementPlanFragment = { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }> };
+
+export type DealingSettlementPreviewQueryVariables = Exact<{
+  shareClassId: string;
+  dealingDate: string;
+}>;
+
+
+export type DealingSettlementPreviewQuery = { dealingSettlementPreview: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }> } };
+
+export type SettleDealingDateMutationVariables = Exact<{
+  shareClassId: string;
+  dealingDate: string;
+}>;
+
+
+export type SettleDealingDateMutation = { settleDealingDate: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }>, failed: Array<{ orderId: string, reason: string }>, transactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> } };
+
+export type OrdersOutcomeQueryVariables = Exact<{
+  filter?: OrderFilter | null | undefined;
+  page?: PageInput | null | undefined;
+}>;
+
+
+export type OrdersOutcomeQuery = { orders: { items: Array<{ id: string, status: string, failureReason: string | null }> } };
+
+export type ReconciliationQueryVariables = Exact<{
+  shareClassId: string;
+}>;
+
+
+export type ReconciliationQuery = { reconciliation: { chainId: string, tokenAddress: string, blockNumber: string, totalSupply: string, registerTotal: string, supplyDifference: string, holdersCompared: number, totalDifference: string, holders: Array<{ investorId: string | null, registerBalance: string, chainBalance: string, difference: string, wallets: Array<{ address: string, balance: string }> }>, differences: Array<{ investorId: string | null, wallets: Array<string>, registerBalance: string, chainBalance: string, difference: string, movements: Array<{ blockNumber: string, transactionHash: string, fromAddress: string, toAddress: string, tokens: string, kind: ChainMovementKind, fromInvestorId: string | null, toInvestorId: string | null }> }> } };
+
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
   filter?: DistributorFilter | null | undefined;
@@ -363,7 +464,7 @@ export type DistributorDetailQueryVariables = Exact<{
 }>;
 
 
-export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
+export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, updatedAt: number, updatedBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
 
 export type AddDistributorHostMutationVariables = Exact<{
   input: DistributorHostInput;
@@ -420,6 +521,13 @@ export type RevokeApiCredentialMutationVariables = Exact<{
 
 
 export type RevokeApiCredentialMutation = { revokeApiCredential: boolean };
+
+export type BindDistributorHostMutationVariables = Exact<{
+  input: BindDistributorHostInput;
+}>;
+
+
+export type BindDistributorHostMutation = { bindDistributorHost: { hostname: string, sourceRanges: Array<string>, clientCertSha256: string | null, updatedAt: number, updatedBy: string } };
 
 export type InvestorSearchQueryVariables = Exact<{
   filter?: InvestorFilter | null | undefined;
@@ -780,6 +888,43 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ChainTxFragmentDoc = new TypedDocumentString(`
+    fragment ChainTx on ChainTransaction {
+  id
+  purpose
+  status
+  hash
+  confirmations
+  requiredConfirmations
+  blockNumber
+  contractAddress
+  revertReason
+  lastError
+  explorerUrl
+  orderId
+}
+    `, {"fragmentName":"ChainTx"}) as unknown as TypedDocumentString<ChainTxFragment, unknown>;
+export const SettlementPlanFragmentDoc = new TypedDocumentString(`
+    fragment SettlementPlan on DealingSettlementPreview {
+  dealingDate
+  nav
+  navPublishedAt
+  chainId
+  tokenAddress
+  tokensMinted
+  tokensBurned
+  proceeds
+  inFlight
+  rows {
+    orderId
+    type
+    wallet
+    tokens
+    amount
+    refusal
+  }
+}
+    `, {"fragmentName":"SettlementPlan"}) as unknown as TypedDocumentString<SettlementPlanFragment, unknown>;
 export const ChecklistFragmentDoc = new TypedDocumentString(`
     fragment Checklist on Onboarding {
   ready
@@ -918,6 +1063,168 @@ export const DeliveryFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Delivery"}) as unknown as TypedDocumentString<DeliveryFragment, unknown>;
+export const ChainTransactionsDocument = new TypedDocumentString(`
+    query ChainTransactions($chainId: String!, $purpose: String!, $last: Int) {
+  chainTransactions(chainId: $chainId, purpose: $purpose, last: $last) {
+    ...ChainTx
+  }
+}
+    fragment ChainTx on ChainTransaction {
+  id
+  purpose
+  status
+  hash
+  confirmations
+  requiredConfirmations
+  blockNumber
+  contractAddress
+  revertReason
+  lastError
+  explorerUrl
+  orderId
+}`) as unknown as TypedDocumentString<ChainTransactionsQuery, ChainTransactionsQueryVariables>;
+export const DeployTokenDocument = new TypedDocumentString(`
+    mutation DeployToken($input: DeployTokenInput!) {
+  deployToken(input: $input) {
+    id
+    chainId
+    contractAddress
+    identityRegistry
+    isPrimary
+  }
+}
+    `) as unknown as TypedDocumentString<DeployTokenMutation, DeployTokenMutationVariables>;
+export const CreateTokenDocument = new TypedDocumentString(`
+    mutation CreateToken($input: CreateTokenInput!) {
+  createToken(input: $input) {
+    id
+    chainId
+    contractAddress
+    identityRegistry
+    isPrimary
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTokenMutation, CreateTokenMutationVariables>;
+export const DealingSettlementPreviewDocument = new TypedDocumentString(`
+    query DealingSettlementPreview($shareClassId: ID!, $dealingDate: String!) {
+  dealingSettlementPreview(shareClassId: $shareClassId, dealingDate: $dealingDate) {
+    ...SettlementPlan
+  }
+}
+    fragment SettlementPlan on DealingSettlementPreview {
+  dealingDate
+  nav
+  navPublishedAt
+  chainId
+  tokenAddress
+  tokensMinted
+  tokensBurned
+  proceeds
+  inFlight
+  rows {
+    orderId
+    type
+    wallet
+    tokens
+    amount
+    refusal
+  }
+}`) as unknown as TypedDocumentString<DealingSettlementPreviewQuery, DealingSettlementPreviewQueryVariables>;
+export const SettleDealingDateDocument = new TypedDocumentString(`
+    mutation SettleDealingDate($shareClassId: ID!, $dealingDate: String!) {
+  settleDealingDate(shareClassId: $shareClassId, dealingDate: $dealingDate) {
+    dealingDate
+    nav
+    navPublishedAt
+    chainId
+    tokenAddress
+    tokensMinted
+    tokensBurned
+    proceeds
+    inFlight
+    rows {
+      orderId
+      type
+      wallet
+      tokens
+      amount
+      refusal
+    }
+    failed {
+      orderId
+      reason
+    }
+    transactions {
+      ...ChainTx
+    }
+  }
+}
+    fragment ChainTx on ChainTransaction {
+  id
+  purpose
+  status
+  hash
+  confirmations
+  requiredConfirmations
+  blockNumber
+  contractAddress
+  revertReason
+  lastError
+  explorerUrl
+  orderId
+}`) as unknown as TypedDocumentString<SettleDealingDateMutation, SettleDealingDateMutationVariables>;
+export const OrdersOutcomeDocument = new TypedDocumentString(`
+    query OrdersOutcome($filter: OrderFilter, $page: PageInput) {
+  orders(filter: $filter, page: $page) {
+    items {
+      id
+      status
+      failureReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OrdersOutcomeQuery, OrdersOutcomeQueryVariables>;
+export const ReconciliationDocument = new TypedDocumentString(`
+    query Reconciliation($shareClassId: ID!) {
+  reconciliation(shareClassId: $shareClassId) {
+    chainId
+    tokenAddress
+    blockNumber
+    totalSupply
+    registerTotal
+    supplyDifference
+    holdersCompared
+    totalDifference
+    holders {
+      investorId
+      registerBalance
+      chainBalance
+      difference
+      wallets {
+        address
+        balance
+      }
+    }
+    differences {
+      investorId
+      wallets
+      registerBalance
+      chainBalance
+      difference
+      movements {
+        blockNumber
+        transactionHash
+        fromAddress
+        toAddress
+        tokens
+        kind
+        fromInvestorId
+        toInvestorId
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ReconciliationQuery, ReconciliationQueryVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {
@@ -950,6 +1257,8 @@ export const DistributorDetailDocument = new TypedDocumentString(`
       hostname
       createdAt
       createdBy
+      updatedAt
+      updatedBy
       sourceRanges
       clientCertSha256
     }
@@ -1046,6 +1355,17 @@ export const RevokeApiCredentialDocument = new TypedDocumentString(`
   revokeApiCredential(apiKey: $apiKey)
 }
     `) as unknown as TypedDocumentString<RevokeApiCredentialMutation, RevokeApiCredentialMutationVariables>;
+export const BindDistributorHostDocument = new TypedDocumentString(`
+    mutation BindDistributorHost($input: BindDistributorHostInput!) {
+  bindDistributorHost(input: $input) {
+    hostname
+    sourceRanges
+    clientCertSha256
+    updatedAt
+    updatedBy
+  }
+}
+    `) as unknown as TypedDocumentString<BindDistributorHostMutation, BindDistributorHostMutationVariables>;
 export const InvestorSearchDocument = new TypedDocumentString(`
     query InvestorSearch($filter: InvestorFilter, $page: PageInput) {
   investors(filter: $filter, page: $page) {

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
 import { BlotterChoicesDocument, BlotterDocument, OrderRowByIdDocument, OrderUpdatesDocument, type OrderFilter, type OrderRowFragment } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
-import { ErrorNote, Field, Page, Select, Status, scrollable } from '../ui/parts';
+import { Field, Select } from '../ui/forms';
+import { ErrorNote, Page, Status, scrollable } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 

@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
 import { DealingCalendarOfDocument, DealingPreviewDocument, SetDealingCalendarDocument, type DealingCalendarInput, type DealingPreviewQuery } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ErrorNote, Field, Loading, Panel } from '../ui/parts';
+import { ActionForm, Field } from '../ui/forms';
+import { ErrorNote, Loading, Panel } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 
 /** Dealing dates the preview shows. */

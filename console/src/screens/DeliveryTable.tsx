@@ -2,7 +2,8 @@ import { Fragment } from 'react';
 import { request } from '../api/client';
 import { RedeliverWebhookEventDocument, type DeliveryFragment } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ConfirmAction, Mono, Status, scrollable } from '../ui/parts';
+import { ConfirmAction } from '../ui/forms';
+import { Mono, Status, scrollable } from '../ui/parts';
 
 /** Webhook deliveries with every attempt under each, and redelivery of an event to that webhook. */
 export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFragment[]; onChange: () => void }) {

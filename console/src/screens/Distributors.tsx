@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { request } from '../api/client';
 import {
-  AddDistributorHostDocument,
   CreateDistributorDocument,
   RegisterInvestorDocument,
   UpdateDistributorDocument,
@@ -9,7 +8,6 @@ import {
   DistributorListDocument,
   GrantShareClassDocument,
   IssueApiCredentialDocument,
-  RemoveDistributorHostDocument,
   RevokeApiCredentialDocument,
   RevokeShareClassDocument,
   RotateApiCredentialDocument,
@@ -18,9 +16,11 @@ import {
   type IssueApiCredentialMutation,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, CopyButton, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
-import { href, Link } from '../ui/router';
+import { ActionForm, ConfirmAction, Field, NewRecord, Select } from '../ui/forms';
+import { CopyButton, ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
+import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { DistributorHosts } from './DistributorHosts';
 import { DistributorChecklist } from './Onboarding';
 
 export function DistributorList() {
@@ -28,53 +28,25 @@ export function DistributorList() {
   const [name, setName] = useState('');
   return (
     <Page title="Distributors">
-      <Panel title="New distributor">
-        <ActionForm
-          label="Create distributor"
-          className="inline"
-          submit={() => request(CreateDistributorDocument, { input: { name } })}
-          onDone={(r) => (window.location.hash = href('distributors', (r as { createDistributor: { id: string } }).createDistributor.id))}
-        >
-          <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
-        </ActionForm>
-      </Panel>
-      <ErrorNote error={q.error} />
-      {!q.data ? (
-        !q.error && <Loading what="distributors" />
-      ) : (
-        <table className="grid" aria-label="Distributors">
-          <thead>
-            <tr>
-              <th scope="col">Distributor</th>
-              <th scope="col">Surface O</th>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Hosts (surface R)</th>
-              <th scope="col" className="num">
-                Share classes
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.distributors.items.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <Link to={['distributors', d.id]} className="mono">
-                    {d.id}
-                  </Link>
-                </td>
-                <td className="mono">{d.partnerId}</td>
-                <td>{d.name}</td>
-                <td>
-                  <Status value={d.status} />
-                </td>
-                <td>{d.hosts.map((h) => h.hostname).join(', ') || '—'}</td>
-                <td className="num">{d.grants.length}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <NewRecord title="New distributor" label="Create distributor" section="distributors" submit={() => request(CreateDistributorDocument, { input: { name } })}>
+        <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
+      </NewRecord>
+      <RecordTable
+        label="Distributors"
+        what="distributors"
+        records={q.data?.distributors.items}
+        error={q.error}
+        rowKey={(d) => d.id}
+        empty="No distributors yet."
+        columns={[
+          { header: 'Distributor', cell: (d) => <Link to={['distributors', d.id]} className="mono">{d.id}</Link> },
+          { header: 'Surface O', cell: (d) => d.partnerId, className: 'mono' },
+          { header: 'Name', cell: (d) => d.name },
+          { header: 'Status', cell: (d) => <Status value={d.status} /> },
+          { header: 'Hosts (surface R)', cell: (d) => d.hosts.map((h) => h.hostname).join(', ') || '—' },
+          { header: 'Share classes', cell: (d) => d.grants.length, num: true },
+        ]}
+      />
     </Page>
   );
 }
@@ -84,7 +56,6 @@ type Issued = IssueApiCredentialMutation['issueApiCredential'];
 export function DistributorDetail({ id }: { id: string }) {
   const q = useQuery(DistributorDetailDocument, { id, distributorId: id }, id);
   const [issued, setIssued] = useState<Issued | null>(null);
-  const [hostname, setHostname] = useState('');
   const [chainId, setChainId] = useState('');
   const [address, setAddress] = useState('');
   const [grantSc, setGrantSc] = useState('');
@@ -118,27 +89,7 @@ export function DistributorDetail({ id }: { id: string }) {
           />
           <EditDistributor distributor={d} onDone={reload} />
         </Panel>
-        <Panel title="Hosts (surface R)">
-          <ul className="plain">
-            {d.hosts.map((h) => (
-              <li key={h.hostname}>
-                <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span> <HostBinding host={h} />{' '}
-                <ConfirmAction
-                  label="Remove"
-                  danger
-                  title={`Unmap ${h.hostname}?`}
-                  description={<p>Surface-R requests arriving on this hostname stop reaching {d.name}; they answer 403.</p>}
-                  run={() => request(RemoveDistributorHostDocument, { hostname: h.hostname })}
-                  onDone={reload}
-                />
-              </li>
-            ))}
-          </ul>
-          <ActionForm label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), reload())}>
-            <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} placeholder="api.partner.example" />
-          </ActionForm>
-          {/* A host's binding (source ranges, certificate fingerprint) lands here with the host-binding work. */}
-        </Panel>
+        <DistributorHosts distributor={d} onChange={reload} />
       </div>
       <Panel title="Share classes it may sell">
         <table className="grid" aria-label="Grants">
@@ -331,13 +282,4 @@ function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => vo
       </button>
     </div>
   );
-}
-
-/** What a surface-R host is bound to (bindDistributorHost); an unbound host is refused outside development. */
-function HostBinding({ host }: { host: { sourceRanges: string[]; clientCertSha256?: string | null } }) {
-  const parts = [
-    ...(host.sourceRanges.length ? [`from ${host.sourceRanges.join(', ')}`] : []),
-    ...(host.clientCertSha256 ? [`client certificate sha256 ${host.clientCertSha256.slice(0, 16)}…`] : []),
-  ];
-  return <span className="muted">{parts.length ? `bound ${parts.join(' and ')}` : 'unbound: refused outside development'}</span>;
 }

@@ -11,7 +11,8 @@ import {
   type InvestorFilter,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
+import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 
@@ -38,52 +39,24 @@ export function InvestorList() {
           </button>
         </div>
       </form>
-      <ErrorNote error={q.error} />
-      {!q.data ? (
-        !q.error && <Loading what="investors" />
-      ) : (
-        <table className="grid" aria-label="Investors">
-          <thead>
-            <tr>
-              <th scope="col">Investor</th>
-              <th scope="col">Surface O</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">External id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Distributor</th>
-              <th scope="col">Status</th>
-              <th scope="col">Registered</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.investors.items.map((i) => (
-              <tr key={i.id}>
-                <td>
-                  <Link to={['investors', i.id]} className="mono">
-                    {i.id}
-                  </Link>
-                </td>
-                <td className="mono">{i.userId}</td>
-                <td>{i.email ?? '—'}</td>
-                <td>{i.externalInvestorId ?? '—'}</td>
-                <td>{i.name ?? '—'}</td>
-                <td className="mono">{i.distributorId}</td>
-                <td>
-                  <Status value={i.status} />
-                </td>
-                <td>{time(i.createdAt)}</td>
-              </tr>
-            ))}
-            {!q.data.investors.items.length && (
-              <tr>
-                <td colSpan={8} className="muted">
-                  No investor matches.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        label="Investors"
+        what="investors"
+        records={q.data?.investors.items}
+        error={q.error}
+        rowKey={(i) => i.id}
+        empty="No investor matches."
+        columns={[
+          { header: 'Investor', cell: (i) => <Link to={['investors', i.id]} className="mono">{i.id}</Link> },
+          { header: 'Surface O', cell: (i) => i.userId, className: 'mono' },
+          { header: 'E-mail', cell: (i) => i.email ?? '—' },
+          { header: 'External id', cell: (i) => i.externalInvestorId ?? '—' },
+          { header: 'Name', cell: (i) => i.name ?? '—' },
+          { header: 'Distributor', cell: (i) => i.distributorId, className: 'mono' },
+          { header: 'Status', cell: (i) => <Status value={i.status} /> },
+          { header: 'Registered', cell: (i) => time(i.createdAt) },
+        ]}
+      />
     </Page>
   );
 }

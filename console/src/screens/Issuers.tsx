@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { CreateFundDocument, CreateIssuerDocument, IssuerDetailDocument, IssuerListDocument, UpdateFundDocument, UpdateIssuerDocument } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status } from '../ui/parts';
+import { ActionForm, ConfirmAction, Field, NewRecord } from '../ui/forms';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 
@@ -14,60 +15,27 @@ export function IssuerList() {
   const [jurisdiction, setJurisdiction] = useState('');
   return (
     <Page title="Issuers">
-      <Panel title="New issuer">
-        <ActionForm
-          label="Create issuer"
-          className="inline"
-          submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}
-          onDone={(r) => (window.location.hash = href('issuers', (r as { createIssuer: { id: string } }).createIssuer.id))}
-        >
-          <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Asset Management S.A." />
-          <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" />
-          <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" />
-        </ActionForm>
-      </Panel>
-      <ErrorNote error={q.error} />
-      {!q.data ? (
-        !q.error && <Loading what="issuers" />
-      ) : (
-        <table className="grid" aria-label="Issuers">
-          <thead>
-            <tr>
-              <th scope="col">Issuer</th>
-              <th scope="col">Name</th>
-              <th scope="col">LEI</th>
-              <th scope="col">Jurisdiction</th>
-              <th scope="col" className="num">
-                Funds
-              </th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.issuers.items.map((i) => (
-              <tr key={i.id}>
-                <td>
-                  <Link to={['issuers', i.id]} className="mono">
-                    {i.id}
-                  </Link>
-                </td>
-                <td>{i.name}</td>
-                <td className="mono">{i.lei ?? '—'}</td>
-                <td>{i.jurisdiction ?? '—'}</td>
-                <td className="num">{i.funds.length}</td>
-                <td>{time(i.createdAt)}</td>
-              </tr>
-            ))}
-            {!q.data.issuers.items.length && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No issuers yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      )}
+      <NewRecord title="New issuer" label="Create issuer" section="issuers" submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}>
+        <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Asset Management S.A." />
+        <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" />
+        <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" />
+      </NewRecord>
+      <RecordTable
+        label="Issuers"
+        what="issuers"
+        records={q.data?.issuers.items}
+        error={q.error}
+        rowKey={(i) => i.id}
+        empty="No issuers yet."
+        columns={[
+          { header: 'Issuer', cell: (i) => <Link to={['issuers', i.id]} className="mono">{i.id}</Link> },
+          { header: 'Name', cell: (i) => i.name },
+          { header: 'LEI', cell: (i) => i.lei ?? '—', className: 'mono' },
+          { header: 'Jurisdiction', cell: (i) => i.jurisdiction ?? '—' },
+          { header: 'Funds', cell: (i) => i.funds.length, num: true },
+          { header: 'Created', cell: (i) => time(i.createdAt) },
+        ]}
+      />
     </Page>
   );
 }

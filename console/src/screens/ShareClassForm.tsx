@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { request } from '../api/client';
 import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument, type CreateShareClassInput, type ShareClassFormQuery } from '../generated/graphql';
-import { ActionForm, ErrorNote, Field, Loading, Mono, Page, Select } from '../ui/parts';
+import { ActionForm, Field, Select } from '../ui/forms';
+import { ErrorNote, Loading, Mono, Page } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 

@@ -3,10 +3,14 @@ import { request, subscribe } from '../api/client';
 import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, ShareClassListDocument } from '../generated/graphql';
 import { bps, day, decimal, isDecimal, money, time } from '../ui/format';
 import { NavChart } from '../ui/NavChart';
-import { ActionForm, ErrorNote, Facts, Field, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
+import { ActionForm, Field } from '../ui/forms';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 import { DealingCalendarPanel } from './DealingCalendar';
+import { DealingSettlementPanel } from './DealingSettlement';
+import { ReconciliationPanel } from './Reconciliation';
+import { TokensPanel } from './Tokens';
 import { ShareClassChecklist } from './Onboarding';
 
 export function ShareClassList() {
@@ -168,39 +172,9 @@ export function ShareClassDetail({ id }: { id: string }) {
         </Panel>
       </div>
       <DealingCalendarPanel shareClassId={s.id} onSaved={changed} />
-      <Panel title="Tokens">
-        <table className="grid" aria-label="Tokens">
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col">Name</th>
-              <th scope="col">Symbol</th>
-              <th scope="col">Chain</th>
-              <th scope="col">Contract</th>
-              <th scope="col" className="num">
-                Decimals
-              </th>
-              <th scope="col">Primary</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.tokens.map((t) => (
-              <tr key={t.id}>
-                <td className="mono">{t.id}</td>
-                <td>{t.name}</td>
-                <td>{t.symbol}</td>
-                <td>{t.chainId}</td>
-                <td className="mono">{t.contractAddress}</td>
-                <td className="num">{t.decimals}</td>
-                <td>{t.isPrimary ? 'primary' : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {!s.tokens.length && <p className="muted">No token yet: the first token becomes the primary one, and its chain the default chain.</p>}
-        {/* Token deployment (deploy on a configured chain, or register an existing contract, with
-            its transaction until it confirms) lands here with the chain work. */}
-      </Panel>
+      <TokensPanel shareClassId={s.id} tokens={s.tokens} onChange={changed} />
+      <DealingSettlementPanel shareClassId={s.id} currency={s.currency} onSettled={changed} />
+      <ReconciliationPanel shareClassId={s.id} />
       <Panel title="Distributors granted">
         {s.grants.length ? (
           <ul className="plain">

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { request, subscribe } from '../api/client';
-import { DeliveryOutcomesDocument, RecoverWebhookDeliveriesDocument, SetWebhookStatusDocument, WebhookDeliveriesDocument, WebhookListDocument, type WebhookDeliveryStatus } from '../generated/graphql';
+import { DeliveryOutcomesDocument, RecoverWebhookDeliveriesDocument, SetWebhookStatusDocument, WebhookDeliveriesDocument, WebhookListDocument, type WebhookDeliveryStatus, type WebhookListQuery } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ConfirmAction, ErrorNote, Field, Loading, Mono, Page, Panel, Select, Status } from '../ui/parts';
+import { ConfirmAction, Field, Select } from '../ui/forms';
+import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 import { DeliveryTable } from './DeliveryTable';
 
@@ -28,73 +29,31 @@ export function Webhooks() {
   return (
     <Page title="Webhooks">
       <Panel title="Registrations">
-        <ErrorNote error={hooks.error} />
-        {!hooks.data ? (
-          !hooks.error && <Loading what="webhooks" />
-        ) : (
-          <table className="grid" aria-label="Webhook registrations">
-            <thead>
-              <tr>
-                <th scope="col">Webhook</th>
-                <th scope="col">Distributor</th>
-                <th scope="col">Event</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Registered</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((w) => (
-                <tr key={w.id}>
-                  <td className="mono">{w.id}</td>
-                  <td className="mono">{w.distributorId}</td>
-                  <td>{w.eventType}</td>
-                  <td className="mono wrap">{w.endpointUrl}</td>
-                  <td>
-                    <Status value={w.status} />
-                    {w.disabledReason && <div className="muted small">{w.disabledReason}</div>}
-                  </td>
-                  <td>{time(w.createdAt)}</td>
-                  <td className="row-actions">
-                    <button type="button" onClick={() => setWebhookId(w.id)} aria-label={`Show deliveries of ${w.id}`}>
-                      Deliveries
-                    </button>
-                    <ConfirmAction
-                      quiet
-                      label="Recover"
-                      title={`Recover failed deliveries of ${w.id}?`}
-                      description={<p>Every dead delivery to {w.endpointUrl} created since the time below goes back on the schedule, from its first step.</p>}
-                      fields={(af) => <Field label="Since" name="since" type="datetime-local" value={since} onChange={setSince} required autoFocus={af} />}
-                      run={() => request(RecoverWebhookDeliveriesDocument, { webhookId: w.id, since: new Date(since).getTime() })}
-                      onDone={(r) => {
-                        setNotice(`${(r as { recoverWebhookDeliveries: { count: number } }).recoverWebhookDeliveries.count} deliveries of ${w.id} back on the schedule.`);
-                        void reload();
-                      }}
-                    />
-                    <ConfirmAction
-                      label={w.status === 'active' ? 'Disable' : 'Enable'}
-                      danger={w.status === 'active'}
-                      title={`${w.status === 'active' ? 'Disable' : 'Enable'} ${w.id}?`}
-                      description={<p>{w.status === 'active' ? 'No more deliveries are attempted until it is enabled again.' : 'Deliveries resume.'}</p>}
-                      run={() => request(SetWebhookStatusDocument, { webhookId: w.id, status: w.status === 'active' ? 'disabled' : 'active' })}
-                      onDone={() => void hooks.reload()}
-                    />
-                  </td>
-                </tr>
-              ))}
-              {!list.length && (
-                <tr>
-                  <td colSpan={7} className="muted">
-                    No webhook is registered.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        )}
+        <RecordTable
+          label="Webhook registrations"
+          what="webhooks"
+          records={hooks.data?.webhooks}
+          error={hooks.error}
+          rowKey={(w) => w.id}
+          empty="No webhook is registered."
+          columns={[
+            { header: 'Webhook', cell: (w) => w.id, className: 'mono' },
+            { header: 'Distributor', cell: (w) => w.distributorId, className: 'mono' },
+            { header: 'Event', cell: (w) => w.eventType },
+            { header: 'Endpoint', cell: (w) => w.endpointUrl, className: 'mono wrap' },
+            {
+              header: 'Status',
+              cell: (w) => (
+                <>
+                  <Status value={w.status} />
+                  {w.disabledReason && <div className="muted small">{w.disabledReason}</div>}
+                </>
+              ),
+            },
+            { header: 'Registered', cell: (w) => time(w.createdAt) },
+            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (w) => <WebhookActions webhook={w} since={since} setSince={setSince} onShow={setWebhookId} onRecovered={(n) => (setNotice(`${n} deliveries of ${w.id} back on the schedule.`), void reload())} onChanged={() => void hooks.reload()} /> },
+          ]}
+        />
       </Panel>
       <Panel title="Deliveries">
         <div className="filters">
@@ -113,5 +72,34 @@ export function Webhooks() {
         </p>
       </Panel>
     </Page>
+  );
+}
+
+/** What ops may do to one registration: show its deliveries, recover its dead ones, enable or disable it. */
+function WebhookActions(props: { webhook: WebhookListQuery['webhooks'][number]; since: string; setSince: (v: string) => void; onShow: (id: string) => void; onRecovered: (count: number) => void; onChanged: () => void }) {
+  const w = props.webhook;
+  return (
+    <>
+      <button type="button" onClick={() => props.onShow(w.id)} aria-label={`Show deliveries of ${w.id}`}>
+        Deliveries
+      </button>
+      <ConfirmAction
+        quiet
+        label="Recover"
+        title={`Recover failed deliveries of ${w.id}?`}
+        description={<p>Every dead delivery to {w.endpointUrl} created since the time below goes back on the schedule, from its first step.</p>}
+        fields={(af) => <Field label="Since" name="since" type="datetime-local" value={props.since} onChange={props.setSince} required autoFocus={af} />}
+        run={() => request(RecoverWebhookDeliveriesDocument, { webhookId: w.id, since: new Date(props.since).getTime() })}
+        onDone={(r) => props.onRecovered((r as { recoverWebhookDeliveries: { count: number } }).recoverWebhookDeliveries.count)}
+      />
+      <ConfirmAction
+        label={w.status === 'active' ? 'Disable' : 'Enable'}
+        danger={w.status === 'active'}
+        title={`${w.status === 'active' ? 'Disable' : 'Enable'} ${w.id}?`}
+        description={<p>{w.status === 'active' ? 'No more deliveries are attempted until it is enabled again.' : 'Deliveries resume.'}</p>}
+        run={() => request(SetWebhookStatusDocument, { webhookId: w.id, status: w.status === 'active' ? 'disabled' : 'active' })}
+        onDone={props.onChanged}
+      />
+    </>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { AcceptOrderDocument, FailOrderDocument, RecordSupplyOutcomeDocument, RejectOrderDocument, SettleOrderDocument, type OrderAction, type OrderFullFragment, type SupplyOutcome } from '../generated/graphql';
 import { money } from '../ui/format';
-import { ConfirmAction, Field, Mono } from '../ui/parts';
+import { ConfirmAction, Field } from '../ui/forms';
+import { Mono } from '../ui/parts';
 
 /** A two-step order's ops actions are supply-side outcomes recorded for the platform: the outcome each records. */
 const OUTCOME_OF: Partial<Record<OrderAction, SupplyOutcome>> = { accept: 'accepted', reject: 'rejected', settle: 'settled', fail: 'failed' };

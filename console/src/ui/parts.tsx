@@ -1,10 +1,15 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 
 export function Page({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  // A new screen announces itself to screen readers and keyboard users start from its title.
-  useEffect(() => ref.current?.focus(), [title]);
+  const shown = useRef<string | null>(null);
+  // A new screen announces itself to screen readers and keyboard users start from its title;
+  // a screen read again (a JSX title is a new object each render) keeps the focus where it is.
+  useEffect(() => {
+    const text = ref.current?.textContent ?? null;
+    if (text !== shown.current) (shown.current = text), ref.current?.focus();
+  });
   return (
     <section className="page">
       <header className="page-head">
@@ -74,185 +79,6 @@ export function Mono({ children }: { children: ReactNode }) {
   return <code className="mono">{children}</code>;
 }
 
-/**
- * A refusal of the form around a field, when the gateway's message names that field
- * (`details.isin must be an ISIN …`): the field shows the message under itself and is marked
- * invalid, and the form puts the focus there, so the correction starts at the right place.
- */
-const Refused = createContext<{ field: string; message: string } | null>(null);
-
-function useRefusal(name: string | undefined, id: string, hint: boolean) {
-  const r = useContext(Refused);
-  const invalid = !!name && r?.field === name;
-  const describedBy = [hint ? `${id}-hint` : null, invalid ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-  const note = invalid ? (
-    <small id={`${id}-error`} className="field-error">
-      {r!.message}
-    </small>
-  ) : null;
-  return { invalid, describedBy, note };
-}
-
-export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string; step?: string; list?: string }) {
-  const id = useId();
-  const refusal = useRefusal(props.name, id, !!props.hint);
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {props.required && <span aria-hidden="true"> *</span>}
-      </label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value}
-        required={props.required}
-        placeholder={props.placeholder}
-        autoFocus={props.autoFocus}
-        autoComplete="off"
-        step={props.step}
-        list={props.list}
-        aria-invalid={refusal.invalid || undefined}
-        aria-describedby={refusal.describedBy}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.hint && (
-        <small id={`${id}-hint`} className="muted">
-          {props.hint}
-        </small>
-      )}
-      {refusal.note}
-    </div>
-  );
-}
-
-export function Select(props: { label: string; value: string; onChange: (v: string) => void; options: [string, string][]; name?: string }) {
-  const id = useId();
-  const refusal = useRefusal(props.name, id, false);
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} aria-invalid={refusal.invalid || undefined} aria-describedby={refusal.describedBy}>
-        {props.options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
-      </select>
-      {refusal.note}
-    </div>
-  );
-}
-
-/**
- * A form whose submission calls the gateway: the button waits, a refusal is shown with the
- * gateway's own message and what was typed stays in the fields, so it can be corrected.
- */
-export function ActionForm({ submit, label, children, onDone, className, busyLabel }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
-  const [refused, setRefused] = useState<{ field: string; message: string } | null>(null);
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (refused) form.current?.querySelector<HTMLElement>(`[name="${CSS.escape(refused.field)}"]`)?.focus();
-  }, [refused]);
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setRefused(null);
-    try {
-      const r = await submit();
-      onDone?.(r);
-    } catch (err) {
-      const message = (err as Error).message;
-      setError(err as Error);
-      // The field the message begins with, when the form has one of that name.
-      const field = /^([A-Za-z_][\w.]*)\b/.exec(message)?.[1];
-      if (field && form.current?.querySelector(`[name="${CSS.escape(field)}"]`)) setRefused({ field, message });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
-      <Refused.Provider value={refused}>
-        <div className="form-fields">{children}</div>
-      </Refused.Provider>
-      <button type="submit" disabled={busy}>
-        {busy ? (busyLabel ?? 'Working…') : label}
-      </button>
-      <ErrorNote error={error} />
-    </form>
-  );
-}
-
-/**
- * An action that changes the book: a button opens a modal dialog that says what will happen,
- * takes its inputs, and only acts on an explicit confirmation. A refusal stays in the dialog
- * with the gateway's message and the inputs as typed.
- */
-export function ConfirmAction(props: {
-  label: string;
-  title: string;
-  description: ReactNode;
-  confirmLabel?: string;
-  danger?: boolean;
-  /** A secondary action: a plain button rather than the primary colour. */
-  quiet?: boolean;
-  fields?: (autoFocus: boolean) => ReactNode;
-  run: () => Promise<unknown>;
-  onDone: (r: unknown) => void;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
-  const titleId = useId();
-  const open = () => {
-    setError(null);
-    dialog.current?.showModal();
-  };
-  const close = () => dialog.current?.close();
-  const confirm = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await props.run();
-      close();
-      props.onDone(r);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <button type="button" className={props.danger ? 'danger' : props.quiet ? undefined : 'primary'} onClick={open}>
-        {props.label}
-      </button>
-      <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
-        <form onSubmit={confirm}>
-          <h2 id={titleId}>{props.title}</h2>
-          <div className="dialog-text">{props.description}</div>
-          {props.fields && <div className="form-fields">{props.fields(true)}</div>}
-          <ErrorNote error={error} />
-          <div className="dialog-buttons">
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-            <button type="submit" className={props.danger ? 'danger' : 'primary'} disabled={busy}>
-              {busy ? 'Working…' : (props.confirmLabel ?? props.label)}
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
-  );
-}
-
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState(false);
   return (
@@ -274,3 +100,54 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 
 /** Props of a container that may scroll: keyboard users reach it by Tab and scroll it with the arrow keys. */
 export const scrollable = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label }) as const;
+
+/** A column of a record table: its header and the cell of one record. */
+export interface Column<T> {
+  header: ReactNode;
+  cell: (record: T) => ReactNode;
+  num?: boolean;
+  className?: string;
+}
+
+/**
+ * The one shape of the console's lists: the gateway's refusal, a loading note until the first
+ * answer, then a table with a row saying so when nothing is there. Every list screen is this.
+ */
+export function RecordTable<T>(props: { label: string; what: string; records: T[] | null | undefined; error?: Error | null; columns: Column<T>[]; rowKey: (r: T) => string; empty: string }) {
+  const { records, columns } = props;
+  if (!records) return props.error ? <ErrorNote error={props.error} /> : <Loading what={props.what} />;
+  return (
+    <>
+      <ErrorNote error={props.error} />
+      <table className="grid" aria-label={props.label}>
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className={c.num ? 'num' : undefined}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((r) => (
+            <tr key={props.rowKey(r)}>
+              {columns.map((c, i) => (
+                <td key={i} className={[c.num ? 'num' : '', c.className ?? ''].join(' ').trim() || undefined}>
+                  {c.cell(r)}
+                </td>
+              ))}
+            </tr>
+          ))}
+          {!records.length && (
+            <tr>
+              <td colSpan={columns.length} className="muted">
+                {props.empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -7,7 +7,7 @@ import { OrderType } from '../order/order.entity';
 import { ChainTransaction } from './chain-transaction.entity';
 import type { DealingDateSettlement, DealingOutcome, DealingPlan, DealingRow } from './dealing-settlement';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
-import type { ReconciliationDifference, ReconciliationResult } from './reconciliation';
+import type { ReconciliationDifference, ReconciliationHolder, ReconciliationResult } from './reconciliation';
 
 @ObjectType('DealingSettlementRow', { description: 'An accepted order of the dealing date, priced at its NAV, and what its check on chain found.' })
 class DealingSettlementRowView {
@@ -89,6 +89,21 @@ class ReconciliationDifferenceView {
   @Field(() => [ChainMovement], { description: 'Movements the chain follower saw for this holder, oldest first' }) movements: ChainMovement[];
 }
 
+@ObjectType('ReconciliationWallet', { description: "A holder's wallet and its balanceOf at the pinned block." })
+class ReconciliationWalletView {
+  @Field(() => String) address: string;
+  @Field(() => DecimalScalar) balance: string;
+}
+
+@ObjectType('ReconciliationHolder', { description: 'A holder as compared, equal or not.' })
+class ReconciliationHolderView {
+  @Field(() => ID, { nullable: true, description: 'Null: wallets the register does not know (an unknown holder)' }) investorId: string | null;
+  @Field(() => [ReconciliationWalletView]) wallets: { address: string; balance: string }[];
+  @Field(() => DecimalScalar) registerBalance: string;
+  @Field(() => DecimalScalar, { description: 'Σ balanceOf of its wallets at the pinned block' }) chainBalance: string;
+  @Field(() => DecimalScalar, { description: 'chain − register' }) difference: string;
+}
+
 @ObjectType('Reconciliation', { description: "Ops: the register against the chain for a share class's token, every balance read at one pinned block." })
 class ReconciliationView {
   @Field(() => ID) shareClassId: string;
@@ -100,6 +115,7 @@ class ReconciliationView {
   @Field(() => DecimalScalar, { description: 'totalSupply − registerTotal' }) supplyDifference: string;
   @Field(() => Int) holdersCompared: number;
   @Field(() => [ReconciliationDifferenceView], { description: 'Every holder that differs; empty when the register is true to the chain' }) differences: ReconciliationDifference[];
+  @Field(() => [ReconciliationHolderView], { description: 'Every holder compared, equal or not, with each wallet\'s balanceOf' }) holders: ReconciliationHolder[];
   @Field(() => DecimalScalar, { description: 'Σ |difference| over the holders (the metric register_chain_difference)' }) totalDifference: string;
 }
 

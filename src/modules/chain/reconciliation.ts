@@ -25,6 +25,15 @@ export interface ReconciliationDifference {
   movements: ChainMovement[];
 }
 
+/** One holder as compared, equal or not: each wallet's balanceOf at the pinned block. */
+export interface ReconciliationHolder {
+  investorId: string | null;
+  wallets: { address: string; balance: string }[];
+  registerBalance: string;
+  chainBalance: string;
+  difference: string;
+}
+
 export interface ReconciliationResult {
   shareClassId: string;
   chainId: string;
@@ -38,6 +47,8 @@ export interface ReconciliationResult {
   /** Holders compared (investors with a holding or a wallet on the chain, and wallets the follower saw). */
   holdersCompared: number;
   differences: ReconciliationDifference[];
+  /** Every holder compared, equal or not (the console's per-wallet view). */
+  holders: ReconciliationHolder[];
   /** Σ |difference| over the holders: 0 when the register is true to the chain. */
   totalDifference: string;
 }
@@ -87,11 +98,13 @@ export class Reconciliation {
     for (const address of new Set([...holders.values()].flatMap((h) => [...h.wallets]))) balances.set(address, await read('balanceOf', [address]));
     const totalSupply = await read('totalSupply', []);
     const differences: ReconciliationDifference[] = [];
+    const compared: ReconciliationHolder[] = [];
     let total = new Dec(0);
     for (const h of holders.values()) {
       const onChain = new Dec(units([...h.wallets].reduce((s, w) => s + (balances.get(w) ?? 0n), 0n)));
       const held = h.investorId ? (register.get(h.investorId) ?? new Dec(0)) : new Dec(0);
       const diff = onChain.minus(held);
+      compared.push({ investorId: h.investorId, wallets: [...h.wallets].map((address) => ({ address, balance: decimalString(units(balances.get(address) ?? 0n)) })), registerBalance: decimalString(held), chainBalance: decimalString(onChain), difference: decimalString(diff) });
       if (diff.isZero()) continue;
       total = total.plus(diff.abs());
       const mine = movements.filter((m) => (h.investorId && (m.fromInvestorId === h.investorId || m.toInvestorId === h.investorId)) || h.wallets.has(m.fromAddress) || h.wallets.has(m.toAddress));
@@ -108,6 +121,7 @@ export class Reconciliation {
       supplyDifference: decimalString(new Dec(units(totalSupply)).minus(registerTotal)),
       holdersCompared: holders.size,
       differences,
+      holders: compared,
       totalDifference: decimalString(total),
     };
   }
@@ -155,7 +169,8 @@ export class ReconciliationSchedule {
           r.blockNumber,
           r.totalDifference,
           r.supplyDifference,
-          JSON.stringify({ ...r, differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })) }),
+          // The record keeps the differences only: the equal holders are the chain's to read again.
+          JSON.stringify({ ...r, holders: undefined, differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })) }),
           this.clock.now(),
         ]);
         done++;
