@@ -4,6 +4,7 @@ import { ChainBatchOrder } from '../../src/modules/chain/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
+import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aNav, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -116,6 +117,13 @@ describe('Settling a dealing date in batches on chain', () => {
     expect(completed).toHaveLength(ORDERS - 1);
     expect(new Set(completed.map((e) => e.id)).size).toBe(ORDERS - 1);
     for (const e of completed) expect(e.p.transferHash).toBe(batchOf.get(e.id));
+    // The register moved once per order, naming its batch: one journal row and one holding.changed each.
+    const journal = await gw.em().find(HoldingMovement, { orderId: { $ne: null } });
+    expect(journal.map((j) => j.orderId).sort()).toEqual(orders.map((o) => o.id).sort());
+    for (const j of journal) expect(j.transferHash).toBe(batchOf.get(j.orderId!));
+    const changed = (await gw.em().find(DomainEvent, { type: 'holding.changed' })).map((e) => e.payload as Record<string, any>).filter((p) => p.orderId);
+    expect(changed.map((p) => p.orderId).sort()).toEqual(orders.map((o) => o.id).sort());
+    for (const p of changed) expect(p.transferHash).toBe(batchOf.get(p.orderId));
     const failed = await gw.em().findOneOrFail(Order, { id: frozenOrder.id });
     expect(failed).toMatchObject({ status: 'failed', failureReason: `wallet ${frozenWallet} is frozen` });
 

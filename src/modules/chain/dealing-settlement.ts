@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import { parseUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../common/raw-query';
@@ -11,7 +11,7 @@ import { Order, OrderFlow, OrderType } from '../order/order.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import type { DealingService } from '../dealing/dealing.service';
-import { ChainBatchOrder } from './chain-batch.entity';
+import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
 import { ChainTransaction } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import type { ChainHandle } from './chains';
@@ -201,7 +201,7 @@ export class DealingDateSettlement {
     const first = rows.slice(0, FIRST_CHUNK);
     let size = first.length;
     try {
-      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: this.batchData(first[0]!.type, first, await this.decimals(plan)) });
+      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: batchCall(purposeOf(first[0]!.type), this.batchRows(first, await this.decimals(plan))) });
       if (gas > BATCH_GAS_BUDGET) size = Math.max(1, Number((BigInt(first.length) * BATCH_GAS_BUDGET) / gas));
     } catch {
       // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.
@@ -221,23 +221,13 @@ export class DealingDateSettlement {
     return d;
   }
 
-  private batchData(type: OrderType, rows: DealingRow[], decimals: number): Hex {
-    const wallets = rows.map((r) => r.wallet as Hex);
-    const amounts = rows.map((r) => parseUnits(r.tokens, decimals));
-    return encodeFunctionData({ abi: TOKEN_ABI, functionName: type === OrderType.subscription ? 'batchMint' : 'batchBurn', args: [wallets, amounts] });
+  private batchRows(rows: DealingRow[], decimals: number): BatchRow[] {
+    return rows.map((r) => ({ orderId: r.orderId, wallet: r.wallet, units: parseUnits(r.tokens, decimals) }));
   }
 
   private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<ChainTransaction> {
-    const decimals = await this.decimals(plan);
-    const intent = this.chain.enqueue(em, {
-      chainId: plan.chainId,
-      purpose: type === OrderType.subscription ? 'settlement.batchMint' : 'settlement.batchBurn',
-      to: plan.tokenAddress,
-      data: this.batchData(type, rows, decimals),
-    });
-    await em.flush();
-    // A bigint key comes back from the insert as a number: the rows (and callers) get its text.
-    for (const r of rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(parseUnits(r.tokens, decimals)) });
-    return intent;
+    return enqueueBatch(em, this.chain, { chainId: plan.chainId, tokenAddress: plan.tokenAddress, purpose: purposeOf(type), rows: this.batchRows(rows, await this.decimals(plan)) });
   }
 }
+
+const purposeOf = (type: OrderType): BatchPurpose => (type === OrderType.subscription ? 'settlement.batchMint' : 'settlement.batchBurn');
