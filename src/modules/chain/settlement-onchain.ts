@@ -9,7 +9,7 @@ import { splitBatch } from './batch-intents';
 import { ChainBatchOrder } from './chain-batch.entity';
 import type { ChainService } from './chain.service';
 import { TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './sender';
+import type { TxOutcome } from './outcomes';
 
 /** The one-step flow's settle and fail of a locked order (src/modules/order/one-step.service.ts). */
 export interface SettlementOutcomes {

@@ -6,7 +6,7 @@ import { Token } from '../token/token.entity';
 import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './sender';
+import type { TxOutcome } from './outcomes';
 
 /** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
 const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested by the gateway');
