@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
-import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
+import { DECIMAL_COLUMN } from '../../common/money';
 import type { Access } from '../../common/access';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
