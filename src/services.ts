@@ -72,7 +72,7 @@ export function createServices(deps: ServiceDeps) {
   const chain = deps.chain ?? null;
   const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
   // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
-  const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder) : null;
+  const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder.outcomes) : null;
   const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
   return {
     clock,
@@ -103,7 +103,7 @@ export function createServices(deps: ServiceDeps) {
     chain,
     walletOnChain,
     settlementOnChain: settlement,
-    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder) : null,
+    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder.outcomes) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),

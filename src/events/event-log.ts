@@ -1,5 +1,7 @@
 import type { EntityManager, EventManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import { opaqueId } from '../common/ids';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/postgresql';
+import { rawRows } from '../common/raw-query';
 import { DomainEvent } from './event.entity';
 
 export interface NewEvent {
@@ -35,6 +37,32 @@ export function appendEvent(em: EntityManager, event: NewEvent): DomainEvent {
   });
   em.persist(row);
   return row;
+}
+
+/**
+ * Appends many events with one statement in the caller's transaction (a set-based write, such as
+ * a batch's settlement: one event per order), told to listeners as `eventsWritten` tells.
+ */
+export async function appendEventRows(em: SqlEntityManager, events: NewEvent[]): Promise<void> {
+  if (!events.length) return;
+  const rows = events.map((e) => ({
+    event_id: opaqueId('evt'),
+    type: e.type,
+    aggregate_type: e.aggregateType,
+    aggregate_id: e.aggregateId,
+    distributor_id: e.distributorId ?? null,
+    payload: e.payload,
+    occurred_at: e.occurredAt.toISOString(),
+  }));
+  // In the given order: positions are handed out as the rows are inserted.
+  await rawRows(
+    em,
+    `insert into "event" ("event_id", "type", "aggregate_type", "aggregate_id", "distributor_id", "payload", "occurred_at")
+     select e.r->>'event_id', e.r->>'type', e.r->>'aggregate_type', e.r->>'aggregate_id', e.r->>'distributor_id', e.r->'payload', (e.r->>'occurred_at')::timestamptz
+     from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
+    [JSON.stringify(rows)],
+  );
+  eventsWritten(em, events);
 }
 
 /**

@@ -1,15 +1,14 @@
-import { createWalletClient, encodeFunctionData, http, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ChainBatchOrder } from '../../src/modules/chain/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
+import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aNav, anInvestor } from '../support/factories';
-import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
-import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
+import { eventually, randomWallet } from '../support/chain';
+import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
 
 /*
  * A dealing date settled in batches on the worker's anvil, with the T-REX contracts the gateway
@@ -27,18 +26,10 @@ const PREVIEW = `query($sc: ID!, $d: String!) { dealingSettlementPreview(shareCl
   nav tokenAddress tokensMinted tokensBurned proceeds inFlight rows { orderId type wallet tokens amount refusal } } }`;
 
 describe('Settling a dealing date in batches on chain', () => {
-  let gw: TestGateway;
-  let chain: ReturnType<typeof chainClients>;
-  let rpcUrl: string;
-  beforeAll(async () => {
-    gw = await startTestGateway({ chains: await testChains() });
-    rpcUrl = (await workerChain()).rpcUrl;
-    chain = chainClients(rpcUrl);
-  });
-  afterAll(() => gw.close());
-  beforeEach(() => gw.reset());
+  const world = onTheWorkerChain();
 
   it(`${ORDERS} orders, one to a wallet frozen after acceptance: the rest settle in batches, that one fails with its reason, balances on chain match the register; a second run settles nothing`, async () => {
+    const { gw, chain, rpcUrl } = world;
     const m = await aChainMarket(gw);
     const investors = [m.investor];
     for (let i = 1; i < INVESTORS; i++) investors.push(await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }));
@@ -62,11 +53,8 @@ describe('Settling a dealing date in batches on chain', () => {
     expect(early.errors?.[0]?.message).toBe('No NAV published for dealing date 2031-01-02: the orders of that date are priced at it, so they settle once it is');
 
     // After acceptance, the issuer's agent freezes one wallet directly on chain.
-    const agent = gw.gateway.services.chain!.writable(CHAIN).account!;
-    const agentWallet = createWalletClient({ account: agent, chain: chain.pub.chain, transport: http(rpcUrl) });
     const frozenWallet = wallets.get(frozenInvestor.id)!;
-    const freeze = await agentWallet.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [frozenWallet as Hex, true] }) });
-    expect((await chain.pub.waitForTransactionReceipt({ hash: freeze })).status).toBe('success');
+    await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'setAddressFrozen', [frozenWallet, true]);
 
     // The date's NAV: 2.00 (orders were accepted at 1.25; they settle at the date's NAV).
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
@@ -116,6 +104,13 @@ describe('Settling a dealing date in batches on chain', () => {
     expect(completed).toHaveLength(ORDERS - 1);
     expect(new Set(completed.map((e) => e.id)).size).toBe(ORDERS - 1);
     for (const e of completed) expect(e.p.transferHash).toBe(batchOf.get(e.id));
+    // The register moved once per order, naming its batch: one journal row and one holding.changed each.
+    const journal = await gw.em().find(HoldingMovement, { orderId: { $ne: null } });
+    expect(journal.map((j) => j.orderId).sort()).toEqual(orders.map((o) => o.id).sort());
+    for (const j of journal) expect(j.transferHash).toBe(batchOf.get(j.orderId!));
+    const changed = (await gw.em().find(DomainEvent, { type: 'holding.changed' })).map((e) => e.payload as Record<string, any>).filter((p) => p.orderId);
+    expect(changed.map((p) => p.orderId).sort()).toEqual(orders.map((o) => o.id).sort());
+    for (const p of changed) expect(p.transferHash).toBe(batchOf.get(p.orderId));
     const failed = await gw.em().findOneOrFail(Order, { id: frozenOrder.id });
     expect(failed).toMatchObject({ status: 'failed', failureReason: `wallet ${frozenWallet} is frozen` });
 

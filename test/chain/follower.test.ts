@@ -7,12 +7,12 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aDistributor, anInvestor, aShareClass } from '../support/factories';
-import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
+import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
 import { httpRequest } from '../support/http';
 import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
-import { startTestGateway, type TestGateway } from '../support/gateway';
+import type { TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, testChains, workerChain } from '../support/chain';
+import { eventually, type ChainClients } from '../support/chain';
 
 /*
  * The chain follower and reconciliation on the worker's anvil with the T-REX contracts the
@@ -27,16 +27,11 @@ const RECONCILE = `query($sc: ID!) { reconciliation(shareClassId: $sc) { blockNu
   differences { investorId wallets registerBalance chainBalance difference movements { kind transactionHash fromAddress toAddress tokens } } } }`;
 
 describe('The register follows the chain: transfers the gateway did not make, reorgs, reconciliation', () => {
+  const world = onTheWorkerChain();
   let gw: TestGateway;
-  let chain: ReturnType<typeof chainClients>;
+  let chain: ChainClients;
   let rpcUrl: string;
-  beforeAll(async () => {
-    gw = await startTestGateway({ chains: await testChains() });
-    rpcUrl = (await workerChain()).rpcUrl;
-    chain = chainClients(rpcUrl);
-  });
-  afterAll(() => gw.close());
-  beforeEach(() => gw.reset());
+  beforeAll(() => ({ gw, chain, rpcUrl } = world));
 
   const ops = (query: string, variables: Record<string, unknown> = {}) => opsCall(gw, query, variables) as Promise<any>;
 
@@ -134,10 +129,7 @@ describe('The register follows the chain: transfers the gateway did not make, re
     expect(clean.data.reconciliation).toMatchObject({ differences: [], supplyDifference: '0', totalDifference: '0' });
     expect(Number(clean.data.reconciliation.totalSupply)).toBe(800);
 
-    const agent = gw.gateway.services.chain!.writable(CHAIN).account!;
-    const agentWallet = createWalletClient({ account: agent, chain: chain.pub.chain, transport: http(rpcUrl) });
-    const hash = await agentWallet.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [m.bob.account.address, 42_000_000n] }) });
-    expect((await chain.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
+    const hash = await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [m.bob.account.address, 42_000_000n]);
     const seen = await eventually('the follower recorded the mint', async () => gw.em().findOne(ChainMovement, { transactionHash: hash.toLowerCase() }));
     expect(seen).toMatchObject({ kind: ChainMovementKind.issuance, toInvestorId: m.bob.investor.id });
     // The register does not follow issuance it did not make.

@@ -4,7 +4,7 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { OrderType } from '../../src/modules/order/order.entity';
-import { aHolding, aMarket } from '../support/factories';
+import { aHolding, aMarket, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /**
@@ -58,6 +58,57 @@ describe('Holding ledger', () => {
     expect(burnt).toEqual({ outcome: 'moved', change: '-12', balance: '3' });
     const lots = await gw.em().find(HoldingLot, { investor: m.investor.id }, { orderBy: { settledAt: 'asc' } });
     expect(lots.map((l) => dec(l.remaining))).toEqual(['0', '3']);
+  });
+
+  it('settleMany moves each order of a batch exactly as settle would, one after the other: lots, journal, balances and events alike; `already` and `short` per order', async () => {
+    // given two pairs of investors with the same holdings: two lots of 10 (two days old) and 5 each
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const [a1, a2, b1, b2] = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass] }))))];
+    const at = gw.clock.now();
+    const [twoDaysAgo, aDayAgo] = [new Date(at.getTime() - 2 * 86_400_000), new Date(at.getTime() - 86_400_000)];
+    for (const inv of [a1, a2, b1, b2]) {
+      await aHolding(gw.em(), inv, m.shareClass, '10', twoDaysAgo);
+      await aHolding(gw.em(), inv, m.shareClass, '5', aDayAgo);
+    }
+    const orders = (one: typeof a1, two: typeof a1, p: string) => [
+      { order: { ...orderOf(m, `ord_${p}1`, OrderType.subscription), investor: one }, tokens: '7.5' },
+      { order: { ...orderOf(m, `ord_${p}2`, OrderType.redemption), investor: one }, tokens: '12' },
+      { order: { ...orderOf(m, `ord_${p}3`, OrderType.redemption), investor: two }, tokens: '16' },
+      { order: { ...orderOf(m, `ord_${p}4`, OrderType.redemption), investor: two }, tokens: '15' },
+      { order: { ...orderOf(m, `ord_${p}5`, OrderType.redemption), investor: one }, tokens: '8' },
+    ].map((s) => ({ ...s, at, transferHash: '0xbatch' }));
+    // one order of each list was settled before
+    await gw.em().transactional((em) => ledger().settle(em, orders(a1, a2, 'a')[0]!));
+    await gw.em().transactional((em) => ledger().settle(em, orders(b1, b2, 'b')[0]!));
+    // when the first list is settled as a batch and the second one order at a time
+    const many = await gw.em().transactional((em) => ledger().settleMany(em, orders(a1, a2, 'a')));
+    const one: unknown[] = [];
+    for (const s of orders(b1, b2, 'b')) one.push(await gw.em().transactional((em) => ledger().settle(em, s)));
+    // then the answers, the lots, the journal, the balances and the events are the same
+    expect([...many.values()]).toEqual(one);
+    expect(one).toEqual([
+      { outcome: 'already' },
+      { outcome: 'moved', change: '-12', balance: '10.5' },
+      { outcome: 'short', balance: '15' },
+      { outcome: 'moved', change: '-15', balance: '0' },
+      { outcome: 'moved', change: '-8', balance: '2.5' },
+    ]);
+    const state = async (inv: typeof a1) => ({
+      balance: (await gw.em().findOneOrFail(Holding, { investor: inv.id, shareClass: m.shareClass.id })).balance,
+      lots: (await gw.em().find(HoldingLot, { investor: inv.id }, { orderBy: { settledAt: 'asc', id: 'asc' } })).map((l) => [dec(l.quantity), dec(l.remaining), l.settledAt.getTime(), l.orderId?.slice(5) ?? null]),
+      journal: (await gw.em().find(HoldingMovement, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((j) => [dec(j.change), dec(j.balance), j.orderId?.slice(5) ?? null, j.transferHash ?? null, j.orderId ? j.at.getTime() : 'opening']),
+      events: (await gw.em().find(DomainEvent, { type: 'holding.changed', aggregateId: `${inv.id}:${m.shareClass.id}` }, { orderBy: { position: 'asc' } })).map((e) => {
+        const { investorId: _, orderId, ...rest } = e.payload as Record<string, unknown>;
+        return { ...rest, orderId: typeof orderId === 'string' ? orderId.slice(5) : null };
+      }),
+    });
+    expect(await state(a1)).toEqual(await state(b1));
+    expect(await state(a2)).toEqual(await state(b2));
+    expect((await state(a1)).lots).toEqual([
+      ['10', '0', twoDaysAgo.getTime(), null],
+      ['5', '0', aDayAgo.getTime(), null],
+      ['7.5', '2.5', at.getTime(), '1'],
+    ]);
   });
 
   it('an ops adjustment out never takes tokens promised to open redemptions (free = balance − reserved)', async () => {

@@ -1,8 +1,10 @@
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from './factories';
-import type { TestGateway } from './gateway';
-import { eventually } from './chain';
+import { createWalletClient, encodeFunctionData, http, type Abi, type Account, type Hex } from 'viem';
+import type { ChainConfig } from '../../src/modules/chain/chain-config';
+import { startTestGateway, type TestGateway } from './gateway';
+import { chainClients, eventually, testChains, workerChain, type ChainClients } from './chain';
 
 /** An ops GraphQL call of a test gateway; returns the body. */
 export async function opsCall(gw: TestGateway, query: string, variables: Record<string, unknown> = {}) {
@@ -52,3 +54,37 @@ export const finalOrder = (gw: TestGateway, orderId: string, timeoutMs?: number)
     },
     timeoutMs,
   );
+
+/**
+ * A test gateway on the worker's anvil for a describe block, with clients of that chain: started
+ * before all, emptied before each test, closed after all. Read its fields inside the tests.
+ */
+export function onTheWorkerChain(over: Partial<ChainConfig> = {}) {
+  const world = {} as { gw: TestGateway; chain: ChainClients; rpcUrl: string };
+  beforeAll(async () => {
+    world.gw = await startTestGateway({ chains: await testChains(over) });
+    world.rpcUrl = (await workerChain()).rpcUrl;
+    world.chain = chainClients(world.rpcUrl);
+  });
+  afterAll(() => world.gw.close());
+  beforeEach(() => world.gw.reset());
+  return world;
+}
+
+/**
+ * The gateway's agent key used directly on chain, behind the gateway's back (as an issuer's
+ * other tools would): sends a call and waits for its receipt, which must succeed.
+ */
+export async function behindTheGateway(gw: TestGateway, rpcUrl: string, to: string, abi: Abi, functionName: string, args: readonly unknown[]): Promise<Hex> {
+  return sendAs(gw.gateway.services.chain!.writable('31337').account!, rpcUrl, to, abi, functionName, args);
+}
+
+/** Sends a call from `account` and waits for its receipt, which must succeed; with a `tip` (priority fee, wei) it returns once sent, for a block mined later. */
+export async function sendAs(account: Account, rpcUrl: string, to: string, abi: Abi, functionName: string, args: readonly unknown[], tip?: bigint): Promise<Hex> {
+  const { pub } = chainClients(rpcUrl);
+  const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
+  const fees = tip === undefined ? {} : { maxPriorityFeePerGas: tip, maxFeePerGas: tip * 2n + (await pub.getGasPrice()) };
+  const hash = await wallet.sendTransaction({ to: to as Hex, data: encodeFunctionData({ abi, functionName, args }), ...fees });
+  if (tip === undefined && (await pub.waitForTransactionReceipt({ hash })).status !== 'success') throw new Error(`${functionName} reverted`);
+  return hash;
+}

@@ -57,6 +57,8 @@ export async function testChains(over: Partial<ChainConfig> = {}): Promise<Chain
 /** Reads the worker's chain, and drives anvil (mining, dropping, reorgs) for the drills. */
 const anvilChain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
 
+export type ChainClients = ReturnType<typeof chainClients>;
+
 export function chainClients(rpcUrl: string) {
   const foundry = anvilChain;
   // cacheTime 0: the tests read the head as it is now, as the gateway does (viem caches it otherwise).

@@ -148,6 +148,12 @@ export class ChainTransaction {
   updatedAt: Date;
 }
 
+/** Columns of an intent a step of the sender changes; null clears an optional one. */
+export type IntentPatch = { [K in keyof ChainTransaction]?: ChainTransaction[K] | null };
+
+/** A patch with its update time: every change of an intent says when it happened. */
+export const stamped = (patch: IntentPatch): IntentPatch => ({ ...patch, updatedAt: new Date() });
+
 /** The one writer of an agent key on a chain: its lease, and the next nonce it hands out. */
 @Entity({ tableName: 'chain_signer' })
 export class ChainSigner {

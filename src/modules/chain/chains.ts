@@ -2,10 +2,15 @@ import { createPublicClient, defineChain, fallback, http, type Chain, type Publi
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { ChainConfig, ChainsConfig } from './chain-config';
 
+/** Calls per JSON-RPC batch request (nodes cap a batch; 1,000 is a common limit). */
+const READS_PER_BATCH = 500;
+
 /** One configured chain: its reads (viem public client over its RPC URLs) and its agent account. */
 export class ChainHandle {
   readonly chain: Chain;
   readonly client: PublicClient;
+  /** The same reads, with concurrent calls sent in JSON-RPC batches (one HTTP request per batch): a dealing date's checks of many wallets. */
+  readonly batchReads: PublicClient;
   /** The agent account signing the gateway's transactions; null when no key is configured (read only). */
   readonly account: PrivateKeyAccount | null;
 
@@ -21,6 +26,8 @@ export class ChainHandle {
     // cacheTime, which counted a block just mined as 0 confirmations).
     const transports = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }));
     this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250, cacheTime: 0 }) as PublicClient;
+    const batched = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 30_000, batch: { batchSize: READS_PER_BATCH } }));
+    this.batchReads = createPublicClient({ chain: this.chain, transport: batched.length === 1 ? batched[0] : fallback(batched), cacheTime: 0 }) as PublicClient;
     this.account = config.agentKey ? privateKeyToAccount(config.agentKey.reveal()) : null;
   }
 

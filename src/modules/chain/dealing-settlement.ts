@@ -1,17 +1,17 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import { parseUnits, type Abi, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../common/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { Nav } from '../nav/nav.entity';
-import { priceAtNav } from '../order/order.pricing';
+import { priceDealingDate, type DealingPriced } from '../order/dealing-pricing';
 import { Order, OrderFlow, OrderType } from '../order/order.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import type { DealingService } from '../dealing/dealing.service';
-import { ChainBatchOrder } from './chain-batch.entity';
+import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
 import { ChainTransaction } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import type { ChainHandle } from './chains';
@@ -20,10 +20,12 @@ import type { SettlementOutcomes } from './settlement-onchain';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;
-/** Rows tried in a first chunk before its gas is estimated (T-REX's batchMint costs ~106k a row: ~110 fit the budget). */
-const FIRST_CHUNK = 150;
-/** Calls in flight at once while rows are checked. */
-const CHECK_CONCURRENCY = 16;
+/** Rows whose batch call is estimated to size the chunks. */
+const SAMPLE_ROWS = 20;
+/** Rows in a batch at most, whatever the estimate (its calldata and its events stay small). */
+const MAX_ROWS = 250;
+/** Rows in a batch when the sample could not be estimated (T-REX's batchMint costs up to ~106k a row). */
+const FALLBACK_ROWS = 100;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A row of a dealing date: an accepted order priced at the date's NAV, and what its check found. */
@@ -90,9 +92,8 @@ export class DealingDateSettlement {
       const plan = await this.plan(em, shareClassId, dealingDate, true);
       const failed: DealingOutcome['failed'] = [];
       const orders = this.orders();
-      const byId = new Map((await em.find(Order, { id: { $in: plan.rows.map((r) => r.orderId) } })).map((o) => [o.id, o]));
       for (const row of plan.rows.filter((r) => r.refusal)) {
-        await orders.failLocked(em, byId.get(row.orderId)!, row.refusal!, undefined, 'ops');
+        await orders.failLocked(em, await orders.lockOrder(em, row.orderId), row.refusal!, undefined, 'ops');
         failed.push({ orderId: row.orderId, reason: row.refusal! });
       }
       const transactions: ChainTransaction[] = [];
@@ -127,13 +128,12 @@ export class DealingDateSettlement {
     );
     const busy = await this.inTransaction(em, orders.map((o) => o.id));
     const open = orders.filter((o) => !busy.has(o.id));
-    for (const o of open) {
-      // Forward pricing: the order's tokens (subscription) or proceeds (redemption) at the date's NAV.
-      priceAtNav(o, nav, token.decimals, shareClass.currency);
-    }
-    if (!settling) em.clear();
+    // Forward pricing: the order's tokens (subscription) or proceeds (redemption) at the date's NAV,
+    // recorded by one statement when settling; the entities, unchanged, leave the unit of work.
+    const priced = await priceDealingDate(em, open, nav, token.decimals, shareClass.currency, { writeAt: settling ? new Date() : undefined });
+    em.clear();
     const chain = this.chain.writable(token.chainId);
-    const rows = await this.check(chain, token, open);
+    const rows = await this.check(chain, token, open, priced);
     return { shareClassId, dealingDate, nav: decimalString(price), navPublishedAt: nav.publishedAt, chainId: token.chainId, tokenAddress: token.contractAddress, rows, inFlight: [...busy] };
   }
 
@@ -162,26 +162,27 @@ export class DealingDateSettlement {
   }
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
-  private async check(chain: ChainHandle, token: Token, orders: Order[]): Promise<DealingRow[]> {
-    const read = <T>(to: string, abi: unknown, functionName: string, args: unknown[]) => chain.client.readContract({ address: to as Hex, abi: abi as never, functionName, args } as never) as Promise<T>;
+  private async check(chain: ChainHandle, token: Token, orders: Order[], priced: DealingPriced[]): Promise<DealingRow[]> {
+    const read = async (to: string, abi: Abi, functionName: string, w: string) => chain.batchReads.readContract({ address: to as Hex, abi, functionName, args: [w as Hex] });
     const wallets = [...new Set(orders.map((o) => o.deliveryWallet!.toLowerCase()))];
     const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
-    for (let i = 0; i < wallets.length; i += CHECK_CONCURRENCY) {
-      await Promise.all(
-        wallets.slice(i, i + CHECK_CONCURRENCY).map(async (w) => {
-          const [verified, frozen, balance] = await Promise.all([
-            read<boolean>(token.identityRegistry!, IDENTITY_REGISTRY_ABI, 'isVerified', [w]),
-            read<boolean>(token.contractAddress, TOKEN_ABI, 'isFrozen', [w]),
-            read<bigint>(token.contractAddress, TOKEN_ABI, 'balanceOf', [w]),
-          ]);
-          facts.set(w, { verified, frozen, balance });
-        }),
-      );
-    }
+    // Every call at once: the client sends them in JSON-RPC batches (a few HTTP requests, not one per call).
+    await Promise.all(
+      wallets.map(async (w) => {
+        const [verified, frozen, balance] = await Promise.all([
+          read(token.identityRegistry!, IDENTITY_REGISTRY_ABI, 'isVerified', w),
+          read(token.contractAddress, TOKEN_ABI, 'isFrozen', w),
+          read(token.contractAddress, TOKEN_ABI, 'balanceOf', w),
+        ]);
+        facts.set(w, { verified: verified === true, frozen: frozen === true, balance: typeof balance === 'bigint' ? balance : 0n });
+      }),
+    );
+    const prices = new Map(priced.map((p) => [p.id, p]));
     return orders.map((o) => {
       const wallet = o.deliveryWallet!.toLowerCase();
       const f = facts.get(wallet)!;
-      const units = parseUnits(o.settlementTokens!, token.decimals);
+      const { settlementTokens, settlementAmount } = prices.get(o.id)!;
+      const units = parseUnits(settlementTokens!, token.decimals);
       let refusal: string | null = null;
       if (o.type === OrderType.subscription && !f.verified) refusal = 'Identity is not verified.';
       else if (f.frozen) refusal = `wallet ${wallet} is frozen`;
@@ -190,21 +191,27 @@ export class DealingDateSettlement {
         if (units > f.balance) refusal = 'cannot burn more than balance';
         else f.balance -= units;
       }
-      return { orderId: o.id, type: o.type, wallet, tokens: o.settlementTokens!, amount: o.settlementAmount!, refusal };
+      return { orderId: o.id, type: o.type, wallet, tokens: settlementTokens!, amount: settlementAmount!, refusal };
     });
   }
 
-  /** Rows cut into chunks whose batch call fits the gas budget (the first chunk's estimate sizes the rest). */
+  /**
+   * Rows cut into chunks whose batch call fits the gas budget. A batch's gas grows with its rows,
+   * so a sample's estimate per row sizes them (a sample, not a whole first chunk: estimating is a
+   * binary search of the call, and it is the run's slowest step); a chunk the sample misjudged
+   * runs out of gas and goes again in halves (batch-intents.ts).
+   */
   private async chunks(plan: DealingPlan, rows: DealingRow[]): Promise<DealingRow[][]> {
     if (!rows.length) return [];
     const chain = this.chain.writable(plan.chainId);
-    const first = rows.slice(0, FIRST_CHUNK);
-    let size = first.length;
+    const sample = rows.slice(0, SAMPLE_ROWS);
+    let size = MAX_ROWS;
     try {
-      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: this.batchData(first[0]!.type, first, await this.decimals(plan)) });
-      if (gas > BATCH_GAS_BUDGET) size = Math.max(1, Number((BigInt(first.length) * BATCH_GAS_BUDGET) / gas));
+      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: batchCall(purposeOf(sample[0]!.type), this.batchRows(sample, await this.decimals(plan))) });
+      size = Math.max(1, Math.min(MAX_ROWS, Number((BigInt(sample.length) * BATCH_GAS_BUDGET) / gas)));
     } catch {
       // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.
+      size = FALLBACK_ROWS;
     }
     const out: DealingRow[][] = [];
     for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
@@ -221,23 +228,13 @@ export class DealingDateSettlement {
     return d;
   }
 
-  private batchData(type: OrderType, rows: DealingRow[], decimals: number): Hex {
-    const wallets = rows.map((r) => r.wallet as Hex);
-    const amounts = rows.map((r) => parseUnits(r.tokens, decimals));
-    return encodeFunctionData({ abi: TOKEN_ABI, functionName: type === OrderType.subscription ? 'batchMint' : 'batchBurn', args: [wallets, amounts] });
+  private batchRows(rows: DealingRow[], decimals: number): BatchRow[] {
+    return rows.map((r) => ({ orderId: r.orderId, wallet: r.wallet, units: parseUnits(r.tokens, decimals) }));
   }
 
   private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<ChainTransaction> {
-    const decimals = await this.decimals(plan);
-    const intent = this.chain.enqueue(em, {
-      chainId: plan.chainId,
-      purpose: type === OrderType.subscription ? 'settlement.batchMint' : 'settlement.batchBurn',
-      to: plan.tokenAddress,
-      data: this.batchData(type, rows, decimals),
-    });
-    await em.flush();
-    // A bigint key comes back from the insert as a number: the rows (and callers) get its text.
-    for (const r of rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(parseUnits(r.tokens, decimals)) });
-    return intent;
+    return enqueueBatch(em, this.chain, { chainId: plan.chainId, tokenAddress: plan.tokenAddress, purpose: purposeOf(type), rows: this.batchRows(rows, await this.decimals(plan)) });
   }
 }
+
+const purposeOf = (type: OrderType): BatchPurpose => (type === OrderType.subscription ? 'settlement.batchMint' : 'settlement.batchBurn');

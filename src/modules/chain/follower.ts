@@ -1,7 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { formatUnits, parseAbiItem, zeroAddress, type Hex, type Log } from 'viem';
-import { logger } from '../../common/logger';
-import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../common/raw-query';
 import { runInScope } from '../../common/request-scope';
 import { appendEvent } from '../../events/event-log';
@@ -9,8 +7,9 @@ import { WakeLoop } from '../../events/wake-loop';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
 import type { HoldingLedger } from '../holding/holding-ledger';
-import type { TakenPiece } from '../holding/holding-lots';
 import { Token } from '../token/token.entity';
+import { holderOf, holdingOf } from './chain-holders';
+import { forkPoint, undoAfter } from './follower-reorg';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { ChainHandle, Chains } from './chains';
 
@@ -29,11 +28,6 @@ interface FollowedToken {
   address: string;
   shareClassId: string;
   decimals: number;
-}
-
-interface Holder {
-  investorId: string;
-  distributorId: string;
 }
 
 /**
@@ -120,9 +114,9 @@ export class ChainFollower {
         return true;
       }
       let from = BigInt(cursor.block_number) + 1n;
-      const forkedAt = await this.forkPoint(em, chain, from - 1n);
+      const forkedAt = await forkPoint(em, chain, from - 1n);
       if (forkedAt !== null) {
-        await this.undoAfter(em, chain.id, forkedAt);
+        await undoAfter(em, this.ledger, chain.id, forkedAt, this.clock.now());
         from = forkedAt + 1n;
       }
       if (from > safe) {
@@ -186,60 +180,12 @@ export class ChainFollower {
     );
   }
 
-  /**
-   * Null when the cursor's block is still canonical; else the newest kept block that still is
-   * (every block after it is re-read), or one before the oldest kept when none is.
-   */
-  private async forkPoint(em: EntityManager, chain: ChainHandle, cursor: bigint): Promise<bigint | null> {
-    const kept = await rawRows<{ block_number: string; block_hash: string }>(
-      em,
-      // Ordered by the number, not by its text (an output column of the same name would win).
-      'select b.block_number::text as block_number, b.block_hash from chain_followed_block b where b.chain_id = ? and b.block_number <= ? order by b.block_number desc',
-      [chain.id, String(cursor)],
-    );
-    if (!kept.length) return null;
-    let forked = false;
-    for (const b of kept) {
-      const now = await chain.client.getBlock({ blockNumber: BigInt(b.block_number) }).catch(() => null);
-      if (now && now.hash.toLowerCase() === b.block_hash) return forked ? BigInt(b.block_number) : null;
-      forked = true;
-    }
-    return BigInt(kept[kept.length - 1]!.block_number) - 1n;
-  }
-
-  /** Undoes, newest first, what the movements after `block` did to the register (their blocks left the chain). */
-  private async undoAfter(em: EntityManager, chainId: string, block: bigint): Promise<void> {
-    const gone = await em.find(ChainMovement, { chainId, blockNumber: { $gt: String(block) }, undoneAt: null }, { orderBy: { blockNumber: 'desc', logIndex: 'desc' } });
-    const now = this.clock.now();
-    for (const m of gone) {
-      logger.warn({ chainId, block: m.blockNumber, tx: m.transactionHash }, 'reorg: a followed transfer left the chain; its effect on the register is undone');
-      const [from, to] = [await this.holderById(em, m.fromInvestorId), await this.holderById(em, m.toInvestorId)];
-      const moves = m.kind === ChainMovementKind.transfer || m.kind === ChainMovementKind.unknown_holder;
-      const payload = { chainId, reorg: true, undoes: m.transactionHash };
-      if (moves && to) await this.ledger.chainMove(em, { ...key(to, m.shareClassId), change: `-${m.tokens}`, at: now, transferHash: m.transactionHash, reason: `reorg: transfer ${m.transactionHash} undone`, payload });
-      if (moves && from) {
-        await this.ledger.chainMove(em, {
-          ...key(from, m.shareClassId),
-          change: m.tokens,
-          at: now,
-          transferHash: m.transactionHash,
-          reason: `reorg: transfer ${m.transactionHash} undone`,
-          lots: lotsBack(m, now),
-          payload,
-        });
-      }
-      m.undoneAt = now;
-    }
-    await rawRows(em, 'delete from chain_followed_block where chain_id = ? and block_number > ?', [chainId, String(block)]);
-    await em.flush();
-  }
-
   /** One `Transfer` someone else made: recorded, and followed by the register as its kind says. */
   private async apply(em: EntityManager, chainId: string, token: FollowedToken, log: TransferLog): Promise<void> {
     const fromAddress = log.args.from.toLowerCase();
     const toAddress = log.args.to.toLowerCase();
     const tokens = formatUnits(log.args.value, token.decimals);
-    const [from, to] = [await this.holderOf(em, chainId, fromAddress), await this.holderOf(em, chainId, toAddress)];
+    const [from, to] = [await holderOf(em, chainId, fromAddress), await holderOf(em, chainId, toAddress)];
     const issuance = fromAddress === zeroAddress || toAddress === zeroAddress;
     const kind = issuance
       ? ChainMovementKind.issuance
@@ -269,10 +215,10 @@ export class ChainFollower {
     if (kind === ChainMovementKind.transfer || kind === ChainMovementKind.unknown_holder) {
       const reason = `on-chain transfer ${movement.transactionHash}`;
       if (from) {
-        const out = await this.ledger.chainMove(em, { ...key(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload });
+        const out = await this.ledger.chainMove(em, { ...holdingOf(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload });
         movement.lotsTaken = out.taken.map((l) => ({ quantity: l.quantity, settledAt: l.settledAt.toISOString() }));
       }
-      if (to) await this.ledger.chainMove(em, { ...key(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, payload });
+      if (to) await this.ledger.chainMove(em, { ...holdingOf(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, payload });
     }
     if (kind === ChainMovementKind.unknown_holder || kind === ChainMovementKind.issuance) {
       // Raised to ops: the register cannot say who holds these tokens, or they were issued without an order.
@@ -287,32 +233,5 @@ export class ChainFollower {
     }
     await em.flush();
   }
-
-  /** The investor a wallet belongs to on this chain (a removed wallet still was theirs), or null. */
-  private async holderOf(em: EntityManager, chainId: string, address: string): Promise<Holder | null> {
-    if (address === zeroAddress) return null;
-    const [row] = await rawRows<{ investor_id: string; distributor_id: string }>(
-      em,
-      `select w.investor_id, i.distributor_id from investor_wallet w join investor i on i.id = w.investor_id
-       where w.chain_id = ? and lower(w.address) = ? order by (w.status = 'removed'), w.id desc limit 1`,
-      [chainId, address],
-    );
-    return row ? { investorId: row.investor_id, distributorId: row.distributor_id } : null;
-  }
-
-  private async holderById(em: EntityManager, investorId: string | undefined): Promise<Holder | null> {
-    if (!investorId) return null;
-    const [row] = await rawRows<{ distributor_id: string }>(em, 'select distributor_id from investor where id = ?', [investorId]);
-    return row ? { investorId, distributorId: row.distributor_id } : null;
-  }
 }
 
-const key = (h: Holder, shareClassId: string) => ({ investorId: h.investorId, shareClassId, distributorId: h.distributorId });
-
-/** The sender's lots as the movement took them, and what no lot covered as a lot of now. */
-function lotsBack(m: ChainMovement, now: Date): TakenPiece[] {
-  const lots = (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
-  const rest = new Dec(m.tokens).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
-  if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: now });
-  return lots;
-}

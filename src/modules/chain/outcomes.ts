@@ -1,4 +1,15 @@
-import type { OutcomeHandler } from './sender';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChainTransaction } from './chain-transaction.entity';
+
+/** How an intent ended at its confirmation depth (or before reaching a block). */
+export type TxOutcome = { ok: true; hash: string; contractAddress: string | null } | { ok: false; reason: string; hash: string | null };
+
+/**
+ * Declares an intent's business outcome, inside the transaction that makes the intent final:
+ * both commit together or neither does, so an outcome is declared exactly once.
+ */
+export type OutcomeHandler = (em: EntityManager, tx: ChainTransaction, outcome: TxOutcome) => Promise<void>;
+
 
 /**
  * Routes an intent's outcome by its purpose's family (`settlement.*`, `wallet.*`); `deploy`

@@ -1,4 +1,6 @@
-import { BaseError, decodeErrorResult, type Abi, type Hex } from 'viem';
+import { BaseError, decodeErrorResult, type Abi, type Hex, type TransactionReceipt } from 'viem';
+import type { ChainTransaction } from './chain-transaction.entity';
+import type { ChainHandle } from './chains';
 
 /** What a failed call tells: the contract refused (with its reason), or the chain was not reached. */
 export type CallFailure = { reverted: true; reason: string } | { reverted: false; message: string };
@@ -46,4 +48,17 @@ export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
   }
   const m = /execution reverted:?\s*(.*)$/i.exec(detail ?? '');
   return { reverted: true, reason: m?.[1]?.trim() || 'reverted without a reason' };
+}
+
+/** Why a mined transaction reverted: out of gas (all its gas used), else its call replayed at the block before its own. */
+export async function revertReasonOf(chain: ChainHandle, intent: ChainTransaction, receipt: TransactionReceipt, abis: Abi[]): Promise<string> {
+  if (intent.gasLimit && receipt.gasUsed >= BigInt(intent.gasLimit)) return 'out of gas';
+  try {
+    await chain.client.call({ account: chain.account!.address, to: (intent.toAddress ?? undefined) as Hex | undefined, data: intent.data as Hex, gas: BigInt(intent.gasLimit!), blockNumber: receipt.blockNumber - 1n });
+    // The call succeeds on the state before the block: what changed it is earlier in the same block.
+    return 'reverted';
+  } catch (err) {
+    const failure = readCallFailure(err, abis);
+    return failure.reverted ? failure.reason : 'reverted';
+  }
 }

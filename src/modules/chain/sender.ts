@@ -1,5 +1,5 @@
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
@@ -7,23 +7,14 @@ import { runInScope } from '../../common/request-scope';
 import { WakeLoop } from '../../events/wake-loop';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
-import { ChainSigner, ChainTransaction, ChainTxStatus } from './chain-transaction.entity';
+import { ChainSigner, ChainTransaction, ChainTxStatus, stamped, type IntentPatch } from './chain-transaction.entity';
+import { releaseLeases, takeLease } from './agent-lease';
+import { signReplacement } from './replacement';
 import type { ChainHandle, Chains } from './chains';
-import { readCallFailure } from './revert';
+import { readCallFailure, revertReasonOf } from './revert';
 import { AGENT_ROLE_ABI, IDENTITY_ABI, TOKEN_ABI } from './contracts';
+import type { OutcomeHandler, TxOutcome } from './outcomes';
 
-/** How an intent ended at its confirmation depth (or before reaching a block). */
-export type TxOutcome = { ok: true; hash: string; contractAddress: string | null } | { ok: false; reason: string; hash: string | null };
-
-/**
- * Declares an intent's business outcome, inside the transaction that makes the intent final:
- * both commit together or neither does, so an outcome is declared exactly once.
- */
-export type OutcomeHandler = (em: EntityManager, tx: ChainTransaction, outcome: TxOutcome) => Promise<void>;
-
-/** Fee bump of a replacement: nodes refuse less than +10%. */
-const BUMP_NUM = 125n;
-const BUMP_DEN = 100n;
 const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
 
 /**
@@ -57,7 +48,7 @@ export class ChainSender {
 
   async stop(): Promise<void> {
     await this.loop.stop();
-    await this.releaseLeases().catch(() => undefined);
+    await releaseLeases(this.orm, this.owner).catch(() => undefined);
   }
 
   wake(): void {
@@ -93,26 +84,10 @@ export class ChainSender {
   }
 
   private async work(chain: ChainHandle): Promise<void> {
-    if (!(await this.lease(chain))) return;
+    if (!(await takeLease(this.orm, chain, this.owner))) return;
     await this.signQueued(chain);
     await this.sendSigned(chain);
     await this.follow(chain);
-  }
-
-  /** Takes or renews the lease of the chain's agent key; false while another instance holds it. */
-  private async lease(chain: ChainHandle): Promise<boolean> {
-    const rows = await this.orm.em.fork().execute<{ next_nonce: string }[]>(
-      `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + make_interval(secs => ?))
-       on conflict (chain_id, address) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-       where chain_signer.lease_owner = excluded.lease_owner or chain_signer.lease_until is null or chain_signer.lease_until < now()
-       returning next_nonce`,
-      [chain.id, chain.agent, this.owner, chain.config.leaseSeconds],
-    );
-    return rows.length > 0;
-  }
-
-  private async releaseLeases(): Promise<void> {
-    await this.orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [this.owner]);
   }
 
   private intents(chain: ChainHandle, statuses: ChainTxStatus[]): Promise<ChainTransaction[]> {
@@ -165,7 +140,7 @@ export class ChainSender {
         });
         const hash = keccak256(raw);
         signer.nextNonce = String(nonce + 1n);
-        em.assign(row, {
+        em.assign(row, stamped({
           nonce: String(nonce),
           gasLimit: String(gas),
           maxFeePerGas: String(fees.maxFeePerGas),
@@ -175,8 +150,7 @@ export class ChainSender {
           hashes: [hash],
           status: ChainTxStatus.signed,
           lastError: null,
-          updatedAt: new Date(),
-        } as never);
+        }));
       });
     }
   }
@@ -213,11 +187,7 @@ export class ChainSender {
         return true;
       }
     }
-    await this.orm.em.fork().nativeUpdate(
-      ChainTransaction,
-      { id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } },
-      { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null, updatedAt: new Date() } as never,
-    );
+    await this.patch({ id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } }, { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null });
     return true;
   }
 
@@ -256,13 +226,13 @@ export class ChainSender {
           confirmations,
         };
         if (confirmations < intent.requiredConfirmations) {
-          await this.orm.em.fork().nativeUpdate(ChainTransaction, { id: intent.id, status: { $in: [ChainTxStatus.sent, ChainTxStatus.mined] } }, { ...mined, status: ChainTxStatus.mined, updatedAt: new Date() } as never);
+          await this.patch({ id: intent.id, status: { $in: [ChainTxStatus.sent, ChainTxStatus.mined] } }, { ...mined, status: ChainTxStatus.mined });
           continue;
         }
         if (receipt.status === 'success') {
           await this.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress });
         } else {
-          const reason = await this.revertReason(chain, intent, receipt);
+          const reason = await revertReasonOf(chain, intent, receipt, ABIS);
           await this.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });
         }
         continue;
@@ -270,7 +240,7 @@ export class ChainSender {
       if (intent.status === ChainTxStatus.mined) {
         // Its block left the chain (a reorg) before the confirmation depth: send the same bytes again.
         logger.warn({ chainId: chain.id, intent: intent.id, hash: intent.hash }, 'receipt gone (reorg): sending the transaction again');
-        await this.orm.em.fork().nativeUpdate(ChainTransaction, { id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null, updatedAt: new Date() } as never);
+        await this.patch({ id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null });
         intent.status = ChainTxStatus.sent;
       }
       const known = await chain.client.getTransaction({ hash: intent.hash as Hex }).catch(() => null);
@@ -283,62 +253,37 @@ export class ChainSender {
     }
   }
 
-  /** Re-signs at the same nonce with fees up by a quarter (at least the network's current ones); every hash is kept. */
+  /** A replacement at the same nonce (replacement.ts) sent; every hash is kept. */
   private async replace(chain: ChainHandle, intent: ChainTransaction): Promise<void> {
-    const current = (await chain.client.estimateFeesPerGas()) as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-    const bump = (old: string | undefined, now: bigint) => {
-      const raised = (BigInt(old ?? '0') * BUMP_NUM) / BUMP_DEN + 1n;
-      return raised > now ? raised : now;
-    };
-    const maxPriorityFeePerGas = bump(intent.maxPriorityFeePerGas, current.maxPriorityFeePerGas);
-    let maxFeePerGas = bump(intent.maxFeePerGas, current.maxFeePerGas);
-    if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
-    const raw = await chain.account!.signTransaction({
-      chainId: chain.chain.id,
-      type: 'eip1559',
-      nonce: Number(intent.nonce),
-      to: (intent.toAddress ?? null) as Hex | null,
-      data: intent.data as Hex,
-      gas: BigInt(intent.gasLimit!),
-      maxFeePerGas,
-      maxPriorityFeePerGas,
-    });
-    const hash = keccak256(raw);
-    const updated = await this.orm.em.fork().nativeUpdate(
-      ChainTransaction,
+    const r = await signReplacement(chain, intent);
+    const hashes = [...intent.hashes, r.hash];
+    const updated = await this.patch(
       { id: intent.id, status: ChainTxStatus.sent, hash: intent.hash },
-      { rawTx: raw, hash, hashes: [...intent.hashes, hash], maxFeePerGas: String(maxFeePerGas), maxPriorityFeePerGas: String(maxPriorityFeePerGas), status: ChainTxStatus.signed, updatedAt: new Date() } as never,
+      { rawTx: r.raw, hash: r.hash, hashes, maxFeePerGas: String(r.maxFeePerGas), maxPriorityFeePerGas: String(r.maxPriorityFeePerGas), status: ChainTxStatus.signed },
     );
     if (!updated) return;
-    logger.info({ chainId: chain.id, intent: intent.id, replaced: intent.hash, by: hash }, 'transaction not mined in time: replaced at the same nonce');
-    await this.broadcast(chain, Object.assign(intent, { rawTx: raw, hash, hashes: [...intent.hashes, hash] }));
+    logger.info({ chainId: chain.id, intent: intent.id, replaced: intent.hash, by: r.hash }, 'transaction not mined in time: replaced at the same nonce');
+    await this.broadcast(chain, Object.assign(intent, { rawTx: r.raw, hash: r.hash, hashes }));
   }
 
-  /** Why a mined transaction reverted: out of gas (all its gas used), else its call replayed at its block. */
-  private async revertReason(chain: ChainHandle, intent: ChainTransaction, receipt: TransactionReceipt): Promise<string> {
-    if (intent.gasLimit && receipt.gasUsed >= BigInt(intent.gasLimit)) return 'out of gas';
-    try {
-      await chain.client.call({ account: chain.account!.address, to: (intent.toAddress ?? undefined) as Hex | undefined, data: intent.data as Hex, gas: BigInt(intent.gasLimit!), blockNumber: receipt.blockNumber - 1n });
-      return 'reverted';
-    } catch (err) {
-      const failure = readCallFailure(err, ABIS);
-      return failure.reverted ? failure.reason : 'reverted';
-    }
+  /** Writes a patch (stamped) to the intent `where` names; the number of rows changed (0: it had moved on). */
+  private patch(where: FilterQuery<ChainTransaction>, patch: IntentPatch): Promise<number> {
+    return this.orm.em.fork().nativeUpdate(ChainTransaction, where, stamped(patch));
   }
 
   private async noteError(id: string, message: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(ChainTransaction, { id }, { lastError: message.slice(0, 500), updatedAt: new Date() } as never);
+    await this.patch({ id }, { lastError: message.slice(0, 500) });
   }
 
   /** Makes an intent final and declares its outcome in one transaction: once, or not at all. */
-  private async finish(id: string, status: ChainTxStatus, fields: Record<string, unknown>, outcome: TxOutcome): Promise<void> {
+  private async finish(id: string, status: ChainTxStatus, fields: IntentPatch, outcome: TxOutcome): Promise<void> {
     try {
       // What the chain decided is recorded as the chain's doing (the history's `by`).
       await runInScope({ actor: 'chain' }, () =>
         this.orm.em.fork().transactional(async (em) => {
           const row = await em.findOneOrFail(ChainTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
           if ([ChainTxStatus.confirmed, ChainTxStatus.reverted, ChainTxStatus.failed].includes(row.status)) return;
-          em.assign(row, { ...fields, status, lastError: null, updatedAt: new Date() } as never);
+          em.assign(row, stamped({ ...fields, status, lastError: null }));
           await em.flush();
           await this.onOutcome(em, row, outcome);
         }),

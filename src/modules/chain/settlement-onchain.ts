@@ -5,15 +5,18 @@ import { Order, OrderType } from '../order/order.entity';
 import type { OnChainSettlement } from '../order/one-step.service';
 import { Token } from '../token/token.entity';
 import type { ChainTransaction } from './chain-transaction.entity';
+import { splitBatch } from './batch-intents';
 import { ChainBatchOrder } from './chain-batch.entity';
 import type { ChainService } from './chain.service';
 import { TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './sender';
+import type { TxOutcome } from './outcomes';
 
 /** The one-step flow's settle and fail of a locked order (src/modules/order/one-step.service.ts). */
 export interface SettlementOutcomes {
   lockOrder(em: EntityManager, orderId: string): Promise<Order>;
+  lockOrders(em: EntityManager, orderIds: string[]): Promise<Order[]>;
   settleLocked(em: EntityManager, order: Order, hash: string, as: 'chain', checkWallet?: boolean): Promise<Order>;
+  settleManyLocked(em: EntityManager, orders: Order[], hash: string, as: 'chain'): Promise<void>;
   failLocked(em: EntityManager, order: Order, reason: string, hash: string | undefined, as: 'chain' | 'ops'): Promise<Order>;
 }
 
@@ -110,13 +113,25 @@ export class SettlementOnChain implements OnChainSettlement {
   }
 
   /**
-   * The order settles or fails, once, with the intent that reached its depth; a batch's orders
-   * (dealing-settlement.ts) each the same way, each with its own event naming the batch's hash.
+   * The order settles or fails, once, with the intent that reached its depth. A batch's orders
+   * (dealing-settlement.ts) settle together, each with its own event naming the batch's hash, in
+   * a few statements for the whole batch; a batch that failed goes again in halves
+   * (batch-intents.ts) until the row that made it fail is alone, and only that order fails.
    */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
     if (tx.orderId) return this.decide(em, tx.orderId, outcome);
     const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
-    for (const row of rows) await this.decide(em, row.orderId, outcome);
+    const outcomes = this.orders();
+    // Only orders still accepted: one decided otherwise meanwhile is left as it is.
+    const orders = (await outcomes.lockOrders(em, rows.map((r) => r.orderId))).filter((o) => o.status === 'accepted');
+    if (outcome.ok) return outcomes.settleManyLocked(em, orders, outcome.hash, CHAIN_ACTOR);
+    if (orders.length > 1) {
+      const units = new Map(rows.map((r) => [r.orderId, BigInt(r.units)]));
+      await splitBatch(em, this.chain, tx, orders.map((o) => ({ orderId: o.id, wallet: o.deliveryWallet!, units: units.get(o.id)! })), outcome.reason);
+      this.chain.wake();
+      return;
+    }
+    for (const order of orders) await outcomes.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
   }
 
   private async decide(em: EntityManager, orderId: string, outcome: TxOutcome): Promise<void> {

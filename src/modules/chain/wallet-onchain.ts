@@ -6,7 +6,8 @@ import { Token } from '../token/token.entity';
 import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './sender';
+import type { TxOutcome } from './outcomes';
+import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 
 /** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
 const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested by the gateway');
@@ -23,10 +24,14 @@ const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested b
  * registries (`wallet.delete`): T-REX checks only the receiver, so deletion alone lets it send.
  */
 export class WalletOnChain {
+  private readonly recovery: WalletRecovery;
+
   constructor(
     private readonly chain: ChainService,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.recovery = new WalletRecovery(chain, clock);
+  }
 
   writes(chainId: string): boolean {
     return this.chain.writes(chainId);
@@ -110,10 +115,25 @@ export class WalletOnChain {
     wallet.whitelistedAt = this.clock.now();
   }
 
+  /** Starts recovering a lost wallet's tokens into the investor's new one (wallet-recovery.ts). */
+  recover(em: EntityManager, fresh: InvestorWallet): void {
+    this.recovery.start(em, fresh);
+  }
+
+  /** The tokens of the chain on which a (lost) wallet holds tokens, read now. */
+  async holdingTokens(em: EntityManager, chainId: string, wallet: string): Promise<Token[]> {
+    return this.recovery.holdingTokens(await this.tokensOn(em, chainId), wallet);
+  }
+
   /** The next step when a wallet's intent reached its depth; a failure is shown on the wallet. */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
     const wallet = await em.findOne(InvestorWallet, { id: tx.walletId! });
     if (!wallet) return;
+    if ((RECOVERY_PURPOSES as readonly string[]).includes(tx.purpose)) {
+      await this.recovery.onOutcome(em, tx, outcome, wallet, await this.tokensOn(em, wallet.chainId));
+      await em.flush();
+      return;
+    }
     if (!outcome.ok) {
       wallet.chainError = `${tx.purpose}: ${outcome.reason}`;
       await em.flush();

@@ -1,16 +1,13 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { currentActor } from '../../common/request-scope';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../common/raw-query';
-import { appendEvent } from '../../events/event-log';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
 import { LotSource } from './holding-lot.entity';
-import { addLot, openLots, takeFromLots, type TakenPiece } from './holding-lots';
-import { HoldingMovement } from './holding-movement.entity';
+import { openLots, type TakenPiece } from './holding-lots';
+import { lockRow, move } from './holding-moves';
+import { settleOrders } from './holding-settlements';
 import { quantityExceedsHoldings } from './holding.errors';
 
 /**
@@ -34,7 +31,7 @@ import { quantityExceedsHoldings } from './holding.errors';
  * - `assertRedeemable(em, { investorId, shareClass, tokens, now }, exceeds)`: a redemption placement's check;
  *   locks, then refuses with `exceeds()` when `tokens > free`, then applies lock-up (400 naming
  *   the free unlocked amount and the date). The order the caller then writes is the reservation.
- * - `settle(em, { order, tokens, at, transferHash? })` → `{ outcome: 'moved', change, balance }`,
+ * - `settle(em, { order, tokens, at, transferHash? })` (and `settleMany(em, settlements)`, the same per order for a batch) → `{ outcome: 'moved', change, balance }`,
  *   or without any change `{ outcome: 'already' }` (this order moved the holding before:
  *   idempotent per order, across transactions and instances) or `{ outcome: 'short', balance }`
  *   (a redemption burning more than is held). A subscription adds `tokens` as a lot settled at
@@ -83,23 +80,16 @@ export class HoldingLedger {
 
   /** An order's tokens move, once per order (see the class comment). */
   async settle(em: EntityManager, s: Settlement): Promise<SettleResult> {
-    const key = { investorId: s.order.investor.id, shareClassId: s.order.shareClass.id };
-    const into = s.order.type === 'subscription';
-    const held = await this.lock(em, key, { create: s.at });
-    const [done] = await rawRows(em, 'select 1 from holding_movement where order_id = ?', [s.order.id]);
-    if (done) return { outcome: 'already' };
-    const tokens = new Dec(s.tokens);
-    if (!into && tokens.greaterThan(held.balance)) return { outcome: 'short', balance: decimalString(held.balance) };
-    const change = into ? tokens : tokens.negated();
-    const balance = await move(em, held, change, {
-      source: LotSource.order,
-      at: s.at,
-      settledAt: s.at,
-      orderId: s.order.id,
-      transferHash: s.transferHash,
-      event: { distributorId: s.order.distributor.id, payload: { orderId: s.order.id, transferHash: s.transferHash ?? null } },
-    });
-    return { outcome: 'moved', change: decimalString(change), balance };
+    return (await settleOrders(em, [s])).get(s.order.id)!;
+  }
+
+  /**
+   * Many orders' tokens move, each exactly as `settle` would move it, in the given order, with a
+   * few statements whatever their number (holding-settlements.ts): a batch of a dealing date.
+   * The result per order id.
+   */
+  settleMany(em: EntityManager, settlements: Settlement[]): Promise<Map<string, SettleResult>> {
+    return settleOrders(em, settlements);
   }
 
   /** Ops: a holding adjustment with its reason (see the class comment). */
@@ -231,73 +221,4 @@ export interface Position {
   unlocked: string;
   pendingIn: string;
   pendingOut: string;
-}
-
-/** The one way a holding's row is locked (optionally created empty first, so there is a row to lock). */
-async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Date): Promise<Dec> {
-  if (!em.isInTransaction()) throw new Error('the holding ledger works inside a transaction');
-  if (createAt) {
-    const by = currentActor();
-    await rawRows(
-      em,
-      'insert into holding (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, balance) values (?, ?, ?, ?, ?, ?, 0) on conflict (investor_id, share_class_id) do nothing',
-      [createAt, createAt, by, by, key.investorId, key.shareClassId],
-    );
-  }
-  const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [key.investorId, key.shareClassId]);
-  return new Dec(row?.balance ?? '0');
-}
-
-interface Move {
-  source: LotSource;
-  at: Date;
-  settledAt: Date;
-  orderId?: string;
-  transferHash?: string;
-  reason?: string;
-  /** Tokens in: these lots instead of one settled at `settledAt`. */
-  lots?: TakenPiece[];
-  /** Tokens out: the pieces of lots taken are pushed here. */
-  taken?: TakenPiece[];
-  /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. */
-  event?: { distributorId: string; payload: Record<string, unknown> };
-}
-
-/** Applies `change` to a locked holding: lots, balance, journal row, event (but for an opening); flushed. Returns the new balance. */
-async function move(em: EntityManager, held: HoldingKey & { balance: Dec }, change: Dec, m: Move): Promise<string> {
-  const { investorId, shareClassId } = held;
-  if (change.isPositive()) {
-    for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
-      addLot(em, { investorId, shareClassId, quantity: lot.quantity, settledAt: new Date(lot.settledAt), source: m.source, orderId: m.orderId, reason: m.reason });
-    }
-  } else {
-    // Taken first, then reported: `m.taken?.push(await …)` would skip the taking when no one asks.
-    const taken = await takeFromLots(em, investorId, shareClassId, change.abs());
-    m.taken?.push(...taken);
-  }
-  const balance = decimalString(held.balance.plus(change));
-  await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ? where investor_id = ? and share_class_id = ?', [balance, m.at, currentActor(), investorId, shareClassId]);
-  em.create(HoldingMovement, {
-    investor: em.getReference(Investor, investorId),
-    shareClass: em.getReference(ShareClass, shareClassId),
-    change: decimalString(change),
-    balance,
-    source: m.source,
-    orderId: m.orderId,
-    transferHash: m.transferHash,
-    reason: m.reason,
-    at: m.at,
-  });
-  if (m.event) {
-    appendEvent(em, {
-      type: 'holding.changed',
-      aggregateType: 'holding',
-      aggregateId: `${investorId}:${shareClassId}`,
-      distributorId: m.event.distributorId,
-      occurredAt: m.at,
-      payload: { investorId, shareClassId, ...m.event.payload, change: decimalString(change), balance },
-    });
-  }
-  await em.flush();
-  return balance;
 }

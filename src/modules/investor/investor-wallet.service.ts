@@ -1,4 +1,5 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { badRequest, conflict } from '../../common/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../common/service-context';
@@ -95,6 +96,39 @@ export class InvestorWalletService {
     if (this.writesOnChain(wallet.chainId) && wallet.onchainIdentity) this.onChain!.remove(ctx.em, wallet, await this.onChain!.tokensOn(ctx.em, wallet.chainId));
     await ctx.em.flush();
     return wallet;
+  }
+
+  /**
+   * Ops: the investor lost the key of its wallet in use on a chain the gateway writes to; its
+   * tokens go to `newAddress` with T-REX's `recoveryAddress` (src/modules/chain/wallet-recovery.ts).
+   * The lost wallet is `removed` at once (reason: `lost: recovered to …`); the new one, with the
+   * same identity, reads `pending` until the recovery is confirmed, then `whitelisted`. The
+   * register does not move: holdings are the investor's, and lots keep their dates.
+   */
+  async recover(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; newAddress?: string | null; reason?: string | null }): Promise<InvestorWallet> {
+    ctx.access.requireOps();
+    const address = evmAddress(input.newAddress, 'newAddress');
+    const reason = required(input.reason, 'reason').trim();
+    const lost = await this.inUse(ctx, input);
+    if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity) throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
+    if (lost.address.toLowerCase() === address.toLowerCase()) throw badRequest('newAddress must differ from the lost wallet');
+    // A chain read, before the transaction: recoveryAddress refuses a wallet without tokens.
+    if (!(await this.onChain!.holdingTokens(ctx.em, lost.chainId, lost.address)).length) {
+      throw conflict(`wallet ${lost.address} holds no tokens to recover: remove it and add the new one`);
+    }
+    return ctx.em.transactional(async (em) => {
+      const locked = await em.findOneOrFail(InvestorWallet, { id: lost.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (locked.status === WalletStatus.removed) throw noWalletInUse(locked.investor.id, locked.chainId);
+      locked.status = WalletStatus.removed;
+      locked.removedAt = this.clock.now();
+      locked.removalReason = `lost: recovered to ${address} (${reason})`;
+      await em.flush();
+      const fresh = em.create(InvestorWallet, { investor: locked.investor, chainId: locked.chainId, address, status: WalletStatus.pending, onchainIdentity: locked.onchainIdentity, recoveredFrom: String(locked.id) });
+      await em.flush();
+      this.onChain!.recover(em, fresh);
+      await em.flush();
+      return fresh;
+    });
   }
 
   private async inUse(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {

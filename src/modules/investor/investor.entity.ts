@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt, BigIntType } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../common/audited.entity';
 import { Distributor } from '../distributor/distributor.entity';
@@ -110,6 +110,10 @@ export class InvestorWallet extends Audited {
   @Field(() => String, { nullable: true, description: "The investor's ONCHAINID identity on this chain (custodial: the gateway holds its management key)" })
   @Property({ type: 'text', nullable: true })
   onchainIdentity?: string;
+
+  @Field(() => String, { nullable: true, description: 'The wallet this one replaces, recovered from it (`recoverInvestorWallet`)' })
+  @Property({ type: new BigIntType('string'), nullable: true })
+  recoveredFrom?: string;
 
   @Field(() => String, { nullable: true, description: 'Why the last on-chain step for this wallet failed (whitelisting, freezing); null when none did' })
   @Property({ type: 'text', nullable: true })

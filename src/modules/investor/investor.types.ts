@@ -78,4 +78,19 @@ export class RemoveInvestorWalletInput {
   reason: string;
 }
 
+@InputType()
+export class RecoverInvestorWalletInput {
+  @Field(() => ID)
+  investorId: string;
+
+  @Field(() => String)
+  chainId: string;
+
+  @Field(() => String, { description: "The investor's new wallet: it receives the lost wallet's tokens" })
+  newAddress: string;
+
+  @Field(() => String, { description: 'Why, e.g. `key lost`' })
+  reason: string;
+}
+
 export const InvestorPage = PageOf(Investor, 'InvestorPage');

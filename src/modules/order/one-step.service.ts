@@ -1,15 +1,13 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
-import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
+import { DECIMAL_COLUMN } from '../../common/money';
 import type { Access } from '../../common/access';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import type { HoldingLedger } from '../holding/holding-ledger';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import type { NavService } from '../nav/nav.service';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
@@ -18,10 +16,9 @@ import { walletInUse } from '../investor/investor-wallet.service';
 import { assertMove } from './order-states';
 import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
-import type { TransitionActor } from './order-states';
+import { OneStepOutcomes } from './one-step-outcomes';
 import { priceAtNav, subscriptionFees } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
-import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
 import { pricingRefusal, refuse } from './placement-prerequisites';
@@ -32,7 +29,6 @@ import {
   walletRequiredBeforeSettlement,
   wrongStatus,
 } from './one-step.errors';
-
 
 export interface PlacementInput {
   distributorId?: string | null;
@@ -82,6 +78,9 @@ const surfaceOf = (access: Access): OrderSurface => (access.surface ?? 'R') as O
  * moves them through the ledger in the transaction that records it.
  */
 export class OneStepOrderService {
+  /** How a locked order ends (settled or failed), one at a time or a batch at once: also the chain's outcomes. */
+  readonly outcomes: OneStepOutcomes;
+
   constructor(
     private readonly deps: {
       clock: Clock;
@@ -93,7 +92,9 @@ export class OneStepOrderService {
       /** Settlement on chain (src/modules/chain/settlement-onchain.ts); absent: ops give the transfer hash. */
       settlement?: OnChainSettlement | null;
     },
-  ) {}
+  ) {
+    this.outcomes = new OneStepOutcomes({ clock: deps.clock, ledger: deps.ledger });
+  }
 
   private get clock(): Clock {
     return this.deps.clock;
@@ -156,7 +157,7 @@ export class OneStepOrderService {
   async cancel(ctx: ServiceContext, orderId: unknown): Promise<CancelOutcome> {
     await this.get(ctx, orderId);
     return ctx.em.transactional(async (em) => {
-      const order = await this.lockOrder(em, orderId as string);
+      const order = await this.outcomes.lockOrder(em, orderId as string);
       assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
       await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
@@ -173,7 +174,7 @@ export class OneStepOrderService {
   async accept(ctx: ServiceContext, orderId: unknown, note?: string | null): Promise<Order> {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const order = await this.lockOrder(em, orderId);
+      const order = await this.outcomes.lockOrder(em, orderId);
       assertMove(order, 'accepted', 'ops', wrongStatus('accept'));
       const shareClassId = order.shareClass.id;
       const primary = await findPrimaryToken(em, shareClassId);
@@ -209,7 +210,7 @@ export class OneStepOrderService {
   async reject(ctx: ServiceContext, orderId: unknown, reason?: string | null): Promise<Order> {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const order = await this.lockOrder(em, orderId);
+      const order = await this.outcomes.lockOrder(em, orderId);
       assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
       const note = optional(reason, 'reason');
       await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
@@ -232,7 +233,7 @@ export class OneStepOrderService {
     if (hash === undefined) {
       if (!onChain) throw badRequest('transferHash is required');
       return ctx.em.transactional(async (em) => {
-        const order = await this.lockOrder(em, orderId);
+        const order = await this.outcomes.lockOrder(em, orderId);
         assertMove(order, 'settled', 'ops', wrongStatus('settle'));
         await onChain.start(em, order);
         await em.flush();
@@ -242,42 +243,10 @@ export class OneStepOrderService {
     const checked = await this.get(ctx, orderId);
     if (onChain && checked.status === 'accepted') await onChain.verifyHash(ctx.em, checked, hash);
     return ctx.em.transactional(async (em) => {
-      const order = await this.lockOrder(em, orderId);
+      const order = await this.outcomes.lockOrder(em, orderId);
       assertMove(order, 'settled', 'ops', wrongStatus('settle'));
-      return this.settleLocked(em, order, hash, 'ops');
+      return this.outcomes.settleLocked(em, order, hash, 'ops');
     });
-  }
-
-  /**
-   * The token transfer of an accepted (and locked) order completed: holdings move by the minted
-   * (subscription) or burned (redemption) tokens in the same transaction, and the transfer hash is
-   * recorded. Tokens land only on a whitelisted wallet: when the delivery wallet is not (or no
-   * longer) whitelisted, the order fails instead, with the reason, and holdings stay as they were.
-   */
-  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true): Promise<Order> {
-    if (order.type === OrderType.subscription && checkWallet) {
-      const whitelisted = await em.findOne(InvestorWallet, {
-        investor: order.investor.id,
-        chainId: order.chainId!,
-        address: { $ilike: order.deliveryWallet! },
-        status: WalletStatus.whitelisted,
-      });
-      if (!whitelisted) {
-        return this.failLocked(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash, as);
-      }
-    }
-    const now = this.clock.now();
-    const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
-    if (moved.outcome === 'short') return this.failLocked(em, order, 'holding is smaller than the tokens to burn', hash, as);
-    order.transferHash = hash;
-    await recordTransition(em, order, {
-      status: 'settled',
-      as,
-      now,
-      details: { transferHash: hash, tokens: order.settlementTokens, amount: order.settlementAmount, chainId: order.chainId, walletAddress: order.deliveryWallet },
-    });
-    await em.flush();
-    return order;
   }
 
   /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
@@ -287,31 +256,9 @@ export class OneStepOrderService {
     const hash = optional(transferHash, 'transferHash');
     if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
     return ctx.em.transactional(async (em) => {
-      const order = await this.lockOrder(em, orderId);
+      const order = await this.outcomes.lockOrder(em, orderId);
       assertMove(order, 'failed', 'ops', wrongStatus('fail'));
-      return this.failLocked(em, order, why, hash, 'ops');
+      return this.outcomes.failLocked(em, order, why, hash, 'ops');
     });
-  }
-
-  /** The transfer of an accepted (and locked) order failed: reason recorded, holdings unchanged. */
-  async failLocked(em: EntityManager, order: Order, reason: string, transferHash: string | undefined, as: TransitionActor): Promise<Order> {
-    order.failureReason = reason;
-    if (transferHash) order.transferHash = transferHash;
-    await recordTransition(em, order, {
-      status: 'failed',
-      as,
-      now: this.clock.now(),
-      note: reason,
-      details: { reason, transferHash: transferHash ?? null },
-    });
-    await em.flush();
-    return order;
-  }
-
-  async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
-    if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
-    const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!order) throw orderNotFound();
-    return order;
   }
 }

@@ -4,7 +4,7 @@ import { firstWrite } from '../../common/audited.entity';
 import { opaqueId, nextIdSql } from '../../common/ids';
 import { rawRows } from '../../common/raw-query';
 import { readRecord } from '../../common/read-record';
-import { appendEvent, eventsWritten, type NewEvent } from '../../events/event-log';
+import { appendEvent, appendEventRows, eventsWritten, type NewEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry, type OrderFlow, type OrderSurface, type OrderType } from './order.entity';
 import type { OrderRecord } from './order.service';
 import { transitionRule, type OrderStatus, type TransitionActor } from './order-states';
@@ -44,6 +44,56 @@ export async function recordTransition(em: EntityManager, order: Order, t: Trans
   em.persist(entry);
   appendEvent(em, move.event);
   return entry;
+}
+
+/** One order's move among many (`recordTransitions`), and the fields that change with it. */
+export interface SetMove {
+  order: MovingOrder & { status: string; eventSeq: number };
+  t: Transition;
+  fields?: { transferHash?: string; failureReason?: string };
+}
+
+/**
+ * The moves of many orders, each exactly as `recordTransition` makes it (the table's rule, the
+ * history entry one millisecond after the previous at least, the sequence, the event), in four
+ * statements whatever their number: a batch of a dealing date settled at once. The orders are
+ * written by statements, not by the unit of work: the entities passed in are not updated, so
+ * the caller reads them again if it needs their new state.
+ */
+export async function recordTransitions(em: EntityManager, moves: SetMove[]): Promise<void> {
+  if (!moves.length) return;
+  const ids = JSON.stringify(moves.map((m) => m.order.id));
+  const last = await rawRows<{ order_id: string; at: Date }>(em, `select order_id, max("at") as "at" from order_status_entry where order_id in (select jsonb_array_elements_text(?::jsonb)) group by order_id`, [ids]);
+  const lastAt = new Map(last.map((r) => [r.order_id, new Date(r.at).getTime()]));
+  const by = currentActor();
+  const made = moves.map((m) => ({ m, move: moveOf(m.order, m.order.status, m.t, lastAt.get(m.order.id) ?? 0) }));
+  const rows = made.map(({ m, move }) => ({
+    id: m.order.id,
+    status: m.t.status,
+    seq: move.sequence,
+    transfer_hash: m.fields?.transferHash ?? null,
+    failure_reason: m.fields?.failureReason ?? null,
+    at: move.at.toISOString(),
+    updated_at: m.t.now.toISOString(),
+    by: move.by,
+    note: m.t.note ?? null,
+  }));
+  const json = JSON.stringify(rows);
+  await rawRows(
+    em,
+    `update "order" o set status = r->>'status', event_seq = (r->>'seq')::int,
+       transfer_hash = coalesce(r->>'transfer_hash', o.transfer_hash), failure_reason = coalesce(r->>'failure_reason', o.failure_reason),
+       updated_at = (r->>'updated_at')::timestamptz, updated_by = ?
+     from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
+    [by, json],
+  );
+  await rawRows(
+    em,
+    `insert into order_status_entry (order_id, "at", status, "by", note)
+     select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
+    [json],
+  );
+  await appendEventRows(em, made.map(({ move }) => move.event));
 }
 
 /** An order being placed: its fields (relations by id); its id, or null for the next `OR` id. */

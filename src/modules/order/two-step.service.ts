@@ -1,13 +1,11 @@
-import { appendEvent } from '../../events/event-log';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { logger } from '../../common/logger';
-import { DECIMAL_COLUMN, Dec } from '../../common/money';
+import { DECIMAL_COLUMN } from '../../common/money';
 import type { ServiceContext } from '../../common/service-context';
-import { notNegative, optional, required, requiredDecimal } from '../../common/validate';
+import { notNegative, optional, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { DeliveryMode } from '../distributor/distributor.entity';
@@ -16,23 +14,22 @@ import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
-import { orderNotFound } from './order.errors';
 import type { OrderService } from './order.service';
 import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
 import { holdWalletRefusal, investorPrerequisiteRefusal, refuse } from './placement-prerequisites';
 import { supplyRequest } from './supply-request';
+import { SupplyOutcomes, type SupplyOutcomeInput, type SupplyTransferCheck } from './supply-outcomes';
 import {
   cannotCancel,
   cannotPush,
-  cannotRecordOutcome,
   providerNotConfigured,
   pushInProgress,
   supplyRejected,
   supplyUnavailable,
 } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
-import { assertMove, SUPPLY_OUTCOMES, type OrderStatus } from './order-states';
+import { assertMove } from './order-states';
 import { CANCEL_PATIENCE_MS, orderClaims, Patience, PushClaims } from './push-claim';
 
 export interface CreateSubscriptionInput {
@@ -42,15 +39,6 @@ export interface CreateSubscriptionInput {
   amountSubscription?: unknown;
   currency?: unknown;
   externalRef?: unknown;
-}
-
-export interface SupplyOutcomeInput {
-  orderId?: unknown;
-  outcome?: unknown;
-  orderReference?: unknown;
-  note?: unknown;
-  reason?: unknown;
-  transferHash?: unknown;
 }
 
 /**
@@ -63,11 +51,6 @@ export interface SupplyOutcomeInput {
  * rejected one the order is still `created` and they proceed. Cancel takes the order's row lock,
  * so it serialises with the claim and with the recording of a push's outcome.
  */
-/** What the two-step flow asks of the chain module when a settlement is reported (src/modules/chain/settlement-onchain.ts). */
-export interface SupplyTransferCheck {
-  verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<void>;
-}
-
 export class TwoStepService {
   constructor(
     private readonly deps: {
@@ -82,9 +65,11 @@ export class TwoStepService {
     },
   ) {
     this.claims = new PushClaims(deps.clock);
+    this.outcomes = new SupplyOutcomes(deps);
   }
 
   private readonly claims: PushClaims;
+  private readonly outcomes: SupplyOutcomes;
 
   /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
   async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
@@ -250,10 +235,10 @@ export class TwoStepService {
     return em.findOneOrFail(Order, { id: order.id }, { refresh: true });
   }
 
-  /** Ops (GraphQL): reflect a supply-side outcome into statusHistory. */
+  /** Ops (GraphQL): reflect a supply-side outcome into statusHistory (supply-outcomes.ts). */
   async recordSupplyOutcome(ctx: ServiceContext, input: SupplyOutcomeInput): Promise<Order> {
     ctx.access.requireOps();
-    return this.applyOutcome(ctx.em, null, input);
+    return this.outcomes.apply(ctx.em, null, input);
   }
 
   /**
@@ -261,72 +246,7 @@ export class TwoStepService {
    * it may only speak of orders it was pushed, by the reference it gave.
    */
   async recordProviderCallback(em: EntityManager, providerId: string, input: SupplyOutcomeInput): Promise<Order> {
-    return this.applyOutcome(em, providerId, input);
-  }
-
-  private async applyOutcome(em: EntityManager, providerId: string | null, input: SupplyOutcomeInput): Promise<Order> {
-    const orderId = required(input.orderId, 'orderId');
-    const outcome = input.outcome;
-    if (typeof outcome !== 'string' || outcome === '') throw badRequest(providerId ? 'status is required' : 'outcome is required');
-    if (!SUPPLY_OUTCOMES.includes(outcome)) throw badRequest(`${providerId ? 'status' : 'outcome'} must be one of ${SUPPLY_OUTCOMES.join(', ')}`);
-    const name = outcome as OrderStatus;
-    const note = optional(input.note, 'note');
-    const reason = optional(input.reason, 'reason');
-    const transferHash = optional(input.transferHash, 'transferHash');
-    const orderReference = optional(input.orderReference, 'orderReference');
-    if (name === 'settled' && transferHash) await this.verifyTransfer(em, providerId, orderId, transferHash);
-
-    await em.transactional(async (tem) => {
-      const order = await tem.findOne(Order, { id: orderId, flow: OrderFlow.two_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!order) throw orderNotFound();
-      if (providerId !== null) {
-        const ref = (order.supplyRefs?.[providerId] as { orderReference?: string } | undefined)?.orderReference;
-        if (!ref || (orderReference !== undefined && orderReference !== ref)) throw orderNotFound();
-      }
-      // A repeated delivery of an outcome already recorded changes nothing (providers retry).
-      const history = await order.history.loadItems();
-      if (history.some((e) => e.status === name)) return;
-      assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
-      if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
-      if (transferHash) order.transferHash = transferHash;
-      await recordTransition(tem, order, {
-        status: name,
-        as: providerId ? 'provider' : 'ops',
-        now: this.deps.clock.now(),
-        note: note ?? reason,
-        details: { source: providerId ? `provider:${providerId}` : 'ops', reason: reason ?? null, transferHash: transferHash ?? null },
-      });
-      await tem.flush();
-    });
-    return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
-  }
-
-  /**
-   * A settlement reported with a transfer hash on a chain the gateway reads must show that
-   * transfer (a successful transaction with a `Transfer` of the share class's token to the
-   * investor's delivery wallet). A mismatch is kept out of the order's history: the caller gets
-   * the 400 saying what did not match, and ops see a `supply.transfer_mismatch` event.
-   */
-  private async verifyTransfer(em: EntityManager, providerId: string | null, orderId: string, hash: string): Promise<void> {
-    const check = this.deps.transfers;
-    if (!check) return;
-    const order = await em.fork().findOne(Order, { id: orderId, flow: OrderFlow.two_step });
-    if (!order || order.status !== 'accepted') return; // not found, or not settling: the transition's own answer follows
-    try {
-      await check.verifySupplyTransfer(em.fork(), order, hash);
-    } catch (err) {
-      const fork = em.fork();
-      appendEvent(fork, {
-        type: 'supply.transfer_mismatch',
-        aggregateType: 'order',
-        aggregateId: order.id,
-        distributorId: null,
-        occurredAt: this.deps.clock.now(),
-        payload: { orderId: order.id, providerId, transferHash: hash, reason: (err as Error).message },
-      });
-      await fork.flush();
-      throw err;
-    }
+    return this.outcomes.apply(em, providerId, input);
   }
 
   private async leaseOf(em: EntityManager, order: Order): Promise<number> {

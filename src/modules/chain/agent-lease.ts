@@ -1,0 +1,25 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ChainHandle } from './chains';
+
+/*
+ * The lease of an agent key (chain_signer): one writer per key across instances, so nonces are
+ * handed out by one process. Taken or renewed at every pass of the sender; another instance
+ * takes it only once it has run out (a dead process holds it for `leaseSeconds` at most).
+ */
+
+/** Takes or renews the lease of the chain's agent key for `owner`; false while another instance holds it. */
+export async function takeLease(orm: MikroORM, chain: ChainHandle, owner: string): Promise<boolean> {
+  const rows = await orm.em.fork().execute<{ next_nonce: string }[]>(
+    `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + make_interval(secs => ?))
+     on conflict (chain_id, address) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+     where chain_signer.lease_owner = excluded.lease_owner or chain_signer.lease_until is null or chain_signer.lease_until < now()
+     returning next_nonce`,
+    [chain.id, chain.agent, owner, chain.config.leaseSeconds],
+  );
+  return rows.length > 0;
+}
+
+/** Gives up every lease `owner` holds (a clean stop: the next instance need not wait). */
+export async function releaseLeases(orm: MikroORM, owner: string): Promise<void> {
+  await orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [owner]);
+}

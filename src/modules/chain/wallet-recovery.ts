@@ -1,0 +1,113 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from 'viem';
+import type { Clock } from '../../common/clock';
+import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import type { Token } from '../token/token.entity';
+import { ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
+import type { ChainService } from './chain.service';
+import { IDENTITY_ABI, TOKEN_ABI } from './contracts';
+import type { TxOutcome } from './outcomes';
+
+/** ERC-734 key purpose and type: a MANAGEMENT key of type ECDSA. */
+const MANAGEMENT = 1n;
+const ECDSA = 1n;
+
+/** The purposes of a recovery's intents, in their order (the `wallet.` family: WalletOnChain routes them here). */
+export const RECOVERY_PURPOSES = ['wallet.recoveryKey', 'wallet.recover', 'wallet.unfreeze'] as const;
+
+/**
+ * A lost wallet's tokens recovered to the investor's new wallet with T-REX's `recoveryAddress`,
+ * as steps of intents each started by the previous one's outcome (the sender call-checks an
+ * intent before the one it depends on is mined, so they cannot be queued at once):
+ * 1. `wallet.recoveryKey`: the new wallet added as a MANAGEMENT key of the investor's ONCHAINID
+ *    (custodial: the agent key manages it) — `recoveryAddress` refuses otherwise;
+ * 2. `wallet.recover`: `recoveryAddress(lost, new, identity)` on the first token the lost wallet
+ *    holds (it registers the new wallet, moves the tokens, carries a freeze over and deletes the
+ *    lost wallet from the registry the gateway's tokens share), `forcedTransfer` on any other;
+ * 3. `wallet.unfreeze`: the new wallet unfrozen where it came out frozen (a lost wallet is
+ *    usually frozen first) — then it reads `whitelisted`.
+ * The register does not move: holdings are the investor's, not a wallet's, so lots keep their
+ * dates, and the follower does not follow the gateway's own transactions.
+ */
+export class WalletRecovery {
+  constructor(
+    private readonly chain: ChainService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The tokens of the chain on which `lost` holds tokens (read now). */
+  async holdingTokens(tokens: Token[], lost: string): Promise<Token[]> {
+    const held: Token[] = [];
+    for (const t of tokens) if ((await this.balanceOf(t, lost)) > 0n) held.push(t);
+    return held;
+  }
+
+  /** Starts recovering `lost` into `fresh` (flushed, `pending`, with the investor's identity). */
+  start(em: EntityManager, fresh: InvestorWallet): void {
+    this.chain.enqueue(em, {
+      chainId: fresh.chainId,
+      purpose: 'wallet.recoveryKey',
+      walletId: fresh.id,
+      to: fresh.onchainIdentity!,
+      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addKey', args: [keccak256(encodeAbiParameters([{ type: 'address' }], [fresh.address as Hex])), MANAGEMENT, ECDSA] }),
+    });
+  }
+
+  /** The next step when a recovery's intent reached its depth. */
+  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
+    if (!outcome.ok) {
+      fresh.chainError = `${tx.purpose}: ${outcome.reason}`;
+      return;
+    }
+    if (tx.purpose === 'wallet.recoveryKey') return this.recover(em, fresh, tokens);
+    if (await this.open(em, fresh, tx)) return;
+    if (tx.purpose === 'wallet.recover') return this.unfreeze(em, fresh, tokens);
+    fresh.status = WalletStatus.whitelisted;
+    fresh.whitelistedAt = this.clock.now();
+  }
+
+  private async recover(em: EntityManager, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
+    const lost = await em.findOneOrFail(InvestorWallet, { id: fresh.recoveredFrom! });
+    const held = await this.holdingTokens(tokens, lost.address);
+    if (!held.length) {
+      fresh.chainError = `wallet.recover: wallet ${lost.address} holds no tokens left to recover`;
+      return;
+    }
+    const [first, ...rest] = held;
+    this.step(em, fresh, first!, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }));
+    for (const t of rest) {
+      // The registry is shared: the new wallet is registered by the first recovery; the rest is a transfer.
+      this.step(em, fresh, t, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [lost.address as Hex, fresh.address as Hex, await this.balanceOf(t, lost.address)] }));
+    }
+  }
+
+  private async unfreeze(em: EntityManager, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
+    const chain = this.chain.writable(fresh.chainId);
+    let any = false;
+    for (const t of tokens) {
+      const frozen = await chain.client.readContract({ address: t.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'isFrozen', args: [fresh.address as Hex] });
+      if (frozen !== true) continue;
+      any = true;
+      this.chain.enqueue(em, { chainId: fresh.chainId, purpose: 'wallet.unfreeze', walletId: fresh.id, to: t.contractAddress, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [fresh.address as Hex, false] }) });
+    }
+    if (!any) {
+      fresh.status = WalletStatus.whitelisted;
+      fresh.whitelistedAt = this.clock.now();
+    }
+  }
+
+  private step(em: EntityManager, fresh: InvestorWallet, token: Token, data: Hex): void {
+    this.chain.enqueue(em, { chainId: fresh.chainId, purpose: 'wallet.recover', walletId: fresh.id, to: token.contractAddress, data });
+  }
+
+  /** Whether another intent of the same step is still open (a step may have one intent per token). */
+  private async open(em: EntityManager, fresh: InvestorWallet, tx: ChainTransaction): Promise<boolean> {
+    return (await em.count(ChainTransaction, { walletId: fresh.id, purpose: tx.purpose, status: { $nin: [...FINAL_TX_STATUSES] }, id: { $ne: tx.id } })) > 0;
+  }
+
+  private async balanceOf(token: Token, wallet: string): Promise<bigint> {
+    const chain = this.chain.writable(token.chainId);
+    const balance = await chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] });
+    return typeof balance === 'bigint' ? balance : 0n;
+  }
+}
