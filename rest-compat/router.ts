@@ -64,8 +64,9 @@ export interface RestRouterDeps {
 }
 
 /**
- * The `/api/v1` facade. Both surfaces share the prefix and some paths (../shared/DESIGN.md beside
- * the repository, "Where the paths meet"): a request with `Authorization: Bearer` is surface O; without it, surface R,
+ * The `/api/v1` facade. Both surfaces share the prefix and some of their paths, and a client
+ * written against either description must work unchanged, so the request itself says which it
+ * is: a request with `Authorization: Bearer` is surface O; without it, surface R,
  * falling back to surface O's own paths (its token endpoints, and its other paths, which then
  * answer 401 for want of a token).
  */
@@ -132,7 +133,8 @@ export function restRouter(deps: RestRouterDeps): express.Router {
 /**
  * The envelope as `res.json` writes it (same bytes and content type), without its ETag hash of
  * every body and the freshness check that goes with it: API answers are not revalidated by
- * clients (the description has no conditional requests), and hashing cost ~5% of an order read.
+ * clients (the description has no conditional requests), and the hash showed in an order read's
+ * CPU (docs/benchmarks.md, "Measured costs behind code choices").
  */
 function sendEnvelope(res: Response, status: number, body: Envelope, headers?: Record<string, string>): void {
   sendJson(res, status, JSON.stringify(body), headers);

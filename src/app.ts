@@ -192,8 +192,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // Apollo's default cache-control plugin wraps every field's resolver to gather cache hints
-      // that nothing here sets, so it always answered `no-store`: ~40% of the CPU of a page of
-      // 100 orders. Its one effect, that header, is kept without the per-field cost.
+      // that nothing here sets, so it always answers `no-store`, at a large share of a page's CPU
+      // (docs/benchmarks.md). Its one effect, that header, is kept without the per-field cost.
       ApolloServerPluginCacheControlDisabled(),
       operationGuardPlugin,
       inputHygienePlugin,

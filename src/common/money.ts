@@ -9,8 +9,8 @@ export type Dec = Decimal;
 
 /** Canonical decimal string: no exponent, no trailing zeros past the point. */
 export function decimalString(value: Decimal.Value): string {
-  // A plain literal, as every `numeric` column arrives, is made canonical by trimming its zeros:
-  // a Decimal per value cost ~5% of a list's CPU. Anything else (exponents, leading zeros, -0)
+  // A plain literal, as every `numeric` column arrives, is made canonical by trimming its zeros,
+  // without a Decimal per value (docs/benchmarks.md). Anything else (exponents, leading zeros, -0)
   // goes through Decimal, which defines the canonical form.
   if (typeof value === 'string') {
     const m = PLAIN_DECIMAL.exec(value);

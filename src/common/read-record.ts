@@ -23,8 +23,8 @@ export function readRecord<T extends object>(type: abstract new (...args: never[
 /**
  * The class's prototype under a layer that shadows the accessors the ORM defines for each field
  * with writable data properties, so a record's fields are set by plain assignment: own, fast
- * properties, and no setter runs (a descriptor per field cost several times more: see
- * docs/benchmarks.md, "Measured costs behind code choices"). Only keys records carry are
+ * properties, and no setter runs (a descriptor per field costs more: docs/benchmarks.md,
+ * "Measured costs behind code choices"). Only keys records carry are
  * shadowed (`seen`), so no getter a record does not replace is hidden.
  */
 interface RecordPrototype {
@@ -55,7 +55,8 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
  * the entity's class (`readRecord`), its fields as the driver's `mapResult` gives them (dates
  * parsed, booleans as booleans, each many-to-one or owned one-to-one as `{ id }`), `extra`
  * added. Compiled once per class into straight-line code, not a generic walk per row (a keyed
- * store per column, then a record built from that copy): docs/benchmarks.md has the costs. A row read with a `projection` becomes a record of that projection.
+ * store per column, then a record built from that copy): docs/benchmarks.md has the costs. A row
+ * read with a `projection` becomes a record of that projection.
  */
 export function rowRecord<T extends object>(
   em: EntityManager,

@@ -224,7 +224,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
     });
   });
 
-  describe('where the paths meet (../shared/DESIGN.md)', () => {
+  describe('where the paths meet (one rule picks the flow from the body)', () => {
     it('POST /orders/subscribe with `amountSubscription` is not the one-step flow: no one-step order is placed', async () => {
       const m = await market();
       const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: { ...subscribeBody(m), amount: undefined, amountSubscription: 1000 } });

@@ -49,7 +49,7 @@ export interface DealingDates {
 export function dealingDates(calendar: CalendarRules, placedAt: Date, frequency: number, cutOffDays: number): DealingDates {
   // Orders arrive in time order, and one answer holds from the moment it was computed for until its
   // cut-off (cut-offs only grow with the dealing day), so the last answer per calendar is kept:
-  // time-zone arithmetic costs hundreds of microseconds, a hit nothing. Calendars are frozen
+  // time-zone arithmetic is costly (docs/benchmarks.md), a hit is free. Calendars are frozen
   // records, replaced (not changed) when ops change them, so the memo follows them.
   const key = `${frequency}:${cutOffDays}`;
   const t = placedAt.getTime();

@@ -3,9 +3,9 @@ import { hasIdFormat } from '../../common/ids';
 import { OrderFlow } from './order.entity';
 
 /**
- * Which flow a request or an id belongs to: the one rule behind "Where the paths meet" in
- * ../shared/DESIGN.md (beside the repository), read by the REST rows that share a path and by
- * the services that read one flow.
+ * Which flow a request or an id belongs to. Both flows of surface R share `POST /orders/subscribe`
+ * and `GET /orders/:id`, so one rule must decide, from what the client sends, which flow it
+ * meant: the REST rows that share a path and the services that read one flow all ask it here.
  */
 
 /** On surface R, `POST /orders/subscribe` with `amountSubscription` is the two-step flow; with `amount`, one-step. */

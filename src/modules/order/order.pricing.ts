@@ -70,7 +70,7 @@ export function tokensForAmount(amount: Decimal.Value, nav: Decimal.Value, token
   return new Dec(amount).div(nav).toDecimalPlaces(tokenDecimals, Decimal.ROUND_DOWN).toFixed();
 }
 
-/** Minor units by currency code, remembered: building an Intl.NumberFormat costs ~100 µs of CPU. */
+/** Minor units by currency code, remembered: building an Intl.NumberFormat per order is costly (docs/benchmarks.md). */
 const MINOR_UNITS = new Map<string, number>();
 /** Currency codes come from requests: the memo stays bounded whatever they send. */
 const MINOR_UNITS_MAX = 512;

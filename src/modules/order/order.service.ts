@@ -145,8 +145,8 @@ export class OrderService {
       });
       throw problem;
     }
-    // One statement, its rows kept plain: hydrating and tracking a page of entities cost ~20
-    // times the SQL, and building it with the ORM's query builder ~0.5 ms.
+    // One statement, its rows kept plain: hydrating and tracking a page of entities, or building
+    // the statement with the ORM's query builder, costs more than the SQL (docs/benchmarks.md).
     const columns = projection ? projection.columns.map((c) => `o."${c}"`).join(', ') : 'o.*';
     const pageSql = `select ${columns} from "order" o where ${where.sql()} order by o.created_at desc, o.id desc limit ?`;
     let rows: Record<string, unknown>[];
