@@ -1,5 +1,24 @@
-import { ReferenceKind } from '@mikro-orm/core';
+import { ReferenceKind, type Collection } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * What a record of entity `T` holds, as a type: each field read-only, a related record as its id
+ * alone (`{ id }`, what a row holds), no collection and no method. A record is not the managed
+ * entity: the compiler refuses one where an entity is wanted (an EntityManager, a transition), a
+ * write to its fields, and a read through a relation past its id.
+ */
+export type EntityRecord<T> = {
+  readonly [K in keyof T as T[K] extends Collection<object> | ((...args: never[]) => unknown) ? never : K]: RecordField<T[K]>;
+};
+
+/** A field as a record holds it: a related entity (anything with an `id`) as its id alone. */
+type RecordField<V> = V extends { id: infer I } ? { readonly id: I } : V;
+
+/**
+ * A record read with only some of `T`'s fields (`projection`): the compiler lets a reader see those
+ * and no other, as the record itself throws on any other at run time.
+ */
+export type Projected<T, K extends keyof EntityRecord<T>> = Pick<EntityRecord<T>, K>;
 
 /**
  * A read-only record of an entity's class: its fields as own, frozen data properties over the
@@ -10,14 +29,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * (`new Entity()` + assign — for an ORM entity, its tracking setters) on every field resolver,
  * which costs more than the SQL it replaced. Never pass a record to an EntityManager.
  */
-export function readRecord<T extends object>(type: abstract new (...args: never[]) => T, data: Record<string, unknown>): T {
+export function readRecord<T extends object>(type: abstract new (...args: never[]) => T, data: Record<string, unknown>): EntityRecord<T> {
   const proto = recordPrototype(type);
   const record = Object.create(proto.layer) as Record<string, unknown>;
   for (const key of Object.keys(data)) {
     if (!proto.seen.has(key)) shadow(type, proto, key);
     record[key] = data[key];
   }
-  return Object.freeze(record) as T;
+  return Object.freeze(record) as EntityRecord<T>;
 }
 
 /**
@@ -58,13 +77,21 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
  * store per column, then a record built from that copy): docs/benchmarks.md has the costs. A row
  * read with a `projection` becomes a record of that projection.
  */
+export function rowRecord<T extends object>(em: EntityManager, type: abstract new (...args: never[]) => T, row: Record<string, unknown>, extra?: Record<string, unknown>): EntityRecord<T>;
+export function rowRecord<T extends object, K extends keyof EntityRecord<T>>(
+  em: EntityManager,
+  type: abstract new (...args: never[]) => T,
+  row: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+  projection: Projection<T, K> | null,
+): Projected<T, K>;
 export function rowRecord<T extends object>(
   em: EntityManager,
   type: abstract new (...args: never[]) => T,
   row: Record<string, unknown>,
   extra?: Record<string, unknown>,
-  projection?: Projection | null,
-): T {
+  projection?: Projection<T, keyof EntityRecord<T>> | null,
+): Partial<EntityRecord<T>> {
   let build = builders.get(type);
   if (!build) builders.set(type, (build = compileRowRecord(em, type)));
   const proto = recordPrototype(type);
@@ -75,7 +102,7 @@ export function rowRecord<T extends object>(
       record[key] = extra[key];
     }
   }
-  return Object.freeze(record) as T;
+  return Object.freeze(record) as Partial<EntityRecord<T>>;
 }
 
 /**
@@ -84,14 +111,16 @@ export function rowRecord<T extends object>(
  * throws when read: a resolver reading a field nobody declared it needs fails loudly, never
  * answers a silent null.
  */
-export interface Projection {
+export interface Projection<T = unknown, K extends keyof EntityRecord<T> = keyof EntityRecord<T>> {
   readonly columns: readonly string[];
   readonly layer: object;
+  /** Type only: the fields the projection holds (`K`), never set. */
+  readonly fields?: readonly K[];
 }
 
 /** The projection of `type` onto the fields `props` (property names); cached per set of fields. */
-export function projection(em: EntityManager, type: abstract new (...args: never[]) => unknown, props: Iterable<string>): Projection {
-  const wanted = [...new Set(props)].sort();
+export function projection<T extends object, K extends keyof EntityRecord<T> & string>(em: EntityManager, type: abstract new (...args: never[]) => T, props: Iterable<K>): Projection<T, K> {
+  const wanted: string[] = [...new Set(props)].sort();
   let cache = projections.get(type);
   if (!cache) projections.set(type, (cache = new Map()));
   const key = wanted.join(',');
@@ -116,7 +145,7 @@ export function projection(em: EntityManager, type: abstract new (...args: never
     });
   }
   if (read.size) throw new Error(`${type.name} has no column for ${[...read].join(', ')}`);
-  const made = { columns, layer };
+  const made: Projection<T, K> = { columns, layer };
   // Selections are the caller's to choose: the cache is bounded, not a place to keep them all.
   if (cache.size >= MAX_PROJECTIONS) cache.clear();
   cache.set(key, made);
@@ -124,7 +153,7 @@ export function projection(em: EntityManager, type: abstract new (...args: never
 }
 
 const MAX_PROJECTIONS = 256;
-const projections = new WeakMap<object, Map<string, Projection>>();
+const projections = new WeakMap<object, Map<string, Projection<never, never>>>();
 
 type RowBuilder = (row: Record<string, unknown>, platform: { parseDate(value: string): Date }, layer: object) => Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { ReferenceKind, type EntityClass, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
-import { rowRecord } from '../common/read-record';
+import { rowRecord, type EntityRecord } from '../common/read-record';
 
 /**
  * Per-request batch loaders: every relation a page of results asks for is fetched with one
@@ -18,7 +18,7 @@ export class Loaders {
   constructor(private readonly em: EntityManager) {}
 
   /** Loads entities by primary key; missing ones resolve to null. */
-  byId<T extends object>(entity: EntityClass<T>, pk = 'id'): DataLoader<string, T | null> {
+  byId<T extends object>(entity: EntityClass<T>, pk = 'id'): DataLoader<string, EntityRecord<T> | null> {
     return this.memo(`id:${entity.name}:${pk}`, async (ids) => {
       const rows = await this.find(entity, { [pk]: { $in: [...ids] } } as FilterQuery<T>);
       const byKey = new Map(rows.map((r) => [String((r as Record<string, unknown>)[pk]), r]));
@@ -27,10 +27,10 @@ export class Loaders {
   }
 
   /** Loads the rows whose foreign key `fk` is each given id (a one-to-many, batched). */
-  manyBy<T extends object>(entity: EntityClass<T>, fk: string, orderBy: Record<string, 'asc' | 'desc'> = {}): DataLoader<string, T[]> {
+  manyBy<T extends object>(entity: EntityClass<T>, fk: string, orderBy: Record<string, 'asc' | 'desc'> = {}): DataLoader<string, EntityRecord<T>[]> {
     return this.memo(`many:${entity.name}:${fk}`, async (ids) => {
       const rows = await this.find(entity, { [fk]: { $in: [...ids] } } as FilterQuery<T>, orderBy);
-      const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
+      const groups = new Map<string, EntityRecord<T>[]>(ids.map((id) => [id, []]));
       for (const row of rows) {
         const ref = (row as Record<string, unknown>)[fk] as { id?: string } | string;
         const key = typeof ref === 'string' ? ref : String(ref?.id);
@@ -40,10 +40,14 @@ export class Loaders {
     });
   }
 
-  private async find<T extends object>(entity: EntityClass<T>, where: FilterQuery<T>, orderBy: Record<string, 'asc' | 'desc'> = {}): Promise<T[]> {
+  private async find<T extends object>(entity: EntityClass<T>, where: FilterQuery<T>, orderBy: Record<string, 'asc' | 'desc'> = {}): Promise<EntityRecord<T>[]> {
     const meta = this.em.getMetadata().get<T>(entity.name);
     // Embedded parts are assembled by hydration only: such entities stay managed.
-    if (meta.props.some((p) => p.kind === ReferenceKind.EMBEDDED)) return this.em.find(entity, where, { orderBy } as never);
+    if (meta.props.some((p) => p.kind === ReferenceKind.EMBEDDED)) {
+      // A managed entity has every field a record of it has (for a concrete class the compiler
+      // checks it; for a type parameter it cannot).
+      return (await this.em.find(entity, where, { orderBy } as never)) as unknown as EntityRecord<T>[];
+    }
     const rows = await this.em
       .createQueryBuilder(entity)
       .select('*')

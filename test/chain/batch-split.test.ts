@@ -6,6 +6,7 @@ import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-t
 import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
+import type { EntityRecord } from '../../src/common/read-record';
 import { aNav, anInvestor } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, randomWallet } from '../support/chain';
@@ -46,7 +47,7 @@ describe('A batch reverted by one row that turned bad after its check', () => {
       wallets.set(inv.id, address);
     }
     const doomed = investors[3]!;
-    const orders: Order[] = [];
+    const orders: EntityRecord<Order>[] = [];
     for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const doomedOrders = orders.filter((o) => o.investor.id === doomed.id).map((o) => o.id);
     const dealingDate = orders[0]!.dealingDate!;

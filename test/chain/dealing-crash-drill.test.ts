@@ -7,6 +7,7 @@ import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
+import type { EntityRecord } from '../../src/common/read-record';
 import { serverUrl } from '../support/database';
 import { aNav, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -64,7 +65,7 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
       await aWhitelistedWallet(gw, inv.id, address);
       wallets.set(inv.id, address);
     }
-    const orders: Order[] = [];
+    const orders: EntityRecord<Order>[] = [];
     for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const dealingDate = orders[0]!.dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));

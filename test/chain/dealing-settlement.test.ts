@@ -5,6 +5,7 @@ import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
+import type { EntityRecord } from '../../src/common/read-record';
 import { aNav, anInvestor } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, randomWallet } from '../support/chain';
@@ -41,7 +42,7 @@ describe('Settling a dealing date in batches on chain', () => {
       wallets.set(inv.id, address);
     }
 
-    const orders: Order[] = [];
+    const orders: EntityRecord<Order>[] = [];
     for (let i = 0; i < ORDERS - 1; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % INVESTORS]! }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const frozenOrder = await aOneStepOrder(gw, { ...m, investor: frozenInvestor }, { amount: '100', stage: 'accepted', chainId: CHAIN });
     const dealingDate = orders[0]!.dealingDate!;

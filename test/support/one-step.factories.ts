@@ -1,5 +1,6 @@
 import { Access } from '../../src/common/access';
 import { runInScope } from '../../src/common/request-scope';
+import type { EntityRecord } from '../../src/common/read-record';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import type { Investor } from '../../src/modules/investor/investor.entity';
 import type { Order } from '../../src/modules/order/order.entity';
@@ -20,7 +21,7 @@ export async function aOneStepOrder(
   gw: TestGateway,
   parties: { distributor: Distributor; investor: Investor; shareClass: ShareClass },
   opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string } = {},
-): Promise<Order> {
+): Promise<EntityRecord<Order>> {
   const svc = gw.gateway.services.oneStepOrder;
   const ctx = () => ({ em: gw.em(), access: OPS });
   return runInScope({ actor: 'factory' }, async () => {
@@ -31,7 +32,7 @@ export async function aOneStepOrder(
       walletAddress: opts.walletAddress,
       chainId: opts.chainId,
     };
-    let order =
+    let order: EntityRecord<Order> =
       opts.type === 'redeem'
         ? await svc.placeRedemption(ctx(), { ...base, tokenCount: opts.tokenCount ?? '10' })
         : await svc.placeSubscription(ctx(), { ...base, amount: opts.amount ?? '1000' });

@@ -1,4 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Projected } from '../../common/read-record';
 import type { GatewayContext } from '../../graphql/context';
 import { Reads } from '../../graphql/field-reads';
 import { Order } from '../order/order.entity';
@@ -9,7 +10,7 @@ import { ChainTransaction } from './chain-transaction.entity';
 export class OrderChainResolver {
   @FieldResolver(() => ChainTransaction, { nullable: true, description: 'The transaction that mints or burns this order\'s tokens, from intent to its confirmation depth; null when settled without one.' })
   @Reads(Order, 'id')
-  settlementTransaction(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
+  settlementTransaction(@Root() order: Projected<Order, 'id'>, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
     return ctx.em.findOne(ChainTransaction, { orderId: order.id });
   }
 }

@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { EpochMs } from '../../graphql/scalars';
 import type { GatewayContext } from '../../graphql/context';
@@ -8,7 +9,7 @@ import { DealingCalendarInput, DealingPreview } from './dealing.types';
 @Resolver(() => ShareClass)
 export class DealingResolver {
   @FieldResolver(() => DealingCalendar, { nullable: true, description: 'The dealing calendar; null: every weekday in UTC, cut-off at the end of the day' })
-  async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<DealingCalendar | null> {
+  async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DealingCalendar> | null> {
     return (await ctx.loaders.manyBy(DealingCalendar, 'shareClass').load(sc.id))[0] ?? null;
   }
 

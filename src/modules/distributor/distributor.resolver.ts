@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
@@ -84,17 +85,17 @@ export class DistributorResolver {
   }
 
   @FieldResolver(() => [DistributorHost], { description: 'Hostnames mapped to it (surface R)' })
-  hosts(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<DistributorHost[]> {
+  hosts(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DistributorHost>[]> {
     return ctx.loaders.manyBy(DistributorHost, 'distributor', { hostname: 'asc' }).load(d.id);
   }
 
   @FieldResolver(() => [DistributorWallet], { description: 'Its own wallets, one per chain' })
-  wallets(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<DistributorWallet[]> {
+  wallets(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DistributorWallet>[]> {
     return ctx.loaders.manyBy(DistributorWallet, 'distributor', { chainId: 'asc' }).load(d.id);
   }
 
   @FieldResolver(() => [ShareClassGrant], { description: 'Share classes it may sell' })
-  grants(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<ShareClassGrant[]> {
+  grants(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClassGrant>[]> {
     return ctx.loaders.manyBy(ShareClassGrant, 'distributor', { id: 'asc' }).load(d.id);
   }
 }
@@ -138,7 +139,7 @@ export class ShareClassGrantResolver {
   }
 
   @FieldResolver(() => ShareClass)
-  async shareClass(@Root() g: ShareClassGrant, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+  async shareClass(@Root() g: ShareClassGrant, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>> {
     return (await ctx.loaders.byId(ShareClass).load(g.shareClass.id))!;
   }
 }

@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
@@ -43,7 +44,7 @@ export class FundResolver {
   }
 
   @FieldResolver(() => [ShareClass])
-  shareClasses(@Root() fund: Fund, @Ctx() ctx: GatewayContext): Promise<ShareClass[]> {
+  shareClasses(@Root() fund: Fund, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>[]> {
     return ctx.loaders.manyBy(ShareClass, 'fund', { id: 'asc' }).load(fund.id);
   }
 }

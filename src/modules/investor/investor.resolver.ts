@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
@@ -94,7 +95,7 @@ export class InvestorOpsResolver {
   }
 
   @FieldResolver(() => [InvestorWallet], { description: 'Every wallet, removed ones included, oldest first' })
-  wallets(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<InvestorWallet[]> {
+  wallets(@Root() investor: Investor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<InvestorWallet>[]> {
     return ctx.loaders.manyBy(InvestorWallet, 'investor', { id: 'asc' }).load(investor.id);
   }
 

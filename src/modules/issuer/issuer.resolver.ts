@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
@@ -32,7 +33,7 @@ export class IssuerResolver {
   }
 
   @FieldResolver(() => [Fund])
-  funds(@Root() issuer: Issuer, @Ctx() ctx: GatewayContext): Promise<Fund[]> {
+  funds(@Root() issuer: Issuer, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>[]> {
     return ctx.loaders.manyBy(Fund, 'issuer', { id: 'asc' }).load(issuer.id);
   }
 }

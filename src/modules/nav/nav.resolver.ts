@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { EpochMs } from '../../graphql/scalars';
@@ -7,7 +8,7 @@ import { PublishNavInput } from './nav.types';
 @Resolver(() => Nav)
 export class NavResolver {
   @Query(() => Nav, { description: 'The latest NAV of a share class (`No NAV published` when none).' })
-  liveNav(@Arg('shareClassId', () => String) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<Nav> {
+  liveNav(@Arg('shareClassId', () => String) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Nav>> {
     return ctx.services.nav.live(ctx, shareClassId);
   }
 
@@ -17,7 +18,7 @@ export class NavResolver {
     @Arg('startDate', () => EpochMs, { nullable: true }) startDate: Date | null,
     @Arg('endDate', () => EpochMs, { nullable: true }) endDate: Date | null,
     @Ctx() ctx: GatewayContext,
-  ): Promise<Nav[]> {
+  ): Promise<EntityRecord<Nav>[]> {
     return ctx.services.nav.history(ctx, shareClassId, startDate, endDate);
   }
 

@@ -2,7 +2,7 @@ import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../common/read-cache';
 import { rawRows } from '../../common/raw-query';
-import { readRecord, rowRecord } from '../../common/read-record';
+import { readRecord, rowRecord, type EntityRecord } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
@@ -34,7 +34,7 @@ export class NavService {
    * The latest NAV of a share class the caller can see, as a read-only record: cached per share
    * class and dropped by `nav.published` once its publication commits, so it is live at once.
    */
-  async live(ctx: ServiceContext, shareClassId: unknown): Promise<Nav> {
+  async live(ctx: ServiceContext, shareClassId: unknown): Promise<EntityRecord<Nav>> {
     const sc = await this.shareClasses.readVisible(ctx, shareClassId);
     const nav = await this.latestRecord(ctx, sc.id);
     if (!nav) throw noNavPublished();
@@ -42,12 +42,12 @@ export class NavService {
   }
 
   /** `latest` as a cached read-only record (pricing and the live NAV read it; nothing may change it). */
-  async latestRecord(ctx: ServiceContext, shareClassId: string): Promise<Nav | null> {
+  async latestRecord(ctx: ServiceContext, shareClassId: string): Promise<EntityRecord<Nav> | null> {
     const nav = await this.cache.liveNavs.get(shareClassId, async () => {
       const latest = await this.latest(ctx, shareClassId);
       return latest ? navRecord(latest) : null;
     });
-    return (nav as Nav | null | undefined) ?? null;
+    return (nav as EntityRecord<Nav> | null | undefined) ?? null;
   }
 
   /** The latest NAV by `publishedAt`, or null: pricing uses this without the visibility check. */
@@ -59,7 +59,7 @@ export class NavService {
    * History ascending by `publishedAt`: with both bounds the inclusive range; with neither, or
    * only one of them, the last 100 entries.
    */
-  async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<Nav[]> {
+  async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<EntityRecord<Nav>[]> {
     const sc = await this.shareClasses.readVisible(ctx, shareClassId);
     const start = optionalEpochMs(startDate, 'startDate');
     const end = optionalEpochMs(endDate, 'endDate');
@@ -105,7 +105,7 @@ export class NavService {
 
 
 /** A NAV as frozen data with the entity's fields (shared by the requests reading it from the cache). */
-function navRecord(nav: Nav): Nav {
+function navRecord(nav: Nav): EntityRecord<Nav> {
   return readRecord(Nav, {
     id: nav.id,
     shareClass: Object.freeze({ id: nav.shareClass.id }),

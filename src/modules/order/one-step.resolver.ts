@@ -1,3 +1,5 @@
+import type { Projected } from '../../common/read-record';
+import type { OrderRecord } from './order.service';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../graphql/context';
@@ -12,12 +14,12 @@ import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } f
 @Resolver(() => Order)
 export class OneStepOrderResolver {
   @Mutation(() => Order, { description: 'R-one-step / surface O `POST /orders/subscribe` (with `amount`): a `pending` subscription.' })
-  placeOneStepSubscription(@Arg('input', () => OneStepSubscriptionInput) input: OneStepSubscriptionInput, @Ctx() ctx: GatewayContext): Promise<Order> {
+  placeOneStepSubscription(@Arg('input', () => OneStepSubscriptionInput) input: OneStepSubscriptionInput, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
     return ctx.services.oneStepOrder.placeSubscription(ctx, input);
   }
 
   @Mutation(() => Order, { description: '`POST /orders/redeem`: a `pending` redemption of tokens.' })
-  placeOneStepRedemption(@Arg('input', () => OneStepRedemptionInput) input: OneStepRedemptionInput, @Ctx() ctx: GatewayContext): Promise<Order> {
+  placeOneStepRedemption(@Arg('input', () => OneStepRedemptionInput) input: OneStepRedemptionInput, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
     return ctx.services.oneStepOrder.placeRedemption(ctx, input);
   }
 
@@ -66,19 +68,19 @@ export class OneStepOrderResolver {
   // distributorId, investorId and shareClassId are the Order type's own (order.resolver.ts).
   @FieldResolver(() => String, { description: 'The distributor on surface O: `PT######`' })
   @Reads(Order, 'distributor')
-  partnerId(@Root() order: Order): string {
+  partnerId(@Root() order: Projected<Order, 'distributor'>): string {
     return shownId(order.distributor.id, 'distributor', 'O');
   }
 
   @FieldResolver(() => String, { description: 'The investor on surface O: `US######`' })
   @Reads(Order, 'investor')
-  userId(@Root() order: Order): string {
+  userId(@Root() order: Projected<Order, 'investor'>): string {
     return shownId(order.investor.id, 'investor', 'O');
   }
 
   @FieldResolver(() => String, { description: 'One-step `type`: `subscribe` or `redeem`' })
   @Reads(Order, 'type')
-  oneStepType(@Root() order: Order): string {
+  oneStepType(@Root() order: Projected<Order, 'type'>): string {
     return order.type === OrderType.subscription ? 'subscribe' : 'redeem';
   }
 }

@@ -19,7 +19,7 @@ import { recordPlacement, recordTransition, type NewOrder } from './order-transi
 import { OneStepOutcomes } from './one-step-outcomes';
 import { priceAtNav, subscriptionFees } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
-import type { OrderService } from './order.service';
+import type { OrderRecord, OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
 import { pricingRefusal, refuse } from './placement-prerequisites';
 import {
@@ -100,7 +100,7 @@ export class OneStepOrderService {
     return this.deps.clock;
   }
 
-  async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<Order> {
+  async placeSubscription(ctx: ServiceContext, input: SubscriptionInput): Promise<OrderRecord> {
     ctx.access.requireCaller();
     const ids = readIds(ctx.access, input);
     const amount = nonNegativeDecimal(input.amount, 'amount', DECIMAL_COLUMN);
@@ -115,7 +115,7 @@ export class OneStepOrderService {
     return this.place(ctx.em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...fees, ...terms, ...delivery });
   }
 
-  async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<Order> {
+  async placeRedemption(ctx: ServiceContext, input: RedemptionInput): Promise<OrderRecord> {
     ctx.access.requireCaller();
     const ids = readIds(ctx.access, input);
     const tokenCount = nonNegativeDecimal(input.tokenCount, 'tokenCount', DECIMAL_COLUMN);
@@ -132,7 +132,7 @@ export class OneStepOrderService {
   }
 
   /** A placement of this flow: `pending`, under a fresh `ord_…` id, through the caller's surface. */
-  private place(em: EntityManager, access: Access, parties: PlacementParties, now: Date, order: Pick<NewOrder, 'type'> & Partial<NewOrder>): Promise<Order> {
+  private place(em: EntityManager, access: Access, parties: PlacementParties, now: Date, order: Pick<NewOrder, 'type'> & Partial<NewOrder>): Promise<OrderRecord> {
     return recordPlacement(
       em,
       {

@@ -1,3 +1,4 @@
+import type { EntityRecord, Projected } from '../../common/read-record';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
@@ -19,7 +20,7 @@ import { OrderFilter, OrderPage } from './order.types';
 @Resolver(() => Order)
 export class OrderResolver {
   @Query(() => Order, { description: 'One order as the caller may see it (`order not found` otherwise).' })
-  order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+  order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
     return ctx.services.order.visibleOrderRecord(ctx, id);
   }
 
@@ -37,62 +38,65 @@ export class OrderResolver {
 
   @FieldResolver(() => String, { description: 'The order id (`OR######` or `ord_…`)' })
   @Reads(Order, 'id')
-  orderId(@Root() order: Order): string {
+  orderId(@Root() order: Projected<Order, 'id'>): string {
     return order.id;
   }
 
   @FieldResolver(() => String, { description: '`SUBSCRIPTION` or `REDEMPTION`' })
   @Reads(Order, 'type')
-  orderType(@Root() order: Order): string {
+  orderType(@Root() order: Projected<Order, 'type'>): string {
     return order.type.toUpperCase();
   }
 
   @FieldResolver(() => String, { description: '`DT######`' })
   @Reads(Order, 'distributor')
-  distributorId(@Root() order: Order): string {
+  distributorId(@Root() order: Projected<Order, 'distributor'>): string {
     return order.distributor.id;
   }
 
   @FieldResolver(() => String, { description: '`IN######`' })
   @Reads(Order, 'investor')
-  investorId(@Root() order: Order): string {
+  investorId(@Root() order: Projected<Order, 'investor'>): string {
     return order.investor.id;
   }
 
   @FieldResolver(() => String, { description: '`SC######`' })
   @Reads(Order, 'shareClass')
-  shareClassId(@Root() order: Order): string {
+  shareClassId(@Root() order: Projected<Order, 'shareClass'>): string {
     return order.shareClass.id;
   }
 
   @FieldResolver(() => Distributor)
   @Reads(Order, 'distributor')
-  async distributor(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  async distributor(@Root() order: Projected<Order, 'distributor'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Distributor>> {
     return (await ctx.loaders.byId(Distributor).load(order.distributor.id))!;
   }
 
   @FieldResolver(() => Investor)
   @Reads(Order, 'investor')
-  async investor(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<Investor> {
+  async investor(@Root() order: Projected<Order, 'investor'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Investor>> {
     return (await ctx.loaders.byId(Investor).load(order.investor.id))!;
   }
 
   @FieldResolver(() => ShareClass)
   @Reads(Order, 'shareClass')
-  async shareClass(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+  async shareClass(@Root() order: Projected<Order, 'shareClass'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>> {
     return (await ctx.loaders.byId(ShareClass).load(order.shareClass.id))!;
   }
 
   @FieldResolver(() => [OrderAction], { description: "The moves the caller may ask of the order in its current status (the transition table's); the console offers these and no others" })
   @Reads(Order, 'flow', 'status')
-  allowedActions(@Root() order: Order, @Ctx() ctx: GatewayContext): OrderAction[] {
+  allowedActions(@Root() order: Projected<Order, 'flow' | 'status'>, @Ctx() ctx: GatewayContext): OrderAction[] {
     return allowedActions(order, ctx.access.actor);
   }
 
   @FieldResolver(() => [OrderStatusEntry], { description: 'Every transition, oldest first' })
   @Reads(Order, 'id')
-  async statusHistory(@Root() order: Order, @Ctx() ctx: GatewayContext): Promise<OrderStatusEntry[]> {
-    const loaded = (order as Partial<OrderRecord>).loadedStatusHistory;
+  async statusHistory(
+    @Root() order: Projected<Order, 'id'> & Partial<Pick<OrderRecord, 'loadedStatusHistory'>>,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<readonly EntityRecord<OrderStatusEntry>[]> {
+    const loaded = order.loadedStatusHistory;
     if (loaded) return loaded;
     return ctx.loaders.manyBy(OrderStatusEntry, 'order', { at: 'asc', id: 'asc' }).load(order.id);
   }
@@ -102,7 +106,7 @@ export class OrderResolver {
     description: 'Once pushed: `{ <provider>: { orderReference, submittedAt (epoch ms), raw: { request, response } } }`',
   })
   @Reads(Order, 'supplyRefs')
-  supplyRefs(@Root() order: Order): Record<string, unknown> | null {
+  supplyRefs(@Root() order: Projected<Order, 'supplyRefs'>): Record<string, unknown> | null {
     return order.supplyRefs ?? null;
   }
 }

@@ -1,6 +1,6 @@
 import { badRequest } from '../../common/errors';
 import { rawRows } from '../../common/raw-query';
-import { readRecord, rowRecord, type Projection } from '../../common/read-record';
+import { readRecord, rowRecord, type EntityRecord, type Projected, type Projection } from '../../common/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
@@ -27,8 +27,22 @@ export interface OrderListFilter {
   expectedSettlementBefore?: string | null;
 }
 
-/** An order read by `OrderService.visibleOrderRecord`: the entity's fields and its history, preloaded. */
-export type OrderRecord = Order & { loadedStatusHistory: OrderStatusEntry[] };
+/**
+ * An order read outside the unit of work (`OrderService.visibleOrderRecord`, a placement): every
+ * field of the entity, read-only, relations as `{ id }`, and its history, preloaded. Not an
+ * `Order`: the compiler refuses one where the managed entity is wanted (a transition, a flush).
+ */
+export type OrderRecord = EntityRecord<Order> & { readonly loadedStatusHistory: readonly EntityRecord<OrderStatusEntry>[] };
+
+/**
+ * An order of a page of the order book (`OrderService.list`): the fields of the query's selection
+ * (`selectionProjection`), of which the type promises only the cursor's keys. Other fields are for
+ * the Order type's field resolvers, each holding only what its `@Reads` declares.
+ */
+export type OrderProjection = Projected<Order, OrderListKey>;
+
+/** What every page of orders reads, whatever is selected: the cursor's keys. */
+export type OrderListKey = 'id' | 'createdAt';
 
 /** The order and its history (oldest first, as `Order.statusHistory`) in one statement. */
 const READ_ORDER_SQL = `select o.*, coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'status', e.status, 'by', e.by, 'note', e.note) order by e.at, e.id)
@@ -79,8 +93,8 @@ export class OrderService {
     ctx: ServiceContext,
     filter: OrderListFilter,
     page: { first?: number | null; after?: string | null } = {},
-    projection: Projection | null = null,
-  ): Promise<{ items: Order[]; nextCursor: string | null }> {
+    projection: Projection<Order, OrderListKey> | null = null,
+  ): Promise<{ items: OrderProjection[]; nextCursor: string | null }> {
     const scope = ctx.access.scope();
     const where = new Conditions();
     if (!scope.all) where.add('o.distributor_id = ?', scope.distributorId);
@@ -165,7 +179,8 @@ export class OrderService {
       });
       rows = checked[0].id === null ? [] : checked;
     }
-    return pageOf(rows.map((row) => orderRecord(ctx, row, undefined, projection)), limit);
+    const items: OrderProjection[] = rows.map((row) => (projection ? rowRecord(ctx.em, Order, row, undefined, projection) : rowRecord(ctx.em, Order, row)));
+    return pageOf(items, limit);
   }
 }
 
@@ -191,13 +206,9 @@ class Conditions {
   }
 }
 
-/**
- * An order row as a read-only record of the entity's class (`readRecord`): the entity's fields,
- * relations as `{ id }`, the history when it was read with the row (else `Order.statusHistory`
- * loads it in a batch).
- */
-function orderRecord(ctx: ServiceContext, row: object, history?: OrderStatusEntry[], projection?: Projection | null): OrderRecord {
-  return rowRecord(ctx.em, Order, row as Record<string, unknown>, history ? { loadedStatusHistory: history } : undefined, projection) as OrderRecord;
+/** An order row and its history as a read-only record of the entity's class (`rowRecord`). */
+function orderRecord(ctx: ServiceContext, row: object, history: EntityRecord<OrderStatusEntry>[]): OrderRecord {
+  return rowRecord(ctx.em, Order, row as Record<string, unknown>, { loadedStatusHistory: history }) as OrderRecord;
 }
 
 /** The dealing filters of the order book: what is dealt or due on a date, what is late. */

@@ -1,3 +1,4 @@
+import type { OrderRecord } from './order.service';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { Order } from './order.entity';
@@ -10,7 +11,7 @@ export class TwoStepResolver {
   createTwoStepSubscription(
     @Arg('input', () => CreateTwoStepSubscriptionInput) input: CreateTwoStepSubscriptionInput,
     @Ctx() ctx: GatewayContext,
-  ): Promise<Order> {
+  ): Promise<OrderRecord> {
     return ctx.services.twoStep.create(ctx, input);
   }
 

@@ -14,7 +14,7 @@ import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
-import type { OrderService } from './order.service';
+import type { OrderRecord, OrderService } from './order.service';
 import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
 import { holdWalletRefusal, investorPrerequisiteRefusal, refuse } from './placement-prerequisites';
@@ -72,7 +72,7 @@ export class TwoStepService {
   private readonly outcomes: SupplyOutcomes;
 
   /** `POST /orders/subscribe` with `amountSubscription`: a priced order, status `created`. */
-  async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<Order> {
+  async create(ctx: ServiceContext, input: CreateSubscriptionInput): Promise<OrderRecord> {
     ctx.access.requireCaller();
     const em = ctx.em;
     // 1. required fields, in the description's order

@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
@@ -30,13 +31,13 @@ export class ShareClassResolver {
   }
 
   @FieldResolver(() => Token, { nullable: true })
-  async primaryToken(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Token | null> {
+  async primaryToken(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token> | null> {
     const tokens = await ctx.loaders.manyBy(Token, 'shareClass').load(sc.id);
     return tokens.find((t) => t.isPrimary) ?? null;
   }
 
   @FieldResolver(() => [Token])
-  tokens(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Token[]> {
+  tokens(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token>[]> {
     return ctx.loaders.manyBy(Token, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 
@@ -78,12 +79,12 @@ export class ShareClassOpsResolver {
   }
 
   @FieldResolver(() => Fund)
-  async fund(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Fund> {
+  async fund(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>> {
     return (await ctx.loaders.byId(Fund).load(sc.fund.id))!;
   }
 
   @FieldResolver(() => [ShareClassGrant], { description: 'The distributors that may sell it (a distributor sees its own grant)' })
-  grants(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<ShareClassGrant[]> {
+  grants(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClassGrant>[]> {
     return ctx.loaders.manyBy(ShareClassGrant, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 }

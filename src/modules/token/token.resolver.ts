@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { PageInput } from '../../graphql/pagination';
@@ -47,7 +48,7 @@ export class TokenResolver {
   }
 
   @FieldResolver(() => ShareClass)
-  async shareClass(@Root() token: Token, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+  async shareClass(@Root() token: Token, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>> {
     return (await ctx.loaders.byId(ShareClass).load(token.shareClass.id))!;
   }
 }

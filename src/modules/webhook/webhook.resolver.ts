@@ -1,3 +1,4 @@
+import type { EntityRecord } from '../../common/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context';
 import { EpochMs } from '../../graphql/scalars';
@@ -99,7 +100,7 @@ export class WebhookDeliveryResolver {
   }
 
   @FieldResolver(() => [WebhookAttempt], { description: 'Ops: every attempt, with status code, latency and error' })
-  async deliveryAttempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: GatewayContext): Promise<WebhookAttempt[]> {
+  async deliveryAttempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: GatewayContext): Promise<EntityRecord<WebhookAttempt>[]> {
     return ctx.loaders.manyBy(WebhookAttempt, 'delivery', { number: 'asc' }).load(String(delivery.id));
   }
 }
