@@ -17,9 +17,9 @@ import { createGateway } from '../src/app';
 import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/orm';
+import { openDatabase } from '../src/persistence/orm';
 import { introspectionFromSchema } from 'graphql';
-import { gatewaySchema } from '../src/graphql/schema';
+import { gatewaySchema } from '../src/transports/graphql/schema';
 import { HOT_SHARE_CLASS, prepareDatabase, sibling } from './dataset';
 import { planScenarios, SEQ, type HttpCall } from './scenarios';
 

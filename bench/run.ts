@@ -23,7 +23,7 @@ import { readdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/persistence/embedded-postgres';
 import { ServerProcess } from './child';
 import { databaseEnv, HOT_SHARE_CLASS, pgConfig, prepareDatabase, sibling, type BenchDatabase, type DatasetSize } from './dataset';
 import { drive, warmUp, type Sample } from './load';

@@ -1,8 +1,8 @@
 import { GraphQLError, type GraphQLSchema, validate } from 'graphql';
-import { compiledOperation, executeCompiled } from '../src/graphql/compiled-execution';
+import { compiledOperation, executeCompiled } from '../src/transports/graphql/compiled-execution';
 import { toDomainError } from '../src/common/errors';
 import { logger } from '../src/common/logger';
-import type { GatewayContext } from '../src/graphql/context';
+import type { GatewayContext } from '../src/transports/graphql/context';
 import { failure, success, type Envelope } from './envelope';
 import type { RestRequest, RestRoute } from './route';
 
@@ -15,7 +15,7 @@ export interface RestOutcome {
 /**
  * Validates every route's operation against the schema once, at start, so a route whose
  * document drifted from the schema stops the boot instead of failing a client; and compiles it
- * (src/graphql/compiled-execution.ts), so no request pays for planning a fixed operation. The
+ * (src/transports/graphql/compiled-execution.ts), so no request pays for planning a fixed operation. The
  * compiled code calls the schema's own field resolvers, so the visibility guard applies exactly
  * as under graphql-js.
  */
@@ -60,7 +60,7 @@ export function fromError(err: unknown): RestOutcome {
  */
 export function describeCoercionError(message: string): string {
   const at = /at "(?:[^".]+\.)*([^".]+)"/.exec(message)?.[1] ?? /Variable "\$([^"]+)"/.exec(message)?.[1] ?? 'request';
-  // The scalars' range messages (src/graphql/scalars.ts) say what the field must be.
+  // The scalars' range messages (src/transports/graphql/scalars.ts) say what the field must be.
   const epochRange = /epoch milliseconds from \d+ to \d+/.exec(message);
   if (epochRange) return `${at} must be ${epochRange[0]}`;
   if (/out of range/.test(message)) return `${at} is out of range`;

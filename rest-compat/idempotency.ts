@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Access } from '../src/common/access';
+import type { Access } from '../src/access/access';
 import type { IdempotencyService } from '../src/modules/idempotency/idempotency.service';
 import { invalidIdempotencyKey } from '../src/modules/idempotency/idempotency.errors';
 import type { RestOutcome } from './executor';

@@ -2,7 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { printSchema } from 'graphql';
-import { gatewaySchema } from '../src/graphql/schema';
+import { gatewaySchema } from '../src/transports/graphql/schema';
 
 /** The package root: the nearest folder up with a package.json (this file runs from scripts/ under ts-jest, from dist/scripts/ when built). */
 function packageRoot(from: string): string {

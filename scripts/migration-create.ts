@@ -1,6 +1,6 @@
 /**
  * Writes a migration for the difference between the entities and the database schema, then
- * regenerates src/db/migrations/index.ts. Run against a database migrated to the latest
+ * regenerates src/persistence/migrations/index.ts. Run against a database migrated to the latest
  * checked-in migration: `DATABASE_URL=postgres://… npm run migration:create`.
  */
 import 'reflect-metadata';
@@ -8,9 +8,9 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../src/common/clock';
-import { migrate, ormOptions } from '../src/db/orm';
+import { migrate, ormOptions } from '../src/persistence/orm';
 
-const SRC_DIR = join(__dirname, '..', '..', 'src', 'db', 'migrations');
+const SRC_DIR = join(__dirname, '..', '..', 'src', 'persistence', 'migrations');
 
 async function main() {
   const url = process.env.DATABASE_URL;

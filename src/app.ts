@@ -16,7 +16,7 @@ import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
-import { readCacheListener } from './common/read-cache';
+import { readCacheListener } from './persistence/read-cache';
 import { currentScope, runInScope } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
 import { onEvents } from './events/event-log';
@@ -27,16 +27,16 @@ import { WebhookSender } from './events/webhook-sender';
 import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
-import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './common/rate-limit';
-import type { GatewayContext } from './graphql/context';
-import { errorFormatter } from './graphql/format-error';
-import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './graphql/limits';
-import { graphqlContext } from './graphql/principal';
-import { graphqlWebSocket } from './graphql/websocket';
-import { graphqlBodyErrors, inputHygienePlugin } from './graphql/input-guard';
-import { operationGuardPlugin } from './graphql/operation-guard';
-import { gatewaySchema } from './graphql/schema';
-import { compiledExecution } from './graphql/compiled-execution';
+import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
+import type { GatewayContext } from './transports/graphql/context';
+import { errorFormatter } from './transports/graphql/format-error';
+import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './transports/graphql/limits';
+import { graphqlContext } from './access/graphql-principal';
+import { graphqlWebSocket } from './transports/websocket/websocket';
+import { graphqlBodyErrors, inputHygienePlugin } from './transports/graphql/input-guard';
+import { operationGuardPlugin } from './transports/graphql/operation-guard';
+import { gatewaySchema } from './transports/graphql/schema';
+import { compiledExecution } from './transports/graphql/compiled-execution';
 import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
@@ -159,7 +159,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   chainFollower?.start();
   const reconciliation = services.reconciliation ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs) : null;
   reconciliation?.start();
-  // Committed events drop what they change from the read cache (src/common/read-cache.ts).
+  // Committed events drop what they change from the read cache (src/persistence/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
   const cacheFollower = followCommittedChanges(bus, services.readCache); // not a subscription: uncounted
@@ -178,7 +178,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
 
   const apollo = new ApolloServer<GatewayContext>({
-    // The schema, with repeated queries executed compiled (src/graphql/compiled-execution.ts).
+    // The schema, with repeated queries executed compiled (src/transports/graphql/compiled-execution.ts).
     gateway: compiledExecution(schema),
     formatError,
     // Introspection is refused by graphqlGuards' rules, the same on HTTP and graphql-ws.

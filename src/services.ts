@@ -1,6 +1,6 @@
 import type { Clock } from './common/clock';
-import type { RateLimits } from './common/rate-limit';
-import { ReadCache } from './common/read-cache';
+import type { RateLimits } from './access/rate-limit';
+import { ReadCache } from './persistence/read-cache';
 import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
@@ -45,7 +45,7 @@ export interface ServiceDeps {
   webhooks: Omit<WebhookServiceDeps, 'clock'>;
   /** How long another instance's change may be served stale without Redis (default READ_CACHE_TTL_MS). */
   readCacheTtlMs?: number;
-  /** Attempt counters of token requests and ops-token guesses (src/common/rate-limit.ts). */
+  /** Attempt counters of token requests and ops-token guesses (src/access/rate-limit.ts). */
   rateLimits: RateLimits;
   /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
   opsTokenTtlSeconds?: number;

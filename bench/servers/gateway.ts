@@ -11,8 +11,8 @@ import { systemClock } from '../../src/common/clock';
 import { logger } from '../../src/common/logger';
 import { loadConfig } from '../../src/config';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { openDatabase, ormOptions } from '../../src/db/orm';
-import { gatewaySchema } from '../../src/graphql/schema';
+import { openDatabase, ormOptions } from '../../src/persistence/orm';
+import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { installControl } from './control';
 
 async function main() {

@@ -46,7 +46,7 @@ const RETRY_AFTER: Record<number, { description: string; schema: JsonSchema }> =
   503: { description: 'Seconds to wait before retrying, when the database was away', schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
 
-/** Admission (src/common/access.ts): a distributor that is not active is refused on every door. */
+/** Admission (src/access/access.ts): a distributor that is not active is refused on every door. */
 const INACTIVE_DISTRIBUTOR = 'distributor is <status>';
 
 /** A browser's request from another site (rest-compat/cross-site.ts). */

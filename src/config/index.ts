@@ -1,5 +1,5 @@
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../common/rate-limit';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../graphql/limits';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
 import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
 import { ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';

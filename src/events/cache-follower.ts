@@ -1,5 +1,5 @@
 import { logger } from '../common/logger';
-import type { ReadCache } from '../common/read-cache';
+import type { ReadCache } from '../persistence/read-cache';
 import { TOPICS, type EventBus, type RelayedEvent } from './pubsub';
 
 /**

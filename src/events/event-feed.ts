@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../common/errors';
 import type { Clock } from '../common/clock';
-import type { Access } from '../common/access';
-import { pageSize } from '../graphql/pagination';
+import type { Access } from '../access/access';
+import { pageSize } from '../persistence/pagination';
 import { Order } from '../modules/order/order.entity';
 import { orderWebhookData, type WebhookData } from '../modules/webhook/webhook-payload';
 

@@ -1,7 +1,7 @@
 import type { EntityManager, EventManager, EventSubscriber, FlushEventArgs, TransactionEventArgs } from '@mikro-orm/core';
 import { opaqueId } from '../common/ids';
 import type { EntityManager as SqlEntityManager } from '@mikro-orm/postgresql';
-import { rawRows } from '../common/raw-query';
+import { rawRows } from '../persistence/raw-query';
 import { DomainEvent } from './event.entity';
 
 export interface NewEvent {

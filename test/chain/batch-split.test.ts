@@ -6,7 +6,7 @@ import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-t
 import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
-import type { EntityRecord } from '../../src/common/read-record';
+import type { EntityRecord } from '../../src/persistence/read-record';
 import { aNav, anInvestor } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, randomWallet } from '../support/chain';

@@ -5,7 +5,7 @@ import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
-import type { EntityRecord } from '../../src/common/read-record';
+import type { EntityRecord } from '../../src/persistence/read-record';
 import { aNav, anInvestor } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, randomWallet } from '../support/chain';

@@ -1,5 +1,5 @@
 import { retryable } from '../../console/src/api/socket-retry';
-import { WS_CLOSE } from '../../src/graphql/websocket';
+import { WS_CLOSE } from '../../src/transports/websocket/websocket';
 
 /** The console's socket gives up on a close for its credential, and retries anything else. */
 describe('ops console: when its GraphQL socket reconnects', () => {

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
-import { ormOptions } from '../../src/db/orm';
+import { ormOptions } from '../../src/persistence/orm';
 import { aPendingOrder, moveOrder } from '../support/event.factories';
 import { aMarket, anInvestor, aShareClass } from '../support/factories';
 import { OrderFlow } from '../../src/modules/order/order.entity';

@@ -5,7 +5,7 @@ import { aTwoStepOrder } from '../support/order.factories';
 
 /**
  * /graphql runs a query graphql-js's way the first time and compiled (graphql-jit,
- * src/graphql/compiled-execution.ts) from its second request on. Both must answer the same,
+ * src/transports/graphql/compiled-execution.ts) from its second request on. Both must answer the same,
  * the tenant rule included: every case here sends its query three times and expects three
  * identical answers (status, body and headers that matter).
  */

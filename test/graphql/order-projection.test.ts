@@ -1,5 +1,5 @@
 import { ChainTransaction } from '../../src/modules/chain/chain-transaction.entity';
-import { projection, rowRecord } from '../../src/common/read-record';
+import { projection, rowRecord } from '../../src/persistence/read-record';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
 import { aHolding, aMarket } from '../support/factories';

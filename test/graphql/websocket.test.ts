@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { WS_CLOSE } from '../../src/graphql/websocket';
+import { WS_CLOSE } from '../../src/transports/websocket/websocket';
 import { aTokenPair } from '../support/auth.factories';
 import { aDistributor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';

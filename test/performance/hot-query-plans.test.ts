@@ -1,9 +1,9 @@
-import { Access } from '../../src/common/access';
+import { Access } from '../../src/access/access';
 import { introspectionFromSchema } from 'graphql';
 import { seedDataset, HOT_DISTRIBUTOR, HOT_HOST, HOT_INVESTOR, HOT_SHARE_CLASS, HOUR_MS, LIST_STATUS, OPS_TOKEN } from '../../bench/dataset';
 import { buildOrdersPage } from '../../bench/graphql-page';
 import { SURFACE_R } from '../../rest-compat/surface-r';
-import { gatewaySchema } from '../../src/graphql/schema';
+import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /**

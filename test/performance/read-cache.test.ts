@@ -5,7 +5,7 @@ import { asOps } from '../support/ops.factories';
 
 /*
  * Surface R serves host mappings, grants, share classes and live NAVs from an in-process cache
- * (src/common/read-cache.ts). Every test first reads through the cache (so the old value is
+ * (src/persistence/read-cache.ts). Every test first reads through the cache (so the old value is
  * cached), changes the record through the ops API, and reads again at once: the change's event,
  * committed with it, must have dropped the cached copy — never a stale answer after the event.
  */

@@ -1,8 +1,8 @@
 import { parse } from 'graphql';
 import { runRoute } from '../../rest-compat/executor';
 import { route, type RestRequest } from '../../rest-compat/route';
-import { createContext } from '../../src/graphql/context';
-import { gatewaySchema } from '../../src/graphql/schema';
+import { createContext } from '../../src/transports/graphql/context';
+import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { aMarket } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aTwoStepOrder } from '../support/order.factories';

@@ -1,6 +1,6 @@
 import { getNamedType, isInputObjectType, type GraphQLArgument, type GraphQLInputField } from 'graphql';
 import { DECIMAL_COLUMN, VOLUME_COLUMN, type DecimalColumn } from '../../src/common/money';
-import { gatewaySchema } from '../../src/graphql/schema';
+import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { Nav } from '../../src/modules/nav/nav.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aHolding, aMarket } from '../support/factories';

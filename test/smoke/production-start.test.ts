@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
-import { migrate, openDatabase } from '../../src/db/orm';
+import { migrate, openDatabase } from '../../src/persistence/orm';
 import { OpsTokenService } from '../../src/modules/auth/ops-token.service';
 import { killed, MAIN, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { aDistributor } from '../support/factories';

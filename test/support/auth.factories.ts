@@ -1,4 +1,4 @@
-import { Access } from '../../src/common/access';
+import { Access } from '../../src/access/access';
 import { runInScope } from '../../src/common/request-scope';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import type { TestGateway } from './gateway';

@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../src/common/clock';
-import { ormOptions, migrate } from '../../src/db/orm';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { ormOptions, migrate } from '../../src/persistence/orm';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/persistence/embedded-postgres';
 
 /**
  * The database a test file runs against. With `DATABASE_URL` set: a database of its own per jest

@@ -1,4 +1,4 @@
-import { Access } from '../../src/common/access';
+import { Access } from '../../src/access/access';
 import { runInScope } from '../../src/common/request-scope';
 import type { DealingCalendar } from '../../src/modules/dealing/dealing-calendar.entity';
 import type { DealingCalendarInput } from '../../src/modules/dealing/dealing.types';

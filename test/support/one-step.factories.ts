@@ -1,6 +1,6 @@
-import { Access } from '../../src/common/access';
+import { Access } from '../../src/access/access';
 import { runInScope } from '../../src/common/request-scope';
-import type { EntityRecord } from '../../src/common/read-record';
+import type { EntityRecord } from '../../src/persistence/read-record';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
 import type { Investor } from '../../src/modules/investor/investor.entity';
 import type { Order } from '../../src/modules/order/order.entity';

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { RateLimited } from '../../src/common/errors';
-import { RateLimits } from '../../src/common/rate-limit';
+import { RateLimits } from '../../src/access/rate-limit';
 import { runInScope } from '../../src/common/request-scope';
 import { aCredential } from '../support/auth.factories';
 import { aDistributor } from '../support/factories';

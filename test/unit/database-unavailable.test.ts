@@ -3,7 +3,7 @@ import { PostgreSqlExceptionConverter } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import { fromError } from '../../rest-compat/executor';
 import { isDatabaseUnavailable, toDomainError, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../src/common/errors';
-import { formatError } from '../../src/graphql/format-error';
+import { formatError } from '../../src/transports/graphql/format-error';
 
 /** A driver error as node-postgres, node:net or knex raise it: a message and maybe a code. */
 function driverError(message: string, code?: string, name = 'Error'): Error {

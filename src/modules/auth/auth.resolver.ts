@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context';
+import type { GatewayContext } from '../../transports/graphql/context';
 import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, TokenPairResult } from './auth.types';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS } from '../../config';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { appendEvent, type WrittenEvent } from '../../events/event-log';
 import type { IssuedOpsToken } from './auth.types';
 import { OpsToken } from './ops-token.entity';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { zeroAddress } from 'viem';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 
 /** Who holds a wallet in the register: its investor, and the distributor owning that investor. */
 export interface Holder {

@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { EpochMs } from '../../graphql/scalars';
+import { EpochMs } from '../../transports/graphql/scalars';
 
 /**
  * Where a transaction intent stands. An intent is written before anything reaches the chain:

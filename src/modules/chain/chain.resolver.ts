@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Projected } from '../../common/read-record';
-import type { GatewayContext } from '../../graphql/context';
-import { Reads } from '../../graphql/field-reads';
+import type { Projected } from '../../persistence/read-record';
+import type { GatewayContext } from '../../transports/graphql/context';
+import { Reads } from '../../persistence/field-reads';
 import { Order } from '../order/order.entity';
 import { ChainTransaction } from './chain-transaction.entity';
 

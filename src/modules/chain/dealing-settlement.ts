@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseUnits, type Abi, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import { Nav } from '../nav/nav.entity';
 import { priceDealingDate, type DealingPriced } from '../order/dealing-pricing';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import type { TakenPiece } from '../holding/holding-lots';
 import { holderById, holdingOf } from './chain-holders';

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { formatUnits, parseAbiItem, zeroAddress, type Hex, type Log } from 'viem';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { runInScope } from '../../common/request-scope';
 import { appendEvent } from '../../events/event-log';
 import { WakeLoop } from '../../events/wake-loop';

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../common/errors';
 import { DEFAULT_RECONCILIATION_INTERVAL_MS } from '../../config';
 import { logger } from '../../common/logger';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { WakeLoop } from '../../events/wake-loop';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { Dec } from '../../common/money';
-import type { ReadCache } from '../../common/read-cache';
+import type { ReadCache } from '../../persistence/read-cache';
 import type { ServiceContext } from '../../common/service-context';
 import { intInRange, optional } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';

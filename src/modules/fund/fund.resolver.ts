@@ -1,7 +1,7 @@
-import type { EntityRecord } from '../../common/read-record';
+import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context';
-import { PageInput } from '../../graphql/pagination';
+import type { GatewayContext } from '../../transports/graphql/context';
+import { PageInput } from '../../persistence/pagination';
 import { Issuer } from '../issuer/issuer.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Fund } from './fund.entity';

@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { cleared, optional, required } from '../../common/validate';
-import { paginate } from '../../graphql/pagination';
+import { paginate } from '../../persistence/pagination';
 import type { IssuerService } from '../issuer/issuer.service';
 import { Fund } from './fund.entity';
 import { fundNotFound } from './fund.errors';

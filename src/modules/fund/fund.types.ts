@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { PageOf } from '../../graphql/pagination';
+import { PageOf } from '../../persistence/pagination';
 import { Fund } from './fund.entity';
 
 @InputType()

@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
 import { LotSource } from './holding-lot.entity';

@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { LotSource } from './holding-lot.entity';

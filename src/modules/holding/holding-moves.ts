@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor } from '../../common/request-scope';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { appendEvent } from '../../events/event-log';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';

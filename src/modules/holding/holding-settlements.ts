@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { currentActor } from '../../common/request-scope';
 import { appendEventRows, type NewEvent } from '../../events/event-log';
 import { LotSource } from './holding-lot.entity';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context';
+import type { GatewayContext } from '../../transports/graphql/context';
 import { HoldingAdjustmentInput, HoldingView } from './holding.types';
 
 @Resolver(() => HoldingView)

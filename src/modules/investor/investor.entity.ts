@@ -1,9 +1,9 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt, BigIntType } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 import { Distributor } from '../distributor/distributor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
-import { EpochMs } from '../../graphql/scalars';
+import { EpochMs } from '../../transports/graphql/scalars';
 
 /** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */
 @ObjectType()

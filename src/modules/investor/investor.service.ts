@@ -3,7 +3,7 @@ import { badRequest } from '../../common/errors';
 import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { emailAddress, optional, required } from '../../common/validate';
-import { paginate } from '../../graphql/pagination';
+import { paginate } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { distributorNotFoundNamed } from '../distributor/distributor.errors';

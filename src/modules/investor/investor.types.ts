@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { PageOf } from '../../graphql/pagination';
+import { PageOf } from '../../persistence/pagination';
 import { Investor } from './investor.entity';
 
 /** Fields are nullable in the schema so the service answers missing ones with the documented message. */

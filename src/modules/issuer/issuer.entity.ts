@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 
 /** The legal entity that issues funds. */
 @ObjectType()

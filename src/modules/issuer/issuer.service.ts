@@ -1,7 +1,7 @@
 import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { cleared, containsPattern, optional, required } from '../../common/validate';
-import { paginate } from '../../graphql/pagination';
+import { paginate } from '../../persistence/pagination';
 import { Issuer } from './issuer.entity';
 import { issuerNotFound } from './issuer.errors';
 

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { PageOf } from '../../graphql/pagination';
+import { PageOf } from '../../persistence/pagination';
 import { Issuer } from './issuer.entity';
 
 @InputType()

@@ -1,8 +1,8 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
-import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 import { ShareClass } from '../share-class/share-class.entity';
 
 /**

@@ -1,8 +1,8 @@
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import type { Clock } from '../../common/clock';
-import type { ReadCache } from '../../common/read-cache';
-import { rawRows } from '../../common/raw-query';
-import { readRecord, rowRecord, type EntityRecord } from '../../common/read-record';
+import type { ReadCache } from '../../persistence/read-cache';
+import { rawRows } from '../../persistence/raw-query';
+import { readRecord, rowRecord, type EntityRecord } from '../../persistence/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 
 @InputType()
 export class PublishNavInput {

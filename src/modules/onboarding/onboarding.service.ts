@@ -1,4 +1,4 @@
-import { standingRefusal } from '../../common/access';
+import { standingRefusal } from '../../access/access';
 import { DomainError } from '../../common/errors';
 import type { ServiceContext } from '../../common/service-context';
 import type { SupplyRegistry } from '../../supply/http-provider';

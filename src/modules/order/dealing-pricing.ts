@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import { currentActor } from '../../common/request-scope';
 import { priceAtNav, type SettlementPriced } from './order.pricing';
 import type { Order } from './order.entity';

@@ -1,4 +1,4 @@
-import type { Access } from '../../common/access';
+import type { Access } from '../../access/access';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { optional } from '../../common/validate';

@@ -1,9 +1,9 @@
-import type { Projected } from '../../common/read-record';
+import type { Projected } from '../../persistence/read-record';
 import type { OrderRecord } from './order.service';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
-import type { GatewayContext } from '../../graphql/context';
-import { Reads } from '../../graphql/field-reads';
+import type { GatewayContext } from '../../transports/graphql/context';
+import { Reads } from '../../persistence/field-reads';
 import { Order, OrderType } from './order.entity';
 import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } from './one-step.types';
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN } from '../../common/money';
-import type { Access } from '../../common/access';
+import type { Access } from '../../access/access';
 import type { ServiceContext } from '../../common/service-context';
 import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';

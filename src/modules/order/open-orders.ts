@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec } from '../../common/money';
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import type { HoldingKey, OpenOrders } from '../holding/holding-ledger';
 import { OrderFlow, OrderType } from './order.entity';
 import { RESERVING_STATUSES } from './order-states';

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor } from '../../common/request-scope';
-import { firstWrite } from '../../common/audited.entity';
+import { firstWrite } from '../../persistence/audited.entity';
 import { opaqueId, nextIdSql } from '../../common/ids';
-import { rawRows } from '../../common/raw-query';
-import { readRecord } from '../../common/read-record';
+import { rawRows } from '../../persistence/raw-query';
+import { readRecord } from '../../persistence/read-record';
 import { appendEvent, appendEventRows, eventsWritten, type NewEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry, type OrderFlow, type OrderSurface, type OrderType } from './order.entity';
 import type { OrderRecord } from './order.service';

@@ -1,8 +1,8 @@
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Audited } from '../../common/audited.entity';
+import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
-import { DecimalScalar, EpochMs } from '../../graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';

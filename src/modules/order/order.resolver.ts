@@ -1,10 +1,10 @@
-import type { EntityRecord, Projected } from '../../common/read-record';
+import type { EntityRecord, Projected } from '../../persistence/read-record';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context';
-import { Reads, selectionProjection } from '../../graphql/field-reads';
-import { PageInput } from '../../graphql/pagination';
+import type { GatewayContext } from '../../transports/graphql/context';
+import { Reads, selectionProjection } from '../../persistence/field-reads';
+import { PageInput } from '../../persistence/pagination';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -1,10 +1,10 @@
 import { badRequest } from '../../common/errors';
-import { rawRows } from '../../common/raw-query';
-import { readRecord, rowRecord, type EntityRecord, type Projected, type Projection } from '../../common/read-record';
+import { rawRows } from '../../persistence/raw-query';
+import { readRecord, rowRecord, type EntityRecord, type Projected, type Projection } from '../../persistence/read-record';
 import type { ServiceContext } from '../../common/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
-import { afterCursorSql, cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../graphql/pagination';
+import { afterCursorSql, cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../persistence/pagination';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { investorNotFound } from '../investor/investor.errors';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';

@@ -1,4 +1,4 @@
-import { rawRows } from '../../common/raw-query';
+import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../common/service-context';
 import type { DeliveryMode } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';

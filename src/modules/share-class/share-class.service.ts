@@ -1,13 +1,13 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
-import type { ReadCache } from '../../common/read-cache';
-import { readRecord } from '../../common/read-record';
+import type { ReadCache } from '../../persistence/read-cache';
+import { readRecord } from '../../persistence/read-record';
 import { appendEvent } from '../../events/event-log';
 import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
 import { currencyCode, optional, required } from '../../common/validate';
-import { paginate } from '../../graphql/pagination';
+import { paginate } from '../../persistence/pagination';
 import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
 import { Token } from '../token/token.entity';

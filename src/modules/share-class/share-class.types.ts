@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { PageOf } from '../../graphql/pagination';
+import { PageOf } from '../../persistence/pagination';
 import { ShareClass } from './share-class.entity';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 

@@ -5,7 +5,7 @@ import { nextId } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
 import type { ServiceContext } from '../../common/service-context';
 import { chainId, evmAddress, intInRange, optional, required } from '../../common/validate';
-import { paginate } from '../../graphql/pagination';
+import { paginate } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { Token } from './token.entity';

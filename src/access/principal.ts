@@ -1,6 +1,6 @@
 /**
  * Who is asking. Every request carries exactly one principal; what it may see and do is decided
- * by the Access built from it (src/common/access.ts), the only reader of these fields.
+ * by the Access built from it (src/access/access.ts), the only reader of these fields.
  */
 export type Surface = 'R' | 'O';
 

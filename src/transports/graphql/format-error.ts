@@ -1,7 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ERROR_TABLE, toDomainError, type DomainError } from '../common/errors';
-import { logger } from '../common/logger';
+import { ERROR_TABLE, toDomainError, type DomainError } from '../../common/errors';
+import { logger } from '../../common/logger';
 
 /**
  * The GraphQL side of the one error table: a domain error keeps its message and gets its

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import { redisClient } from './redis-client';
+import { redisClient } from '../common/redis-client';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimited } from './errors';
-import { currentScope } from './request-scope';
+import { RateLimited } from '../common/errors';
+import { currentScope } from '../common/request-scope';
 
 /**
  * How many attempts a window allows (RATE_LIMIT_*). Token requests cost an scrypt run each and

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import { ERROR_TABLE, toDomainError } from '../common/errors';
 import { logger } from '../common/logger';
-import { anonymous, type Principal } from '../common/principal';
+import { anonymous, type Principal } from './principal';
 import type { Services } from '../services';
-import { createContext, type GatewayContext } from './context';
+import { createContext, type GatewayContext } from '../transports/graphql/context';
 
 /**
  * The principal of a GraphQL request or subscription: an ops token, a surface-O access token

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { ErrorRequestHandler } from 'express';
 import { type ASTNode, type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
-import { inputProblem, numberProblem, textProblem } from '../common/validate';
+import { inputProblem, numberProblem, textProblem } from '../../common/validate';
 
 /*
  * Input hygiene of the GraphQL door: the same rules as the REST facade (src/common/validate.ts),

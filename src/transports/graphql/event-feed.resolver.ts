@@ -1,8 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../graphql/context';
-import { EpochMs } from '../graphql/scalars';
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedItem, type FeedPage } from './event-feed';
+import type { GatewayContext } from './context';
+import { EpochMs } from './scalars';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedItem, type FeedPage } from '../../events/event-feed';
 
 @ObjectType('FeedEvent', { description: 'One webhook event of the feed, with the `data` its webhook carries.' })
 export class FeedEventType implements FeedItem {

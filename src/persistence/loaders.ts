@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { ReferenceKind, type EntityClass, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
-import { rowRecord, type EntityRecord } from '../common/read-record';
+import { rowRecord, type EntityRecord } from './read-record';
 
 /**
  * Per-request batch loaders: every relation a page of results asks for is fetched with one

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { GRAPHQL_WS_HINT } from './websocket';
+import { GRAPHQL_WS_HINT } from '../websocket/websocket';
 
 const badRequest = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 

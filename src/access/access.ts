@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forbidden, unauthenticated, type DomainError } from './errors';
-import { recordId, shownId } from './ids';
+import { forbidden, unauthenticated, type DomainError } from '../common/errors';
+import { recordId, shownId } from '../common/ids';
 import type { Principal, Surface } from './principal';
 
 /** A distributor's granted share classes with each grant's delivery mode. */

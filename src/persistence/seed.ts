@@ -1,4 +1,4 @@
-import { Access } from '../common/access';
+import { Access } from '../access/access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nextId } from '../common/ids';
 import { ApiCredential } from '../modules/auth/api-credential.entity';

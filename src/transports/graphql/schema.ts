@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { RESOLVERS } from './resolvers';
-import { guardSchema } from './visibility';
+import { guardSchema } from '../../access/visibility';
 
 let schema: GraphQLSchema | null = null;
 

@@ -1,5 +1,5 @@
 import type { EventArgs, EventSubscriber } from '@mikro-orm/core';
-import { Audited, firstWrite } from '../common/audited.entity';
+import { Audited, firstWrite } from './audited.entity';
 import type { Clock } from '../common/clock';
 import { currentActor } from '../common/request-scope';
 

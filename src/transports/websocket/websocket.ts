@@ -1,15 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ERROR_TABLE } from '../common/errors';
+import { ERROR_TABLE } from '../../common/errors';
 import { execute, GraphQLError, specifiedRules, validate, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
-import { logger } from '../common/logger';
-import type { Principal } from '../common/principal';
-import { runInScope } from '../common/request-scope';
-import type { Services } from '../services';
-import type { GraphqlGuards } from './limits';
-import { operationInputProblem } from './input-guard';
-import { admittedContext, graphqlContext } from './principal';
+import { logger } from '../../common/logger';
+import type { Principal } from '../../access/principal';
+import { runInScope } from '../../common/request-scope';
+import type { Services } from '../../services';
+import type { GraphqlGuards } from '../graphql/limits';
+import { operationInputProblem } from '../graphql/input-guard';
+import { admittedContext, graphqlContext } from '../../access/graphql-principal';
 import { sharedSubscribe } from './shared-subscriptions';
 
 /**
@@ -87,7 +87,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       // An event is resolved once per principal and document, not once per subscriber.
       subscribe: sharedSubscribe(),
       // Queries and mutations run in a scope carrying the connection's address, like HTTP requests:
-      // `issueAccessToken` and the other counted attempts count against it (src/common/rate-limit.ts).
+      // `issueAccessToken` and the other counted attempts count against it (src/access/rate-limit.ts).
       execute: (args: ExecutionArgs) => runInScope({ requestId: 'ws', clientAddress: addresses.get(args.contextValue as object) }, () => execute(args)),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);

@@ -1,11 +1,11 @@
 import { Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { EpochMs } from '../graphql/scalars';
-import { currentActor } from './request-scope';
+import { EpochMs } from '../transports/graphql/scalars';
+import { currentActor } from '../common/request-scope';
 
 /**
  * Audit fields every written record carries. They are stamped in one place, the audit
- * subscriber (src/db/audit.subscriber.ts), from the request's actor and the app clock.
+ * subscriber (src/persistence/audit.subscriber.ts), from the request's actor and the app clock.
  */
 @ObjectType()
 export abstract class Audited {
@@ -28,7 +28,7 @@ export abstract class Audited {
 
 /**
  * The audit fields of a record's first write, at `at` by the request's actor (or `by`, preset):
- * what the audit subscriber (src/db/audit.subscriber.ts) stamps, and what statements that insert
+ * what the audit subscriber (src/persistence/audit.subscriber.ts) stamps, and what statements that insert
  * a record themselves write.
  */
 export function firstWrite(at: Date, by: string = currentActor()): Pick<Audited, 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'> {

@@ -1,10 +1,10 @@
 import { withFilter } from 'graphql-subscriptions';
 import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
-import { recordId } from '../common/ids';
-import type { GatewayContext } from '../graphql/context';
-import { EpochMs } from '../graphql/scalars';
-import { Order, OrderFlow } from '../modules/order/order.entity';
-import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from './pubsub';
+import { recordId } from '../../common/ids';
+import type { GatewayContext } from './context';
+import { EpochMs } from './scalars';
+import { Order, OrderFlow } from '../../modules/order/order.entity';
+import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from '../../events/pubsub';
 
 /*
  * Live views of the event log over graphql-ws. Ops see everything; a distributor only its own

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessFor, type Access } from '../common/access';
-import type { Principal } from '../common/principal';
-import type { Services } from '../services';
-import { Loaders } from './loaders';
+import { accessFor, type Access } from '../../access/access';
+import type { Principal } from '../../access/principal';
+import type { Services } from '../../services';
+import { Loaders } from '../../persistence/loaders';
 
 /**
  * What every resolver receives. One EntityManager fork per request (MikroORM refuses the

@@ -1,0 +1,60 @@
+import type { NonEmptyArray } from 'type-graphql';
+import { AuthResolver } from '../../modules/auth/auth.resolver';
+import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from '../../modules/distributor/distributor.resolver';
+import { DealingResolver } from '../../modules/dealing/dealing.resolver';
+import { FundResolver } from '../../modules/fund/fund.resolver';
+import { HealthResolver } from '../../modules/health/health.resolver';
+import { HoldingResolver } from '../../modules/holding/holding.resolver';
+import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from '../../modules/investor/investor.resolver';
+import { UserResolver } from '../../modules/investor/user.resolver';
+import { IssuerResolver } from '../../modules/issuer/issuer.resolver';
+import { NavResolver } from '../../modules/nav/nav.resolver';
+import { DistributorOnboardingResolver, ShareClassOnboardingResolver } from '../../modules/onboarding/onboarding.resolver';
+import { ChainActivityResolver } from '../../modules/onboarding/chain-activity.resolver';
+import { OneStepOrderResolver } from '../../modules/order/one-step.resolver';
+import { OrderResolver } from '../../modules/order/order.resolver';
+import { TwoStepResolver } from '../../modules/order/two-step.resolver';
+import { ShareClassOpsResolver, ShareClassResolver } from '../../modules/share-class/share-class.resolver';
+import { TokenResolver } from '../../modules/token/token.resolver';
+import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../../modules/webhook/webhook.resolver';
+import { SubscriptionResolver } from './subscriptions.resolver';
+import { EventFeedResolver } from './event-feed.resolver';
+import { ChainTransactionResolver, OrderChainResolver } from '../../modules/chain/chain.resolver';
+import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
+
+/** Every resolver of the schema, grouped by module. */
+export const RESOLVERS: NonEmptyArray<Function> = [
+  HealthResolver,
+  IssuerResolver,
+  FundResolver,
+  ShareClassResolver,
+  ShareClassOpsResolver,
+  DealingResolver,
+  TokenResolver,
+  NavResolver,
+  DistributorResolver,
+  DistributorHostResolver,
+  DistributorWalletResolver,
+  ShareClassGrantResolver,
+  ShareClassOnboardingResolver,
+  DistributorOnboardingResolver,
+  InvestorResolver,
+  InvestorOpsResolver,
+  InvestorWalletResolver,
+  UserResolver,
+  HoldingResolver,
+  AuthResolver,
+  OrderResolver,
+  TwoStepResolver,
+  OneStepOrderResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
+  WebhookAttemptResolver,
+  SubscriptionResolver,
+  EventFeedResolver,
+  OrderChainResolver,
+  DealingSettlementResolver,
+  ReconciliationResolver,
+  ChainTransactionResolver,
+  ChainActivityResolver,
+];
