@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+import { bigintColumn } from '../persistence/bigint-column';
 
 /**
  * The event log. A row is appended in the same transaction as the change it tells of, so what is
@@ -11,7 +12,7 @@ import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-or
 @Index({ properties: ['distributorId', 'feedPosition'] })
 export class DomainEvent {
   /** Commit-order position for the relay. */
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   position: Opt<string>;
 
   /** Unique id receivers de-duplicate by (`evt_…`). */
@@ -49,6 +50,6 @@ export class DomainEvent {
    * (one relay at a time), so it follows commit order: the event feed's cursor. `position` is
    * handed out at insert and may commit out of order, so a cursor over it could skip an event.
    */
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: bigintColumn(), nullable: true })
   feedPosition?: string;
 }

@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Audited } from '../../persistence/audited.entity';
 import { Distributor } from '../distributor/distributor.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * A surface-O key and secret issued to a distributor at onboarding. The key is public (it
@@ -9,7 +10,7 @@ import { Distributor } from '../distributor/distributor.entity';
  */
 @Entity({ tableName: 'api_credential' })
 export class ApiCredential extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Index()
@@ -54,7 +55,7 @@ export class TokenFamily {
 /** One refresh token; only its SHA-256 is stored. Used once: refreshing rotates it. */
 @Entity({ tableName: 'refresh_token' })
 export class RefreshToken {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Property({ type: 'text', unique: true })

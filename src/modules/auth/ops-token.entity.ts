@@ -1,9 +1,10 @@
 import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /** A bearer token of the internal ops console, valid until it expires or is revoked. Only its SHA-256 is stored. */
 @Entity({ tableName: 'ops_token' })
 export class OpsToken {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Property({ type: 'text' })

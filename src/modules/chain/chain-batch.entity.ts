@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * One row of a batch transaction (`batchMint` / `batchBurn`): the order it settles. An order is
@@ -10,7 +11,7 @@ export class ChainBatchOrder {
   @PrimaryKey({ type: 'text' })
   orderId: string;
 
-  @Property({ type: 'bigint', index: true })
+  @Property({ type: bigintColumn(), index: true })
   transactionId: string;
 
   /** The row's amount in token units (the token's decimals). */

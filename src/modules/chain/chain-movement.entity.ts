@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * What a `Transfer` the gateway did not make means for the register (the chain follower,
@@ -30,7 +31,7 @@ registerEnumType(ChainMovementKind, { name: 'ChainMovementKind' });
 })
 export class ChainMovement {
   @Field(() => ID)
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Field(() => String)
@@ -46,7 +47,7 @@ export class ChainMovement {
   shareClassId: string;
 
   @Field(() => String)
-  @Property({ type: 'bigint' })
+  @Property({ type: bigintColumn() })
   blockNumber: string;
 
   @Property({ type: 'text' })
@@ -102,7 +103,7 @@ export class ChainFollowCursor {
   @PrimaryKey({ type: 'text' })
   chainId: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: bigintColumn() })
   blockNumber: string;
 
   @Property({ type: 'datetime', length: 3 })
@@ -115,7 +116,7 @@ export class ChainFollowedBlock {
   @PrimaryKey({ type: 'text' })
   chainId: string;
 
-  @PrimaryKey({ type: 'bigint' })
+  @PrimaryKey({ type: bigintColumn() })
   blockNumber: string;
 
   @Property({ type: 'text' })
@@ -126,7 +127,7 @@ export class ChainFollowedBlock {
 @Entity({ tableName: 'reconciliation_run' })
 @Index({ properties: ['shareClassId', 'at'] })
 export class ReconciliationRun {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Property({ type: 'text' })
@@ -135,7 +136,7 @@ export class ReconciliationRun {
   @Property({ type: 'text' })
   chainId: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: bigintColumn() })
   blockNumber: string;
 
   /** Σ |chain − register| over the holders, in tokens. */

@@ -1,6 +1,7 @@
-import { BigIntType, Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { EpochMs } from '../../transports/graphql/scalars';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * Where a transaction intent stands. An intent is written before anything reaches the chain:
@@ -44,7 +45,7 @@ export const FINAL_TX_STATUSES: readonly ChainTxStatus[] = [ChainTxStatus.confir
 })
 export class ChainTransaction {
   @Field(() => ID)
-  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Field(() => String)
@@ -56,7 +57,7 @@ export class ChainTransaction {
   fromAddress: string;
 
   @Field(() => String, { nullable: true })
-  @Property({ type: new BigIntType('string'), nullable: true })
+  @Property({ type: bigintColumn(), nullable: true })
   nonce?: string;
 
   @Field(() => String, { description: 'What it is for: settlement.mint, settlement.burn, wallet.identity, wallet.claim, wallet.register, wallet.freeze, wallet.delete, deploy' })
@@ -67,7 +68,7 @@ export class ChainTransaction {
   @Property({ type: 'text', nullable: true })
   orderId?: string;
 
-  @Property({ type: new BigIntType('string'), nullable: true })
+  @Property({ type: bigintColumn(), nullable: true })
   @Index()
   walletId?: string;
 
@@ -113,7 +114,7 @@ export class ChainTransaction {
   requiredConfirmations: number;
 
   @Field(() => String, { nullable: true })
-  @Property({ type: new BigIntType('string'), nullable: true })
+  @Property({ type: bigintColumn(), nullable: true })
   blockNumber?: string;
 
   @Property({ type: 'text', nullable: true })
@@ -163,7 +164,7 @@ export class ChainSigner {
   @PrimaryKey({ type: 'text' })
   address: string;
 
-  @Property({ type: new BigIntType('string') })
+  @Property({ type: bigintColumn() })
   nextNonce: string;
 
   @Property({ type: 'text', nullable: true })

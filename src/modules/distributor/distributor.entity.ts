@@ -2,6 +2,7 @@ import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt 
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { ShareClass } from '../share-class/share-class.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /** A partner firm. `DT######` on surface R; the same record is `PT######` on surface O. */
 @ObjectType()
@@ -46,7 +47,7 @@ export class DistributorHost extends Audited {
 @Entity({ tableName: 'distributor_wallet' })
 @Unique({ properties: ['distributor', 'chainId'] })
 export class DistributorWallet extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Distributor, { deleteRule: 'cascade' })
@@ -75,7 +76,7 @@ registerEnumType(DeliveryMode, {
 @Entity({ tableName: 'share_class_grant' })
 @Unique({ properties: ['distributor', 'shareClass'] })
 export class ShareClassGrant extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Distributor, { deleteRule: 'cascade' })

@@ -3,6 +3,7 @@ import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum LotSource {
   /** A settled one-step subscription. */
@@ -24,7 +25,7 @@ export enum LotSource {
 @Entity({ tableName: 'holding_lot' })
 @Index({ properties: ['investor', 'shareClass', 'settledAt'] })
 export class HoldingLot extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Investor, { deleteRule: 'restrict' })

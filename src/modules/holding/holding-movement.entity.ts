@@ -3,6 +3,7 @@ import { Audited } from '../../persistence/audited.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { LotSource } from './holding-lot.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * One change of a holding, written by the holding ledger (holding-ledger.ts) in the transaction
@@ -13,7 +14,7 @@ import { LotSource } from './holding-lot.entity';
 @Entity({ tableName: 'holding_movement' })
 @Index({ properties: ['investor', 'shareClass', 'at'] })
 export class HoldingMovement extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Investor, { deleteRule: 'restrict' })

@@ -5,13 +5,14 @@ import { DECIMAL_COLUMN } from '../../common/money';
 import { DecimalScalar } from '../../transports/graphql/scalars';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /** Tokens of a share class an investor holds: the sum of its lots (holding-lot.entity.ts); changed by settled orders and ops adjustments. */
 @ObjectType()
 @Entity({ tableName: 'holding' })
 @Unique({ properties: ['investor', 'shareClass'] })
 export class Holding extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Investor, { deleteRule: 'restrict' })

@@ -4,6 +4,7 @@ import { Audited } from '../../persistence/audited.entity';
 import { Distributor } from '../distributor/distributor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { EpochMs } from '../../transports/graphql/scalars';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */
 @ObjectType()
@@ -44,7 +45,7 @@ export class Investor extends Audited {
 @Entity({ tableName: 'investor_grant' })
 @Unique({ properties: ['investor', 'shareClass'] })
 export class InvestorGrant extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Investor, { deleteRule: 'cascade' })
@@ -76,7 +77,7 @@ registerEnumType(WalletStatus, { name: 'WalletStatus' });
     'create unique index "investor_wallet_in_use_unique" on "investor_wallet" ("investor_id", "chain_id") where "status" <> \'removed\'',
 })
 export class InvestorWallet extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @Index()
@@ -112,7 +113,7 @@ export class InvestorWallet extends Audited {
   onchainIdentity?: string;
 
   @Field(() => String, { nullable: true, description: 'The wallet this one replaces, recovered from it (`recoverInvestorWallet`)' })
-  @Property({ type: new BigIntType('string'), nullable: true })
+  @Property({ type: bigintColumn(), nullable: true })
   recoveredFrom?: string;
 
   @Field(() => String, { nullable: true, description: 'Why the last on-chain step for this wallet failed (whitelisting, freezing); null when none did' })

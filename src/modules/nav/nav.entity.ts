@@ -4,6 +4,7 @@ import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 import { ShareClass } from '../share-class/share-class.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * A NAV struck for a share class. `entryId` is `publishedAt` as `YYYYMMDDHHMMSS` (UTC): it sorts
@@ -14,7 +15,7 @@ import { ShareClass } from '../share-class/share-class.entity';
 @Unique({ properties: ['shareClass', 'entryId'] })
 @Index({ properties: ['shareClass', 'publishedAt'] })
 export class Nav extends Audited {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => ShareClass, { deleteRule: 'restrict' })

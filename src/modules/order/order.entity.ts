@@ -6,6 +6,7 @@ import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum OrderFlow {
   /** R-two-step: created, then pushed to the supply-side platform. `OR######`. */
@@ -205,7 +206,7 @@ export class Order extends Audited {
 @Entity({ tableName: 'order_status_entry' })
 @Index({ properties: ['order', 'at'] })
 export class OrderStatusEntry {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Order, { deleteRule: 'cascade' })

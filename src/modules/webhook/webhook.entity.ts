@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { EpochMs } from '../../transports/graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
+import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum WebhookStatus {
   active = 'active',
@@ -85,7 +86,7 @@ registerEnumType(DeliveryStatus, { name: 'WebhookDeliveryStatus' });
 @Index({ properties: ['webhook', 'createdAt'] })
 export class WebhookDelivery {
   /** Exposed as a string by its resolver (a bigint). */
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => Webhook, { deleteRule: 'cascade' })
@@ -149,7 +150,7 @@ export class WebhookDelivery {
 @Index({ properties: ['delivery', 'number'] })
 export class WebhookAttempt {
   /** Exposed as a string by its resolver (a bigint). */
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
   @ManyToOne(() => WebhookDelivery, { deleteRule: 'cascade' })
