@@ -1,9 +1,4 @@
 import 'reflect-metadata';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
 import { createServer, type Server } from 'node:http';
@@ -17,7 +12,7 @@ import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
 import { readCacheListener } from './persistence/read-cache';
-import { currentScope, runInScope } from './common/request-scope';
+import { runInScope } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
 import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
@@ -28,15 +23,9 @@ import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
 import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
-import type { GatewayContext } from './transports/graphql/context';
-import { errorFormatter } from './transports/graphql/format-error';
-import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from './transports/graphql/limits';
-import { graphqlContext } from './access/graphql-principal';
-import { graphqlWebSocket } from './transports/websocket/websocket';
-import { graphqlBodyErrors, inputHygienePlugin } from './transports/graphql/input-guard';
-import { operationGuardPlugin } from './transports/graphql/operation-guard';
+import { DEFAULT_GRAPHQL_LIMITS } from './transports/graphql/limits';
+import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transport';
 import { gatewaySchema } from './transports/graphql/schema';
-import { compiledExecution } from './transports/graphql/compiled-execution';
 import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices, type Services } from './services';
@@ -53,7 +42,7 @@ import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
-export const GRAPHQL_PATH = '/graphql';
+export { GRAPHQL_PATH };
 
 /**
  * Every API answer (REST and GraphQL, errors included) holds one caller's view of the books: no
@@ -70,9 +59,9 @@ export interface Gateway {
   services: Services;
   /** Starts listening; resolves with the bound port. */
   listen(port: number, host: string): Promise<number>;
-  /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
   /** The chain follower (src/modules/chain/follower.ts), running whenever a chain is configured. */
   chainFollower: ChainFollower | null;
+  /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
   background: {
     start(): Promise<void>;
     /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
@@ -167,9 +156,6 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const opsTokenFollower = await followOpsTokenRevocations(deps.orm, listen, services.opsToken);
   const app = express();
   const server = httpServer(app, deps.config.tls ?? null);
-  const introspection = development && (deps.config.graphqlIntrospection ?? true);
-  const guards = graphqlGuards(deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS, { introspection });
-  const formatError = errorFormatter({ development });
 
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
@@ -177,47 +163,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
   app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
 
-  const apollo = new ApolloServer<GatewayContext>({
-    // The schema, with repeated queries executed compiled (src/transports/graphql/compiled-execution.ts).
-    gateway: compiledExecution(schema),
-    formatError,
-    // Introspection is refused by graphqlGuards' rules, the same on HTTP and graphql-ws.
-    introspection: true,
-    validationRules: guards.validationRules,
-    parseOptions: guards.parseOptions,
-    // A JSON array of operations is refused (400): one request, one document within the limits.
-    allowBatchedHttpRequests: false,
-    // Outside development no answer carries a stack trace or a file path, whatever NODE_ENV says.
-    includeStacktraceInErrorResponses: development,
-    plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
-      // Apollo's default cache-control plugin wraps every field's resolver to gather cache hints
-      // that nothing here sets, so it always answers `no-store`, at a large share of a page's CPU
-      // (docs/benchmarks.md). Its one effect, that header, is kept without the per-field cost.
-      ApolloServerPluginCacheControlDisabled(),
-      operationGuardPlugin,
-      inputHygienePlugin,
-      { serverWillStart: async () => ({ drainServer: async () => void (await wsCleanup.dispose()) }) },
-      ops.metrics.apolloPlugin(),
-      // Apollo Sandbox (scripts from Apollo's CDN on this origin) in development only; elsewhere no page at all.
-      development ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
-    ],
-  });
-  // GraphQL subscriptions over graphql-ws on the same path (Apollo Sandbox finds them there), same limits.
-  const wsCleanup = graphqlWebSocket({
+  const graphql = await graphqlTransport({
     server,
-    path: GRAPHQL_PATH,
     schema,
     orm: deps.orm,
     services,
-    guards,
-    formatError,
+    development,
+    introspection: development && (deps.config.graphqlIntrospection ?? true),
+    limits: deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS,
+    bodyLimit: deps.config.bodyLimit,
     maxPayload: bodyLimitBytes(deps.config.bodyLimit),
     clientAddress: (req) => proxyAddr(req, app.get('trust proxy fn')),
-    recheckMs: deps.websocketRecheckMs,
+    plugins: [ops.metrics.apolloPlugin()],
+    websocketRecheckMs: deps.websocketRecheckMs,
   });
-
-  await apollo.start();
 
   app.use([REST_PREFIX, GRAPHQL_PATH], apiAnswerHeaders);
   // Pages on other sites get nothing from /api/v1 (rest-compat/cross-site.ts); /graphql has Apollo's CSRF prevention.
@@ -240,23 +199,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     }),
   );
 
-  app.use(
-    GRAPHQL_PATH,
-    express.json({ limit: deps.config.bodyLimit }),
-    (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined }, next),
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        const scope = currentScope();
-        const ctx = await graphqlContext(services, deps.orm.em.fork(), req.get('authorization'), scope?.requestId ?? '');
-        // Ops writes default their actor to the token's name.
-        if (scope && !req.get('x-actor') && ctx.access.opsName) scope.actor = ctx.access.opsName;
-        return ctx;
-      },
-    }),
-  );
-
-  // A body that is not JSON answers as a GraphQL error with 400/413, not the generic 500.
-  app.use(GRAPHQL_PATH, graphqlBodyErrors);
+  // GraphQL over HTTP (graphql-ws shares the path): src/transports/graphql/http-transport.ts.
+  app.use(GRAPHQL_PATH, ...graphql.handlers, graphql.errors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
@@ -303,7 +247,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);
-      await apollo.stop();
+      await graphql.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
       await chainSender?.stop();
