@@ -58,11 +58,12 @@ const written = (o: RestOutcome): IdempotentOutcome => ({ status: o.status, json
  * marked replayed; another request with the key answers 422; one arriving while the first still
  * runs, 409. Server failures (5xx) are not kept, so a retry runs anew.
  *
- * A successful answer is kept in the same transaction as the writes that made it (`run` gets
- * that transaction's EntityManager), so a connection lost while committing leaves either both
- * (a retry replays the answer) or neither (the key is released, or freed once abandoned, and a
- * retry runs anew): never an order without its answer, so a retry never places it twice. A
- * route that calls out between its writes (`atomic: false`) keeps its answer after it instead.
+ * A route whose writes run in one transaction (`atomic`) holds the key in that transaction and
+ * keeps its answer there (IdempotencyService.held): a connection lost while committing leaves
+ * either the order and its answer (a retry replays it) or neither and no hold (a retry runs
+ * anew), never an order without its answer nor a key stuck "still being processed". A route that
+ * calls out between its writes (`atomic: false`) claims the key by a row and keeps its answer
+ * after it instead.
  */
 export async function idempotent(
   store: IdempotencyService,
@@ -76,41 +77,55 @@ export async function idempotent(
   const owner = idempotencyOwner(access);
   if (req.method !== 'POST' || key === undefined || owner === null) return written(await run(em));
   if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
-  const claim = await store.claim(em, owner, key, requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {}));
-  if (claim.kind === 'replay') return { status: claim.status, json: claim.body, replayed: true };
+  const fingerprint = requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {});
+  if (options.atomic) return runHoldingKey(store, em, owner, key, fingerprint, run);
+  const claim = await store.claim(em, owner, key, fingerprint);
+  if (claim.kind === 'replay') return replay(claim);
   let outcome: IdempotentOutcome;
   try {
-    outcome = options.atomic ? await runKeepingSuccess(store, em, owner, key, run) : written(await run(em));
+    outcome = written(await run(em));
   } catch (err) {
     // Unknown whether it committed: a kept answer (it did) survives the release; a running claim (it did not) is freed.
     await store.release(em, owner, key);
     throw err;
   }
   if (outcome.status >= 500) await store.release(em, owner, key);
-  else if (!(options.atomic && isSuccess(outcome))) await store.complete(em, owner, key, outcome.status, outcome.json);
+  else await store.complete(em, owner, key, outcome.status, outcome.json);
   return outcome;
 }
 
+const replay = (claim: { status: number; body: string }): IdempotentOutcome => ({ status: claim.status, json: claim.body, replayed: true });
+
 const isSuccess = (outcome: { status: number }) => outcome.status >= 200 && outcome.status < 300;
 
-/** An answer that is not a success: its transaction rolls back (a refused request writes nothing). */
+/** An answer that is not a success: its writes roll back (a refused request writes nothing). */
 class NotASuccess extends Error {
   constructor(readonly outcome: IdempotentOutcome) {
     super('not a success');
   }
 }
 
-/** Runs in one transaction that also keeps a successful answer; any other answer rolls it back. */
-async function runKeepingSuccess(store: IdempotencyService, em: EntityManager, owner: string, key: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<IdempotentOutcome> {
-  try {
-    return await em.transactional(async (tem) => {
-      const outcome = written(await run(tem));
-      if (!isSuccess(outcome)) throw new NotASuccess(outcome);
-      await store.complete(tem, owner, key, outcome.status, outcome.json);
-      return outcome;
-    });
-  } catch (err) {
-    if (err instanceof NotASuccess) return err.outcome;
-    throw err;
-  }
+/**
+ * One transaction holds the key, runs the request and keeps its answer. A refusal's writes are
+ * rolled back to a savepoint and the refusal is kept (a retry gets the same 4xx); a server
+ * failure keeps nothing.
+ */
+async function runHoldingKey(store: IdempotencyService, em: EntityManager, owner: string, key: string, fingerprint: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<IdempotentOutcome> {
+  return em.transactional(async (tem) => {
+    const held = await store.held(tem, owner, key, fingerprint);
+    if (held.kind === 'replay') return replay(held);
+    let outcome: IdempotentOutcome;
+    try {
+      outcome = await tem.transactional(async (sem) => {
+        const o = written(await run(sem));
+        if (!isSuccess(o)) throw new NotASuccess(o);
+        return o;
+      });
+    } catch (err) {
+      if (!(err instanceof NotASuccess)) throw err;
+      outcome = err.outcome;
+    }
+    if (outcome.status < 500) await store.keep(tem, owner, key, fingerprint, outcome.status, outcome.json);
+    return outcome;
+  });
 }

@@ -92,4 +92,20 @@ onServer('Idempotency-Key and a connection lost at the commit', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(await orders(m.distributor.id)).toEqual([{ id: retry.body.data.orderId, events: 1 }]);
   });
+
+  it('the commit never reached the server and the database stayed away for the next statement too: the retry is not told to wait, it places the order once', async () => {
+    // given
+    const { m, send } = await place('lost-twice');
+    // when the COMMIT is lost and so is whatever the gateway sends next to give the key back
+    const sprung = proxy.trapNext(/\bcommit\b/i, 'before');
+    proxy.trapNext(/delete from idempotency_key where distributor_id = .* and state = 'running'/i, 'before');
+    const first = await send();
+    await sprung;
+    expect(first.status).toBe(503);
+    // then the retry is not "still being processed" for minutes: the key went with its transaction
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await orders(m.distributor.id)).toEqual([{ id: retry.body.data.orderId, events: 1 }]);
+  });
 });

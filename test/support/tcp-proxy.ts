@@ -8,7 +8,7 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
-  private trap: { pattern: RegExp; when: 'before' | 'after'; sprung: () => void } | null = null;
+  private traps: Array<{ pattern: RegExp; when: 'before' | 'after'; sprung: () => void }> = [];
 
   private constructor(
     private readonly targetHost: string,
@@ -34,11 +34,12 @@ export class TcpProxy {
    * Arms a one-shot trap on the next message a client sends that matches `pattern` (the
    * PostgreSQL protocol carries SQL as text): `before`, the connection is reset and the message
    * never reaches the server; `after`, the message reaches the server and the connection is reset
-   * without its answer (a commit done, its answer lost). Resolves once sprung.
+   * without its answer (a commit done, its answer lost). Resolves once sprung. Traps armed
+   * together wait side by side, each for its own message.
    */
   trapNext(pattern: RegExp, when: 'before' | 'after'): Promise<void> {
     return new Promise((sprung) => {
-      this.trap = { pattern, when, sprung };
+      this.traps.push({ pattern, when, sprung });
     });
   }
 
@@ -59,9 +60,10 @@ export class TcpProxy {
         upstream.destroy();
       };
       client.on('data', (chunk: Buffer) => {
-        const trap = this.trap;
-        if (!trap || !trap.pattern.test(chunk.toString('latin1'))) return void upstream.write(chunk);
-        this.trap = null;
+        const text = chunk.toString('latin1');
+        const trap = this.traps.find((t) => t.pattern.test(text));
+        if (!trap) return void upstream.write(chunk);
+        this.traps.splice(this.traps.indexOf(trap), 1);
         if (trap.when === 'before') return void (reset(), trap.sprung());
         // Sent, and the server given time to act on it; its answer never reaches the client.
         upstream.write(chunk);
