@@ -15,6 +15,7 @@ import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { useWalletRecovery } from './WalletRecovery';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
@@ -69,6 +70,7 @@ export function InvestorDetail({ id }: { id: string }) {
   const [whitelisted, setWhitelisted] = useState('no');
   const [reason, setReason] = useState('');
   const reload = () => void q.reload();
+  const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
   const grantable = inv.distributor.grants.filter((g) => !inv.grantedShareClasses.some((s) => s.id === g.shareClassId));
@@ -179,6 +181,7 @@ export function InvestorDetail({ id }: { id: string }) {
                       onDone={() => (setReason(''), reload())}
                     />
                   )}
+                  {recovery.action(w)}
                 </td>
               </tr>
             ))}
@@ -191,6 +194,7 @@ export function InvestorDetail({ id }: { id: string }) {
             )}
           </tbody>
         </table>
+        {recovery.panel}
         <ActionForm
           label="Add wallet"
           className="inline"
