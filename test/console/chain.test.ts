@@ -58,10 +58,12 @@ describe('Ops console on chain (browser)', () => {
     const message = () => tokens.getByRole('alert').locator('.message').textContent();
     // A deployment offers the chains the gateway writes to: the worker's, chosen as the only one.
     const chain = tokens.getByLabel('Chain', { exact: true });
+    await chain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
     await expect(chain.locator('option').evaluateAll((os) => os.map((o) => [(o as unknown as { value: string }).value, o.textContent]))).resolves.toEqual([[CHAIN, `Anvil (${CHAIN})`]]);
     await expect(chain.inputValue()).resolves.toBe(CHAIN);
     await tokens.getByLabel('New token').selectOption('register');
     // A registration, any configured chain (the only one chosen already) or another one typed in.
+    await chain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
     await expect(chain.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))).resolves.toEqual([CHAIN, 'other']);
     await expect(chain.inputValue()).resolves.toBe(CHAIN);
     const notAToken = `0x${'00'.repeat(19)}01`;

@@ -28,7 +28,7 @@ export function useChainChoice({ writable, other }: { writable: boolean; other: 
   }, [chains.length]);
   const chainId = choice === OTHER ? typed.trim() : choice;
   const options: [string, string][] = [
-    ...(chains.length === 1 ? [] : [['', chains.length || other ? 'Choose…' : writable ? 'No chain with an agent key is configured' : 'No chain is configured'] as [string, string]]),
+    ...(chains.length === 1 ? [] : [['', !q.data ? 'Reading the chains…' : chains.length || other ? 'Choose…' : writable ? 'No chain with an agent key is configured' : 'No chain is configured'] as [string, string]]),
     ...chains.map((c): [string, string] => [c.chainId, label(c)]),
     ...(other ? [[OTHER, 'Another chain (not read: the contract is taken as given)'] as [string, string]] : []),
   ];
