@@ -106,6 +106,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   DealingSettlementRow: 'part',
   DealingSettlementFailure: 'part',
   ChainMovement: 'ops',
+  /** The chains the gateway is configured for, and whether it writes to them: operations' setup. */
+  ChainInfo: 'ops',
   Reconciliation: 'ops',
   ReconciliationDifference: 'part',
   ReconciliationHolder: 'part',

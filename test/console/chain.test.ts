@@ -56,10 +56,19 @@ describe('Ops console on chain (browser)', () => {
     await ui.heading(other.id);
     const tokens = ui.panel('Tokens');
     const message = () => tokens.getByRole('alert').locator('.message').textContent();
+    // A deployment offers the chains the gateway writes to: the worker's, chosen as the only one.
+    const chain = tokens.getByLabel('Chain', { exact: true });
+    await chain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
+    await expect(chain.locator('option').evaluateAll((os) => os.map((o) => [(o as unknown as { value: string }).value, o.textContent]))).resolves.toEqual([[CHAIN, `Anvil (${CHAIN})`]]);
+    await expect(chain.inputValue()).resolves.toBe(CHAIN);
     await tokens.getByLabel('New token').selectOption('register');
+    // A registration, any configured chain (the only one chosen already) or another one typed in.
+    await chain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
+    await expect(chain.locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))).resolves.toEqual([CHAIN, 'other']);
+    await expect(chain.inputValue()).resolves.toBe(CHAIN);
     const notAToken = `0x${'00'.repeat(19)}01`;
     await tokens.getByLabel('Contract address').fill(notAToken);
-    await tokens.getByLabel('Chain id').fill(CHAIN);
+    await chain.selectOption(CHAIN);
     await tokens.getByLabel('Token name').fill('Chain Fund A');
     await tokens.getByLabel('Symbol').fill('CFA');
     await tokens.getByRole('button', { name: 'Register token' }).click();
@@ -74,6 +83,7 @@ describe('Ops console on chain (browser)', () => {
     // On a chain it only knows of, the contract is taken as given.
     const elsewhere = `0x${'ab'.repeat(20)}`;
     await tokens.getByLabel('Contract address').fill(elsewhere);
+    await chain.selectOption('other');
     await tokens.getByLabel('Chain id').fill('8453');
     await tokens.getByRole('button', { name: 'Register token' }).click();
     const done = tokens.getByRole('status').filter({ hasText: 'registered at' });

@@ -249,6 +249,15 @@ export type PublishNavInput = {
   volume?: string | null | undefined;
 };
 
+export type RecoverInvestorWalletInput = {
+  chainId: string;
+  investorId: string;
+  /** The investor's new wallet: it receives the lost wallet's tokens */
+  newAddress: string;
+  /** Why, e.g. `key lost` */
+  reason: string;
+};
+
 export type RegisterInvestorInput = {
   /** ISO country code */
   countryCode?: string | null | undefined;
@@ -450,6 +459,11 @@ export type ReconciliationQueryVariables = Exact<{
 
 export type ReconciliationQuery = { reconciliation: { chainId: string, tokenAddress: string, blockNumber: string, totalSupply: string, registerTotal: string, supplyDifference: string, holdersCompared: number, totalDifference: string, holders: Array<{ investorId: string | null, registerBalance: string, chainBalance: string, difference: string, wallets: Array<{ address: string, balance: string }> }>, differences: Array<{ investorId: string | null, wallets: Array<string>, registerBalance: string, chainBalance: string, difference: string, movements: Array<{ blockNumber: string, transactionHash: string, fromAddress: string, toAddress: string, tokens: string, kind: ChainMovementKind, fromInvestorId: string | null, toInvestorId: string | null }> }> } };
 
+export type ChainsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ChainsQuery = { chains: Array<{ chainId: string, name: string, writable: boolean, confirmations: number }> };
+
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
   filter?: DistributorFilter | null | undefined;
@@ -578,6 +592,13 @@ export type RemoveInvestorWalletMutationVariables = Exact<{
 
 
 export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: string, status: WalletStatus } };
+
+export type RecoverInvestorWalletMutationVariables = Exact<{
+  input: RecoverInvestorWalletInput;
+}>;
+
+
+export type RecoverInvestorWalletMutation = { recoverInvestorWallet: { chainId: string, address: string, status: WalletStatus, recoveredFrom: string | null } };
 
 export type IssuerListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -1225,6 +1246,16 @@ export const ReconciliationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReconciliationQuery, ReconciliationQueryVariables>;
+export const ChainsDocument = new TypedDocumentString(`
+    query Chains {
+  chains {
+    chainId
+    name
+    writable
+    confirmations
+  }
+}
+    `) as unknown as TypedDocumentString<ChainsQuery, ChainsQueryVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {
@@ -1468,6 +1499,16 @@ export const RemoveInvestorWalletDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveInvestorWalletMutation, RemoveInvestorWalletMutationVariables>;
+export const RecoverInvestorWalletDocument = new TypedDocumentString(`
+    mutation RecoverInvestorWallet($input: RecoverInvestorWalletInput!) {
+  recoverInvestorWallet(input: $input) {
+    chainId
+    address
+    status
+    recoveredFrom
+  }
+}
+    `) as unknown as TypedDocumentString<RecoverInvestorWalletMutation, RecoverInvestorWalletMutationVariables>;
 export const IssuerListDocument = new TypedDocumentString(`
     query IssuerList($page: PageInput) {
   issuers(page: $page) {

@@ -15,6 +15,7 @@ import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { useWalletRecovery } from './WalletRecovery';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
@@ -69,6 +70,7 @@ export function InvestorDetail({ id }: { id: string }) {
   const [whitelisted, setWhitelisted] = useState('no');
   const [reason, setReason] = useState('');
   const reload = () => void q.reload();
+  const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
   const grantable = inv.distributor.grants.filter((g) => !inv.grantedShareClasses.some((s) => s.id === g.shareClassId));
@@ -119,78 +121,83 @@ export function InvestorDetail({ id }: { id: string }) {
         </Panel>
       </div>
       <Panel title="Wallets">
-        <table className="grid" aria-label="Wallets">
-          <thead>
-            <tr>
-              <th scope="col">Chain</th>
-              <th scope="col">Address</th>
-              <th scope="col">Status</th>
-              <th scope="col">Whitelisted</th>
-              <th scope="col">Removed</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {inv.wallets.map((w) => (
-              <tr key={`${w.chainId}-${w.address}-${w.createdAt}`}>
-                <td>{w.chainId}</td>
-                <td className="mono">{w.address}</td>
-                <td>
-                  <Status value={w.status} />
-                  {w.onchainIdentity && (
-                    <div className="muted">
-                      identity <span className="mono">{w.onchainIdentity}</span>
-                    </div>
-                  )}
-                  {w.chainError && <div role="note">on chain: {w.chainError}</div>}
-                </td>
-                <td>{time(w.whitelistedAt)}</td>
-                <td>{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
-                <td className="row-actions">
-                  {w.status === 'pending' && (
-                    <ConfirmAction
-                      label="Whitelist"
-                      title={`Whitelist ${w.address}?`}
-                      description={
-                        <p>
-                          Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes to, it creates the
-                          investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet reads pending until that is confirmed.
-                        </p>
-                      }
-                      run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
-                      onDone={reload}
-                    />
-                  )}
-                  {w.status !== 'removed' && (
-                    <ConfirmAction
-                      label="Remove"
-                      danger
-                      title={`Remove ${w.address}?`}
-                      description={
-                        <p>
-                          It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway writes to, it is
-                          frozen on every token and its identity deleted from the registry.
-                        </p>
-                      }
-                      fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
-                      run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
-                      onDone={() => (setReason(''), reload())}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-            {!inv.wallets.length && (
+        <div className="table-wrap">
+          <table className="grid" aria-label="Wallets">
+            <thead>
               <tr>
-                <td colSpan={6} className="muted">
-                  No wallet.
-                </td>
+                <th scope="col">Chain</th>
+                <th scope="col">Address</th>
+                <th scope="col">Status</th>
+                <th scope="col">Whitelisted</th>
+                <th scope="col">Removed</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            )}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {inv.wallets.map((w) => (
+                <tr key={`${w.chainId}-${w.address}-${w.createdAt}`}>
+                  <td>{w.chainId}</td>
+                  <td className="mono">{w.address}</td>
+                  <td>
+                    <Status value={w.status} />
+                    {w.onchainIdentity && (
+                      <div className="muted">
+                        identity <span className="mono">{w.onchainIdentity}</span>
+                      </div>
+                    )}
+                    {w.chainError && <div role="note">on chain: {w.chainError}</div>}
+                  </td>
+                  <td>{time(w.whitelistedAt)}</td>
+                  {/* A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel. */}
+                  <td className="reason">{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
+                  <td className="row-actions">
+                    {w.status === 'pending' && (
+                      <ConfirmAction
+                        label="Whitelist"
+                        title={`Whitelist ${w.address}?`}
+                        description={
+                          <p>
+                            Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes to, it creates the
+                            investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet reads pending until that is confirmed.
+                          </p>
+                        }
+                        run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
+                        onDone={reload}
+                      />
+                    )}
+                    {w.status !== 'removed' && (
+                      <ConfirmAction
+                        label="Remove"
+                        danger
+                        title={`Remove ${w.address}?`}
+                        description={
+                          <p>
+                            It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway writes to, it is
+                            frozen on every token and its identity deleted from the registry.
+                          </p>
+                        }
+                        fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
+                        run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
+                        onDone={() => (setReason(''), reload())}
+                      />
+                    )}
+                    {recovery.action(w)}
+                  </td>
+                </tr>
+              ))}
+              {!inv.wallets.length && (
+                <tr>
+                  <td colSpan={6} className="muted">
+                    No wallet.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+        {recovery.panel}
         <ActionForm
           label="Add wallet"
           className="inline"

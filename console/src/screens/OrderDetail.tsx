@@ -61,7 +61,7 @@ export function OrderDetail({ id }: { id: string }) {
               ['Share class', <><Link to={['share-classes', o.shareClassId]}>{o.shareClass.meta.name}</Link> <Mono>{o.shareClassId}</Mono></>],
               ['External ref', o.externalRef],
               ['Chain', o.chainId],
-              ['Wallet', o.walletAddress && <Mono>{o.walletAddress}</Mono>],
+              ['Wallet', orderWallet(o)],
               ['Delivery', o.deliveryMode && `${o.deliveryMode}${o.deliveryWallet ? ` → ${o.deliveryWallet}` : ''}`],
               ['Dealing date', o.dealingDate],
               ['Cut-off', o.cutOffAt == null ? null : <time dateTime={new Date(o.cutOffAt).toISOString()}>{time(o.cutOffAt)}</time>],
@@ -124,4 +124,16 @@ function settlementTransactionFacts(tx: OrderFullFragment['settlementTransaction
     ['Revert reason', tx.revertReason],
     ['Last error', tx.lastError],
   ];
+}
+
+/**
+ * The wallet the order uses. A one-step order may name none: the investor's wallet in use is
+ * taken from its profile at acceptance and kept in `deliveryWallet` (what settlement mints to or
+ * burns from); a two-step order keeps the investor's wallet in `walletAddress`, and `deliveryWallet`
+ * is where its tokens go (the distributor's under `hold`), shown under Delivery.
+ */
+function orderWallet(o: { flow: string; walletAddress?: string | null; deliveryWallet?: string | null }) {
+  const wallet = o.flow === 'one_step' ? (o.deliveryWallet ?? o.walletAddress) : o.walletAddress;
+  if (wallet) return <Mono>{wallet}</Mono>;
+  return o.flow === 'one_step' ? <span className="muted">the investor's wallet in use, taken when the order is accepted</span> : null;
 }

@@ -3,6 +3,7 @@ import { request } from '../api/client';
 import { ChainTransactionsDocument, CreateTokenDocument, DeployTokenDocument, type ChainTxFragment, type ShareClassDetailQuery } from '../generated/graphql';
 import { ActionForm, Field, Select } from '../ui/forms';
 import { Panel, RecordTable } from '../ui/parts';
+import { useChainChoice } from './ChainChoice';
 import { ChainTxState } from './ChainTransaction';
 
 type Token = ShareClassDetailQuery['shareClass']['tokens'][number];
@@ -34,24 +35,28 @@ export function TokensPanel({ shareClassId, tokens, onChange }: { shareClassId: 
   );
 }
 
-/** The fields both ways share; `decimals` arrives as typed and the gateway says what it accepts. */
-function useTokenFields(first: boolean) {
-  const [chainId, setChainId] = useState('');
+/**
+ * The fields both ways share; `decimals` arrives as typed and the gateway says what it accepts.
+ * A deployment signs, so it offers the chains the gateway has an agent key for; a registration
+ * any configured chain, or another one typed in.
+ */
+function useTokenFields(first: boolean, way: 'deploy' | 'register') {
+  const chain = useChainChoice(way === 'deploy' ? { writable: true, other: false } : { writable: false, other: true });
   const [name, setName] = useState('');
   const [symbol, setSymbol] = useState('');
   const [decimals, setDecimals] = useState('6');
   const [primary, setPrimary] = useState(first ? 'yes' : 'no');
-  const input = () => ({ chainId: chainId.trim(), name, symbol, decimals: Number(decimals), isPrimary: primary === 'yes' });
+  const input = () => ({ chainId: chain.chainId, name, symbol, decimals: Number(decimals), isPrimary: primary === 'yes' });
   const fields = (
     <>
-      <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="31337" />
+      {chain.fields}
       <Field label="Token name" name="name" value={name} onChange={setName} required />
       <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} required />
       <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} required />
       <Select label="Primary token" name="isPrimary" value={primary} onChange={setPrimary} options={[['yes', 'Yes: its chain becomes the default chain'], ['no', 'No']]} />
     </>
   );
-  return { input, fields, chainId: chainId.trim() };
+  return { input, fields, chainId: chain.chainId };
 }
 
 /**
@@ -60,7 +65,7 @@ function useTokenFields(first: boolean) {
  * every step go from queued to confirmed (or the one that failed, and why).
  */
 function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; first: boolean; onDone: () => void }) {
-  const f = useTokenFields(first);
+  const f = useTokenFields(first, 'deploy');
   const [txs, setTxs] = useState<ChainTxFragment[]>([]);
   const [deployed, setDeployed] = useState<string | null>(null);
   const watch = useRef<{ chainId: string; after: bigint } | null>(null);
@@ -121,7 +126,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
 
 /** A contract deployed elsewhere: on a chain the gateway writes to, it checks ERC-3643 and its agent roles (the 400 says which is missing). */
 function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; first: boolean; onDone: () => void }) {
-  const f = useTokenFields(first);
+  const f = useTokenFields(first, 'register');
   const [contractAddress, setAddress] = useState('');
   const [registered, setRegistered] = useState<string | null>(null);
   return (

@@ -20,6 +20,7 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from
 import { SubscriptionResolver } from './subscriptions.resolver';
 import { EventFeedResolver } from './event-feed.resolver';
 import { ChainTransactionResolver, OrderChainResolver } from '../../modules/chain/chain.resolver';
+import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
 
 /** Every resolver of the schema, grouped by module. */
@@ -57,4 +58,5 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ReconciliationResolver,
   ChainTransactionResolver,
   ChainActivityResolver,
+  ChainInfoResolver,
 ];

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { request } from '../api/client';
+import { RecoverInvestorWalletDocument, type InvestorDetailQuery } from '../generated/graphql';
+import { ActionForm, Field } from '../ui/forms';
+
+type Wallet = InvestorDetailQuery['investor']['wallets'][number];
+
+/** A wallet the gateway registered on chain (it holds the investor's identity there) and still in use: the one a recovery starts from. */
+export const recoverable = (w: Wallet) => w.status !== 'removed' && !!w.onchainIdentity;
+
+/**
+ * Recovering a lost wallet from the investor's page: each recoverable wallet's row has a button
+ * that opens the form under the table (one at a time, so the row stays readable); once the gateway
+ * took it, the new wallet is followed — the page reads the investor again every second — until
+ * it is whitelisted or its chain step failed, since the recovery is three transactions on chain.
+ */
+export function useWalletRecovery(investorId: string, wallets: Wallet[], reload: () => void) {
+  const [lost, setLost] = useState<Wallet | null>(null);
+  const [newAddress, setNewAddress] = useState('');
+  const [reason, setReason] = useState('');
+  const [following, setFollowing] = useState<{ chainId: string; address: string; from: string } | null>(null);
+  const fresh = following && wallets.find((w) => w.chainId === following.chainId && w.address.toLowerCase() === following.address.toLowerCase() && w.status !== 'removed');
+  const settled = !!fresh && (fresh.status === 'whitelisted' || !!fresh.chainError);
+  useEffect(() => {
+    if (!following || settled) return;
+    const timer = setInterval(reload, 1000);
+    return () => clearInterval(timer);
+  }, [following, settled]);
+
+  const formId = `recover-${investorId}`;
+  const action = (w: Wallet) =>
+    recoverable(w) && (
+      <button type="button" aria-expanded={lost?.address === w.address} aria-controls={formId} onClick={() => setLost(lost?.address === w.address ? null : w)}>
+        Recover to a new wallet…
+      </button>
+    );
+
+  const panel = (
+    <>
+      {lost && (
+        <section id={formId} className="recovery" aria-label={`Recover ${lost.address}`}>
+          <p>
+            The investor lost the key of <span className="mono">{lost.address}</span> on chain {lost.chainId}: its tokens move to the new wallet (T-REX recovery, with the
+            same identity). The lost wallet is removed at once; the new one reads pending until the chain confirmed the recovery. Holdings do not change.
+          </p>
+          <ActionForm
+            label="Recover"
+            busyLabel="Recovering…"
+            name={`Recover ${lost.address} to a new wallet`}
+            className="inline"
+            submit={() => request(RecoverInvestorWalletDocument, { input: { investorId, chainId: lost.chainId, newAddress: newAddress.trim(), reason } })}
+            onDone={(r) => {
+              const w = (r as { recoverInvestorWallet: { chainId: string; address: string } }).recoverInvestorWallet;
+              setFollowing({ chainId: w.chainId, address: w.address, from: lost.address });
+              setLost(null);
+              setNewAddress('');
+              setReason('');
+              reload();
+            }}
+          >
+            <Field label="New wallet address" name="newAddress" value={newAddress} onChange={setNewAddress} required autoFocus placeholder="0x…" />
+            <Field label="Reason" name="reason" value={reason} onChange={setReason} required placeholder="key lost" />
+          </ActionForm>
+          <button type="button" onClick={() => setLost(null)}>
+            Cancel
+          </button>
+        </section>
+      )}
+      {following && (
+        <p className="notice" role="status">
+          {!fresh
+            ? `Recovering ${following.from} to ${following.address}…`
+            : fresh.chainError
+              ? `Recovery to ${fresh.address} stopped on chain: ${fresh.chainError}`
+              : fresh.status === 'whitelisted'
+                ? `Recovered: ${fresh.address} is whitelisted and holds the tokens of ${following.from}.`
+                : `Recovering ${following.from} to ${fresh.address}: ${fresh.status}, waiting for the chain…`}
+        </p>
+      )}
+    </>
+  );
+  return { action, panel };
+}
