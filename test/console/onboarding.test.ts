@@ -218,7 +218,10 @@ describe('Ops console onboarding (browser)', () => {
     await ui.heading(made.investor);
     await page.getByLabel('Share class', { exact: true }).selectOption(made.shareClass);
     await page.getByRole('button', { name: 'Grant', exact: true }).click();
-    await page.getByLabel('Chain id').fill(CHAIN);
+    // The gateway's one chain is preselected.
+    const walletChain = page.getByLabel('Chain', { exact: true });
+    await walletChain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
+    await expect(walletChain.inputValue()).resolves.toBe(CHAIN);
     await page.getByLabel('Address').fill(WALLET);
     await page.getByLabel('Whitelist now').selectOption('yes');
     await page.getByRole('button', { name: 'Add wallet' }).click();

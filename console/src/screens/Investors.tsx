@@ -16,6 +16,7 @@ import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } fro
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
+import { useChainChoice } from './ChainChoice';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
@@ -65,7 +66,8 @@ export function InvestorList() {
 export function InvestorDetail({ id }: { id: string }) {
   const q = useQuery(InvestorDetailDocument, { id }, id);
   const [grantSc, setGrantSc] = useState('');
-  const [chainId, setChainId] = useState('');
+  // A wallet may be on a chain the gateway does not read (kept as given), hence "another chain".
+  const walletChain = useChainChoice({ writable: false, other: true });
   const [address, setAddress] = useState('');
   const [whitelisted, setWhitelisted] = useState('no');
   const [reason, setReason] = useState('');
@@ -201,10 +203,10 @@ export function InvestorDetail({ id }: { id: string }) {
         <ActionForm
           label="Add wallet"
           className="inline"
-          submit={() => request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId, address, whitelisted: whitelisted === 'yes' } })}
-          onDone={() => (setChainId(''), setAddress(''), setWhitelisted('no'), reload())}
+          submit={() => request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId: walletChain.chainId, address, whitelisted: whitelisted === 'yes' } })}
+          onDone={() => (setAddress(''), setWhitelisted('no'), reload())}
         >
-          <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="11155111" />
+          {walletChain.fields}
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
           <Select label="Whitelist now" name="whitelisted" value={whitelisted} onChange={setWhitelisted} options={[['no', 'No: pending'], ['yes', 'Yes: identity verified']]} />
         </ActionForm>
