@@ -204,8 +204,9 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
       from generate_series(1, ${SHARE_CLASSES}) s;
     insert into distributor (id, created_at, updated_at, created_by, updated_by, name, status)
       select 'DT' || lpad(d::text, 6, '0'), ${audit}, 'Bench Distributor ' || d, 'active' from generate_series(1, ${DISTRIBUTORS}) d;
-    insert into distributor_host (hostname, created_at, updated_at, created_by, updated_by, distributor_id)
-      select 'dist-' || d || '.bench.local', ${audit}, 'DT' || lpad(d::text, 6, '0') from generate_series(1, ${DISTRIBUTORS}) d;
+    -- Bound to the loopback range, as production requires a binding (HOST_BINDING_REQUIRED).
+    insert into distributor_host (hostname, created_at, updated_at, created_by, updated_by, distributor_id, source_ranges)
+      select 'dist-' || d || '.bench.local', ${audit}, 'DT' || lpad(d::text, 6, '0'), '["127.0.0.0/8"]'::jsonb from generate_series(1, ${DISTRIBUTORS}) d;
     insert into distributor_wallet (created_at, updated_at, created_by, updated_by, distributor_id, chain_id, address)
       select ${audit}, 'DT' || lpad(d::text, 6, '0'), '${CHAIN_ID}', '0x' || lpad(to_hex(d), 40, 'd') from generate_series(1, ${DISTRIBUTORS}) d;
     insert into share_class_grant (created_at, updated_at, created_by, updated_by, distributor_id, share_class_id, delivery_mode)

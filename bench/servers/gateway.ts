@@ -20,6 +20,7 @@ async function main() {
     // Production refuses to start without its keys: the bench's own, random per run.
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    METRICS_TOKEN: randomBytes(24).toString('hex'),
     ...process.env,
     DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
     APP_ENV: process.env.APP_ENV ?? 'production',
