@@ -2,10 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { createWalletClient, encodeFunctionData, http, type Hex } from 'viem';
 import { ChainMovement } from '../../src/modules/chain/chain-movement.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
-import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet } from '../support/chain.factories';
-import { consolePage } from '../support/console-page';
+import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aNav, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
@@ -30,19 +30,14 @@ describe('Ops console on chain (browser)', () => {
   let ui: ReturnType<typeof consolePage>;
   let m: Awaited<ReturnType<typeof aChainMarket>>;
   const wallet = randomWallet();
-  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const url = (hash = '') => consoleUrl(gw, hash);
 
   beforeAll(async () => {
     gw = await startTestGateway({ chains: await testChains() });
     await gw.reset();
     m = await aChainMarket(gw);
     await aWhitelistedWallet(gw, m.investor.id, wallet);
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.setDefaultTimeout(10_000);
-    ui = consolePage(page);
-    await page.goto(url(`#token=${await gw.opsToken()}`));
-    await page.getByText('Signed in as').waitFor();
+    ({ browser, page, ui } = await signedInConsole(gw));
   });
 
   afterAll(async () => {

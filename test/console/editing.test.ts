@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import type { Fund } from '../../src/modules/fund/fund.entity';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
-import { launchBrowser, newPage, screenshot } from '../support/browser';
-import { consolePage } from '../support/console-page';
+import { screenshot } from '../support/browser';
+import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aDistributor, aFund, anIssuer, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { asOps } from '../support/ops.factories';
@@ -21,7 +21,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
   let shareClass: ShareClass;
   let distributorId = '';
   const HOST = 'edit.test';
-  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const url = (hash = '') => consoleUrl(gw, hash);
 
   beforeAll(async () => {
     gw = await startTestGateway();
@@ -30,12 +30,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     fund = await aFund(em, { issuer: await anIssuer(em, { name: 'Edit Asset Management S.A.' }), name: 'Edit Liquidity Fund' });
     shareClass = await aShareClass(em, { fund });
     distributorId = (await aDistributor(em, [HOST], { name: 'Edit Bank AG' })).id;
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.setDefaultTimeout(10_000);
-    ui = consolePage(page);
-    await page.goto(url(`#token=${await gw.opsToken()}`));
-    await page.getByText('Signed in as').waitFor();
+    ({ browser, page, ui } = await signedInConsole(gw));
   });
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { parseUnits } from 'viem';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
-import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { chainClients, eventually, testChains, workerChain } from '../support/chain';
-import { consolePage } from '../support/console-page';
+import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { asOps } from '../support/ops.factories';
 
@@ -31,18 +31,13 @@ describe('Ops console onboarding (browser)', () => {
   const NOW = new Date('2026-12-24T09:00:00Z');
   const made = { issuer: '', fund: '', shareClass: '', distributor: '', investor: '', order: '', token: '' };
 
-  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const url = (hash = '') => consoleUrl(gw, hash);
 
   beforeAll(async () => {
     gw = await startTestGateway({ chains: await testChains() });
     await gw.reset();
     gw.clock.set(NOW);
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.setDefaultTimeout(10_000);
-    ui = consolePage(page);
-    await page.goto(url(`#token=${await gw.opsToken()}`));
-    await page.getByText('Signed in as').waitFor();
+    ({ browser, page, ui } = await signedInConsole(gw));
   });
 
   afterAll(async () => {

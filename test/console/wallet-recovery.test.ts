@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
-import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { screenshot } from '../support/browser';
 import { chainClients, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, finalOrder, opsCall } from '../support/chain.factories';
-import { consolePage } from '../support/console-page';
+import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 
@@ -22,17 +22,12 @@ describe('Ops console: recovering a lost wallet (browser)', () => {
   let browser: Browser;
   let page: Page;
   let ui: ReturnType<typeof consolePage>;
-  const url = (hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+  const url = (hash = '') => consoleUrl(gw, hash);
 
   beforeAll(async () => {
     gw = await startTestGateway({ chains: await testChains() });
     await gw.reset();
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    page.setDefaultTimeout(10_000);
-    ui = consolePage(page);
-    await page.goto(url(`#token=${await gw.opsToken()}`));
-    await page.getByText('Signed in as').waitFor();
+    ({ browser, page, ui } = await signedInConsole(gw));
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
-import type { Page } from 'playwright-core';
-import { seriousA11yViolations } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, seriousA11yViolations } from './browser';
+import type { TestGateway } from './gateway';
 
 /** What the console's browser tests ask of a page, in the words of its screens. */
 export function consolePage(page: Page) {
@@ -26,4 +27,17 @@ export function consolePage(page: Page) {
     /** A `datetime-local` value for an instant, in the browser's own zone. */
     localInput: (iso: string) => page.evaluate((ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16), Date.parse(iso)),
   };
+}
+
+/** Where a test gateway serves its console, at the given `#…` route. */
+export const consoleUrl = (gw: Pick<TestGateway, 'port'>, hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
+
+/** A fresh browser on a test gateway's console, signed in as ops: where every console test starts. */
+export async function signedInConsole(gw: Pick<TestGateway, 'port' | 'opsToken'>): Promise<{ browser: Browser; page: Page; ui: ReturnType<typeof consolePage> }> {
+  const browser = await launchBrowser();
+  const page = await newPage(browser);
+  page.setDefaultTimeout(10_000);
+  await page.goto(consoleUrl(gw, `#token=${await gw.opsToken()}`));
+  await page.getByText('Signed in as').waitFor();
+  return { browser, page, ui: consolePage(page) };
 }
