@@ -4,7 +4,7 @@ import { bearerOf } from '../support/auth.factories';
 import { aMarket, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
-/** Idempotency-Key on the POSTs of both surfaces (README, "Idempotency-Key"). */
+/** Idempotency-Key on the POSTs of both surfaces (docs/api.md, "Idempotency-Key"). */
 describe('Idempotency-Key', () => {
   let gw: TestGateway;
   beforeAll(async () => {

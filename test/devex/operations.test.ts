@@ -6,7 +6,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { openTestDatabase } from '../support/database';
 import { httpRequest } from '../support/http';
 
-/** x-request-id, /ready and /metrics (README, "Operations"). */
+/** x-request-id, /ready and /metrics (docs/operations.md, "Monitoring"). */
 describe('Operations', () => {
   let gw: TestGateway;
   beforeAll(async () => {

@@ -78,7 +78,7 @@ onServer('Every database connection of the gateway terminated under load', () =>
         while (Date.now() - started < DURATION_MS) await send(m.hostA, body, answers);
         return;
       }
-      // Each order is retried with its key until acknowledged, as a client of the README would.
+      // Each order is retried with its key until acknowledged, as docs/api.md ("Idempotency-Key") tells a client to.
       for (let n = 0; Date.now() - started < DURATION_MS; n++) {
         const headers = { 'idempotency-key': `drill-${w}-${n}` };
         while ((await send(m.hostB, bodyB, keyed, headers)).status !== 200) await new Promise((r) => setTimeout(r, 50));

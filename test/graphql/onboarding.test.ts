@@ -153,7 +153,7 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
   describe('dealingPreview', () => {
     const PREVIEW = `configured timeZone cutOffTime settlementLagDays holidays currencies subscriptions { dealingDate cutOffAt expectedSettlementDate } redemptions { dealingDate cutOffAt expectedSettlementDate }`;
 
-    it("gives the dates placement gives (the README's worked example), each next one for an order at the previous cut-off", async () => {
+    it("gives the dates placement gives (the worked example of docs/api.md), each next one for an order at the previous cut-off", async () => {
       const sc = await aShareClass({ subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' } });
       await asOps(gw, `mutation($sc: ID!) { setDealingCalendar(shareClassId: $sc, input: {timeZone: "America/New_York", cutOffTime: "16:00", settlementLagDays: 1, holidays: ["2026-11-26"], settlementCurrencies: ["USDC"]}) { timeZone } }`, { sc });
       const at = Date.parse('2026-11-25T20:30:00Z');

@@ -3,7 +3,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aTwoStepOrder } from '../support/order.factories';
 
 /**
- * A page on another site cannot drive /api/v1 through a victim's browser (README, Security):
+ * A page on another site cannot drive /api/v1 through a victim's browser (docs/security.md):
  * a request carrying an `Origin` outside CORS_ALLOWED_ORIGINS, or a `Sec-Fetch-Site` other than
  * `same-origin`/`none`, is refused with 403 before any route runs; server backends send neither.
  */

@@ -5,7 +5,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { makeCertificates, type TestCertificates } from '../support/webhook-receiver';
 
 /**
- * Surface R's credential (README, Security): the tenant comes from `Host` alone, and a host can
+ * Surface R's credential (docs/security.md): the tenant comes from `Host` alone, and a host can
  * be bound to source ranges and a client certificate; where HOST_BINDING_REQUIRED is on (always
  * outside development and test) an unbound host is refused.
  */

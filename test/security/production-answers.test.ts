@@ -2,7 +2,7 @@ import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /**
- * What a gateway outside development answers (README, Security), whatever NODE_ENV says (jest
+ * What a gateway outside development answers (docs/security.md), whatever NODE_ENV says (jest
  * sets it to `test`, under which Apollo would print stack traces): no stack trace or file path
  * in any error, no landing page, no source maps, no sign-in link, closed metrics, a /ready that
  * says only ready or not, `no-store` and `nosniff` on every API answer, and 400 (never 500) for

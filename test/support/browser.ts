@@ -45,7 +45,7 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 }
 
 /**
- * With CONSOLE_SCREENSHOTS=1, writes the page as docs/console/<name>.png (the pictures the README
+ * With CONSOLE_SCREENSHOTS=1, writes the page as docs/console/<name>.png (the pictures docs/console.md
  * shows); otherwise does nothing.
  */
 export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {

@@ -54,7 +54,7 @@ describe('dealing dates', () => {
     expect(dates(withHoliday, '2026-11-21T09:00:00Z', 3).dealingDate).toBe('2026-11-25');
   });
 
-  it("gives the README's worked example (the demo USD class)", () => {
+  it("gives the worked example of docs/api.md (the demo USD class)", () => {
     const demo = calendar({ timeZone: 'America/New_York', cutOffTime: '16:00', holidays: new Set(['2026-11-26']) });
     expect(dates(demo, '2026-11-25T20:30:00Z')).toEqual({ dealingDate: '2026-11-25', cutOffAt: new Date(1795640400000).toISOString(), expectedSettlementDate: '2026-11-27' });
     expect(dates(demo, '2026-11-25T21:00:00Z')).toEqual({ dealingDate: '2026-11-27', cutOffAt: '2026-11-27T21:00:00.000Z', expectedSettlementDate: '2026-11-30' });
