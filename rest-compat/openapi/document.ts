@@ -152,7 +152,7 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (README, "Idempotency-Key")',
+      description: 'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (docs/api.md, "Idempotency-Key")',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }

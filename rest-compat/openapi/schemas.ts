@@ -218,7 +218,7 @@ export const tokenPair = obj({ accessToken: str('HS256 JWT, 15 minutes'), refres
 
 export const health = obj({ status: { const: 'ok' }, timestamp: { type: 'string', description: 'ISO-8601' }, env: str() });
 
-/** The `data` of a webhook delivery (README, "Events"): the feed carries the same. */
+/** The `data` of a webhook delivery (docs/api.md, "Events"): the feed carries the same. */
 export const webhookData = obj({
   eventId: str('`evt_…`'),
   orderId: str(),

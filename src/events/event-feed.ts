@@ -6,7 +6,7 @@ import { pageSize } from '../persistence/pagination';
 import { Order } from '../modules/order/order.entity';
 import { orderWebhookData, type WebhookData } from '../modules/webhook/webhook-payload';
 
-/** How long the feed serves an event (README, "Event feed"). */
+/** How long the feed serves an event (docs/api.md, "Event feed"). */
 export const FEED_RETENTION_DAYS = 30;
 export const FEED_DEFAULT_LIMIT = 100;
 export const FEED_MAX_LIMIT = 1000;

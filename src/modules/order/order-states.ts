@@ -14,7 +14,7 @@ const OPS = ['ops'] as const;
 const OPS_OR_CHAIN = ['ops', 'chain'] as const;
 
 /**
- * The state machines of both flows (spec/api-description.md, "Order, R-two-step" and
+ * The state machines of both flows (the interface description, "Order, R-two-step" and
  * "R-one-step"), the only statement of which moves exist, who may make them and the webhook
  * event the description names for each (`order.transition` is always logged). Everything else
  * about statuses is derived from here: the status lists, the event types and their inverse, the

@@ -5,7 +5,7 @@ import type { Order } from '../order/order.entity';
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are
  * null, so receivers read a stable object. Ids are those of the surface the order came through
- * (`PT`/`US` for surface O). Amounts are decimal strings. Documented in the README.
+ * (`PT`/`US` for surface O). Amounts are decimal strings. Documented in docs/api.md ("Webhooks").
  */
 export interface WebhookData {
   eventId: string;
