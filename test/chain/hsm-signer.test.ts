@@ -18,7 +18,7 @@ import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.fact
 import { aNav, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { aSoftHsmToken, type SoftHsmToken } from '../support/softhsm';
+import { aSoftHsmToken, anHsmAgentKey, hsmSigner, type SoftHsmToken } from '../support/softhsm';
 
 /*
  * The agent key in an HSM: Debian's SoftHSM through PKCS#11, a token of its own per test file,
@@ -31,17 +31,9 @@ const CHAIN = '31337';
 const KEY_LABEL = 'agent-31337';
 const SETTLE = `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId reason } transactions { id purpose status } } }`;
 
-/** `npm run hsm-key` as an operator runs it (built: dist/scripts/hsm-key.js); the address it prints. */
-function hsmKey(hsm: SoftHsmToken, label: string): Address {
-  const out = execFileSync('node', ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', label, '--pin-file', hsm.pinFile], { env: process.env, encoding: 'utf8' });
-  const address = out.match(/^generated agent key "(.+)" in token "(.+)": address (0x[0-9a-fA-F]{40})$/m);
-  expect(address?.slice(1, 3)).toEqual([label, hsm.tokenLabel]);
-  return address![3] as Address;
-}
-
 /** CHAINS as an operator writes it for a key in the HSM. */
 const chainsEnv = (hsm: SoftHsmToken, rpcUrl: string, signer: Record<string, unknown> = {}) => ({
-  CHAINS: JSON.stringify({ [CHAIN]: { rpcUrls: [rpcUrl], confirmations: 2, replaceAfterMs: 5000, leaseSeconds: 5, signer: { kind: 'pkcs11', library: hsm.library, tokenLabel: hsm.tokenLabel, keyLabel: KEY_LABEL, pinFile: hsm.pinFile, ...signer } } }),
+  CHAINS: JSON.stringify({ [CHAIN]: { rpcUrls: [rpcUrl], confirmations: 2, replaceAfterMs: 5000, leaseSeconds: 5, signer: { ...hsmSigner(hsm, KEY_LABEL), ...signer } } }),
 });
 
 describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
@@ -54,7 +46,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
 
   beforeAll(async () => {
     hsm = aSoftHsmToken();
-    agent = hsmKey(hsm, KEY_LABEL);
+    agent = anHsmAgentKey(hsm, KEY_LABEL);
     rpcUrl = (await workerChain()).rpcUrl;
     chain = chainClients(rpcUrl);
     // The key's address pays for gas like any agent's.
@@ -151,7 +143,7 @@ describe('CHAINS naming a PKCS#11 signer: every mistake named, the PIN never', (
   let hsm: SoftHsmToken;
   beforeAll(() => {
     hsm = aSoftHsmToken('mistakes');
-    hsmKey(hsm, KEY_LABEL);
+    anHsmAgentKey(hsm, KEY_LABEL);
     // A key that could leave the HSM, made behind the script's back.
     const token = Pkcs11Token.open({ library: hsm.library, tokenLabel: hsm.tokenLabel, pin: new Pkcs11Pin(hsm.pin) });
     try {

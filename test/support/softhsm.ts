@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { Address } from 'viem';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,3 +44,14 @@ export function aSoftHsmToken(tokenLabel = 'gateway'): SoftHsmToken {
   execFileSync('softhsm2-util', ['--init-token', '--free', '--label', tokenLabel, '--pin', pin, '--so-pin', `so-${pin}`], { env: process.env, stdio: 'pipe' });
   return { library: SOFTHSM_LIBRARY, tokenLabel, pin, pinFile, conf, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Creates a key in the token with `npm run hsm-key`, as an operator does (the built script, dist/scripts/hsm-key.js); its address. */
+export function anHsmAgentKey(hsm: SoftHsmToken, label: string): Address {
+  const out = execFileSync('node', ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', label, '--pin-file', hsm.pinFile], { env: process.env, encoding: 'utf8' });
+  const printed = out.match(/^generated agent key "(.+)" in token "(.+)": address (0x[0-9a-fA-F]{40})$/m);
+  if (printed?.[1] !== label || printed[2] !== hsm.tokenLabel) throw new Error(`hsm-key printed: ${out}`);
+  return printed[3] as Address;
+}
+
+/** The `signer` of a CHAINS entry for the key of that label in the token, its PIN in a file. */
+export const hsmSigner = (hsm: SoftHsmToken, keyLabel: string) => ({ kind: 'pkcs11', library: hsm.library, tokenLabel: hsm.tokenLabel, keyLabel, pinFile: hsm.pinFile });
