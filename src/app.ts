@@ -253,6 +253,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await chainSender?.stop();
       await chainFollower?.stop();
       await reconciliation?.stop();
+      await chains.close();
       await cacheFollower.stop();
       await opsTokenFollower.stop();
       sender.close();

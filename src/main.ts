@@ -7,7 +7,7 @@ import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './persistence/orm';
 import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
 import { startDevSimulator } from './supply/dev-simulator';
-import { embeddedChainConfig } from './modules/chain/chain-config';
+import { describeAgentKey, embeddedChainConfig } from './modules/chain/chain-config';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
 import { bringDemoOnChain } from './modules/chain/demo-onchain';
@@ -60,7 +60,7 @@ async function main() {
     }
   }
   for (const c of Object.values(chains)) {
-    const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${c.agentKey ? 'agent key configured' : 'read only'}, ${c.confirmations} confirmations)`;
+    const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${describeAgentKey(c)}, ${c.confirmations} confirmations)`;
     lines.push(`Chain    ${c.chainId} ${new URL(c.rpcUrls[0]!).origin}   ${where}`);
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));

@@ -1,6 +1,7 @@
-import { parseAbiItem, type Hex } from 'viem';
+import { parseAbiItem, parseEther, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
-import { ANVIL_DEV_KEY } from '../../src/modules/chain/chain-config';
+import { ANVIL_DEV_KEY, type ChainConfig } from '../../src/modules/chain/chain-config';
+import { Pkcs11Pin } from '../../src/modules/chain/signer/pkcs11-config';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { serverUrl } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -10,6 +11,7 @@ import { aOneStepOrder } from '../support/one-step.factories';
 import { chainClients, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder } from '../support/chain.factories';
 import { RpcProxy } from '../support/rpc-proxy';
+import { aSoftHsmToken, anHsmAgentKey, hsmSigner, type SoftHsmToken } from '../support/softhsm';
 
 /*
  * Exactly once, whatever crashes: the built gateway as its own process, its chain behind a
@@ -20,27 +22,57 @@ jest.setTimeout(240_000);
 const onServer = serverUrl() ? describe : describe.skip;
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
-onServer('A gateway SIGKILLed while settling on chain mints exactly once after a restart', () => {
+/** Who holds the agent key, in the in-process gateway (`over`) and in the child's CHAINS (`entry`, `env`). */
+interface DrillSigner {
+  over: Partial<ChainConfig>;
+  entry: Record<string, unknown>;
+  env: Record<string, string>;
+  remove(): void;
+}
+
+/** The key from a variable, as the process holds it. */
+const keyInProcess = async (): Promise<DrillSigner> => ({ over: {}, entry: { agentKeyEnv: 'DRILL_AGENT_KEY' }, env: { DRILL_AGENT_KEY: ANVIL_DEV_KEY }, remove: () => undefined });
+
+/** The key in a SoftHSM token of its own, its address funded on the worker's chain. */
+async function keyInSoftHsm(): Promise<DrillSigner> {
+  const hsm: SoftHsmToken = aSoftHsmToken('drill');
+  const address = anHsmAgentKey(hsm, 'agent');
+  await chainClients((await workerChain()).rpcUrl).test.setBalance({ address, value: parseEther('1000') });
+  return {
+    over: { agentKey: null, pkcs11: { library: hsm.library, tokenLabel: hsm.tokenLabel, keyLabel: 'agent', pin: new Pkcs11Pin(hsm.pin) } },
+    entry: { signer: hsmSigner(hsm, 'agent') },
+    env: { SOFTHSM2_CONF: hsm.conf },
+    remove: () => hsm.remove(),
+  };
+}
+
+onServer.each([
+  ['the key held by the process', keyInProcess],
+  ['the key in an HSM (SoftHSM through PKCS#11)', keyInSoftHsm],
+])('A gateway SIGKILLed while settling on chain mints exactly once after a restart, signing with %s', (_name, signerOf) => {
   let gw: TestGateway;
   let proxy: RpcProxy;
   let child: ChildGateway | null = null;
   let chain: ReturnType<typeof chainClients>;
+  let signer: DrillSigner;
   beforeAll(async () => {
     const { rpcUrl } = await workerChain();
     chain = chainClients(rpcUrl);
     proxy = await RpcProxy.start(rpcUrl);
-    gw = await startTestGateway({ chains: await testChains({ leaseSeconds: 2 }) });
+    signer = await signerOf();
+    gw = await startTestGateway({ chains: await testChains({ leaseSeconds: 2, ...signer.over }) });
   });
   afterAll(async () => {
     if (child) await killed(child.child, 'SIGKILL');
     await gw.close();
     await proxy.close();
+    signer?.remove();
   });
 
   const childEnv = () => ({
     DATABASE_URL: gw.db.url!,
-    DRILL_AGENT_KEY: ANVIL_DEV_KEY,
-    CHAINS: JSON.stringify({ '31337': { rpcUrls: [proxy.url], confirmations: 2, agentKeyEnv: 'DRILL_AGENT_KEY', replaceAfterMs: 600000, leaseSeconds: 2 } }),
+    ...signer.env,
+    CHAINS: JSON.stringify({ '31337': { rpcUrls: [proxy.url], confirmations: 2, ...signer.entry, replaceAfterMs: 600000, leaseSeconds: 2 } }),
   });
 
   /** An accepted subscription of 800 tokens to a wallet whitelisted on chain, prepared by an in-process gateway that then stops its sender. */
@@ -106,7 +138,7 @@ onServer('A gateway SIGKILLed while settling on chain mints exactly once after a
   it('killed between sending and the receipt: the outcome is found by hash after the restart, one mint, one event', async () => {
     // The in-process gateway was closed by the first drill: a fresh one prepares this one.
     await gw.db.close();
-    gw = await startTestGateway({ chains: await testChains({ leaseSeconds: 2 }) });
+    gw = await startTestGateway({ chains: await testChains({ leaseSeconds: 2, ...signer.over }) });
     await drill('after the send, before its answer');
   });
 });

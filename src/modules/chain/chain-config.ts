@@ -1,28 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Hex } from 'viem';
+import { Secret } from './secret';
+import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './signer/pkcs11-config';
 
-/**
- * An agent key, kept out of every log line, JSON body and error: printing, serialising or
- * inspecting it shows `[redacted]`. Only the chain module reads `reveal()`, to sign.
- */
-export class AgentKey {
-  readonly #key: Hex;
-  constructor(key: Hex) {
-    this.#key = key;
-  }
-  reveal(): Hex {
-    return this.#key;
-  }
-  toJSON(): string {
-    return '[redacted]';
-  }
-  toString(): string {
-    return '[redacted]';
-  }
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return 'AgentKey([redacted])';
-  }
-}
+/** An agent key held by this process (read from a variable or a file). */
+export class AgentKey extends Secret<Hex> {}
 
 /** One chain the gateway speaks to. */
 export interface ChainConfig {
@@ -32,8 +14,10 @@ export interface ChainConfig {
   rpcUrls: string[];
   /** Blocks on top of a transaction's before its business outcome is declared (1 = the block itself). */
   confirmations: number;
-  /** The agent key that signs every transaction of the gateway on this chain; null: read only. */
+  /** The agent key that signs every transaction of the gateway on this chain, held by this process; null: read only, or `pkcs11`. */
   agentKey: AgentKey | null;
+  /** The agent key in an HSM, reached through PKCS#11 (signer/pkcs11-config.ts); null: none. */
+  pkcs11: Pkcs11SignerConfig | null;
   /** Block explorer base URL (`<explorerUrl>/tx/<hash>`), shown by the console; optional. */
   explorerUrl: string | null;
   /** A transaction not mined after this long is replaced at the same nonce with higher fees. */
@@ -53,9 +37,11 @@ const DEFAULT_LEASE_SECONDS = 30;
 /**
  * CHAINS: a JSON object by chain id,
  * `{"<chainId>": {"rpcUrls": ["https://…"], "confirmations": 12, "agentKeyEnv": "AGENT_KEY_1" | "agentKeyFile": "/run/secrets/agent",
- *   "explorerUrl": "https://etherscan.io", "replaceAfterMs": 60000, "leaseSeconds": 30}}`.
- * The key is read from the named variable or file, never from CHAINS itself (which is logged by
- * careless shells and process lists). Every mistake is named; the key's value never is.
+ *   "explorerUrl": "https://etherscan.io", "replaceAfterMs": 60000, "leaseSeconds": 30}}`;
+ * or, for a key in an HSM, `"signer": {"kind": "pkcs11", "library": …, "tokenLabel": …, "keyLabel": …, "pinEnv" | "pinFile": …}`
+ * in place of agentKeyEnv / agentKeyFile (signer/pkcs11-config.ts).
+ * The key (or the HSM's PIN) is read from the named variable or file, never from CHAINS itself
+ * (which is logged by careless shells and process lists). Every mistake is named; the key's value never is.
  */
 export function parseChains(raw: string | undefined, env: NodeJS.ProcessEnv, problems: string[]): ChainsConfig | null {
   if (raw === undefined || raw.trim() === '') return null;
@@ -85,11 +71,14 @@ export function parseChains(raw: string | undefined, env: NodeJS.ProcessEnv, pro
     if (typeof leaseSeconds !== 'number' || !Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) problems.push(`${at}.leaseSeconds must be an integer from 1 to 3600`);
     if (v.explorerUrl !== undefined && (typeof v.explorerUrl !== 'string' || !/^https?:\/\/\S+$/.test(v.explorerUrl))) problems.push(`${at}.explorerUrl must be an http(s) URL`);
     if (v.agentKey !== undefined) problems.push(`${at}.agentKey is refused: name a variable (agentKeyEnv) or a file (agentKeyFile) holding the key`);
+    const pkcs11 = v.signer === undefined ? null : parsePkcs11Signer(`${at}.signer`, v.signer, env, problems);
+    if (v.signer !== undefined && (v.agentKeyEnv !== undefined || v.agentKeyFile !== undefined)) problems.push(`${at} must name a signer or agentKeyEnv / agentKeyFile, not both`);
     out[id] = {
       chainId: id,
       rpcUrls: rpcUrls as string[],
       confirmations: confirmations as number,
       agentKey: readAgentKey(at, v, env, problems),
+      pkcs11,
       explorerUrl: (v.explorerUrl as string | undefined)?.replace(/\/+$/, '') ?? null,
       replaceAfterMs: replaceAfterMs as number,
       leaseSeconds: leaseSeconds as number,
@@ -134,9 +123,16 @@ export function embeddedChainConfig(rpcUrl: string): ChainConfig {
     rpcUrls: [rpcUrl],
     confirmations: DEFAULT_CONFIRMATIONS,
     agentKey: new AgentKey(ANVIL_DEV_KEY),
+    pkcs11: null,
     explorerUrl: null,
     replaceAfterMs: 5_000,
     leaseSeconds: 5,
     embedded: true,
   };
 }
+
+/** Whether the chain has an agent key, in this process or in an HSM: whether the gateway writes to it. */
+export const hasAgentKey = (c: ChainConfig): boolean => !!(c.agentKey || c.pkcs11);
+
+/** Where the chain's agent key lives, for the start-up lines (never the key or a PIN). */
+export const describeAgentKey = (c: ChainConfig): string => (c.agentKey ? 'agent key configured' : c.pkcs11 ? describePkcs11Key(c.pkcs11) : 'read only');

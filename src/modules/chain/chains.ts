@@ -1,6 +1,8 @@
 import { createPublicClient, defineChain, fallback, http, type Chain, type PublicClient } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { LocalAccount } from 'viem/accounts';
 import type { ChainConfig, ChainsConfig } from './chain-config';
+import { agentAccount, type AgentSigner } from './signer/agent-signer';
+import { openSigner } from './signer/open-signer';
 
 /** Calls per JSON-RPC batch request (nodes cap a batch; 1,000 is a common limit). */
 const READS_PER_BATCH = 500;
@@ -11,8 +13,10 @@ export class ChainHandle {
   readonly client: PublicClient;
   /** The same reads, with concurrent calls sent in JSON-RPC batches (one HTTP request per batch): a dealing date's checks of many wallets. */
   readonly batchReads: PublicClient;
-  /** The agent account signing the gateway's transactions; null when no key is configured (read only). */
-  readonly account: PrivateKeyAccount | null;
+  /** Who holds the agent key (this process, or an HSM); null when none is configured (read only). */
+  readonly signer: AgentSigner | null;
+  /** The agent account signing the gateway's transactions, over the signer; null when read only. */
+  readonly account: LocalAccount | null;
 
   constructor(readonly config: ChainConfig) {
     this.chain = defineChain({
@@ -28,7 +32,8 @@ export class ChainHandle {
     this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250, cacheTime: 0 }) as PublicClient;
     const batched = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 30_000, batch: { batchSize: READS_PER_BATCH } }));
     this.batchReads = createPublicClient({ chain: this.chain, transport: batched.length === 1 ? batched[0] : fallback(batched), cacheTime: 0 }) as PublicClient;
-    this.account = config.agentKey ? privateKeyToAccount(config.agentKey.reveal()) : null;
+    this.signer = openSigner(config);
+    this.account = this.signer ? agentAccount(this.signer) : null;
   }
 
   get id(): string {
@@ -46,7 +51,13 @@ export class Chains {
   private readonly handles = new Map<string, ChainHandle>();
 
   constructor(configs: ChainsConfig = {}) {
-    for (const c of Object.values(configs)) this.handles.set(c.chainId, new ChainHandle(c));
+    try {
+      for (const c of Object.values(configs)) this.handles.set(c.chainId, new ChainHandle(c));
+    } catch (err) {
+      // A signer that could not open (an HSM away, a wrong PIN): the sessions of the others end too.
+      void this.close();
+      throw err;
+    }
   }
 
   get(chainId: string): ChainHandle | null {
@@ -60,5 +71,10 @@ export class Chains {
   /** Chains whose agent key is configured: those the gateway writes to. */
   writable(): ChainHandle[] {
     return this.all().filter((h) => h.account);
+  }
+
+  /** Ends the signers' sessions (an HSM's): the gateway's close. */
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((h) => h.signer?.close()));
   }
 }
