@@ -1,11 +1,14 @@
 import 'reflect-metadata';
+// Before anything opens a file: what the gateway writes (the embedded database, the chain's state
+// dumps, keys) is its own alone, 0700/0600, also in the anvil child that inherits this.
+process.umask(0o077);
 import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { CONSOLE_PATH } from './console/serve-console';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './persistence/orm';
-import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
+import { DEMO_PROVIDER, holdsOnlyDemoData, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
 import { startDevSimulator } from './supply/dev-simulator';
 import { embeddedChainConfig } from './modules/chain/chain-config';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
@@ -49,8 +52,10 @@ async function main() {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const scheme = config.tls ? 'https' : 'http';
   const lines = [`REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
-  if (config.env !== 'development') lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
-  if (config.env === 'development') {
+  // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
+  const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
+  if (!handOut) lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
+  if (handOut) {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
     lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops)`);
