@@ -6,6 +6,7 @@ import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { CONSOLE_PATH } from './console/serve-console';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
+import { redactUrl } from './common/redact';
 import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './persistence/orm';
 import { DEMO_PROVIDER, holdsOnlyDemoData, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
@@ -66,7 +67,7 @@ async function main() {
   }
   for (const c of Object.values(chains)) {
     const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${c.agentKey ? 'agent key configured' : 'read only'}, ${c.confirmations} confirmations)`;
-    lines.push(`Chain    ${c.chainId} ${new URL(c.rpcUrls[0]!).origin}   ${where}`);
+    lines.push(`Chain    ${c.chainId} ${redactUrl(c.rpcUrls[0]!)}   ${where}`);
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);
