@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './errors';
+
 /**
  * What reaches a log or an error message of a URL or an error: never a secret. RPC providers put
  * their keys in a URL's path or query (`https://rpc.example/v2/<key>`) or userinfo, and viem's
@@ -29,7 +31,11 @@ export function redactText(text: string): string {
     .replace(URLS, (u) => redactUrl(u));
 }
 
-/** An error as a log line may carry it: viem's by its short message, others' with a redacted stack; each with its cause. */
+/**
+ * An error as a log line may carry it: viem's by its short message, a database that is away by
+ * its message and code (an outage is not a bug: no stack), others with a redacted stack; each
+ * with its cause.
+ */
 export function safeError(err: unknown, depth = 0): unknown {
   if (typeof err === 'string') return redactText(err);
   if (!(err instanceof Error)) return err;
@@ -38,7 +44,7 @@ export function safeError(err: unknown, depth = 0): unknown {
   const code = (err as { code?: unknown }).code;
   if (code !== undefined) out.code = code;
   // viem's errors (those with a short message) say it all there; their stack repeats the body
-  if (typeof short !== 'string' && err.stack) out.stack = redactText(err.stack);
+  if (typeof short !== 'string' && err.stack && !isDatabaseUnavailable(err)) out.stack = redactText(err.stack);
   if (err.cause !== undefined && depth < 3) out.cause = safeError(err.cause, depth + 1);
   return out;
 }
