@@ -42,11 +42,13 @@ async function main() {
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs });
-  if (anvil && config.seedDemo && gateway.services.chain && gateway.services.walletOnChain) {
+  const demoOnChain = anvil && config.seedDemo;
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs, reconcileAtOnce: !demoOnChain });
+  if (demoOnChain && gateway.services.chain && gateway.services.walletOnChain) {
     const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
   }
+  gateway.startReconciliation();
   // Demo orders move through the services (history and events as any order's): once they exist, on chain where there is one.
   if (demo) logger.info(await seedDemoOrders(db.orm.em.fork(), gateway.services, demo), 'demo orders placed');
   const port = await gateway.listen(config.port, config.host);

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { nextId } from '../common/ids';
 import { ApiCredential } from '../modules/auth/api-credential.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
+import { ChainTransaction, ChainTxStatus } from '../modules/chain/chain-transaction.entity';
 import type { IssuedCredential } from '../modules/auth/api-credential.service';
 import type { Services } from '../services';
 import { Dec } from '../common/money';
@@ -125,8 +126,9 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
   const parties = { distributorId: demo.distributorId, investorId: demo.investorId, shareClassId: demo.shareClassIds[0] };
   const twoStep = services.twoStep;
   const oneStep = services.oneStepOrder;
+  const transferHash = await demoTransferHash(em, services, demo.shareClassIds[0]);
   const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
-    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash: DEMO_TRANSFER_HASH } : {}) });
+    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash } : {}) });
   const TWO_STEP: Record<StatusOf<OrderFlow.two_step>, (id: string) => Promise<unknown>> = {
     created: async () => undefined,
     cancelled: (id) => twoStep.cancel(ctx(), id, 'demo: changed my mind'),
@@ -182,6 +184,18 @@ export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
     em.count(ApiCredential, { createdBy: { $ne: DEMO_ACCESS } }),
   ]);
   return issuers === demoIssuers && others.every((n) => n === 0);
+}
+
+/**
+ * The transfer a demo two-step settlement names. On a chain the gateway reads, the settlement is
+ * checked there (a Transfer of the class's token to the investor's wallet): the demo holding's
+ * mint (bringDemoOnChain) is such a transfer. Without a chain, a placeholder nobody checks.
+ */
+async function demoTransferHash(em: EntityManager, services: Services, shareClassId: string): Promise<string> {
+  if (!services.settlementOnChain) return DEMO_TRANSFER_HASH;
+  const token = await em.findOne(Token, { shareClass: shareClassId, chainId: DEMO_CHAIN_ID, isPrimary: true });
+  const mint = token && (await em.findOne(ChainTransaction, { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed }, { orderBy: { id: 'desc' } }));
+  return mint?.hash ?? DEMO_TRANSFER_HASH;
 }
 
 /** The actor and token name of what a development start hands out. */

@@ -147,11 +147,17 @@ export class ReconciliationSchedule {
     }, intervalMs);
   }
 
+  private started = false;
+
+  /** Starts the schedule (a first run at once); a second call changes nothing. */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.loop.start();
   }
 
   stop(): Promise<void> {
+    this.started = false;
     return this.loop.stop();
   }
 
