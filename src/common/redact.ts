@@ -48,3 +48,10 @@ export function safeError(err: unknown, depth = 0): unknown {
   if (err.cause !== undefined && depth < 3) out.cause = safeError(err.cause, depth + 1);
   return out;
 }
+
+/** An error's one-line account for a warning: viem's short message, else the message; redacted. */
+export function shortMessage(err: unknown): string {
+  if (!(err instanceof Error)) return redactText(String(err));
+  const short = (err as { shortMessage?: unknown }).shortMessage;
+  return redactText(typeof short === 'string' ? short : err.message);
+}
