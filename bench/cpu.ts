@@ -53,6 +53,7 @@ async function main() {
   const config = loadConfig({
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    METRICS_TOKEN: randomBytes(24).toString('hex'),
     ...process.env,
     DATABASE_URL: url,
     APP_ENV: 'production',

@@ -67,6 +67,8 @@ export interface Gateway {
     /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
     stop(): Promise<void>;
   };
+  /** Starts the scheduled reconciliation where it was held (GatewayDeps.reconcileAtOnce false). */
+  startReconciliation(): void;
   /** Stops taking requests, lets in-flight ones finish, then stops. */
   close(): Promise<void>;
 }
@@ -94,6 +96,11 @@ export interface GatewayDeps {
   chainFollowMs?: number;
   /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
   reconciliationIntervalMs?: number;
+  /**
+   * Start the scheduled reconciliation at once (default true). A first development start holds
+   * it until the demo's tokens are deployed: before, the register names placeholder addresses.
+   */
+  reconcileAtOnce?: boolean;
 }
 
 /**
@@ -147,7 +154,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
   const reconciliation = services.reconciliation ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs) : null;
-  reconciliation?.start();
+  if (deps.reconcileAtOnce ?? true) reconciliation?.start();
   // Committed events drop what they change from the read cache (src/persistence/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
   // …and the changes other instances commit reach it through the bus.
@@ -244,6 +251,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     background,
     chainFollower,
+    startReconciliation: () => reconciliation?.start(),
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);

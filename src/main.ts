@@ -1,11 +1,15 @@
 import 'reflect-metadata';
+// Before anything opens a file: what the gateway writes (the embedded database, the chain's state
+// dumps, keys) is its own alone, 0700/0600, also in the anvil child that inherits this.
+process.umask(0o077);
 import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { CONSOLE_PATH } from './console/serve-console';
 import { systemClock } from './common/clock';
 import { logger } from './common/logger';
+import { redactUrl } from './common/redact';
 import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './persistence/orm';
-import { DEMO_PROVIDER, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
+import { DEMO_PROVIDER, holdsOnlyDemoData, isEmpty, issueDemoAccess, seedDemo, seedDemoOrders } from './persistence/seed';
 import { startDevSimulator } from './supply/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './modules/chain/chain-config';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
@@ -38,19 +42,23 @@ async function main() {
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs });
-  if (anvil && config.seedDemo && gateway.services.chain && gateway.services.walletOnChain) {
+  const demoOnChain = anvil && config.seedDemo;
+  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs, reconcileAtOnce: !demoOnChain });
+  if (demoOnChain && gateway.services.chain && gateway.services.walletOnChain) {
     const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
   }
+  gateway.startReconciliation();
   // Demo orders move through the services (history and events as any order's): once they exist, on chain where there is one.
   if (demo) logger.info(await seedDemoOrders(db.orm.em.fork(), gateway.services, demo), 'demo orders placed');
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const scheme = config.tls ? 'https' : 'http';
   const lines = [`REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
-  if (config.env !== 'development') lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
-  if (config.env === 'development') {
+  // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
+  const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
+  if (!handOut) lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
+  if (handOut) {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
     lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops)`);
@@ -61,7 +69,7 @@ async function main() {
   }
   for (const c of Object.values(chains)) {
     const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${describeAgentKey(c)}, ${c.confirmations} confirmations)`;
-    lines.push(`Chain    ${c.chainId} ${new URL(c.rpcUrls[0]!).origin}   ${where}`);
+    lines.push(`Chain    ${c.chainId} ${redactUrl(c.rpcUrls[0]!)}   ${where}`);
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);

@@ -16,16 +16,18 @@ import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { installControl } from './control';
 
 async function main() {
+  const socket = process.env.BENCH_PG_SOCKET ? JSON.parse(process.env.BENCH_PG_SOCKET) : null;
+  // Production takes a database server only: the bench's embedded one is served on a socket, named as pg reads one.
+  const socketUrl = socket ? `postgres://${socket.user}@localhost:${socket.port}/${socket.dbName}?host=${encodeURIComponent(socket.host)}` : '';
   const config = loadConfig({
     // Production refuses to start without its keys: the bench's own, random per run.
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     METRICS_TOKEN: randomBytes(24).toString('hex'),
     ...process.env,
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    DATABASE_URL: process.env.BENCH_DATABASE_URL || socketUrl,
     APP_ENV: process.env.APP_ENV ?? 'production',
   });
-  const socket = process.env.BENCH_PG_SOCKET ? JSON.parse(process.env.BENCH_PG_SOCKET) : null;
   // The embedded PostgreSQL runs in the bench's own process; the gateway reaches it by its socket.
   const db = socket
     ? await MikroORM.init({ ...ormOptions(systemClock), ...socket, pool: { min: 0, max: config.dbPoolMax } }).then((orm) => ({ orm, close: () => orm.close(true) }))

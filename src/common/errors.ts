@@ -93,6 +93,10 @@ const UNAVAILABLE_CODES = new Set([
   '57P05', // idle_session_timeout
   '57014', // query_canceled: a statement timeout
   '55P03', // lock_not_available: a lock timeout
+  // Refusals at connect time: a database that refuses is as away as one that is gone.
+  '3D000', // invalid_catalog_name: the database does not exist (dropped, renamed, not yet restored)
+  '28000', // invalid_authorization_specification: no pg_hba entry, a role that may not log in
+  '28P01', // invalid_password: mid-way through a credential rotation
   'ECONNRESET',
   'ECONNREFUSED',
   'ECONNABORTED',
@@ -133,6 +137,9 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   const code = typeof e.code === 'string' ? e.code : '';
   if (UNAVAILABLE_CODES.has(code) || (/^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2)))) return true;
   if (typeof e.name === 'string' && UNAVAILABLE_NAMES.has(e.name)) return true;
+  // 55000 object_not_in_prerequisite_state is ALTER DATABASE … ALLOW_CONNECTIONS false only with
+  // this message (it is also currval before nextval and the like, which are bugs).
+  if (code === '55000' && typeof e.message === 'string' && e.message.includes('is not currently accepting connections')) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(e.message as string))) return true;
   const wrapped = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])];
   return wrapped.some((w) => w !== err && isDatabaseUnavailable(w, depth + 1));

@@ -1,4 +1,5 @@
 import { logger } from './logger';
+import { shortMessage } from './redact';
 
 /** The first wait after a failure, and the longest, of a worker or connection that tries again. */
 export const BACKOFF_FIRST_MS = 250;
@@ -26,7 +27,7 @@ export class OutageLog {
 
   /** Notes a failed try; logs the first of an outage. Returns how long to wait before the next. */
   lost(err: unknown): number {
-    if (!this.down) logger.warn({ err: (err as Error)?.message ?? String(err) }, `${this.what} unavailable; retrying with backoff`);
+    if (!this.down) logger.warn({ err: shortMessage(err) }, `${this.what} unavailable; retrying with backoff`);
     this.down = true;
     this.failures++;
     return Math.min(this.firstMs * 2 ** (this.failures - 1), BACKOFF_MAX_MS);

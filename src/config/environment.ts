@@ -18,3 +18,8 @@ export function requiredOutsideDevelopment(on: boolean, name: string, appEnv: st
   if (!on) problems.push(`${name} cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`);
   return true;
 }
+
+/** APP_ENV as the gateway runs it: unset is production (fail closed); only an explicit development or test is not. */
+export function appEnvOf(env: NodeJS.ProcessEnv): string {
+  return env.APP_ENV?.trim() || 'production';
+}

@@ -2,7 +2,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit'
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
 import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
-import { ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
+import { appEnvOf, ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
 import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProxy } from './transport';
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
 import { parseEvents, type EventsConfig } from './events';
@@ -29,7 +29,11 @@ export interface Config {
   databaseUrl: string | null;
   /** Folder of the embedded database (DATA_DIR, default `.data/pglite`). */
   dataDir: string;
-  /** Environment name reported by /health (APP_ENV, default `development`). */
+  /**
+   * Environment name reported by /health (APP_ENV). Only an explicit `development` or `test` runs
+   * with the development conveniences; unset or anything else is production (fail closed):
+   * `npm start` says `APP_ENV=development` itself.
+   */
   env: string;
   /** pino level (LOG_LEVEL: fatal, error, warn, info, debug, trace, silent; default info). */
   logLevel: string;
@@ -40,8 +44,8 @@ export interface Config {
   /** Largest accepted request body (BODY_LIMIT, default `100kb`). */
   bodyLimit: string;
   /**
-   * Behind reverse proxies: a hop count or a comma-separated list of proxy addresses/CIDRs whose
-   * `X-Forwarded-Host`/`-For` are believed (TRUST_PROXY, default none; `true` is refused).
+   * Behind reverse proxies: a comma-separated list of proxy addresses/CIDRs whose
+   * `X-Forwarded-For` is believed (TRUST_PROXY, default none; `true` and hop counts are refused).
    */
   trustProxy: TrustProxy;
   /** Answer GraphQL introspection (GRAPHQL_INTROSPECTION; development and test only, on by default there). */
@@ -123,7 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
-  const appEnv = env.APP_ENV?.trim() || 'development';
+  const appEnv = appEnvOf(env);
   if (!/^[a-z0-9][a-z0-9_-]*$/i.test(appEnv)) problems.push(`APP_ENV must be a simple name such as production, got "${appEnv}"`);
   const bodyLimit = env.BODY_LIMIT?.trim() || '100kb';
   if (!/^\d+(b|kb|mb)$/i.test(bodyLimit)) problems.push(`BODY_LIMIT must look like 100kb or 1mb, got "${bodyLimit}"`);
@@ -167,13 +171,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, appEnv, problems),
     corsAllowedOrigins: parseOrigins(env.CORS_ALLOWED_ORIGINS, problems),
     hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
-    tls: parseTls(env, problems),
+    tls: parseTls(env, appEnv, problems),
     opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
     reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
   };
-  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  // The embedded database is one process's files on one disk: development's, never a deployment's.
+  if (!databaseUrl && !development) problems.push(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
+  if (problems.length) {
+    const unset = env.APP_ENV?.trim() ? '' : '\n(APP_ENV is unset, so the gateway runs as production; `npm start` runs as development, or set APP_ENV=development)';
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}${unset}`);
+  }
   return config;
 }
 

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { coversEveryAddress, parseRange, type IpRange } from '../common/cidr';
+import { readSecretFile } from './secret-file';
 
 /**
  * Which peers may tell the gateway the client's address through `X-Forwarded-For` (rate limits,
- * the source ranges a bound surface-R host admits): none (`false`), the nearest N hops, or the
- * listed proxy addresses and CIDR ranges (express's `trust proxy`). Never every peer. The
- * distributor of a surface-R request comes from `Host` alone: `X-Forwarded-Host` is never read.
+ * the source ranges a bound surface-R host admits): none (`false`) or the listed proxy addresses
+ * and CIDR ranges (express's `trust proxy`, compiled once by proxy-addr). Never every peer, and
+ * never a hop count: "the nearest hop" is whoever reaches the port, so a stranger who connects
+ * directly would choose its own address. The distributor of a surface-R request comes from
+ * `Host` alone: `X-Forwarded-Host` is never read.
  */
-export type TrustProxy = false | number | string[];
+export type TrustProxy = false | string[];
 
 /**
  * TLS served by the gateway itself. With a client CA, client certificates signed by it are
@@ -33,7 +36,7 @@ export function parseOrigins(raw: string | undefined, problems: string[]): strin
 }
 
 /** TLS_CERT_FILE and TLS_KEY_FILE together (or neither); TLS_CLIENT_CA_FILE only with them. Files are read now. */
-export function parseTls(env: NodeJS.ProcessEnv, problems: string[]): TlsConfig | null {
+export function parseTls(env: NodeJS.ProcessEnv, appEnv: string, problems: string[]): TlsConfig | null {
   const certFile = env.TLS_CERT_FILE?.trim() || null;
   const keyFile = env.TLS_KEY_FILE?.trim() || null;
   const caFile = env.TLS_CLIENT_CA_FILE?.trim() || null;
@@ -45,19 +48,23 @@ export function parseTls(env: NodeJS.ProcessEnv, problems: string[]): TlsConfig 
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
     return null;
   }
-  const read = (name: string, file: string, marker: RegExp) => {
-    try {
-      const pem = readFileSync(file, 'utf8');
-      if (!marker.test(pem)) problems.push(`${name} must be a PEM file, got "${file}"`);
-      return pem;
-    } catch {
-      problems.push(`${name} cannot be read: "${file}"`);
-      return '';
+  const read = (name: string, file: string, marker: RegExp, secret = false) => {
+    let pem: string | undefined;
+    if (secret) pem = readSecretFile(name, file, appEnv, problems);
+    else {
+      try {
+        pem = readFileSync(file, 'utf8');
+      } catch {
+        problems.push(`${name} cannot be read: "${file}"`);
+      }
     }
+    if (pem === undefined) return '';
+    if (!marker.test(pem)) problems.push(`${name} must be a PEM file, got "${file}"`);
+    return pem;
   };
   return {
     cert: read('TLS_CERT_FILE', certFile, /-----BEGIN CERTIFICATE-----/),
-    key: read('TLS_KEY_FILE', keyFile, /-----BEGIN [A-Z ]*PRIVATE KEY-----/),
+    key: read('TLS_KEY_FILE', keyFile, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, true),
     clientCa: caFile ? read('TLS_CLIENT_CA_FILE', caFile, /-----BEGIN CERTIFICATE-----/) : null,
   };
 }
@@ -65,18 +72,17 @@ export function parseTls(env: NodeJS.ProcessEnv, problems: string[]): TlsConfig 
 /** express's named ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
 const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** TRUST_PROXY: unset/false/0 (none), a hop count, or proxy addresses/CIDRs; `true` ("everyone") is refused. */
+/** TRUST_PROXY: unset/false/0 (none) or proxy addresses/CIDRs; `true` ("everyone") and hop counts are refused. */
 export function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
   if (value === 'true' || value === 'yes' || value === '*') {
-    problems.push(`TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "${raw}" (every peer could then choose the distributor by X-Forwarded-Host)`);
+    problems.push(`TRUST_PROXY must list the proxies' addresses or CIDR ranges, never "${raw}" (every peer could then choose its own address by X-Forwarded-For)`);
     return false;
   }
   if (/^\d+$/.test(value)) {
-    const hops = Number(value);
-    if (hops > 10) problems.push(`TRUST_PROXY hop count must be from 0 to 10, got "${raw}"`);
-    return hops;
+    problems.push(`TRUST_PROXY must list the proxies' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "${raw}" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)`);
+    return false;
   }
   const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
   const ranges: IpRange[] = [];

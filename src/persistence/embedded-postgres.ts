@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -25,8 +25,9 @@ const SPARE_CONNECTIONS = 4;
  */
 export async function startEmbeddedPostgres(dataDir: string | null, poolMax: number): Promise<EmbeddedPostgres> {
   const maxConnections = poolMax + SPARE_CONNECTIONS;
-  if (dataDir) mkdirSync(resolve(dataDir), { recursive: true });
+  if (dataDir) mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
   const db = await PGlite.create(dataDir ? resolve(dataDir) : undefined);
+  if (dataDir) ownerOnly(resolve(dataDir));
   // A short socket path: Unix socket paths are limited to about 107 bytes.
   const socketDir = mkdtempSync(join(tmpdir(), 'gw-pg-'));
   const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections });
@@ -37,9 +38,24 @@ export async function startEmbeddedPostgres(dataDir: string | null, poolMax: num
     async stop() {
       await server.stop();
       await db.close();
+      if (dataDir) ownerOnly(resolve(dataDir));
       rmSync(socketDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * PGlite's file system creates the database's files with mode 0666 whatever the umask: the folder
+ * is made 0700 (no one else may enter it, so files added while it runs stay the owner's) and
+ * every file in it 0600, at open and at close.
+ */
+function ownerOnly(path: string): void {
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const at = join(path, entry.name);
+    if (entry.isDirectory()) ownerOnly(at);
+    else if (entry.isFile()) chmodSync(at, 0o600);
+  }
+  chmodSync(path, 0o700);
 }
 
 /** A protocol message waiting in the socket server's queue (pglite-socket 0.2.17's internal shape). */

@@ -2,6 +2,8 @@ import { Access } from '../access/access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { nextId } from '../common/ids';
 import { ApiCredential } from '../modules/auth/api-credential.entity';
+import { OpsToken } from '../modules/auth/ops-token.entity';
+import { ChainTransaction, ChainTxStatus } from '../modules/chain/chain-transaction.entity';
 import type { IssuedCredential } from '../modules/auth/api-credential.service';
 import type { Services } from '../services';
 import { Dec } from '../common/money';
@@ -23,6 +25,8 @@ import { logger } from '../common/logger';
 export const DEMO_CHAIN_ID = '31337';
 export const DEMO_PROVIDER = 'supply-sim';
 const NAV_DAYS = 300;
+const DEMO_ISSUER_LEI = '5493001KJTIIGC8Y1R12';
+const DEMO_DISTRIBUTOR_NAME = 'Demo Wealth Partners';
 const DAY_MS = 86_400_000;
 
 /**
@@ -48,7 +52,7 @@ export async function isEmpty(em: EntityManager): Promise<boolean> {
 export async function seedDemo(em: EntityManager, now: Date): Promise<{ distributorId: string; investorId: string; shareClassIds: string[] }> {
   return runInScope({ actor: 'seed' }, () =>
     em.transactional(async (tem) => {
-      const issuer = tem.create(Issuer, { id: await nextId(tem, 'IS'), name: 'Meridian Capital Partners', lei: '5493001KJTIIGC8Y1R12', jurisdiction: 'LU' });
+      const issuer = tem.create(Issuer, { id: await nextId(tem, 'IS'), name: 'Meridian Capital Partners', lei: DEMO_ISSUER_LEI, jurisdiction: 'LU' });
       const fund = tem.create(Fund, { id: await nextId(tem, 'FN'), issuer, name: 'Meridian Tokenized Treasury Fund', description: 'Short-dated US Treasury bills, tokenized' });
 
       const classes = [
@@ -88,7 +92,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
         shareClasses.push(sc);
       }
 
-      const distributor = tem.create(Distributor, { id: await nextId(tem, 'DT'), name: 'Demo Wealth Partners' });
+      const distributor = tem.create(Distributor, { id: await nextId(tem, 'DT'), name: DEMO_DISTRIBUTOR_NAME });
       for (const hostname of ['localhost', '127.0.0.1']) tem.create(DistributorHost, { hostname, distributor });
       tem.create(DistributorWallet, { distributor, chainId: DEMO_CHAIN_ID, address: '0x00000000000000000000000000000000000d1571' });
       for (const [i, sc] of shareClasses.entries()) tem.create(ShareClassGrant, { distributor, shareClass: sc, deliveryMode: classes[i].mode });
@@ -122,8 +126,9 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
   const parties = { distributorId: demo.distributorId, investorId: demo.investorId, shareClassId: demo.shareClassIds[0] };
   const twoStep = services.twoStep;
   const oneStep = services.oneStepOrder;
+  const transferHash = await demoTransferHash(em, services, demo.shareClassIds[0]);
   const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
-    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash: DEMO_TRANSFER_HASH } : {}) });
+    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash } : {}) });
   const TWO_STEP: Record<StatusOf<OrderFlow.two_step>, (id: string) => Promise<unknown>> = {
     created: async () => undefined,
     cancelled: (id) => twoStep.cancel(ctx(), id, 'demo: changed my mind'),
@@ -163,6 +168,34 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     placed.one_step.push((await oneStep.placeRedemption(ctx(), { ...parties, tokenCount: '25' })).id);
   });
   return placed;
+}
+
+/**
+ * Whether the database holds nothing but what seedDemo and issueDemoAccess put there (or nothing
+ * at all): the only database into which a start may hand out credentials. Anything provisioned
+ * otherwise (another issuer or distributor, a token or key issued by a person) is real data.
+ */
+export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
+  const [issuers, demoIssuers, ...others] = await Promise.all([
+    em.count(Issuer, {}),
+    em.count(Issuer, { lei: DEMO_ISSUER_LEI }),
+    em.count(Distributor, { $or: [{ id: { $ne: DEMO_DISTRIBUTOR } }, { name: { $ne: DEMO_DISTRIBUTOR_NAME } }] }),
+    em.count(OpsToken, { name: { $ne: DEMO_ACCESS } }),
+    em.count(ApiCredential, { createdBy: { $ne: DEMO_ACCESS } }),
+  ]);
+  return issuers === demoIssuers && others.every((n) => n === 0);
+}
+
+/**
+ * The transfer a demo two-step settlement names. On a chain the gateway reads, the settlement is
+ * checked there (a Transfer of the class's token to the investor's wallet): the demo holding's
+ * mint (bringDemoOnChain) is such a transfer. Without a chain, a placeholder nobody checks.
+ */
+async function demoTransferHash(em: EntityManager, services: Services, shareClassId: string): Promise<string> {
+  if (!services.settlementOnChain) return DEMO_TRANSFER_HASH;
+  const token = await em.findOne(Token, { shareClass: shareClassId, chainId: DEMO_CHAIN_ID, isPrimary: true });
+  const mint = token && (await em.findOne(ChainTransaction, { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed }, { orderBy: { id: 'desc' } }));
+  return mint?.hash ?? DEMO_TRANSFER_HASH;
 }
 
 /** The actor and token name of what a development start hands out. */

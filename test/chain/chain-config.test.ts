@@ -9,7 +9,7 @@ const KEY = '0x' + '1f'.repeat(32);
 
 describe('CHAINS: configuration of the chains, failing closed', () => {
   it('reads each chain: RPC URLs, confirmations, explorer, the agent key from a named variable — which never shows in JSON, logs or inspection', () => {
-    const config = loadConfig({ CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], confirmations: 12, agentKeyEnv: 'AGENT_8453', explorerUrl: 'https://basescan.org/' } }), AGENT_8453: KEY });
+    const config = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], confirmations: 12, agentKeyEnv: 'AGENT_8453', explorerUrl: 'https://basescan.org/' } }), AGENT_8453: KEY });
     const base = config.chains!['8453']!;
     expect(base).toMatchObject({ chainId: '8453', rpcUrls: ['https://rpc.example/base'], confirmations: 12, explorerUrl: 'https://basescan.org', embedded: false, replaceAfterMs: 60000, leaseSeconds: 30 });
     expect(base.agentKey!.reveal()).toBe(KEY);
@@ -30,7 +30,7 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
   ])('names the mistake %#', (env, message) => {
     let error: unknown;
     try {
-      loadConfig(env as NodeJS.ProcessEnv);
+      loadConfig({ APP_ENV: 'development', ...env } as NodeJS.ProcessEnv);
     } catch (err) {
       error = err;
     }
@@ -50,10 +50,10 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
     it('outside development and test, a chain carrying a token of an active share class without an agent key stops the gateway, naming the chain', async () => {
       const sc = await aShareClass(gw.em(), { chainId: '8453' });
       const token = await gw.em().findOneOrFail(Token, { shareClass: sc.id });
-      const readOnly = loadConfig({ CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'] } }) }).chains;
+      const readOnly = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'] } }) }).chains;
       await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(`CHAINS has no agent key for chain 8453, which carries tokens of active share classes: ${token.id} (${sc.id})`);
       await expect(assertChainsConfigured(gw.em(), readOnly, 'production')).rejects.toThrow(ConfigError);
-      const configured = loadConfig({ CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }), K: KEY }).chains;
+      const configured = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }), K: KEY }).chains;
       await expect(assertChainsConfigured(gw.em(), configured, 'production')).resolves.toBeUndefined();
       // A share class no longer active does not hold the start.
       await gw.em().nativeUpdate('ShareClass', { id: sc.id }, { status: 'closed' });

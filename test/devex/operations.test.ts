@@ -108,11 +108,11 @@ describe('Operations', () => {
   });
 
   it('METRICS_TOKEN is validated with the rest of the configuration', () => {
-    expect(loadConfig({ METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken).toBe('metrics-token-0123456789');
-    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken).toBe('metrics-token-0123456789');
+    expect(loadConfig({ APP_ENV: 'development' }).metricsToken).toBeNull();
     // fail closed: outside development and test the gateway does not start without it
     expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })).toThrow('METRICS_TOKEN is required when APP_ENV is production');
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
-    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters without spaces');
+    expect(() => loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+    expect(() => loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters without spaces');
   });
 });

@@ -1,51 +1,105 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../src/common/clock';
 import { runInScope } from '../../src/common/request-scope';
-import { migrate, openDatabase } from '../../src/persistence/orm';
 import { OpsTokenService } from '../../src/modules/auth/ops-token.service';
+import { ApiCredential } from '../../src/modules/auth/api-credential.entity';
+import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
 import { killed, MAIN, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { aDistributor } from '../support/factories';
 import { httpRequest } from '../support/http';
 
 /**
- * The built gateway started as a deployment would (`APP_ENV=production`, real keys, no NODE_ENV):
- * none of the development conveniences answer, and a setting that would open a door refuses to
- * start, naming it.
+ * The built gateway started as an operator would (`node dist/src/main.js` with NODE_ENV=production
+ * and no APP_ENV, real keys): it runs as production, none of the development conveniences answer,
+ * and a setting that would open a door refuses to start, naming it.
  */
 const KEYS = {
-  APP_ENV: 'production',
+  APP_ENV: undefined,
+  NODE_ENV: 'production',
   JWT_SIGNING_KEY: 'production-signing-key-0123456789abcdef',
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
   METRICS_TOKEN: 'metrics-token-0123456789',
-  NODE_ENV: undefined,
-  DATABASE_URL: undefined,
   SEED_DEMO: undefined,
+  CHAINS: undefined,
 };
+
+/** Runs the built gateway to its end (a refusal ends it at once) and returns its exit code and stderr. */
+function refusedStart(env: Record<string, string | undefined>): { status: number | null; stderr: string; stdout: string } {
+  const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...KEYS, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never-reached', ...env };
+  for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
+  delete full.NODE_OPTIONS;
+  return spawnSync(process.execPath, [MAIN], { env: full, encoding: 'utf8', timeout: 30_000 });
+}
+
+describe('production refuses to start, naming each reason', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-prod-key-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('without DATABASE_URL and METRICS_TOKEN and with TRUST_PROXY=1: all three in one message, before anything starts', () => {
+    const run = refusedStart({ DATABASE_URL: undefined, METRICS_TOKEN: undefined, TRUST_PROXY: '1' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "1"');
+    expect(run.stderr).toContain('METRICS_TOKEN is required when APP_ENV is production');
+    expect(run.stderr).toContain('DATABASE_URL is required when APP_ENV is production (the embedded database is for development and test only)');
+    expect(run.stderr).toContain('APP_ENV is unset, so the gateway runs as production');
+    expect(run.stdout).toBe('');
+  });
+
+  it('with an agent key file that group or others may read', () => {
+    const file = join(dir, 'agent.key');
+    writeFileSync(file, `0x${'1f'.repeat(32)}\n`);
+    chmodSync(file, 0o644);
+    const chains = JSON.stringify({ '8453': { rpcUrls: ['http://127.0.0.1:1'], agentKeyFile: file } });
+    const run = refusedStart({ CHAINS: chains });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`CHAINS.8453.agentKeyFile "${file}" is readable by others than its owner (mode 0644): chmod 600 it`);
+    expect(run.stderr).not.toContain('1f1f1f');
+  });
+
+  it.each([
+    [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when APP_ENV is production'],
+    [{ METRICS_TOKEN: undefined }, 'METRICS_TOKEN is required when APP_ENV is production'],
+    [{ TRUST_PROXY: '2' }, 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "2"'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges, never "true"'],
+    [{ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, 'TRUST_PROXY "0.0.0.0/1,128.0.0.0/1" trusts every peer'],
+    [{ WEBHOOK_ALLOWED_HOSTS: '0.0.0.0/0' }, 'WEBHOOK_ALLOWED_HOSTS "0.0.0.0/0" covers every address'],
+    [{ HOST_BINDING_REQUIRED: 'false' }, 'HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is production'],
+    [{ SEED_DEMO: 'true' }, 'SEED_DEMO is only allowed when APP_ENV is development or test'],
+    [{ SUPPLY_SIMULATOR: 'true' }, 'SUPPLY_SIMULATOR is only allowed when APP_ENV is development or test'],
+    [{ JWT_SIGNING_KEY: undefined }, 'JWT_SIGNING_KEY is required when APP_ENV is production'],
+  ])('with %j', (env, message) => {
+    const run = refusedStart(env);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(message);
+  });
+});
 
 /** Anything that looks like a stack frame or a source location. */
 const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+ \(/;
 
-describe('a production start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gw-prod-'));
+// Production runs on a PostgreSQL server only (the embedded database is refused above): this part needs one.
+(serverUrl() ? describe : describe.skip)('a production start (NODE_ENV=production, APP_ENV unset, on the PostgreSQL server)', () => {
+  let db: TestDatabase;
   let gw: ChildGateway;
   let ops: string;
 
   beforeAll(async () => {
     // given a database holding a distributor whose host is mapped but bound to nothing, and an ops token
-    const db = await openDatabase({ databaseUrl: null, dataDir, poolMax: 2, clock: systemClock });
-    await migrate(db.orm, null);
+    db = await openTestDatabase(systemClock, 2);
     await aDistributor(db.orm.em.fork(), ['api.partner.test']);
     ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops'))).token;
-    await db.close();
-    gw = await startChildGateway({ ...KEYS, DATA_DIR: dataDir });
-    // two embedded-database starts, one of them a child process: slow on a loaded machine
+    gw = await startChildGateway({ ...KEYS, DATABASE_URL: db.url! });
   }, 180_000);
   afterAll(async () => {
     if (gw) await killed(gw.child, 'SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    await db?.close();
+  });
+
+  it('runs as production', () => {
+    expect(gw.output()).toContain('Fund distribution gateway (production) is up');
   });
 
   it('prints no ops token and no #token= sign-in link', () => {
@@ -97,17 +151,13 @@ describe('a production start', () => {
     expect((await httpRequest(gw.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'api.partner.test' })).status).toBe(200);
   });
 
-  it.each([
-    [{ METRICS_TOKEN: undefined }, 'METRICS_TOKEN is required when APP_ENV is production'],
-    [{ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' }, 'TRUST_PROXY "0.0.0.0/1,128.0.0.0/1" trusts every peer'],
-    [{ WEBHOOK_ALLOWED_HOSTS: '0.0.0.0/0' }, 'WEBHOOK_ALLOWED_HOSTS "0.0.0.0/0" covers every address'],
-    [{ HOST_BINDING_REQUIRED: 'false' }, 'HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is production'],
-  ])('refuses to start with %j, naming it', (env, message) => {
-    const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...KEYS, ...env };
-    for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
-    delete full.NODE_OPTIONS;
-    const run = spawnSync(process.execPath, [MAIN], { env: full, encoding: 'utf8', timeout: 30_000 });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(message);
-  });
+  it('a development start on this database (real data) hands out no credentials', async () => {
+    const dev = await startChildGateway({ APP_ENV: 'development', DATABASE_URL: db.url!, CHAIN_DATA_DIR: 'none', SUPPLY_SIMULATOR: 'false', LOG_LEVEL: 'warn' });
+    try {
+      expect(dev.output()).not.toMatch(/#token=|Bearer ops_|x-api-secret/);
+      expect(await db.orm.em.fork().count(ApiCredential, {})).toBe(0);
+    } finally {
+      await killed(dev.child, 'SIGTERM');
+    }
+  }, 180_000);
 });

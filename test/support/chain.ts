@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createPublicClient, createTestClient, defineChain, http, type Hex } from 'viem';
 import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/modules/chain/chain-config';
-import { anvilBinary, freePort } from '../../src/modules/chain/embedded-anvil';
-import { spawn } from 'node:child_process';
+import { freePort, spawnWatchedAnvil } from '../../src/modules/chain/embedded-anvil';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 
 /**
@@ -22,19 +21,9 @@ export async function workerChain(): Promise<{ rpcUrl: string }> {
     if (known.pid === process.pid && (await answers(known.rpcUrl))) return { rpcUrl: known.rpcUrl };
   }
   const port = await freePort();
-  // Spawned here rather than through @viem/anvil, unreferenced so the worker may exit; a shell
-  // watches the worker and stops anvil (SIGTERM) within a second of its end, however it ends
-  // (jest may force-exit its workers, which runs no exit handler).
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'];
-  const watch = `"$0" "$@" & A=$!; while kill -0 ${process.pid} 2>/dev/null && kill -0 $A 2>/dev/null; do sleep 1; done; kill -TERM $A 2>/dev/null`;
-  const child = spawn('sh', ['-c', watch, anvilBinary(), ...args], { stdio: 'ignore' });
-  child.unref();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (!(await answers(rpcUrl))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`anvil did not start on ${rpcUrl}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Unreferenced, so the worker may exit; a watcher stops anvil within a second of the worker's
+  // end, however it ends (jest may force-exit its workers, which runs no exit handler).
+  const { rpcUrl } = await spawnWatchedAnvil(['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining']);
   writeFileSync(file, JSON.stringify({ pid: process.pid, rpcUrl }));
   return { rpcUrl };
 }

@@ -103,10 +103,10 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
   });
 });
 
-describe('rate limits behind a trusted proxy (TRUST_PROXY=1)', () => {
+describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startTestGateway({ config: { rateLimits: LIMITS, trustProxy: 1 } });
+    gw = await startTestGateway({ config: { rateLimits: LIMITS, trustProxy: ['127.0.0.1'] } });
   });
   afterAll(() => gw.close());
 

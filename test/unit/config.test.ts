@@ -4,7 +4,7 @@ import { ConfigError, DEVELOPMENT_JWT_SIGNING_KEY, loadConfig } from '../../src/
 describe('loadConfig', () => {
   const problemsOf = (env: NodeJS.ProcessEnv): string => {
     try {
-      loadConfig(env);
+      loadConfig({ APP_ENV: 'development', ...env });
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       return (err as Error).message;
@@ -12,8 +12,8 @@ describe('loadConfig', () => {
     throw new Error('expected a ConfigError');
   };
 
-  it('defaults: port 4000, embedded database, development, info, demo data on', () => {
-    expect(loadConfig({})).toEqual({
+  it('development defaults (npm start): port 4000, embedded database, info, demo data on', () => {
+    expect(loadConfig({ APP_ENV: 'development' })).toEqual({
       port: 4000,
       host: '0.0.0.0',
       databaseUrl: null,
@@ -90,14 +90,35 @@ describe('loadConfig', () => {
   });
 
   /** Real keys for the environments that must have them. */
-  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789' };
+  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789', DATABASE_URL: 'postgres://gw@db:5432/gw' };
+
+  it('without APP_ENV the gateway runs as production, and refuses to start naming each missing setting at once', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production', TRUST_PROXY: '1' });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    expect(message.split('\n')).toEqual([
+      'Invalid configuration:',
+      '  - TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "1" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)',
+      '  - JWT_SIGNING_KEY is required when APP_ENV is production (only development and test run on the development key)',
+      '  - WEBHOOK_SECRET_KEY is required when APP_ENV is production (32 bytes in base64; only development and test run on the development key)',
+      '  - METRICS_TOKEN is required when APP_ENV is production (/metrics and the detailed /ready answer only to it)',
+      '  - DATABASE_URL is required when APP_ENV is production (the embedded database is for development and test only)',
+      '(APP_ENV is unset, so the gateway runs as production; `npm start` runs as development, or set APP_ENV=development)',
+    ]);
+    expect(loadConfig({ ...KEYS })).toMatchObject({ env: 'production', seedDemo: false, supplySimulator: false, graphqlIntrospection: false, hostBindingRequired: true });
+  });
 
   describe('fails closed outside development and test', () => {
-    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys and the metrics token, naming each, and requires host bindings', (appEnv) => {
+    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys, the metrics token and a database server, naming each, and requires host bindings', (appEnv) => {
       const message = problemsOf({ APP_ENV: appEnv });
       expect(message).toContain(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv}`);
       expect(message).toContain(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv}`);
       expect(message).toContain(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
+      expect(message).toContain(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
       expect(loadConfig({ APP_ENV: appEnv, ...KEYS }).hostBindingRequired).toBe(true);
       expect(problemsOf({ APP_ENV: appEnv, ...KEYS, HOST_BINDING_REQUIRED: 'false' })).toBe(
         `Invalid configuration:\n  - HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`,
@@ -149,17 +170,16 @@ describe('loadConfig', () => {
       [undefined, false],
       ['false', false],
       ['0', false],
-      ['1', 1],
-      ['2', 2],
       ['10.0.0.1', ['10.0.0.1']],
       ['10.0.0.0/8, fd00::/8 ,loopback', ['10.0.0.0/8', 'fd00::/8', 'loopback']],
     ])('%s is %j', (raw, trust) => {
-      expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trust);
+      expect(loadConfig({ APP_ENV: 'development', TRUST_PROXY: raw }).trustProxy).toEqual(trust);
     });
 
     it.each([
-      ['true', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "true" (every peer could then choose the distributor by X-Forwarded-Host)'],
-      ['yes', 'TRUST_PROXY must be a hop count or a list of proxy addresses/CIDRs, never "yes" (every peer could then choose the distributor by X-Forwarded-Host)'],
+      ['true', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges, never "true" (every peer could then choose its own address by X-Forwarded-For)'],
+      ['yes', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges, never "yes" (every peer could then choose its own address by X-Forwarded-For)'],
+      ['1', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "1" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)'],
       ['0.0.0.0/0', 'TRUST_PROXY entry "0.0.0.0/0" trusts every peer'],
       ['::/0', 'TRUST_PROXY entry "::/0" trusts every peer'],
       ['::ffff:0.0.0.0/96', 'TRUST_PROXY entry "::ffff:0.0.0.0/96" trusts every peer'],
@@ -171,15 +191,15 @@ describe('loadConfig', () => {
       ['8000::/1,4000::/2,2000::/3,1000::/4,::/4', 'TRUST_PROXY entry "::/4" trusts every peer'],
       ['proxy.example', 'TRUST_PROXY entry "proxy.example" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
       ['10.0.0.0/33', 'TRUST_PROXY entry "10.0.0.0/33" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
-      ['99', 'TRUST_PROXY hop count must be from 0 to 10, got "99"'],
+      ['99', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "99" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)'],
     ])('%s is refused, naming the variable', (raw, message) => {
-      expect(problemsOf({ TRUST_PROXY: raw })).toBe(`Invalid configuration:\n  - ${message}`);
+      expect(problemsOf({ APP_ENV: 'development', TRUST_PROXY: raw })).toBe(`Invalid configuration:\n  - ${message}`);
     });
   });
 
   describe('CORS_ALLOWED_ORIGINS and TLS_*', () => {
     it('refuses an origin with a path or without a scheme, naming it', () => {
-      expect(problemsOf({ CORS_ALLOWED_ORIGINS: 'https://ok.example,portal.example,https://x.example/app' })).toBe(
+      expect(problemsOf({ APP_ENV: 'development', CORS_ALLOWED_ORIGINS: 'https://ok.example,portal.example,https://x.example/app' })).toBe(
         'Invalid configuration:\n' +
           '  - CORS_ALLOWED_ORIGINS entry "portal.example" must be an origin like https://app.example (scheme, host and optional port, nothing else)\n' +
           '  - CORS_ALLOWED_ORIGINS entry "https://x.example/app" must be an origin like https://app.example (scheme, host and optional port, nothing else)',
@@ -187,25 +207,25 @@ describe('loadConfig', () => {
     });
 
     it('TLS files come together, are read at start, and a client CA needs them', () => {
-      expect(problemsOf({ TLS_CERT_FILE: '/nonexistent/cert.pem' })).toBe('Invalid configuration:\n  - TLS_CERT_FILE and TLS_KEY_FILE must be set together');
-      expect(problemsOf({ TLS_CLIENT_CA_FILE: '/nonexistent/ca.pem' })).toBe(
+      expect(problemsOf({ APP_ENV: 'development', TLS_CERT_FILE: '/nonexistent/cert.pem' })).toBe('Invalid configuration:\n  - TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+      expect(problemsOf({ APP_ENV: 'development', TLS_CLIENT_CA_FILE: '/nonexistent/ca.pem' })).toBe(
         'Invalid configuration:\n  - TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (the gateway must serve TLS to ask for client certificates)',
       );
-      expect(problemsOf({ TLS_CERT_FILE: '/nonexistent/cert.pem', TLS_KEY_FILE: '/nonexistent/key.pem' })).toBe(
+      expect(problemsOf({ APP_ENV: 'development', TLS_CERT_FILE: '/nonexistent/cert.pem', TLS_KEY_FILE: '/nonexistent/key.pem' })).toBe(
         'Invalid configuration:\n  - TLS_CERT_FILE cannot be read: "/nonexistent/cert.pem"\n  - TLS_KEY_FILE cannot be read: "/nonexistent/key.pem"',
       );
     });
   });
 
   it('reads the GraphQL and rate limits', () => {
-    const config = loadConfig({ GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST: '900', GRAPHQL_MAX_TOKENS: '700', RATE_LIMIT_AUTH_PER_KEY: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    const config = loadConfig({ APP_ENV: 'development', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST: '900', GRAPHQL_MAX_TOKENS: '700', RATE_LIMIT_AUTH_PER_KEY: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
     expect(config.graphqlLimits).toEqual({ maxDepth: 8, maxAliases: 5, maxCost: 900, maxTokens: 700, maxDirectives: 50 });
     expect(config.rateLimits).toEqual({ authPerKey: 3, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 30 });
-    expect(problemsOf({ GRAPHQL_MAX_DEPTH: '0' })).toContain('GRAPHQL_MAX_DEPTH must be an integer from 2 to 100, got "0"');
+    expect(problemsOf({ APP_ENV: 'development', GRAPHQL_MAX_DEPTH: '0' })).toContain('GRAPHQL_MAX_DEPTH must be an integer from 2 to 100, got "0"');
   });
 
   it('reports every problem at once', () => {
-    const message = problemsOf({ PORT: '-1', LOG_LEVEL: 'loud', DATABASE_URL: 'http://x' });
+    const message = problemsOf({ APP_ENV: 'development', PORT: '-1', LOG_LEVEL: 'loud', DATABASE_URL: 'http://x' });
     expect(message.split('\n')).toEqual([
       'Invalid configuration:',
       '  - DATABASE_URL must be a postgres:// or postgresql:// URL',
@@ -218,7 +238,7 @@ describe('loadConfig', () => {
 describe('TRUST_PROXY: IPv6 ranges that together cover every address', () => {
   it('refuses a split of all of IPv6 that leaves ::ffff:0:0/96 to the last range', () => {
     // ::/4 holds the mapped block, so it alone is refused; without it, the union is refused
-    expect(() => loadConfig({ TRUST_PROXY: '8000::/1,4000::/2,2000::/3,1000::/4,0800::/5,0400::/6,0200::/7,0100::/8,0000::/8' })).toThrow(ConfigError);
-    expect(loadConfig({ TRUST_PROXY: '8000::/1,4000::/2,2000::/3' }).trustProxy).toEqual(['8000::/1', '4000::/2', '2000::/3']);
+    expect(() => loadConfig({ APP_ENV: 'development', TRUST_PROXY: '8000::/1,4000::/2,2000::/3,1000::/4,0800::/5,0400::/6,0200::/7,0100::/8,0000::/8' })).toThrow(ConfigError);
+    expect(loadConfig({ APP_ENV: 'development', TRUST_PROXY: '8000::/1,4000::/2,2000::/3' }).trustProxy).toEqual(['8000::/1', '4000::/2', '2000::/3']);
   });
 });

@@ -31,6 +31,10 @@ const UNAVAILABLE: Array<[string, Error]> = [
   ['08004 rejected connection', driverError('server rejected the connection', '08004')],
   ['08P01 protocol_violation', driverError('protocol violation', '08P01')],
   ['53300 too_many_connections', driverError('sorry, too many clients already', '53300')],
+  ['55000 ALLOW_CONNECTIONS false', driverError('database "gw" is not currently accepting connections', '55000')],
+  ['3D000 no such database', driverError('database "gw" does not exist', '3D000')],
+  ['28000 no pg_hba entry', driverError('no pg_hba.conf entry for host "10.0.0.9", user "gw", database "gw"', '28000')],
+  ['28P01 password rotated', driverError('password authentication failed for user "gw"', '28P01')],
   ['53000 insufficient_resources', driverError('insufficient resources', '53000')],
   ['53100 disk_full', driverError('could not extend file: No space left on device', '53100')],
   ['53200 out_of_memory', driverError('out of memory', '53200')],
@@ -99,6 +103,7 @@ describe('the error table: a database that is gone or busy answers 503, retryabl
     ['a unique violation stays a conflict', new UniqueConstraintViolationException(driverError('duplicate key value', '23505')), 'CONFLICT', 409],
     ['a syntax error is our bug', driverError('syntax error at or near "x"', '42601'), 'INTERNAL', 500],
     ['a division by zero is our bug', driverError('division by zero', '22012'), 'INTERNAL', 500],
+    ['55000 of currval before nextval is our bug', driverError('currval of sequence "s" is not yet defined in this session', '55000'), 'INTERNAL', 500],
     ['an unforeseen failure is masked', new TypeError("Cannot read properties of undefined (reading 'id')"), 'INTERNAL', 500],
     ['a message that merely mentions a connection', new Error('the order names a terminated connection'), 'INTERNAL', 500],
   ])('%s', (_name, err, code, http) => {

@@ -46,15 +46,15 @@ describe('provider callback signatures', () => {
 
 describe('SUPPLY_PROVIDERS configuration', () => {
   it('reads providers by id with a default timeout', () => {
-    const config = loadConfig({ SUPPLY_PROVIDERS: '{"supply-sim":{"url":"http://127.0.0.1:4100","callbackSecret":"0123456789abcdef"}}' });
+    const config = loadConfig({ APP_ENV: 'development', SUPPLY_PROVIDERS: '{"supply-sim":{"url":"http://127.0.0.1:4100","callbackSecret":"0123456789abcdef"}}' });
     expect(config.supplyProviders).toEqual({ 'supply-sim': { url: 'http://127.0.0.1:4100', timeoutMs: 10_000, apiKey: undefined, callbackSecret: '0123456789abcdef' } });
     expect(config.supplySimulator).toBe(true); // development
-    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789' }).supplySimulator).toBe(false);
+    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789', DATABASE_URL: 'postgres://gw@db/gw' }).supplySimulator).toBe(false);
   });
 
   it('names every mistake', () => {
-    expect(() => loadConfig({ SUPPLY_PROVIDERS: 'nope' })).toThrow(/SUPPLY_PROVIDERS must be a JSON object/);
-    expect(() => loadConfig({ SUPPLY_PROVIDERS: '{"p":{"url":"ftp://x","timeoutMs":5,"callbackSecret":"short"}}' })).toThrow(
+    expect(() => loadConfig({ APP_ENV: 'development', SUPPLY_PROVIDERS: 'nope' })).toThrow(/SUPPLY_PROVIDERS must be a JSON object/);
+    expect(() => loadConfig({ APP_ENV: 'development', SUPPLY_PROVIDERS: '{"p":{"url":"ftp://x","timeoutMs":5,"callbackSecret":"short"}}' })).toThrow(
       /SUPPLY_PROVIDERS.p.url must be an http\(s\) URL[\s\S]*SUPPLY_PROVIDERS.p.timeoutMs must be an integer from 50 to 120000[\s\S]*SUPPLY_PROVIDERS.p.callbackSecret must be a string of at least 16 characters/,
     );
   });

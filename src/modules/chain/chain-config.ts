@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { appEnvOf } from '../../config/environment';
+import { readSecretFile } from '../../config/secret-file';
 import type { Hex } from 'viem';
 import { Secret } from './secret';
 import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './signer/pkcs11-config';
@@ -97,11 +98,7 @@ function readAgentKey(at: string, v: Record<string, unknown>, env: NodeJS.Proces
     raw = env[v.agentKeyEnv]?.trim();
     if (!raw) problems.push(`${at}.agentKeyEnv names ${v.agentKeyEnv}, which is not set`);
   } else if (typeof v.agentKeyFile === 'string') {
-    try {
-      raw = readFileSync(v.agentKeyFile, 'utf8').trim();
-    } catch {
-      problems.push(`${at}.agentKeyFile cannot be read: "${v.agentKeyFile}"`);
-    }
+    raw = readSecretFile(`${at}.agentKeyFile`, v.agentKeyFile, appEnvOf(env), problems)?.trim();
   } else if (v.agentKeyEnv !== undefined || v.agentKeyFile !== undefined) {
     problems.push(`${at}.agentKeyEnv / agentKeyFile must be a string`);
   }

@@ -1,5 +1,5 @@
-import { createAnvil, type Anvil } from '@viem/anvil';
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
@@ -44,28 +44,134 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** An anvil started by spawnWatchedAnvil: its own pid (not the watcher's). */
+export interface WatchedAnvil {
+  pid: number;
+  rpcUrl: string;
+}
+
+/**
+ * Starts anvil under a small shell that watches `ownerPid` and ends anvil (SIGTERM, so it dumps
+ * its state) within a second of the owner's end, however the owner ends: a SIGKILL runs no exit
+ * handler, and an anvil left behind would keep dumping an old chain into the state file. The
+ * shell also ends when anvil does. Unreferenced, so the owner may exit.
+ */
+export async function spawnWatchedAnvil(args: string[], ownerPid = process.pid): Promise<WatchedAnvil> {
+  const port = Number(args[args.indexOf('--port') + 1]);
+  const watch = `"$0" "$@" >/dev/null 2>&1 & A=$!; echo $A; exec >/dev/null; while kill -0 ${ownerPid} 2>/dev/null && kill -0 $A 2>/dev/null; do sleep 1; done; kill -TERM $A 2>/dev/null`;
+  const child = spawn('sh', ['-c', watch, anvilBinary(), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolvePid, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      if (out.includes('\n')) resolvePid(Number(out.trim()));
+    });
+    child.once('error', reject);
+    child.once('exit', () => reject(new Error('the anvil watcher ended at once')));
+  });
+  child.stdout!.destroy();
+  child.unref();
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (!(await answers(rpcUrl))) {
+    if (!alive(pid) || Date.now() > deadline) throw new Error(`anvil did not start on ${rpcUrl}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { pid, rpcUrl };
+}
+
+/** Whether an anvil answers JSON-RPC at `rpcUrl`. */
+async function answers(rpcUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}', signal: AbortSignal.timeout(2000) });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether `pid` is still an anvil (not a process that got its number since). Where /proc is missing, trusted. */
+function isAnvil(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('anvil');
+  } catch {
+    return !existsSync('/proc/self');
+  }
+}
+
+/** Sends SIGTERM (anvil dumps its state and exits), then SIGKILL after `graceMs`; resolves once it is gone. */
+async function ended(pid: number, graceMs = 10_000): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** What `<stateDir>/anvil.lock` records: the anvil that owns the state file, and the gateway that owns it. */
+interface AnvilLock {
+  pid: number;
+  port: number;
+  owner: number;
+}
+
 /**
  * Anvil with chain id 31337. Transactions are mined at once and an empty block follows every
  * second (mixed mining), so confirmations accrue as on a real chain without slowing deployments.
  * With a state folder, the chain is loaded from and dumped to `<dir>/state.json` on SIGTERM and
  * every `stateIntervalSeconds` (a SIGKILL loses at most that interval).
+ *
+ * One state file has one anvil: `<dir>/anvil.lock` names it. A start that finds the anvil of an
+ * earlier start still running (its gateway and watcher were killed together) ends it first, so
+ * its last state is dumped and loaded here, and no two anvils dump into the same file.
  */
-export async function startEmbeddedChain(options: { stateDir: string | null; port?: number; stateIntervalSeconds?: number; blockTimeSeconds?: number; noMining?: boolean }): Promise<EmbeddedChain> {
+export async function startEmbeddedChain(options: { stateDir: string | null; port?: number; stateIntervalSeconds?: number }): Promise<EmbeddedChain> {
   const port = options.port ?? (await freePort());
   let stateFile: string | null = null;
+  let lockFile: string | null = null;
   if (options.stateDir) {
-    mkdirSync(options.stateDir, { recursive: true });
+    mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+    chmodSync(options.stateDir, 0o700);
     stateFile = resolve(options.stateDir, 'state.json');
+    lockFile = resolve(options.stateDir, 'anvil.lock');
+    await endStaleAnvil(lockFile);
   }
-  const anvil: Anvil = createAnvil({
-    anvilBinary: anvilBinary(),
-    host: '127.0.0.1',
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'];
+  if (stateFile) args.push('--state', stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 5));
+  const anvil = await spawnWatchedAnvil(args);
+  if (lockFile) writeFileSync(lockFile, JSON.stringify({ pid: anvil.pid, port, owner: process.pid } satisfies AnvilLock), { mode: 0o600 });
+  return {
+    rpcUrl: anvil.rpcUrl,
     port,
-    chainId: 31337,
-    ...(options.noMining ? { noMining: true } : { blockTime: options.blockTimeSeconds ?? 1, mixedMining: true }),
-    ...(stateFile ? { state: stateFile, stateInterval: options.stateIntervalSeconds ?? 5 } : {}),
-    startTimeout: 30_000,
-  } as Parameters<typeof createAnvil>[0]);
-  await anvil.start();
-  return { rpcUrl: `http://127.0.0.1:${port}`, port, stateFile, stop: () => anvil.stop() };
+    stateFile,
+    async stop() {
+      await ended(anvil.pid);
+      if (lockFile) rmSync(lockFile, { force: true });
+    },
+  };
+}
+
+/** Ends the anvil a lock file names, if it still runs (a gateway killed with its watcher left it). */
+async function endStaleAnvil(lockFile: string): Promise<void> {
+  if (!existsSync(lockFile)) return;
+  let lock: AnvilLock | null = null;
+  try {
+    lock = JSON.parse(readFileSync(lockFile, 'utf8')) as AnvilLock;
+  } catch {
+    // unreadable: nothing to end
+  }
+  if (lock && lock.owner !== process.pid && Number.isInteger(lock.pid) && isAnvil(lock.pid)) await ended(lock.pid);
+  rmSync(lockFile, { force: true });
 }

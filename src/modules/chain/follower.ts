@@ -101,6 +101,8 @@ export class ChainFollower {
     const head = await chain.client.getBlockNumber();
     const depth = BigInt(Math.max(1, chain.config.confirmations));
     const safe = head - depth + 1n;
+    // A young chain (a fresh anvil) has no block deep enough yet: nothing to follow, nothing to ask.
+    if (safe < 0n) return false;
     return this.orm.em.fork().transactional(async (em) => {
       const [locked] = await rawRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(${FOLLOWER_LOCK}) as ok`, []);
       if (!locked?.ok) return false;

@@ -3,6 +3,7 @@ import { formatUnits, type Hex } from 'viem';
 import { conflict, notFound } from '../../common/errors';
 import { DEFAULT_RECONCILIATION_INTERVAL_MS } from '../../config';
 import { logger } from '../../common/logger';
+import { shortMessage } from '../../common/redact';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { WakeLoop } from '../../events/wake-loop';
@@ -147,11 +148,17 @@ export class ReconciliationSchedule {
     }, intervalMs);
   }
 
+  private started = false;
+
+  /** Starts the schedule (a first run at once); a second call changes nothing. */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.loop.start();
   }
 
   stop(): Promise<void> {
+    this.started = false;
     return this.loop.stop();
   }
 
@@ -175,7 +182,7 @@ export class ReconciliationSchedule {
         ]);
         done++;
       } catch (err) {
-        logger.warn({ err: (err as Error).message, shareClassId: id }, 'scheduled reconciliation of a share class failed');
+        logger.warn({ err: shortMessage(err), shareClassId: id }, 'scheduled reconciliation of a share class failed');
       }
     }
     return done;
