@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { isAddressEqual, keccak256, parseEther, parseTransaction, recoverTransactionAddress, verifyMessage, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
@@ -180,6 +183,18 @@ describe('CHAINS naming a PKCS#11 signer: every mistake named, the PIN never', (
     } catch (err) {
       expect((err as Error).message).not.toContain(hsm.pin);
       expect((err as Error).message).not.toContain('secret-pin-by-env');
+    }
+  });
+
+  it('a PIN file others may read is refused outside development, like a key file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hsm-pin-'));
+    const pinFile = join(dir, 'pin');
+    writeFileSync(pinFile, hsm.pin, { mode: 0o644 });
+    try {
+      const env = { ...chainsEnv(hsm, rpc, { pinFile }), APP_ENV: 'production' };
+      expect(() => loadConfig(env)).toThrow(`CHAINS.31337.signer.pinFile "${pinFile}" is readable by others than its owner (mode 0644): chmod 600 it`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

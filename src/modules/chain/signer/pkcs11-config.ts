@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { appEnvOf } from '../../../config/environment';
+import { readSecretFile } from '../../../config/secret-file';
 import { Secret } from '../secret';
 
 /** The user PIN of a PKCS#11 token (read from a variable or a file, never from CHAINS). */
@@ -61,11 +63,11 @@ function readPin(at: string, v: Record<string, unknown>, env: NodeJS.ProcessEnv,
     pin = env[v.pinEnv];
     if (!pin) problems.push(`${at}.pinEnv names ${v.pinEnv}, which is not set`);
   } else if (typeof v.pinFile === 'string') {
-    try {
-      pin = readFileSync(v.pinFile, 'utf8').replace(/\r?\n$/, '');
+    // The PIN file is held to the key file's rule: others may not read it.
+    const text = readSecretFile(`${at}.pinFile`, v.pinFile, appEnvOf(env), problems);
+    if (text !== undefined) {
+      pin = text.replace(/\r?\n$/, '');
       if (!pin) problems.push(`${at}.pinFile is empty: "${v.pinFile}"`);
-    } catch {
-      problems.push(`${at}.pinFile cannot be read: "${v.pinFile}"`);
     }
   } else {
     problems.push(`${at} must name the token's PIN: pinEnv (a variable) or pinFile (a file)`);
