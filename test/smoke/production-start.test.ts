@@ -38,7 +38,7 @@ describe('a production start', () => {
     const db = await openDatabase({ databaseUrl: null, dataDir, poolMax: 2, clock: systemClock });
     await migrate(db.orm, null);
     await aDistributor(db.orm.em.fork(), ['api.partner.test']);
-    ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops'))).token;
+    ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops', ['admin']))).token;
     await db.close();
     gw = await startChildGateway({ ...KEYS, DATA_DIR: dataDir });
     // two embedded-database starts, one of them a child process: slow on a loaded machine
