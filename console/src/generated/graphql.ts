@@ -13,6 +13,13 @@ export type AddInvestorWalletInput = {
   whitelisted?: boolean | null | undefined;
 };
 
+export type ApprovalStatus =
+  | 'approved'
+  | 'executed'
+  | 'failed'
+  | 'rejected'
+  | 'requested';
+
 export type BankDetailsInput = {
   accountHolderName: string;
   accountNumber: string;
@@ -593,12 +600,12 @@ export type RemoveInvestorWalletMutationVariables = Exact<{
 
 export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: string, status: WalletStatus } };
 
-export type RecoverInvestorWalletMutationVariables = Exact<{
+export type RequestWalletRecoveryMutationVariables = Exact<{
   input: RecoverInvestorWalletInput;
 }>;
 
 
-export type RecoverInvestorWalletMutation = { recoverInvestorWallet: { chainId: string, address: string, status: WalletStatus, recoveredFrom: string | null } };
+export type RequestWalletRecoveryMutation = { requestWalletRecovery: { id: string, status: ApprovalStatus, requestedBy: string } };
 
 export type IssuerListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -1499,16 +1506,15 @@ export const RemoveInvestorWalletDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveInvestorWalletMutation, RemoveInvestorWalletMutationVariables>;
-export const RecoverInvestorWalletDocument = new TypedDocumentString(`
-    mutation RecoverInvestorWallet($input: RecoverInvestorWalletInput!) {
-  recoverInvestorWallet(input: $input) {
-    chainId
-    address
+export const RequestWalletRecoveryDocument = new TypedDocumentString(`
+    mutation RequestWalletRecovery($input: RecoverInvestorWalletInput!) {
+  requestWalletRecovery(input: $input) {
+    id
     status
-    recoveredFrom
+    requestedBy
   }
 }
-    `) as unknown as TypedDocumentString<RecoverInvestorWalletMutation, RecoverInvestorWalletMutationVariables>;
+    `) as unknown as TypedDocumentString<RequestWalletRecoveryMutation, RequestWalletRecoveryMutationVariables>;
 export const IssuerListDocument = new TypedDocumentString(`
     query IssuerList($page: PageInput) {
   issuers(page: $page) {

@@ -3,10 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Access } from '../../access/access';
 import { principalLabel } from '../../access/principal';
 import type { Clock } from '../../common/clock';
-import { conflict, forbidden, notFound } from '../../common/errors';
 import { runInScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../common/service-context';
-import { required } from '../../common/validate';
+import { required, requiredDecimal } from '../../common/validate';
+import { DECIMAL_COLUMN, decimalString } from '../../common/money';
+import { badRequest, conflict, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
 import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
 import type { InvestorWalletService } from '../investor/investor-wallet.service';
@@ -60,10 +61,13 @@ export class ApprovalService {
   async requestHoldingAdjustment(ctx: ServiceContext, input: HoldingAdjustmentInput): Promise<ApprovalRequest> {
     ctx.access.requireRole('operator');
     const investor = await this.deps.investors.get(ctx, input.investorId);
+    // The quantity is checked as the adjustment will check it, so a request that cannot run is refused now.
+    const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
+    if (quantity.isZero()) throw badRequest('quantity must not be 0');
     const args = {
       investorId: investor.id,
       shareClassId: required(input.shareClassId, 'shareClassId'),
-      quantity: required(input.quantity, 'quantity'),
+      quantity: decimalString(quantity),
       reason: required(input.reason, 'reason').trim(),
       settledAt: input.settledAt ? input.settledAt.getTime() : null,
     };
