@@ -13,6 +13,10 @@ export type AddInvestorWalletInput = {
   whitelisted?: boolean | null | undefined;
 };
 
+export type ApprovalKind =
+  | 'holding_adjustment'
+  | 'wallet_recovery';
+
 export type ApprovalStatus =
   | 'approved'
   | 'executed'
@@ -407,6 +411,36 @@ export type WebhookDeliveryStatus =
 export type WebhookStatus =
   | 'active'
   | 'disabled';
+
+export type ApprovalRequestsQueryVariables = Exact<{
+  status?: ApprovalStatus | null | undefined;
+}>;
+
+
+export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null }> };
+
+export type ApproveRequestMutationVariables = Exact<{
+  id: string;
+  reason?: string | null | undefined;
+}>;
+
+
+export type ApproveRequestMutation = { approveRequest: { id: string, status: ApprovalStatus, failure: string | null } };
+
+export type RejectRequestMutationVariables = Exact<{
+  id: string;
+  reason: string;
+}>;
+
+
+export type RejectRequestMutation = { rejectRequest: { id: string, status: ApprovalStatus } };
+
+export type AuditLogQueryVariables = Exact<{
+  operation?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
 
 export type ChainTxFragment = { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
@@ -824,6 +858,11 @@ export type OpsTokenNameQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type OpsTokenNameQuery = { opsTokenName: string };
 
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string> } };
+
 export type ShareClassListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
 }>;
@@ -1091,6 +1130,57 @@ export const DeliveryFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Delivery"}) as unknown as TypedDocumentString<DeliveryFragment, unknown>;
+export const ApprovalRequestsDocument = new TypedDocumentString(`
+    query ApprovalRequests($status: ApprovalStatus) {
+  approvalRequests(status: $status) {
+    id
+    kind
+    arguments
+    reason
+    investorId
+    requestedBy
+    requestedAt
+    status
+    decidedBy
+    decisionReason
+    decidedAt
+    executeAfter
+    executedAt
+    failure
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovalRequestsQuery, ApprovalRequestsQueryVariables>;
+export const ApproveRequestDocument = new TypedDocumentString(`
+    mutation ApproveRequest($id: ID!, $reason: String) {
+  approveRequest(id: $id, reason: $reason) {
+    id
+    status
+    failure
+  }
+}
+    `) as unknown as TypedDocumentString<ApproveRequestMutation, ApproveRequestMutationVariables>;
+export const RejectRequestDocument = new TypedDocumentString(`
+    mutation RejectRequest($id: ID!, $reason: String!) {
+  rejectRequest(id: $id, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RejectRequestMutation, RejectRequestMutationVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($operation: String) {
+  auditLog(operation: $operation, limit: 200) {
+    id
+    at
+    principal
+    actorNote
+    operation
+    arguments
+    outcome
+    errorCode
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
 export const ChainTransactionsDocument = new TypedDocumentString(`
     query ChainTransactions($chainId: String!, $purpose: String!, $last: Int) {
   chainTransactions(chainId: $chainId, purpose: $purpose, last: $last) {
@@ -2037,6 +2127,15 @@ export const OpsTokenNameDocument = new TypedDocumentString(`
   opsTokenName
 }
     `) as unknown as TypedDocumentString<OpsTokenNameQuery, OpsTokenNameQueryVariables>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    principal
+    name
+    roles
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
 export const ShareClassListDocument = new TypedDocumentString(`
     query ShareClassList($page: PageInput) {
   shareClassPage(page: $page) {

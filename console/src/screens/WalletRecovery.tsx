@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { request } from '../api/client';
 import { RequestWalletRecoveryDocument, type InvestorDetailQuery } from '../generated/graphql';
+import { can, useMe } from '../ui/me';
 import { ActionForm, Field } from '../ui/forms';
 
 type Wallet = InvestorDetailQuery['investor']['wallets'][number];
@@ -28,10 +29,13 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
   }, [following, settled]);
 
   const formId = `recover-${investorId}`;
+  // Requesting a recovery is an operator's; the approval is another person's (Approvals).
+  const operator = can(useMe(), 'operator');
   const action = (w: Wallet) =>
+    operator &&
     recoverable(w) && (
       <button type="button" aria-expanded={lost?.address === w.address} aria-controls={formId} onClick={() => setLost(lost?.address === w.address ? null : w)}>
-        Recover to a new wallet…
+        Request recovery to a new wallet…
       </button>
     );
 
