@@ -107,7 +107,7 @@ function App() {
           </ul>
         </nav>
         <span className="who">
-          Signed in as <strong>{name}</strong> <span className="muted small">({me.roles.join(', ')})</span>
+          Signed in as <strong>{name}</strong> ({me.roles.join(', ')})
           <button type="button" onClick={() => signOut(null)}>
             Sign out
           </button>

@@ -5,7 +5,7 @@ import { principalLabel } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import { runInScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../common/service-context';
-import { required, requiredDecimal } from '../../common/validate';
+import { chainId, evmAddress, required, requiredDecimal } from '../../common/validate';
 import { DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest, conflict, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
@@ -51,7 +51,8 @@ export class ApprovalService {
   async requestWalletRecovery(ctx: ServiceContext, input: WalletRecoveryArgs): Promise<ApprovalRequest> {
     ctx.access.requireRole('operator');
     const investor = await this.deps.investors.get(ctx, input.investorId);
-    const args = { investorId: investor.id, chainId: required(input.chainId, 'chainId'), newAddress: required(input.newAddress, 'newAddress'), reason: required(input.reason, 'reason').trim() };
+    // Checked as the recovery will check them, so a request that cannot run is refused now.
+    const args = { investorId: investor.id, chainId: chainId(input.chainId), newAddress: evmAddress(input.newAddress, 'newAddress'), reason: required(input.reason, 'reason').trim() };
     const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
     this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
     await ctx.em.flush();
