@@ -1,4 +1,5 @@
 import {
+  buildSchema,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -11,6 +12,7 @@ import {
 } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { guardOpsRoles } from '../../src/access/ops-guard';
 import { OPS_MUTATION_ROLES } from '../../src/access/ops-roles';
 import { hasRole, OPS_ROLES, type OpsRole } from '../../src/access/principal';
 import { rawRows } from '../../src/persistence/raw-query';
@@ -70,6 +72,12 @@ describe('Ops roles, on every mutation of the schema', () => {
 
   it('every mutation has a role rule, and the rules name only mutations', () => {
     expect(MUTATIONS.map((f) => f.name).sort()).toEqual(Object.keys(OPS_MUTATION_ROLES).sort());
+  });
+
+  it('a schema with a mutation that has no role rule does not build', () => {
+    const fields = Object.keys(OPS_MUTATION_ROLES).map((name) => `${name}: Int`).join(' ');
+    const schema = buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} forcedTransfer: Int }`);
+    expect(() => guardOpsRoles(schema)).toThrow('ops role rules are incomplete:\n- mutation forcedTransfer has no role rule (src/access/ops-roles.ts)');
   });
 
   it.each(OPS_ROLES.map((r) => [r]))('a %s token is refused exactly the mutations its role does not reach; each call is in the audit log', async (role: OpsRole) => {
