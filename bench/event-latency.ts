@@ -93,7 +93,7 @@ async function main() {
 
 async function issueOpsToken(orm: MikroORM): Promise<string> {
   const { OpsTokenService } = await import('../src/modules/auth/ops-token.service');
-  return (await new OpsTokenService(systemClock).issue(orm.em.fork(), 'bench')).token;
+  return (await new OpsTokenService(systemClock).issue(orm.em.fork(), 'bench', ['admin'])).token;
 }
 
 main().then(

@@ -74,7 +74,7 @@ function startShare(ports: number[], token: string, count: number, offset: numbe
 async function main() {
   const { url, orm, market: m } = await freshEventsMarket('subs', IN_FLIGHT + 2);
   const { OpsTokenService } = await import('../src/modules/auth/ops-token.service');
-  const { token } = await new OpsTokenService(systemClock).issue(orm.em.fork(), 'bench-subscribers');
+  const { token } = await new OpsTokenService(systemClock).issue(orm.em.fork(), 'bench-subscribers', ['admin']);
 
   const total = Math.round(RATE * SECONDS);
   const orders: string[] = [];

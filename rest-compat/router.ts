@@ -111,7 +111,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       return;
     }
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
-    await runInScope({ requestId: req.get('x-request-id') || undefined, actor }, async () => {
+    await runInScope({ requestId: req.get('x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);

@@ -39,6 +39,7 @@ import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
 import { ReconciliationSchedule } from './modules/chain/reconciliation';
+import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
@@ -75,7 +76,7 @@ export interface Gateway {
 
 export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds'>> & { rateLimits?: Partial<RateLimitConfig> };
+    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds' | 'recoveryDelaySeconds'>> & { rateLimits?: Partial<RateLimitConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -141,7 +142,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
     const outcomes = routeOutcomes({
       settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
@@ -223,6 +224,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     if (!res.headersSent) res.status(500).json(failure('internal server error'));
   });
 
+  // Approved requests whose delay has passed run here (src/modules/approval/approval.service.ts).
+  const approvals = approvalWorker(() => services.approval.runDue(deps.orm.em.fork()), APPROVAL_POLL_MS);
   let running = false;
   const background = {
     async start() {
@@ -230,12 +233,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       running = true;
       await relay.start();
       worker.start();
+      approvals.start();
     },
     async stop() {
       if (!running) return;
       running = false;
       await relay.stop();
       await worker.stop();
+      await approvals.stop();
     },
   };
   const deliveryListener = await listenForDeliveries(listen, () => worker.wake());

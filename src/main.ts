@@ -61,8 +61,9 @@ async function main() {
   if (handOut) {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
-    lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops)`);
-    lines.push(`Ops token for Sandbox (header Authorization): Bearer ${access.opsToken}`);
+    lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops, role admin)`);
+    lines.push(`Ops token for Sandbox (header Authorization): Bearer ${access.opsToken}   (admin)`);
+    lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.approverToken}   (signs in as a second ops principal, role approver: approves what the admin requests)`);
     if (access.surfaceO) {
       lines.push(`Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`);
     }

@@ -33,6 +33,8 @@ import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webho
 import type { ChainService } from './modules/chain/chain.service';
 import { SettlementOnChain } from './modules/chain/settlement-onchain';
 import { WalletOnChain } from './modules/chain/wallet-onchain';
+import { ApprovalService } from './modules/approval/approval.service';
+import { AuditLog } from './modules/audit/audit-log';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -49,6 +51,8 @@ export interface ServiceDeps {
   rateLimits: RateLimits;
   /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
   opsTokenTtlSeconds?: number;
+  /** RECOVERY_DELAY_SECONDS (default 0). */
+  recoveryDelaySeconds?: number;
   /** The chains the gateway writes to (src/modules/chain/); null: none configured. */
   chain?: ChainService | null;
 }
@@ -73,6 +77,8 @@ export function createServices(deps: ServiceDeps) {
   const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
   // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
   const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder.outcomes) : null;
+  const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
+  const holding = new HoldingService(shareClass, ledger, clock);
   const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
   return {
     clock,
@@ -91,10 +97,12 @@ export function createServices(deps: ServiceDeps) {
     nav,
     distributor,
     investor,
-    investorWallet: new InvestorWalletService(investor, clock, walletOnChain),
+    investorWallet,
     dealing,
     ledger,
-    holding: new HoldingService(shareClass, ledger, clock),
+    holding,
+    approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
+    auditLog: new AuditLog(clock),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),

@@ -2,7 +2,9 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, takeTokenFromLink } from './api/session';
-import { OpsTokenNameDocument } from './generated/graphql';
+import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
+import { Approvals, AuditLog } from './screens/Approvals';
+import { can, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
 import { InvestorDetail, InvestorList } from './screens/Investors';
@@ -23,7 +25,11 @@ const SECTIONS: [string, string][] = [
   ['distributors', 'Distributors'],
   ['investors', 'Investors'],
   ['webhooks', 'Webhooks'],
+  ['approvals', 'Approvals'],
 ];
+
+/** Sections only some roles may open. */
+const AUDIT_SECTION: [string, string] = ['audit', 'Audit log'];
 
 function Screen({ route }: { route: string[] }) {
   const [section, id, sub] = route;
@@ -40,6 +46,10 @@ function Screen({ route }: { route: string[] }) {
       return id ? <InvestorDetail id={id} key={id} /> : <InvestorList />;
     case 'webhooks':
       return <Webhooks />;
+    case 'approvals':
+      return <Approvals />;
+    case 'audit':
+      return <AuditLog />;
     case 'orders':
     default:
       return id ? <OrderDetail id={id} key={id} /> : <Blotter />;
@@ -49,6 +59,7 @@ function Screen({ route }: { route: string[] }) {
 function App() {
   const route = useRoute();
   const [name, setName] = useState<string | null>(null);
+  const [me, setMe] = useState<SignedIn | null>(null);
   const [checking, setChecking] = useState(() => currentToken() !== null);
   const [notice, setNotice] = useState<string | null>(null);
   const signOut = (why: string | null) => {
@@ -65,8 +76,16 @@ function App() {
       .catch(() => signOut('The gateway does not accept this token: sign in again.'))
       .finally(() => setChecking(false));
   }, []);
+  useEffect(() => {
+    if (!name) return setMe(null);
+    request(MeDocument, {})
+      .then((r) => setMe(r.me))
+      .catch(() => setMe({ principal: `ops:${name}`, name, roles: [] }));
+  }, [name]);
   if (checking) return <Loading what="the console" />;
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
+  if (!me) return <Loading what="the console" />;
+  const sections = can(me, 'approver') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
   const section = route[0] ?? 'orders';
   return (
     <div className="shell">
@@ -78,7 +97,7 @@ function App() {
         <span className="brand">Ops console</span>
         <nav aria-label="Sections">
           <ul>
-            {SECTIONS.map(([key, label]) => (
+            {sections.map(([key, label]) => (
               <li key={key}>
                 <a href={href(key)} aria-current={section === key ? 'page' : undefined}>
                   {label}
@@ -88,14 +107,16 @@ function App() {
           </ul>
         </nav>
         <span className="who">
-          Signed in as <strong>{name}</strong>
+          Signed in as <strong>{name}</strong> ({me.roles.join(', ')})
           <button type="button" onClick={() => signOut(null)}>
             Sign out
           </button>
         </span>
       </header>
       <main id="main">
-        <Screen route={route} />
+        <MeContext.Provider value={me}>
+          <Screen route={route} />
+        </MeContext.Provider>
       </main>
     </div>
   );

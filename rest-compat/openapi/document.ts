@@ -1,6 +1,7 @@
 import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
-import { str, type JsonSchema } from './schemas';
+import { str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
+import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 
 /*
  * The OpenAPI 3.1 documents of surfaces R and O, generated from the route rows at start: each
@@ -225,5 +226,29 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     servers: [{ url: serverUrl }],
     ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
     paths,
+    webhooks: walletRecoveryWebhooks(),
   };
+}
+
+/**
+ * What the gateway POSTs to a distributor's webhook registered for a wallet recovery's event type
+ * (additive; a webhook receives only the type it registered, so order webhooks never see these).
+ */
+function walletRecoveryWebhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    WALLET_RECOVERY_EVENTS.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type}: a recovery of one of the distributor's investors' wallets (four eyes, docs/approvals.md)`,
+          'x-additive': true,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] } } },
+          },
+          responses: { '2XX': { description: 'Received' } },
+        },
+      },
+    ]),
+  );
 }

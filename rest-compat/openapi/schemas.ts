@@ -4,6 +4,7 @@
  * unknown fields). Fields the gateway adds beyond the description carry `x-additive: true`.
  */
 
+import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 import { ORDER_EVENT_TYPES } from '../../src/modules/order/order-states';
 
 export type JsonSchema = Record<string, unknown>;
@@ -16,8 +17,8 @@ export const nullable = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as
 export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
 export const additive = (s: JsonSchema): JsonSchema => ({ ...s, 'x-additive': true, description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).` });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
-/** A webhook event type: the transition table's events (order-states.ts). */
-export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES] };
+/** A webhook event type: the transition table's events (order-states.ts), and a wallet recovery's steps (additive, src/modules/approval). */
+export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS] };
 
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });
@@ -254,5 +255,25 @@ export const eventFeedPage = additive(
     ),
     nextCursor: nullable(str('Pass as `after`')),
     hasMore: bool(),
+  }),
+);
+
+/**
+ * The `data` of a wallet recovery webhook (`wallet.recovery_requested`, `…_approved`,
+ * `…_rejected`, `wallet.recovered`): sent only to webhooks registered for that event type.
+ */
+export const walletRecoveryWebhookData = additive(
+  obj({
+    eventId: str('`evt_…`'),
+    requestId: str('The approval request'),
+    investorId: id('IN'),
+    distributorId: id('DT'),
+    chainId: nullable(str()),
+    newAddress: nullable(str('The wallet the tokens move to')),
+    reason: nullable(str()),
+    status: { enum: ['requested', 'approved', 'rejected', 'executed', 'failed'] },
+    executeAfter: nullable(epochMs('When an approved recovery runs (RECOVERY_DELAY_SECONDS after approval)')),
+    occurredAt: epochMs(),
+    test: bool(),
   }),
 );

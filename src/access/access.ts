@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, unauthenticated, type DomainError } from '../common/errors';
 import { recordId, shownId } from '../common/ids';
-import type { Principal, Surface } from './principal';
+import { hasRole, type OpsRole, type Principal, type Surface } from './principal';
 
 /** A distributor's granted share classes with each grant's delivery mode. */
 export type GrantMap = ReadonlyMap<string, string>;
@@ -33,8 +33,8 @@ export class Access {
   ) {}
 
   /** Ops access outside a request (the demo seed, CLI scripts, test factories): ops never consult grants. */
-  static ops(name: string): Access {
-    return new Access({ kind: 'ops', name }, { grantsOf: () => Promise.reject(new Error('ops access reads no grants')) });
+  static ops(name: string, roles: readonly OpsRole[] = ['admin']): Access {
+    return new Access({ kind: 'ops', name, roles }, { grantsOf: () => Promise.reject(new Error('ops access reads no grants')) });
   }
 
   get isOps(): boolean {
@@ -48,6 +48,22 @@ export class Access {
   /** The actor name of an ops caller (its token's name); null for everyone else. */
   get opsName(): string | null {
     return this.principal.kind === 'ops' ? this.principal.name : null;
+  }
+
+  /** The roles of an ops caller; none for everyone else. */
+  get opsRoles(): readonly OpsRole[] {
+    return this.principal.kind === 'ops' ? this.principal.roles : [];
+  }
+
+  /** Whether the caller is ops with `role` (admin has every role). */
+  hasRole(role: OpsRole): boolean {
+    return hasRole(this.opsRoles, role);
+  }
+
+  /** Ops with `role`: nobody is told to authenticate, a distributor or an ops caller without it is refused. */
+  requireRole(role: OpsRole): void {
+    this.requireOps();
+    if (!this.hasRole(role)) throw forbidden(`the ${role} role is required`);
   }
 
   /** Ops-only actions: nobody is told to authenticate, a distributor is refused. */

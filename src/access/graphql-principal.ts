@@ -27,8 +27,8 @@ export async function graphqlPrincipal(services: Services, em: EntityManager, au
  * guess of 32 random bytes that verifies is not a guess.
  */
 async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
-  const name = await services.opsToken.verify(em, token);
-  if (name) return { kind: 'ops', name };
+  const verified = await services.opsToken.verify(em, token);
+  if (verified) return { kind: 'ops', name: verified.name, roles: verified.roles };
   await services.rateLimits.assertOpsAttemptAllowed();
   await services.rateLimits.opsAttemptFailed();
   return null;

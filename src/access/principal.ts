@@ -1,12 +1,42 @@
+import { shownId } from '../common/ids';
+
 /**
  * Who is asking. Every request carries exactly one principal; what it may see and do is decided
  * by the Access built from it (src/access/access.ts), the only reader of these fields.
  */
 export type Surface = 'R' | 'O';
 
+/**
+ * What an ops principal may do (src/access/ops-roles.ts says which field needs which):
+ * `viewer` reads, `operator` runs the day's ops mutations, `approver` decides four-eyes
+ * requests, `admin` does everything, issuing and revoking ops tokens included.
+ */
+export const OPS_ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
+export type OpsRole = (typeof OPS_ROLES)[number];
+
 export type Principal =
-  | { kind: 'ops'; name: string }
+  | { kind: 'ops'; name: string; roles: readonly OpsRole[] }
   | { kind: 'distributor'; distributorId: string; surface: Surface }
   | { kind: 'anonymous' };
 
 export const anonymous: Principal = { kind: 'anonymous' };
+
+/**
+ * The principal as every record's actor column stores it: `ops:<token name>`,
+ * `distributor:DT…` (surface R), `partner:PT…` (surface O); a background job names itself.
+ */
+export function principalLabel(principal: Principal): string | null {
+  switch (principal.kind) {
+    case 'ops':
+      return `ops:${principal.name}`;
+    case 'distributor':
+      return principal.surface === 'O' ? `partner:${shownId(principal.distributorId, 'distributor', 'O')}` : `distributor:${principal.distributorId}`;
+    default:
+      return null;
+  }
+}
+
+/** Whether roles include `role` (`admin` includes every role; any role may read). */
+export function hasRole(roles: readonly OpsRole[], role: OpsRole): boolean {
+  return role === 'viewer' ? roles.length > 0 : roles.includes(role) || roles.includes('admin');
+}

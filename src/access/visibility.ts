@@ -69,6 +69,11 @@ export const VISIBILITY: Record<string, Visibility> = {
   DealingDatesView: 'part',
   IssuedApiCredential: 'ops',
   IssuedOpsToken: 'ops',
+  /** Four-eyes requests and the audit log are operations' (the audit log's readers: src/access/ops-roles.ts). */
+  ApprovalRequest: 'ops',
+  AuditLogEntry: 'ops',
+  /** The caller itself. */
+  Me: 'open',
 
   Distributor: { owner: (d) => d.id },
   DistributorHost: { owner: (h) => ref(h.distributor) },

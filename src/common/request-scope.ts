@@ -2,12 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
 /**
- * What one request knows about itself: an id for its log lines and the actor its writes are
- * stamped with (`x-actor`, or the default of the door it came through).
+ * What one request knows about itself: an id for its log lines, the principal that
+ * authenticated (what every record's `…_principal` column and the audit log hold), and the
+ * actor note its writes are also stamped with (`x-actor`, or the default of the door it came
+ * through: what surface R's `createdBy`/`updatedBy`/`by` show, as the description says).
  */
 export interface RequestScope {
   requestId: string;
   actor: string;
+  /**
+   * `ops:<name>`, `distributor:DT…`, `partner:PT…` once the door authenticated the caller
+   * (src/access/principal.ts `principalLabel`); `anonymous` before; a background job's own name.
+   * Never read from a header.
+   */
+  principal: string;
   /** The caller's address (rate limits); a scope opened inside another keeps it. */
   clientAddress?: string;
 }
@@ -18,7 +26,10 @@ export const DEFAULT_ACTOR = 'system';
 
 export function runInScope<T>(scope: Partial<RequestScope>, fn: () => T): T {
   const clientAddress = scope.clientAddress ?? storage.getStore()?.clientAddress;
-  return storage.run({ requestId: scope.requestId ?? randomUUID(), actor: scope.actor ?? DEFAULT_ACTOR, ...(clientAddress && { clientAddress }) }, fn);
+  const actor = scope.actor ?? DEFAULT_ACTOR;
+  // A door passes its principal explicitly ('anonymous' until it authenticates); a job is its own principal.
+  const principal = scope.principal ?? actor;
+  return storage.run({ requestId: scope.requestId ?? randomUUID(), actor, principal, ...(clientAddress && { clientAddress }) }, fn);
 }
 
 export function currentScope(): RequestScope | undefined {
@@ -27,4 +38,15 @@ export function currentScope(): RequestScope | undefined {
 
 export function currentActor(): string {
   return storage.getStore()?.actor ?? DEFAULT_ACTOR;
+}
+
+/** The principal that authenticated the work in progress (see RequestScope.principal). */
+export function currentPrincipal(): string {
+  return storage.getStore()?.principal ?? DEFAULT_ACTOR;
+}
+
+/** Transports: the door authenticated `label`; every write of this scope records it. */
+export function authenticatedAs(label: string | null): void {
+  const scope = storage.getStore();
+  if (scope && label) scope.principal = label;
 }

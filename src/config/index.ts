@@ -90,6 +90,8 @@ export interface Config {
   tls: TlsConfig | null;
   /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
   opsTokenTtlSeconds: number;
+  /** How long an approved wallet recovery waits before it runs (RECOVERY_DELAY_SECONDS; default 0 in development and test, 24 hours elsewhere; at most 30 days). */
+  recoveryDelaySeconds: number;
   /**
    * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
    * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
     tls: parseTls(env, appEnv, problems),
     opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
+    recoveryDelaySeconds: int('RECOVERY_DELAY_SECONDS', development ? 0 : 24 * 3600, 0, 30 * 86_400),
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
     reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),

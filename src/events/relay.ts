@@ -6,6 +6,7 @@ import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payloa
 import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
+import { isWalletRecoveryEvent, walletRecoveryWebhookData } from '../modules/approval/wallet-recovery-events';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -127,7 +128,7 @@ export class EventRelay {
 
   /** One delivery per active webhook of the order's distributor for the event's type. */
   private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
-    const announcing = events.filter((e) => e.type === 'order.transition' && typeof e.payload.webhookEvent === 'string' && e.distributorId);
+    const announcing = events.filter((e) => (e.type === 'order.transition' || isWalletRecoveryEvent(e.type)) && typeof e.payload.webhookEvent === 'string' && e.distributorId);
     if (!announcing.length) return 0;
     const hooks = await tem.find(Webhook, {
       status: WebhookStatus.active,
@@ -135,7 +136,8 @@ export class EventRelay {
       eventType: { $in: [...new Set(announcing.map((e) => String(e.payload.webhookEvent)))] },
     });
     if (!hooks.length) return 0;
-    const orders = new Map((await tem.find(Order, { id: { $in: [...new Set(announcing.map((e) => e.aggregateId))] } })).map((o) => [o.id, o]));
+    const orderIds = [...new Set(announcing.filter((e) => e.type === 'order.transition').map((e) => e.aggregateId))];
+    const orders = new Map((orderIds.length ? await tem.find(Order, { id: { $in: orderIds } }) : []).map((o) => [o.id, o]));
     const now = this.clock.now();
     const values: unknown[] = [];
     let n = 0;
@@ -143,7 +145,9 @@ export class EventRelay {
       const eventType = String(e.payload.webhookEvent);
       const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
       if (!targets.length) continue;
-      const body = webhookBody(eventType, orderWebhookData({ eventId: e.eventId, occurredAt: new Date(e.occurredAt), payload: e.payload }, orders.get(e.aggregateId) ?? null));
+      const occurredAt = new Date(e.occurredAt);
+      const data = e.type === 'order.transition' ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null) : walletRecoveryWebhookData({ eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload });
+      const body = webhookBody(eventType, data);
       for (const h of targets) {
         values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
         n++;

@@ -1,7 +1,7 @@
 import { Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { EpochMs } from '../transports/graphql/scalars';
-import { currentActor } from '../common/request-scope';
+import { currentActor, currentPrincipal } from '../common/request-scope';
 
 /**
  * Audit fields every written record carries. They are stamped in one place, the audit
@@ -24,6 +24,14 @@ export abstract class Audited {
   @Field(() => String)
   @Property({ type: 'text' })
   updatedBy: Opt<string>;
+
+  /** The principal that authenticated the first write (`ops:…`, `distributor:DT…`, `partner:PT…`, a job); `createdBy` is only the caller's note. Null on rows older than the column. */
+  @Property({ type: 'text', nullable: true })
+  createdByPrincipal: Opt<string | null>;
+
+  /** The principal that authenticated the last write. */
+  @Property({ type: 'text', nullable: true })
+  updatedByPrincipal: Opt<string | null>;
 }
 
 /**
@@ -31,6 +39,10 @@ export abstract class Audited {
  * what the audit subscriber (src/persistence/audit.subscriber.ts) stamps, and what statements that insert
  * a record themselves write.
  */
-export function firstWrite(at: Date, by: string = currentActor()): Pick<Audited, 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'> {
-  return { createdAt: at, updatedAt: at, createdBy: by, updatedBy: by };
+export function firstWrite(
+  at: Date,
+  by: string = currentActor(),
+): Pick<Audited, 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy' | 'createdByPrincipal' | 'updatedByPrincipal'> {
+  const principal = currentPrincipal();
+  return { createdAt: at, updatedAt: at, createdBy: by, updatedBy: by, createdByPrincipal: principal, updatedByPrincipal: principal };
 }

@@ -26,9 +26,13 @@ import {
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhook/webhook.entity';
+import { ApprovalRequest } from '../modules/approval/approval-request.entity';
+import { AuditLogEntry } from '../modules/audit/audit-log.entity';
 
 /** Every entity of the domain model; the ORM and the migration generator read this list. */
 export const ENTITIES = [
+  ApprovalRequest,
+  AuditLogEntry,
   Issuer,
   Fund,
   ShareClass,

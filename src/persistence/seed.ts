@@ -200,6 +200,8 @@ async function demoTransferHash(em: EntityManager, services: Services, shareClas
 
 /** The actor and token name of what a development start hands out. */
 const DEMO_ACCESS = 'demo-console';
+/** The development start's second ops principal: `approver` only (four eyes need two people). */
+const DEMO_APPROVER = 'demo-approver';
 export const DEMO_DISTRIBUTOR = 'DT000001';
 
 /**
@@ -207,15 +209,17 @@ export const DEMO_DISTRIBUTOR = 'DT000001';
  * for the console and, when the demo distributor exists, a surface-O key and secret for it.
  * The previous start's are revoked first, so only the latest printed ones work.
  */
-export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; surfaceO: IssuedCredential | null }> {
+export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; approverToken: string; surfaceO: IssuedCredential | null }> {
   return runInScope({ actor: DEMO_ACCESS }, async () => {
-    // Rotation: the previous start's token stops working; this one lasts OPS_TOKEN_TTL_SECONDS.
-    const { token: opsToken } = await services.opsToken.rotate(em, DEMO_ACCESS);
-    if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, surfaceO: null };
+    // Rotation: the previous start's tokens stop working; these last OPS_TOKEN_TTL_SECONDS. The
+    // console's token is `admin`; a second principal, `approver` only, approves what it requests.
+    const { token: opsToken } = await services.opsToken.rotate(em, DEMO_ACCESS, ['admin']);
+    const { token: approverToken } = await services.opsToken.rotate(em, DEMO_APPROVER, ['approver']);
+    if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, approverToken, surfaceO: null };
     const ctx = { em, access: Access.ops(DEMO_ACCESS) };
     for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {
       await services.apiCredential.revoke(ctx, old.apiKey);
     }
-    return { opsToken, surfaceO: await services.apiCredential.issue(ctx, DEMO_DISTRIBUTOR) };
+    return { opsToken, approverToken, surfaceO: await services.apiCredential.issue(ctx, DEMO_DISTRIBUTOR) };
   });
 }

@@ -40,7 +40,7 @@ export function supplyCallbackRouter(deps: { orm: MikroORM; services: Services }
       res.status(400).json(failure('malformed JSON body'));
       return;
     }
-    await runInScope({ actor: providerId }, async () => {
+    await runInScope({ actor: providerId, principal: `supply:${providerId}` }, async () => {
       try {
         const order = await deps.services.twoStep.recordProviderCallback(deps.orm.em.fork(), providerId, {
           orderId: body.orderId,

@@ -6,6 +6,8 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { aOneStepOrder } from '../support/one-step.factories';
+import { approvedCall, REQUEST_WALLET_RECOVERY } from '../support/approval.factories';
+import type { TestGateway } from '../support/gateway';
 import { eventually, randomWallet } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, finalOrder, onTheWorkerChain, opsCall } from '../support/chain.factories';
 
@@ -15,7 +17,9 @@ import { aChainMarket, aWhitelistedWallet, behindTheGateway, finalOrder, onTheWo
  */
 jest.setTimeout(240_000);
 
-const RECOVER = `mutation($i: ID!, $a: String!) { recoverInvestorWallet(input: { investorId: $i, chainId: "31337", newAddress: $a, reason: "key lost" }) { address status recoveredFrom } }`;
+/** A recovery is requested by one ops principal and approved by another (test/support/approval.factories.ts). */
+const recover = (gw: TestGateway, vars: { i: string; a: string }) =>
+  approvedCall(gw, REQUEST_WALLET_RECOVERY, 'requestWalletRecovery', { input: { investorId: vars.i, chainId: '31337', newAddress: vars.a, reason: 'key lost' } });
 
 describe('Recovering a lost wallet on chain', () => {
   const world = onTheWorkerChain();
@@ -35,9 +39,10 @@ describe('Recovering a lost wallet on chain', () => {
 
     // when ops recover it to a new wallet
     const newAddress = randomWallet();
-    const res = await opsCall(gw, RECOVER, { i: m.investor.id, a: newAddress });
+    const res = await recover(gw, { i: m.investor.id, a: newAddress });
     expect(res.errors).toBeUndefined();
-    expect(res.data.recoverInvestorWallet).toEqual({ address: newAddress, status: 'pending', recoveredFrom: String(lost.id) });
+    expect(res.result).toMatchObject({ address: newAddress, status: 'pending' });
+    expect(await gw.em().findOneOrFail(InvestorWallet, { id: res.result.walletId })).toMatchObject({ address: newAddress, recoveredFrom: String(lost.id) });
     expect(await gw.em().findOneOrFail(InvestorWallet, { id: lost.id })).toMatchObject({ status: WalletStatus.removed, removalReason: `lost: recovered to ${newAddress} (key lost)` });
 
     // then, once confirmed, the new wallet is whitelisted and holds the tokens on chain

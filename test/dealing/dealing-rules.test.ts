@@ -7,6 +7,7 @@ import { aDealingCalendar } from '../support/dealing.factories';
 import { aGrant, aMarket, aNav, anInvestor, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
+import { approvedCall, REQUEST_HOLDING_ADJUSTMENT } from '../support/approval.factories';
 import { aTwoStepOrder, subscribeBody } from '../support/order.factories';
 
 /*
@@ -201,10 +202,11 @@ describe('Dealing rules', () => {
       const m = await market({}, { subRedemption: LOCKED });
       gw.clock.set(utc('2026-11-02T10:00:00Z'));
       await aOneStepOrder(gw, m, { amount: '1000', stage: 'settled' }); // 800 tokens, locked until 2 December
-      const adjust = 'mutation($i: HoldingAdjustmentInput!) { adjustHolding(input: $i) { tokenBalance unlockedBalance } }';
+      // (a holding adjustment is requested by one principal and approved by another: test/support/approval.factories.ts)
+      const adjust = (input: Record<string, unknown>, headers?: Record<string, string>) => approvedCall(gw, REQUEST_HOLDING_ADJUSTMENT, 'requestHoldingAdjustment', { input }, headers);
       const input = { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: '200', reason: 'transfer in from the previous register', settledAt: Date.parse('2026-09-01T00:00:00Z') };
-      const res = await gw.graphql(adjust, { i: input }, { token: await gw.opsToken(), headers: { 'x-actor': 'ops-jane' } });
-      expect(res.body.data!.adjustHolding).toEqual({ tokenBalance: '1000', unlockedBalance: '200' });
+      const res = await adjust(input, { 'x-actor': 'ops-jane' });
+      expect(res.result).toMatchObject({ tokenBalance: '1000', unlockedBalance: '200' });
       const event = await gw.em().findOneOrFail(DomainEvent, { type: 'holding.changed', aggregateId: `${m.investor.id}:${m.shareClass.id}` }, { orderBy: { position: 'desc' } } as never);
       expect(event.payload).toMatchObject({ adjustment: true, reason: input.reason, change: '200', balance: '1000' });
 
@@ -212,10 +214,10 @@ describe('Dealing rules', () => {
       expect(over.body.errorMsg).toBe('tokenCount exceeds unlocked holdings: 200 unlocked, the rest unlocks on 2026-12-02');
       expect((await redeem(m, 150)).status).toBe(200);
       // 150 are promised to the pending redemption: a correction may take only what is left.
-      const correction = await gw.graphql(adjust, { i: { ...input, quantity: '-851', settledAt: null } }, { token: await gw.opsToken() });
-      expect(correction.body.errors![0]).toMatchObject({ message: 'quantity exceeds holdings', extensions: { code: 'BAD_USER_INPUT' } });
-      const ok = await gw.graphql(adjust, { i: { ...input, quantity: '-50', reason: 'correction', settledAt: null } }, { token: await gw.opsToken() });
-      expect(ok.body.data!.adjustHolding).toEqual({ tokenBalance: '950', unlockedBalance: '150' });
+      const correction = await adjust({ ...input, quantity: '-851', settledAt: null });
+      expect(correction.errors![0]).toMatchObject({ message: 'quantity exceeds holdings', extensions: { code: 'BAD_USER_INPUT' } });
+      const ok = await adjust({ ...input, quantity: '-50', reason: 'correction', settledAt: null });
+      expect(ok.result).toMatchObject({ tokenBalance: '950', unlockedBalance: '150' });
     });
   });
 

@@ -52,7 +52,7 @@ const INPUTS: Record<string, DecimalInput> = {
     column: DECIMAL_COLUMN,
     field: 'quantity',
     send: (gw, m, value) =>
-      ops(gw, 'mutation($input: HoldingAdjustmentInput!) { adjustHolding(input: $input) { tokenBalance } }', {
+      ops(gw, 'mutation($input: HoldingAdjustmentInput!) { requestHoldingAdjustment(input: $input) { id } }', {
         input: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: value, reason: 'scale test' },
       }),
   },

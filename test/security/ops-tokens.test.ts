@@ -55,7 +55,7 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
   }
 
   it('a token works until OPS_TOKEN_TTL_SECONDS after its issue, then is refused with the UNAUTHENTICATED message', async () => {
-    const { token, expiresAt } = await gw.gateway.services.opsToken.issue(gw.em(), 'expiring');
+    const { token, expiresAt } = await gw.gateway.services.opsToken.issue(gw.em(), 'expiring', ['admin']);
     expect(expiresAt.getTime()).toBe(gw.clock.now().getTime() + TTL_SECONDS * 1000);
     expect((await onA(token)).body.data).toEqual({ opsTokenName: 'expiring' });
     expect((await onB(token)).body.data).toEqual({ opsTokenName: 'expiring' });
@@ -68,7 +68,7 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
   });
 
   it('checking a known token costs no statement per request', async () => {
-    const { token } = await gw.gateway.services.opsToken.issue(gw.em(), 'quiet');
+    const { token } = await gw.gateway.services.opsToken.issue(gw.em(), 'quiet', ['admin']);
     expect((await onB(token)).status).toBe(200);
     const sql = await statementsOnB(async () => {
       for (let i = 0; i < 5; i++) expect((await onB(token)).body.data).toEqual({ opsTokenName: 'quiet' });
@@ -77,7 +77,7 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
   });
 
   it('a token revoked through instance A is refused by the very next request on instance B', async () => {
-    const { token } = await gw.gateway.services.opsToken.issue(gw.em(), 'desk');
+    const { token } = await gw.gateway.services.opsToken.issue(gw.em(), 'desk', ['admin']);
     for (let i = 0; i < 3; i++) expect((await onB(token)).status).toBe(200); // B remembers it
     expect(await gw.gateway.services.opsToken.revokeByName(gw.em(), 'desk')).toBe(1);
     refused(await onB(token));
@@ -85,7 +85,7 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
   });
 
   it('rotateOpsToken: a new token of the same name, shown once; the old one is refused at once on both instances', async () => {
-    const { token: old } = await gw.gateway.services.opsToken.issue(gw.em(), 'console-7');
+    const { token: old } = await gw.gateway.services.opsToken.issue(gw.em(), 'console-7', ['admin']);
     expect((await onB(old)).status).toBe(200);
     const res = await onA(old, 'mutation { rotateOpsToken { name token expiresAt } }');
     expect(res.body.errors).toBeUndefined();

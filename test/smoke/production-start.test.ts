@@ -90,7 +90,7 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     // given a database holding a distributor whose host is mapped but bound to nothing, and an ops token
     db = await openTestDatabase(systemClock, 2);
     await aDistributor(db.orm.em.fork(), ['api.partner.test']);
-    ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops'))).token;
+    ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops', ['admin']))).token;
     gw = await startChildGateway({ ...KEYS, DATABASE_URL: db.url! });
   }, 180_000);
   afterAll(async () => {

@@ -28,7 +28,7 @@ describe('npm start on the embedded database', () => {
   // The first start deploys the demo's tokens on the embedded chain (about 10 s on an idle machine).
   jest.setTimeout(180_000);
 
-  it('starts with demo data, prints the URLs, a console sign-in link, an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
+  it('starts with demo data, prints the URLs, a console sign-in link (admin) and a second one (approver), an ops token and surface-O credentials, keeps data across a restart, and stops on SIGTERM', async () => {
     const first = await start(dataDir);
     expect(first.output()).toMatch(/GraphQL http:\/\/127\.0\.0\.1:\d+\/graphql/);
     // its own chain, the demo's tokens deployed there at this first start
@@ -42,8 +42,12 @@ describe('npm start on the embedded database', () => {
     const page = await httpRequest(first.port, 'GET', consolePath);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<div id="root"></div>');
-    const who = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ opsTokenName }' }, headers: { authorization: `Bearer ${consoleToken}` } });
-    expect(who.body).toEqual({ data: { opsTokenName: 'demo-console' } });
+    const who = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ opsTokenName me { roles } }' }, headers: { authorization: `Bearer ${consoleToken}` } });
+    expect(who.body).toEqual({ data: { opsTokenName: 'demo-console', me: { roles: ['admin'] } } });
+    // and a second principal, approver only, so the demo can approve what the admin requests (four eyes)
+    const [, approverToken] = /Console http:\/\/127\.0\.0\.1:\d+\/console\/#token=(ops_\S+)   \(signs in as a second ops principal, role approver/.exec(first.output())!;
+    const approver = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ me { principal roles } }' }, headers: { authorization: `Bearer ${approverToken}` } });
+    expect(approver.body).toEqual({ data: { me: { principal: 'ops:demo-approver', roles: ['approver'] } } });
     const list = await httpRequest(first.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'localhost' });
     expect(list.body.data.count).toBe(2);
     // surface O with the printed demo key and secret

@@ -22,8 +22,10 @@ export interface TestGateway {
   em(): EntityManager;
   api<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { token?: string; headers?: Record<string, string> }): Promise<HttpResponse<{ data?: T; errors?: any[] }>>;
-  /** A valid ops bearer token. */
+  /** A valid ops bearer token (`test-ops`, role admin). */
   opsToken(): Promise<string>;
+  /** A valid ops bearer token of another principal, with these roles. */
+  opsTokenAs(name: string, roles: string[]): Promise<string>;
   reset(): Promise<void>;
   close(): Promise<void>;
 }
@@ -70,8 +72,11 @@ export async function startTestGateway(
         headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
       }),
     async opsToken() {
-      opsToken ??= (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops'))).token;
+      opsToken ??= (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops', ['admin']))).token;
       return opsToken;
+    },
+    async opsTokenAs(name, roles) {
+      return (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), name, roles))).token;
     },
     async reset() {
       opsToken = null;

@@ -13,6 +13,17 @@ export type AddInvestorWalletInput = {
   whitelisted?: boolean | null | undefined;
 };
 
+export type ApprovalKind =
+  | 'holding_adjustment'
+  | 'wallet_recovery';
+
+export type ApprovalStatus =
+  | 'approved'
+  | 'executed'
+  | 'failed'
+  | 'rejected'
+  | 'requested';
+
 export type BankDetailsInput = {
   accountHolderName: string;
   accountNumber: string;
@@ -401,6 +412,36 @@ export type WebhookStatus =
   | 'active'
   | 'disabled';
 
+export type ApprovalRequestsQueryVariables = Exact<{
+  status?: ApprovalStatus | null | undefined;
+}>;
+
+
+export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null }> };
+
+export type ApproveRequestMutationVariables = Exact<{
+  id: string;
+  reason?: string | null | undefined;
+}>;
+
+
+export type ApproveRequestMutation = { approveRequest: { id: string, status: ApprovalStatus, failure: string | null } };
+
+export type RejectRequestMutationVariables = Exact<{
+  id: string;
+  reason: string;
+}>;
+
+
+export type RejectRequestMutation = { rejectRequest: { id: string, status: ApprovalStatus } };
+
+export type AuditLogQueryVariables = Exact<{
+  operation?: string | null | undefined;
+}>;
+
+
+export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
+
 export type ChainTxFragment = { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
 export type ChainTransactionsQueryVariables = Exact<{
@@ -593,12 +634,12 @@ export type RemoveInvestorWalletMutationVariables = Exact<{
 
 export type RemoveInvestorWalletMutation = { removeInvestorWallet: { chainId: string, status: WalletStatus } };
 
-export type RecoverInvestorWalletMutationVariables = Exact<{
+export type RequestWalletRecoveryMutationVariables = Exact<{
   input: RecoverInvestorWalletInput;
 }>;
 
 
-export type RecoverInvestorWalletMutation = { recoverInvestorWallet: { chainId: string, address: string, status: WalletStatus, recoveredFrom: string | null } };
+export type RequestWalletRecoveryMutation = { requestWalletRecovery: { id: string, status: ApprovalStatus, requestedBy: string } };
 
 export type IssuerListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -816,6 +857,11 @@ export type OpsTokenNameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type OpsTokenNameQuery = { opsTokenName: string };
+
+export type MeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string> } };
 
 export type ShareClassListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -1084,6 +1130,57 @@ export const DeliveryFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"Delivery"}) as unknown as TypedDocumentString<DeliveryFragment, unknown>;
+export const ApprovalRequestsDocument = new TypedDocumentString(`
+    query ApprovalRequests($status: ApprovalStatus) {
+  approvalRequests(status: $status) {
+    id
+    kind
+    arguments
+    reason
+    investorId
+    requestedBy
+    requestedAt
+    status
+    decidedBy
+    decisionReason
+    decidedAt
+    executeAfter
+    executedAt
+    failure
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovalRequestsQuery, ApprovalRequestsQueryVariables>;
+export const ApproveRequestDocument = new TypedDocumentString(`
+    mutation ApproveRequest($id: ID!, $reason: String) {
+  approveRequest(id: $id, reason: $reason) {
+    id
+    status
+    failure
+  }
+}
+    `) as unknown as TypedDocumentString<ApproveRequestMutation, ApproveRequestMutationVariables>;
+export const RejectRequestDocument = new TypedDocumentString(`
+    mutation RejectRequest($id: ID!, $reason: String!) {
+  rejectRequest(id: $id, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RejectRequestMutation, RejectRequestMutationVariables>;
+export const AuditLogDocument = new TypedDocumentString(`
+    query AuditLog($operation: String) {
+  auditLog(operation: $operation, limit: 200) {
+    id
+    at
+    principal
+    actorNote
+    operation
+    arguments
+    outcome
+    errorCode
+  }
+}
+    `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
 export const ChainTransactionsDocument = new TypedDocumentString(`
     query ChainTransactions($chainId: String!, $purpose: String!, $last: Int) {
   chainTransactions(chainId: $chainId, purpose: $purpose, last: $last) {
@@ -1499,16 +1596,15 @@ export const RemoveInvestorWalletDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RemoveInvestorWalletMutation, RemoveInvestorWalletMutationVariables>;
-export const RecoverInvestorWalletDocument = new TypedDocumentString(`
-    mutation RecoverInvestorWallet($input: RecoverInvestorWalletInput!) {
-  recoverInvestorWallet(input: $input) {
-    chainId
-    address
+export const RequestWalletRecoveryDocument = new TypedDocumentString(`
+    mutation RequestWalletRecovery($input: RecoverInvestorWalletInput!) {
+  requestWalletRecovery(input: $input) {
+    id
     status
-    recoveredFrom
+    requestedBy
   }
 }
-    `) as unknown as TypedDocumentString<RecoverInvestorWalletMutation, RecoverInvestorWalletMutationVariables>;
+    `) as unknown as TypedDocumentString<RequestWalletRecoveryMutation, RequestWalletRecoveryMutationVariables>;
 export const IssuerListDocument = new TypedDocumentString(`
     query IssuerList($page: PageInput) {
   issuers(page: $page) {
@@ -2031,6 +2127,15 @@ export const OpsTokenNameDocument = new TypedDocumentString(`
   opsTokenName
 }
     `) as unknown as TypedDocumentString<OpsTokenNameQuery, OpsTokenNameQueryVariables>;
+export const MeDocument = new TypedDocumentString(`
+    query Me {
+  me {
+    principal
+    name
+    roles
+  }
+}
+    `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;
 export const ShareClassListDocument = new TypedDocumentString(`
     query ShareClassList($page: PageInput) {
   shareClassPage(page: $page) {

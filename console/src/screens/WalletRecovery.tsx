@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { request } from '../api/client';
-import { RecoverInvestorWalletDocument, type InvestorDetailQuery } from '../generated/graphql';
+import { RequestWalletRecoveryDocument, type InvestorDetailQuery } from '../generated/graphql';
+import { can, useMe } from '../ui/me';
 import { ActionForm, Field } from '../ui/forms';
 
 type Wallet = InvestorDetailQuery['investor']['wallets'][number];
@@ -28,10 +29,13 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
   }, [following, settled]);
 
   const formId = `recover-${investorId}`;
+  // Requesting a recovery is an operator's; the approval is another person's (Approvals).
+  const operator = can(useMe(), 'operator');
   const action = (w: Wallet) =>
+    operator &&
     recoverable(w) && (
       <button type="button" aria-expanded={lost?.address === w.address} aria-controls={formId} onClick={() => setLost(lost?.address === w.address ? null : w)}>
-        Recover to a new wallet…
+        Request recovery to a new wallet…
       </button>
     );
 
@@ -44,14 +48,14 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
             same identity). The lost wallet is removed at once; the new one reads pending until the chain confirmed the recovery. Holdings do not change.
           </p>
           <ActionForm
-            label="Recover"
-            busyLabel="Recovering…"
+            label="Request recovery"
+            busyLabel="Requesting…"
             name={`Recover ${lost.address} to a new wallet`}
             className="inline"
-            submit={() => request(RecoverInvestorWalletDocument, { input: { investorId, chainId: lost.chainId, newAddress: newAddress.trim(), reason } })}
-            onDone={(r) => {
-              const w = (r as { recoverInvestorWallet: { chainId: string; address: string } }).recoverInvestorWallet;
-              setFollowing({ chainId: w.chainId, address: w.address, from: lost.address });
+            submit={() => request(RequestWalletRecoveryDocument, { input: { investorId, chainId: lost.chainId, newAddress: newAddress.trim(), reason } })}
+            onDone={() => {
+              // A request: it runs once another ops principal approves it (Approvals), after RECOVERY_DELAY_SECONDS.
+              setFollowing({ chainId: lost.chainId, address: newAddress.trim(), from: lost.address });
               setLost(null);
               setNewAddress('');
               setReason('');
@@ -69,7 +73,7 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
       {following && (
         <p className="notice" role="status">
           {!fresh
-            ? `Recovering ${following.from} to ${following.address}…`
+            ? `Recovery of ${following.from} to ${following.address} requested: it runs once another ops principal approves it (Approvals)…`
             : fresh.chainError
               ? `Recovery to ${fresh.address} stopped on chain: ${fresh.chainError}`
               : fresh.status === 'whitelisted'

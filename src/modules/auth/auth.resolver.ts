@@ -1,6 +1,7 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../transports/graphql/context';
-import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, TokenPairResult } from './auth.types';
+import { principalLabel } from '../../access/principal';
+import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, TokenPairResult } from './auth.types';
 
 /**
  * Surface-O authentication. Ops issue, rotate and revoke credentials; anyone may trade a key
@@ -35,6 +36,25 @@ export class AuthResolver {
   rotateOpsToken(@Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
     ctx.access.requireOps();
     return ctx.services.opsToken.rotate(ctx.em, ctx.access.opsName!);
+  }
+
+  @Query(() => Me, { description: 'The caller: its principal and, for ops, its roles (what the console shows actions by).' })
+  me(@Ctx() ctx: GatewayContext): Me {
+    const p = ctx.access.principal;
+    ctx.access.requireCaller();
+    return { kind: p.kind, principal: principalLabel(p)!, name: p.kind === 'ops' ? p.name : null, roles: [...ctx.access.opsRoles] };
+  }
+
+  @Mutation(() => IssuedOpsToken, { description: 'Ops (`admin`): a new ops token for `name` with `roles` (`viewer`, `operator`, `approver`, `admin`), shown once.' })
+  issueOpsToken(@Arg('name', () => String) name: string, @Arg('roles', () => [String]) roles: string[], @Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
+    ctx.access.requireRole('admin');
+    return ctx.services.opsToken.issue(ctx.em, name.trim(), roles);
+  }
+
+  @Mutation(() => Int, { description: 'Ops (`admin`): revokes every ops token of `name` at once, on every instance; answers how many.' })
+  revokeOpsToken(@Arg('name', () => String) name: string, @Ctx() ctx: GatewayContext): Promise<number> {
+    ctx.access.requireRole('admin');
+    return ctx.services.opsToken.revokeByName(ctx.em, name);
   }
 
   @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })

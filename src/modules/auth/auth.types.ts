@@ -59,4 +59,22 @@ export class IssuedOpsToken {
 
   @Field(() => EpochMs, { description: 'Refused after this (OPS_TOKEN_TTL_SECONDS after issue)' })
   expiresAt: Date;
+
+  @Field(() => [String], { description: '`viewer`, `operator`, `approver`, `admin`' })
+  roles: string[];
+}
+
+@ObjectType({ description: 'The caller as the gateway authenticated it: what its records are stamped with, and what it may do.' })
+export class Me {
+  @Field(() => String, { description: '`ops`, `distributor`' })
+  kind: string;
+
+  @Field(() => String, { description: '`ops:<token name>`, `distributor:DT…`, `partner:PT…`' })
+  principal: string;
+
+  @Field(() => String, { nullable: true, description: "An ops token's name" })
+  name: string | null;
+
+  @Field(() => [String], { description: "An ops caller's roles; none for a distributor" })
+  roles: string[];
 }

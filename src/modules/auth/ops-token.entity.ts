@@ -13,6 +13,10 @@ export class OpsToken {
   @Property({ type: 'text', unique: true })
   tokenHash: string;
 
+  /** What its holder may do (src/access/ops-roles.ts); at least one. */
+  @Property({ type: 'text[]' })
+  roles: string[];
+
   @Property({ type: 'datetime', length: 3 })
   createdAt: Date;
 

@@ -6,6 +6,8 @@ import { rawRows } from '../../persistence/raw-query';
 import { appendEvent, type WrittenEvent } from '../../events/event-log';
 import type { IssuedOpsToken } from './auth.types';
 import { OpsToken } from './ops-token.entity';
+import { badRequest } from '../../common/errors';
+import { OPS_ROLES, type OpsRole } from '../../access/principal';
 
 const PREFIX = 'ops_';
 
@@ -33,7 +35,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
  * - a read that began before a revocation is not remembered (the generation moved meanwhile).
  */
 export class OpsTokenService {
-  private readonly known = new Map<string, { name: string; expiresAt: number }>();
+  private readonly known = new Map<string, { name: string; roles: OpsRole[]; expiresAt: number }>();
   private generation = 0;
   private trusted = false;
 
@@ -46,9 +48,9 @@ export class OpsTokenService {
     return token.startsWith(PREFIX);
   }
 
-  /** A new token for `name`, valid for OPS_TOKEN_TTL_SECONDS. */
-  issue(em: EntityManager, name: string): Promise<IssuedOpsToken> {
-    return this.issueIn(em, name);
+  /** A new token for `name` with `roles` (at least one), valid for OPS_TOKEN_TTL_SECONDS. */
+  issue(em: EntityManager, name: string, roles: readonly string[]): Promise<IssuedOpsToken> {
+    return this.issueIn(em, name, opsRoles(roles));
   }
 
   /**
@@ -56,10 +58,12 @@ export class OpsTokenService {
    * transaction. The old ones stop working at once on every instance (open sockets at their
    * next check).
    */
-  async rotate(em: EntityManager, name: string): Promise<IssuedOpsToken> {
+  async rotate(em: EntityManager, name: string, roles?: readonly string[]): Promise<IssuedOpsToken> {
     return em.transactional(async (tem) => {
+      // The new token keeps the roles the name had (the union of its live tokens'), unless told.
+      const kept = roles ?? (await rawRows<{ role: string }>(tem, 'select distinct unnest(roles) as role from ops_token where name = ? and revoked_at is null', [name])).map((r) => r.role);
       await this.revokeIn(tem, name);
-      return this.issueIn(tem, name);
+      return this.issueIn(tem, name, opsRoles(kept));
     });
   }
 
@@ -67,21 +71,22 @@ export class OpsTokenService {
    * The token's name when it is valid: issued, not revoked, not expired. Remembered while
    * revocations reach this process (see the class comment); read from the table otherwise.
    */
-  async verify(em: EntityManager, token: string): Promise<string | null> {
+  async verify(em: EntityManager, token: string): Promise<{ name: string; roles: OpsRole[] } | null> {
     if (!this.isOpsToken(token)) return null;
     const key = hash(token);
     const now = this.clock.now().getTime();
     const known = this.trusted ? this.known.get(key) : undefined;
-    if (known) return known.expiresAt > now ? known.name : null;
+    if (known) return known.expiresAt > now ? { name: known.name, roles: known.roles } : null;
     const generation = this.generation;
-    const [row] = await rawRows<{ name: string; expires_at: Date | string }>(em, 'select name, expires_at from ops_token where token_hash = ? and revoked_at is null', [key]);
+    const [row] = await rawRows<{ name: string; roles: string[]; expires_at: Date | string }>(em, 'select name, roles, expires_at from ops_token where token_hash = ? and revoked_at is null', [key]);
     if (!row) return null;
     const expiresAt = new Date(row.expires_at).getTime();
+    const roles = row.roles.filter((r): r is OpsRole => (OPS_ROLES as readonly string[]).includes(r));
     if (this.trusted && generation === this.generation) {
       if (this.known.size >= CACHE_MAX) this.known.clear();
-      this.known.set(key, { name: row.name, expiresAt });
+      this.known.set(key, { name: row.name, roles, expiresAt });
     }
-    return expiresAt > now ? row.name : null;
+    return expiresAt > now ? { name: row.name, roles } : null;
   }
 
   /** Revokes every token of `name`; returns how many. */
@@ -106,13 +111,14 @@ export class OpsTokenService {
     if (event.type === OPS_TOKEN_REVOKED) this.forget();
   }
 
-  private async issueIn(em: EntityManager, name: string): Promise<IssuedOpsToken> {
+  private async issueIn(em: EntityManager, name: string, roles: OpsRole[]): Promise<IssuedOpsToken> {
     const token = PREFIX + randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
-    em.persist(em.create(OpsToken, { name, tokenHash: hash(token), createdAt: now, expiresAt }));
+    if (!name.trim()) throw badRequest('name is required');
+    em.persist(em.create(OpsToken, { name, tokenHash: hash(token), roles, createdAt: now, expiresAt }));
     await em.flush();
-    return { name, token, expiresAt };
+    return { name, token, expiresAt, roles };
   }
 
   private async revokeIn(em: EntityManager, name: string): Promise<number> {
@@ -124,4 +130,12 @@ export class OpsTokenService {
     await em.execute(`select pg_notify('${OPS_TOKEN_CHANNEL}', '')`);
     return revoked;
   }
+}
+
+/** Roles as given (`--role`, GraphQL): known ones only, at least one, each once. */
+export function opsRoles(roles: readonly string[]): OpsRole[] {
+  const unknown = roles.filter((r) => !(OPS_ROLES as readonly string[]).includes(r));
+  if (unknown.length) throw badRequest(`unknown role ${unknown.join(', ')}: roles are ${OPS_ROLES.join(', ')}`);
+  if (!roles.length) throw badRequest(`at least one role is required (${OPS_ROLES.join(', ')})`);
+  return [...new Set(roles as OpsRole[])];
 }

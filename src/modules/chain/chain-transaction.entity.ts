@@ -147,6 +147,10 @@ export class ChainTransaction {
   @Field(() => EpochMs)
   @Property({ type: 'datetime', length: 3 })
   updatedAt: Date;
+
+  /** The principal whose request wrote the intent (`ops:…`, `distributor:DT…`, a job): never a header. */
+  @Property({ type: 'text', nullable: true })
+  requestedBy?: string;
 }
 
 /** Columns of an intent a step of the sender changes; null clears an optional one. */

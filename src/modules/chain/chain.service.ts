@@ -5,6 +5,7 @@ import type { ChainHandle, Chains } from './chains';
 import { chainNotReadable, chainNotWritable, chainUnavailable, decimalsMismatch, deploymentFailed, notAnErc3643Token, notRegistryAgent, notTokenAgent } from './chain.errors';
 import { AGENT_ROLE_ABI, CLAIM_SIGNER_KEY, CTR_ABI, ECDSA_KEY_TYPE, IA_ABI, IDENTITY_REGISTRY_ABI, IDENTITY_REGISTRY_STORAGE_ABI, KYC_CLAIM_TOPIC, ONCHAINID, T_REX, TIR_ABI, TOKEN_ABI, CLAIM_ISSUER_ABI } from './contracts';
 import type { ChainSender } from './sender';
+import { currentPrincipal } from '../../common/request-scope';
 import { encodeAbiParameters, keccak256 } from 'viem';
 
 /** A write the gateway wants on a chain. */
@@ -74,6 +75,7 @@ export class ChainService {
       requiredConfirmations: input.confirmations ?? chain.config.confirmations,
       createdAt: now,
       updatedAt: now,
+      requestedBy: currentPrincipal(),
     } as never);
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { currentActor } from '../../common/request-scope';
+import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { appendEvent } from '../../events/event-log';
@@ -21,10 +21,11 @@ export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Dat
   if (!em.isInTransaction()) throw new Error('the holding ledger works inside a transaction');
   if (createAt) {
     const by = currentActor();
+    const principal = currentPrincipal();
     await rawRows(
       em,
-      'insert into holding (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, balance) values (?, ?, ?, ?, ?, ?, 0) on conflict (investor_id, share_class_id) do nothing',
-      [createAt, createAt, by, by, key.investorId, key.shareClassId],
+      'insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance) values (?, ?, ?, ?, ?, ?, ?, ?, 0) on conflict (investor_id, share_class_id) do nothing',
+      [createAt, createAt, by, by, principal, principal, key.investorId, key.shareClassId],
     );
   }
   const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [key.investorId, key.shareClassId]);
@@ -59,7 +60,14 @@ export async function move(em: EntityManager, held: HoldingKey & { balance: Dec 
     m.taken?.push(...taken);
   }
   const balance = decimalString(held.balance.plus(change));
-  await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ? where investor_id = ? and share_class_id = ?', [balance, m.at, currentActor(), investorId, shareClassId]);
+  await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ?, updated_by_principal = ? where investor_id = ? and share_class_id = ?', [
+    balance,
+    m.at,
+    currentActor(),
+    currentPrincipal(),
+    investorId,
+    shareClassId,
+  ]);
   em.create(HoldingMovement, {
     investor: em.getReference(Investor, investorId),
     shareClass: em.getReference(ShareClass, shareClassId),

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { currentActor } from '../../common/request-scope';
+import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { appendEventRows, type NewEvent } from '../../events/event-log';
 import { LotSource } from './holding-lot.entity';
 import type { Settlement, SettleResult } from './holding-ledger';
@@ -35,15 +35,16 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   const results = new Map<string, SettleResult>();
   if (!settlements.length) return results;
   const by = currentActor();
+  const principal = currentPrincipal();
   const keys = [...new Map(settlements.map((s) => [keyOf(s.order.investor.id, s.order.shareClass.id), { i: s.order.investor.id, s: s.order.shareClass.id }])).values()];
   const keysJson = JSON.stringify(keys);
   const first = settlements[0]!.at;
   await rawRows(
     em,
-    `insert into holding (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, balance)
-     select ?, ?, ?, ?, k->>'i', k->>'s', 0 from jsonb_array_elements(?::jsonb) k
+    `insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance)
+     select ?, ?, ?, ?, ?, ?, k->>'i', k->>'s', 0 from jsonb_array_elements(?::jsonb) k
      on conflict (investor_id, share_class_id) do nothing`,
-    [first, first, by, by, keysJson],
+    [first, first, by, by, principal, principal, keysJson],
   );
   const held = await rawRows<{ investor_id: string; share_class_id: string; balance: string }>(
     em,
@@ -118,10 +119,10 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
     const rows = newLots.map((l) => ({ i: l.investorId, s: l.shareClassId, quantity: l.quantity, remaining: decimalString(l.remaining), settled_at: l.settledAt.toISOString(), order_id: l.orderId }));
     await rawRows(
       em,
-      `insert into holding_lot (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, quantity, remaining, settled_at, source, order_id)
-       select (r->>'settled_at')::timestamptz, (r->>'settled_at')::timestamptz, ?, ?, r->>'i', r->>'s', (r->>'quantity')::numeric, (r->>'remaining')::numeric, (r->>'settled_at')::timestamptz, ?, r->>'order_id'
+      `insert into holding_lot (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, quantity, remaining, settled_at, source, order_id)
+       select (r->>'settled_at')::timestamptz, (r->>'settled_at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'quantity')::numeric, (r->>'remaining')::numeric, (r->>'settled_at')::timestamptz, ?, r->>'order_id'
        from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
-      [by, by, LotSource.order, JSON.stringify(rows)],
+      [by, by, principal, principal, LotSource.order, JSON.stringify(rows)],
     );
   }
   const taken = [...lots.values()].flat().filter((l) => l.id !== null && l.taken);
@@ -129,9 +130,9 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
     const at = settlements[settlements.length - 1]!.at;
     await rawRows(
       em,
-      `update holding_lot l set remaining = (r->>'remaining')::numeric, updated_at = ?, updated_by = ?
+      `update holding_lot l set remaining = (r->>'remaining')::numeric, updated_at = ?, updated_by = ?, updated_by_principal = ?
        from jsonb_array_elements(?::jsonb) r where l.id = (r->>'id')::bigint`,
-      [at, by, JSON.stringify(taken.map((l) => ({ id: l.id, remaining: decimalString(l.remaining) })))],
+      [at, by, principal, JSON.stringify(taken.map((l) => ({ id: l.id, remaining: decimalString(l.remaining) })))],
     );
   }
   const holdings = [...touched].map(([key, t]) => {
@@ -140,16 +141,16 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   });
   await rawRows(
     em,
-    `update holding h set balance = (r->>'balance')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?
+    `update holding h set balance = (r->>'balance')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?, updated_by_principal = ?
      from jsonb_array_elements(?::jsonb) r where h.investor_id = r->>'i' and h.share_class_id = r->>'s'`,
-    [by, JSON.stringify(holdings)],
+    [by, principal, JSON.stringify(holdings)],
   );
   await rawRows(
     em,
-    `insert into holding_movement (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, change, balance, source, order_id, transfer_hash, at)
-     select (r->>'at')::timestamptz, (r->>'at')::timestamptz, ?, ?, r->>'i', r->>'s', (r->>'change')::numeric, (r->>'balance')::numeric, ?, r->>'order_id', r->>'transfer_hash', (r->>'at')::timestamptz
+    `insert into holding_movement (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, change, balance, source, order_id, transfer_hash, at)
+     select (r->>'at')::timestamptz, (r->>'at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'change')::numeric, (r->>'balance')::numeric, ?, r->>'order_id', r->>'transfer_hash', (r->>'at')::timestamptz
      from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
-    [by, by, LotSource.order, JSON.stringify(movements)],
+    [by, by, principal, principal, LotSource.order, JSON.stringify(movements)],
   );
   await appendEventRows(em, events);
   return results;

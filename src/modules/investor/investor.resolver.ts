@@ -13,7 +13,7 @@ import {
   InvestorShareClassInput,
   InvestorWalletRef,
   RegisterInvestorInput,
-  RecoverInvestorWalletInput, RemoveInvestorWalletInput,
+  RemoveInvestorWalletInput,
 } from './investor.types';
 
 @Resolver(() => Investor)
@@ -80,13 +80,6 @@ export class InvestorOpsResolver {
   @Mutation(() => InvestorWallet, { description: 'Ops: remove a compromised wallet from the whitelist (status `removed`, reason, time); frees the chain.' })
   removeInvestorWallet(@Arg('input', () => RemoveInvestorWalletInput) input: RemoveInvestorWalletInput, @Ctx() ctx: GatewayContext): Promise<InvestorWallet> {
     return ctx.services.investorWallet.remove(ctx, input);
-  }
-
-  @Mutation(() => InvestorWallet, {
-    description: "Ops: recover a lost wallet's tokens to the investor's new wallet on chain (T-REX `recoveryAddress`): the lost one `removed`, the new one `pending` until confirmed. Holdings and their lots stay as they are.",
-  })
-  recoverInvestorWallet(@Arg('input', () => RecoverInvestorWalletInput) input: RecoverInvestorWalletInput, @Ctx() ctx: GatewayContext): Promise<InvestorWallet> {
-    return ctx.services.investorWallet.recover(ctx, input);
   }
 
   @FieldResolver(() => Distributor)

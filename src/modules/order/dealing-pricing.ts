@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
-import { currentActor } from '../../common/request-scope';
+import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { priceAtNav, type SettlementPriced } from './order.pricing';
 import type { Order } from './order.entity';
 
@@ -31,9 +31,9 @@ export async function priceDealingDate(
       em,
       `update "order" o set settlement_tokens = (r->>'settlementTokens')::numeric, settlement_amount = (r->>'settlementAmount')::numeric,
          amount_fees_total = coalesce((r->>'amountFeesTotal')::numeric, o.amount_fees_total), settlement_nav = (r->>'settlementNav')::numeric,
-         nav = (r->>'nav')::numeric, nav_published_at = (r->>'navPublishedAt')::timestamptz, updated_at = ?, updated_by = ?
+         nav = (r->>'nav')::numeric, nav_published_at = (r->>'navPublishedAt')::timestamptz, updated_at = ?, updated_by = ?, updated_by_principal = ?
        from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
-      [opts.writeAt, currentActor(), JSON.stringify(priced)],
+      [opts.writeAt, currentActor(), currentPrincipal(), JSON.stringify(priced)],
     );
   }
   return priced;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { currentActor } from '../../common/request-scope';
+import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { firstWrite } from '../../persistence/audited.entity';
 import { opaqueId, nextIdSql } from '../../common/ids';
 import { rawRows } from '../../persistence/raw-query';
@@ -83,15 +83,15 @@ export async function recordTransitions(em: EntityManager, moves: SetMove[]): Pr
     em,
     `update "order" o set status = r->>'status', event_seq = (r->>'seq')::int,
        transfer_hash = coalesce(r->>'transfer_hash', o.transfer_hash), failure_reason = coalesce(r->>'failure_reason', o.failure_reason),
-       updated_at = (r->>'updated_at')::timestamptz, updated_by = ?
+       updated_at = (r->>'updated_at')::timestamptz, updated_by = ?, updated_by_principal = ?
      from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
-    [by, json],
+    [by, currentPrincipal(), json],
   );
   await rawRows(
     em,
-    `insert into order_status_entry (order_id, "at", status, "by", note)
-     select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
-    [json],
+    `insert into order_status_entry (order_id, "at", status, "by", by_principal, note)
+     select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', ?, r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
+    [currentPrincipal(), json],
   );
   await appendEventRows(em, made.map(({ move }) => move.event));
 }
@@ -136,14 +136,14 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
     em,
     `with o as (insert into "order" ("id", ${columns.map((c) => `"${c.column}"`).join(', ')})
                 values (${id === null ? nextIdSql('OR') : '?'}, ${columns.map(() => '?').join(', ')}) returning "id"),
-          h as (insert into "order_status_entry" ("order_id", "at", "status", "by", "note") select o.id, ?, ?, ?, ? from o returning "id"),
+          h as (insert into "order_status_entry" ("order_id", "at", "status", "by", "by_principal", "note") select o.id, ?, ?, ?, ?, ? from o returning "id"),
           e as (insert into "event" ("event_id", "type", "aggregate_type", "aggregate_id", "distributor_id", "payload", "occurred_at")
                 select ?, ?, ?, o.id, ?, jsonb_build_object('orderId', o.id) || ?::jsonb, ? from o)
      select o.id, h.id as entry_id from o, h`,
     [
       ...(id === null ? [] : [id]),
       ...columns.map((c) => row[c.property]),
-      at, t.status, move.by, t.note ?? null,
+      at, t.status, move.by, currentPrincipal(), t.note ?? null,
       eventId, move.event.type, move.event.aggregateType, move.event.distributorId, JSON.stringify(payload), at,
     ],
   );

@@ -6,6 +6,7 @@ import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
+import { currentPrincipal } from '../../common/request-scope';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum OrderFlow {
@@ -220,9 +221,14 @@ export class OrderStatusEntry {
   @Property({ type: 'text' })
   status: string;
 
+  /** What the description shows: the caller's `x-actor` or the door's default (`Network`, `system`). */
   @Field(() => String)
   @Property({ type: 'text' })
   by: string;
+
+  /** The principal that authenticated the move (src/common/request-scope.ts); `by` is only its note. */
+  @Property({ type: 'text', nullable: true, onCreate: () => currentPrincipal() })
+  byPrincipal?: string;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

@@ -1,6 +1,7 @@
 import { shownId } from '../../common/ids';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
+import type { WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
 
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are
@@ -81,6 +82,6 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
 }
 
 /** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
-export function webhookBody(eventType: string, data: WebhookData): string {
+export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData): string {
   return JSON.stringify({ event_type: eventType, data });
 }

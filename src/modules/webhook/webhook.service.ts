@@ -14,6 +14,7 @@ import { ShareClassGrant } from '../distributor/distributor.entity';
 import { EndpointGuard, ForbiddenAddress } from './endpoint-guard';
 import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
 import { ORDER_EVENT_TYPES, statusOfEvent } from '../order/order-states';
+import { isWalletRecoveryEvent } from '../approval/wallet-recovery-events';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
 import { webhookBody, type WebhookData } from './webhook-payload';
 import { encryptSecret, newSecret } from './webhook-secret';
@@ -205,7 +206,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType)) throw eventTypeInvalid();
+    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) && !isWalletRecoveryEvent(eventType)) throw eventTypeInvalid();
     return eventType;
   }
 

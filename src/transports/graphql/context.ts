@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessFor, type Access } from '../../access/access';
-import type { Principal } from '../../access/principal';
+import { principalLabel, type Principal } from '../../access/principal';
+import { authenticatedAs } from '../../common/request-scope';
 import type { Services } from '../../services';
 import { Loaders } from '../../persistence/loaders';
 
@@ -19,6 +20,8 @@ export interface GatewayContext {
 /** The context of one request (or one subscription event): admits the principal first (accessFor). */
 export async function createContext(args: { em: EntityManager; principal: Principal; services: Services; requestId: string }): Promise<GatewayContext> {
   const access = await accessFor(args.em, args.principal, args.services.distributor);
+  // Every write of this request records the principal that authenticated, whatever `x-actor` says.
+  authenticatedAs(principalLabel(access.principal));
   return { em: args.em, access, services: args.services, loaders: new Loaders(args.em), requestId: args.requestId };
 }
 

@@ -20,6 +20,8 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from
 import { SubscriptionResolver } from './subscriptions.resolver';
 import { EventFeedResolver } from './event-feed.resolver';
 import { ChainTransactionResolver, OrderChainResolver } from '../../modules/chain/chain.resolver';
+import { ApprovalResolver } from '../../modules/approval/approval.resolver';
+import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
 
@@ -58,5 +60,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ReconciliationResolver,
   ChainTransactionResolver,
   ChainActivityResolver,
+  ApprovalResolver,
+  AuditLogResolver,
   ChainInfoResolver,
 ];

@@ -4,7 +4,8 @@ import { execute, GraphQLError, specifiedRules, validate, type ExecutionArgs, ty
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { logger } from '../../common/logger';
-import type { Principal } from '../../access/principal';
+import { principalLabel, type Principal } from '../../access/principal';
+import type { GatewayContext } from '../graphql/context';
 import { runInScope } from '../../common/request-scope';
 import type { Services } from '../../services';
 import type { GraphqlGuards } from '../graphql/limits';
@@ -79,7 +80,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
 
   /** The principal of `authorization` now, admitted (an inactive distributor is refused), in a scope carrying the client's address (rate limits). */
   const authenticate = (authorization: string, clientAddress: string | undefined) =>
-    runInScope({ requestId: 'ws', clientAddress }, async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal);
+    runInScope({ requestId: 'ws', clientAddress, principal: 'anonymous' }, async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal);
 
   return useServer(
     {
@@ -88,7 +89,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       subscribe: sharedSubscribe(),
       // Queries and mutations run in a scope carrying the connection's address, like HTTP requests:
       // `issueAccessToken` and the other counted attempts count against it (src/access/rate-limit.ts).
-      execute: (args: ExecutionArgs) => runInScope({ requestId: 'ws', clientAddress: addresses.get(args.contextValue as object) }, () => execute(args)),
+      // Its writes record the connection's principal (no header exists here to lie about it).
+      execute: (args: ExecutionArgs) =>
+        runInScope({ requestId: 'ws', clientAddress: addresses.get(args.contextValue as object), ...wsActor((args.contextValue as GatewayContext).access.principal) }, () => execute(args)),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         if (!authorization) return false;
@@ -156,4 +159,9 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       socket.close(WS_CLOSE.credentialEnded, 'Unauthorized: credential expired or revoked');
     }
   }
+}
+
+/** The principal and actor note of an operation over graphql-ws: ops writes name their token, others the door's default. */
+function wsActor(principal: Principal): { principal: string; actor?: string } {
+  return { principal: principalLabel(principal) ?? 'anonymous', ...(principal.kind === 'ops' && { actor: principal.name }) };
 }

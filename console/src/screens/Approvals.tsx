@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { ApprovalRequestsDocument, ApproveRequestDocument, AuditLogDocument, RejectRequestDocument, type ApprovalRequestsQuery } from '../generated/graphql';
+import { time } from '../ui/format';
+import { ConfirmAction, Field } from '../ui/forms';
+import { can, useMe } from '../ui/me';
+import { Page, Panel, RecordTable, Status } from '../ui/parts';
+import { useQuery } from '../ui/use-query';
+
+type Request = ApprovalRequestsQuery['approvalRequests'][number];
+
+const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment' };
+
+/** What a request would do, in a line. */
+function what(r: Request): string {
+  const a = r.arguments as Record<string, string>;
+  return r.kind === 'wallet_recovery' ? `${a.investorId} on chain ${a.chainId} to ${a.newAddress}` : `${a.quantity} tokens of ${a.shareClassId} for ${a.investorId}`;
+}
+
+/**
+ * The approvals inbox: requests awaiting a second person (who asked for what, and why), and the
+ * latest decisions. A principal sees no Approve or Reject on its own request, nor without the
+ * approver role.
+ */
+export function Approvals() {
+  const me = useMe();
+  const inbox = useQuery(ApprovalRequestsDocument, { status: 'requested' as const }, 'inbox');
+  const all = useQuery(ApprovalRequestsDocument, { status: null }, 'all');
+  const [notice, setNotice] = useState<string | null>(null);
+  const reload = () => void Promise.all([inbox.reload(), all.reload()]);
+  return (
+    <Page title="Approvals">
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <Panel title="Awaiting a decision">
+        <RecordTable
+          label="Requests awaiting a decision"
+          what="requests"
+          records={inbox.data?.approvalRequests}
+          error={inbox.error}
+          rowKey={(r) => r.id}
+          empty="Nothing awaits a decision."
+          columns={[
+            { header: 'Request', cell: (r) => r.id, className: 'mono' },
+            { header: 'Kind', cell: (r) => KIND[r.kind] ?? r.kind },
+            { header: 'What', cell: (r) => what(r), className: 'mono wrap' },
+            { header: 'Why', cell: (r) => r.reason },
+            { header: 'Requested by', cell: (r) => `${r.requestedBy} · ${time(r.requestedAt)}`, className: 'mono' },
+            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (r) => <Decide request={r} mine={r.requestedBy === me.principal} approver={can(me, 'approver')} onDone={(m) => (setNotice(m), reload())} /> },
+          ]}
+        />
+      </Panel>
+      <Panel title="Latest requests">
+        <RecordTable
+          label="Latest requests"
+          what="requests"
+          records={all.data?.approvalRequests}
+          error={all.error}
+          rowKey={(r) => r.id}
+          empty="No request yet."
+          columns={[
+            { header: 'Request', cell: (r) => r.id, className: 'mono' },
+            { header: 'Kind', cell: (r) => KIND[r.kind] ?? r.kind },
+            { header: 'What', cell: (r) => what(r), className: 'mono wrap' },
+            { header: 'Status', cell: (r) => <><Status value={r.status} />{r.failure && <div className="muted small">{r.failure}</div>}</> },
+            { header: 'Requested by', cell: (r) => r.requestedBy, className: 'mono' },
+            { header: 'Decided by', cell: (r) => (r.decidedBy ? `${r.decidedBy}${r.decisionReason ? ` (${r.decisionReason})` : ''}` : '—'), className: 'mono' },
+            { header: 'Runs at', cell: (r) => (r.executeAfter && r.status === 'approved' ? time(r.executeAfter) : '—') },
+          ]}
+        />
+      </Panel>
+    </Page>
+  );
+}
+
+function Decide({ request: r, mine, approver, onDone }: { request: Request; mine: boolean; approver: boolean; onDone: (message: string) => void }) {
+  const [reason, setReason] = useState('');
+  if (mine) return <span className="muted small">Your request: another person decides.</span>;
+  if (!approver) return <span className="muted small">Awaiting an approver.</span>;
+  return (
+    <>
+      <ConfirmAction
+        label="Approve"
+        title={`Approve request ${r.id}`}
+        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay).`}
+        fields={(autoFocus) => <Field label="Reason" name="reason" value={reason} onChange={setReason} autoFocus={autoFocus} placeholder="checked with the investor" />}
+        run={() => request(ApproveRequestDocument, { id: r.id, reason: reason || null })}
+        onDone={(res) => onDone(`Request ${r.id} ${(res as { approveRequest: { status: string } }).approveRequest.status}.`)}
+      />
+      <ConfirmAction
+        label="Reject"
+        danger
+        title={`Reject request ${r.id}`}
+        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Nothing runs.`}
+        fields={(autoFocus) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={autoFocus} />}
+        run={() => request(RejectRequestDocument, { id: r.id, reason })}
+        onDone={() => onDone(`Request ${r.id} rejected.`)}
+      />
+    </>
+  );
+}
+
+/** The append-only audit log of ops mutations (approvers and admins). */
+export function AuditLog() {
+  const [operation, setOperation] = useState('');
+  const log = useQuery(AuditLogDocument, { operation: operation || null }, operation);
+  return (
+    <Page title="Audit log">
+      <Panel title="Ops mutations, newest first">
+        <div className="filters">
+          <Field label="Operation" name="operation" value={operation} onChange={setOperation} placeholder="requestWalletRecovery" />
+        </div>
+        <RecordTable
+          label="Audit log"
+          what="entries"
+          records={log.data?.auditLog}
+          error={log.error}
+          rowKey={(e) => e.id}
+          empty="No entry."
+          columns={[
+            { header: 'At', cell: (e) => time(e.at) },
+            { header: 'Principal', cell: (e) => e.principal, className: 'mono' },
+            { header: 'x-actor', cell: (e) => e.actorNote ?? '—', className: 'mono' },
+            { header: 'Operation', cell: (e) => e.operation, className: 'mono' },
+            { header: 'Arguments', cell: (e) => JSON.stringify(e.arguments), className: 'mono wrap small' },
+            { header: 'Outcome', cell: (e) => (e.outcome === 'ok' ? 'ok' : `error ${e.errorCode ?? ''}`) },
+          ]}
+        />
+      </Panel>
+    </Page>
+  );
+}

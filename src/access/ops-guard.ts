@@ -1,0 +1,67 @@
+import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { forbidden } from '../common/errors';
+import { logger } from '../common/logger';
+import { errorCodeOf } from '../modules/audit/audit-log';
+import { contextOver, type GatewayContext } from '../transports/graphql/context';
+import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from './ops-roles';
+import { principalLabel, type OpsRole } from './principal';
+
+/** The refusal of an ops caller without the role a field needs (403). */
+export const missingRole = (role: OpsRole) => forbidden(`the ${role} role is required`);
+
+/**
+ * Applies OPS_MUTATION_ROLES / OPS_QUERY_ROLES to the built schema, once per process, so every
+ * door enforces them. An ops mutation:
+ * - is refused (403) unless the principal has the field's role; the refusal is logged;
+ * - runs in one transaction with its audit-log entry (src/modules/audit/audit-log.ts): the entry
+ *   commits with the change or not at all; a failure rolls back and is logged after it.
+ * Throws when a mutation has no rule, or a rule names no field: the gateway does not start.
+ */
+export function guardOpsRoles(schema: GraphQLSchema): GraphQLSchema {
+  const problems: string[] = [];
+  const mutation = schema.getMutationType();
+  for (const field of Object.values(mutation?.getFields() ?? {})) {
+    const role = OPS_MUTATION_ROLES[field.name];
+    if (!role) problems.push(`mutation ${field.name} has no role rule (src/access/ops-roles.ts)`);
+    else guardMutation(field as GraphQLField<unknown, GatewayContext>, role);
+  }
+  for (const name of Object.keys(OPS_MUTATION_ROLES)) if (!mutation?.getFields()[name]) problems.push(`role rule for mutation ${name}, which does not exist`);
+  const query = schema.getQueryType();
+  for (const [name, role] of Object.entries(OPS_QUERY_ROLES)) {
+    const field = query?.getFields()[name];
+    if (!field) problems.push(`role rule for query ${name}, which does not exist`);
+    else guardRead(field as GraphQLField<unknown, GatewayContext>, role);
+  }
+  if (problems.length) throw new Error(`ops role rules are incomplete:\n- ${problems.join('\n- ')}`);
+  return schema;
+}
+
+function guardRead(field: GraphQLField<unknown, GatewayContext>, role: OpsRole): void {
+  const resolve: GraphQLFieldResolver<unknown, GatewayContext> = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    if (ctx.access.isOps && !ctx.access.hasRole(role)) throw missingRole(role);
+    return resolve(source, args, ctx, info);
+  };
+}
+
+function guardMutation(field: GraphQLField<unknown, GatewayContext>, role: OpsRole): void {
+  const resolve: GraphQLFieldResolver<unknown, GatewayContext> = field.resolve ?? defaultFieldResolver;
+  field.resolve = async (source, args, ctx, info) => {
+    // Distributors and nobody are their services' business (requireOps, the tenant rules).
+    if (!ctx.access.isOps) return resolve(source, args, ctx, info);
+    const principal = principalLabel(ctx.access.principal)!;
+    const entry = { principal, operation: field.name, args: args as Record<string, unknown> };
+    const log = ctx.services.auditLog;
+    try {
+      if (!ctx.access.hasRole(role)) throw missingRole(role);
+      return await ctx.em.transactional(async (em) => {
+        const out = await resolve(source, args, contextOver(ctx, em), info);
+        await log.record(em, { ...entry, outcome: 'ok' });
+        return out;
+      });
+    } catch (err) {
+      await log.record(ctx.em.fork(), { ...entry, outcome: 'error', errorCode: errorCodeOf(err) }).catch((e) => logger.error({ err: e }, 'audit log entry not written'));
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,87 @@
+import type { OpsRole } from './principal';
+
+/**
+ * Which role an ops principal needs for each root field, written once and applied to every door
+ * (GraphQL over HTTP and graphql-ws, the REST facade's in-process execution) by
+ * `guardOpsRoles` (src/access/ops-guard.ts). Every mutation has a rule: the schema does not
+ * build otherwise, so a new mutation is nobody's until someone decides whose it is. Queries and
+ * subscriptions are reads (`viewer`, which every ops role has) unless named here.
+ *
+ * The rule speaks of ops callers only: what a distributor may do is its services' business
+ * (`requireOps`, the tenant rules), and public fields stay public.
+ */
+export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
+  // Credentials of distributors, and ops tokens.
+  issueApiCredential: 'operator',
+  rotateApiCredential: 'operator',
+  revokeApiCredential: 'operator',
+  /** Each principal rotates its own token. */
+  rotateOpsToken: 'viewer',
+  issueOpsToken: 'admin',
+  revokeOpsToken: 'admin',
+  /** Surface O's token endpoints: public, an ops caller gains nothing there. */
+  issueAccessToken: 'viewer',
+  refreshAccessToken: 'viewer',
+
+  createDistributor: 'operator',
+  updateDistributor: 'operator',
+  addDistributorHost: 'operator',
+  bindDistributorHost: 'operator',
+  removeDistributorHost: 'operator',
+  setDistributorWallet: 'operator',
+  grantShareClass: 'operator',
+  revokeShareClass: 'operator',
+  setDealingCalendar: 'operator',
+  addDealingHolidays: 'operator',
+  removeDealingHolidays: 'operator',
+  createFund: 'operator',
+  updateFund: 'operator',
+  createIssuer: 'operator',
+  updateIssuer: 'operator',
+  publishNav: 'operator',
+  createShareClass: 'operator',
+  updateShareClass: 'operator',
+  deployToken: 'operator',
+  createToken: 'operator',
+  updateToken: 'operator',
+
+  registerInvestor: 'operator',
+  grantInvestorShareClass: 'operator',
+  revokeInvestorShareClass: 'operator',
+  registerUser: 'operator',
+  addInvestorWallet: 'operator',
+  whitelistInvestorWallet: 'operator',
+  /** Freezing a compromised wallet stays immediate: one operator, no approval. */
+  removeInvestorWallet: 'operator',
+
+  placeOneStepSubscription: 'operator',
+  placeOneStepRedemption: 'operator',
+  cancelOneStepOrder: 'operator',
+  acceptOneStepOrder: 'operator',
+  rejectOneStepOrder: 'operator',
+  settleOneStepOrder: 'operator',
+  failOneStepOrder: 'operator',
+  createTwoStepSubscription: 'operator',
+  pushTwoStepSubscription: 'operator',
+  cancelTwoStepSubscription: 'operator',
+  recordSupplyOutcome: 'operator',
+  settleDealingDate: 'operator',
+
+  registerWebhook: 'operator',
+  testWebhook: 'operator',
+  rotateWebhookSecret: 'operator',
+  setWebhookStatus: 'operator',
+  redeliverWebhookEvent: 'operator',
+  recoverWebhookDeliveries: 'operator',
+
+  // Four eyes (src/modules/approval): one principal asks, another decides.
+  requestWalletRecovery: 'operator',
+  requestHoldingAdjustment: 'operator',
+  approveRequest: 'approver',
+  rejectRequest: 'approver',
+};
+
+/** Reads that need more than `viewer`. */
+export const OPS_QUERY_ROLES: Record<string, OpsRole> = {
+  auditLog: 'approver',
+};

@@ -1,0 +1,92 @@
+import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { bigintColumn } from '../../persistence/bigint-column';
+import { EpochMs } from '../../transports/graphql/scalars';
+
+/** What a request, once approved, runs (src/modules/approval/approval-kinds.ts). */
+export enum ApprovalKind {
+  wallet_recovery = 'wallet_recovery',
+  holding_adjustment = 'holding_adjustment',
+}
+
+/** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */
+export enum ApprovalStatus {
+  requested = 'requested',
+  approved = 'approved',
+  rejected = 'rejected',
+  executed = 'executed',
+  failed = 'failed',
+}
+
+registerEnumType(ApprovalKind, { name: 'ApprovalKind' });
+registerEnumType(ApprovalStatus, { name: 'ApprovalStatus' });
+
+/**
+ * A four-eyes request, stored as data: one principal asks, another approves or rejects it; the
+ * approved call runs once (`executed`, or `failed` with its reason).
+ */
+@ObjectType({ description: 'A request that a second ops principal must approve before it runs' })
+@Entity({ tableName: 'approval_request' })
+@Index({ properties: ['status', 'executeAfter'] })
+export class ApprovalRequest {
+  @Field(() => ID)
+  @PrimaryKey({ type: bigintColumn(), autoincrement: true })
+  id: Opt<string>;
+
+  @Field(() => ApprovalKind)
+  @Enum({ items: () => ApprovalKind })
+  kind: ApprovalKind;
+
+  @Field(() => GraphQLJSONObject, { description: 'The arguments the approved call runs with' })
+  @Property({ type: 'json' })
+  arguments: Record<string, unknown>;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  reason: string;
+
+  @Field(() => String, { nullable: true, description: 'The investor it concerns (`IN…`)' })
+  @Property({ type: 'text', nullable: true })
+  investorId?: string;
+
+  @Field(() => String, { description: 'The principal that asked (`ops:<name>`)' })
+  @Property({ type: 'text' })
+  requestedBy: string;
+
+  @Field(() => EpochMs)
+  @Property({ type: 'datetime', length: 3 })
+  requestedAt: Date;
+
+  @Field(() => ApprovalStatus)
+  @Enum({ items: () => ApprovalStatus })
+  status: ApprovalStatus;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  decidedBy?: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  decisionReason?: string;
+
+  @Field(() => EpochMs, { nullable: true })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  decidedAt?: Date;
+
+  @Field(() => EpochMs, { nullable: true, description: 'An approved recovery runs at or after this (RECOVERY_DELAY_SECONDS after approval)' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  executeAfter?: Date;
+
+  @Field(() => EpochMs, { nullable: true })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  executedAt?: Date;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the call answered (the new wallet, the holding)' })
+  @Property({ type: 'json', nullable: true })
+  result?: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true, description: 'Why the approved call failed' })
+  @Property({ type: 'text', nullable: true })
+  failure?: string;
+}

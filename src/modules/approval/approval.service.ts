@@ -1,0 +1,220 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Access } from '../../access/access';
+import { principalLabel } from '../../access/principal';
+import type { Clock } from '../../common/clock';
+import { runInScope } from '../../common/request-scope';
+import type { ServiceContext } from '../../common/service-context';
+import { chainId, evmAddress, required, requiredDecimal } from '../../common/validate';
+import { DECIMAL_COLUMN, decimalString } from '../../common/money';
+import { badRequest, conflict, forbidden, notFound } from '../../common/errors';
+import { appendEvent } from '../../events/event-log';
+import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
+import type { InvestorWalletService } from '../investor/investor-wallet.service';
+import type { InvestorService } from '../investor/investor.service';
+import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
+import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
+
+export interface ApprovalDeps {
+  clock: Clock;
+  investors: InvestorService;
+  wallets: InvestorWalletService;
+  holdings: HoldingService;
+  /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
+  recoveryDelaySeconds: number;
+}
+
+export interface WalletRecoveryArgs {
+  investorId?: string | null;
+  chainId?: string | null;
+  newAddress?: string | null;
+  reason?: string | null;
+}
+
+/**
+ * Four eyes on what moves positions outside an order (wallet recovery, holding adjustment): one
+ * principal requests, a different one with the `approver` role approves or rejects, and the
+ * approved call — the same service call as ever (InvestorWalletService.recover,
+ * HoldingService.adjust) — runs once, in the approver's transaction:
+ * - at approval, when nothing makes it wait (a holding adjustment; a recovery when
+ *   RECOVERY_DELAY_SECONDS is 0): the approval and the call commit together or not at all, so a
+ *   call that fails answers its error and leaves the request `requested`;
+ * - later, for a recovery with a delay: `runDue` (the approval worker) takes each due request
+ *   under a row lock (`skip locked`: one runner at a time) and moves it to `executed` in the
+ *   transaction of the call, or to `failed` with the reason; a crash before the commit leaves it
+ *   `approved` and due, so it runs exactly once.
+ * The investor's distributor hears of a recovery by webhook (wallet-recovery-events.ts).
+ */
+export class ApprovalService {
+  constructor(private readonly deps: ApprovalDeps) {}
+
+  async requestWalletRecovery(ctx: ServiceContext, input: WalletRecoveryArgs): Promise<ApprovalRequest> {
+    ctx.access.requireRole('operator');
+    const investor = await this.deps.investors.get(ctx, input.investorId);
+    // Checked as the recovery will check them, so a request that cannot run is refused now.
+    const args = { investorId: investor.id, chainId: chainId(input.chainId), newAddress: evmAddress(input.newAddress, 'newAddress'), reason: required(input.reason, 'reason').trim() };
+    const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
+    this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
+    await ctx.em.flush();
+    return request;
+  }
+
+  async requestHoldingAdjustment(ctx: ServiceContext, input: HoldingAdjustmentInput): Promise<ApprovalRequest> {
+    ctx.access.requireRole('operator');
+    const investor = await this.deps.investors.get(ctx, input.investorId);
+    // The quantity is checked as the adjustment will check it, so a request that cannot run is refused now.
+    const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
+    if (quantity.isZero()) throw badRequest('quantity must not be 0');
+    const args = {
+      investorId: investor.id,
+      shareClassId: required(input.shareClassId, 'shareClassId'),
+      quantity: decimalString(quantity),
+      reason: required(input.reason, 'reason').trim(),
+      settledAt: input.settledAt ? input.settledAt.getTime() : null,
+    };
+    const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, args.reason, investor.id);
+    await ctx.em.flush();
+    return request;
+  }
+
+  /** Approves a request of another principal; runs it now unless its delay makes it wait. */
+  async approve(ctx: ServiceContext, id: unknown, reason: string | null | undefined): Promise<ApprovalRequest> {
+    return ctx.em.transactional(async (em) => {
+      const request = await this.decidable({ ...ctx, em }, id);
+      const now = this.deps.clock.now();
+      const delay = request.kind === ApprovalKind.wallet_recovery ? this.deps.recoveryDelaySeconds : 0;
+      Object.assign(request, { status: ApprovalStatus.approved, decidedBy: principalLabel(ctx.access.principal), decidedAt: now, decisionReason: reason?.trim() || undefined, executeAfter: new Date(now.getTime() + delay * 1000) });
+      await em.flush();
+      if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_approved', await this.distributorOf(em, request));
+      if (delay === 0) await this.execute({ ...ctx, em }, request);
+      await em.flush();
+      return request;
+    });
+  }
+
+  async reject(ctx: ServiceContext, id: unknown, reason: string | null | undefined): Promise<ApprovalRequest> {
+    const why = required(reason, 'reason').trim();
+    return ctx.em.transactional(async (em) => {
+      const request = await this.decidable({ ...ctx, em }, id);
+      Object.assign(request, { status: ApprovalStatus.rejected, decidedBy: principalLabel(ctx.access.principal), decidedAt: this.deps.clock.now(), decisionReason: why });
+      if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_rejected', await this.distributorOf(em, request));
+      await em.flush();
+      return request;
+    });
+  }
+
+  /** Requests in `status` (all when none), newest first: what the console's inbox lists. */
+  async list(ctx: ServiceContext, status: ApprovalStatus | null | undefined): Promise<ApprovalRequest[]> {
+    ctx.access.requireOps();
+    return ctx.em.find(ApprovalRequest, status ? { status } : {}, { orderBy: { id: 'desc' }, limit: 200 });
+  }
+
+  async get(ctx: ServiceContext, id: unknown): Promise<ApprovalRequest> {
+    ctx.access.requireOps();
+    const found = /^\d{1,18}$/.test(String(id ?? '')) ? await ctx.em.findOne(ApprovalRequest, { id: String(id) }) : null;
+    if (!found) throw notFound('approval request not found');
+    return found;
+  }
+
+  /**
+   * Runs every approved request whose delay has passed, each in its own transaction as the
+   * principal that approved it. Returns how many ran (executed or failed).
+   */
+  async runDue(em: EntityManager): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const done = await em.fork().transactional(async (tem) => {
+        const [due] = await tem.find(
+          ApprovalRequest,
+          { status: ApprovalStatus.approved, executeAfter: { $lte: this.deps.clock.now() } },
+          { orderBy: { executeAfter: 'asc' }, limit: 1, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+        );
+        if (!due) return false;
+        const approver = (due.decidedBy ?? '').replace(/^ops:/, '');
+        await runInScope({ actor: approver, principal: due.decidedBy }, async () => {
+          const ctx = { em: tem, access: Access.ops(approver, ['approver']) };
+          try {
+            await tem.transactional((sem) => this.execute({ ...ctx, em: sem }, due));
+          } catch (err) {
+            due.status = ApprovalStatus.failed;
+            due.failure = err instanceof Error ? err.message : String(err);
+            due.executedAt = this.deps.clock.now();
+          }
+          await tem.flush();
+        });
+        return true;
+      });
+      if (!done) return ran;
+      ran++;
+    }
+  }
+
+  private async create(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId: string): Promise<ApprovalRequest> {
+    const request = ctx.em.create(ApprovalRequest, {
+      kind,
+      arguments: args,
+      reason,
+      investorId,
+      requestedBy: principalLabel(ctx.access.principal)!,
+      requestedAt: this.deps.clock.now(),
+      status: ApprovalStatus.requested,
+    });
+    await ctx.em.flush();
+    return request;
+  }
+
+  /** The request, locked, still `requested` (else 409), and not the caller's own (403). */
+  private async decidable(ctx: ServiceContext, id: unknown): Promise<ApprovalRequest> {
+    ctx.access.requireRole('approver');
+    await this.get(ctx, id);
+    const request = await ctx.em.findOneOrFail(ApprovalRequest, { id: String(id) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (request.status !== ApprovalStatus.requested) throw conflict(`approval request ${request.id} is already ${request.status}`);
+    if (request.requestedBy === principalLabel(ctx.access.principal)) throw forbidden('a principal may not approve or reject its own request');
+    return request;
+  }
+
+  /** The approved call, in `ctx`'s transaction; the request becomes `executed` with what it answered. */
+  private async execute(ctx: ServiceContext, request: ApprovalRequest): Promise<void> {
+    const args = request.arguments;
+    if (request.kind === ApprovalKind.wallet_recovery) {
+      const wallet = await this.deps.wallets.recover(ctx, args as WalletRecoveryArgs);
+      request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
+      this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
+    } else {
+      const settledAt = typeof args.settledAt === 'number' ? new Date(args.settledAt) : null;
+      const view = await this.deps.holdings.adjust(ctx, { ...(args as Omit<HoldingAdjustmentInput, 'settledAt'>), settledAt });
+      request.result = JSON.parse(JSON.stringify(view)) as Record<string, unknown>;
+    }
+    request.status = ApprovalStatus.executed;
+    request.executedAt = this.deps.clock.now();
+    await ctx.em.flush();
+  }
+
+  private async distributorOf(em: EntityManager, request: ApprovalRequest): Promise<string> {
+    const investor = await this.deps.investors.get({ em, access: Access.ops('approval') }, request.investorId);
+    return investor.distributor.id;
+  }
+
+  /** A recovery's step, for the investor's distributor's webhooks of that type (and nobody else's). */
+  private announce(em: EntityManager, request: ApprovalRequest, type: WalletRecoveryEvent, distributorId: string): void {
+    if (!WALLET_RECOVERY_EVENTS.includes(type)) throw new Error(`unknown wallet recovery event ${type}`);
+    const a = request.arguments;
+    appendEvent(em, {
+      type,
+      aggregateType: 'approval_request',
+      aggregateId: String(request.id),
+      distributorId,
+      occurredAt: this.deps.clock.now(),
+      payload: {
+        webhookEvent: type,
+        requestId: String(request.id),
+        investorId: request.investorId,
+        chainId: a.chainId,
+        newAddress: a.newAddress,
+        reason: request.reason,
+        status: request.status,
+        executeAfter: request.executeAfter?.getTime() ?? null,
+      },
+    });
+  }
+}

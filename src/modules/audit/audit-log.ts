@@ -1,0 +1,59 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GraphQLError } from 'graphql';
+import type { Clock } from '../../common/clock';
+import { toDomainError } from '../../common/errors';
+import { currentScope } from '../../common/request-scope';
+import type { ServiceContext } from '../../common/service-context';
+import { AuditLogEntry } from './audit-log.entity';
+
+/** Argument names whose values never reach the log (tokens, secrets, keys, signatures, passwords). */
+const SECRET = /token|secret|key|password|signature|private|credential/i;
+
+/** Arguments as the log keeps them: every value under a secret-looking name replaced by `[redacted]`, at any depth. */
+export function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  if (value instanceof Date) return value.getTime();
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET.test(k) ? '[redacted]' : redacted(v)]));
+  }
+  return value;
+}
+
+/** The code an error answers with (the one error table's, or a GraphQL error's own). */
+export function errorCodeOf(err: unknown): string {
+  if (err instanceof GraphQLError) return String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR');
+  return toDomainError(err).error.code;
+}
+
+/**
+ * The append-only log of ops mutations. `record` writes into the caller's unit of work, so an
+ * `ok` entry commits with what it records; the table refuses UPDATE and DELETE (migration
+ * Migration20261126200200), so no code path, this one included, can rewrite history.
+ */
+export class AuditLog {
+  constructor(private readonly clock: Clock) {}
+
+  async record(em: EntityManager, entry: { principal: string; operation: string; args: Record<string, unknown>; outcome: 'ok' | 'error'; errorCode?: string }): Promise<void> {
+    const scope = currentScope();
+    em.persist(
+      em.create(AuditLogEntry, {
+        at: this.clock.now(),
+        principal: entry.principal,
+        actorNote: scope?.actor,
+        operation: entry.operation,
+        arguments: redacted(entry.args) as Record<string, unknown>,
+        outcome: entry.outcome,
+        errorCode: entry.errorCode,
+        requestId: scope?.requestId,
+      }),
+    );
+    await em.flush();
+  }
+
+  /** Newest first; `admin` and `approver` only. */
+  async list(ctx: ServiceContext, opts: { operation?: string | null; limit?: number | null }): Promise<AuditLogEntry[]> {
+    ctx.access.requireRole('approver');
+    const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);
+    return ctx.em.find(AuditLogEntry, opts.operation ? { operation: opts.operation } : {}, { orderBy: { id: 'desc' }, limit });
+  }
+}
