@@ -94,6 +94,8 @@ export class InvestorWalletService {
   async remove(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; reason?: string | null }): Promise<InvestorWallet> {
     const reason = required(input.reason, 'reason').trim();
     const wallet = await this.inUse(ctx, input);
+    // The custody rule: a freeze names the investor's own wallet, never another holder's too.
+    await refuseTakenAddress(ctx.em, wallet.investor.id, wallet.address, 'address');
     wallet.status = WalletStatus.removed;
     wallet.removedAt = this.clock.now();
     wallet.removalReason = reason;
