@@ -34,6 +34,8 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
       'invalid shareClassId format',
       'chainId must be a numeric EVM chain id',
       'walletAddress must be a 0x-prefixed 20-byte hex address',
+      // The custody rule (docs/custody.md): an address registered to anyone else; never says whose.
+      `walletAddress is not a wallet of investor <${investorField}>`,
       'amount must be >= 0',
       'currency must be a currency code',
       'currency must be one of <codes>',

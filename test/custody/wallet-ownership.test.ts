@@ -190,9 +190,10 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     path: 'whitelisting a wallet row that duplicates another holder\'s address (written before the rule)',
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) => {
-      const a3 = await anInvestor(gw.em(), w.distributor, { grants: [w.shareClass], walletChain: null });
-      gw.em().create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.pending } as never);
-      await gw.em().flush();
+      const em = gw.em();
+      const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
+      em.create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.pending } as never);
+      await em.flush();
       return gw.graphql(`mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`, { i: { investorId: a3.id, chainId: CHAIN } }, { token: await gw.opsToken() });
     },
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
@@ -201,9 +202,10 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     path: 'freezing (removeInvestorWallet) a wallet row that duplicates another holder\'s address',
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) => {
-      const a3 = await anInvestor(gw.em(), w.distributor, { grants: [w.shareClass], walletChain: null });
-      gw.em().create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.whitelisted, onchainIdentity: `0x${'1'.repeat(40)}` } as never);
-      await gw.em().flush();
+      const em = gw.em();
+      const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
+      em.create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.whitelisted, onchainIdentity: `0x${'1'.repeat(40)}` } as never);
+      await em.flush();
       return gw.graphql(`mutation($i: RemoveInvestorWalletInput!) { removeInvestorWallet(input: $i) { status } }`, { i: { investorId: a3.id, chainId: CHAIN, reason: 'compromised' } }, { token: await gw.opsToken() });
     },
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),

@@ -26,8 +26,11 @@ export const aTransferHash = () => `0x${randomBytes(32).toString('hex')}`;
 export async function aDealingDateNav(gw: TestGateway, order: { id: string }, close?: string): Promise<Nav> {
   const em = gw.em();
   const o = await em.findOneOrFail(OrderEntity, { id: order.id }, { populate: ['shareClass'] });
+  const at = new Date(`${o.dealingDate}T12:00:00Z`);
+  const published = await em.findOne(Nav, { shareClass: o.shareClass.id, publishedAt: at });
+  if (published) return published;
   const latest = await em.findOne(Nav, { shareClass: o.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
-  return aNav(em, o.shareClass, close ?? latest!.close, new Date(`${o.dealingDate}T12:00:00Z`));
+  return aNav(em, o.shareClass, close ?? latest!.close, at);
 }
 
 export type OneStepStage = 'pending' | 'accepted' | 'rejected' | 'settled' | 'failed' | 'cancelled';

@@ -89,6 +89,9 @@ export class DealingDateSettlement {
 
   async settle(ctx: ServiceContext, shareClassId: unknown, dealingDate: unknown): Promise<DealingOutcome> {
     ctx.access.requireOps();
+    // A chain that is away: a 503 before the run locks, prices or fails anything.
+    const primary = typeof shareClassId === 'string' ? await ctx.em.findOne(Token, { shareClass: shareClassId, isPrimary: true }) : null;
+    if (primary) await this.chain.reachable(primary.chainId);
     const outcome = await ctx.em.transactional(async (em) => {
       const plan = await this.plan(em, shareClassId, dealingDate, true);
       const failed: DealingOutcome['failed'] = [];

@@ -50,6 +50,10 @@ export class SettlementOnChain implements OnChainSettlement {
     return parseUnits(order.settlementTokens!, token.decimals);
   }
 
+  async ready(chainId: string): Promise<void> {
+    if (this.chain.writes(chainId)) await this.chain.reachable(chainId);
+  }
+
   async start(em: EntityManager, order: Order): Promise<void> {
     if (!this.chain.writes(order.chainId!)) throw badRequest('transferHash is required');
     if (await em.findOne(ChainBatchOrder, { orderId: order.id })) throw conflict(`order ${order.id} is being settled with its dealing date's batch`);

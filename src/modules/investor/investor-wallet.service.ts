@@ -121,6 +121,7 @@ export class InvestorWalletService {
     if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity) throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
     if (lost.address.toLowerCase() === address.toLowerCase()) throw badRequest('newAddress must differ from the lost wallet');
     // A chain read, before the transaction: recoveryAddress refuses a wallet without tokens.
+    await this.onChain!.reachable(lost.chainId);
     if (!(await this.onChain!.holdingTokens(ctx.em, lost.chainId, lost.address)).length) {
       throw conflict(`wallet ${lost.address} holds no tokens to recover: remove it and add the new one`);
     }

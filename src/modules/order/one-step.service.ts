@@ -60,6 +60,8 @@ export interface CancelOutcome {
 
 /** What the order flow asks of the chain module when it settles (src/modules/chain/settlement-onchain.ts). */
 export interface OnChainSettlement {
+  /** A 503 while the order's chain does not answer: nothing is queued for a chain that is away. */
+  ready(chainId: string): Promise<void>;
   /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
   start(em: EntityManager, order: Order): Promise<void>;
   /** A hash given by ops must show this order's transfer on chain (the log indexes of the matching Transfer events; null: the chain is not read); else a 400 saying what did not match. */
@@ -254,6 +256,8 @@ export class OneStepOrderService {
     const onChain = this.deps.settlement;
     if (hash === undefined) {
       if (!onChain) throw badRequest('transferHash is required');
+      const seen = await this.get(ctx, orderId);
+      if (seen.chainId) await onChain.ready(seen.chainId);
       return ctx.em.transactional(async (em) => {
         const order = await this.outcomes.lockOrder(em, orderId);
         assertMove(order, 'settled', 'ops', wrongStatus('settle'));

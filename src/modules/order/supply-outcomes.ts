@@ -47,6 +47,8 @@ export class SupplyOutcomes {
     const reason = optional(input.reason, 'reason');
     const transferHash = optional(input.transferHash, 'transferHash');
     const orderReference = optional(input.orderReference, 'orderReference');
+    // The custody rule before anything is read on chain (and again under the order's lock below).
+    if (name === 'settled') await this.requireOwnDelivery(em.fork(), orderId);
     const logIndexes = name === 'settled' && transferHash ? await this.verifyTransfer(em, providerId, orderId, transferHash) : null;
 
     await em.transactional(async (tem) => {
@@ -61,10 +63,7 @@ export class SupplyOutcomes {
       if (history.some((e) => e.status === name)) return;
       assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
       if (name === 'settled') {
-        // The custody rule: tokens settle only on the investor's own wallet (or the distributor's, `hold`).
-        if (order.deliveryWallet && order.chainId) {
-          await requireOwnWallet(tem, { investorId: order.investor.id, chainId: order.chainId, address: order.deliveryWallet, holdFor: order.deliveryMode === DeliveryMode.hold ? order.distributor.id : null }, orderInvestorShown(order));
-        }
+        await this.requireOwnDelivery(tem, order.id);
         // One transfer settles one order (a 409 naming the order it settled).
         if (transferHash) await claimTransfer(tem, order.id, { chainId: order.chainId ?? '', hash: transferHash, logIndexes });
       }
@@ -80,6 +79,14 @@ export class SupplyOutcomes {
       await tem.flush();
     });
     return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
+  }
+
+  /** The custody rule: a two-step order's tokens settle only on the investor's own wallet (or the distributor's, `hold`). */
+  private async requireOwnDelivery(em: EntityManager, orderId: string): Promise<void> {
+    const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.two_step });
+    if (!order?.deliveryWallet || !order.chainId) return;
+    const holdFor = order.deliveryMode === DeliveryMode.hold ? order.distributor.id : null;
+    await requireOwnWallet(em, { investorId: order.investor.id, chainId: order.chainId, address: order.deliveryWallet, holdFor }, orderInvestorShown(order));
   }
 
   /**
