@@ -4,7 +4,7 @@ import { seedDemo } from '../../src/persistence/seed';
 import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 
 /*
@@ -186,7 +186,9 @@ describe('Ops console (browser)', () => {
     await expectAccessible('refused action dialog');
     await expect(gw.graphql(`query($id: ID!) { order(id: $id) { status } }`, { id: placed }, { token }).then((r) => r.body.data.order.status)).resolves.toBe('accepted');
 
-    await dialog.getByLabel('Transfer hash').fill(TRANSFER_HASH);
+    // The order settles at its dealing date's NAV, with a transfer of its own (docs/custody.md).
+    await aDealingDateNav(gw, { id: placed });
+    await dialog.getByLabel('Transfer hash').fill(aTransferHash());
     await dialog.getByRole('button', { name: 'Settle' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.locator('.timeline li').filter({ hasText: 'settled' }).waitFor();

@@ -86,11 +86,18 @@ export async function requireOwnWallet(em: EntityManager, q: CustodyQuery, shown
 
 /** For a new wallet (add, a recovery's new address): not a wallet of anyone else, on any chain. */
 export async function refuseTakenAddress(em: EntityManager, investorId: string, address: string, field: string): Promise<void> {
+  if (await isTakenAddress(em, investorId, address)) throw badRequest(takenAddress(field));
+}
+
+export const takenAddress = (field: string) => `${field} is a wallet of another holder`;
+
+/** Whether the address is a wallet of another investor or of a distributor (`foreign` to this investor whatever the chain). */
+export async function isTakenAddress(em: EntityManager, investorId: string, address: string): Promise<boolean> {
   const [row] = await rawRows<{ taken: boolean }>(
     em,
     `select exists (select 1 from investor_wallet w where lower(w.address) = lower(?) and w.investor_id <> ?)
          or exists (select 1 from distributor_wallet dw where lower(dw.address) = lower(?)) as taken`,
     [address, investorId, address],
   );
-  if (row!.taken) throw badRequest(`${field} is a wallet of another holder`);
+  return row!.taken;
 }
