@@ -19,7 +19,19 @@ import type { JsonSchema } from '../openapi/schemas';
 function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>): JsonSchema {
   const parties: Record<string, JsonSchema> = surface === 'O' ? { distributorId: S.id('PT'), userId: S.id('US') } : { distributorId: S.id('DT'), investorId: S.id('IN') };
   const optional = ['currency', 'chainId', 'walletAddress'];
-  return S.obj({ ...parties, shareClassId: S.id('SC'), ...quantity, chainId: S.str('Numeric EVM chain id'), walletAddress: S.str() }, optional);
+  return S.obj(
+    {
+      ...parties,
+      shareClassId: S.id('SC'),
+      ...quantity,
+      chainId: S.str('Numeric EVM chain id'),
+      // docs/custody.md: the custody rule.
+      walletAddress: S.str(
+        "A wallet of this investor. An address registered to anyone else is refused (400, `walletAddress is not a wallet of investor …`); one the register does not know is held on the order and settles only once ops whitelisted it for this investor",
+      ),
+    },
+    optional,
+  );
 }
 
 const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
@@ -34,6 +46,8 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
       'invalid shareClassId format',
       'chainId must be a numeric EVM chain id',
       'walletAddress must be a 0x-prefixed 20-byte hex address',
+      // The custody rule (docs/custody.md): an address registered to anyone else; never says whose.
+      `walletAddress is not a wallet of investor <${investorField}>`,
       'amount must be >= 0',
       'currency must be a currency code',
       'currency must be one of <codes>',

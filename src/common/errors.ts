@@ -124,7 +124,8 @@ const UNAVAILABLE_MESSAGES = [
   // rolled back with the connection); a transaction used after its own commit says the same.
   'Transaction query already complete',
 ].map((m) => new RegExp(`(?:^|- )${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-const UNAVAILABLE_NAMES = new Set(['ConnectionException', 'KnexTimeoutError']);
+// viem's, for a chain node that does not answer (a chain that is away is a 503 too, issue 28).
+const UNAVAILABLE_NAMES = new Set(['ConnectionException', 'KnexTimeoutError', 'HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
 
 /**
  * Whether `err`, or an error it wraps (MikroORM's DriverException keeps the driver's fields;

@@ -114,6 +114,22 @@ type StatusOf<F extends OrderFlow> = (typeof TRANSITIONS)[F][number]['to'];
 /** What demo orders are moved by: the services, as ops, exactly as the doors move them. */
 const DEMO_ORDERS_ACTOR = 'demo-seed';
 const DEMO_TRANSFER_HASH = `0x${'5eed'.repeat(16)}`;
+/** One transfer settles one order (docs/custody.md): the one-step demo settlement names its own. */
+const DEMO_ONE_STEP_TRANSFER_HASH = `0x${'5e7d'.repeat(16)}`;
+
+/**
+ * A one-step order settles at its dealing date's NAV (docs/custody.md): the demo publishes it,
+ * at the share class's latest close, at noon UTC that date (the same date in the zones of the demo calendars), unless there is one.
+ */
+async function publishDealingDateNav(em: EntityManager, orderId: string): Promise<void> {
+  const { Order } = await import('../modules/order/order.entity');
+  const order = await em.findOneOrFail(Order, { id: orderId }, { populate: ['shareClass'] });
+  const latest = await em.findOne(Nav, { shareClass: order.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
+  if (!latest || !order.dealingDate || latest.publishedAt.toISOString().slice(0, 10) >= order.dealingDate) return;
+  const publishedAt = new Date(`${order.dealingDate}T12:00:00Z`);
+  em.create(Nav, { shareClass: order.shareClass, entryId: entryIdOf(publishedAt), close: latest.close, open: latest.close, high: latest.close, low: latest.close, currency: latest.currency, volume: '0', publishedAt });
+  await em.flush();
+}
 
 /**
  * The demo blotter: an order in every state of both flows, each brought there through the services
@@ -144,7 +160,9 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     accepted: (id) => oneStep.accept(ctx(), id),
     rejected: (id) => oneStep.reject(ctx(), id, 'demo: outside the investor\'s mandate'),
     // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.
-    settled: async (id) => (await oneStep.accept(ctx(), id), oneStep.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_TRANSFER_HASH)),
+    settled: async (id) => (
+      await oneStep.accept(ctx(), id), await publishDealingDateNav(em.fork(), id), oneStep.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
+    ),
     failed: async (id) => (await oneStep.accept(ctx(), id), oneStep.fail(ctx(), id, 'demo: transfer reverted')),
   };
   const placed: Record<string, string[]> = { two_step: [], one_step: [] };

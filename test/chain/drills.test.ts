@@ -74,7 +74,9 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
 
   it('RPC down: the order stays accepted with the error visible on its settlement transaction, and settles when the RPC is back', async () => {
     const { m, address, order } = await acceptedOrder();
-    proxy.decide = () => 'down';
+    // A chain that is away when ops settle is a 503 with nothing queued (test/custody/chain-away.test.ts):
+    // here the node still answers the settlement's probe of its head, and everything the sender asks fails.
+    proxy.decide = (method) => (method === 'eth_blockNumber' ? 'forward' : 'down');
     expect((await settle(order.id)).data.settleOneStepOrder).toMatchObject({ status: 'accepted', settlementTransaction: { status: 'queued', lastError: null } });
     const seen = await eventually('the error recorded', async () => {
       const res = await opsCall(gw, `query($id: ID!) { order(id: $id) { status settlementTransaction { status lastError } } }`, { id: order.id });

@@ -4,7 +4,7 @@ import { seedDemo } from '../../src/persistence/seed';
 import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 
 /*
@@ -186,11 +186,15 @@ describe('Ops console (browser)', () => {
     await expectAccessible('refused action dialog');
     await expect(gw.graphql(`query($id: ID!) { order(id: $id) { status } }`, { id: placed }, { token }).then((r) => r.body.data.order.status)).resolves.toBe('accepted');
 
-    await dialog.getByLabel('Transfer hash').fill(TRANSFER_HASH);
+    // The order settles at its dealing date's NAV, with a transfer of its own (docs/custody.md).
+    const dealingNav = await aDealingDateNav(gw, { id: placed });
+    await dialog.getByLabel('Transfer hash').fill(aTransferHash());
     await dialog.getByRole('button', { name: 'Settle' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.locator('.timeline li').filter({ hasText: 'settled' }).waitFor();
     await receiver.waitFor((all) => all.some((r) => (r.json as any)?.event_type === 'token.transfer_completed' && (r.json as any).data.orderId === placed));
+    // That NAV may be dated tomorrow (the dealing date): gone again, the share class's chart is as the next test expects.
+    await gw.em().getConnection().execute('delete from nav where id = ?', [dealingNav.id]);
   });
 
   it('shows a two-step order with its history and offers no ops action before the supply side answers', async () => {

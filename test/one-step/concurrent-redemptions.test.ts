@@ -4,7 +4,7 @@ import { Order, OrderType } from '../../src/modules/order/order.entity';
 import { bearerOf } from '../support/auth.factories';
 import { aHolding, aMarket } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
 
 describe('Concurrent redemptions against one holding', () => {
   let gw: TestGateway;
@@ -45,8 +45,10 @@ describe('Concurrent redemptions against one holding', () => {
     await aHolding(gw.em(), m.investor, m.shareClass, '100');
     const a = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '30', stage: 'accepted' });
     const b = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '30', stage: 'accepted' });
+    await aDealingDateNav(gw, a);
     const opsToken = await gw.opsToken();
-    const settle = (id: string) => gw.graphql(`mutation($id: ID!) { settleOneStepOrder(orderId: $id, transferHash: "${TRANSFER_HASH}") { status } }`, { id }, { token: opsToken });
+    // Each settlement names its own transfer: one transfer settles one order.
+    const settle = (id: string) => gw.graphql(`mutation($id: ID!) { settleOneStepOrder(orderId: $id, transferHash: "${aTransferHash()}") { status } }`, { id }, { token: opsToken });
     const redeem = () =>
       gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 15 } });
     // when both settle while six redemptions of 15 race

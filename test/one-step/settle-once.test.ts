@@ -4,7 +4,7 @@ import { HoldingMovement } from '../../src/modules/holding/holding-movement.enti
 import { Order } from '../../src/modules/order/order.entity';
 import { aMarket } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { aDealingDateNav, aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 /**
  * An order settles once, whoever reports its transfer and however often: the holding ledger's
@@ -29,6 +29,7 @@ describe('A one-step order settles exactly once', () => {
     // given an accepted subscription of 800 tokens settled by ops with its transfer hash
     const m = await aMarket(gw.em(), gw.clock.now());
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted' });
+    await aDealingDateNav(gw, order);
     const first = await gw.graphql(SETTLE, { id: order.id, h: TRANSFER_HASH }, { token: await gw.opsToken() });
     expect(first.body.data.settleOneStepOrder).toEqual({ status: 'settled', transferHash: TRANSFER_HASH });
     const settled = await gw.em().findOneOrFail(Order, { id: order.id }, { populate: ['history'] });
@@ -51,7 +52,8 @@ describe('A one-step order settles exactly once', () => {
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted' });
     const accepted = await gw.em().findOneOrFail(Order, { id: order.id });
     await gw.em().transactional((em) => gw.gateway.services.ledger.settle(em, { order: accepted, tokens: accepted.settlementTokens!, at: gw.clock.now(), transferHash: TRANSFER_HASH }));
-    // when ops settle it with its hash
+    // when ops settle it with its hash (its dealing date's NAV published)
+    await aDealingDateNav(gw, order);
     const res = await gw.graphql(SETTLE, { id: order.id, h: TRANSFER_HASH }, { token: await gw.opsToken() });
     // then it is settled once, and the holding moved once
     expect(res.body.data.settleOneStepOrder).toEqual({ status: 'settled', transferHash: TRANSFER_HASH });

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { Access } from '../../src/access/access';
+import { Nav } from '../../src/modules/nav/nav.entity';
+import { Order as OrderEntity } from '../../src/modules/order/order.entity';
+import { aNav } from './factories';
 import { runInScope } from '../../src/common/request-scope';
 import type { EntityRecord } from '../../src/persistence/read-record';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
@@ -11,6 +15,24 @@ const OPS = Access.ops('factory');
 
 export const TRANSFER_HASH = `0x${'ab'.repeat(32)}`;
 
+/** Another transfer hash: one transfer settles one order (docs/custody.md), so each settlement names its own. */
+export const aTransferHash = () => `0x${randomBytes(32).toString('hex')}`;
+
+/**
+ * The NAV of the order's dealing date, published at noon UTC that day at `close` (default: the
+ * share class's latest NAV, so the settlement prices as the acceptance estimated): an order
+ * settles at its own dealing date's NAV and not before it is published.
+ */
+export async function aDealingDateNav(gw: TestGateway, order: { id: string }, close?: string): Promise<Nav> {
+  const em = gw.em();
+  const o = await em.findOneOrFail(OrderEntity, { id: order.id }, { populate: ['shareClass'] });
+  const at = new Date(`${o.dealingDate}T12:00:00Z`);
+  const published = await em.findOne(Nav, { shareClass: o.shareClass.id, publishedAt: at });
+  if (published) return published;
+  const latest = await em.findOne(Nav, { shareClass: o.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
+  return aNav(em, o.shareClass, close ?? latest!.close, at);
+}
+
 export type OneStepStage = 'pending' | 'accepted' | 'rejected' | 'settled' | 'failed' | 'cancelled';
 
 /**
@@ -20,7 +42,7 @@ export type OneStepStage = 'pending' | 'accepted' | 'rejected' | 'settled' | 'fa
 export async function aOneStepOrder(
   gw: TestGateway,
   parties: { distributor: Distributor; investor: Investor; shareClass: ShareClass },
-  opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string } = {},
+  opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string; transferHash?: string } = {},
 ): Promise<EntityRecord<Order>> {
   const svc = gw.gateway.services.oneStepOrder;
   const ctx = () => ({ em: gw.em(), access: OPS });
@@ -40,7 +62,10 @@ export async function aOneStepOrder(
     if (stage === 'cancelled') await svc.cancel(ctx(), order.id);
     if (stage === 'rejected') order = await svc.reject(ctx(), order.id, 'declined by factory');
     if (['accepted', 'settled', 'failed'].includes(stage)) order = await svc.accept(ctx(), order.id);
-    if (stage === 'settled') order = await svc.settle(ctx(), order.id, TRANSFER_HASH);
+    if (stage === 'settled') {
+      await aDealingDateNav(gw, order);
+      order = await svc.settle(ctx(), order.id, opts.transferHash ?? TRANSFER_HASH);
+    }
     if (stage === 'failed') order = await svc.fail(ctx(), order.id, 'out of gas');
     return order;
   });

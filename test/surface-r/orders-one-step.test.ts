@@ -6,7 +6,7 @@ import { Order, OrderStatusEntry } from '../../src/modules/order/order.entity';
 import { aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass, CHAIN } from '../support/factories';
 import { aDealingCalendar } from '../support/dealing.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
+import { aDealingDateNav, aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 const T0 = new Date(Date.UTC(2031, 2, 3, 10, 0, 0));
 /** T0 is a Monday: without a dealing calendar an order is dealt that day, cut-off at its end (UTC), settled Tuesday. */
@@ -356,6 +356,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       const m = await market();
       await aHolding(gw.em(), m.investor, m.shareClass, '5');
       const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted' });
+      await aDealingDateNav(gw, order);
       const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(res.body.data.settleOneStepOrder).toMatchObject({ status: 'settled', transferHash: TRANSFER_HASH });
       expect(await balanceOf(m)).toBe('805');
@@ -367,6 +368,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
     it('a first subscription creates the holding', async () => {
       const m = await market();
       const order = await aOneStepOrder(gw, m, { amount: '10', stage: 'accepted' });
+      await aDealingDateNav(gw, order);
       await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(await balanceOf(m)).toBe('8');
     });
@@ -375,6 +377,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       const m = await market();
       await aHolding(gw.em(), m.investor, m.shareClass, '100');
       const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '40', stage: 'accepted' });
+      await aDealingDateNav(gw, order);
       await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(await balanceOf(m)).toBe('60');
       const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
@@ -398,6 +401,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       const wallet = await em.findOneOrFail(InvestorWallet, { investor: m.investor.id });
       wallet.status = WalletStatus.removed;
       await em.flush();
+      await aDealingDateNav(gw, order);
       const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.settleOneStepOrder).toMatchObject({ status: 'failed', failureReason: `wallet ${wallet.address} is not whitelisted on chain ${CHAIN}` });
@@ -408,6 +412,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
     it('tokens never land on a wallet that was never whitelisted', async () => {
       const m = await market();
       const order = await aOneStepOrder(gw, m, { stage: 'accepted', walletAddress: `0x${'3'.repeat(40)}` });
+      await aDealingDateNav(gw, order);
       const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(res.body.data.settleOneStepOrder.status).toBe('failed');
       expect(await balanceOf(m)).toBeUndefined();
@@ -433,6 +438,7 @@ describe('Surface R, one-step flow: placement, reads, cancellation and the out-o
       gw.clock.advance(1_000);
       await ops('acceptOneStepOrder', id);
       gw.clock.advance(1_000);
+      await aDealingDateNav(gw, { id });
       await ops('settleOneStepOrder', id, `, transferHash: "${TRANSFER_HASH}"`);
       const history = await gw.em().find(OrderStatusEntry, { order: id }, { orderBy: { at: 'asc' } });
       expect(history.map((e) => [e.status, e.by, e.at.getTime()])).toEqual([

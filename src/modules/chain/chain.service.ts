@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { ChainSetup, ChainTransaction, ChainTxStatus, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainHandle, Chains } from './chains';
-import { chainNotReadable, chainNotWritable, chainUnavailable, decimalsMismatch, deploymentFailed, notAnErc3643Token, notRegistryAgent, notTokenAgent } from './chain.errors';
+import { chainAway, chainNotReadable, chainNotWritable, chainUnavailable, decimalsMismatch, deploymentFailed, notAnErc3643Token, notRegistryAgent, notTokenAgent } from './chain.errors';
 import { AGENT_ROLE_ABI, CLAIM_SIGNER_KEY, CTR_ABI, ECDSA_KEY_TYPE, IA_ABI, IDENTITY_REGISTRY_ABI, IDENTITY_REGISTRY_STORAGE_ABI, KYC_CLAIM_TOPIC, ONCHAINID, T_REX, TIR_ABI, TOKEN_ABI, CLAIM_ISSUER_ABI } from './contracts';
 import type { ChainSender } from './sender';
 import { currentPrincipal } from '../../common/request-scope';
@@ -57,6 +57,18 @@ export class ChainService {
   /** Whether the gateway writes to this chain (its transactions, its whitelist, its settlements). */
   writes(chainId: string): boolean {
     return !!this.chains.get(chainId)?.account;
+  }
+
+  /**
+   * A chain that is away is a 503 (SERVICE_UNAVAILABLE with retryAfter) before anything is
+   * written: an operation that would queue, remove or record something for it asks this first.
+   */
+  async reachable(chainId: string): Promise<void> {
+    const chain = this.chains.get(chainId);
+    if (!chain) return;
+    await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
+      throw chainAway(chainId);
+    });
   }
 
   /** Writes an intent into the caller's unit of work; the sender takes it once committed. */

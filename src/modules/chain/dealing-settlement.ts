@@ -5,8 +5,7 @@ import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../common/service-context';
-import { Nav } from '../nav/nav.entity';
-import { priceDealingDate, type DealingPriced } from '../order/dealing-pricing';
+import { navOfDealingDate, priceDealingDate, type DealingPriced } from '../order/dealing-pricing';
 import { Order, OrderFlow, OrderType } from '../order/order.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
@@ -17,6 +16,7 @@ import type { ChainService } from './chain.service';
 import type { ChainHandle } from './chains';
 import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from './contracts';
 import type { SettlementOutcomes } from './settlement-onchain';
+import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor/wallet-custody';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;
@@ -63,7 +63,8 @@ export interface DealingOutcome extends DealingPlan {
  * dealing date, priced at the NAV struck for that date (the last NAV published on that date in
  * the share class's dealing zone; a 409 while there is none), checked row by row with calls
  * (`isVerified`, `isFrozen`, and for burns the wallet's balance net of the date's other burns),
- * then minted or burned with `batchMint` / `batchBurn` intents in chunks sized by their estimated
+ * and with the custody rule (the row's wallet is its investor's own in the register: never the
+ * shared registry's `isVerified` alone), then minted or burned with `batchMint` / `batchBurn` intents in chunks sized by their estimated
  * gas. T-REX's batch calls revert whole on one bad row, so a row failing its check is failed on
  * its own with its reason and the rest go ahead.
  *
@@ -88,6 +89,9 @@ export class DealingDateSettlement {
 
   async settle(ctx: ServiceContext, shareClassId: unknown, dealingDate: unknown): Promise<DealingOutcome> {
     ctx.access.requireOps();
+    // A chain that is away: a 503 before the run locks, prices or fails anything.
+    const primary = typeof shareClassId === 'string' ? await ctx.em.findOne(Token, { shareClass: shareClassId, isPrimary: true }) : null;
+    if (primary) await this.chain.reachable(primary.chainId);
     const outcome = await ctx.em.transactional(async (em) => {
       const plan = await this.plan(em, shareClassId, dealingDate, true);
       const failed: DealingOutcome['failed'] = [];
@@ -118,7 +122,7 @@ export class DealingDateSettlement {
     if (!shareClass) throw notFound('Share class not found');
     const token = await em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
     if (!token || !this.chain.writes(token.chainId)) throw conflict(`share class ${shareClassId} has no primary token on a chain the gateway writes to`);
-    const nav = await this.navOf(em, shareClass, dealingDate);
+    const nav = await navOfDealingDate(em, this.dealing, shareClass, dealingDate);
     const price = new Dec(nav.close);
     if (price.isZero()) throw conflict(`the NAV of dealing date ${dealingDate} is zero; the orders cannot be priced`);
     const orders = await em.find(
@@ -134,19 +138,12 @@ export class DealingDateSettlement {
     em.clear();
     const chain = this.chain.writable(token.chainId);
     const rows = await this.check(chain, token, open, priced);
+    // The custody rule for each row, first of its checks: a row whose wallet is not its investor's
+    // own in the register fails its order with that reason, and nothing is sent for it.
+    const custody = await walletCustodyMany(em, open.map((o) => ({ key: o.id, investorId: o.investor.id, chainId: o.chainId!, address: o.deliveryWallet! })));
+    const shown = new Map(open.map((o) => [o.id, orderInvestorShown(o)]));
+    for (const row of rows) if (custody.get(row.orderId) !== 'own') row.refusal = notInvestorsWallet(shown.get(row.orderId)!);
     return { shareClassId, dealingDate, nav: decimalString(price), navPublishedAt: nav.publishedAt, chainId: token.chainId, tokenAddress: token.contractAddress, rows, inFlight: [...busy] };
-  }
-
-  /** The NAV struck for a dealing date: the last one published on that date in the share class's dealing zone. */
-  private async navOf(em: EntityManager, shareClass: ShareClass, dealingDate: string): Promise<Nav> {
-    const { calendar } = await this.dealing.rulesOf({ em }, shareClass);
-    const [row] = await rawRows<{ id: string }>(
-      em,
-      `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date order by published_at desc limit 1`,
-      [shareClass.id, calendar.timeZone, dealingDate],
-    );
-    if (!row) throw conflict(`No NAV published for dealing date ${dealingDate}: the orders of that date are priced at it, so they settle once it is`);
-    return em.findOneOrFail(Nav, { id: row.id });
   }
 
   /** Orders already in a transaction: a batch row, or their own single-order intent. */

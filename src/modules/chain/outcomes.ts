@@ -1,8 +1,17 @@
+import type { Hex } from 'viem';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChainTransaction } from './chain-transaction.entity';
 
 /** How an intent ended at its confirmation depth (or before reaching a block). */
-export type TxOutcome = { ok: true; hash: string; contractAddress: string | null } | { ok: false; reason: string; hash: string | null };
+export type TxOutcome = { ok: true; hash: string; contractAddress: string | null; logs?: TxLog[] } | { ok: false; reason: string; hash: string | null };
+
+/** A log of the receipt: a settlement records the log index of each order's `Transfer`. */
+export interface TxLog {
+  address: string;
+  logIndex: number;
+  topics: readonly Hex[];
+  data: Hex;
+}
 
 /**
  * Declares an intent's business outcome, inside the transaction that makes the intent final:

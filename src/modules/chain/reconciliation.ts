@@ -1,3 +1,4 @@
+import { chainAway } from './chain.errors';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { formatUnits, type Hex } from 'viem';
 import { conflict, notFound } from '../../common/errors';
@@ -69,7 +70,9 @@ export class Reconciliation {
     const token = await em.findOne(Token, { shareClass: shareClassId }, { orderBy: { isPrimary: 'desc' } });
     const chain = token ? this.chains.get(token.chainId) : null;
     if (!token || !chain) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
-    const blockNumber = await chain.client.getBlockNumber();
+    const blockNumber = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
+      throw chainAway(token.chainId);
+    });
     const units = (v: bigint) => formatUnits(v, token.decimals);
     const read = (functionName: string, args: unknown[]) => chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
 

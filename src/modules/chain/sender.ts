@@ -230,7 +230,7 @@ export class ChainSender {
           continue;
         }
         if (receipt.status === 'success') {
-          await this.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress });
+          await this.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress, logs: receipt.logs.map((l) => ({ address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data })) });
         } else {
           const reason = await revertReasonOf(chain, intent, receipt, ABIS);
           await this.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });

@@ -42,7 +42,13 @@ export class WalletOnChain {
    * before the caller's transaction, as it waits for the chain and writes with its own connection.
    */
   async prepare(chainId: string): Promise<void> {
+    await this.chain.reachable(chainId);
     await this.chain.setup(chainId);
+  }
+
+  /** A 503 while the chain does not answer (nothing written for a chain that is away). */
+  reachable(chainId: string): Promise<void> {
+    return this.chain.reachable(chainId);
   }
 
   /** Starts whitelisting a (flushed) wallet, after `prepare`; it stays `pending` until its registrations are confirmed. */

@@ -3,6 +3,7 @@ import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from 'vi
 import type { Clock } from '../../common/clock';
 import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import type { Token } from '../token/token.entity';
+import { isTakenAddress, takenAddress } from '../investor/wallet-custody';
 import { ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import { IDENTITY_ABI, TOKEN_ABI } from './contracts';
@@ -68,6 +69,11 @@ export class WalletRecovery {
 
   private async recover(em: EntityManager, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
     const lost = await em.findOneOrFail(InvestorWallet, { id: fresh.recoveredFrom! });
+    // The custody rule again where the tokens move: the new address is nobody else's wallet.
+    if (await isTakenAddress(em, fresh.investor.id, fresh.address)) {
+      fresh.chainError = `wallet.recover: ${takenAddress('newAddress')}`;
+      return;
+    }
     const held = await this.holdingTokens(tokens, lost.address);
     if (!held.length) {
       fresh.chainError = `wallet.recover: wallet ${lost.address} holds no tokens left to recover`;

@@ -8,6 +8,7 @@ import type { InvestorService } from './investor.service';
 import { InvestorWallet, WalletStatus } from './investor.entity';
 import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
 import type { WalletOnChain } from '../chain/wallet-onchain';
+import { refuseTakenAddress } from './wallet-custody';
 
 /**
  * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
@@ -43,6 +44,8 @@ export class InvestorWalletService {
     const address = evmAddress(input.address, 'address');
     const investor = await this.investors.get(ctx, input.investorId);
     if (await walletInUse(ctx.em, investor.id, chain)) throw walletAlreadyInUse(investor.id, chain);
+    // The custody rule: an address is one holder's wallet (docs/custody.md).
+    await refuseTakenAddress(ctx.em, investor.id, address, 'address');
     const onChain = this.writesOnChain(chain);
     const whitelisted = input.whitelisted === true && !onChain;
     if (onChain && input.whitelisted === true) await this.onChain!.prepare(chain);
@@ -67,6 +70,7 @@ export class InvestorWalletService {
   /** Put the investor's wallet in use on a chain on the whitelist. Whitelisting twice is harmless. */
   async whitelist(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null }): Promise<InvestorWallet> {
     const wallet = await this.inUse(ctx, input);
+    await refuseTakenAddress(ctx.em, wallet.investor.id, wallet.address, 'address');
     if (this.writesOnChain(wallet.chainId)) {
       // On chain: `pending` until the identity registration is confirmed (src/modules/chain/wallet-onchain.ts).
       if (wallet.status === WalletStatus.pending && !(await this.onChain!.whitelisting(ctx.em, wallet))) {
@@ -90,6 +94,8 @@ export class InvestorWalletService {
   async remove(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; reason?: string | null }): Promise<InvestorWallet> {
     const reason = required(input.reason, 'reason').trim();
     const wallet = await this.inUse(ctx, input);
+    // The custody rule: a freeze names the investor's own wallet, never another holder's too.
+    await refuseTakenAddress(ctx.em, wallet.investor.id, wallet.address, 'address');
     wallet.status = WalletStatus.removed;
     wallet.removedAt = this.clock.now();
     wallet.removalReason = reason;
@@ -110,15 +116,19 @@ export class InvestorWalletService {
     const address = evmAddress(input.newAddress, 'newAddress');
     const reason = required(input.reason, 'reason').trim();
     const lost = await this.inUse(ctx, input);
+    // The custody rule: the new address is not a wallet of anyone else.
+    await refuseTakenAddress(ctx.em, lost.investor.id, address, 'newAddress');
     if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity) throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
     if (lost.address.toLowerCase() === address.toLowerCase()) throw badRequest('newAddress must differ from the lost wallet');
     // A chain read, before the transaction: recoveryAddress refuses a wallet without tokens.
+    await this.onChain!.reachable(lost.chainId);
     if (!(await this.onChain!.holdingTokens(ctx.em, lost.chainId, lost.address)).length) {
       throw conflict(`wallet ${lost.address} holds no tokens to recover: remove it and add the new one`);
     }
     return ctx.em.transactional(async (em) => {
       const locked = await em.findOneOrFail(InvestorWallet, { id: lost.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (locked.status === WalletStatus.removed) throw noWalletInUse(locked.investor.id, locked.chainId);
+      await refuseTakenAddress(em, locked.investor.id, address, 'newAddress');
       locked.status = WalletStatus.removed;
       locked.removedAt = this.clock.now();
       locked.removalReason = `lost: recovered to ${address} (${reason})`;

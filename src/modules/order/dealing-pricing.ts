@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict } from '../../common/errors';
 import { rawRows } from '../../persistence/raw-query';
+import type { DealingService } from '../dealing/dealing.service';
+import { Nav } from '../nav/nav.entity';
+import type { ShareClass } from '../share-class/share-class.entity';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { priceAtNav, type SettlementPriced } from './order.pricing';
 import type { Order } from './order.entity';
@@ -37,4 +41,25 @@ export async function priceDealingDate(
     );
   }
   return priced;
+}
+
+/** Refused while the dealing date's NAV is not published (409 naming the date). */
+export const dealingNavNotPublished = (dealingDate: string) =>
+  conflict(`No NAV published for dealing date ${dealingDate}: the orders of that date are priced at it, so they settle once it is`);
+
+/**
+ * The NAV struck for a dealing date: the last one published on that date in the share class's
+ * dealing zone. Forward pricing: an order is priced at its own dealing date's NAV, whichever path
+ * settles it (a dealing date's batch, or one order on its own); before that NAV exists there is
+ * nothing to settle.
+ */
+export async function navOfDealingDate(em: EntityManager, dealing: DealingService, shareClass: Pick<ShareClass, 'id' | 'currency'>, dealingDate: string): Promise<Nav> {
+  const { calendar } = await dealing.rulesOf({ em }, shareClass);
+  const [row] = await rawRows<{ id: string }>(
+    em,
+    `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date order by published_at desc limit 1`,
+    [shareClass.id, calendar.timeZone, dealingDate],
+  );
+  if (!row) throw dealingNavNotPublished(dealingDate);
+  return em.findOneOrFail(Nav, { id: row.id });
 }

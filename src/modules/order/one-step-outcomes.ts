@@ -7,6 +7,7 @@ import type { TransitionActor } from './order-states';
 import { recordTransition, recordTransitions } from './order-transition';
 import { Order, OrderFlow, OrderType } from './order.entity';
 import { orderNotFound } from './order.errors';
+import { claimTransfer, type SettlementTransfer } from './settlement-transfers';
 
 /** Why a redemption's settlement fails when the register holds fewer tokens than it burned. */
 const SHORT = 'holding is smaller than the tokens to burn';
@@ -37,7 +38,9 @@ export class OneStepOutcomes {
    * whitelisted wallet: when the delivery wallet is not (or no longer) whitelisted, the order
    * fails instead, with the reason, and holdings stay as they were.
    */
-  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true): Promise<Order> {
+  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true, claim?: SettlementTransfer): Promise<Order> {
+    // One transfer settles one order (a 409 naming the order it settled), before anything moves.
+    if (claim) await claimTransfer(em, order.id, claim);
     if (order.type === OrderType.subscription && checkWallet) {
       const whitelisted = await em.findOne(InvestorWallet, {
         investor: order.investor.id,

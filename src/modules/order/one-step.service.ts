@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { badRequest } from '../../common/errors';
+import { badRequest, conflict } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN } from '../../common/money';
 import type { Access } from '../../access/access';
@@ -13,6 +13,9 @@ import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
+import { notInvestorsWallet, orderInvestorShown, refuseForeignWallet, walletCustody } from '../investor/wallet-custody';
+import { ShareClass } from '../share-class/share-class.entity';
+import { navOfDealingDate } from './dealing-pricing';
 import { assertMove } from './order-states';
 import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
@@ -57,10 +60,12 @@ export interface CancelOutcome {
 
 /** What the order flow asks of the chain module when it settles (src/modules/chain/settlement-onchain.ts). */
 export interface OnChainSettlement {
+  /** A 503 while the order's chain does not answer: nothing is queued for a chain that is away. */
+  ready(chainId: string): Promise<void>;
   /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
   start(em: EntityManager, order: Order): Promise<void>;
-  /** A hash given by ops must show this order's transfer on chain; else a 400 saying what did not match. */
-  verifyHash(em: EntityManager, order: Order, hash: string): Promise<void>;
+  /** A hash given by ops must show this order's transfer on chain (the log indexes of the matching Transfer events; null: the chain is not read); else a 400 saying what did not match. */
+  verifyHash(em: EntityManager, order: Order, hash: string): Promise<number[] | null>;
 }
 
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -109,6 +114,7 @@ export class OneStepOrderService {
     const delivery = readDelivery(input);
     // No transaction: see placementParties.
     const parties = await placementParties(ctx, this.deps, ids);
+    await this.refuseForeign(ctx.em, ctx.access, parties, delivery);
     const now = this.clock.now();
     const terms = await this.deps.dealing.subscriptionTerms(ctx, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
     const fees = { feesSubBps: parties.shareClass.feesSubBps, ...subscriptionFees(amount, parties.shareClass.feesSubBps) };
@@ -124,11 +130,23 @@ export class OneStepOrderService {
     return ctx.em.transactional(async (em) => {
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const { investorId, shareClass } = parties;
+      await this.refuseForeign(em, ctx.access, parties, delivery);
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
       await this.deps.ledger.assertRedeemable(em, { investorId, shareClass, tokens: tokenCount, now }, tokenCountExceedsHoldings);
       return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, feesRedBps: shareClass.feesRedBps, ...dates, ...delivery });
     });
+  }
+
+  /**
+   * The custody rule at placement (wallet-custody.ts): a wallet given on the order must not be
+   * registered to anyone else; an address the register does not know is held as the investor's
+   * own claim and settles only once ops added and whitelisted it for this investor.
+   */
+  private async refuseForeign(em: EntityManager, access: Access, parties: PlacementParties, delivery: { chainId?: string; walletAddress?: string }): Promise<void> {
+    if (!delivery.walletAddress) return;
+    const chainId = delivery.chainId ?? parties.shareClass.primaryChainId ?? '';
+    await refuseForeignWallet(em, { investorId: parties.investorId, chainId, address: delivery.walletAddress }, access.shownId(parties.investorId, 'investor'), 'input');
   }
 
   /** A placement of this flow: `pending`, under a fresh `ord_…` id, through the caller's surface. */
@@ -186,7 +204,9 @@ export class OneStepOrderService {
         order.walletAddress ??
         (await walletInUse(em, order.investor.id, chainId))?.address;
       if (!wallet) throw walletRequiredBeforeSettlement();
+      await refuseForeignWallet(em, { investorId: order.investor.id, chainId, address: wallet }, orderInvestorShown(order), 'state');
 
+      // The estimate at the live NAV; the order settles at its own dealing date's NAV (`settle`).
       const nav = await this.deps.navs.latest({ em, access: ctx.access }, shareClassId);
       refuse(pricingRefusal(nav));
       // Refused above when there is none.
@@ -220,10 +240,14 @@ export class OneStepOrderService {
   }
 
   /**
-   * Ops settle an accepted order. Without a hash, on a chain the gateway writes to: the order's
-   * mint or burn is queued as a transaction intent (src/modules/chain/settlement-onchain.ts) and
-   * the order settles or fails when it reaches the chain's confirmation depth. With a hash (settled
-   * elsewhere): checked on chain when the chain is readable, then recorded.
+   * Ops settle an accepted order, priced at its own dealing date's NAV by the one pricing rule
+   * (`priceAtNav`, as a dealing date's run prices it; a 409 naming the date while that NAV is not
+   * published), to a wallet the custody rule finds the investor's own (a 409 otherwise; nothing
+   * written or sent). Without a hash, on a chain the gateway writes to: the order's mint or burn is
+   * queued as a transaction intent (src/modules/chain/settlement-onchain.ts) in the same
+   * transaction, and the order settles or fails at the chain's confirmation depth. With a hash
+   * (settled elsewhere): checked on chain when the chain is readable (the transfer of the repriced
+   * tokens), then recorded; a transfer settles one order (settlement-transfers.ts).
    */
   async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
     ctx.access.requireOps();
@@ -232,21 +256,51 @@ export class OneStepOrderService {
     const onChain = this.deps.settlement;
     if (hash === undefined) {
       if (!onChain) throw badRequest('transferHash is required');
+      const seen = await this.get(ctx, orderId);
+      if (seen.chainId) await onChain.ready(seen.chainId);
       return ctx.em.transactional(async (em) => {
         const order = await this.outcomes.lockOrder(em, orderId);
         assertMove(order, 'settled', 'ops', wrongStatus('settle'));
+        await this.priceAndGuard(em, order, 'send');
         await onChain.start(em, order);
         await em.flush();
         return order;
       });
     }
     const checked = await this.get(ctx, orderId);
-    if (onChain && checked.status === 'accepted') await onChain.verifyHash(ctx.em, checked, hash);
+    let logIndexes: number[] | null = null;
+    if (checked.status === 'accepted') {
+      // Priced on a fork: the transfer checked on chain is of the tokens the order settles with.
+      const fork = ctx.em.fork();
+      const copy = await fork.findOneOrFail(Order, { id: checked.id });
+      await this.priceAndGuard(fork, copy, 'hash');
+      if (onChain) logIndexes = await onChain.verifyHash(fork, copy, hash);
+    }
     return ctx.em.transactional(async (em) => {
       const order = await this.outcomes.lockOrder(em, orderId);
       assertMove(order, 'settled', 'ops', wrongStatus('settle'));
-      return this.outcomes.settleLocked(em, order, hash, 'ops');
+      await this.priceAndGuard(em, order, 'hash');
+      return this.outcomes.settleLocked(em, order, hash, 'ops', true, { chainId: order.chainId!, hash, logIndexes });
     });
+  }
+
+  /**
+   * The order priced at its dealing date's NAV (the rule of a dealing date's run), and the custody
+   * rule on its delivery wallet, before any value moves: a wallet registered to anyone else is a
+   * 409; so is one that is not the investor's own in use when the gateway is to send (`send`) or a
+   * redemption is reported burned (`hash`). A subscription reported minted to the investor's own
+   * wallet that is not whitelisted fails with that reason (OneStepOutcomes.settleLocked).
+   */
+  private async priceAndGuard(em: EntityManager, order: Order, path: 'send' | 'hash'): Promise<void> {
+    if (order.dealingDate) {
+      const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
+      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, order.dealingDate);
+      const token = await em.findOne(Token, { shareClass: shareClass.id, chainId: order.chainId! }, { orderBy: { isPrimary: 'desc' } });
+      if (!token) throw noTokenOnChain(order.chainId!);
+      priceAtNav(order, nav, token.decimals, shareClass.currency);
+    }
+    const custody = await walletCustody(em, { investorId: order.investor.id, chainId: order.chainId!, address: order.deliveryWallet! });
+    if (custody === 'foreign' || (custody === 'unknown' && (path === 'send' || order.type === OrderType.redemption))) throw conflict(notInvestorsWallet(orderInvestorShown(order)));
   }
 
   /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */

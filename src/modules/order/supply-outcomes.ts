@@ -9,6 +9,9 @@ import { recordTransition } from './order-transition';
 import { Order, OrderFlow } from './order.entity';
 import { orderNotFound } from './order.errors';
 import { cannotRecordOutcome } from './two-step.errors';
+import { DeliveryMode } from '../distributor/distributor.entity';
+import { orderInvestorShown, requireOwnWallet } from '../investor/wallet-custody';
+import { claimTransfer } from './settlement-transfers';
 
 export interface SupplyOutcomeInput {
   orderId?: unknown;
@@ -21,7 +24,8 @@ export interface SupplyOutcomeInput {
 
 /** What the two-step flow asks of the chain module when a settlement is reported (src/modules/chain/settlement-onchain.ts). */
 export interface SupplyTransferCheck {
-  verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<void>;
+  /** The log indexes of the matching Transfer events; null where the chain is not read. */
+  verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<number[] | null>;
 }
 
 /**
@@ -43,7 +47,9 @@ export class SupplyOutcomes {
     const reason = optional(input.reason, 'reason');
     const transferHash = optional(input.transferHash, 'transferHash');
     const orderReference = optional(input.orderReference, 'orderReference');
-    if (name === 'settled' && transferHash) await this.verifyTransfer(em, providerId, orderId, transferHash);
+    // The custody rule before anything is read on chain (and again under the order's lock below).
+    if (name === 'settled') await this.requireOwnDelivery(em.fork(), orderId);
+    const logIndexes = name === 'settled' && transferHash ? await this.verifyTransfer(em, providerId, orderId, transferHash) : null;
 
     await em.transactional(async (tem) => {
       const order = await tem.findOne(Order, { id: orderId, flow: OrderFlow.two_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -56,6 +62,11 @@ export class SupplyOutcomes {
       const history = await order.history.loadItems();
       if (history.some((e) => e.status === name)) return;
       assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
+      if (name === 'settled') {
+        await this.requireOwnDelivery(tem, order.id);
+        // One transfer settles one order (a 409 naming the order it settled).
+        if (transferHash) await claimTransfer(tem, order.id, { chainId: order.chainId ?? '', hash: transferHash, logIndexes });
+      }
       if (reason && (name === 'rejected' || name === 'failed')) order.failureReason = reason;
       if (transferHash) order.transferHash = transferHash;
       await recordTransition(tem, order, {
@@ -70,19 +81,27 @@ export class SupplyOutcomes {
     return em.findOneOrFail(Order, { id: orderId }, { refresh: true });
   }
 
+  /** The custody rule: a two-step order's tokens settle only on the investor's own wallet (or the distributor's, `hold`). */
+  private async requireOwnDelivery(em: EntityManager, orderId: string): Promise<void> {
+    const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.two_step });
+    if (!order?.deliveryWallet || !order.chainId) return;
+    const holdFor = order.deliveryMode === DeliveryMode.hold ? order.distributor.id : null;
+    await requireOwnWallet(em, { investorId: order.investor.id, chainId: order.chainId, address: order.deliveryWallet, holdFor }, orderInvestorShown(order));
+  }
+
   /**
    * A settlement reported with a transfer hash on a chain the gateway reads must show that
    * transfer (a successful transaction with a `Transfer` of the share class's token to the
    * investor's delivery wallet). A mismatch is kept out of the order's history: the caller gets
    * the 400 saying what did not match, and ops see a `supply.transfer_mismatch` event.
    */
-  private async verifyTransfer(em: EntityManager, providerId: string | null, orderId: string, hash: string): Promise<void> {
+  private async verifyTransfer(em: EntityManager, providerId: string | null, orderId: string, hash: string): Promise<number[] | null> {
     const check = this.deps.transfers;
-    if (!check) return;
+    if (!check) return null;
     const order = await em.fork().findOne(Order, { id: orderId, flow: OrderFlow.two_step });
-    if (!order || order.status !== 'accepted') return; // not found, or not settling: the transition's own answer follows
+    if (!order || order.status !== 'accepted') return null; // not found, or not settling: the transition's own answer follows
     try {
-      await check.verifySupplyTransfer(em.fork(), order, hash);
+      return await check.verifySupplyTransfer(em.fork(), order, hash);
     } catch (err) {
       const fork = em.fork();
       appendEvent(fork, {
