@@ -23,6 +23,7 @@ import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
 import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
+import { DEFAULT_QUOTAS, Quotas, type QuotaConfig } from './access/quotas';
 import { DEFAULT_GRAPHQL_LIMITS } from './transports/graphql/limits';
 import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transport';
 import { gatewaySchema } from './transports/graphql/schema';
@@ -73,7 +74,7 @@ export interface Gateway {
 
 export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds'>> & { rateLimits?: Partial<RateLimitConfig> };
+    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds'>> & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -130,11 +131,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
+  const quotas = new Quotas({ ...DEFAULT_QUOTAS, ...deps.config.quotas }, rateLimits.redis, events.redisChannelPrefix);
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
     const outcomes = routeOutcomes({
       settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
@@ -257,6 +259,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await opsTokenFollower.stop();
       sender.close();
       await eventBus.close();
+      quotas.close();
       await rateLimits.close();
     },
   };

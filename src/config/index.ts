@@ -1,4 +1,5 @@
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit';
+import { DEFAULT_QUOTAS, type QuotaConfig } from '../access/quotas';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
 import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
@@ -50,6 +51,8 @@ export interface Config {
   graphqlLimits: GraphqlLimits;
   /** Token requests and ops-token guesses per window (RATE_LIMIT_*; counted in Redis when REDIS_URL is set). */
   rateLimits: RateLimitConfig;
+  /** Writes, sockets and subscriptions per principal and address (QUOTA_*; counted in Redis when REDIS_URL is set). */
+  quotas: QuotaConfig;
   /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
   jwt: JwtConfig;
   /**
@@ -159,6 +162,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authPerAddress: int('RATE_LIMIT_AUTH_PER_ADDRESS', DEFAULT_RATE_LIMITS.authPerAddress, 1, 1_000_000),
       opsFailuresPerAddress: int('RATE_LIMIT_OPS_FAILURES', DEFAULT_RATE_LIMITS.opsFailuresPerAddress, 1, 1_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
+    },
+    quotas: {
+      writes: int('QUOTA_WRITES', DEFAULT_QUOTAS.writes, 1, 1_000_000),
+      writesWindowSeconds: int('QUOTA_WRITES_WINDOW_SECONDS', DEFAULT_QUOTAS.writesWindowSeconds, 1, 86_400),
+      socketsPerPrincipal: int('QUOTA_SOCKETS_PER_PRINCIPAL', DEFAULT_QUOTAS.socketsPerPrincipal, 1, 1_000_000),
+      socketsPerAddress: int('QUOTA_SOCKETS_PER_ADDRESS', DEFAULT_QUOTAS.socketsPerAddress, 1, 1_000_000),
+      subscriptionsPerPrincipal: int('QUOTA_SUBSCRIPTIONS_PER_PRINCIPAL', DEFAULT_QUOTAS.subscriptionsPerPrincipal, 1, 1_000_000),
+      subscriptionsPerAddress: int('QUOTA_SUBSCRIPTIONS_PER_ADDRESS', DEFAULT_QUOTAS.subscriptionsPerAddress, 1, 1_000_000),
     },
     jwt: parseJwt(env, appEnv, int, problems),
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),

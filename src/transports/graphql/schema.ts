@@ -3,12 +3,13 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { RESOLVERS } from './resolvers';
 import { guardSchema } from '../../access/visibility';
+import { countWrites } from '../../access/quotas';
 
 let schema: GraphQLSchema | null = null;
 
-/** The schema, built once per process (type-graphql keeps global metadata), with its visibility rules applied. */
+/** The schema, built once per process (type-graphql keeps global metadata), with its visibility rules and write quota applied. */
 export function gatewaySchema(): GraphQLSchema {
-  schema ??= guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED }));
+  schema ??= countWrites(guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED })));
   return schema;
 }
 
