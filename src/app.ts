@@ -68,6 +68,11 @@ export interface Gateway {
     /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
     stop(): Promise<void>;
   };
+  /**
+   * Says "not ready" on /ready (503, `draining`) while still serving everything: a load balancer
+   * that checks readiness stops sending here before `close` stops listening (docs/scaling.md).
+   */
+  drain(): void;
   /** Stops taking requests, lets in-flight ones finish, then stops. */
   close(): Promise<void>;
 }
@@ -246,6 +251,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       }),
     background,
     chainFollower,
+    drain: () => ops.drain(),
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);

@@ -98,6 +98,12 @@ export interface Config {
   chainDataDir: string | null;
   /** How often the register is reconciled with the chain (RECONCILIATION_INTERVAL_MS, default daily; at least a minute). */
   reconciliationIntervalMs: number;
+  /**
+   * On SIGTERM, how long /ready answers 503 `draining` while the gateway still serves, before it
+   * stops listening (SHUTDOWN_DRAIN_MS, default 5000 outside development and test, 0 there; at
+   * most 10000, within the 15 s a stop may take): longer than the load balancer's readiness interval.
+   */
+  shutdownDrainMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -183,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
     reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', development ? 0 : 5000, 0, 10_000),
   };
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -28,7 +28,8 @@ const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
  * Work runs per chain; each step forks its own EntityManager, like the event relay.
  */
 export class ChainSender {
-  readonly owner = randomUUID();
+  /** Who holds a lease, as chain_signer.lease_owner shows it: this process (pid) and this sender. */
+  readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly loop: WakeLoop;
   private readonly outages = new ChainOutages('chain sender');
   private readonly waiters = new Set<() => void>();
