@@ -1,4 +1,3 @@
-import Redis from 'ioredis';
 import { createClient, type Client } from 'graphql-ws';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
@@ -9,6 +8,7 @@ import { aTokenPair } from '../support/auth.factories';
 import { aDistributor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import type { HttpResponse } from '../support/http';
+import { requiredRedis } from '../support/redis';
 
 /*
  * Quotas per principal (src/access/quotas.ts): writes per distributor whichever door they come
@@ -199,17 +199,11 @@ async function eventuallyOpen(attempt: () => Promise<{ state: string }>) {
 }
 
 describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
-  const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
   let first: TestGateway;
   let second: TestGateway;
   const open: Client[] = [];
   beforeAll(async () => {
-    // Required, not optional: .ci/run starts a Redis when none answers.
-    const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    const available = await probe.connect().then(() => true, () => false);
-    probe.disconnect();
-    if (!available) throw new Error(`Redis not reachable at ${redisUrl}: start one (redis-server --port 6379) or set REDIS_URL`);
+    const redisUrl = await requiredRedis();
     // Counters of this run's own.
     const events = { redisUrl, redisChannelPrefix: `quota-test-${randomUUID()}:` };
     first = await startTestGateway({ config: { quotas: QUOTAS }, events });
