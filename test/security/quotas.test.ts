@@ -7,7 +7,8 @@ import { Investor } from '../../src/modules/investor/investor.entity';
 import { aTokenPair } from '../support/auth.factories';
 import { aDistributor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import type { HttpResponse } from '../support/http';
+import { httpRequest, type HttpResponse } from '../support/http';
+import { createGateway, type Gateway } from '../../src/app';
 import { requiredRedis } from '../support/redis';
 
 /*
@@ -38,12 +39,13 @@ async function aCaller(gw: TestGateway) {
 type Caller = Awaited<ReturnType<typeof aCaller>>;
 
 /** One write through each door, and one read. */
+type Doors = Pick<TestGateway, 'api' | 'graphql'>;
 const doors = {
-  'REST R POST /investor/register': (gw: TestGateway, c: Caller) =>
+  'REST R POST /investor/register': (gw: Doors, c: Caller) =>
     gw.api('POST', '/investor/register', { host: c.host, body: { distributorId: c.distributor.id, externalInvestorId: `ext-${randomUUID()}` } }),
-  'REST O POST /user/register': (gw: TestGateway, c: Caller) =>
+  'REST O POST /user/register': (gw: Doors, c: Caller) =>
     gw.api('POST', '/user/register', { headers: c.bearer, body: { email: 'a@example.com', name: 'A', uniqueId: `u-${randomUUID()}` } }),
-  'GraphQL mutation registerUser': (gw: TestGateway, c: Caller) =>
+  'GraphQL mutation registerUser': (gw: Doors, c: Caller) =>
     gw.graphql('mutation($i: RegisterUserInput!) { registerUser(input: $i) { userId } }', { i: { email: 'a@example.com', name: 'A', distributorId: shownId(c.distributor.id, 'distributor', 'O') } }, { token: c.token }),
 };
 type Door = keyof typeof doors;
@@ -200,7 +202,9 @@ async function eventuallyOpen(attempt: () => Promise<{ state: string }>) {
 
 describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
   let first: TestGateway;
-  let second: TestGateway;
+  // A second instance on the same database (the embedded one included), as a deployment runs them.
+  let second: Gateway;
+  let secondDoors: Doors & { port: number };
   const open: Client[] = [];
   beforeAll(async () => {
     const redisUrl = await requiredRedis();
@@ -208,7 +212,13 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
     const events = { redisUrl, redisChannelPrefix: `quota-test-${randomUUID()}:` };
     first = await startTestGateway({ config: { quotas: QUOTAS }, events });
     await first.reset();
-    second = await startTestGateway({ config: { quotas: QUOTAS }, events });
+    second = await createGateway({ config: { env: 'test', bodyLimit: '100kb', quotas: QUOTAS }, orm: first.db.orm, clock: first.clock, events, background: false });
+    const port = await second.listen(0, '127.0.0.1');
+    secondDoors = {
+      port,
+      api: (method, path, opts) => httpRequest(port, method, `/api/v1${path}`, opts),
+      graphql: (query, variables, opts = {}) => httpRequest(port, 'POST', '/graphql', { body: { query, variables }, headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }),
+    };
   });
   afterAll(async () => {
     await Promise.all(open.map((c) => c.dispose()));
@@ -219,9 +229,9 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
   it('writes on one gateway count on the other', async () => {
     const c = await aCaller(first);
     expectAccepted(DOORS[0], await doors[DOORS[0]](first, c));
-    expectAccepted(DOORS[0], await doors[DOORS[0]](second, c));
+    expectAccepted(DOORS[0], await doors[DOORS[0]](secondDoors, c));
     expectAccepted(DOORS[1], await doors[DOORS[1]](first, c));
-    expectQuotaRefusal(await doors[DOORS[0]](second, c));
+    expectQuotaRefusal(await doors[DOORS[0]](secondDoors, c));
   });
 
   it("sockets on one gateway count on the other, and a closed one's place is free on both", async () => {
@@ -229,10 +239,10 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
     const held = [await connect(first.port, a.token), await connect(first.port, a.token)];
     open.push(...held.map((h) => h.client));
     expect(held.map((h) => h.connected)).toEqual([true, true]);
-    expect(await connect(second.port, a.token)).toMatchObject({ connected: false, code: 4429, reason: 'Too many open sockets for this principal' });
+    expect(await connect(secondDoors.port, a.token)).toMatchObject({ connected: false, code: 4429, reason: 'Too many open sockets for this principal' });
     await held[0]!.client.dispose();
     await eventuallyConnected(async () => {
-      const c = await connect(second.port, a.token);
+      const c = await connect(secondDoors.port, a.token);
       open.push(c.client);
       return c;
     });
