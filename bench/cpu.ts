@@ -16,6 +16,7 @@ import { Client } from 'pg';
 import { createGateway } from '../src/app';
 import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
+import { BENCH_QUOTAS } from './quotas';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/persistence/orm';
 import { introspectionFromSchema } from 'graphql';
@@ -54,6 +55,7 @@ async function main() {
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     METRICS_TOKEN: randomBytes(24).toString('hex'),
+    ...BENCH_QUOTAS,
     ...process.env,
     DATABASE_URL: url,
     APP_ENV: 'production',

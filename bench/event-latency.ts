@@ -16,6 +16,7 @@ import { systemClock } from '../src/common/clock';
 import { freshEventsMarket } from './events-market';
 import { aPendingOrder, moveOrder } from '../test/support/event.factories';
 import { httpRequest } from '../test/support/http';
+import { BENCH_QUOTAS } from './quotas';
 import { killed, startChildGateway } from '../test/support/child-gateway';
 import { subscribe } from '../test/support/subscriptions';
 import { join } from 'node:path';
@@ -45,7 +46,7 @@ async function main() {
       else if (m.orderId && !webhookAt.has(m.orderId)) webhookAt.set(m.orderId, m.at!);
     }),
   );
-  const gateway = await startChildGateway({ DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
+  const gateway = await startChildGateway({ ...BENCH_QUOTAS, DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
   try {
     const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: `https://127.0.0.1:${receiverPort}/hook` } });
     if (reg.status !== 200) throw new Error(`register: ${reg.text}`);

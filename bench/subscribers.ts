@@ -25,6 +25,7 @@ import { Worker } from 'node:worker_threads';
 import { systemClock } from '../src/common/clock';
 import { freshEventsMarket } from './events-market';
 import { aPendingOrder, moveOrder } from '../test/support/event.factories';
+import { BENCH_QUOTAS } from './quotas';
 import { killed, startChildGateway, type ChildGateway } from '../test/support/child-gateway';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
@@ -86,7 +87,7 @@ async function main() {
   }
   log(`placed ${orders.length} pending orders`);
 
-  const env = { DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_CHANNEL_PREFIX: `bench-subs-${process.pid}:`, LOG_LEVEL: 'error' };
+  const env = { ...BENCH_QUOTAS, DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_CHANNEL_PREFIX: `bench-subs-${process.pid}:`, LOG_LEVEL: 'error' };
   const gateways: ChildGateway[] = [];
   const shares: Share[] = [];
   const producerThreads: Worker[] = [];

@@ -56,7 +56,7 @@ const written = (o: RestOutcome): IdempotentOutcome => ({ status: o.status, json
  * Runs `run` at most once per (distributor, key) within 24 hours: the first request runs and
  * its answer is kept, status and body text; the same request again gets exactly those bytes,
  * marked replayed; another request with the key answers 422; one arriving while the first still
- * runs, 409. Server failures (5xx) are not kept, so a retry runs anew.
+ * runs, 409. Server failures (5xx) and 429s are not kept, so a retry runs anew.
  *
  * A route whose writes run in one transaction (`atomic`) holds the key in that transaction and
  * keeps its answer there (IdempotencyService.held): a connection lost while committing leaves
@@ -89,7 +89,7 @@ export async function idempotent(
     await store.release(em, owner, key);
     throw err;
   }
-  if (outcome.status >= 500) await store.release(em, owner, key);
+  if (!isKept(outcome)) await store.release(em, owner, key);
   else await store.complete(em, owner, key, outcome.status, outcome.json);
   return outcome;
 }
@@ -97,6 +97,9 @@ export async function idempotent(
 const replay = (claim: { status: number; body: string }): IdempotentOutcome => ({ status: claim.status, json: claim.body, replayed: true });
 
 const isSuccess = (outcome: { status: number }) => outcome.status >= 200 && outcome.status < 300;
+
+/** Answers kept for the key: not a server failure, nor a refusal that says "later" (429): a retry then runs anew. */
+const isKept = (outcome: { status: number }) => outcome.status < 500 && outcome.status !== 429;
 
 /** An answer that is not a success: its writes roll back (a refused request writes nothing). */
 class NotASuccess extends Error {
@@ -108,7 +111,7 @@ class NotASuccess extends Error {
 /**
  * One transaction holds the key, runs the request and keeps its answer. A refusal's writes are
  * rolled back to a savepoint and the refusal is kept (a retry gets the same 4xx); a server
- * failure keeps nothing.
+ * failure, or a quota's 429, keeps nothing.
  */
 async function runHoldingKey(store: IdempotencyService, em: EntityManager, owner: string, key: string, fingerprint: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<IdempotentOutcome> {
   return em.transactional(async (tem) => {
@@ -125,7 +128,7 @@ async function runHoldingKey(store: IdempotencyService, em: EntityManager, owner
       if (!(err instanceof NotASuccess)) throw err;
       outcome = err.outcome;
     }
-    if (outcome.status < 500) await store.keep(tem, owner, key, fingerprint, outcome.status, outcome.json);
+    if (isKept(outcome)) await store.keep(tem, owner, key, fingerprint, outcome.status, outcome.json);
     return outcome;
   });
 }

@@ -23,6 +23,7 @@ import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
 import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
+import { DEFAULT_QUOTAS, Quotas, type QuotaConfig } from './access/quotas';
 import { DEFAULT_GRAPHQL_LIMITS } from './transports/graphql/limits';
 import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transport';
 import { gatewaySchema } from './transports/graphql/schema';
@@ -70,13 +71,18 @@ export interface Gateway {
   };
   /** Starts the scheduled reconciliation where it was held (GatewayDeps.reconcileAtOnce false). */
   startReconciliation(): void;
+  /**
+   * Says "not ready" on /ready (503, `draining`) while still serving everything: a load balancer
+   * that checks readiness stops sending here before `close` stops listening (docs/scaling.md).
+   */
+  drain(): void;
   /** Stops taking requests, lets in-flight ones finish, then stops. */
   close(): Promise<void>;
 }
 
 export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds' | 'recoveryDelaySeconds'>> & { rateLimits?: Partial<RateLimitConfig> };
+    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds' | 'recoveryDelaySeconds'>> & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -138,11 +144,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const listen = clientUrl ? { connectionString: clientUrl } : null;
   const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
+  const quotas = new Quotas({ ...DEFAULT_QUOTAS, ...deps.config.quotas }, rateLimits.redis, events.redisChannelPrefix);
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
     const outcomes = routeOutcomes({
       settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
@@ -257,6 +264,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     background,
     chainFollower,
     startReconciliation: () => reconciliation?.start(),
+    drain: () => ops.drain(),
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);
@@ -271,6 +279,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await opsTokenFollower.stop();
       sender.close();
       await eventBus.close();
+      quotas.close();
       await rateLimits.close();
     },
   };

@@ -81,6 +81,9 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    // Out of the load balancer's rotation first, serving meanwhile; then no new connections, in-flight ones finished.
+    gateway.drain();
+    if (config.shutdownDrainMs) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     await gateway.close();
     await simulator?.simulator.stop();
     await anvil?.stop();

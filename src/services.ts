@@ -1,5 +1,6 @@
 import type { Clock } from './common/clock';
 import type { RateLimits } from './access/rate-limit';
+import type { Quotas } from './access/quotas';
 import { ReadCache } from './persistence/read-cache';
 import { developmentJwtConfig, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
@@ -49,6 +50,8 @@ export interface ServiceDeps {
   readCacheTtlMs?: number;
   /** Attempt counters of token requests and ops-token guesses (src/access/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** Writes, sockets and subscriptions per principal and address (src/access/quotas.ts). */
+  quotas: Quotas;
   /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
   opsTokenTtlSeconds?: number;
   /** RECOVERY_DELAY_SECONDS (default 0). */
@@ -90,6 +93,7 @@ export function createServices(deps: ServiceDeps) {
     apiCredential: new ApiCredentialService(clock),
     accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),
     rateLimits: deps.rateLimits,
+    quotas: deps.quotas,
     issuer,
     fund: new FundService(issuer),
     shareClass,

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createGateway } from '../../src/app';
 import { systemClock } from '../../src/common/clock';
 import { logger } from '../../src/common/logger';
+import { BENCH_QUOTAS } from '../quotas';
 import { loadConfig } from '../../src/config';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase, ormOptions } from '../../src/persistence/orm';
@@ -23,6 +24,7 @@ async function main() {
     // Production refuses to start without its keys: the bench's own, random per run.
     JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    ...BENCH_QUOTAS,
     METRICS_TOKEN: randomBytes(24).toString('hex'),
     ...process.env,
     DATABASE_URL: process.env.BENCH_DATABASE_URL || socketUrl,

@@ -2,6 +2,7 @@ import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
 import { str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
+import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
 /*
  * The OpenAPI 3.1 documents of surfaces R and O, generated from the route rows at start: each
@@ -32,7 +33,7 @@ const STATUS_MEANING: Record<number, string> = {
   400: 'Malformed JSON, missing required field, invalid value or format',
   401: 'Missing, invalid, expired or revoked credentials',
   403: 'A cross-site browser request; or the hostname is not provisioned for a distributor, not bound, or the caller does not meet its binding; or the distributor is not active',
-  429: 'Too many attempts; retry after `Retry-After` seconds',
+  429: 'Too many attempts, or the distributor spent its write quota; retry after `Retry-After` seconds',
   404: 'Referenced entity does not exist',
   409: 'Conflict with the current state',
   413: 'Request body too large',
@@ -106,6 +107,8 @@ function commonErrors(route: RestRoute, idempotent: boolean): Record<number, str
     errors[401] = ['missing bearer token', 'invalid access token', 'access token expired', 'access token revoked'];
     errors[403].push(INACTIVE_DISTRIBUTOR);
   }
+  // A write of a distributor counts against its quota (src/access/quotas.ts).
+  if (route.auth !== 'none' && isWrite(route)) errors[429] = [WRITE_QUOTA_MESSAGE];
   if (idempotent) {
     errors[400].push('Idempotency-Key must be 1 to 255 printable ASCII characters');
     errors[409] = ['a request with this Idempotency-Key is still being processed; retry later'];
@@ -113,6 +116,8 @@ function commonErrors(route: RestRoute, idempotent: boolean): Record<number, str
   }
   return errors;
 }
+
+const isWrite = (route: RestRoute) => route.document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'mutation');
 
 /** Express-style `/orders/:id` as OpenAPI's `/orders/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');

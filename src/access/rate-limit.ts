@@ -26,7 +26,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = { authPerKey: 10, authPerAdd
 type Bucket = 'auth-key' | 'auth-address' | 'ops-failures';
 
 /** Keys are stored hashed: a secret or a megabyte of junk never becomes a Redis key as sent. */
-const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
+export const keyOf = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 32);
 
 /**
  * The gateway's counters (rate-limiter-flexible): in Redis when REDIS_URL is set, so every
@@ -38,14 +38,11 @@ export class RateLimits {
 
   private constructor(
     config: RateLimitConfig,
-    private readonly redis: Redis | null,
+    /** The counters' Redis (null: in process), shared with the quotas (src/access/quotas.ts). */
+    readonly redis: Redis | null,
     prefix: string,
   ) {
-    const make = (bucket: Bucket, points: number): RateLimiterAbstract => {
-      const opts = { keyPrefix: `${prefix}rl:${bucket}`, points, duration: config.windowSeconds };
-      const memory = new RateLimiterMemory(opts);
-      return redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory }) : memory;
-    };
+    const make = (bucket: Bucket, points: number) => counter(redis, `${prefix}rl:${bucket}`, points, config.windowSeconds);
     this.limiters = {
       'auth-key': make('auth-key', config.authPerKey),
       'auth-address': make('auth-address', config.authPerAddress),
@@ -93,17 +90,32 @@ export class RateLimits {
     this.redis?.disconnect();
   }
 
-  private async take(bucket: Bucket, value: string): Promise<void> {
-    try {
-      await this.limiters[bucket].consume(keyOf(value));
-    } catch (refusal) {
-      if (refusal instanceof RateLimiterRes) throw new RateLimited(seconds(refusal.msBeforeNext));
-      throw refusal;
-    }
+  private take(bucket: Bucket, value: string): Promise<void> {
+    return consumeOrRefuse(this.limiters[bucket], value);
   }
 }
 
-const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+/** One point of `value`'s count, or RATE_LIMITED (429, Retry-After) once the window's are spent. */
+export async function consumeOrRefuse(limiter: RateLimiterAbstract, value: string): Promise<void> {
+  try {
+    await limiter.consume(keyOf(value));
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) throw new RateLimited(seconds(refusal.msBeforeNext));
+    throw refusal;
+  }
+}
+
+/**
+ * `points` per `duration` seconds under a key prefix: in Redis when there is one (every instance
+ * counts against the same limit), this process's count as its insurance.
+ */
+export function counter(redis: Redis | null, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+  const opts = { keyPrefix, points, duration };
+  const memory = new RateLimiterMemory(opts);
+  return redis ? new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: memory }) : memory;
+}
+
+export const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 function ignoreRefusal(refusal: unknown): void {
   if (!(refusal instanceof RateLimiterRes)) throw refusal;

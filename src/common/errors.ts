@@ -42,8 +42,11 @@ export class DomainError extends Error {
 
 /** Too many attempts: refused until `retryAfterSeconds` have passed (REST: 429 with `Retry-After`). */
 export class RateLimited extends DomainError {
-  constructor(override readonly retryAfterSeconds: number) {
-    super('RATE_LIMITED', 'too many attempts, retry later', retryAfterSeconds);
+  constructor(
+    override readonly retryAfterSeconds: number,
+    message = 'too many attempts, retry later',
+  ) {
+    super('RATE_LIMITED', message, retryAfterSeconds);
   }
 }
 

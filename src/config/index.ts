@@ -1,4 +1,5 @@
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit';
+import { DEFAULT_QUOTAS, type QuotaConfig } from '../access/quotas';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
 import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
@@ -54,6 +55,8 @@ export interface Config {
   graphqlLimits: GraphqlLimits;
   /** Token requests and ops-token guesses per window (RATE_LIMIT_*; counted in Redis when REDIS_URL is set). */
   rateLimits: RateLimitConfig;
+  /** Writes, sockets and subscriptions per principal and address (QUOTA_*; counted in Redis when REDIS_URL is set). */
+  quotas: QuotaConfig;
   /** Surface-O access tokens (JWT_SIGNING_KEY, JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS). */
   jwt: JwtConfig;
   /**
@@ -101,6 +104,12 @@ export interface Config {
   chainDataDir: string | null;
   /** How often the register is reconciled with the chain (RECONCILIATION_INTERVAL_MS, default daily; at least a minute). */
   reconciliationIntervalMs: number;
+  /**
+   * On SIGTERM, how long /ready answers 503 `draining` while the gateway still serves, before it
+   * stops listening (SHUTDOWN_DRAIN_MS, default 5000 outside development and test, 0 there; at
+   * most 10000, within the 15 s a stop may take): longer than the load balancer's readiness interval.
+   */
+  shutdownDrainMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -166,6 +175,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       opsFailuresPerAddress: int('RATE_LIMIT_OPS_FAILURES', DEFAULT_RATE_LIMITS.opsFailuresPerAddress, 1, 1_000_000),
       windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', DEFAULT_RATE_LIMITS.windowSeconds, 1, 86_400),
     },
+    quotas: {
+      writes: int('QUOTA_WRITES', DEFAULT_QUOTAS.writes, 1, 1_000_000),
+      writesWindowSeconds: int('QUOTA_WRITES_WINDOW_SECONDS', DEFAULT_QUOTAS.writesWindowSeconds, 1, 86_400),
+      socketsPerPrincipal: int('QUOTA_SOCKETS_PER_PRINCIPAL', DEFAULT_QUOTAS.socketsPerPrincipal, 1, 1_000_000),
+      socketsPerAddress: int('QUOTA_SOCKETS_PER_ADDRESS', DEFAULT_QUOTAS.socketsPerAddress, 1, 1_000_000),
+      subscriptionsPerPrincipal: int('QUOTA_SUBSCRIPTIONS_PER_PRINCIPAL', DEFAULT_QUOTAS.subscriptionsPerPrincipal, 1, 1_000_000),
+      subscriptionsPerAddress: int('QUOTA_SUBSCRIPTIONS_PER_ADDRESS', DEFAULT_QUOTAS.subscriptionsPerAddress, 1, 1_000_000),
+    },
     jwt: parseJwt(env, appEnv, int, problems),
     supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
@@ -179,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',
     reconciliationIntervalMs: int('RECONCILIATION_INTERVAL_MS', DEFAULT_RECONCILIATION_INTERVAL_MS, 60_000, 31 * 86_400_000),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', development ? 0 : 5000, 0, 10_000),
   };
   // The embedded database is one process's files on one disk: development's, never a deployment's.
   if (!databaseUrl && !development) problems.push(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);

@@ -28,8 +28,13 @@ export interface OperationsDeps {
  */
 export function operations(deps: OperationsDeps) {
   const metrics = new GatewayMetrics(deps.orm, deps.clock);
+  let draining = false;
   return {
     metrics,
+    /** From now on /ready answers 503 `draining`: load balancers take this instance out of rotation while it still serves. */
+    drain() {
+      draining = true;
+    },
     first: [requestId, metrics.http],
     mount(app: Express, restPrefix: string, surfaceR: RestRoute[], surfaceO: RestRoute[]) {
       const reference = apiReference(restPrefix, surfaceR, surfaceO);
@@ -49,7 +54,7 @@ export function operations(deps: OperationsDeps) {
       });
       // Load balancers learn ready or not; why (migration names, the database's state) only the metrics token's holder.
       app.get(READY_PATH, async (req: Request, res: Response) => {
-        const r = await checkReadiness(deps.orm);
+        const r = draining ? ({ ready: false, reason: 'draining' } as const) : await checkReadiness(deps.orm);
         const detailed = deps.metricsToken !== null && bearerMatches(req.get('authorization'), deps.metricsToken);
         if (r.ready) res.json(success(detailed ? { status: 'ready', database: 'ok', migrations: { applied: r.migrations, pending: 0 } } : { status: 'ready' }));
         else res.status(503).json(failure(detailed ? r.reason : 'not ready'));

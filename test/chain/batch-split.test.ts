@@ -7,10 +7,10 @@ import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modu
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import type { EntityRecord } from '../../src/persistence/read-record';
-import { aNav, anInvestor } from '../support/factories';
+import { aNav } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { eventually, randomWallet } from '../support/chain';
-import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
+import { eventually } from '../support/chain';
+import { aChainMarket, fourWhitelistedInvestors, behindTheGateway, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
 
 /*
  * A batch that reverts whole because one row turned bad between the gateway's check and the
@@ -39,13 +39,7 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     const { gw, chain, rpcUrl } = world;
     // given a dealing date of 12 subscriptions from four investors, one of whose wallets will lose its identity
     const m = await aChainMarket(gw);
-    const investors = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }))))];
-    const wallets = new Map<string, string>();
-    for (const inv of investors) {
-      const address = randomWallet();
-      await aWhitelistedWallet(gw, inv.id, address);
-      wallets.set(inv.id, address);
-    }
+    const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const doomed = investors[3]!;
     const orders: EntityRecord<Order>[] = [];
     for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: CHAIN }));

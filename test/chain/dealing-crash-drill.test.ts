@@ -9,13 +9,13 @@ import { HoldingMovement } from '../../src/modules/holding/holding-movement.enti
 import { Order } from '../../src/modules/order/order.entity';
 import type { EntityRecord } from '../../src/persistence/read-record';
 import { serverUrl } from '../support/database';
-import { aNav, anInvestor } from '../support/factories';
+import { aNav } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from '../support/chain';
-import { aChainMarket, aWhitelistedWallet } from '../support/chain.factories';
+import { chainClients, eventually, testChains, workerChain, type ChainClients } from '../support/chain';
+import { aChainMarket, fourWhitelistedInvestors } from '../support/chain.factories';
 import { RpcProxy } from '../support/rpc-proxy';
 
 /*
@@ -58,13 +58,7 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
   it('killed after its batches were sent and the first one settled: after the restart every order settles once, one mint each, the chain equal to the register', async () => {
     // given a dealing date of accepted subscriptions from four investors, its NAV published, prepared by an in-process gateway that then stops
     const m = await aChainMarket(gw);
-    const investors = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }))))];
-    const wallets = new Map<string, string>();
-    for (const inv of investors) {
-      const address = randomWallet();
-      await aWhitelistedWallet(gw, inv.id, address);
-      wallets.set(inv.id, address);
-    }
+    const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const orders: EntityRecord<Order>[] = [];
     for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const dealingDate = orders[0]!.dealingDate!;

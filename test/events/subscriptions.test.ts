@@ -1,5 +1,4 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
@@ -11,6 +10,7 @@ import type { Distributor } from '../../src/modules/distributor/distributor.enti
 import { aTokenPair } from '../support/auth.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';
+import { requiredRedis } from '../support/redis';
 import { subscribe } from '../support/subscriptions';
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 
@@ -195,18 +195,12 @@ describe('GraphQL subscriptions over graphql-ws', () => {
 });
 
 describe('Redis fan-out: two gateway instances on one database serve the same subscriptions', () => {
-  const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
   let first: TestGateway;
   let second: Gateway;
   let secondPort: number;
   let secondOrm: MikroORM | null = null;
   beforeAll(async () => {
-    // Required, not optional: .ci/run starts a Redis when none answers.
-    const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    const available = await probe.connect().then(() => true, () => false);
-    probe.disconnect();
-    if (!available) throw new Error(`Redis not reachable at ${redisUrl}: start one (redis-server --port 6379) or set REDIS_URL`);
+    const redisUrl = await requiredRedis();
     // A channel prefix of this run's own, so runs sharing the Redis never hear each other.
     const events = { pollMs: 50, redisUrl, redisChannelPrefix: `test-${randomUUID()}:` };
     first = await startTestGateway({ background: true, events });

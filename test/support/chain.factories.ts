@@ -4,7 +4,7 @@ import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from './factories
 import { createWalletClient, encodeFunctionData, http, type Abi, type Account, type Hex } from 'viem';
 import type { ChainConfig } from '../../src/modules/chain/chain-config';
 import { startTestGateway, type TestGateway } from './gateway';
-import { chainClients, eventually, testChains, workerChain, type ChainClients } from './chain';
+import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
 
 /** An ops GraphQL call of a test gateway; returns the body. */
 export async function opsCall(gw: TestGateway, query: string, variables: Record<string, unknown> = {}) {
@@ -42,6 +42,18 @@ export async function aWhitelistedWallet(gw: TestGateway, investorId: string, ad
     if (w.chainError) throw new Error(w.chainError);
     return w.status === WalletStatus.whitelisted ? w : undefined;
   });
+}
+
+/** The market's investor and three more of its distributor, each with a random wallet whitelisted on chain 31337. */
+export async function fourWhitelistedInvestors(gw: TestGateway, m: Awaited<ReturnType<typeof aChainMarket>>) {
+  const investors = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }))))];
+  const wallets = new Map<string, string>();
+  for (const inv of investors) {
+    const address = randomWallet();
+    await aWhitelistedWallet(gw, inv.id, address);
+    wallets.set(inv.id, address);
+  }
+  return { investors, wallets };
 }
 
 /** Waits until the order is settled or failed. */

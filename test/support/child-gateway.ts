@@ -7,6 +7,15 @@ const ROOT = basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, 
 /** The built gateway (`npm run build`), started as its own process as `npm start` would. */
 export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 
+/** Drills write from one address far faster than a distributor would (test/support/gateway.ts: GENEROUS_QUOTAS). */
+const SUITE_QUOTAS = {
+  QUOTA_WRITES: '1000000',
+  QUOTA_SOCKETS_PER_PRINCIPAL: '10000',
+  QUOTA_SOCKETS_PER_ADDRESS: '10000',
+  QUOTA_SUBSCRIPTIONS_PER_PRINCIPAL: '10000',
+  QUOTA_SUBSCRIPTIONS_PER_ADDRESS: '10000',
+};
+
 export interface ChildGateway {
   child: ChildProcess;
   port: number;
@@ -15,7 +24,7 @@ export interface ChildGateway {
 
 /** `env` overrides the test environment; an `undefined` value removes a variable (e.g. DATABASE_URL). */
 export function startChildGateway(env: Record<string, string | undefined>): Promise<ChildGateway> {
-  const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env } as NodeJS.ProcessEnv;
+  const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...SUITE_QUOTAS, ...env } as NodeJS.ProcessEnv;
   delete full.NODE_OPTIONS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
   const child = spawn(process.execPath, [MAIN], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });

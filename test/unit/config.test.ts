@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       graphqlIntrospection: true,
       graphqlLimits: { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 },
       rateLimits: { authPerKey: 10, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 60 },
+      quotas: { writes: 100, writesWindowSeconds: 10, socketsPerPrincipal: 20, socketsPerAddress: 50, subscriptionsPerPrincipal: 100, subscriptionsPerAddress: 200 },
       jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
       supplyProviders: {},
       supplySimulator: true,
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       chains: null,
       chainDataDir: '.data/anvil',
       reconciliationIntervalMs: 86_400_000,
+      shutdownDrainMs: 0,
     });
   });
 

@@ -23,3 +23,22 @@ export async function takeLease(orm: MikroORM, chain: ChainHandle, owner: string
 export async function releaseLeases(orm: MikroORM, owner: string): Promise<void> {
   await orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [owner]);
 }
+
+/**
+ * Runs `work` holding the lease: taken first (false, and nothing run, while another instance holds
+ * it), then renewed every third of its length until `work` ends. A pass can outlast the lease when
+ * the node or the machine is slow (estimates, fees, a batch's call): without renewal another
+ * instance took the lease mid-pass, the first found it lost at signing, and under load the
+ * instances could take it from each other for ever with nothing signed (seen in the many-gateways
+ * drill with a 3 s lease on a loaded machine).
+ */
+export async function withLease(orm: MikroORM, chain: ChainHandle, owner: string, work: () => Promise<void>): Promise<boolean> {
+  if (!(await takeLease(orm, chain, owner))) return false;
+  const renewal = setInterval(() => void takeLease(orm, chain, owner).catch(() => undefined), (chain.config.leaseSeconds * 1000) / 3);
+  try {
+    await work();
+  } finally {
+    clearInterval(renewal);
+  }
+  return true;
+}

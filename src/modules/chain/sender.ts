@@ -8,7 +8,7 @@ import { WakeLoop } from '../../events/wake-loop';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
 import { ChainSigner, ChainTransaction, ChainTxStatus, stamped, type IntentPatch } from './chain-transaction.entity';
-import { releaseLeases, takeLease } from './agent-lease';
+import { releaseLeases, withLease } from './agent-lease';
 import { signReplacement } from './replacement';
 import type { ChainHandle, Chains } from './chains';
 import { readCallFailure, revertReasonOf } from './revert';
@@ -28,7 +28,8 @@ const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
  * Work runs per chain; each step forks its own EntityManager, like the event relay.
  */
 export class ChainSender {
-  readonly owner = randomUUID();
+  /** Who holds a lease, as chain_signer.lease_owner shows it: this process (pid) and this sender. */
+  readonly owner = `${process.pid}:${randomUUID()}`;
   private readonly loop: WakeLoop;
   private readonly outages = new ChainOutages('chain sender');
   private readonly waiters = new Set<() => void>();
@@ -84,10 +85,11 @@ export class ChainSender {
   }
 
   private async work(chain: ChainHandle): Promise<void> {
-    if (!(await takeLease(this.orm, chain, this.owner))) return;
-    await this.signQueued(chain);
-    await this.sendSigned(chain);
-    await this.follow(chain);
+    await withLease(this.orm, chain, this.owner, async () => {
+      await this.signQueued(chain);
+      await this.sendSigned(chain);
+      await this.follow(chain);
+    });
   }
 
   private intents(chain: ChainHandle, statuses: ChainTxStatus[]): Promise<ChainTransaction[]> {

@@ -4,12 +4,17 @@ import { buildSchemaSync } from 'type-graphql';
 import { RESOLVERS } from './resolvers';
 import { guardSchema } from '../../access/visibility';
 import { guardOpsRoles } from '../../access/ops-guard';
+import { countWrites } from '../../access/quotas';
 
 let schema: GraphQLSchema | null = null;
 
-/** The schema, built once per process (type-graphql keeps global metadata), with its visibility rules and ops role rules applied. */
+/**
+ * The schema, built once per process (type-graphql keeps global metadata), with its visibility
+ * rules, ops role rules and write quota applied; the quota wraps outermost, so a refused write
+ * opens no transaction.
+ */
 export function gatewaySchema(): GraphQLSchema {
-  schema ??= guardOpsRoles(guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED })));
+  schema ??= countWrites(guardOpsRoles(guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED }))));
   return schema;
 }
 

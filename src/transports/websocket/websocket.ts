@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ERROR_TABLE } from '../../common/errors';
-import { execute, GraphQLError, specifiedRules, validate, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, specifiedRules, validate, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { logger } from '../../common/logger';
@@ -12,6 +12,7 @@ import type { GraphqlGuards } from '../graphql/limits';
 import { operationInputProblem } from '../graphql/input-guard';
 import { admittedContext, graphqlContext } from '../../access/graphql-principal';
 import { sharedSubscribe } from './shared-subscriptions';
+import { SOCKET_QUOTA_MESSAGE, SUBSCRIPTION_QUOTA_MESSAGE } from '../../access/quotas';
 
 /**
  * Close codes of the GraphQL socket (besides graphql-ws's own):
@@ -20,6 +21,9 @@ import { sharedSubscribe } from './shared-subscriptions';
  *   API credential or token family revoked, ops token revoked, distributor no longer active):
  *   re-authenticate and reconnect;
  * - 4429 Too many attempts: the address failed ops tokens too often (RATE_LIMIT_OPS_FAILURES);
+ *   or, with the reason `Too many open sockets for this principal|from this address`, the
+ *   principal or the address already holds its quota of sockets (QUOTA_SOCKETS_PER_*):
+ *   close another one first;
  * - 1009 Message too big: a message above BODY_LIMIT (ws `maxPayload`).
  */
 /** Where subscriptions are served, as an error on another transport tells the client. */
@@ -52,6 +56,10 @@ interface Connection {
   principal: Principal;
   clientAddress: string | undefined;
   timer?: NodeJS.Timeout;
+  /** Gives the socket's place in the quotas back (src/access/quotas.ts). */
+  release: () => Promise<void>;
+  /** The same for each open subscription, by operation id. */
+  subscriptions: Map<string, () => Promise<void>>;
 }
 
 const authorizationOf = (params: Record<string, unknown> | undefined): string | undefined => {
@@ -99,7 +107,12 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         try {
           const principal = await authenticate(authorization, clientAddress);
           if (principal.kind === 'anonymous') return false;
-          const connection: Connection = { authorization, principal, clientAddress };
+          const opened = await deps.services.quotas.openSocket(principal, clientAddress);
+          if ('refused' in opened) {
+            ctx.extra.socket.close(WS_CLOSE.rateLimited, `${SOCKET_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`);
+            return false;
+          }
+          const connection: Connection = { authorization, principal, clientAddress, release: opened.release, subscriptions: new Map() };
           connection.timer = setInterval(() => void recheck(connection, ctx.extra.socket), recheckMs).unref();
           connections.set(ctx, connection);
           return true;
@@ -108,11 +121,20 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
           return false; // 4403 Forbidden
         }
       },
-      onClose: (ctx) => {
-        clearInterval(connections.get(ctx)?.timer);
+      onClose: async (ctx) => {
+        const connection = connections.get(ctx);
         connections.delete(ctx);
+        if (!connection) return;
+        clearInterval(connection.timer);
+        await Promise.all([connection.release(), ...[...connection.subscriptions.values()].map((release) => release())]);
       },
-      onSubscribe: (_ctx, _id, payload) => {
+      onComplete: async (ctx, id) => {
+        const subscriptions = connections.get(ctx)?.subscriptions;
+        const release = subscriptions?.get(id);
+        subscriptions?.delete(id);
+        await release?.();
+      },
+      onSubscribe: async (ctx, id, payload) => {
         let document;
         try {
           document = deps.guards.parse(payload.query);
@@ -124,6 +146,12 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         // The same input rules as on HTTP (inputHygienePlugin), before anything subscribes.
         const problem = operationInputProblem(document, payload.variables ?? undefined);
         if (problem) return [new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT' } })];
+        const connection = connections.get(ctx);
+        if (connection && getOperationAST(document, payload.operationName)?.operation === 'subscription') {
+          const opened = await deps.services.quotas.openSubscription(connection.principal, connection.clientAddress);
+          if ('refused' in opened) return [new GraphQLError(`${SUBSCRIPTION_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`, { extensions: { code: 'RATE_LIMITED' } })];
+          connection.subscriptions.set(id, opened.release);
+        }
         return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       context: async (ctx) => {
