@@ -45,7 +45,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
       ['Currency', 'EUR'], ['Name', 'Edit Liquidity EUR I'], ['Manager', 'Edit Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'XX123'],
       ['Jurisdiction', 'LU'], ['Minimum investment', '100'], ['Metrics currency', 'EUR'], ['Asset class', 'Money Market'], ['Description', 'Overnight euro deposits'],
       ['Risk level', '1'], ['Eligible investors', 'PROF'], ['Distribution policy', 'Accumulating'], ['Account holder', 'Edit Liquidity Fund'],
-      ['Account number', 'LU280019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
+      ['Account number', 'LU630019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
     ];
     for (const [label, value] of values) await ui.field(label).fill(value);
     await page.getByRole('button', { name: 'Create share class' }).click();
@@ -64,12 +64,12 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await ui.expectAccessible('share class form, refused');
 
     await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.type('LU2900000037');
+    await page.keyboard.type('LU2900000030');
     await page.keyboard.press('Enter');
     const id = await ui.idFromHash('share-classes');
     await ui.heading('Edit Liquidity EUR I');
     const created = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId feesSubBps details { isin minimumInvestment_fiat } createdBy } }`, { id });
-    expect(created.shareClass).toEqual({ fundId: fund.id, feesSubBps: 25, details: { isin: 'LU2900000037', minimumInvestment_fiat: 100 }, createdBy: 'test-ops' });
+    expect(created.shareClass).toEqual({ fundId: fund.id, feesSubBps: 25, details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 }, createdBy: 'test-ops' });
   });
 
   it('edits the issuer, the fund and the share class, a refusal again beside its field', async () => {

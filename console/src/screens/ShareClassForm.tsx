@@ -23,7 +23,7 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
     legend: 'Fees (basis points, 100 = 1 %)',
     fields: [['feesSubBps', 'Subscription fee', 'int'], ['feesRedBps', 'Redemption fee', 'int'], ['feesMgmtBps', 'Management fee', 'int'], ['feesPerfBps', 'Performance fee', 'int'], ['feesWatermarkBps', 'High watermark', 'int']],
   },
-  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'e.g. LU2900000037'], ['details.jurisdiction', 'Jurisdiction', 'text'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
+  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'e.g. LU2900000030'], ['details.jurisdiction', 'Jurisdiction', 'text'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
   {
     legend: 'Metrics',
     fields: [['metrics.apy_bps', 'APY (bps)', 'int'], ['metrics.tvl_fiat', 'TVL', 'text'], ['metrics.change7D', '7-day change', 'text'], ['metrics.currency', 'Metrics currency', 'text'], ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended']],
