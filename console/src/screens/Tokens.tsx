@@ -50,9 +50,9 @@ function useTokenFields(first: boolean, way: 'deploy' | 'register') {
   const fields = (
     <>
       {chain.fields}
-      <Field label="Token name" name="name" value={name} onChange={setName} required />
-      <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} required />
-      <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} required />
+      <Field label="Token name" name="name" value={name} onChange={setName} />
+      <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} />
+      <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} />
       <Select label="Primary token" name="isPrimary" value={primary} onChange={setPrimary} options={[['yes', 'Yes: its chain becomes the default chain'], ['no', 'No']]} />
     </>
   );
@@ -83,6 +83,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
     <>
       <ActionForm
         label="Deploy token"
+        input="DeployTokenInput"
         busyLabel="Deploying…"
         className="inline"
         submit={async () => {
@@ -133,6 +134,7 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
     <>
       <ActionForm
         label="Register token"
+        input="CreateTokenInput"
         className="inline"
         submit={() => (setRegistered(null), request(CreateTokenDocument, { input: { shareClassId, contractAddress: contractAddress.trim(), ...f.input() } }))}
         onDone={(r) => {
@@ -141,7 +143,7 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
           onDone();
         }}
       >
-        <Field label="Contract address" name="contractAddress" value={contractAddress} onChange={setAddress} required placeholder="0x…" />
+        <Field label="Contract address" name="contractAddress" value={contractAddress} onChange={setAddress} placeholder="0x…" />
         {f.fields}
       </ActionForm>
       {registered && (
