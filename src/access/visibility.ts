@@ -69,6 +69,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   DealingDatesView: 'part',
   IssuedApiCredential: 'ops',
   IssuedOpsToken: 'ops',
+  ChainTransactionFinal: 'ops',
 
   Distributor: { owner: (d) => d.id },
   DistributorHost: { owner: (h) => ref(h.distributor) },

@@ -464,6 +464,11 @@ export type ChainsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ChainsQuery = { chains: Array<{ chainId: string, name: string, writable: boolean, confirmations: number }> };
 
+export type ChainTransactionsFinalSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ChainTransactionsFinalSubscription = { chainTransactionFinal: { eventId: string, chainTransactionId: string, chainId: string, purpose: string, status: string, orderId: string | null, walletId: string | null } };
+
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
   filter?: DistributorFilter | null | undefined;
@@ -1256,6 +1261,19 @@ export const ChainsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChainsQuery, ChainsQueryVariables>;
+export const ChainTransactionsFinalDocument = new TypedDocumentString(`
+    subscription ChainTransactionsFinal {
+  chainTransactionFinal {
+    eventId
+    chainTransactionId
+    chainId
+    purpose
+    status
+    orderId
+    walletId
+  }
+}
+    `) as unknown as TypedDocumentString<ChainTransactionsFinalSubscription, ChainTransactionsFinalSubscriptionVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {

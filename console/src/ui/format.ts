@@ -17,6 +17,15 @@ const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'sho
 
 export const time = (ms: number | null | undefined) => (ms == null ? '—' : dateTime.format(new Date(ms)));
 export const day = (ms: number | null | undefined) => (ms == null ? '—' : dateOnly.format(new Date(ms)));
+/** `1 day`, `2 days`, `-1 days`: the word in the plural unless the count is exactly one. */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${Math.abs(n) === 1 ? one : many}`;
+
+/**
+ * Who did it, as a person reads it: surface R stamps a distributor's request `Network` when the
+ * caller sent no `x-actor`, which names no one: it reads as the distributor's name.
+ */
+export const actor = (by: string, distributorName: string) => (by === 'Network' ? `${distributorName} (over the distributor API, no x-actor sent)` : by);
+
 export const bps = (n: number) => `${(n / 100).toFixed(2)} %`;
 
 /** A decimal the user typed: digits with an optional fraction, nothing else. */
