@@ -50,12 +50,12 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     for (const [label, value] of values) await ui.field(label).fill(value);
     await page.getByRole('button', { name: 'Create share class' }).click();
 
-    const refusal = 'details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)';
+    const refusal = 'details.isin: must be an ISIN of 2 letters, 9 letters or digits and 1 check digit (ISO 6166)';
     await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe(refusal);
     const isin = page.getByLabel('ISIN', { exact: true });
     await expect(isin.getAttribute('aria-invalid')).resolves.toBe('true');
     const note = page.locator('.field-error');
-    await expect(note.textContent()).resolves.toBe(refusal);
+    await expect(note.textContent()).resolves.toBe('ISIN must be an ISIN of 2 letters, 9 letters or digits and 1 check digit (ISO 6166)');
     await expect(isin.getAttribute('aria-describedby')).resolves.toContain(await note.getAttribute('id'));
     await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('details.isin');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Edit Liquidity EUR I');
@@ -93,7 +93,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await manager.fill('Edit Investment Managers');
     await page.getByLabel(/^Risk level/).fill('9');
     await page.getByRole('button', { name: 'Save share class' }).click();
-    await expect(page.locator('.field-error').textContent()).resolves.toBe('overview.riskLevel must be an integer from 1 to 7');
+    await expect(page.locator('.field-error').textContent()).resolves.toBe('Risk level must be an integer from 1 to 7');
     await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('overview.riskLevel');
     await expect(manager.inputValue()).resolves.toBe('Edit Investment Managers');
     // Corrected by keyboard where the focus already is.

@@ -15,7 +15,9 @@ import { href } from './router';
  * puts the focus on the first, so the correction starts at the right place. `required` holds the
  * paths the form's input type requires (from the schema, api/required-fields.ts).
  */
-const FormState = createContext<{ refused: ReadonlyMap<string, string>; required: ReadonlySet<string> }>({ refused: new Map(), required: new Set() });
+/** A refused field: what is wrong in words (shown after its label), or a whole message that names it itself. */
+type Refusal = { words: string; message?: string };
+const FormState = createContext<{ refused: ReadonlyMap<string, Refusal>; required: ReadonlySet<string> }>({ refused: new Map(), required: new Set() });
 
 /** `ISIN is required`, `LEI: check digits do not match (ISO 17442)`: the words after the field's label. */
 export function withLabel(label: string, words: string): string {
@@ -24,12 +26,12 @@ export function withLabel(label: string, words: string): string {
 
 function useRefusal(name: string | undefined, id: string, hint: boolean, label: string) {
   const { refused } = useContext(FormState);
-  const words = name ? refused.get(name) : undefined;
-  const invalid = words !== undefined;
+  const refusal = name ? refused.get(name) : undefined;
+  const invalid = refusal !== undefined;
   const describedBy = [hint ? `${id}-hint` : null, invalid ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   const note = invalid ? (
     <small id={`${id}-error`} className="field-error">
-      {withLabel(label, words)}
+      {refusal.message ?? withLabel(label, refusal.words)}
     </small>
   ) : null;
   return { invalid, describedBy, note };
@@ -109,7 +111,7 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
 export function ActionForm({ submit, label, children, onDone, className, busyLabel, name, input }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string; /** The form's accessible name, when several share a button label. */ name?: string; /** The GraphQL input type whose required fields are marked. */ input?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  const [refused, setRefused] = useState<ReadonlyMap<string, string>>(new Map());
+  const [refused, setRefused] = useState<ReadonlyMap<string, Refusal>>(new Map());
   const required = useMemo(() => (input ? requiredPaths(input) : new Set<string>()), [input]);
   const form = useRef<HTMLFormElement>(null);
   const fieldNamed = (path: string) => form.current?.querySelector<HTMLInputElement>(`[name="${CSS.escape(path)}"]`) ?? null;
@@ -145,13 +147,13 @@ export function ActionForm({ submit, label, children, onDone, className, busyLab
         <div className="error" role="alert">
           <span className="message">Not saved: {refused.size} fields to correct</span>
           <ul className="refusals">
-            {[...refused].map(([path, words]) => (
-              <li key={path}>{withLabel(labelOf(path), words)}</li>
+            {[...refused].map(([path, r]) => (
+              <li key={path}>{r.message ?? withLabel(labelOf(path), r.words)}</li>
             ))}
           </ul>
         </div>
       ) : (
-        <ErrorNote error={refused.size ? withLabel(labelOf(refused.keys().next().value!), refused.values().next().value!) : error} />
+        <ErrorNote error={error} />
       )}
     </form>
   );
@@ -161,11 +163,11 @@ export function ActionForm({ submit, label, children, onDone, className, busyLab
  * The fields a refusal names that the form has (`has`): every one of `extensions.fields`, or the
  * field a lone message begins with (`details.isin must …`, from an answer without fields).
  */
-function refusedFields(err: Error, has: (path: string) => boolean): ReadonlyMap<string, string> {
+function refusedFields(err: Error, has: (path: string) => boolean): ReadonlyMap<string, Refusal> {
   const listed = err instanceof ApiError ? err.fields : [];
-  if (listed.length) return new Map(listed.map((f) => [f.path, f.message]));
-  const field = /^([A-Za-z_][\w.]*)\b:? ?(.*)$/.exec(err.message);
-  return field && has(field[1]) ? new Map([[field[1], field[2]]]) : new Map();
+  if (listed.length) return new Map(listed.map((f) => [f.path, { words: f.message }]));
+  const field = /^([A-Za-z_][\w.]*)\b/.exec(err.message)?.[1];
+  return field && has(field) ? new Map([[field, { words: err.message, message: err.message }]]) : new Map();
 }
 
 /**
