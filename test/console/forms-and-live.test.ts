@@ -23,7 +23,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
   const url = (hash = '') => consoleUrl(gw, hash);
 
   beforeAll(async () => {
-    gw = await startTestGateway({ chains: await testChains() });
+    gw = await startTestGateway({ chains: await testChains(), background: true, events: { pollMs: 50 } });
     await gw.reset();
     fund = await aFund(gw.em(), { issuer: await anIssuer(gw.em(), { name: 'Live Asset Management S.A.' }), name: 'Live Liquidity Fund' });
     ({ browser, page, ui } = await signedInConsole(gw));
