@@ -401,7 +401,7 @@ export type WebhookStatus =
   | 'active'
   | 'disabled';
 
-export type ChainTxFragment = { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
+export type ChainTxFragment = { id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
 export type ChainTransactionsQueryVariables = Exact<{
   chainId: string;
@@ -410,7 +410,7 @@ export type ChainTransactionsQueryVariables = Exact<{
 }>;
 
 
-export type ChainTransactionsQuery = { chainTransactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> };
+export type ChainTransactionsQuery = { chainTransactions: Array<{ id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> };
 
 export type DeployTokenMutationVariables = Exact<{
   input: DeployTokenInput;
@@ -442,7 +442,7 @@ export type SettleDealingDateMutationVariables = Exact<{
 }>;
 
 
-export type SettleDealingDateMutation = { settleDealingDate: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }>, failed: Array<{ orderId: string, reason: string }>, transactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> } };
+export type SettleDealingDateMutation = { settleDealingDate: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }>, failed: Array<{ orderId: string, reason: string }>, transactions: Array<{ id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> } };
 
 export type OrdersOutcomeQueryVariables = Exact<{
   filter?: OrderFilter | null | undefined;
@@ -918,6 +918,7 @@ export const ChainTxFragmentDoc = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations
@@ -1098,6 +1099,7 @@ export const ChainTransactionsDocument = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations
@@ -1188,6 +1190,7 @@ export const SettleDealingDateDocument = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations

@@ -1,3 +1,4 @@
+import { txName } from '../ui/format';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, CreateTokenDocument, DeployTokenDocument, type ChainTxFragment, type ShareClassDetailQuery } from '../generated/graphql';
@@ -110,8 +111,8 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
         <ol className="plain" aria-label="Deployment transactions">
           {txs.map((t) => (
             <li key={t.id}>
-              Transaction {t.id}
-              {t.contractAddress && <> creates {t.contractAddress}</>}: <ChainTxState tx={t} />
+              {txName(t)} <span className="muted">(transaction {t.id})</span>
+              {t.contractAddress && <> at {t.contractAddress}</>}: <ChainTxState tx={t} />
             </li>
           ))}
         </ol>
