@@ -37,11 +37,6 @@ export class Problems {
     }
   }
 
-  /** Whether anything was refused so far (to skip checks that need a refused field's value). */
-  get any(): boolean {
-    return this.refusals.length > 0;
-  }
-
   /** Throws every refusal kept as one InvalidInput, whose message is the first's. */
   settle(): void {
     if (this.refusals.length) throw new InvalidInput(this.refusals[0].message, this.refusals.flatMap((r) => r.fields));

@@ -49,7 +49,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await expect(alert.locator('li').allTextContents()).resolves.toEqual(missing.map((label) => `${label} is required`));
     for (const label of missing) await expect(ui.field(label).getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('details.isin');
-    await screenshot(page, 'share-class-form-refused');
+    await screenshot(page, 'share-class-form-every-field');
     await ui.expectAccessible('share class form, every missing field');
     // when they are all typed, the second submission creates it
     const values = ['LU2900000030', 'LU', 'EUR', 'Money Market', 'Overnight euro deposits', 'PROF', 'Accumulating', 'Live Liquidity Fund', 'LU630019400000001234', 'Banque Example', 'BEXALULL', 'EUR'];

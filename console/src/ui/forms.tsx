@@ -43,16 +43,30 @@ function useRequired(name: string | undefined, explicit: boolean | undefined): b
   return explicit ?? (!!name && required.has(name));
 }
 
+/**
+ * A field's label, and its required mark (` *`, hidden from assistive technology, which hears
+ * `aria-required`) beside it rather than inside it: the label stays the field's name.
+ */
+function RequiredLabel({ id, label, required }: { id: string; label: string; required: boolean }) {
+  return (
+    <span className="field-label">
+      <label htmlFor={id}>{label}</label>
+      {required && (
+        <span aria-hidden="true" className="required-mark">
+          *
+        </span>
+      )}
+    </span>
+  );
+}
+
 export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string; step?: string; list?: string }) {
   const id = useId();
   const refusal = useRefusal(props.name, id, !!props.hint, props.label);
   const required = useRequired(props.name, props.required);
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
+      <RequiredLabel id={id} label={props.label} required={required} />
       <input
         id={id}
         name={props.name}
@@ -84,10 +98,7 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
   const required = useRequired(props.name, undefined);
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {props.label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
+      <RequiredLabel id={id} label={props.label} required={required} />
       <select id={id} name={props.name} value={props.value} aria-required={required || undefined} onChange={(e) => props.onChange(e.target.value)} aria-invalid={refusal.invalid || undefined} aria-describedby={refusal.describedBy}>
         {props.options.map(([v, l]) => (
           <option key={v} value={v}>
