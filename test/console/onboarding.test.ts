@@ -166,7 +166,9 @@ describe('Ops console onboarding (browser)', () => {
     const states = await steps.locator('.chain-tx').evaluateAll((els) => els.map((e) => e.getAttribute('data-tx-status')));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['confirmed']));
-    await steps.filter({ hasText: `creates ${token.contractAddress}` }).waitFor();
+    // each step named by what it does, the token's own contract among them
+    await steps.filter({ hasText: `Deployment: TokenProxy` }).filter({ hasText: `creates ${token.contractAddress}` }).waitFor();
+    await steps.filter({ hasText: 'Deployment: IdentityRegistryProxy' }).waitFor();
     await tokens.getByRole('table', { name: 'Tokens' }).getByRole('cell', { name: token.contractAddress, exact: true }).waitFor();
     await ui.checklistDone('primaryToken');
     await tokens.scrollIntoViewIfNeeded();

@@ -112,7 +112,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
           {txs.map((t) => (
             <li key={t.id}>
               {txName(t)} <span className="muted">(transaction {t.id})</span>
-              {t.contractAddress && <> at {t.contractAddress}</>}: <ChainTxState tx={t} />
+              {t.contractAddress && <> creates {t.contractAddress}</>}: <ChainTxState tx={t} />
             </li>
           ))}
         </ol>
