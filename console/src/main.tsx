@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { closeLive, onSignedOut, request } from './api/client';
-import { currentToken, forgetToken, takeTokenFromLink } from './api/session';
+import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
 import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
 import { can, MeContext, type SignedIn } from './ui/me';
@@ -68,20 +68,22 @@ function App() {
     setName(null);
     setNotice(why);
   };
+  const [session, setSession] = useState(0);
   useEffect(() => onSignedOut(() => signOut('The gateway no longer accepts this token: sign in again.')), []);
+  useEffect(() => onTokenFromLink(() => (closeLive(), setNotice(null), setChecking(true), setSession((n) => n + 1))), []);
   useEffect(() => {
     if (!currentToken()) return;
     request(OpsTokenNameDocument, {})
       .then((r) => setName(r.opsTokenName))
       .catch(() => signOut('The gateway does not accept this token: sign in again.'))
       .finally(() => setChecking(false));
-  }, []);
+  }, [session]);
   useEffect(() => {
     if (!name) return setMe(null);
     request(MeDocument, {})
       .then((r) => setMe(r.me))
       .catch(() => setMe({ principal: `ops:${name}`, name, roles: [] }));
-  }, [name]);
+  }, [name, session]);
   if (checking) return <Loading what="the console" />;
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;

@@ -23,7 +23,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "manager": "Test Manager"
             },
             "details": {
-              "isin": "LU0000000001",
+              "isin": "LU0000000009",
               "jurisdiction": "LU",
               "minimumInvestment_fiat": 1000
             },
@@ -49,7 +49,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
             },
             "bank": {
               "accountHolderName": "Fund",
-              "accountNumber": "LU000",
+              "accountNumber": "LU930010000000000000",
               "accountType": "IBAN",
               "bankName": "Bank",
               "swiftCode": "BANKLULL",
@@ -160,7 +160,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
           "manager": "Test Manager"
         },
         "details": {
-          "isin": "LU0000000001",
+          "isin": "LU0000000009",
           "jurisdiction": "LU",
           "minimumInvestment_fiat": 1000
         },
@@ -186,7 +186,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
         },
         "bank": {
           "accountHolderName": "Fund",
-          "accountNumber": "LU000",
+          "accountNumber": "LU930010000000000000",
           "accountType": "IBAN",
           "bankName": "Bank",
           "swiftCode": "BANKLULL",
@@ -594,7 +594,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "manager": "Test Manager"
             },
             "details": {
-              "isin": "LU0000000001",
+              "isin": "LU0000000009",
               "jurisdiction": "LU",
               "minimumInvestment_fiat": 1000
             },
@@ -620,7 +620,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
             },
             "bank": {
               "accountHolderName": "Fund",
-              "accountNumber": "LU000",
+              "accountNumber": "LU930010000000000000",
               "accountType": "IBAN",
               "bankName": "Bank",
               "swiftCode": "BANKLULL",
@@ -736,7 +736,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
           "manager": "Test Manager"
         },
         "details": {
-          "isin": "LU0000000001",
+          "isin": "LU0000000009",
           "jurisdiction": "LU",
           "minimumInvestment_fiat": 1000
         },
@@ -762,7 +762,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
         },
         "bank": {
           "accountHolderName": "Fund",
-          "accountNumber": "LU000",
+          "accountNumber": "LU930010000000000000",
           "accountType": "IBAN",
           "bankName": "Bank",
           "swiftCode": "BANKLULL",

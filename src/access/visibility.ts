@@ -74,6 +74,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   AuditLogEntry: 'ops',
   /** The caller itself. */
   Me: 'open',
+  ChainTransactionFinal: 'ops',
 
   Distributor: { owner: (d) => d.id },
   DistributorHost: { owner: (h) => ref(h.distributor) },

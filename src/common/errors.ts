@@ -40,6 +40,26 @@ export class DomainError extends Error {
   }
 }
 
+/** One refused field of an input: its path as sent (`details.isin`) and what is wrong, in words. */
+export interface FieldProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * An input refused for every field found wrong at once (src/common/validate.ts `Problems`):
+ * GraphQL lists them in `extensions.fields`; the message is the first problem's own sentence, the
+ * one REST's `errorMsg` has always carried.
+ */
+export class InvalidInput extends DomainError {
+  constructor(
+    message: string,
+    readonly fields: readonly FieldProblem[],
+  ) {
+    super('BAD_REQUEST', message);
+  }
+}
+
 /** Too many attempts: refused until `retryAfterSeconds` have passed (REST: 429 with `Retry-After`). */
 export class RateLimited extends DomainError {
   constructor(

@@ -1,4 +1,5 @@
-import { badRequest } from './errors';
+import { DomainError, InvalidInput } from './errors';
+import { bicProblem, countryProblem, currencyProblem, ibanProblem, isinProblem, leiProblem } from './identifiers';
 import { columnMisfit, Dec, isDecimalLiteral, MAX_INTEGER_DIGITS, type DecimalColumn } from './money';
 
 /*
@@ -6,19 +7,68 @@ import { columnMisfit, Dec, isDecimalLiteral, MAX_INTEGER_DIGITS, type DecimalCo
  * validate on their own, so a rule answers the same through REST and GraphQL.
  */
 
+/** `<field> <words>`, refused naming the field, so that a form can show `words` beside it. */
+export function refused(field: string, words: string, message = `${field} ${words}`): InvalidInput {
+  return new InvalidInput(message, [{ path: field, message: words }]);
+}
+
+/**
+ * The refusals of one input, collected so that it is answered for every wrong field at once
+ * rather than one per submission. An input reader takes each field through `take` and calls
+ * `settle` before it uses what it read (`readInput` does both). The order of the takes is the
+ * order the fields were checked in when the first refusal ended the check: the first problem, and
+ * so the message REST answers with, stays the one the description fixes.
+ */
+export class Problems {
+  private readonly refusals: InvalidInput[] = [];
+
+  /**
+   * `rule()`'s answer; when the rule refuses the input (a 400), its refusal is kept under the
+   * path it names (or `path`) and the answer is undefined — meaningless, since `settle` throws
+   * before it can be used. Any other failure is thrown as it is.
+   */
+  take<T>(path: string, rule: () => T): T {
+    try {
+      return rule();
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'BAD_REQUEST') throw err;
+      this.refusals.push(err instanceof InvalidInput ? err : new InvalidInput(err.message, [{ path, message: wordsAfter(err.message, path) }]));
+      return undefined as T;
+    }
+  }
+
+  /** Throws every refusal kept as one InvalidInput, whose message is the first's. */
+  settle(): void {
+    if (this.refusals.length) throw new InvalidInput(this.refusals[0].message, this.refusals.flatMap((r) => r.fields));
+  }
+}
+
+/** What `read` reads from an input, once every field it takes is right; all refusals at once otherwise. */
+export function readInput<T>(read: (problems: Problems) => T): T {
+  const problems = new Problems();
+  const out = read(problems);
+  problems.settle();
+  return out;
+}
+
+/** A message `<path> <words>` as its words alone (the field is shown beside them). */
+function wordsAfter(message: string, path: string): string {
+  return message.startsWith(`${path} `) ? message.slice(path.length + 1) : message;
+}
+
 /** A required string: missing, null or empty (after trimming) is `<field> is required`. */
 export function required(value: unknown, field: string): string {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-    throw badRequest(`${field} is required`);
+    throw refused(field, `is required`);
   }
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  if (typeof value !== 'string') throw refused(field, `must be a string`);
   return cleanText(value, field);
 }
 
 /** An optional string: empty counts as absent. */
 export function optional(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  if (typeof value !== 'string') throw refused(field, `must be a string`);
   return cleanText(value, field);
 }
 
@@ -86,7 +136,7 @@ export function inputProblem(value: unknown, field: string, depth = 0): string |
 /** `value` itself when `textProblem` finds nothing; otherwise 400 with the problem. */
 export function cleanText(value: string, field: string): string {
   const problem = textProblem(value, field);
-  if (problem) throw badRequest(problem);
+  if (problem) throw new InvalidInput(problem, [{ path: field, message: wordsAfter(problem, field) }]);
   return value;
 }
 
@@ -97,11 +147,11 @@ export function cleanText(value: string, field: string): string {
  */
 export function emailAddress(value: unknown, field = 'email'): string {
   const address = required(value, field).trim();
-  if (address.length > 254) throw badRequest(`${field} must be at most 254 characters`);
+  if (address.length > 254) throw refused(field, `must be at most 254 characters`);
   const at = address.indexOf('@');
   const domain = address.slice(at + 1);
   const valid = at > 0 && domain.indexOf('@') === -1 && !/\s/.test(address) && domain.split('.').length >= 2 && !domain.split('.').includes('');
-  if (!valid) throw badRequest(`${field} must be a valid email address`);
+  if (!valid) throw refused(field, `must be a valid email address`);
   return address;
 }
 
@@ -119,17 +169,17 @@ export function nonNegativeDecimal(value: unknown, field: string, column: Decima
 
 /** A required decimal for `column` (`<field> is required`, `<field> must be a number`), any sign. */
 export function requiredDecimal(value: unknown, field: string, column: DecimalColumn, notANumber = 'must be a number'): Dec {
-  if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
-  if (!isDecimalLiteral(value)) throw badRequest(`${field} ${notANumber}`);
+  if (value === undefined || value === null || value === '') throw refused(field, `is required`);
+  if (!isDecimalLiteral(value)) throw refused(field, `${notANumber}`);
   const misfit = columnMisfit(value as string | number, column);
-  if (misfit === 'range') throw badRequest(`${field} is out of range`);
-  if (misfit === 'scale') throw badRequest(`${field} must have at most ${column.scale} decimal places`);
+  if (misfit === 'range') throw refused(field, `is out of range`);
+  if (misfit === 'scale') throw refused(field, `must have at most ${column.scale} decimal places`);
   return new Dec(value as string | number);
 }
 
 /** `<field> must be >= 0`; apart from `requiredDecimal` where other checks come between the two. */
 export function notNegative(value: Dec, field: string): Dec {
-  if (value.isNegative()) throw badRequest(`${field} must be >= 0`);
+  if (value.isNegative()) throw refused(field, `must be >= 0`);
   return value;
 }
 
@@ -138,8 +188,8 @@ export function optionalEpochMs(value: unknown, field: string): Date | undefined
   if (value === undefined || value === null || value === '') return undefined;
   if (value instanceof Date) return value;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw badRequest(`${field} must be epoch milliseconds`);
-  if (n > MAX_EPOCH_MS) throw badRequest(`${field} must be epoch milliseconds from 0 to ${MAX_EPOCH_MS}`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw refused(field, `must be epoch milliseconds`);
+  if (n > MAX_EPOCH_MS) throw refused(field, `must be epoch milliseconds from 0 to ${MAX_EPOCH_MS}`);
   return new Date(n);
 }
 
@@ -150,9 +200,9 @@ export function optionalEpochMs(value: unknown, field: string): Date | undefined
 
 /** A required integer within [min, max]: `<field> must be an integer from <min> to <max>`. */
 export function intInRange(value: unknown, field: string, min: number, max: number): number {
-  if (value === undefined || value === null) throw badRequest(`${field} is required`);
+  if (value === undefined || value === null) throw refused(field, `is required`);
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw badRequest(`${field} must be an integer from ${min} to ${max}`);
+    throw refused(field, `must be an integer from ${min} to ${max}`);
   }
   return value;
 }
@@ -162,24 +212,50 @@ export function bps(value: unknown, field: string): number {
   return intInRange(value, field, 0, 10_000);
 }
 
-/** An ISO 4217 currency code: three upper-case letters. */
+/** An ISO 4217 currency code: three upper-case letters, one of the list. */
 export function currencyCode(value: unknown, field: string): string {
   const code = required(value, field).trim();
-  if (!/^[A-Z]{3}$/.test(code)) throw badRequest(`${field} must be an ISO 4217 code of three upper-case letters`);
-  return code;
+  if (!/^[A-Z]{3}$/.test(code)) throw refused(field, `must be an ISO 4217 code of three upper-case letters`);
+  return standardChecked(code, field, currencyProblem);
 }
+
+/*
+ * Identifiers a standard defines (src/common/identifiers.ts), for records ops provision (issuer,
+ * share class, bank details). Read upper-cased without spaces, as they are stored; refused as
+ * `<field>: <what is wrong> (<standard>)`, e.g. `lei: check digits do not match (ISO 17442)`.
+ */
+
+function standardChecked(value: string, field: string, problemOf: (v: string) => string | null): string {
+  const problem = problemOf(value);
+  if (problem) throw refused(field, problem, `${field}: ${problem}`);
+  return value;
+}
+
+const identifier = (problemOf: (v: string) => string | null) => (value: unknown, field: string): string =>
+  standardChecked(required(value, field).replace(/\s+/g, '').toUpperCase(), field, problemOf);
+
+/** A Legal Entity Identifier (ISO 17442, MOD 97-10 check digits). */
+export const lei = identifier(leiProblem);
+/** An ISIN (ISO 6166, Luhn check digit). */
+export const isin = identifier(isinProblem);
+/** An IBAN (ISO 13616, MOD 97-10 check digits). */
+export const iban = identifier(ibanProblem);
+/** A BIC / SWIFT code (ISO 9362). */
+export const bic = identifier(bicProblem);
+/** A country, ISO 3166-1 alpha-2 (`LU`). */
+export const countryCode = identifier(countryProblem);
 
 /** A numeric EVM chain id, kept as a string (e.g. `1`, `11155111`). */
 export function chainId(value: unknown, field = 'chainId'): string {
   const id = required(value, field).trim();
-  if (!/^[1-9]\d{0,19}$/.test(id)) throw badRequest(`${field} must be a numeric EVM chain id`);
+  if (!/^[1-9]\d{0,19}$/.test(id)) throw refused(field, `must be a numeric EVM chain id`);
   return id;
 }
 
 /** An EVM address: `0x` and 40 hex digits. Stored as given (checksum case is kept). */
 export function evmAddress(value: unknown, field: string): string {
   const address = required(value, field).trim();
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw badRequest(`${field} must be an EVM address (0x and 40 hex digits)`);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw refused(field, `must be an EVM address (0x and 40 hex digits)`);
   return address;
 }
 
@@ -196,7 +272,7 @@ export function cleared(value: string | undefined): string {
 /** A lifecycle status word (`active`, `suspended`, `closed` …): lower-case letters and `_`. */
 export function statusWord(value: unknown, field = 'status'): string {
   const s = required(value, field).trim();
-  if (!/^[a-z][a-z_]{0,31}$/.test(s)) throw badRequest(`${field} must be a lower-case word such as active`);
+  if (!/^[a-z][a-z_]{0,31}$/.test(s)) throw refused(field, `must be a lower-case word such as active`);
   return s;
 }
 

@@ -7,6 +7,8 @@ export const TOPICS = {
   order: 'gw.order.transition',
   nav: 'gw.nav.published',
   delivery: 'gw.webhook.delivery',
+  /** A chain transaction became final (confirmed, reverted, failed), with what it settled. */
+  chain: 'gw.chain.transaction',
   /** Changes of reference data (share classes, tokens, host mappings, grants) that caches drop. */
   reference: 'gw.reference.changed',
 } as const;
@@ -15,6 +17,7 @@ export const TOPICS = {
 export function topicOf(event: { type: string; aggregateType: string }): string | null {
   if (event.type === 'order.transition') return TOPICS.order;
   if (event.type === 'nav.published') return TOPICS.nav;
+  if (event.type === 'chain.transaction_final') return TOPICS.chain;
   if (['share_class', 'token', 'distributor'].includes(event.aggregateType)) return TOPICS.reference;
   return null;
 }

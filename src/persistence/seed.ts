@@ -56,8 +56,8 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       const fund = tem.create(Fund, { id: await nextId(tem, 'FN'), issuer, name: 'Meridian Tokenized Treasury Fund', description: 'Short-dated US Treasury bills, tokenized' });
 
       const classes = [
-        { currency: 'USD', name: 'Meridian Treasury USD Class A', symbol: 'mTBILL-A', isin: 'LU2900000011', nav: '1.0000', apy: 512, sub: 10, mode: DeliveryMode.passthrough, lockup: 0, calendar: DEMO_CALENDARS.USD },
-        { currency: 'EUR', name: 'Meridian Treasury EUR Class I', symbol: 'mTBILL-I', isin: 'LU2900000029', nav: '100.0000', apy: 365, sub: 25, mode: DeliveryMode.hold, lockup: 30, calendar: DEMO_CALENDARS.EUR },
+        { currency: 'USD', name: 'Meridian Treasury USD Class A', symbol: 'mTBILL-A', isin: 'LU2900000014', nav: '1.0000', apy: 512, sub: 10, mode: DeliveryMode.passthrough, lockup: 0, calendar: DEMO_CALENDARS.USD },
+        { currency: 'EUR', name: 'Meridian Treasury EUR Class I', symbol: 'mTBILL-I', isin: 'LU2900000022', nav: '100.0000', apy: 365, sub: 25, mode: DeliveryMode.hold, lockup: 30, calendar: DEMO_CALENDARS.EUR },
       ];
       const shareClasses: ShareClass[] = [];
       for (const [i, c] of classes.entries()) {
@@ -77,7 +77,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           metrics: { apy_bps: c.apy, tvl_fiat: i === 0 ? '125430000.55' : '48210000.00', change7D: i === 0 ? '1.85' : '-0.42', currency: c.currency, maturity_days: -1 },
           overview: { assetClass: 'Money Market', description: 'Daily-dealing exposure to short-dated government bills.', riskLevel: 1 },
           subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
-          bank: { accountHolderName: 'Meridian Treasury Fund', accountNumber: `LU28001940000000${i}100`, accountType: 'IBAN', bankName: 'Banque de Luxembourg', swiftCode: 'BLUXLULL', currency: c.currency },
+          bank: { accountHolderName: 'Meridian Treasury Fund', accountNumber: ['LU290019400000000100', 'LU920019400000001100'][i], accountType: 'IBAN', bankName: 'Banque de Luxembourg', swiftCode: 'BLUXLULL', currency: c.currency },
         });
         tem.create(DealingCalendar, { shareClass: sc, ...c.calendar });
         tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: sc, chainId: DEMO_CHAIN_ID, contractAddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`, name: c.name, symbol: c.symbol, decimals: 6, isPrimary: true });

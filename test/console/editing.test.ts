@@ -45,17 +45,17 @@ describe('Ops console forms, refused and corrected (browser)', () => {
       ['Currency', 'EUR'], ['Name', 'Edit Liquidity EUR I'], ['Manager', 'Edit Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'XX123'],
       ['Jurisdiction', 'LU'], ['Minimum investment', '100'], ['Metrics currency', 'EUR'], ['Asset class', 'Money Market'], ['Description', 'Overnight euro deposits'],
       ['Risk level', '1'], ['Eligible investors', 'PROF'], ['Distribution policy', 'Accumulating'], ['Account holder', 'Edit Liquidity Fund'],
-      ['Account number', 'LU280019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
+      ['Account number', 'LU630019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
     ];
     for (const [label, value] of values) await ui.field(label).fill(value);
     await page.getByRole('button', { name: 'Create share class' }).click();
 
-    const refusal = 'details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)';
+    const refusal = 'details.isin: must be an ISIN of 2 letters, 9 letters or digits and 1 check digit (ISO 6166)';
     await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe(refusal);
     const isin = page.getByLabel('ISIN', { exact: true });
     await expect(isin.getAttribute('aria-invalid')).resolves.toBe('true');
     const note = page.locator('.field-error');
-    await expect(note.textContent()).resolves.toBe(refusal);
+    await expect(note.textContent()).resolves.toBe('ISIN must be an ISIN of 2 letters, 9 letters or digits and 1 check digit (ISO 6166)');
     await expect(isin.getAttribute('aria-describedby')).resolves.toContain(await note.getAttribute('id'));
     await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('details.isin');
     await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Edit Liquidity EUR I');
@@ -64,12 +64,12 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await ui.expectAccessible('share class form, refused');
 
     await page.keyboard.press('ControlOrMeta+A');
-    await page.keyboard.type('LU2900000037');
+    await page.keyboard.type('LU2900000030');
     await page.keyboard.press('Enter');
     const id = await ui.idFromHash('share-classes');
     await ui.heading('Edit Liquidity EUR I');
     const created = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId feesSubBps details { isin minimumInvestment_fiat } createdBy } }`, { id });
-    expect(created.shareClass).toEqual({ fundId: fund.id, feesSubBps: 25, details: { isin: 'LU2900000037', minimumInvestment_fiat: 100 }, createdBy: 'test-ops' });
+    expect(created.shareClass).toEqual({ fundId: fund.id, feesSubBps: 25, details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 }, createdBy: 'test-ops' });
   });
 
   it('edits the issuer, the fund and the share class, a refusal again beside its field', async () => {
@@ -93,7 +93,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await manager.fill('Edit Investment Managers');
     await page.getByLabel(/^Risk level/).fill('9');
     await page.getByRole('button', { name: 'Save share class' }).click();
-    await expect(page.locator('.field-error').textContent()).resolves.toBe('overview.riskLevel must be an integer from 1 to 7');
+    await expect(page.locator('.field-error').textContent()).resolves.toBe('Risk level must be an integer from 1 to 7');
     await expect(page.locator(':focus').getAttribute('name')).resolves.toBe('overview.riskLevel');
     await expect(manager.inputValue()).resolves.toBe('Edit Investment Managers');
     // Corrected by keyboard where the focus already is.

@@ -70,10 +70,10 @@ describe('Ops console onboarding (browser)', () => {
 
   it('creates a share class with every documented field (its refusals: editing.test.ts)', async () => {
     const values: [string, string][] = [
-      ['Currency', 'EUR'], ['Name', 'Onboard Liquidity EUR I'], ['Manager', 'Onboard Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'LU2900000037'],
+      ['Currency', 'EUR'], ['Name', 'Onboard Liquidity EUR I'], ['Manager', 'Onboard Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'LU2900000030'],
       ['Jurisdiction', 'LU'], ['Minimum investment', '100'], ['Metrics currency', 'EUR'], ['Asset class', 'Money Market'], ['Description', 'Overnight euro deposits'],
       ['Risk level', '1'], ['Eligible investors', 'PROF'], ['Distribution policy', 'Accumulating'], ['Account holder', 'Onboard Liquidity Fund'],
-      ['Account number', 'LU280019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
+      ['Account number', 'LU630019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
     ];
     for (const [label, value] of values) await ui.field(label).fill(value);
     // By keyboard: Enter in the last field submits.
@@ -81,7 +81,7 @@ describe('Ops console onboarding (browser)', () => {
     made.shareClass = await ui.idFromHash('share-classes');
     await ui.heading('Onboard Liquidity EUR I');
     const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId currency feesSubBps details { isin minimumInvestment_fiat } bank { swiftCode } createdBy } }`, { id: made.shareClass });
-    expect(shareClass).toEqual({ fundId: made.fund, currency: 'EUR', feesSubBps: 25, details: { isin: 'LU2900000037', minimumInvestment_fiat: 100 }, bank: { swiftCode: 'BEXALULL' }, createdBy: 'test-ops' });
+    expect(shareClass).toEqual({ fundId: made.fund, currency: 'EUR', feesSubBps: 25, details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 }, bank: { swiftCode: 'BEXALULL' }, createdBy: 'test-ops' });
   });
 
   it("shows the share class's checklist with the refusals an order would meet", async () => {
@@ -166,7 +166,9 @@ describe('Ops console onboarding (browser)', () => {
     const states = await steps.locator('.chain-tx').evaluateAll((els) => els.map((e) => e.getAttribute('data-tx-status')));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['confirmed']));
-    await steps.filter({ hasText: `creates ${token.contractAddress}` }).waitFor();
+    // each step named by what it does, the token's own contract among them
+    await steps.filter({ hasText: `Deployment: TokenProxy` }).filter({ hasText: `creates ${token.contractAddress}` }).waitFor();
+    await steps.filter({ hasText: 'Deployment: IdentityRegistryProxy' }).waitFor();
     await tokens.getByRole('table', { name: 'Tokens' }).getByRole('cell', { name: token.contractAddress, exact: true }).waitFor();
     await ui.checklistDone('primaryToken');
     await tokens.scrollIntoViewIfNeeded();

@@ -70,7 +70,7 @@ describe('Ops console: recovering a lost wallet (browser)', () => {
     await form.getByLabel(/^Reason/).fill('key lost');
     await form.getByRole('button', { name: 'Request recovery', exact: true }).click();
     // then the gateway's refusal stands beside the field, with what was typed
-    const refusal = 'newAddress must be an EVM address (0x and 40 hex digits)';
+    const refusal = 'New wallet address must be an EVM address (0x and 40 hex digits)';
     await form.locator('.field-error').filter({ hasText: refusal }).waitFor();
     await expect(address.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(form.getByLabel(/^Reason/).inputValue()).resolves.toBe('key lost');

@@ -223,7 +223,7 @@ describe('Dealing rules', () => {
 
   describe('minimum investment and currency', () => {
     it('a subscription below details.minimumInvestment_fiat is 400 naming the minimum and the currency, on both flows', async () => {
-      const m = await market({}, { details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 5000 } });
+      const m = await market({}, { details: { isin: 'LU0000000009', jurisdiction: 'LU', minimumInvestment_fiat: 5000 } });
       const two = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amountSubscription: 4999.99 }) });
       expect([two.status, two.body]).toEqual([400, { isError: true, errorMsg: 'amountSubscription is below the minimum investment of 5000 USD', data: {} }]);
       const one = await oneStepSubscribe(m, { amount: 100 });

@@ -25,7 +25,7 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
     const { createIssuer } = await asOps(gw, `mutation { createIssuer(input: {name: "Onboard Issuer"}) { id } }`);
     const { createFund } = await asOps(gw, `mutation($i: ID!) { createFund(input: {issuerId: $i, name: "Onboard Fund"}) { id } }`, { i: createIssuer.id });
     const { createShareClass } = await asOps(gw, `mutation($in: CreateShareClassInput!) { createShareClass(input: $in) { id } }`, {
-      in: shareClassInput(createFund.id, { details: { isin: 'LU2900000037', jurisdiction: 'LU', minimumInvestment_fiat: 0 }, ...over }),
+      in: shareClassInput(createFund.id, { details: { isin: 'LU2900000030', jurisdiction: 'LU', minimumInvestment_fiat: 0 }, ...over }),
     });
     return createShareClass.id as string;
   }

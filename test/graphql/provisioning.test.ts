@@ -80,13 +80,13 @@ describe('GraphQL ops provisioning', () => {
         [{ feesSubBps: -1 }, 'feesSubBps must be an integer from 0 to 10000'],
         [{ feesWatermarkBps: 10001 }, 'feesWatermarkBps must be an integer from 0 to 10000'],
         [{ meta: { name: '', manager: 'M' } }, 'meta.name is required'],
-        [{ details: { isin: 'nope', jurisdiction: 'LU', minimumInvestment_fiat: 1 } }, 'details.isin must be an ISIN (2 letters, 9 alphanumerics, 1 check digit)'],
-        [{ details: { isin: 'LU2900000037', jurisdiction: 'LU', minimumInvestment_fiat: -5 } }, 'details.minimumInvestment_fiat must be >= 0'],
+        [{ details: { isin: 'nope', jurisdiction: 'LU', minimumInvestment_fiat: 1 } }, 'details.isin: must be an ISIN of 2 letters, 9 letters or digits and 1 check digit (ISO 6166)'],
+        [{ details: { isin: 'LU2900000030', jurisdiction: 'LU', minimumInvestment_fiat: -5 } }, 'details.minimumInvestment_fiat must be >= 0'],
         [{ metrics: { apy_bps: 1, tvl_fiat: '-1', change7D: '0', currency: 'EUR', maturity_days: -1 } }, 'metrics.tvl_fiat must be >= 0'],
         [{ metrics: { apy_bps: 1, tvl_fiat: '1', change7D: '0', currency: 'EUR', maturity_days: -2 } }, 'metrics.maturity_days must be an integer from -1 to 100000'],
         [{ overview: { assetClass: 'MM', description: 'd', riskLevel: 0 } }, 'overview.riskLevel must be an integer from 1 to 7'],
         [{ bank: { ...shareClassInput('x').bank, currency: 'euro' } }, 'bank.currency must be an ISO 4217 code of three upper-case letters'],
-        [{ bank: { ...shareClassInput('x').bank, swiftCode: 'BAD' } }, 'bank.swiftCode must be a BIC of 8 or 11 characters'],
+        [{ bank: { ...shareClassInput('x').bank, swiftCode: 'BAD' } }, 'bank.swiftCode: must be a BIC of 8 or 11 letters or digits (ISO 9362)'],
         [{ fundId: 'FN999999' }, 'fund not found: FN999999'],
       ];
       for (const [over, message] of cases) {

@@ -57,11 +57,11 @@ export async function aShareClass(
       feesWatermarkBps: 0,
       meta: { name: 'Test Class A', manager: 'Test Manager' },
       // No minimum unless a test sets one (a minimum would refuse most amounts tests use).
-      details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 0 },
+      details: { isin: 'LU0000000009', jurisdiction: 'LU', minimumInvestment_fiat: 0 },
       metrics: { apy_bps: 1250, tvl_fiat: '1000000.50', change7D: '0.25', currency, maturity_days: -1 },
       overview: { assetClass: 'Money Market', description: 'Test share class', riskLevel: 2 },
       subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
-      bank: { accountHolderName: 'Fund', accountNumber: 'LU000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency },
+      bank: { accountHolderName: 'Fund', accountNumber: 'LU930010000000000000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency },
       ...fields,
       fund,
     });

@@ -333,7 +333,7 @@ describe('Surface R: R-two-step subscriptions', () => {
         orderType: 'SUBSCRIPTION',
         fundId: m.shareClass.fund.id,
         shareClassId: m.shareClass.id,
-        isin: 'LU0000000001',
+        isin: 'LU0000000009',
         distributorId: m.distributor.id,
         investorId: m.investor.id,
         amountSubscription: '1000',

@@ -38,11 +38,11 @@ describe('Surface R: share classes and NAV', () => {
       feesPerfBps: 100,
       feesWatermarkBps: 0,
       meta: { name: 'Test Class A', manager: 'Test Manager' },
-      details: { isin: 'LU0000000001', jurisdiction: 'LU', minimumInvestment_fiat: 0 },
+      details: { isin: 'LU0000000009', jurisdiction: 'LU', minimumInvestment_fiat: 0 },
       metrics: { apy_bps: 1250, tvl_fiat: '1000000.5', change7D: '0.25', currency: 'USD', maturity_days: -1 },
       overview: { assetClass: 'Money Market', description: 'Test share class', riskLevel: 2 },
       subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
-      bank: { accountHolderName: 'Fund', accountNumber: 'LU000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency: 'USD' },
+      bank: { accountHolderName: 'Fund', accountNumber: 'LU930010000000000000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency: 'USD' },
       defaultChainId: '11155111',
     });
   });

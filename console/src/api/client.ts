@@ -11,9 +11,19 @@ import { retryable } from './socket-retry';
  */
 export type Doc<R, V> = DocumentTypeDecoration<R, V> & { toString(): string };
 
-/** A refused request: the documented message and its code (`extensions.code`). */
+/** One refused field of an input (`extensions.fields`): its path (`details.isin`) and what is wrong, in words. */
+export interface FieldRefusal {
+  path: string;
+  message: string;
+}
+
+/** A refused request: the documented message, its code (`extensions.code`) and, for an input, every refused field. */
 export class ApiError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly fields: readonly FieldRefusal[] = [],
+  ) {
     super(message);
   }
 }
@@ -37,15 +47,28 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
   } catch {
     throw new ApiError('the gateway cannot be reached', 'NETWORK');
   }
-  const body = (await res.json().catch(() => null)) as { data?: R; errors?: { message: string; extensions?: { code?: string } }[] } | null;
+  const body = (await res.json().catch(() => null)) as { data?: R; errors?: { message: string; extensions?: { code?: string; fields?: FieldRefusal[] } }[] } | null;
   const error = body?.errors?.[0];
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
     if (code === 'UNAUTHENTICATED' && token === currentToken()) authListeners.forEach((l) => l(true));
-    throw new ApiError(error.message, code);
+    throw new ApiError(error.message, code, error.extensions?.fields ?? coercionRefusals(body!.errors!));
   }
   if (!res.ok || !body?.data) throw new ApiError(`the gateway answered HTTP ${res.status}`, 'HTTP');
   return body.data;
+}
+
+/**
+ * The fields GraphQL itself refused while reading the variables (an empty number, a null where the
+ * schema says `!`), one error each, as `extensions.fields` would name them: `Variable "$in" got
+ * invalid value null at "in.feesSubBps"; Expected non-nullable type "Int!" not to be null.`
+ */
+function coercionRefusals(errors: { message: string }[]): FieldRefusal[] {
+  return errors.flatMap((e) => {
+    const m = /^Variable "\$\w+" got invalid value .* at "\w+\.([\w.]+)"; (.*)$/.exec(e.message);
+    if (!m) return [];
+    return [{ path: m[1], message: /not to be null/.test(m[2]) ? 'is required' : /decimal/i.test(m[2]) ? 'must be a decimal number' : 'must be a number' }];
+  });
 }
 
 let ws: { client: Client; token: string } | null = null;

@@ -7,16 +7,35 @@
  */
 const KEY = 'ops-console.token';
 
-export function takeTokenFromLink(): void {
+/** Takes the token of a sign-in link in the address bar; whether there was one to take. */
+export function takeTokenFromLink(): boolean {
   const m = /^#token=(ops_[A-Za-z0-9_-]+)/.exec(window.location.hash);
-  if (!m) return;
+  if (!m) return false;
   if (!document.querySelector('meta[name="console-sign-in-link"][content="on"]')) {
     history.replaceState(null, '', window.location.pathname);
-    return;
+    return false;
   }
   sessionStorage.setItem(KEY, m[1]);
   history.replaceState(null, '', `${window.location.pathname}#/orders`);
+  return true;
 }
+
+/*
+ * A new link opened in a tab that already shows the console (a restart printed a new one) changes
+ * only the hash: no page loads. It is taken here, before the screens hear of the change, so no
+ * request goes out with the old token after it; then the console signs in with it at once.
+ */
+const linkListeners = new Set<() => void>();
+export function onTokenFromLink(l: () => void): () => void {
+  linkListeners.add(l);
+  return () => linkListeners.delete(l);
+}
+window.addEventListener('hashchange', () => {
+  if (!takeTokenFromLink()) return;
+  linkListeners.forEach((l) => l());
+  // The address bar now reads `#/orders` (replaceState tells no one): the router follows it.
+  window.dispatchEvent(new HashChangeEvent('hashchange'));
+});
 
 export const currentToken = (): string | null => sessionStorage.getItem(KEY);
 

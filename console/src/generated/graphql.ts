@@ -442,7 +442,7 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
 
-export type ChainTxFragment = { id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
+export type ChainTxFragment = { id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
 export type ChainTransactionsQueryVariables = Exact<{
   chainId: string;
@@ -451,7 +451,7 @@ export type ChainTransactionsQueryVariables = Exact<{
 }>;
 
 
-export type ChainTransactionsQuery = { chainTransactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> };
+export type ChainTransactionsQuery = { chainTransactions: Array<{ id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> };
 
 export type DeployTokenMutationVariables = Exact<{
   input: DeployTokenInput;
@@ -483,7 +483,7 @@ export type SettleDealingDateMutationVariables = Exact<{
 }>;
 
 
-export type SettleDealingDateMutation = { settleDealingDate: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }>, failed: Array<{ orderId: string, reason: string }>, transactions: Array<{ id: string, purpose: string, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> } };
+export type SettleDealingDateMutation = { settleDealingDate: { dealingDate: string, nav: string, navPublishedAt: number, chainId: string, tokenAddress: string, tokensMinted: string, tokensBurned: string, proceeds: string, inFlight: Array<string>, rows: Array<{ orderId: string, type: string, wallet: string, tokens: string, amount: string, refusal: string | null }>, failed: Array<{ orderId: string, reason: string }>, transactions: Array<{ id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null }> } };
 
 export type OrdersOutcomeQueryVariables = Exact<{
   filter?: OrderFilter | null | undefined;
@@ -504,6 +504,11 @@ export type ChainsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ChainsQuery = { chains: Array<{ chainId: string, name: string, writable: boolean, confirmations: number }> };
+
+export type ChainTransactionsFinalSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ChainTransactionsFinalSubscription = { chainTransactionFinal: { eventId: string, chainTransactionId: string, chainId: string, purpose: string, status: string, orderId: string | null, walletId: string | null } };
 
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -959,6 +964,7 @@ export const ChainTxFragmentDoc = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations
@@ -1190,6 +1196,7 @@ export const ChainTransactionsDocument = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations
@@ -1280,6 +1287,7 @@ export const SettleDealingDateDocument = new TypedDocumentString(`
     fragment ChainTx on ChainTransaction {
   id
   purpose
+  step
   status
   hash
   confirmations
@@ -1353,6 +1361,19 @@ export const ChainsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChainsQuery, ChainsQueryVariables>;
+export const ChainTransactionsFinalDocument = new TypedDocumentString(`
+    subscription ChainTransactionsFinal {
+  chainTransactionFinal {
+    eventId
+    chainTransactionId
+    chainId
+    purpose
+    status
+    orderId
+    walletId
+  }
+}
+    `) as unknown as TypedDocumentString<ChainTransactionsFinalSubscription, ChainTransactionsFinalSubscriptionVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {

@@ -6,7 +6,7 @@ import { useQuery } from '../ui/use-query';
 
 type ChainInfo = ChainsQuery['chains'][number];
 
-/** The option for a chain the gateway does not speak to: a registered contract there is taken as given. */
+/** The option for a chain the gateway does not speak to: what is typed for it is taken as given. */
 const OTHER = 'other';
 
 const label = (c: ChainInfo) => `${c.name} (${c.chainId})${c.writable ? '' : ', read only'}`;
@@ -15,9 +15,9 @@ const label = (c: ChainInfo) => `${c.name} (${c.chainId})${c.writable ? '' : ', 
  * A chain picked from those the gateway is configured for, rather than typed: `writable` keeps
  * the chains it has an agent key for (a deployment signs there), preselected when there is one;
  * `other` adds "another chain", whose id is typed (a contract registered where the gateway does
- * not read). Whether the chosen chain fits is still the gateway's to say.
+ * not read; `otherLabel` says what is taken as given there). Whether the chosen chain fits is still the gateway's to say.
  */
-export function useChainChoice({ writable, other }: { writable: boolean; other: boolean }) {
+export function useChainChoice({ writable, other, otherLabel }: { writable: boolean; other: boolean; /** What the other-chain option says of the thing registered there. */ otherLabel?: string }) {
   const q = useQuery(ChainsDocument, {}, 'chains');
   const chains = (q.data?.chains ?? []).filter((c) => !writable || c.writable);
   const [choice, setChoice] = useState('');
@@ -30,7 +30,7 @@ export function useChainChoice({ writable, other }: { writable: boolean; other: 
   const options: [string, string][] = [
     ...(chains.length === 1 ? [] : [['', !q.data ? 'Reading the chains…' : chains.length || other ? 'Choose…' : writable ? 'No chain with an agent key is configured' : 'No chain is configured'] as [string, string]]),
     ...chains.map((c): [string, string] => [c.chainId, label(c)]),
-    ...(other ? [[OTHER, 'Another chain (not read: the contract is taken as given)'] as [string, string]] : []),
+    ...(other ? [[OTHER, otherLabel ?? 'Another chain (not read: the contract is taken as given)'] as [string, string]] : []),
   ];
   const fields = (
     <>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, DealingSettlementPreviewDocument, OrdersOutcomeDocument, type ChainTxFragment, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
-import { decimal, time } from '../ui/format';
+import { decimal, time, txName } from '../ui/format';
 import { ActionForm, ConfirmAction, Field } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -122,7 +122,7 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
       <ul className="plain" aria-label="Settlement transactions">
         {batches.map((t) => (
           <li key={t.id}>
-            Batch {t.id} ({t.purpose}): <ChainTxState tx={t} />
+            {txName(t)} <span className="muted">(transaction {t.id})</span>: <ChainTxState tx={t} />
           </li>
         ))}
         {!batches.length && <li className="muted">No transaction: nothing to mint or burn.</li>}

@@ -14,6 +14,7 @@ import { time } from '../ui/format';
 import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
+import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
 import { useChainChoice } from './ChainChoice';
@@ -67,11 +68,13 @@ export function InvestorDetail({ id }: { id: string }) {
   const q = useQuery(InvestorDetailDocument, { id }, id);
   const [grantSc, setGrantSc] = useState('');
   // A wallet may be on a chain the gateway does not read (kept as given), hence "another chain".
-  const walletChain = useChainChoice({ writable: false, other: true });
+  const walletChain = useChainChoice({ writable: false, other: true, otherLabel: 'Another chain (not read: the wallet is kept as given, not whitelisted on chain)' });
   const [address, setAddress] = useState('');
   const [whitelisted, setWhitelisted] = useState('no');
   const [reason, setReason] = useState('');
   const reload = () => void q.reload();
+  // A wallet turns whitelisted (or its registration fails) when its chain transactions become final.
+  useChainLive(reload, (tx) => tx.purpose.startsWith('wallet.'));
   const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;

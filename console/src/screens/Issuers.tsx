@@ -15,10 +15,10 @@ export function IssuerList() {
   const [jurisdiction, setJurisdiction] = useState('');
   return (
     <Page title="Issuers">
-      <NewRecord title="New issuer" label="Create issuer" section="issuers" submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}>
+      <NewRecord title="New issuer" label="Create issuer" section="issuers" input="CreateIssuerInput" submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}>
         <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Asset Management S.A." />
-        <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" />
-        <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" />
+        <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" hint="ISO 17442, check digits included" />
+        <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" hint="ISO 3166 country code" />
       </NewRecord>
       <RecordTable
         label="Issuers"
@@ -138,6 +138,7 @@ function NewFund({ issuerId }: { issuerId: string }) {
   return (
     <ActionForm
       label="Create fund"
+      input="CreateFundInput"
       submit={() => request(CreateFundDocument, { input: { issuerId, name, description: description || null } })}
       // The next step of onboarding: a share class of the new fund.
       onDone={(r) => (window.location.hash = href('share-classes', 'new', (r as { createFund: { id: string } }).createFund.id))}

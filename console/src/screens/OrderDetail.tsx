@@ -1,9 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
 import { subscribe } from '../api/client';
 import { DeliveryOutcomesDocument, OrderDetailDocument, OrderUpdatesDocument, type OrderFullFragment } from '../generated/graphql';
-import { bps, decimal, money, time } from '../ui/format';
+import { actor, bps, decimal, money, time } from '../ui/format';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
 import { Link } from '../ui/router';
+import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { DeliveryTable } from './DeliveryTable';
 import { OrderActions } from './order-actions';
@@ -12,6 +13,8 @@ import { OrderActions } from './order-actions';
 export function OrderDetail({ id }: { id: string }) {
   const q = useQuery(OrderDetailDocument, { id, orderId: id }, id);
   const { reload } = q;
+  // Its settlement transaction's outcome (confirmed, reverted) shows as it becomes final.
+  useChainLive(reload, (tx) => tx.orderId === id);
   // Live: this order's transitions, and delivery attempts (which of them are this order's is
   // not known before reading, so they are read again at most once a second).
   useEffect(() => {
@@ -66,8 +69,8 @@ export function OrderDetail({ id }: { id: string }) {
               ['Dealing date', o.dealingDate],
               ['Cut-off', o.cutOffAt == null ? null : <time dateTime={new Date(o.cutOffAt).toISOString()}>{time(o.cutOffAt)}</time>],
               ['Expected settlement', o.expectedSettlementDate],
-              ['Created', `${time(o.createdAt)} by ${o.createdBy}`],
-              ['Updated', `${time(o.updatedAt)} by ${o.updatedBy}`],
+              ['Created', `${time(o.createdAt)} by ${actor(o.createdBy, o.distributor.name)}`],
+              ['Updated', `${time(o.updatedAt)} by ${actor(o.updatedBy, o.distributor.name)}`],
               ['Event sequence', String(o.eventSeq)],
             ]}
           />
@@ -96,7 +99,7 @@ export function OrderDetail({ id }: { id: string }) {
             <li key={`${e.at}-${i}`}>
               <Status value={e.status} />
               <time dateTime={new Date(e.at).toISOString()}>{time(e.at)}</time>
-              <span>by {e.by}</span>
+              <span>by {actor(e.by, o.distributor.name)}</span>
               {e.note && <q>{e.note}</q>}
             </li>
           ))}

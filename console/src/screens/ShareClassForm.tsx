@@ -9,9 +9,9 @@ import { useQuery } from '../ui/use-query';
 /*
  * Every documented field of a share class, grouped as the description groups them. Each input is
  * named by the field's path (`details.isin`), the name the gateway's messages use, so a refusal
- * marks and focuses the field it is about (ActionForm). The browser only checks that a number
- * field holds a number; every rule (ranges, formats, required text) is the gateway's, with its
- * message.
+ * marks every field it is about (ActionForm); the required ones are marked from the schema's
+ * CreateShareClassInput. Every rule (ranges, formats, required text, identifiers' check digits) is
+ * the gateway's, with its message.
  */
 type Kind = 'text' | 'int' | 'number';
 type Spec = [path: string, label: string, kind: Kind, hint?: string];
@@ -23,7 +23,7 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
     legend: 'Fees (basis points, 100 = 1 %)',
     fields: [['feesSubBps', 'Subscription fee', 'int'], ['feesRedBps', 'Redemption fee', 'int'], ['feesMgmtBps', 'Management fee', 'int'], ['feesPerfBps', 'Performance fee', 'int'], ['feesWatermarkBps', 'High watermark', 'int']],
   },
-  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'e.g. LU2900000037'], ['details.jurisdiction', 'Jurisdiction', 'text'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
+  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'ISO 6166, e.g. LU2900000030'], ['details.jurisdiction', 'Jurisdiction', 'text', 'ISO 3166 country code, e.g. LU'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
   {
     legend: 'Metrics',
     fields: [['metrics.apy_bps', 'APY (bps)', 'int'], ['metrics.tvl_fiat', 'TVL', 'text'], ['metrics.change7D', '7-day change', 'text'], ['metrics.currency', 'Metrics currency', 'text'], ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended']],
@@ -44,10 +44,10 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
     legend: 'Bank account',
     fields: [
       ['bank.accountHolderName', 'Account holder', 'text'],
-      ['bank.accountNumber', 'Account number', 'text'],
+      ['bank.accountNumber', 'Account number', 'text', 'an IBAN when the type is IBAN'],
       ['bank.accountType', 'Account type', 'text', 'e.g. IBAN'],
       ['bank.bankName', 'Bank', 'text'],
-      ['bank.swiftCode', 'SWIFT / BIC', 'text'],
+      ['bank.swiftCode', 'SWIFT / BIC', 'text', 'ISO 9362, 8 or 11 characters'],
       ['bank.currency', 'Bank currency', 'text'],
     ],
   },
@@ -124,7 +124,6 @@ function Fields({ values, set }: { values: Values; set: (path: string, v: string
                 onChange={(v) => set(path, v)}
                 type={kind === 'text' ? 'text' : 'number'}
                 step={kind === 'int' ? '1' : kind === 'number' ? 'any' : undefined}
-                required={kind !== 'text'}
                 hint={hint}
               />
             ))}
@@ -149,6 +148,7 @@ export function NewShareClass({ fundId }: { fundId?: string }) {
       ) : (
         <ActionForm
           label="Create share class"
+          input="CreateShareClassInput"
           submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } })}
           onDone={(r) => (window.location.hash = href('share-classes', (r as { createShareClass: { id: string } }).createShareClass.id))}
         >
@@ -190,7 +190,7 @@ export function EditShareClass({ id }: { id: string }) {
       }
       actions={<Link to={['share-classes', id]}>← Back to the share class</Link>}
     >
-      <ActionForm label="Save share class" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
+      <ActionForm label="Save share class" input="CreateShareClassInput" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
         <fieldset className="group">
           <legend>Status</legend>
           <Field label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} hint="active takes orders; any other word (closed, suspended) refuses new ones" />

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { request, subscribe } from '../api/client';
 import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, ShareClassListDocument } from '../generated/graphql';
-import { bps, day, decimal, isDecimal, money, time } from '../ui/format';
+import { bps, count, day, decimal, isDecimal, money, time } from '../ui/format';
 import { NavChart } from '../ui/NavChart';
 import { ActionForm, Field } from '../ui/forms';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
 import { href, Link } from '../ui/router';
+import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { DealingCalendarPanel } from './DealingCalendar';
 import { DealingSettlementPanel } from './DealingSettlement';
@@ -85,6 +86,8 @@ export function ShareClassDetail({ id }: { id: string }) {
   // The checklist is read again whenever this screen changes something it depends on.
   const [version, setVersion] = useState(0);
   const changed = () => (setVersion((v) => v + 1), void reload());
+  // Its tokens' deployments and its orders' mints and burns, as they become final on chain.
+  useChainLive(reload, (tx) => !tx.purpose.startsWith('wallet.'));
   useEffect(() => subscribe(NavPublishedDocument, { shareClassId: id }, () => (setVersion((v) => v + 1), void reload())), [id, reload]);
   if (!q.data) return <Page title={`Share class ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the share class" />}</Page>;
   const s = q.data.shareClass;
@@ -147,7 +150,7 @@ export function ShareClassDetail({ id }: { id: string }) {
               ['APY', bps(s.metrics.apy_bps)],
               ['TVL', money(s.metrics.tvl_fiat, s.metrics.currency)],
               ['7-day change', decimal(s.metrics.change7D)],
-              ['Maturity', s.metrics.maturity_days === -1 ? 'open-ended' : `${s.metrics.maturity_days} days`],
+              ['Maturity', s.metrics.maturity_days === -1 ? 'open-ended' : count(s.metrics.maturity_days, 'day')],
               ['Asset class', s.overview.assetClass],
               ['Risk level', String(s.overview.riskLevel)],
               ['Description', s.overview.description],
@@ -157,10 +160,10 @@ export function ShareClassDetail({ id }: { id: string }) {
         <Panel title="Dealing and bank">
           <Facts
             items={[
-              ['Subscription frequency', `${s.subRedemption.subFreq} days`],
-              ['Redemption frequency', `${s.subRedemption.redFreq} days`],
-              ['Cut-off day offset', `${s.subRedemption.cutOffTime_days} business days from the dealing date (time and zone: dealing calendar)`],
-              ['Lock-up', `${s.subRedemption.lockup} days`],
+              ['Subscription frequency', count(s.subRedemption.subFreq, 'business day')],
+              ['Redemption frequency', count(s.subRedemption.redFreq, 'business day')],
+              ['Cut-off day offset', `${count(s.subRedemption.cutOffTime_days, 'business day')} from the dealing date (time and zone: dealing calendar)`],
+              ['Lock-up', count(s.subRedemption.lockup, 'day')],
               ['Eligible investors', s.subRedemption.eligibleInvestors],
               ['Distribution policy', s.subRedemption.distributionPolicy],
               ['Account holder', s.bank.accountHolderName],

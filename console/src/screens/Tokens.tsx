@@ -1,3 +1,4 @@
+import { txName } from '../ui/format';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, CreateTokenDocument, DeployTokenDocument, type ChainTxFragment, type ShareClassDetailQuery } from '../generated/graphql';
@@ -50,9 +51,9 @@ function useTokenFields(first: boolean, way: 'deploy' | 'register') {
   const fields = (
     <>
       {chain.fields}
-      <Field label="Token name" name="name" value={name} onChange={setName} required />
-      <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} required />
-      <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} required />
+      <Field label="Token name" name="name" value={name} onChange={setName} />
+      <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} />
+      <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} />
       <Select label="Primary token" name="isPrimary" value={primary} onChange={setPrimary} options={[['yes', 'Yes: its chain becomes the default chain'], ['no', 'No']]} />
     </>
   );
@@ -83,6 +84,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
     <>
       <ActionForm
         label="Deploy token"
+        input="DeployTokenInput"
         busyLabel="Deploying…"
         className="inline"
         submit={async () => {
@@ -109,7 +111,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
         <ol className="plain" aria-label="Deployment transactions">
           {txs.map((t) => (
             <li key={t.id}>
-              Transaction {t.id}
+              {txName(t)} <span className="muted">(transaction {t.id})</span>
               {t.contractAddress && <> creates {t.contractAddress}</>}: <ChainTxState tx={t} />
             </li>
           ))}
@@ -133,6 +135,7 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
     <>
       <ActionForm
         label="Register token"
+        input="CreateTokenInput"
         className="inline"
         submit={() => (setRegistered(null), request(CreateTokenDocument, { input: { shareClassId, contractAddress: contractAddress.trim(), ...f.input() } }))}
         onDone={(r) => {
@@ -141,7 +144,7 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
           onDone();
         }}
       >
-        <Field label="Contract address" name="contractAddress" value={contractAddress} onChange={setAddress} required placeholder="0x…" />
+        <Field label="Contract address" name="contractAddress" value={contractAddress} onChange={setAddress} placeholder="0x…" />
         {f.fields}
       </ActionForm>
       {registered && (

@@ -64,6 +64,10 @@ export class ChainTransaction {
   @Property({ type: 'text' })
   purpose: string;
 
+  @Field(() => String, { nullable: true, description: 'What it does, in words, where the purpose does not say (a deployment step: `identity registry`, `token`)' })
+  @Property({ type: 'text', nullable: true })
+  step?: string;
+
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   orderId?: string;

@@ -17,6 +17,8 @@ export interface IntentInput {
   data: Hex;
   orderId?: string;
   walletId?: string;
+  /** What it does, in words (a deployment's step). */
+  step?: string;
   gasLimit?: bigint;
   /** Setup steps (deployments) need one block; business outcomes wait for the chain's depth. */
   confirmations?: number;
@@ -81,6 +83,7 @@ export class ChainService {
       purpose: input.purpose,
       orderId: input.orderId,
       walletId: input.walletId,
+      step: input.step,
       toAddress: input.to ? lower(input.to) : undefined,
       data: input.data,
       gasLimit: input.gasLimit !== undefined ? String(input.gasLimit) : undefined,
@@ -102,7 +105,7 @@ export class ChainService {
    */
   async execute(input: IntentInput, step: string, timeoutMs = 120_000): Promise<ChainTransaction> {
     const em = this.orm.em.fork();
-    const intent = this.enqueue(em, { confirmations: 1, ...input });
+    const intent = this.enqueue(em, { confirmations: 1, step, ...input });
     await em.flush();
     const sender = this.sender();
     if (!sender) throw chainUnavailable(input.chainId, 'the chain sender is not running');

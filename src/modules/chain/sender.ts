@@ -5,6 +5,7 @@ import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
 import { runInScope } from '../../common/request-scope';
 import { WakeLoop } from '../../events/wake-loop';
+import { appendEvent } from '../../events/event-log';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
 import { ChainSigner, ChainTransaction, ChainTxStatus, stamped, type IntentPatch } from './chain-transaction.entity';
@@ -288,6 +289,14 @@ export class ChainSender {
           em.assign(row, stamped({ ...fields, status, lastError: null }));
           await em.flush();
           await this.onOutcome(em, row, outcome);
+          // Told live (the console's wallets, tokens and orders follow it) with what it settled.
+          appendEvent(em, {
+            type: 'chain.transaction_final',
+            aggregateType: 'chain_transaction',
+            aggregateId: row.id,
+            occurredAt: new Date(),
+            payload: { chainTransactionId: row.id, chainId: row.chainId, purpose: row.purpose, status, orderId: row.orderId ?? null, walletId: row.walletId ?? null },
+          });
         }),
       );
     } catch (err) {

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
-import { cleared, optional, required } from '../../common/validate';
+import { cleared, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import type { IssuerService } from '../issuer/issuer.service';
 import { Fund } from './fund.entity';
@@ -19,13 +19,13 @@ export class FundService {
 
   async create(ctx: ServiceContext, input: FundFields): Promise<Fund> {
     ctx.access.requireOps();
-    const issuer = await this.issuers.get(ctx, required(input.issuerId, 'issuerId'));
-    const fund = ctx.em.create(Fund, {
-      id: await nextId(ctx.em, 'FN'),
-      issuer,
-      name: required(input.name, 'name').trim(),
-      description: optional(input.description, 'description')?.trim(),
-    } as never);
+    const fields = readInput((p) => ({
+      issuerId: p.take('issuerId', () => required(input.issuerId, 'issuerId')),
+      name: p.take('name', () => required(input.name, 'name').trim()),
+      description: p.take('description', () => optional(input.description, 'description')?.trim()),
+    }));
+    const issuer = await this.issuers.get(ctx, fields.issuerId);
+    const fund = ctx.em.create(Fund, { id: await nextId(ctx.em, 'FN'), issuer, name: fields.name, description: fields.description } as never);
     await ctx.em.flush();
     return fund;
   }

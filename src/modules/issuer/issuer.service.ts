@@ -1,6 +1,6 @@
 import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
-import { cleared, containsPattern, optional, required } from '../../common/validate';
+import { cleared, containsPattern, countryCode, lei, optional, readInput, required, type Problems } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { Issuer } from './issuer.entity';
 import { issuerNotFound } from './issuer.errors';
@@ -15,21 +15,18 @@ export interface IssuerFields {
 export class IssuerService {
   async create(ctx: ServiceContext, input: IssuerFields): Promise<Issuer> {
     ctx.access.requireOps();
-    const issuer = ctx.em.create(Issuer, {
-      id: await nextId(ctx.em, 'IS'),
-      name: required(input.name, 'name').trim(),
-      lei: optional(input.lei, 'lei')?.trim(),
-      jurisdiction: optional(input.jurisdiction, 'jurisdiction')?.trim(),
-    } as never);
+    const fields = readInput((p) => ({ name: p.take('name', () => required(input.name, 'name').trim()), ...identity(input, p) }));
+    const issuer = ctx.em.create(Issuer, { id: await nextId(ctx.em, 'IS'), ...fields } as never);
     await ctx.em.flush();
     return issuer;
   }
 
   async update(ctx: ServiceContext, id: string, input: IssuerFields): Promise<Issuer> {
     const issuer = await this.get(ctx, id);
-    if (input.name !== undefined) issuer.name = required(input.name, 'name').trim();
-    if (input.lei !== undefined) issuer.lei = cleared(optional(input.lei, 'lei'));
-    if (input.jurisdiction !== undefined) issuer.jurisdiction = cleared(optional(input.jurisdiction, 'jurisdiction'));
+    const fields = readInput((p) => ({ name: input.name !== undefined ? p.take('name', () => required(input.name, 'name').trim()) : undefined, ...identity(input, p) }));
+    if (input.name !== undefined) issuer.name = fields.name!;
+    if (input.lei !== undefined) issuer.lei = cleared(fields.lei);
+    if (input.jurisdiction !== undefined) issuer.jurisdiction = cleared(fields.jurisdiction);
     await ctx.em.flush();
     return issuer;
   }
@@ -46,4 +43,13 @@ export class IssuerService {
     const name = optional(filter.nameContains, 'nameContains');
     return paginate(ctx.em, Issuer, name ? { name: { $ilike: containsPattern(name) } } : {}, page);
   }
+}
+
+/** An issuer's LEI (ISO 17442) and jurisdiction (ISO 3166-1 country), each optional. */
+function identity(input: IssuerFields, p: Problems): { lei?: string; jurisdiction?: string } {
+  const given = (v: unknown, field: string) => optional(v, field) !== undefined;
+  return {
+    lei: given(input.lei, 'lei') ? p.take('lei', () => lei(input.lei, 'lei')) : undefined,
+    jurisdiction: given(input.jurisdiction, 'jurisdiction') ? p.take('jurisdiction', () => countryCode(input.jurisdiction, 'jurisdiction')) : undefined,
+  };
 }

@@ -6,7 +6,7 @@ import { readRecord } from '../../persistence/read-record';
 import { appendEvent } from '../../events/event-log';
 import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../common/service-context';
-import { currencyCode, optional, required } from '../../common/validate';
+import { currencyCode, optional, readInput, required, type Problems } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { Fund } from '../fund/fund.entity';
 import { fundNotFound } from '../fund/fund.errors';
@@ -114,8 +114,7 @@ export class ShareClassService {
   /** Ops: a new share class with every documented field. Its primary token comes with `createToken`. */
   async create(ctx: ServiceContext, input: ShareClassFields): Promise<ShareClass> {
     ctx.access.requireOps();
-    const fundId = required(input.fundId, 'fundId');
-    const fields = this.validated(input, true);
+    const { fundId, fields } = readInput((p) => ({ fundId: p.take('fundId', () => required(input.fundId, 'fundId')), fields: this.validated(input, true, p) }));
     const fund = await ctx.em.findOne(Fund, { id: fundId });
     if (!fund) throw fundNotFound(fundId);
     const sc = ctx.em.create(ShareClass, { id: await nextId(ctx.em, 'SC'), fund, status: 'active', ...fields } as never);
@@ -128,7 +127,7 @@ export class ShareClassService {
   async update(ctx: ServiceContext, id: string, input: Omit<ShareClassFields, 'fundId'>): Promise<ShareClass> {
     ctx.access.requireOps();
     const sc = await this.getVisible(ctx, id);
-    const fields = this.validated(input, false);
+    const fields = readInput((p) => this.validated(input, false, p));
     ctx.em.assign(sc, fields as never);
     this.changed(ctx, sc.id, 'share_class.updated', { fields: Object.keys(fields) });
     await ctx.em.flush();
@@ -140,19 +139,19 @@ export class ShareClassService {
     appendEvent(ctx.em, { type, aggregateType: 'share_class', aggregateId: shareClassId, payload: { shareClassId, ...payload }, occurredAt: this.clock.now() });
   }
 
-  /** The checked, normalised fields; on create every documented field is required. */
-  private validated(input: ShareClassFields, creating: boolean): Partial<ShareClass> {
+  /** The checked, normalised fields, every wrong one refused at once; on create every documented field is required. */
+  private validated(input: ShareClassFields, creating: boolean, p: Problems): Partial<ShareClass> {
     const out: Record<string, unknown> = {};
     const given = (v: unknown) => creating || (v !== undefined && v !== null);
-    if (given(input.currency)) out.currency = currencyCode(input.currency, 'currency');
-    if (given(input.provider)) out.provider = rules.provider(input.provider);
-    if (input.status !== undefined && input.status !== null) out.status = rules.status(input.status);
-    for (const f of rules.FEE_FIELDS) if (given(input[f])) out[f] = rules.fee(input[f], f);
+    if (given(input.currency)) out.currency = p.take('currency', () => currencyCode(input.currency, 'currency'));
+    if (given(input.provider)) out.provider = p.take('provider', () => rules.provider(input.provider));
+    if (input.status !== undefined && input.status !== null) out.status = p.take('status', () => rules.status(input.status));
+    for (const f of rules.FEE_FIELDS) if (given(input[f])) out[f] = p.take(f, () => rules.fee(input[f], f));
     for (const part of PARTS) {
       const value = input[part];
       if (!given(value)) continue;
-      if (value === undefined || value === null) throw badRequestPart(part);
-      out[part] = (rules[part] as (v: unknown) => unknown)(value);
+      if (value === undefined || value === null) p.take(part, () => badRequestPart(part));
+      else out[part] = (rules[part] as (v: unknown, p: Problems) => unknown)(value, p);
     }
     return out as Partial<ShareClass>;
   }
@@ -206,4 +205,6 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-const badRequestPart = (part: string) => new DomainError('BAD_REQUEST', `${part} is required`);
+const badRequestPart = (part: string) => {
+  throw new DomainError('BAD_REQUEST', `${part} is required`);
+};

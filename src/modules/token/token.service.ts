@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock';
 import { nextId } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
 import type { ServiceContext } from '../../common/service-context';
-import { chainId, evmAddress, intInRange, optional, required } from '../../common/validate';
+import { chainId, evmAddress, intInRange, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
@@ -46,9 +46,13 @@ export class TokenService {
    */
   async deploy(ctx: ServiceContext, input: Omit<TokenFields, 'contractAddress'>): Promise<Token> {
     ctx.access.requireOps();
-    const shareClassId = required(input.shareClassId, 'shareClassId');
-    const chain = chainId(input.chainId);
-    const fields = { name: required(input.name, 'name').trim(), symbol: required(input.symbol, 'symbol').trim(), decimals: intInRange(input.decimals, 'decimals', 0, 18) };
+    const { shareClassId, chain, ...fields } = readInput((p) => ({
+      shareClassId: p.take('shareClassId', () => required(input.shareClassId, 'shareClassId')),
+      chain: p.take('chainId', () => chainId(input.chainId)),
+      name: p.take('name', () => required(input.name, 'name').trim()),
+      symbol: p.take('symbol', () => required(input.symbol, 'symbol').trim()),
+      decimals: p.take('decimals', () => intInRange(input.decimals, 'decimals', 0, 18)),
+    }));
     if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
     if (!this.chain) throw badRequest(`chain ${chain} is not configured`);
     this.chain.writable(chain);
@@ -63,14 +67,14 @@ export class TokenService {
 
   async create(ctx: ServiceContext, input: TokenFields): Promise<Token> {
     ctx.access.requireOps();
-    const shareClassId = required(input.shareClassId, 'shareClassId');
-    const fields = {
-      chainId: chainId(input.chainId),
-      contractAddress: evmAddress(input.contractAddress, 'contractAddress'),
-      name: required(input.name, 'name').trim(),
-      symbol: required(input.symbol, 'symbol').trim(),
-      decimals: intInRange(input.decimals, 'decimals', 0, 36),
-    };
+    const { shareClassId, ...fields } = readInput((p) => ({
+      shareClassId: p.take('shareClassId', () => required(input.shareClassId, 'shareClassId')),
+      chainId: p.take('chainId', () => chainId(input.chainId)),
+      contractAddress: p.take('contractAddress', () => evmAddress(input.contractAddress, 'contractAddress')),
+      name: p.take('name', () => required(input.name, 'name').trim()),
+      symbol: p.take('symbol', () => required(input.symbol, 'symbol').trim()),
+      decimals: p.take('decimals', () => intInRange(input.decimals, 'decimals', 0, 36)),
+    }));
     // On a chain the gateway writes to, the token must be one it can settle with: checked on chain.
     const onChain = this.chain?.writes(fields.chainId) ? await this.chain.verifyToken(fields.chainId, fields.contractAddress, fields.decimals) : null;
     return this.record(ctx, shareClassId, { ...fields, isPrimary: input.isPrimary }, onChain);

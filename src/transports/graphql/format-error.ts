@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { ERROR_TABLE, toDomainError, type DomainError } from '../../common/errors';
+import { ERROR_TABLE, InvalidInput, toDomainError, type DomainError } from '../../common/errors';
 import { logger } from '../../common/logger';
 
 /**
@@ -21,7 +21,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     message: domain.message,
     locations: formatted.locations,
     path: formatted.path,
-    extensions: { code: ERROR_TABLE[domain.code].graphql, ...retryAfter(domain) },
+    extensions: { code: ERROR_TABLE[domain.code].graphql, ...retryAfter(domain), ...(domain instanceof InvalidInput && { fields: domain.fields }) },
   };
 }
 

@@ -94,6 +94,26 @@ export class WebhookDeliveryOutcome {
   test: boolean;
 }
 
+@ObjectType({ description: 'A chain transaction became final; what it settled (a wallet, an order) is final in the same commit.' })
+export class ChainTransactionFinal {
+  @Field(() => ID)
+  eventId: string;
+  @Field(() => ID)
+  chainTransactionId: string;
+  @Field(() => String)
+  chainId: string;
+  @Field(() => String, { description: 'What it does (`deploy.*`, `wallet.*`, `settlement.*`)' })
+  purpose: string;
+  @Field(() => String, { description: 'confirmed, reverted or failed' })
+  status: string;
+  @Field(() => String, { nullable: true })
+  orderId: string | null;
+  @Field(() => ID, { nullable: true, description: 'The investor wallet it registers, for `wallet.*`' })
+  walletId: string | null;
+  @Field(() => EpochMs)
+  occurredAt: Date;
+}
+
 const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
 interface OrderArgs {
@@ -182,6 +202,31 @@ export class SubscriptionResolver {
       entryId: String(e.payload.entryId),
       close: String(e.payload.close),
       publishedAt: new Date(Number(e.payload.publishedAt)),
+    };
+  }
+
+  @Subscription(() => ChainTransactionFinal, {
+    description: 'Chain transactions as they become final (ops only): wallets whitelisted, tokens deployed, orders settled.',
+    subscribe: ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      ctx.access.requireOps();
+      return withFilter(
+        () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.chain]),
+        (e: RelayedEvent | undefined, a?: { chainId?: string | null }) => !!e && (!a?.chainId || a.chainId === e.payload.chainId),
+      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+    },
+  })
+  chainTransactionFinal(@Root() e: RelayedEvent, @Arg('chainId', () => String, { nullable: true }) _chainId: string | null): ChainTransactionFinal {
+    const p = e.payload;
+    return {
+      eventId: e.eventId,
+      chainTransactionId: String(p.chainTransactionId),
+      chainId: String(p.chainId),
+      purpose: String(p.purpose),
+      status: String(p.status),
+      orderId: str(p.orderId),
+      walletId: str(p.walletId),
+      occurredAt: new Date(e.occurredAt),
     };
   }
 
