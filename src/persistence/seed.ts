@@ -198,7 +198,7 @@ export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
     em.count(Issuer, {}),
     em.count(Issuer, { lei: DEMO_ISSUER_LEI }),
     em.count(Distributor, { $or: [{ id: { $ne: DEMO_DISTRIBUTOR } }, { name: { $ne: DEMO_DISTRIBUTOR_NAME } }] }),
-    em.count(OpsToken, { name: { $ne: DEMO_ACCESS } }),
+    em.count(OpsToken, { name: { $nin: [DEMO_ACCESS, DEMO_APPROVER] } }),
     em.count(ApiCredential, { createdBy: { $ne: DEMO_ACCESS } }),
   ]);
   return issuers === demoIssuers && others.every((n) => n === 0);

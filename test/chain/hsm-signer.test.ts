@@ -36,6 +36,7 @@ const SETTLE = `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId
 
 /** CHAINS as an operator writes it for a key in the HSM. */
 const chainsEnv = (hsm: SoftHsmToken, rpcUrl: string, signer: Record<string, unknown> = {}) => ({
+  APP_ENV: 'test',
   CHAINS: JSON.stringify({ [CHAIN]: { rpcUrls: [rpcUrl], confirmations: 2, replaceAfterMs: 5000, leaseSeconds: 5, signer: { ...hsmSigner(hsm, KEY_LABEL), ...signer } } }),
 });
 

@@ -3,6 +3,7 @@ import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investo
 import { Order } from '../../src/modules/order/order.entity';
 import { chainClients, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../support/chain.factories';
+import { approverToken, REQUEST_WALLET_RECOVERY } from '../support/approval.factories';
 import { anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
@@ -29,7 +30,7 @@ describe('A chain that is away is a 503, never a 500, and nothing is half-done',
     await proxy.close();
   });
 
-  it('recoverInvestorWallet, reconciliation, settleOneStepOrder (with and without hash), settleDealingDate and whitelisting', async () => {
+  it('an approved wallet recovery, reconciliation, settleOneStepOrder (with and without hash), settleDealingDate and whitelisting', async () => {
     // given an investor holding 800 tokens on chain, an accepted order, and another investor's wallet pending
     const m = await aChainMarket(gw);
     const wallet = randomWallet();
@@ -44,10 +45,14 @@ describe('A chain that is away is a 503, never a 500, and nothing is half-done',
     expect(added.data.addInvestorWallet.status).toBe('pending');
     const intents = await gw.em().fork().count(ChainTransaction, {});
 
+    // and a wallet recovery requested by one ops principal, for a second one to approve
+    const recovery = await opsCall(gw, REQUEST_WALLET_RECOVERY, { input: { investorId: m.investor.id, chainId: CHAIN, newAddress: randomWallet(), reason: 'key lost' } });
+    const approver = await approverToken(gw);
+
     // when the chain's node stops answering
     proxy.decide = () => 'down';
-    const OPERATIONS: [string, string, Record<string, unknown>][] = [
-      ['recoverInvestorWallet', `mutation($i: RecoverInvestorWalletInput!) { recoverInvestorWallet(input: $i) { status } }`, { i: { investorId: m.investor.id, chainId: CHAIN, newAddress: randomWallet(), reason: 'key lost' } }],
+    const OPERATIONS: [string, string, Record<string, unknown>, string?][] = [
+      ['the approval of a wallet recovery', `mutation($id: ID!) { approveRequest(id: $id, reason: "checked") { status } }`, { id: recovery.data.requestWalletRecovery.id }, approver],
       ['reconciliation', `query($sc: ID!) { reconciliation(shareClassId: $sc) { blockNumber } }`, { sc: m.shareClass.id }],
       ['settleOneStepOrder', `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status } }`, { id: accepted.id }],
       ['settleOneStepOrder with a hash', `mutation($id: ID!, $h: String) { settleOneStepOrder(orderId: $id, transferHash: $h) { status } }`, { id: accepted.id, h: aTransferHash() }],
@@ -55,8 +60,8 @@ describe('A chain that is away is a 503, never a 500, and nothing is half-done',
       ['whitelistInvestorWallet', `mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`, { i: { investorId: other.id, chainId: CHAIN } }],
     ];
     const answers = [];
-    for (const [name, query, variables] of OPERATIONS) {
-      const res = await opsCall(gw, query, variables);
+    for (const [name, query, variables, token] of OPERATIONS) {
+      const res = token ? (await gw.graphql(query, variables, { token })).body : await opsCall(gw, query, variables);
       answers.push([name, res.errors?.[0]?.extensions, res.errors?.[0]?.message]);
     }
     proxy.decide = () => 'forward';

@@ -9,6 +9,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { alias } from '../support/ids';
 import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
 import { aTwoStepOrder } from '../support/order.factories';
+import { REQUEST_WALLET_RECOVERY } from '../support/approval.factories';
 
 /*
  * The custody rule (docs/custody.md), attacked on every path that can reach a mint, a burn, a
@@ -211,10 +212,10 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
   },
   {
-    path: "wallet recovery (recoveryAddress + forcedTransfer) to another holder's address",
+    path: "a wallet recovery (recoveryAddress + forcedTransfer) requested to another holder's address",
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) =>
-      gw.graphql(`mutation($i: RecoverInvestorWalletInput!) { recoverInvestorWallet(input: $i) { status } }`, { i: { investorId: w.a1.id, chainId: CHAIN, newAddress: wallet, reason: 'key lost' } }, { token: await gw.opsToken() }),
+      gw.graphql(REQUEST_WALLET_RECOVERY, { input: { investorId: w.a1.id, chainId: CHAIN, newAddress: wallet, reason: 'key lost' } }, { token: await gw.opsToken() }),
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'newAddress is a wallet of another holder'),
   },
 ];

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       chains: null,
       chainDataDir: '.data/anvil',
       reconciliationIntervalMs: 86_400_000,
+      recoveryDelaySeconds: 0,
       shutdownDrainMs: 0,
     });
   });

@@ -19,6 +19,7 @@ import { OPEN_REDEMPTION_CONDITION } from '../../src/modules/order/open-orders';
 import { noLongerCancellable, wrongStatus } from '../../src/modules/order/one-step.errors';
 import { cannotCancel, cannotPush, cannotRecordOutcome } from '../../src/modules/order/two-step.errors';
 import { eventType } from '../../rest-compat/openapi/schemas';
+import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 
 const FLOWS = Object.values(OrderFlow);
 const ACTORS: TransitionActor[] = ['distributor', 'ops', 'provider'];
@@ -76,7 +77,8 @@ describe('The transition table, walked', () => {
     for (const flow of FLOWS)
       for (const r of TRANSITIONS[flow]) if (r.event) expect(statusOfEvent(r.event)).toBe(r.to);
     expect(statusOfEvent('order.transition')).toBeUndefined();
-    expect(eventType).toEqual({ enum: [...ORDER_EVENT_TYPES] });
+    // A webhook's event types: the description's four, then the additive wallet-recovery ones (registered for by name only).
+    expect(eventType).toEqual({ enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS] });
   });
 
   it('derived lists: reserving statuses, supply outcomes, two-step statuses', () => {

@@ -12,6 +12,7 @@ import { appendEvent } from '../../events/event-log';
 import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
 import type { InvestorWalletService } from '../investor/investor-wallet.service';
 import type { InvestorService } from '../investor/investor.service';
+import { refuseTakenAddress } from '../investor/wallet-custody';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
 
@@ -53,6 +54,8 @@ export class ApprovalService {
     const investor = await this.deps.investors.get(ctx, input.investorId);
     // Checked as the recovery will check them, so a request that cannot run is refused now.
     const args = { investorId: investor.id, chainId: chainId(input.chainId), newAddress: evmAddress(input.newAddress, 'newAddress'), reason: required(input.reason, 'reason').trim() };
+    // The custody rule at request time too: nobody is asked to approve a move to another holder's wallet.
+    await refuseTakenAddress(ctx.em, investor.id, args.newAddress, 'newAddress');
     const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
     this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
     await ctx.em.flush();
