@@ -2,7 +2,7 @@ import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFiel
 import { forbidden } from '../common/errors';
 import { logger } from '../common/logger';
 import { errorCodeOf } from '../modules/audit/audit-log';
-import { contextOver, type GatewayContext } from '../transports/graphql/context';
+import type { GatewayContext } from '../transports/graphql/context';
 import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from './ops-roles';
 import { principalLabel, type OpsRole } from './principal';
 
@@ -13,8 +13,8 @@ export const missingRole = (role: OpsRole) => forbidden(`the ${role} role is req
  * Applies OPS_MUTATION_ROLES / OPS_QUERY_ROLES to the built schema, once per process, so every
  * door enforces them. An ops mutation:
  * - is refused (403) unless the principal has the field's role; the refusal is logged;
- * - runs in one transaction with its audit-log entry (src/modules/audit/audit-log.ts): the entry
- *   commits with the change or not at all; a failure rolls back and is logged after it.
+ * - is appended to the audit log (src/modules/audit/audit-log.ts) once it has run: `ok` after its
+ *   own transactions committed, `error` with the code it answered.
  * Throws when a mutation has no rule, or a rule names no field: the gateway does not start.
  */
 export function guardOpsRoles(schema: GraphQLSchema): GraphQLSchema {
@@ -54,11 +54,12 @@ function guardMutation(field: GraphQLField<unknown, GatewayContext>, role: OpsRo
     const log = ctx.services.auditLog;
     try {
       if (!ctx.access.hasRole(role)) throw missingRole(role);
-      return await ctx.em.transactional(async (em) => {
-        const out = await resolve(source, args, contextOver(ctx, em), info);
-        await log.record(em, { ...entry, outcome: 'ok' });
-        return out;
-      });
+      // The mutation runs as its service plans its own transactions (some wait on the chain sender,
+      // which needs connections of its own: one transaction held around them would starve the
+      // embedded database), and its entry is appended once it has committed.
+      const out = await resolve(source, args, ctx, info);
+      await log.record(ctx.em.fork(), { ...entry, outcome: 'ok' });
+      return out;
     } catch (err) {
       await log.record(ctx.em.fork(), { ...entry, outcome: 'error', errorCode: errorCodeOf(err) }).catch((e) => logger.error({ err: e }, 'audit log entry not written'));
       throw err;

@@ -26,8 +26,8 @@ export function errorCodeOf(err: unknown): string {
 }
 
 /**
- * The append-only log of ops mutations. `record` writes into the caller's unit of work, so an
- * `ok` entry commits with what it records; the table refuses UPDATE and DELETE (migration
+ * The append-only log of ops mutations. `record` writes into the unit of work it is given (the
+ * ops guard gives a fresh one once the mutation has run); the table refuses UPDATE and DELETE (migration
  * Migration20261126200200), so no code path, this one included, can rewrite history.
  */
 export class AuditLog {
