@@ -41,7 +41,6 @@ import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
 import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
-import { routeOutcomes } from './modules/chain/outcomes';
 
 export const REST_PREFIX = '/api/v1';
 export { GRAPHQL_PATH };
@@ -151,11 +150,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
   const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
-    const outcomes = routeOutcomes({
-      settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
-      wallet: (em, tx, outcome) => services.walletOnChain!.onOutcome(em, tx, outcome),
-    });
-    chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
+    // The modules registered their outcome handlers on the port when the services were wired.
+    chainSender = new ChainSender(deps.orm, chains, chain.declareOutcome, deps.chainPollMs);
     chainSender.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).

@@ -14,7 +14,7 @@ import { startDevSimulator } from './supply/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './modules/chain/chain-config';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
-import { bringDemoOnChain } from './modules/chain/demo-onchain';
+import { bringDemoOnChain } from './modules/settlement/demo-onchain';
 
 async function main() {
   const config = loadConfig();

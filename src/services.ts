@@ -12,7 +12,7 @@ import { DistributorService } from './modules/distributor/distributor.service';
 import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
-import { DealingDateSettlement } from './modules/chain/dealing-settlement';
+import { DealingDateSettlement } from './modules/settlement/dealing-settlement';
 import { Reconciliation } from './modules/chain/reconciliation';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
@@ -32,8 +32,10 @@ import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { EventFeedService } from './events/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 import type { ChainService } from './modules/chain/chain.service';
-import { SettlementOnChain } from './modules/chain/settlement-onchain';
-import { WalletOnChain } from './modules/chain/wallet-onchain';
+import { SettlementOnChain } from './modules/settlement/settlement-onchain';
+import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
+import { OneStepSettlement } from './modules/settlement/one-step-settlement';
+import { WalletOnChain } from './modules/investor/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
 import { AuditLog } from './modules/audit/audit-log';
 
@@ -77,12 +79,13 @@ export function createServices(deps: ServiceDeps) {
   const dealing = new DealingService(clock, readCache, shareClass);
   const ledger = new HoldingLedger({ dealing, openOrders });
   const chain = deps.chain ?? null;
+  // Built with the chain port, these register their outcome handlers on it (`settlement.*`, `wallet.*`).
   const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
-  // The settlement reaches back into the one-step flow when the chain decides (late-bound: built below).
-  const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder.outcomes) : null;
+  const outcomes = new OneStepOutcomes({ clock, ledger });
+  const settlement = chain ? new SettlementOnChain(chain, outcomes) : null;
   const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
   const holding = new HoldingService(shareClass, ledger, clock);
-  const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
+  const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
   return {
     clock,
     readCache,
@@ -111,11 +114,13 @@ export function createServices(deps: ServiceDeps) {
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),
     oneStepOrder,
+    oneStepSettlement: new OneStepSettlement({ dealing, orders: order, outcomes, onChain: settlement }),
+    oneStepOutcomes: outcomes,
     onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
     chain,
     walletOnChain,
     settlementOnChain: settlement,
-    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder.outcomes) : null,
+    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, outcomes) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),

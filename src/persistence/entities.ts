@@ -1,6 +1,6 @@
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
-import { ChainBatchOrder } from '../modules/chain/chain-batch.entity';
+import { ChainBatchOrder } from '../modules/settlement/chain-batch.entity';
 import { SettlementTransferRecord } from '../modules/order/settlement-transfer.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';

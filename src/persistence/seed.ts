@@ -161,9 +161,9 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     rejected: (id) => oneStep.reject(ctx(), id, 'demo: outside the investor\'s mandate'),
     // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.
     settled: async (id) => (
-      await oneStep.accept(ctx(), id), await publishDealingDateNav(em.fork(), id), oneStep.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
+      await oneStep.accept(ctx(), id), await publishDealingDateNav(em.fork(), id), services.oneStepSettlement.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
     ),
-    failed: async (id) => (await oneStep.accept(ctx(), id), oneStep.fail(ctx(), id, 'demo: transfer reverted')),
+    failed: async (id) => (await oneStep.accept(ctx(), id), services.oneStepSettlement.fail(ctx(), id, 'demo: transfer reverted')),
   };
   const placed: Record<string, string[]> = { two_step: [], one_step: [] };
   await runInScope({ actor: DEMO_ORDERS_ACTOR }, async () => {

@@ -1,7 +1,7 @@
 import { type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DomainEvent } from '../../src/events/event.entity';
-import { ChainBatchOrder } from '../../src/modules/chain/chain-batch.entity';
+import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';

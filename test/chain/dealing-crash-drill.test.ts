@@ -1,7 +1,7 @@
 import { parseAbiItem, zeroAddress, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ANVIL_DEV_KEY } from '../../src/modules/chain/chain-config';
-import { ChainBatchOrder } from '../../src/modules/chain/chain-batch.entity';
+import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';

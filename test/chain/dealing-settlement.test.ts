@@ -1,5 +1,5 @@
 import { DomainEvent } from '../../src/events/event.entity';
-import { ChainBatchOrder } from '../../src/modules/chain/chain-batch.entity';
+import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { Holding } from '../../src/modules/holding/holding.entity';

@@ -1,4 +1,6 @@
 import { DomainEvent } from '../../src/events/event.entity';
+import { acceptedOrder } from '../../src/modules/settlement/accepted-order';
+import { lockOneStepOrder } from '../../src/modules/order/order-locks';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
@@ -35,8 +37,8 @@ describe('A one-step order settles exactly once', () => {
     const settled = await gw.em().findOneOrFail(Order, { id: order.id }, { populate: ['history'] });
     const [seq, entries, updatedAt] = [settled.eventSeq, settled.history.length, settled.updatedAt.getTime()];
     // when the same transfer is reported again for the locked order (a late duplicate of the chain's outcome)
-    const outcomes = gw.gateway.services.oneStepOrder.outcomes;
-    const again = await gw.em().transactional(async (em) => outcomes.settleLocked(em, await outcomes.lockOrder(em, order.id), TRANSFER_HASH, 'chain', false));
+    const outcomes = gw.gateway.services.oneStepOutcomes;
+    const again = await gw.em().transactional(async (em) => outcomes.settleLocked(em, acceptedOrder(await lockOneStepOrder(em, order.id)), TRANSFER_HASH, 'chain', false));
     // then nothing more is written
     expect(again.status).toBe('settled');
     expect(await completed(order.id)).toHaveLength(1);

@@ -64,9 +64,9 @@ export async function aOneStepOrder(
     if (['accepted', 'settled', 'failed'].includes(stage)) order = await svc.accept(ctx(), order.id);
     if (stage === 'settled') {
       await aDealingDateNav(gw, order);
-      order = await svc.settle(ctx(), order.id, opts.transferHash ?? TRANSFER_HASH);
+      order = await gw.gateway.services.oneStepSettlement.settle(ctx(), order.id, opts.transferHash ?? TRANSFER_HASH);
     }
-    if (stage === 'failed') order = await svc.fail(ctx(), order.id, 'out of gas');
+    if (stage === 'failed') order = await gw.gateway.services.oneStepSettlement.fail(ctx(), order.id, 'out of gas');
     return order;
   });
 }

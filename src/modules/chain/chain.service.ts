@@ -5,6 +5,7 @@ import type { ChainHandle, Chains } from './chains';
 import { chainAway, chainNotReadable, chainNotWritable, chainUnavailable, decimalsMismatch, deploymentFailed, notAnErc3643Token, notRegistryAgent, notTokenAgent } from './chain.errors';
 import { AGENT_ROLE_ABI, CLAIM_SIGNER_KEY, CTR_ABI, ECDSA_KEY_TYPE, IA_ABI, IDENTITY_REGISTRY_ABI, IDENTITY_REGISTRY_STORAGE_ABI, KYC_CLAIM_TOPIC, ONCHAINID, T_REX, TIR_ABI, TOKEN_ABI, CLAIM_ISSUER_ABI } from './contracts';
 import type { ChainSender } from './sender';
+import { OutcomeHandlers, type OutcomeHandler } from './outcomes';
 import { currentPrincipal } from '../../common/request-scope';
 import { encodeAbiParameters, keccak256 } from 'viem';
 
@@ -35,12 +36,23 @@ export interface TokenOnChain {
 const lower = (a: string) => a.toLowerCase();
 
 /**
- * The chain module's door for the rest of the gateway: intents (`enqueue`, and `execute` for
- * ops' synchronous deployments), deployments of ERC-3643 suites, and checks of existing tokens.
- * Every write goes through an intent and the sender (src/modules/chain/sender.ts).
+ * The chain port: the one door of src/modules/chain/ for the rest of the gateway, which knows no
+ * orders, wallets or share classes (it imports no domain module). What a module uses:
+ *
+ * - `enqueue(em, { chainId, purpose, to, data, orderId?, walletId? })` writes an intent into the
+ *   caller's unit of work: it exists once the caller's transaction commits, with whatever else
+ *   that transaction wrote, or not at all. Then `wake()` after the commit. The sender
+ *   (sender.ts) checks the call, signs, sends, waits for the chain's confirmation depth.
+ * - `onOutcome(purpose, handler)`, once at wiring (src/services.ts): the handler declares what
+ *   an intent of that purpose (`settlement.mint`) or family (`settlement`) means, in the
+ *   transaction that makes the intent final, so each outcome is declared exactly once; a handler
+ *   that throws rolls it back and the intent's outcome is declared again on the next pass.
+ * - reads: `chains` (clients, agent keys), `writes`, `writable`, `reachable`; and for ops
+ *   `execute` (one intent waited for), `setup`, `deploySuite`, `verifyToken`.
  */
 export class ChainService {
   private setupRunning = new Map<string, Promise<ChainSetup>>();
+  private readonly outcomes = new OutcomeHandlers();
 
   constructor(
     private readonly orm: MikroORM,
@@ -93,6 +105,14 @@ export class ChainService {
       requestedBy: currentPrincipal(),
     } as never);
   }
+
+  /** Registers what an outcome of `purpose` (or of every `purpose.*`) means: see the top of this file. */
+  onOutcome(purpose: string, handler: OutcomeHandler): void {
+    this.outcomes.on(purpose, handler);
+  }
+
+  /** The sender's one call when an intent becomes final: the registered handler declares its outcome. */
+  readonly declareOutcome: OutcomeHandler = (em, tx, outcome) => this.outcomes.declare(em, tx, outcome);
 
   /** Wakes the sender after a commit that queued intents. */
   wake(): void {

@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import type { HoldingLedger } from '../holding/holding-ledger';
-import type { TakenPiece } from '../holding/holding-lots';
+import type { LotPiece, Register } from './register-port';
 import { holderById, holdingOf } from './chain-holders';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { ChainHandle } from './chains';
@@ -35,7 +34,7 @@ export async function forkPoint(em: EntityManager, chain: ChainHandle, cursor: b
 }
 
 /** Undoes, newest first, what the movements after `block` did to the register (their blocks left the chain). */
-export async function undoAfter(em: EntityManager, ledger: HoldingLedger, chainId: string, block: bigint, now: Date): Promise<void> {
+export async function undoAfter(em: EntityManager, ledger: Register, chainId: string, block: bigint, now: Date): Promise<void> {
   const gone = await em.find(ChainMovement, { chainId, blockNumber: { $gt: String(block) }, undoneAt: null }, { orderBy: { blockNumber: 'desc', logIndex: 'desc' } });
   for (const m of gone) {
     logger.warn({ chainId, block: m.blockNumber, tx: m.transactionHash }, 'reorg: a followed transfer left the chain; its effect on the register is undone');
@@ -61,7 +60,7 @@ export async function undoAfter(em: EntityManager, ledger: HoldingLedger, chainI
 }
 
 /** The sender's lots as the movement took them, and what no lot covered as a lot of now. */
-function lotsBack(m: ChainMovement, now: Date): TakenPiece[] {
+function lotsBack(m: ChainMovement, now: Date): LotPiece[] {
   const lots = (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
   const rest = new Dec(m.tokens).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
   if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: now });

@@ -6,7 +6,7 @@ import { appendEvent } from '../../events/event-log';
 import { WakeLoop } from '../../events/wake-loop';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
-import type { HoldingLedger } from '../holding/holding-ledger';
+import type { Register } from './register-port';
 import { Token } from '../token/token.entity';
 import { holderOf, holdingOf } from './chain-holders';
 import { forkPoint, undoAfter } from './follower-reorg';
@@ -57,7 +57,7 @@ export class ChainFollower {
   constructor(
     private readonly orm: MikroORM,
     private readonly chains: Chains,
-    private readonly ledger: HoldingLedger,
+    private readonly ledger: Register,
     private readonly clock: { now(): Date },
     pollMs = 1_000,
   ) {

@@ -19,17 +19,27 @@ export interface TxLog {
  */
 export type OutcomeHandler = (em: EntityManager, tx: ChainTransaction, outcome: TxOutcome) => Promise<void>;
 
-
 /**
- * Routes an intent's outcome by its purpose's family (`settlement.*`, `wallet.*`); `deploy`
- * steps have none (ops wait for them). An unknown family is a programming error: it throws, the
- * transaction rolls back and the intent is retried, so no outcome is silently dropped.
+ * Who declares what an intent's outcome means: the modules that enqueue intents register a
+ * handler for their purposes once, when the services are wired (src/services.ts), and the sender
+ * asks this registry for each intent that became final. A handler is registered under a purpose
+ * (`settlement.mint`) or its family (`settlement`: every `settlement.*`); the exact purpose wins.
+ * `deploy*` steps have none (ops wait for them). An intent whose purpose has no handler is a
+ * programming error: it throws, the transaction rolls back and the intent is retried, so no
+ * outcome is silently dropped.
  */
-export function routeOutcomes(handlers: Record<string, OutcomeHandler>): OutcomeHandler {
-  return async (em, tx, outcome) => {
-    const family = tx.purpose.split('.')[0]!;
+export class OutcomeHandlers {
+  private readonly handlers = new Map<string, OutcomeHandler>();
+
+  on(purpose: string, handler: OutcomeHandler): void {
+    if (this.handlers.has(purpose)) throw new Error(`an outcome handler for chain transaction purpose ${purpose} is registered already`);
+    this.handlers.set(purpose, handler);
+  }
+
+  readonly declare: OutcomeHandler = async (em, tx, outcome) => {
+    const [family = tx.purpose] = tx.purpose.split('.');
     if (family === 'deploy') return;
-    const handler = handlers[family];
+    const handler = this.handlers.get(tx.purpose) ?? this.handlers.get(family);
     if (!handler) throw new Error(`no outcome handler for chain transaction purpose ${tx.purpose}`);
     await handler(em, tx, outcome);
   };

@@ -8,7 +8,6 @@ import { shortMessage } from '../../common/redact';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { WakeLoop } from '../../events/wake-loop';
-import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import { ChainMovement } from './chain-movement.entity';
 import type { Chains } from './chains';
@@ -65,8 +64,8 @@ export interface ReconciliationResult {
 export class Reconciliation {
   constructor(private readonly chains: Chains) {}
 
-  async run(em: EntityManager, shareClassId: unknown): Promise<ReconciliationResult> {
-    if (typeof shareClassId !== 'string' || !(await em.findOne(ShareClass, { id: shareClassId }))) throw notFound('Share class not found');
+  /** The share class's token against the register; its caller has found the share class (its id is not checked here). */
+  async run(em: EntityManager, shareClassId: string): Promise<ReconciliationResult> {
     const token = await em.findOne(Token, { shareClass: shareClassId }, { orderBy: { isPrimary: 'desc' } });
     const chain = token ? this.chains.get(token.chainId) : null;
     if (!token || !chain) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);

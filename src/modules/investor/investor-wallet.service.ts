@@ -7,7 +7,7 @@ import { chainId, evmAddress, required } from '../../common/validate';
 import type { InvestorService } from './investor.service';
 import { InvestorWallet, WalletStatus } from './investor.entity';
 import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
-import type { WalletOnChain } from '../chain/wallet-onchain';
+import type { WalletOnChain } from './wallet-onchain';
 import { refuseTakenAddress } from './wallet-custody';
 
 /**
@@ -72,7 +72,7 @@ export class InvestorWalletService {
     const wallet = await this.inUse(ctx, input);
     await refuseTakenAddress(ctx.em, wallet.investor.id, wallet.address, 'address');
     if (this.writesOnChain(wallet.chainId)) {
-      // On chain: `pending` until the identity registration is confirmed (src/modules/chain/wallet-onchain.ts).
+      // On chain: `pending` until the identity registration is confirmed (src/modules/investor/wallet-onchain.ts).
       if (wallet.status === WalletStatus.pending && !(await this.onChain!.whitelisting(ctx.em, wallet))) {
         await this.onChain!.prepare(wallet.chainId);
         await ctx.em.transactional(async (em) => {
@@ -106,7 +106,7 @@ export class InvestorWalletService {
 
   /**
    * Ops: the investor lost the key of its wallet in use on a chain the gateway writes to; its
-   * tokens go to `newAddress` with T-REX's `recoveryAddress` (src/modules/chain/wallet-recovery.ts).
+   * tokens go to `newAddress` with T-REX's `recoveryAddress` (src/modules/investor/wallet-recovery.ts).
    * The lost wallet is `removed` at once (reason: `lost: recovered to …`); the new one, with the
    * same identity, reads `pending` until the recovery is confirmed, then `whitelisted`. The
    * register does not move: holdings are the investor's, and lots keep their dates.

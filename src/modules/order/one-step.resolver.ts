@@ -52,7 +52,7 @@ export class OneStepOrderResolver {
     @Arg('transferHash', () => String, { nullable: true, description: 'Settled elsewhere: the transaction, checked on chain when the chain is readable. Omitted: the gateway mints or burns on chain itself.' }) transferHash: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<Order> {
-    return ctx.services.oneStepOrder.settle(ctx, orderId, transferHash);
+    return ctx.services.oneStepSettlement.settle(ctx, orderId, transferHash);
   }
 
   @Mutation(() => Order, { description: 'Ops: the token transfer of an accepted order failed (event `token.transfer_failed`); holdings unchanged.' })
@@ -62,7 +62,7 @@ export class OneStepOrderResolver {
     @Arg('transferHash', () => String, { nullable: true }) transferHash: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<Order> {
-    return ctx.services.oneStepOrder.fail(ctx, orderId, reason, transferHash);
+    return ctx.services.oneStepSettlement.fail(ctx, orderId, reason, transferHash);
   }
 
   // distributorId, investorId and shareClassId are the Order type's own (order.resolver.ts).

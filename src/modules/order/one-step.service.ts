@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { badRequest, conflict } from '../../common/errors';
+import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN } from '../../common/money';
 import type { Access } from '../../access/access';
 import type { ServiceContext } from '../../common/service-context';
-import { nonNegativeDecimal, optional, required } from '../../common/validate';
+import { nonNegativeDecimal, optional } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import type { NavService } from '../nav/nav.service';
@@ -13,13 +13,11 @@ import type { ShareClassService } from '../share-class/share-class.service';
 import { Token } from '../token/token.entity';
 import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
-import { notInvestorsWallet, orderInvestorShown, refuseForeignWallet, walletCustody } from '../investor/wallet-custody';
-import { ShareClass } from '../share-class/share-class.entity';
-import { navOfDealingDate } from './dealing-pricing';
+import { orderInvestorShown, refuseForeignWallet } from '../investor/wallet-custody';
 import { assertMove } from './order-states';
 import { readDelivery, readIds } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
-import { OneStepOutcomes } from './one-step-outcomes';
+import { lockOneStepOrder } from './order-locks';
 import { priceAtNav, subscriptionFees } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import type { OrderRecord, OrderService } from './order.service';
@@ -58,34 +56,20 @@ export interface CancelOutcome {
   message: string;
 }
 
-/** What the order flow asks of the chain module when it settles (src/modules/chain/settlement-onchain.ts). */
-export interface OnChainSettlement {
-  /** A 503 while the order's chain does not answer: nothing is queued for a chain that is away. */
-  ready(chainId: string): Promise<void>;
-  /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
-  start(em: EntityManager, order: Order): Promise<void>;
-  /** A hash given by ops must show this order's transfer on chain (the log indexes of the matching Transfer events; null: the chain is not read); else a 400 saying what did not match. */
-  verifyHash(em: EntityManager, order: Order, hash: string): Promise<number[] | null>;
-}
-
-const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
-
 /** The surface an order is placed through: the caller's; ops place as on surface R. */
 const surfaceOf = (access: Access): OrderSurface => (access.surface ?? 'R') as OrderSurface;
 
 /**
  * The one-step order flow of surface R and surface O: placed `pending`; ops accept (priced at
  * the live NAV) or reject; an accepted order settles (holdings move by the minted or burned
- * tokens) or fails. The distributor may cancel while it is pending.
+ * tokens) or fails, which is settlement's (src/modules/settlement/one-step-settlement.ts). The
+ * distributor may cancel while it is pending.
  *
  * Holdings change only through the holding ledger (holding-ledger.ts): a redemption is placed
  * under the holding's lock after the ledger found its tokens free and unlocked, and a settlement
  * moves them through the ledger in the transaction that records it.
  */
 export class OneStepOrderService {
-  /** How a locked order ends (settled or failed), one at a time or a batch at once: also the chain's outcomes. */
-  readonly outcomes: OneStepOutcomes;
-
   constructor(
     private readonly deps: {
       clock: Clock;
@@ -94,12 +78,8 @@ export class OneStepOrderService {
       shareClasses: ShareClassService;
       dealing: DealingService;
       ledger: HoldingLedger;
-      /** Settlement on chain (src/modules/chain/settlement-onchain.ts); absent: ops give the transfer hash. */
-      settlement?: OnChainSettlement | null;
     },
-  ) {
-    this.outcomes = new OneStepOutcomes({ clock: deps.clock, ledger: deps.ledger });
-  }
+  ) {}
 
   private get clock(): Clock {
     return this.deps.clock;
@@ -175,7 +155,7 @@ export class OneStepOrderService {
   async cancel(ctx: ServiceContext, orderId: unknown): Promise<CancelOutcome> {
     await this.get(ctx, orderId);
     return ctx.em.transactional(async (em) => {
-      const order = await this.outcomes.lockOrder(em, orderId as string);
+      const order = await lockOneStepOrder(em, orderId);
       assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
       await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
       await em.flush();
@@ -192,7 +172,7 @@ export class OneStepOrderService {
   async accept(ctx: ServiceContext, orderId: unknown, note?: string | null): Promise<Order> {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const order = await this.outcomes.lockOrder(em, orderId);
+      const order = await lockOneStepOrder(em, orderId);
       assertMove(order, 'accepted', 'ops', wrongStatus('accept'));
       const shareClassId = order.shareClass.id;
       const primary = await findPrimaryToken(em, shareClassId);
@@ -206,7 +186,7 @@ export class OneStepOrderService {
       if (!wallet) throw walletRequiredBeforeSettlement();
       await refuseForeignWallet(em, { investorId: order.investor.id, chainId, address: wallet }, orderInvestorShown(order), 'state');
 
-      // The estimate at the live NAV; the order settles at its own dealing date's NAV (`settle`).
+      // The estimate at the live NAV; the order settles at its own dealing date's NAV (OneStepSettlement.settle).
       const nav = await this.deps.navs.latest({ em, access: ctx.access }, shareClassId);
       refuse(pricingRefusal(nav));
       // Refused above when there is none.
@@ -230,89 +210,12 @@ export class OneStepOrderService {
   async reject(ctx: ServiceContext, orderId: unknown, reason?: string | null): Promise<Order> {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const order = await this.outcomes.lockOrder(em, orderId);
+      const order = await lockOneStepOrder(em, orderId);
       assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
       const note = optional(reason, 'reason');
       await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
       await em.flush();
       return order;
-    });
-  }
-
-  /**
-   * Ops settle an accepted order, priced at its own dealing date's NAV by the one pricing rule
-   * (`priceAtNav`, as a dealing date's run prices it; a 409 naming the date while that NAV is not
-   * published), to a wallet the custody rule finds the investor's own (a 409 otherwise; nothing
-   * written or sent). Without a hash, on a chain the gateway writes to: the order's mint or burn is
-   * queued as a transaction intent (src/modules/chain/settlement-onchain.ts) in the same
-   * transaction, and the order settles or fails at the chain's confirmation depth. With a hash
-   * (settled elsewhere): checked on chain when the chain is readable (the transfer of the repriced
-   * tokens), then recorded; a transfer settles one order (settlement-transfers.ts).
-   */
-  async settle(ctx: ServiceContext, orderId: unknown, transferHash: unknown): Promise<Order> {
-    ctx.access.requireOps();
-    const hash = optional(transferHash, 'transferHash');
-    if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
-    const onChain = this.deps.settlement;
-    if (hash === undefined) {
-      if (!onChain) throw badRequest('transferHash is required');
-      const seen = await this.get(ctx, orderId);
-      if (seen.chainId) await onChain.ready(seen.chainId);
-      return ctx.em.transactional(async (em) => {
-        const order = await this.outcomes.lockOrder(em, orderId);
-        assertMove(order, 'settled', 'ops', wrongStatus('settle'));
-        await this.priceAndGuard(em, order, 'send');
-        await onChain.start(em, order);
-        await em.flush();
-        return order;
-      });
-    }
-    const checked = await this.get(ctx, orderId);
-    let logIndexes: number[] | null = null;
-    if (checked.status === 'accepted') {
-      // Priced on a fork: the transfer checked on chain is of the tokens the order settles with.
-      const fork = ctx.em.fork();
-      const copy = await fork.findOneOrFail(Order, { id: checked.id });
-      await this.priceAndGuard(fork, copy, 'hash');
-      if (onChain) logIndexes = await onChain.verifyHash(fork, copy, hash);
-    }
-    return ctx.em.transactional(async (em) => {
-      const order = await this.outcomes.lockOrder(em, orderId);
-      assertMove(order, 'settled', 'ops', wrongStatus('settle'));
-      await this.priceAndGuard(em, order, 'hash');
-      return this.outcomes.settleLocked(em, order, hash, 'ops', true, { chainId: order.chainId!, hash, logIndexes });
-    });
-  }
-
-  /**
-   * The order priced at its dealing date's NAV (the rule of a dealing date's run), and the custody
-   * rule on its delivery wallet, before any value moves: a wallet registered to anyone else is a
-   * 409; so is one that is not the investor's own in use when the gateway is to send (`send`) or a
-   * redemption is reported burned (`hash`). A subscription reported minted to the investor's own
-   * wallet that is not whitelisted fails with that reason (OneStepOutcomes.settleLocked).
-   */
-  private async priceAndGuard(em: EntityManager, order: Order, path: 'send' | 'hash'): Promise<void> {
-    if (order.dealingDate) {
-      const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
-      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, order.dealingDate);
-      const token = await em.findOne(Token, { shareClass: shareClass.id, chainId: order.chainId! }, { orderBy: { isPrimary: 'desc' } });
-      if (!token) throw noTokenOnChain(order.chainId!);
-      priceAtNav(order, nav, token.decimals, shareClass.currency);
-    }
-    const custody = await walletCustody(em, { investorId: order.investor.id, chainId: order.chainId!, address: order.deliveryWallet! });
-    if (custody === 'foreign' || (custody === 'unknown' && (path === 'send' || order.type === OrderType.redemption))) throw conflict(notInvestorsWallet(orderInvestorShown(order)));
-  }
-
-  /** The transfer of an accepted order failed (revert, out-of-gas…): reason recorded, holdings unchanged. */
-  async fail(ctx: ServiceContext, orderId: unknown, reason: unknown, transferHash?: unknown): Promise<Order> {
-    ctx.access.requireOps();
-    const why = required(reason, 'reason');
-    const hash = optional(transferHash, 'transferHash');
-    if (hash !== undefined && !TRANSFER_HASH.test(hash)) throw badRequest('transferHash must be a 0x-prefixed 32-byte hex string');
-    return ctx.em.transactional(async (em) => {
-      const order = await this.outcomes.lockOrder(em, orderId);
-      assertMove(order, 'failed', 'ops', wrongStatus('fail'));
-      return this.outcomes.failLocked(em, order, why, hash, 'ops');
     });
   }
 }

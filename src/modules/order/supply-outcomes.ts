@@ -22,7 +22,7 @@ export interface SupplyOutcomeInput {
   transferHash?: unknown;
 }
 
-/** What the two-step flow asks of the chain module when a settlement is reported (src/modules/chain/settlement-onchain.ts). */
+/** What the two-step flow asks of the chain module when a settlement is reported (src/modules/settlement/settlement-onchain.ts). */
 export interface SupplyTransferCheck {
   /** The log indexes of the matching Transfer events; null where the chain is not read. */
   verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<number[] | null>;

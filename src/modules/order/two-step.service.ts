@@ -60,7 +60,7 @@ export class TwoStepService {
       dealing: DealingService;
       supply: SupplyRegistry;
       clock: Clock;
-      /** Checks a reported settlement's transfer on chain (src/modules/chain/settlement-onchain.ts); absent: no chain is read. */
+      /** Checks a reported settlement's transfer on chain (src/modules/settlement/settlement-onchain.ts); absent: no chain is read. */
       transfers?: SupplyTransferCheck | null;
     },
   ) {

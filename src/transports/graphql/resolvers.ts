@@ -19,11 +19,13 @@ import { TokenResolver } from '../../modules/token/token.resolver';
 import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from '../../modules/webhook/webhook.resolver';
 import { SubscriptionResolver } from './subscriptions.resolver';
 import { EventFeedResolver } from './event-feed.resolver';
-import { ChainTransactionResolver, OrderChainResolver } from '../../modules/chain/chain.resolver';
+import { ChainTransactionResolver } from '../../modules/chain/chain.resolver';
+import { OrderChainResolver } from '../../modules/settlement/order-chain.resolver';
 import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
-import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
+import { DealingSettlementResolver } from '../../modules/settlement/dealing-settlement.resolver';
+import { ReconciliationResolver } from '../../modules/chain/reconciliation.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [

@@ -3,9 +3,9 @@ import { encodeFunctionData, parseUnits, type Hex } from 'viem';
 import { Holding } from '../holding/holding.entity';
 import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import { Token } from '../token/token.entity';
-import type { ChainService } from './chain.service';
-import { TOKEN_ABI } from './contracts';
-import type { WalletOnChain } from './wallet-onchain';
+import type { ChainService } from '../chain/chain.service';
+import { TOKEN_ABI } from '../chain/contracts';
+import type { WalletOnChain } from '../investor/wallet-onchain';
 
 /**
  * The demo's first start on the embedded chain: its share classes get real ERC-3643 suites, its

@@ -5,18 +5,20 @@ import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../common/service-context';
-import { navOfDealingDate, priceDealingDate, type DealingPriced } from '../order/dealing-pricing';
+import { navOfDealingDate, priceDealingDate, type DealingPriced } from './dealing-pricing';
 import { Order, OrderFlow, OrderType } from '../order/order.entity';
+import { lockOneStepOrder } from '../order/order-locks';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import type { DealingService } from '../dealing/dealing.service';
-import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
-import { ChainTransaction } from './chain-transaction.entity';
-import type { ChainService } from './chain.service';
-import type { ChainHandle } from './chains';
-import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from './contracts';
-import type { SettlementOutcomes } from './settlement-onchain';
 import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor/wallet-custody';
+import { ChainTransaction } from '../chain/chain-transaction.entity';
+import type { ChainService } from '../chain/chain.service';
+import type { ChainHandle } from '../chain/chains';
+import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../chain/contracts';
+import { acceptedOrder, type AcceptedOrder } from './accepted-order';
+import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
+import type { OneStepOutcomes } from './one-step-outcomes';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;
@@ -78,7 +80,7 @@ export class DealingDateSettlement {
   constructor(
     private readonly chain: ChainService,
     private readonly dealing: DealingService,
-    private readonly orders: () => SettlementOutcomes,
+    private readonly outcomes: OneStepOutcomes,
   ) {}
 
   /** What a run would do now, written nowhere (the console's preview). */
@@ -95,10 +97,10 @@ export class DealingDateSettlement {
     const outcome = await ctx.em.transactional(async (em) => {
       const plan = await this.plan(em, shareClassId, dealingDate, true);
       const failed: DealingOutcome['failed'] = [];
-      const orders = this.orders();
-      for (const row of plan.rows.filter((r) => r.refusal)) {
-        await orders.failLocked(em, await orders.lockOrder(em, row.orderId), row.refusal!, undefined, 'ops');
-        failed.push({ orderId: row.orderId, reason: row.refusal! });
+      for (const { orderId, refusal } of plan.rows) {
+        if (refusal === null) continue;
+        await this.outcomes.failLocked(em, await lockOneStepOrder(em, orderId), refusal, undefined, 'ops');
+        failed.push({ orderId, reason: refusal });
       }
       const transactions: ChainTransaction[] = [];
       for (const type of [OrderType.subscription, OrderType.redemption]) {
@@ -131,7 +133,7 @@ export class DealingDateSettlement {
       { orderBy: { id: 'asc' }, ...(settling ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), refresh: settling },
     );
     const busy = await this.inTransaction(em, orders.map((o) => o.id));
-    const open = orders.filter((o) => !busy.has(o.id));
+    const open = orders.filter((o) => !busy.has(o.id)).map(acceptedOrder);
     // Forward pricing: the order's tokens (subscription) or proceeds (redemption) at the date's NAV,
     // recorded by one statement when settling; the entities, unchanged, leave the unit of work.
     const priced = await priceDealingDate(em, open, nav, token.decimals, shareClass.currency, { writeAt: settling ? new Date() : undefined });
@@ -140,7 +142,7 @@ export class DealingDateSettlement {
     const rows = await this.check(chain, token, open, priced);
     // The custody rule for each row, first of its checks: a row whose wallet is not its investor's
     // own in the register fails its order with that reason, and nothing is sent for it.
-    const custody = await walletCustodyMany(em, open.map((o) => ({ key: o.id, investorId: o.investor.id, chainId: o.chainId!, address: o.deliveryWallet! })));
+    const custody = await walletCustodyMany(em, open.map((o) => ({ key: o.id, investorId: o.investor.id, chainId: o.chainId, address: o.deliveryWallet })));
     const shown = new Map(open.map((o) => [o.id, orderInvestorShown(o)]));
     for (const row of rows) if (custody.get(row.orderId) !== 'own') row.refusal = notInvestorsWallet(shown.get(row.orderId)!);
     return { shareClassId, dealingDate, nav: decimalString(price), navPublishedAt: nav.publishedAt, chainId: token.chainId, tokenAddress: token.contractAddress, rows, inFlight: [...busy] };
@@ -159,9 +161,9 @@ export class DealingDateSettlement {
   }
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
-  private async check(chain: ChainHandle, token: Token, orders: Order[], priced: DealingPriced[]): Promise<DealingRow[]> {
+  private async check(chain: ChainHandle, token: Token, orders: AcceptedOrder[], priced: DealingPriced[]): Promise<DealingRow[]> {
     const read = async (to: string, abi: Abi, functionName: string, w: string) => chain.batchReads.readContract({ address: to as Hex, abi, functionName, args: [w as Hex] });
-    const wallets = [...new Set(orders.map((o) => o.deliveryWallet!.toLowerCase()))];
+    const wallets = [...new Set(orders.map((o) => o.deliveryWallet.toLowerCase()))];
     const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
     // Every call at once: the client sends them in JSON-RPC batches (a few HTTP requests, not one per call).
     await Promise.all(
@@ -176,10 +178,12 @@ export class DealingDateSettlement {
     );
     const prices = new Map(priced.map((p) => [p.id, p]));
     return orders.map((o) => {
-      const wallet = o.deliveryWallet!.toLowerCase();
-      const f = facts.get(wallet)!;
-      const { settlementTokens, settlementAmount } = prices.get(o.id)!;
-      const units = parseUnits(settlementTokens!, token.decimals);
+      const wallet = o.deliveryWallet.toLowerCase();
+      const f = facts.get(wallet);
+      const { settlementTokens, settlementAmount } = prices.get(o.id) ?? {};
+      // Both maps hold every order given: the calls above read each wallet, priceDealingDate priced each order.
+      if (!f || !settlementTokens || !settlementAmount) throw new Error(`order ${o.id} was not read or priced with its dealing date`);
+      const units = parseUnits(settlementTokens, token.decimals);
       let refusal: string | null = null;
       if (o.type === OrderType.subscription && !f.verified) refusal = 'Identity is not verified.';
       else if (f.frozen) refusal = `wallet ${wallet} is frozen`;
@@ -188,7 +192,7 @@ export class DealingDateSettlement {
         if (units > f.balance) refusal = 'cannot burn more than balance';
         else f.balance -= units;
       }
-      return { orderId: o.id, type: o.type, wallet, tokens: settlementTokens!, amount: settlementAmount!, refusal };
+      return { orderId: o.id, type: o.type, wallet, tokens: settlementTokens, amount: settlementAmount, refusal };
     });
   }
 
@@ -199,12 +203,13 @@ export class DealingDateSettlement {
    * runs out of gas and goes again in halves (batch-intents.ts).
    */
   private async chunks(plan: DealingPlan, rows: DealingRow[]): Promise<DealingRow[][]> {
-    if (!rows.length) return [];
+    const [first] = rows;
+    if (!first) return [];
     const chain = this.chain.writable(plan.chainId);
     const sample = rows.slice(0, SAMPLE_ROWS);
     let size = MAX_ROWS;
     try {
-      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: batchCall(purposeOf(sample[0]!.type), this.batchRows(sample, await this.decimals(plan))) });
+      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: batchCall(purposeOf(first.type), this.batchRows(sample, await this.decimals(plan))) });
       size = Math.max(1, Math.min(MAX_ROWS, Number((BigInt(sample.length) * BATCH_GAS_BUDGET) / gas)));
     } catch {
       // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.

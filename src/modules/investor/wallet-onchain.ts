@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, stringToHex, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token/token.entity';
-import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
-import type { ChainService } from './chain.service';
-import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './outcomes';
+import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
+import type { ChainService } from '../chain/chain.service';
+import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from '../chain/contracts';
+import type { TxOutcome } from '../chain/outcomes';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 
 /** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
@@ -31,6 +31,8 @@ export class WalletOnChain {
     private readonly clock: Clock,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
+    // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
+    chain.onOutcome('wallet', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
 
   writes(chainId: string): boolean {
@@ -133,7 +135,7 @@ export class WalletOnChain {
 
   /** The next step when a wallet's intent reached its depth; a failure is shown on the wallet. */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
-    const wallet = await em.findOne(InvestorWallet, { id: tx.walletId! });
+    const wallet = tx.walletId ? await em.findOne(InvestorWallet, { id: tx.walletId }) : null;
     if (!wallet) return;
     if ((RECOVERY_PURPOSES as readonly string[]).includes(tx.purpose)) {
       await this.recovery.onOutcome(em, tx, outcome, wallet, await this.tokensOn(em, wallet.chainId));

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { InvestorWallet, WalletStatus } from './investor.entity';
 import type { Token } from '../token/token.entity';
-import { isTakenAddress, takenAddress } from '../investor/wallet-custody';
-import { ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
-import type { ChainService } from './chain.service';
-import { IDENTITY_ABI, TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './outcomes';
+import { isTakenAddress, takenAddress } from './wallet-custody';
+import { ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
+import type { ChainService } from '../chain/chain.service';
+import { IDENTITY_ABI, TOKEN_ABI } from '../chain/contracts';
+import type { TxOutcome } from '../chain/outcomes';
 
 /** ERC-734 key purpose and type: a MANAGEMENT key of type ECDSA. */
 const MANAGEMENT = 1n;

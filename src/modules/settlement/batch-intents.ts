@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeFunctionData, type Hex } from 'viem';
 import { logger } from '../../common/logger';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { ChainTransaction } from './chain-transaction.entity';
-import type { ChainService } from './chain.service';
-import { TOKEN_ABI } from './contracts';
+import type { ChainTransaction } from '../chain/chain-transaction.entity';
+import type { ChainService } from '../chain/chain.service';
+import { TOKEN_ABI } from '../chain/contracts';
 
 /** A row of a batch call: the order it settles, its wallet, its amount in token units. */
 export interface BatchRow {
@@ -45,11 +45,13 @@ export async function enqueueBatch(em: EntityManager, chain: ChainService, b: { 
 export async function splitBatch(em: EntityManager, chain: ChainService, failed: ChainTransaction, rows: BatchRow[], reason: string): Promise<ChainTransaction[]> {
   if (!isBatchPurpose(failed.purpose)) throw new Error(`chain transaction ${failed.id} is not a batch (${failed.purpose})`);
   const purpose = failed.purpose;
+  const token = failed.toAddress;
+  if (!token) throw new Error(`chain transaction ${failed.id} has no token address`);
   const half = Math.ceil(rows.length / 2);
   const halves = [rows.slice(0, half), rows.slice(half)];
   const intents: ChainTransaction[] = [];
   for (const part of halves) {
-    const intent = await enqueue(em, chain, { chainId: failed.chainId, tokenAddress: failed.toAddress!, purpose, rows: part });
+    const intent = await enqueue(em, chain, { chainId: failed.chainId, tokenAddress: token, purpose, rows: part });
     await em.nativeUpdate(ChainBatchOrder, { orderId: { $in: part.map((r) => r.orderId) } }, { transactionId: String(intent.id) });
     intents.push(intent);
   }

@@ -1,13 +1,12 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import type { HoldingLedger, SettleResult } from '../holding/holding-ledger';
 import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import type { TransitionActor } from './order-states';
-import { recordTransition, recordTransitions } from './order-transition';
-import { Order, OrderFlow, OrderType } from './order.entity';
-import { orderNotFound } from './order.errors';
-import { claimTransfer, type SettlementTransfer } from './settlement-transfers';
+import type { TransitionActor } from '../order/order-states';
+import { recordTransition, recordTransitions } from '../order/order-transition';
+import { OrderType, type Order } from '../order/order.entity';
+import { claimTransfer, type SettlementTransfer } from '../order/settlement-transfers';
+import type { AcceptedOrder } from './accepted-order';
 
 /** Why a redemption's settlement fails when the register holds fewer tokens than it burned. */
 const SHORT = 'holding is smaller than the tokens to burn';
@@ -21,37 +20,25 @@ const SHORT = 'holding is smaller than the tokens to burn';
 export class OneStepOutcomes {
   constructor(private readonly deps: { clock: Clock; ledger: HoldingLedger }) {}
 
-  async lockOrder(em: EntityManager, orderId: unknown): Promise<Order> {
-    if (typeof orderId !== 'string' || orderId === '') throw orderNotFound();
-    const order = await em.findOne(Order, { id: orderId, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!order) throw orderNotFound();
-    return order;
-  }
-
-  /** The one-step orders of `ids` that exist, locked in id order (two batches never wait on each other crosswise). */
-  lockOrders(em: EntityManager, ids: string[]): Promise<Order[]> {
-    return em.find(Order, { id: { $in: ids }, flow: OrderFlow.one_step }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' } });
-  }
-
   /**
    * The token transfer of an accepted (and locked) order completed. Tokens land only on a
    * whitelisted wallet: when the delivery wallet is not (or no longer) whitelisted, the order
    * fails instead, with the reason, and holdings stay as they were.
    */
-  async settleLocked(em: EntityManager, order: Order, hash: string, as: TransitionActor, checkWallet = true, claim?: SettlementTransfer): Promise<Order> {
+  async settleLocked(em: EntityManager, order: AcceptedOrder, hash: string, as: TransitionActor, checkWallet = true, claim?: SettlementTransfer): Promise<Order> {
     // One transfer settles one order (a 409 naming the order it settled), before anything moves.
     if (claim) await claimTransfer(em, order.id, claim);
     if (order.type === OrderType.subscription && checkWallet) {
       const whitelisted = await em.findOne(InvestorWallet, {
         investor: order.investor.id,
-        chainId: order.chainId!,
-        address: { $ilike: order.deliveryWallet! },
+        chainId: order.chainId,
+        address: { $ilike: order.deliveryWallet },
         status: WalletStatus.whitelisted,
       });
       if (!whitelisted) return this.failLocked(em, order, `wallet ${order.deliveryWallet} is not whitelisted on chain ${order.chainId}`, hash, as);
     }
     const now = this.deps.clock.now();
-    const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens!, at: now, transferHash: hash });
+    const moved = await this.deps.ledger.settle(em, { order, tokens: order.settlementTokens, at: now, transferHash: hash });
     const next = afterLedger(order, moved);
     if (next === 'unchanged') return order;
     if (next === 'short') return this.failLocked(em, order, SHORT, hash, as);
@@ -66,10 +53,14 @@ export class OneStepOutcomes {
    * `settleLocked` without its wallet check (the contract checked it), with a few statements for
    * the whole batch. The entities passed in keep their old state (recordTransitions).
    */
-  async settleManyLocked(em: EntityManager, orders: Order[], hash: string, as: TransitionActor): Promise<void> {
+  async settleManyLocked(em: EntityManager, orders: AcceptedOrder[], hash: string, as: TransitionActor): Promise<void> {
     const now = this.deps.clock.now();
-    const moved = await this.deps.ledger.settleMany(em, orders.map((order) => ({ order, tokens: order.settlementTokens!, at: now, transferHash: hash })));
-    const next = orders.map((order) => ({ order, next: afterLedger(order, moved.get(order.id)!) }));
+    const moved = await this.deps.ledger.settleMany(em, orders.map((order) => ({ order, tokens: order.settlementTokens, at: now, transferHash: hash })));
+    const next = orders.map((order) => {
+      const answer = moved.get(order.id);
+      if (!answer) throw new Error(`the holding ledger did not answer for order ${order.id}`);
+      return { order, next: afterLedger(order, answer) };
+    });
     await recordTransitions(
       em,
       next.filter((o) => o.next === 'settle').map(({ order }) => ({ order, t: { status: 'settled', as, now, details: settledDetails(order, hash) }, fields: { transferHash: hash } })),

@@ -5,8 +5,8 @@ import type { DealingService } from '../dealing/dealing.service';
 import { Nav } from '../nav/nav.entity';
 import type { ShareClass } from '../share-class/share-class.entity';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
-import { priceAtNav, type SettlementPriced } from './order.pricing';
-import type { Order } from './order.entity';
+import { priceAtNav, type SettlementPriced } from '../order/order.pricing';
+import type { Order } from '../order/order.entity';
 
 /** An order of a dealing date priced at the date's NAV (`priceAtNav`), as a plain record. */
 export type DealingPriced = Pick<Order, 'id'> & SettlementPriced;

@@ -1,26 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decodeEventLog, encodeFunctionData, parseUnits, zeroAddress, type Hex } from 'viem';
+import { decodeEventLog, encodeFunctionData, zeroAddress, type Hex } from 'viem';
 import { badRequest, conflict } from '../../common/errors';
-import { Order, OrderType } from '../order/order.entity';
-import type { OnChainSettlement } from '../order/one-step.service';
-import { Token } from '../token/token.entity';
-import type { ChainTransaction } from './chain-transaction.entity';
+import { OrderType, type Order } from '../order/order.entity';
+import { lockOneStepOrder, lockOneStepOrders } from '../order/order-locks';
+import { recordTransfers } from '../order/settlement-transfers';
+import type { Token } from '../token/token.entity';
+import type { ChainTransaction } from '../chain/chain-transaction.entity';
+import type { ChainService } from '../chain/chain.service';
+import { TOKEN_ABI } from '../chain/contracts';
+import type { TxOutcome } from '../chain/outcomes';
+import { chainAway, isChainUnreachable } from '../chain/chain.errors';
+import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './accepted-order';
 import { splitBatch } from './batch-intents';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { ChainService } from './chain.service';
-import { TOKEN_ABI } from './contracts';
-import type { TxOutcome } from './outcomes';
-import { recordTransfers } from '../order/settlement-transfers';
-import { chainAway, isChainUnreachable } from './chain.errors';
-
-/** The one-step flow's settle and fail of a locked order (src/modules/order/one-step.service.ts). */
-export interface SettlementOutcomes {
-  lockOrder(em: EntityManager, orderId: string): Promise<Order>;
-  lockOrders(em: EntityManager, orderIds: string[]): Promise<Order[]>;
-  settleLocked(em: EntityManager, order: Order, hash: string, as: 'chain', checkWallet?: boolean): Promise<Order>;
-  settleManyLocked(em: EntityManager, orders: Order[], hash: string, as: 'chain'): Promise<void>;
-  failLocked(em: EntityManager, order: Order, reason: string, hash: string | undefined, as: 'chain' | 'ops'): Promise<Order>;
-}
+import type { OneStepOutcomes } from './one-step-outcomes';
 
 /** Who the order's history names for what the chain decided. */
 const CHAIN_ACTOR = 'chain' as const;
@@ -33,35 +26,29 @@ const CHAIN_ACTOR = 'chain' as const;
  * confirmation depth the order settles (holdings move, `token.transfer_completed` with the hash)
  * or fails (reverted, out of gas: `token.transfer_failed` with the reason, holdings unchanged).
  */
-export class SettlementOnChain implements OnChainSettlement {
+export class SettlementOnChain {
   constructor(
     private readonly chain: ChainService,
-    private readonly orders: () => SettlementOutcomes,
-  ) {}
-
-  private async token(em: EntityManager, order: Order): Promise<Token> {
-    const token = await em.findOne(Token, { shareClass: order.shareClass.id, chainId: order.chainId! }, { orderBy: { isPrimary: 'desc' } });
-    if (!token) throw badRequest(`share class ${order.shareClass.id} has no token on chain ${order.chainId}`);
-    return token;
+    private readonly outcomes: OneStepOutcomes,
+  ) {
+    // Every `settlement.*` intent (one order's mint or burn, a dealing date's batch) ends here.
+    chain.onOutcome('settlement', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
 
-  /** The token units of the order's tokens (decimal string) in the token's decimals. */
-  private units(order: Order, token: Token): bigint {
-    return parseUnits(order.settlementTokens!, token.decimals);
-  }
-
+  /** A 503 while the order's chain does not answer: nothing is queued for a chain that is away. */
   async ready(chainId: string): Promise<void> {
     if (this.chain.writes(chainId)) await this.chain.reachable(chainId);
   }
 
-  async start(em: EntityManager, order: Order): Promise<void> {
-    if (!this.chain.writes(order.chainId!)) throw badRequest('transferHash is required');
+  /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
+  async start(em: EntityManager, order: AcceptedOrder): Promise<void> {
+    if (!this.chain.writes(order.chainId)) throw badRequest('transferHash is required');
     if (await em.findOne(ChainBatchOrder, { orderId: order.id })) throw conflict(`order ${order.id} is being settled with its dealing date's batch`);
-    const token = await this.token(em, order);
+    const token = await settlingToken(em, order);
     const mint = order.type === OrderType.subscription;
-    const args = [order.deliveryWallet as Hex, this.units(order, token)] as const;
+    const args = [order.deliveryWallet as Hex, unitsOf({ order, token })] as const;
     this.chain.enqueue(em, {
-      chainId: order.chainId!,
+      chainId: order.chainId,
       purpose: mint ? 'settlement.mint' : 'settlement.burn',
       orderId: order.id,
       to: token.contractAddress,
@@ -74,13 +61,12 @@ export class SettlementOnChain implements OnChainSettlement {
    * carry a `Transfer` of this token from 0x0 to the wallet (subscription) or from the wallet to
    * 0x0 (redemption) of exactly the order's tokens.
    */
-  async verifyHash(em: EntityManager, order: Order, hash: string): Promise<number[] | null> {
-    const chain = this.chain.chains.get(order.chainId!);
-    if (!chain) return null;
-    const token = await this.token(em, order);
+  async verifyHash(em: EntityManager, order: AcceptedOrder, hash: string): Promise<number[] | null> {
+    if (!this.chain.chains.get(order.chainId)) return null;
+    const token = await settlingToken(em, order);
     const mint = order.type === OrderType.subscription;
-    const wallet = order.deliveryWallet!.toLowerCase();
-    return this.checkTransfer(order.chainId!, token, hash, mint ? [zeroAddress, wallet] : [wallet, zeroAddress], this.units(order, token));
+    const wallet = order.deliveryWallet.toLowerCase();
+    return this.checkTransfer(order.chainId, token, hash, mint ? [zeroAddress, wallet] : [wallet, zeroAddress], unitsOf({ order, token }));
   }
 
   /**
@@ -91,7 +77,7 @@ export class SettlementOnChain implements OnChainSettlement {
    */
   async verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<number[] | null> {
     if (!order.chainId || !this.chain.chains.get(order.chainId) || !order.deliveryWallet) return null;
-    const token = await this.token(em, order);
+    const token = await settlingToken(em, { shareClass: order.shareClass, chainId: order.chainId });
     const wallet = order.deliveryWallet.toLowerCase();
     return this.checkTransfer(order.chainId, token, hash, order.type === OrderType.subscription ? [null, wallet] : [wallet, null]);
   }
@@ -102,7 +88,8 @@ export class SettlementOnChain implements OnChainSettlement {
    * A node that does not answer is a 503 (unreachable), not a transaction missing.
    */
   private async checkTransfer(chainId: string, token: Token, hash: string, [from, to]: [string | null, string | null], amount?: bigint): Promise<number[]> {
-    const chain = this.chain.chains.get(chainId)!;
+    const chain = this.chain.chains.get(chainId);
+    if (!chain) throw chainAway(chainId);
     const receipt = await chain.client.getTransactionReceipt({ hash: hash as Hex }).catch((err) => {
       if (isChainUnreachable(err)) throw chainAway(chainId);
       return null;
@@ -125,51 +112,51 @@ export class SettlementOnChain implements OnChainSettlement {
    * (batch-intents.ts) until the row that made it fail is alone, and only that order fails.
    */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
-    if (tx.orderId) return this.decide(em, tx, outcome);
+    if (tx.orderId) return this.decide(em, tx.orderId, tx, outcome);
     const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
-    const outcomes = this.orders();
+    const locked = new Map((await lockOneStepOrders(em, rows.map((r) => r.orderId))).map((o) => [o.id, o]));
     // Only orders still accepted: one decided otherwise meanwhile is left as it is.
-    const orders = (await outcomes.lockOrders(em, rows.map((r) => r.orderId))).filter((o) => o.status === 'accepted');
+    const orders = rows.flatMap((r) => {
+      const order = locked.get(r.orderId);
+      return order?.status === 'accepted' ? [{ order: acceptedOrder(order), units: BigInt(r.units) }] : [];
+    });
     if (outcome.ok) {
-      const units = new Map(rows.map((r) => [r.orderId, BigInt(r.units)]));
-      await this.recordLogs(em, tx, outcome, orders.map((o) => ({ order: o, units: units.get(o.id)! })));
-      return outcomes.settleManyLocked(em, orders, outcome.hash, CHAIN_ACTOR);
+      await this.recordLogs(em, tx, outcome, orders);
+      return this.outcomes.settleManyLocked(em, orders.map((o) => o.order), outcome.hash, CHAIN_ACTOR);
     }
     if (orders.length > 1) {
-      const units = new Map(rows.map((r) => [r.orderId, BigInt(r.units)]));
-      await splitBatch(em, this.chain, tx, orders.map((o) => ({ orderId: o.id, wallet: o.deliveryWallet!, units: units.get(o.id)! })), outcome.reason);
+      await splitBatch(em, this.chain, tx, orders.map(({ order, units }) => ({ orderId: order.id, wallet: order.deliveryWallet, units })), outcome.reason);
       this.chain.wake();
       return;
     }
-    for (const order of orders) await outcomes.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
+    for (const { order } of orders) await this.outcomes.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
   }
 
   /** Each order's own `Transfer` log of the gateway's transaction, recorded: a hash settles no other order with it. */
-  private async recordLogs(em: EntityManager, tx: ChainTransaction, outcome: Extract<TxOutcome, { ok: true }>, orders: { order: Order; units: bigint }[]): Promise<void> {
+  private async recordLogs(em: EntityManager, tx: ChainTransaction, outcome: Extract<TxOutcome, { ok: true }>, orders: { order: AcceptedOrder; units: bigint }[]): Promise<void> {
     const free = transfersOf(outcome.logs ?? [], tx.toAddress ?? '');
     const rows: { orderId: string; chainId: string; hash: string; logIndex: number }[] = [];
     for (const { order, units } of orders) {
-      const wallet = order.deliveryWallet!.toLowerCase();
+      const wallet = order.deliveryWallet.toLowerCase();
       const mint = order.type === OrderType.subscription;
       const at = free.findIndex((e) => e.value === units && (mint ? e.from === zeroAddress && e.to === wallet : e.from === wallet && e.to === zeroAddress));
       if (at < 0) continue;
-      rows.push({ orderId: order.id, chainId: tx.chainId, hash: outcome.hash, logIndex: free[at]!.logIndex });
-      free.splice(at, 1);
+      const [log] = free.splice(at, 1);
+      if (log) rows.push({ orderId: order.id, chainId: tx.chainId, hash: outcome.hash, logIndex: log.logIndex });
     }
     await recordTransfers(em, rows);
   }
 
-  private async decide(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
-    const orders = this.orders();
-    const order = await orders.lockOrder(em, tx.orderId!);
-    if (order.status !== 'accepted') return;
-    // The custody rule ran in the transaction that queued this mint or burn (OneStepOrderService.settle);
+  private async decide(em: EntityManager, orderId: string, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+    const locked = await lockOneStepOrder(em, orderId);
+    if (locked.status !== 'accepted') return;
+    const order = acceptedOrder(locked);
+    // The custody rule ran in the transaction that queued this mint or burn (OneStepSettlement.settle);
     // the tokens moved on chain, so the register follows them.
     if (outcome.ok) {
-      await this.recordLogs(em, tx, outcome, [{ order, units: this.units(order, await this.token(em, order)) }]);
-      await orders.settleLocked(em, order, outcome.hash, CHAIN_ACTOR, false);
-    }
-    else await orders.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
+      await this.recordLogs(em, tx, outcome, [{ order, units: unitsOf({ order, token: await settlingToken(em, order) }) }]);
+      await this.outcomes.settleLocked(em, order, outcome.hash, CHAIN_ACTOR, false);
+    } else await this.outcomes.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
   }
 }
 

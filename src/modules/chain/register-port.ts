@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/*
+ * What the chain follower (follower.ts) asks of the register, declared on the chain's side so
+ * that the chain imports no domain module; the holding ledger (src/modules/holding/holding-ledger.ts,
+ * `chainMove`) is what src/app.ts hands it.
+ */
+
+/** Tokens of one lot, and when they settled: what a move out took, or what an undone move puts back. */
+export interface LotPiece {
+  quantity: string;
+  settledAt: Date;
+}
+
+/** A transfer on chain between wallets the register knows, as one holding's move. */
+export interface RegisterMove {
+  investorId: string;
+  shareClassId: string;
+  distributorId: string;
+  /** Signed decimal: tokens in positive, tokens out negative. */
+  change: string;
+  at: Date;
+  transferHash: string;
+  reason: string;
+  /** Tokens in: these lots as they were (an undone move), instead of one lot settled at `at`. */
+  lots?: LotPiece[];
+  /** The `holding.changed` event's own facts (the chain, the counterparty). */
+  payload: Record<string, unknown>;
+}
+
+export interface Register {
+  chainMove(em: EntityManager, move: RegisterMove): Promise<{ balance: string; taken: LotPiece[] }>;
+}
