@@ -1,20 +1,19 @@
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
-import { runInScope } from '../../common/request-scope';
 import { WakeLoop } from '../../events/wake-loop';
-import { appendEvent } from '../../events/event-log';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
-import { ChainSigner, ChainTransaction, ChainTxStatus, stamped, type IntentPatch } from './chain-transaction.entity';
+import { ChainSigner, ChainTransaction, ChainTxStatus, stamped } from './chain-transaction.entity';
 import { releaseLeases, withLease } from './agent-lease';
 import { signReplacement } from './replacement';
 import type { ChainHandle, Chains } from './chains';
 import { readCallFailure, revertReasonOf } from './revert';
 import { AGENT_ROLE_ABI, IDENTITY_ABI, TOKEN_ABI } from './contracts';
-import type { OutcomeHandler, TxOutcome } from './outcomes';
+import type { OutcomeHandler } from './outcomes';
+import { IntentRows } from './intent-rows';
 
 const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
 
@@ -34,14 +33,16 @@ export class ChainSender {
   private readonly loop: WakeLoop;
   private readonly outages = new ChainOutages('chain sender');
   private readonly waiters = new Set<() => void>();
+  private readonly rows: IntentRows;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly chains: Chains,
-    private readonly onOutcome: OutcomeHandler,
+    onOutcome: OutcomeHandler,
     pollMs = 250,
   ) {
     this.loop = new WakeLoop('chain sender', () => this.pass(), pollMs);
+    this.rows = new IntentRows(orm, onOutcome);
   }
 
   start(): void {
@@ -109,10 +110,10 @@ export class ChainSender {
       } catch (err) {
         const failure = readCallFailure(err, ABIS);
         if (failure.reverted) {
-          await this.finish(intent.id, ChainTxStatus.failed, { revertReason: failure.reason }, { ok: false, reason: failure.reason, hash: null });
+          await this.rows.finish(intent.id, ChainTxStatus.failed, { revertReason: failure.reason }, { ok: false, reason: failure.reason, hash: null });
           continue;
         }
-        await this.noteError(intent.id, failure.message);
+        await this.rows.noteError(intent.id, failure.message);
         return;
       }
       let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
@@ -122,7 +123,7 @@ export class ChainSender {
         pending = await chain.client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       } catch (err) {
         const failure = readCallFailure(err);
-        await this.noteError(intent.id, failure.reverted ? 'fee estimate failed' : failure.message);
+        await this.rows.noteError(intent.id, failure.reverted ? 'fee estimate failed' : failure.message);
         return;
       }
       await this.orm.em.fork().transactional(async (em) => {
@@ -178,19 +179,19 @@ export class ChainSender {
         const receipt = await this.findReceipt(chain, intent).catch(() => null);
         if (!receipt) {
           const reason = `nonce ${intent.nonce} was used by a transaction the gateway did not sign`;
-          await this.finish(intent.id, ChainTxStatus.failed, { revertReason: reason }, { ok: false, reason, hash: null });
+          await this.rows.finish(intent.id, ChainTxStatus.failed, { revertReason: reason }, { ok: false, reason, hash: null });
           return true;
         }
       } else if (readCallFailure(err).reverted === false && !message.includes('underpriced')) {
         // The short message only: a full viem message names the RPC URL, which may carry a key.
-        await this.noteError(intent.id, (err as { shortMessage?: string }).shortMessage ?? 'the node could not be reached');
+        await this.rows.noteError(intent.id, (err as { shortMessage?: string }).shortMessage ?? 'the node could not be reached');
         return false;
       } else {
-        await this.noteError(intent.id, message);
+        await this.rows.noteError(intent.id, message);
         return true;
       }
     }
-    await this.patch({ id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } }, { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null });
+    await this.rows.patch({ id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } }, { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null });
     return true;
   }
 
@@ -229,21 +230,21 @@ export class ChainSender {
           confirmations,
         };
         if (confirmations < intent.requiredConfirmations) {
-          await this.patch({ id: intent.id, status: { $in: [ChainTxStatus.sent, ChainTxStatus.mined] } }, { ...mined, status: ChainTxStatus.mined });
+          await this.rows.patch({ id: intent.id, status: { $in: [ChainTxStatus.sent, ChainTxStatus.mined] } }, { ...mined, status: ChainTxStatus.mined });
           continue;
         }
         if (receipt.status === 'success') {
-          await this.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress, logs: receipt.logs.map((l) => ({ address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data })) });
+          await this.rows.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress, logs: receipt.logs.map((l) => ({ address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data })) });
         } else {
           const reason = await revertReasonOf(chain, intent, receipt, ABIS);
-          await this.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });
+          await this.rows.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });
         }
         continue;
       }
       if (intent.status === ChainTxStatus.mined) {
         // Its block left the chain (a reorg) before the confirmation depth: send the same bytes again.
         logger.warn({ chainId: chain.id, intent: intent.id, hash: intent.hash }, 'receipt gone (reorg): sending the transaction again');
-        await this.patch({ id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null });
+        await this.rows.patch({ id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null });
         intent.status = ChainTxStatus.sent;
       }
       const known = await chain.client.getTransaction({ hash: intent.hash as Hex }).catch(() => null);
@@ -260,48 +261,12 @@ export class ChainSender {
   private async replace(chain: ChainHandle, intent: ChainTransaction): Promise<void> {
     const r = await signReplacement(chain, intent);
     const hashes = [...intent.hashes, r.hash];
-    const updated = await this.patch(
+    const updated = await this.rows.patch(
       { id: intent.id, status: ChainTxStatus.sent, hash: intent.hash },
       { rawTx: r.raw, hash: r.hash, hashes, maxFeePerGas: String(r.maxFeePerGas), maxPriorityFeePerGas: String(r.maxPriorityFeePerGas), status: ChainTxStatus.signed },
     );
     if (!updated) return;
     logger.info({ chainId: chain.id, intent: intent.id, replaced: intent.hash, by: r.hash }, 'transaction not mined in time: replaced at the same nonce');
     await this.broadcast(chain, Object.assign(intent, { rawTx: r.raw, hash: r.hash, hashes }));
-  }
-
-  /** Writes a patch (stamped) to the intent `where` names; the number of rows changed (0: it had moved on). */
-  private patch(where: FilterQuery<ChainTransaction>, patch: IntentPatch): Promise<number> {
-    return this.orm.em.fork().nativeUpdate(ChainTransaction, where, stamped(patch));
-  }
-
-  private async noteError(id: string, message: string): Promise<void> {
-    await this.patch({ id }, { lastError: message.slice(0, 500) });
-  }
-
-  /** Makes an intent final and declares its outcome in one transaction: once, or not at all. */
-  private async finish(id: string, status: ChainTxStatus, fields: IntentPatch, outcome: TxOutcome): Promise<void> {
-    try {
-      // What the chain decided is recorded as the chain's doing (the history's `by`).
-      await runInScope({ actor: 'chain' }, () =>
-        this.orm.em.fork().transactional(async (em) => {
-          const row = await em.findOneOrFail(ChainTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-          if ([ChainTxStatus.confirmed, ChainTxStatus.reverted, ChainTxStatus.failed].includes(row.status)) return;
-          em.assign(row, stamped({ ...fields, status, lastError: null }));
-          await em.flush();
-          await this.onOutcome(em, row, outcome);
-          // Told live (the console's wallets, tokens and orders follow it) with what it settled.
-          appendEvent(em, {
-            type: 'chain.transaction_final',
-            aggregateType: 'chain_transaction',
-            aggregateId: row.id,
-            occurredAt: new Date(),
-            payload: { chainTransactionId: row.id, chainId: row.chainId, purpose: row.purpose, status, orderId: row.orderId ?? null, walletId: row.walletId ?? null },
-          });
-        }),
-      );
-    } catch (err) {
-      logger.error({ err, intent: id }, 'declaring a chain transaction outcome failed; retried on the next pass');
-      await this.noteError(id, `outcome not recorded: ${(err as Error).message}`).catch(() => undefined);
-    }
   }
 }
