@@ -73,6 +73,7 @@ export class Reconciliation {
       throw chainAway(token.chainId);
     });
     const units = (v: bigint) => formatUnits(v, token.decimals);
+    // `as never`: one reader for two functions named at run time; viem types a read only by a literal function name.
     const read = (functionName: string, args: unknown[]) => chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
 
     const register = new Map(
