@@ -42,6 +42,7 @@ import { ChainFollower } from './modules/chain/follower';
 import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { routeOutcomes } from './modules/chain/outcomes';
+import { LockUpSchedule } from './modules/chain/lock-up-onchain';
 
 export const REST_PREFIX = '/api/v1';
 export { GRAPHQL_PATH };
@@ -101,6 +102,8 @@ export interface GatewayDeps {
   chainPollMs?: number;
   /** How often the chain follower reads new blocks (default 1 s). */
   chainFollowMs?: number;
+  /** How often the lock-up release job runs (src/modules/chain/lock-up-onchain.ts); a minute by default. */
+  lockUpReleaseMs?: number;
   /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
   reconciliationIntervalMs?: number;
   /**
@@ -148,15 +151,24 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
+  let lockUpRelease: LockUpSchedule | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
   const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
     const outcomes = routeOutcomes({
-      settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
+      settlement: async (em, tx, outcome) => {
+        await services.settlementOnChain!.onOutcome(em, tx, outcome);
+        // The minted lots still in lock-up are frozen in the same transaction (lock-up-onchain.ts).
+        await services.lockUpOnChain!.freezeMinted(em, tx, outcome);
+      },
       wallet: (em, tx, outcome) => services.walletOnChain!.onOutcome(em, tx, outcome),
+      lockup: (em, tx, outcome) => services.lockUpOnChain!.onOutcome(em, tx, outcome),
+      forced: (em, tx, outcome) => services.forcedTransfers.onOutcome(em, tx, outcome),
     });
     chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
     chainSender.start();
+    lockUpRelease = new LockUpSchedule(deps.orm, services.lockUpOnChain!, deps.lockUpReleaseMs);
+    lockUpRelease.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
   const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
@@ -271,6 +283,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await graphql.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await lockUpRelease?.stop();
       await chainSender?.stop();
       await chainFollower?.stop();
       await reconciliation?.stop();

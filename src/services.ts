@@ -35,6 +35,8 @@ import type { ChainService } from './modules/chain/chain.service';
 import { SettlementOnChain } from './modules/chain/settlement-onchain';
 import { WalletOnChain } from './modules/chain/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
+import { ForcedTransfers } from './modules/approval/forced-transfer';
+import { LockUpOnChain } from './modules/chain/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 
 export interface ServiceDeps {
@@ -82,6 +84,7 @@ export function createServices(deps: ServiceDeps) {
   const settlement: SettlementOnChain | null = chain ? new SettlementOnChain(chain, () => oneStepOrder.outcomes) : null;
   const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
   const holding = new HoldingService(shareClass, ledger, clock);
+  const forcedTransfers = new ForcedTransfers(chain, ledger, clock);
   const oneStepOrder: OneStepOrderService = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger, settlement });
   return {
     clock,
@@ -105,7 +108,7 @@ export function createServices(deps: ServiceDeps) {
     dealing,
     ledger,
     holding,
-    approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
+    approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, forcedTransfers, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
     auditLog: new AuditLog(clock),
     order,
     supply,
@@ -115,6 +118,8 @@ export function createServices(deps: ServiceDeps) {
     chain,
     walletOnChain,
     settlementOnChain: settlement,
+    forcedTransfers,
+    lockUpOnChain: chain ? new LockUpOnChain(chain, dealing, clock) : null,
     dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, () => oneStepOrder.outcomes) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
