@@ -71,9 +71,12 @@ export class LockUpOnChain {
       orderIds,
     );
     if (!lots.length) return;
-    const token = await em.findOneOrFail(Token, { chainId: tx.chainId, contractAddress: tx.toAddress });
-    const lockUp = await this.dealing.lockUpOf(em, await em.findOneOrFail(ShareClass, { id: lots[0]!.share_class_id }));
+    const shareClassId = lots[0]!.share_class_id;
+    const lockUp = await this.dealing.lockUpOf(em, await em.findOneOrFail(ShareClass, { id: shareClassId }));
     if (!lockUp) return;
+    // Addresses as ops typed them or lower-cased: compared lower-cased.
+    const token = (await em.find(Token, { chainId: tx.chainId, shareClass: shareClassId })).find((t) => t.contractAddress.toLowerCase() === tx.toAddress!.toLowerCase());
+    if (!token) throw new Error(`chain transaction ${tx.id} minted on ${tx.toAddress}, which is no token of share class ${shareClassId}`);
     const now = this.clock.now();
     const held = lots
       .map((l) => ({ ...l, unlocksAt: plusDays(new Date(l.settled_at), lockUp.days, lockUp.timeZone), units: parseUnits(l.remaining, token.decimals) }))
