@@ -41,6 +41,7 @@ import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
 import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
+import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
 
 export const REST_PREFIX = '/api/v1';
 export { GRAPHQL_PATH };
@@ -100,6 +101,8 @@ export interface GatewayDeps {
   chainPollMs?: number;
   /** How often the chain follower reads new blocks (default 1 s). */
   chainFollowMs?: number;
+  /** How often the lock-up release job runs (src/modules/settlement/lock-up-onchain.ts); a minute by default. */
+  lockUpReleaseMs?: number;
   /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
   reconciliationIntervalMs?: number;
   /**
@@ -147,12 +150,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
+  let lockUpRelease: LockUpSchedule | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
   const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
   if (chain && chains.writable().length) {
     // The modules registered their outcome handlers on the port when the services were wired.
     chainSender = new ChainSender(deps.orm, chains, chain.declareOutcome, deps.chainPollMs);
     chainSender.start();
+    lockUpRelease = new LockUpSchedule(deps.orm, services.lockUpOnChain!, deps.lockUpReleaseMs);
+    lockUpRelease.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
   const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
@@ -267,6 +273,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       await graphql.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
       await background.stop();
+      await lockUpRelease?.stop();
       await chainSender?.stop();
       await chainFollower?.stop();
       await reconciliation?.stop();

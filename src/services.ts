@@ -37,6 +37,8 @@ import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
 import { OneStepSettlement } from './modules/settlement/one-step-settlement';
 import { WalletOnChain } from './modules/investor/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
+import { ForcedTransfers } from './modules/approval/forced-transfer';
+import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 
 export interface ServiceDeps {
@@ -79,12 +81,14 @@ export function createServices(deps: ServiceDeps) {
   const dealing = new DealingService(clock, readCache, shareClass);
   const ledger = new HoldingLedger({ dealing, openOrders });
   const chain = deps.chain ?? null;
-  // Built with the chain port, these register their outcome handlers on it (`settlement.*`, `wallet.*`).
+  // Built with the chain port, these register their outcome handlers on it (`settlement.*`, `wallet.*`, `lockup.*`, `forced.*`).
   const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
   const outcomes = new OneStepOutcomes({ clock, ledger });
-  const settlement = chain ? new SettlementOnChain(chain, outcomes) : null;
+  const lockUp = chain ? new LockUpOnChain(chain, dealing, clock) : null;
+  const settlement = chain && lockUp ? new SettlementOnChain(chain, outcomes, lockUp) : null;
   const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
   const holding = new HoldingService(shareClass, ledger, clock);
+  const forcedTransfers = new ForcedTransfers(chain, ledger, clock);
   const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
   return {
     clock,
@@ -108,7 +112,7 @@ export function createServices(deps: ServiceDeps) {
     dealing,
     ledger,
     holding,
-    approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
+    approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, forcedTransfers, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
     auditLog: new AuditLog(clock),
     order,
     supply,
@@ -120,6 +124,8 @@ export function createServices(deps: ServiceDeps) {
     chain,
     walletOnChain,
     settlementOnChain: settlement,
+    forcedTransfers,
+    lockUpOnChain: lockUp,
     dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, outcomes) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,

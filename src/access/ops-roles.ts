@@ -77,6 +77,7 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   // Four eyes (src/modules/approval): one principal asks, another decides.
   requestWalletRecovery: 'operator',
   requestHoldingAdjustment: 'operator',
+  requestForcedTransfer: 'operator',
   approveRequest: 'approver',
   rejectRequest: 'approver',
 };

@@ -1,6 +1,8 @@
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
 import { ChainBatchOrder } from '../modules/settlement/chain-batch.entity';
+import { LotFreeze } from '../modules/settlement/lot-freeze.entity';
+import { ForcedTransfer } from '../modules/approval/forced-transfer.entity';
 import { SettlementTransferRecord } from '../modules/order/settlement-transfer.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
@@ -72,6 +74,8 @@ export const ENTITIES = [
   ChainFollowCursor,
   ChainFollowedBlock,
   ChainBatchOrder,
+  LotFreeze,
+  ForcedTransfer,
   SettlementTransferRecord,
   ReconciliationRun,
   ChainSigner,

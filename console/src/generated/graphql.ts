@@ -14,6 +14,7 @@ export type AddInvestorWalletInput = {
 };
 
 export type ApprovalKind =
+  | 'forced_transfer'
   | 'holding_adjustment'
   | 'wallet_recovery';
 

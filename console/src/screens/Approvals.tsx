@@ -9,12 +9,14 @@ import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
-const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment' };
+const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment', forced_transfer: 'Forced transfer' };
 
 /** What a request would do, in a line. */
 function what(r: Request): string {
   const a = r.arguments as Record<string, string>;
-  return r.kind === 'wallet_recovery' ? `${a.investorId} on chain ${a.chainId} to ${a.newAddress}` : `${a.quantity} tokens of ${a.shareClassId} for ${a.investorId}`;
+  if (r.kind === 'wallet_recovery') return `${a.investorId} on chain ${a.chainId} to ${a.newAddress}`;
+  if (r.kind === 'forced_transfer') return `${a.quantity} tokens of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
+  return `${a.quantity} tokens of ${a.shareClassId} for ${a.investorId}`;
 }
 
 /**

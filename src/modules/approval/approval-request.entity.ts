@@ -8,6 +8,7 @@ import { EpochMs } from '../../transports/graphql/scalars';
 export enum ApprovalKind {
   wallet_recovery = 'wallet_recovery',
   holding_adjustment = 'holding_adjustment',
+  forced_transfer = 'forced_transfer',
 }
 
 /** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */

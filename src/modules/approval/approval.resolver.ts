@@ -3,6 +3,7 @@ import type { GatewayContext } from '../../transports/graphql/context';
 import { HoldingAdjustmentInput } from '../holding/holding.types';
 import { RecoverInvestorWalletInput } from '../investor/investor.types';
 import { ApprovalRequest, ApprovalStatus } from './approval-request.entity';
+import { ForcedTransferInput } from './forced-transfer';
 
 /** Four eyes (src/modules/approval/approval.service.ts): requests, and a second principal's decision. */
 @Resolver()
@@ -20,6 +21,14 @@ export class ApprovalResolver {
   })
   requestHoldingAdjustment(@Arg('input', () => HoldingAdjustmentInput) input: HoldingAdjustmentInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
     return ctx.services.approval.requestHoldingAdjustment(ctx, input);
+  }
+
+  @Mutation(() => ApprovalRequest, {
+    description:
+      "Ops (`operator`): asks to move a holder's tokens to another holder's whitelisted wallet (court order, estate) with T-REX `forcedTransfer`. Runs when another principal approves it; the register moves at the transaction's confirmation depth, the tokens keeping their lots' settlement dates.",
+  })
+  requestForcedTransfer(@Arg('input', () => ForcedTransferInput) input: ForcedTransferInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+    return ctx.services.approval.requestForcedTransfer(ctx, input);
   }
 
   @Mutation(() => ApprovalRequest, {

@@ -15,12 +15,14 @@ import type { InvestorService } from '../investor/investor.service';
 import { refuseTakenAddress } from '../investor/wallet-custody';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
+import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
 
 export interface ApprovalDeps {
   clock: Clock;
   investors: InvestorService;
   wallets: InvestorWalletService;
   holdings: HoldingService;
+  forcedTransfers: ForcedTransfers;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
 }
@@ -33,7 +35,8 @@ export interface WalletRecoveryArgs {
 }
 
 /**
- * Four eyes on what moves positions outside an order (wallet recovery, holding adjustment): one
+ * Four eyes on what moves positions outside an order (wallet recovery, holding adjustment, forced
+ * transfer — forced-transfer.ts): one
  * principal requests, a different one with the `approver` role approves or rejects, and the
  * approved call — the same service call as ever (InvestorWalletService.recover,
  * HoldingService.adjust) — runs once, in the approver's transaction:
@@ -78,6 +81,14 @@ export class ApprovalService {
     const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, args.reason, investor.id);
     await ctx.em.flush();
     return request;
+  }
+
+  async requestForcedTransfer(ctx: ServiceContext, input: Partial<ForcedTransferInput>): Promise<ApprovalRequest> {
+    ctx.access.requireRole('operator');
+    const from = await this.deps.investors.get(ctx, input.fromInvestorId);
+    const to = await this.deps.investors.get(ctx, input.toInvestorId);
+    const args = await this.deps.forcedTransfers.check(ctx.em, { ...input, fromInvestorId: from.id, toInvestorId: to.id });
+    return this.create(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
   }
 
   /** Approves a request of another principal; runs it now unless its delay makes it wait. */
@@ -183,6 +194,9 @@ export class ApprovalService {
       const wallet = await this.deps.wallets.recover(ctx, args as WalletRecoveryArgs);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
+    } else if (request.kind === ApprovalKind.forced_transfer) {
+      const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), args as unknown as ForcedTransferArgs);
+      request.result = { forcedTransferId: String(transfer.id), transactionId: transfer.transactionId, fromWallet: transfer.fromWallet, toWallet: transfer.toWallet, status: transfer.status };
     } else {
       const settledAt = typeof args.settledAt === 'number' ? new Date(args.settledAt) : null;
       const view = await this.deps.holdings.adjust(ctx, { ...(args as Omit<HoldingAdjustmentInput, 'settledAt'>), settledAt });

@@ -14,6 +14,7 @@ import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './acc
 import { splitBatch } from './batch-intents';
 import { ChainBatchOrder } from './chain-batch.entity';
 import type { OneStepOutcomes } from './one-step-outcomes';
+import type { LockUpOnChain } from './lock-up-onchain';
 
 /** Who the order's history names for what the chain decided. */
 const CHAIN_ACTOR = 'chain' as const;
@@ -30,6 +31,7 @@ export class SettlementOnChain {
   constructor(
     private readonly chain: ChainService,
     private readonly outcomes: OneStepOutcomes,
+    private readonly lockUp: LockUpOnChain,
   ) {
     // Every `settlement.*` intent (one order's mint or burn, a dealing date's batch) ends here.
     chain.onOutcome('settlement', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
@@ -112,6 +114,12 @@ export class SettlementOnChain {
    * (batch-intents.ts) until the row that made it fail is alone, and only that order fails.
    */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+    await this.decideAll(em, tx, outcome);
+    // The minted lots still in lock-up are frozen in the same transaction that booked them.
+    await this.lockUp.freezeMinted(em, tx, outcome);
+  }
+
+  private async decideAll(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
     if (tx.orderId) return this.decide(em, tx.orderId, tx, outcome);
     const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
     const locked = new Map((await lockOneStepOrders(em, rows.map((r) => r.orderId))).map((o) => [o.id, o]));

@@ -1,0 +1,159 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Field, InputType } from 'type-graphql';
+import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import type { Clock } from '../../common/clock';
+import { badRequest } from '../../common/errors';
+import { Dec, decimalString, DECIMAL_COLUMN } from '../../common/money';
+import { chainId as validChainId, required, requiredDecimal } from '../../common/validate';
+import { DecimalScalar } from '../../transports/graphql/scalars';
+import type { ChainService } from '../chain/chain.service';
+import type { ChainTransaction } from '../chain/chain-transaction.entity';
+import { TOKEN_ABI } from '../chain/contracts';
+import type { TxOutcome } from '../chain/outcomes';
+import type { HoldingLedger } from '../holding/holding-ledger';
+import { Holding } from '../holding/holding.entity';
+import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
+import { walletCustody } from '../investor/wallet-custody';
+import { Token } from '../token/token.entity';
+import { ApprovalRequest } from './approval-request.entity';
+import { ForcedTransfer, ForcedTransferStatus } from './forced-transfer.entity';
+
+/** Ops: tokens of one holder moved to another by the token's agent (court order, estate). */
+@InputType()
+export class ForcedTransferInput {
+  @Field(() => String, { description: '`SC######`' })
+  shareClassId: string;
+
+  @Field(() => String, { description: 'The chain of the token (e.g. "31337")' })
+  chainId: string;
+
+  @Field(() => String, { description: 'The holder whose tokens move (`IN######`)' })
+  fromInvestorId: string;
+
+  @Field(() => String, { description: 'The holder who receives them (`IN######`), with a whitelisted wallet on the chain' })
+  toInvestorId: string;
+
+  @Field(() => DecimalScalar, { description: 'Tokens, positive' })
+  quantity: string;
+
+  @Field(() => String, { description: 'Why, e.g. "court order 2026/114"' })
+  reason: string;
+}
+
+/** A forced transfer's arguments as the approval request stores them. */
+export interface ForcedTransferArgs {
+  shareClassId: string;
+  chainId: string;
+  fromInvestorId: string;
+  toInvestorId: string;
+  quantity: string;
+  reason: string;
+}
+
+/** The `forced.` family of intents (this class registers their outcomes on the chain port). */
+export const FORCED_TRANSFER_PURPOSE = 'forced.transfer';
+
+/**
+ * Forced transfers, four eyes (approval.service.ts): an operator asks, another principal approves,
+ * and the approval queues T-REX `forcedTransfer(from, to, units)` as an intent in its own
+ * transaction (the `forced_transfer` row with it: once). At the confirmation depth the register
+ * moves with the chain, in the sender's transaction: the holding ledger takes the tokens from
+ * the sender's oldest lots and books them to the receiver as those same lots (their settlement
+ * dates kept, so lock-up does not start again). Both wallets pass the custody rule at request
+ * and again at approval: each is its investor's own, the receiver's whitelisted.
+ */
+export class ForcedTransfers {
+  constructor(
+    private readonly chain: ChainService | null,
+    private readonly ledger: HoldingLedger,
+    private readonly clock: Clock,
+  ) {
+    chain?.onOutcome('forced', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
+  }
+
+  /** The arguments, checked as the transfer will check them (a request that cannot run is refused now). */
+  async check(em: EntityManager, input: Partial<ForcedTransferInput>): Promise<ForcedTransferArgs> {
+    const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
+    if (!quantity.isPositive()) throw badRequest('quantity must be positive');
+    const args: ForcedTransferArgs = {
+      shareClassId: required(input.shareClassId, 'shareClassId').trim(),
+      chainId: validChainId(input.chainId),
+      fromInvestorId: required(input.fromInvestorId, 'fromInvestorId').trim(),
+      toInvestorId: required(input.toInvestorId, 'toInvestorId').trim(),
+      quantity: decimalString(quantity),
+      reason: required(input.reason, 'reason').trim(),
+    };
+    if (args.fromInvestorId === args.toInvestorId) throw badRequest('toInvestorId must be another investor than fromInvestorId');
+    await this.plan(em, args);
+    return args;
+  }
+
+  /** Queues the transfer of an approved request, in the approver's transaction. */
+  async start(em: EntityManager, requestId: string, args: ForcedTransferArgs): Promise<ForcedTransfer> {
+    const { token, from, to } = await this.plan(em, args);
+    const chain = this.chain!;
+    const intent = chain.enqueue(em, {
+      chainId: args.chainId,
+      purpose: FORCED_TRANSFER_PURPOSE,
+      to: token.contractAddress,
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [from as Hex, to as Hex, parseUnits(args.quantity, token.decimals)] }),
+    });
+    await em.flush();
+    const row = em.create(ForcedTransfer, {
+      approvalRequestId: requestId,
+      shareClassId: args.shareClassId,
+      chainId: args.chainId,
+      tokenAddress: token.contractAddress.toLowerCase(),
+      fromInvestorId: args.fromInvestorId,
+      fromWallet: from,
+      toInvestorId: args.toInvestorId,
+      toWallet: to,
+      quantity: args.quantity,
+      transactionId: intent.id,
+      status: ForcedTransferStatus.sending,
+      createdAt: this.clock.now(),
+    });
+    await em.flush();
+    chain.wake();
+    return row;
+  }
+
+  /** The transfer reached its depth: the register moves with it, once; or it failed with the contract's reason. */
+  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+    const row = await em.findOne(ForcedTransfer, { transactionId: tx.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!row || row.status !== ForcedTransferStatus.sending) return;
+    row.decidedAt = this.clock.now();
+    row.hash = outcome.hash ?? undefined;
+    if (!outcome.ok) {
+      Object.assign(row, { status: ForcedTransferStatus.failed, error: outcome.reason });
+      return;
+    }
+    const reason = `forced transfer: ${(await em.findOneOrFail(ApprovalRequest, { id: row.approvalRequestId })).reason}`;
+    const [from, to] = await Promise.all([em.findOneOrFail(Investor, { id: row.fromInvestorId }), em.findOneOrFail(Investor, { id: row.toInvestorId })]);
+    const common = { shareClassId: row.shareClassId, at: row.decidedAt, transferHash: outcome.hash, reason };
+    const payload = { forcedTransfer: String(row.id), chainId: row.chainId };
+    const out = await this.ledger.chainMove(em, { ...common, investorId: from.id, distributorId: from.distributor.id, change: new Dec(row.quantity).neg().toFixed(), payload: { ...payload, wallet: row.fromWallet } });
+    await this.ledger.chainMove(em, { ...common, investorId: to.id, distributorId: to.distributor.id, change: row.quantity, lots: out.taken.length ? out.taken : undefined, payload: { ...payload, wallet: row.toWallet } });
+    row.status = ForcedTransferStatus.done;
+  }
+
+  private async plan(em: EntityManager, args: ForcedTransferArgs): Promise<{ token: Token; from: string; to: string }> {
+    if (!this.chain?.writes(args.chainId)) throw badRequest(`the gateway does not write to chain ${args.chainId}`);
+    const token = await em.findOne(Token, { shareClass: args.shareClassId, chainId: args.chainId }, { orderBy: { isPrimary: 'desc' } });
+    if (!token) throw badRequest(`share class ${args.shareClassId} has no token on chain ${args.chainId}`);
+    const holding = await em.findOne(Holding, { investor: args.fromInvestorId, shareClass: args.shareClassId });
+    if (!holding || new Dec(holding.balance).lt(args.quantity)) throw badRequest('quantity exceeds holdings');
+    const from = await this.walletOf(em, args.fromInvestorId, args.chainId, [WalletStatus.whitelisted, WalletStatus.pending], 'fromInvestorId');
+    const to = await this.walletOf(em, args.toInvestorId, args.chainId, [WalletStatus.whitelisted], 'toInvestorId');
+    return { token, from, to };
+  }
+
+  /** The investor's wallet on the chain, and the custody rule's word that it is the investor's own. */
+  private async walletOf(em: EntityManager, investorId: string, chainId: string, statuses: WalletStatus[], field: string): Promise<string> {
+    const wallet = await em.findOne(InvestorWallet, { investor: investorId, chainId, status: { $in: statuses } }, { orderBy: { id: 'desc' } });
+    if (!wallet) throw badRequest(`${field}: investor ${investorId} has no ${statuses.length === 1 ? 'whitelisted ' : ''}wallet on chain ${chainId}`);
+    if ((await walletCustody(em, { investorId, chainId, address: wallet.address })) !== 'own') throw badRequest(`${field}: wallet ${wallet.address} is not a wallet of investor ${investorId}`);
+    return wallet.address.toLowerCase();
+  }
+}
