@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cpu [-- --only a,b --requests N --in-flight K]`: the gateway's CPU and SQL
+ * `npm run bench:cpu [-- --only a,b --requests N --in-flight K --quick]`: the gateway's CPU and SQL
  * statements per request, through REST and through GraphQL (the calls `npm run bench` makes), measured in one process (the gateway and a keep-alive client), on
  * the bench dataset (`<database>_bench_cpu`, prepared like `npm run bench` prepares its own).
  *
@@ -10,13 +10,12 @@
  * this alternately in the same minute. Scenario keys are those of bench/scenarios.ts.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { Client } from 'pg';
 import { createGateway } from '../src/app';
 import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
-import { BENCH_QUOTAS } from './quotas';
+import { productionEnv } from './production-env';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/persistence/orm';
 import { introspectionFromSchema } from 'graphql';
@@ -28,11 +27,17 @@ interface Options {
   only: string[] | null;
   requests: number;
   inFlight: number;
+  quick: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { only: null, requests: 2_000, inFlight: 4 };
+  const opts: Options = { only: null, requests: 2_000, inFlight: 4, quick: false };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--quick') {
+      // The smoke run: a small dataset of its own and a few requests per door.
+      Object.assign(opts, { quick: true, requests: 20 });
+      continue;
+    }
     const [k, inline] = argv[i].replace(/^--/, '').split('=', 2);
     const v = inline ?? argv[++i];
     if (k === 'only') opts.only = v.split(',').map((s) => s.trim());
@@ -47,19 +52,11 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const admin = process.env.DATABASE_URL?.trim();
   if (!admin) throw new Error('DATABASE_URL is required: the figures are for a PostgreSQL server');
-  const url = sibling(admin, 'bench_cpu');
-  const size = { orders: 10_000, navs: 1_000 };
+  const url = sibling(admin, opts.quick ? 'bench_cpu_quick' : 'bench_cpu');
+  const size = opts.quick ? { orders: 2_000, navs: 200 } : { orders: 10_000, navs: 1_000 };
   await prepareDatabase({ kind: 'server', url }, size, (line) => process.stderr.write(`${line}\n`));
 
-  const config = loadConfig({
-    JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    METRICS_TOKEN: randomBytes(24).toString('hex'),
-    ...BENCH_QUOTAS,
-    ...process.env,
-    DATABASE_URL: url,
-    APP_ENV: 'production',
-  });
+  const config = loadConfig({ ...productionEnv(), ...process.env, DATABASE_URL: url, APP_ENV: 'production' });
   const db = await openDatabase({ databaseUrl: url, dataDir: null, poolMax: config.dbPoolMax, clock: systemClock });
   logger.level = 'warn';
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
@@ -112,7 +109,7 @@ async function main() {
           }),
         );
       };
-      await run(Math.min(300, opts.requests));
+      await run(Math.min(300, opts.requests * 3));
       statements = 0;
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
