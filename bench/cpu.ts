@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cpu [-- --only a,b --requests N --in-flight K]`: the gateway's CPU and SQL
+ * `npm run bench:cpu [-- --only a,b --requests N --in-flight K --quick --profile]`: the gateway's CPU and SQL
  * statements per request, through REST and through GraphQL (the calls `npm run bench` makes), measured in one process (the gateway and a keep-alive client), on
  * the bench dataset (`<database>_bench_cpu`, prepared like `npm run bench` prepares its own).
  *
@@ -10,13 +10,16 @@
  * this alternately in the same minute. Scenario keys are those of bench/scenarios.ts.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { Session } from 'node:inspector';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { summarizeProfile } from './profile-summary';
 import { Client } from 'pg';
 import { createGateway } from '../src/app';
 import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
-import { BENCH_QUOTAS } from './quotas';
+import { productionEnv } from './production-env';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/persistence/orm';
 import { introspectionFromSchema } from 'graphql';
@@ -28,11 +31,23 @@ interface Options {
   only: string[] | null;
   requests: number;
   inFlight: number;
+  quick: boolean;
+  /** A CPU profile of each measured run (not the warm-up or the dataset), its self-time summary printed. */
+  profile: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { only: null, requests: 2_000, inFlight: 4 };
+  const opts: Options = { only: null, requests: 2_000, inFlight: 4, quick: false, profile: false };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--quick') {
+      // The smoke run: a small dataset of its own and a few requests per door.
+      Object.assign(opts, { quick: true, requests: 20 });
+      continue;
+    }
+    if (argv[i] === '--profile') {
+      opts.profile = true;
+      continue;
+    }
     const [k, inline] = argv[i].replace(/^--/, '').split('=', 2);
     const v = inline ?? argv[++i];
     if (k === 'only') opts.only = v.split(',').map((s) => s.trim());
@@ -47,19 +62,11 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const admin = process.env.DATABASE_URL?.trim();
   if (!admin) throw new Error('DATABASE_URL is required: the figures are for a PostgreSQL server');
-  const url = sibling(admin, 'bench_cpu');
-  const size = { orders: 10_000, navs: 1_000 };
+  const url = sibling(admin, opts.quick ? 'bench_cpu_quick' : 'bench_cpu');
+  const size = opts.quick ? { orders: 2_000, navs: 200 } : { orders: 10_000, navs: 1_000 };
   await prepareDatabase({ kind: 'server', url }, size, (line) => process.stderr.write(`${line}\n`));
 
-  const config = loadConfig({
-    JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    METRICS_TOKEN: randomBytes(24).toString('hex'),
-    ...BENCH_QUOTAS,
-    ...process.env,
-    DATABASE_URL: url,
-    APP_ENV: 'production',
-  });
+  const config = loadConfig({ ...productionEnv(), ...process.env, DATABASE_URL: url, APP_ENV: 'production' });
   const db = await openDatabase({ databaseUrl: url, dataDir: null, poolMax: config.dbPoolMax, clock: systemClock });
   logger.level = 'warn';
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
@@ -97,6 +104,8 @@ async function main() {
   ];
   const rows: string[] = ['| Scenario | Door | CPU µs/request (client included) | SQL statements/request | req/s |', '|---|---|---|---|---|'];
   const done = new Set<string>();
+  const profiler = windowProfiler();
+  const profiles: string[] = [];
   for (const scenario of scenarios) {
     if ((opts.only && !opts.only.includes(scenario.key)) || done.has(scenario.key)) continue;
     done.add(scenario.key);
@@ -112,21 +121,49 @@ async function main() {
           }),
         );
       };
-      await run(Math.min(300, opts.requests));
+      await run(Math.min(300, opts.requests * 3));
+      if (opts.profile) await profiler.start();
       statements = 0;
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       await run(opts.requests);
       const cpu = process.cpuUsage(cpu0);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (opts.profile) profiles.push(`### ${scenario.title}, ${door}\n\n${await profiler.stop(`cpu-${scenario.key}-${door}`)}`);
       rows.push(`| ${scenario.title} | ${door} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`);
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }
   }
   process.stdout.write(`\n${opts.requests} requests per scenario, ${opts.inFlight} in flight\n\n${rows.join('\n')}\n`);
+  if (profiles.length) process.stdout.write(`\n${profiles.join('\n\n')}\n`);
   agent.destroy();
   await gateway.close();
   await db.close();
+}
+
+/**
+ * The inspector's CPU profiler around the measured requests only (the process's start, the dataset
+ * and the warm-up left out), each profile written to bench/results/<name>.cpuprofile.
+ */
+function windowProfiler() {
+  const session = new Session();
+  session.connect();
+  const post = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+  return {
+    async start() {
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 200 });
+      await post('Profiler.start');
+    },
+    async stop(name: string): Promise<string> {
+      const { profile } = await post<{ profile: object }>('Profiler.stop');
+      const dir = join(__dirname, '..', '..', 'bench', 'results');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${name}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return summarizeProfile(file, 12);
+    },
+  };
 }
 
 async function lastNavAt(url: string): Promise<number> {

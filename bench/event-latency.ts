@@ -4,6 +4,10 @@
  *
  *   DATABASE_URL=postgres://… npm run bench:events            (N=1000, 50 transitions/s)
  *   BENCH_EVENTS=2000 BENCH_RATE=100 DATABASE_URL=… npm run bench:events
+ *   DATABASE_URL=… npm run bench:events -- --quick      (N=20: the smoke run)
+ *
+ * The gateway runs under APP_ENV=test with production's keys (bench/production-env.ts says why),
+ * its webhooks allowed to the receiver on 127.0.0.1 by WEBHOOK_ALLOWED_HOSTS and trusted by WEBHOOK_CA_FILE.
  *
  * The gateway runs as its own process (the built dist/src/main.js) on a fresh database
  * `<database>_bench`; this process commits the transitions (through `recordTransition`, in a
@@ -16,14 +20,14 @@ import { systemClock } from '../src/common/clock';
 import { freshEventsMarket } from './events-market';
 import { aPendingOrder, moveOrder } from '../test/support/event.factories';
 import { httpRequest } from '../test/support/http';
-import { BENCH_QUOTAS } from './quotas';
+import { eventsBenchEnv, QUICK } from './production-env';
 import { killed, startChildGateway } from '../test/support/child-gateway';
 import { subscribe } from '../test/support/subscriptions';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { makeCertificates } from '../test/support/webhook-receiver';
 
-const N = Number(process.env.BENCH_EVENTS ?? 1000);
+const N = Number(process.env.BENCH_EVENTS ?? (QUICK ? 20 : 1000));
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 
 function stats(xs: number[]) {
@@ -46,13 +50,12 @@ async function main() {
       else if (m.orderId && !webhookAt.has(m.orderId)) webhookAt.set(m.orderId, m.at!);
     }),
   );
-  const gateway = await startChildGateway({ ...BENCH_QUOTAS, DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
+  const gateway = await startChildGateway({ ...eventsBenchEnv(), DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
   try {
     const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: `https://127.0.0.1:${receiverPort}/hook` } });
     if (reg.status !== 200) throw new Error(`register: ${reg.text}`);
-    const token = /Bearer (ops_\S+)/.exec(gateway.output())?.[1];
-    // A test environment prints no token: issue one through the CLI path the gateway uses.
-    const ops = token ?? (await issueOpsToken(orm));
+    // The gateway prints no token outside development: issue one through the CLI path the gateway uses.
+    const ops = await issueOpsToken(orm);
     const sub = await subscribe(gateway.port, `subscription { orderUpdated(status: "accepted") { orderId } }`, {}, ops, (msg: any) => {
       const id = msg.orderUpdated.orderId;
       if (!subscriptionAt.has(id)) subscriptionAt.set(id, Date.now());

@@ -12,19 +12,22 @@
  * the sender calls it), i.e. what the gateway spends beyond the chain's mining. (Blocks are not a
  * clock here: anvil mines a block per transaction as well as one a second.)
  *
- * In process: a test gateway (its database as the tests make it), the chain sender, one anvil.
+ * In process: a test gateway (APP_ENV=test, its database as the tests make it), the chain sender,
+ * one anvil: what is measured is the chain path, which production would run against a real node.
+ * `--quick` (N=2, a dealing date of 10) is the smoke run.
  */
 import 'reflect-metadata';
 import { ChainTransaction } from '../src/modules/chain/chain-transaction.entity';
 import { Order } from '../src/modules/order/order.entity';
+import { QUICK } from './production-env';
 import { startTestGateway } from '../test/support/gateway';
 import { aOneStepOrder } from '../test/support/one-step.factories';
 import { aNav, anInvestor } from '../test/support/factories';
 import { randomWallet, testChains } from '../test/support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../test/support/chain.factories';
 
-const N = Number(process.env.BENCH_ORDERS ?? 20);
-const D = Number(process.env.BENCH_DEALING_ORDERS ?? 1000);
+const N = Number(process.env.BENCH_ORDERS ?? (QUICK ? 2 : 20));
+const D = Number(process.env.BENCH_DEALING_ORDERS ?? (QUICK ? 10 : 1000));
 const CONFIRMATIONS = Number(process.env.BENCH_CONFIRMATIONS ?? 2);
 
 const pct = (xs: number[], p: number) => {

@@ -25,12 +25,12 @@ import { Worker } from 'node:worker_threads';
 import { systemClock } from '../src/common/clock';
 import { freshEventsMarket } from './events-market';
 import { aPendingOrder, moveOrder } from '../test/support/event.factories';
-import { BENCH_QUOTAS } from './quotas';
+import { eventsBenchEnv, QUICK } from './production-env';
 import { killed, startChildGateway, type ChildGateway } from '../test/support/child-gateway';
 
-const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
-const RATE = Number(process.env.BENCH_RATE ?? 200);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? (QUICK ? 20 : 1000));
+const RATE = Number(process.env.BENCH_RATE ?? (QUICK ? 20 : 200));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 10));
 const THREADS = Number(process.env.BENCH_SUB_THREADS ?? 2);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS ?? 2);
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -38,7 +38,7 @@ const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const IN_FLIGHT = 8;
 const DRAIN_MS = 30_000;
 /** Transitions each producer thread commits before the measurement. */
-const WARM_UP = 100;
+const WARM_UP = QUICK ? 5 : 100;
 const QUERY = 'subscription { orderUpdated(status: "accepted") { orderId } }';
 
 const log = (line: string) => process.stderr.write(`[subscribers] ${line}\n`);
@@ -87,7 +87,7 @@ async function main() {
   }
   log(`placed ${orders.length} pending orders`);
 
-  const env = { ...BENCH_QUOTAS, DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_CHANNEL_PREFIX: `bench-subs-${process.pid}:`, LOG_LEVEL: 'error' };
+  const env = { ...eventsBenchEnv(), DATABASE_URL: url.toString(), REDIS_URL: REDIS, REDIS_CHANNEL_PREFIX: `bench-subs-${process.pid}:`, LOG_LEVEL: 'error' };
   const gateways: ChildGateway[] = [];
   const shares: Share[] = [];
   const producerThreads: Worker[] = [];

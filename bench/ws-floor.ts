@@ -6,14 +6,16 @@
  * the socket writes and reads that any gateway pays per subscriber and event.
  *
  *   BENCH_SOCKETS=1000 BENCH_SECONDS=5 npm run bench:ws-floor
+ *   npm run bench:ws-floor -- --quick      (50 sockets for 1 s: the smoke run)
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import WebSocket, { WebSocketServer } from 'ws';
+import { QUICK } from './production-env';
 
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? (QUICK ? 50 : 1000));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 5));
 /** About the size of a `next` message of `orderUpdated` with its event fields. */
 const MESSAGE = JSON.stringify({ id: '00000000-0000-0000-0000-000000000000', type: 'next', payload: { data: { orderUpdated: { eventId: 'evt_'.padEnd(28, '0'), orderId: 'ord_'.padEnd(28, '0'), flow: 'one_step', status: 'accepted', previousStatus: 'pending', sequence: 2, webhookEvent: 'order.accepted', distributorId: 'DT000001', shareClassId: 'SC000001', occurredAt: Date.now() } } } });
 

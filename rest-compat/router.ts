@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import { unauthenticated } from '../src/common/errors';
 import type { Principal } from '../src/access/principal';
-import { currentScope, runInScope } from '../src/common/request-scope';
+import { currentScope, runInDoorScope } from '../src/common/request-scope';
 import { contextOver, createContext } from '../src/transports/graphql/context';
 import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
@@ -111,7 +111,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       return;
     }
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
-    await runInScope({ requestId: req.get('x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
+    await runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);

@@ -12,7 +12,7 @@ import { restRouter } from '../rest-compat/router';
 import type { Clock } from './common/clock';
 import { logger } from './common/logger';
 import { readCacheListener } from './persistence/read-cache';
-import { runInScope } from './common/request-scope';
+import { runInDoorScope, runRequest } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
 import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
@@ -178,7 +178,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.set('trust proxy', deps.config.trustProxy ?? false);
   app.use(ops.first);
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
-  app.use((req, _res, next) => runInScope({ clientAddress: req.ip }, next));
+  // One scope per request, opened here with the id ops.first settled on; the doors fill it in.
+  app.use((req, _res, next) => runRequest(req.headers['x-request-id'] as string, req.ip, next));
 
   const graphql = await graphqlTransport({
     server,
@@ -220,7 +221,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(GRAPHQL_PATH, ...graphql.handlers, graphql.errors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
-  app.use(SUPPLY_PREFIX, (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
+  app.use(SUPPLY_PREFIX, (req, _res, next) => runInDoorScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
 
   // The ops console's web page (src/console/serve-console.ts), a client of /graphql like any other.
   app.use(CONSOLE_PATH, consoleRouter({ development }));

@@ -5,11 +5,10 @@
  * Spawned by bench/run.ts; answers `cpu`, `schema` and `stop` over IPC (./control.ts).
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { createGateway } from '../../src/app';
 import { systemClock } from '../../src/common/clock';
 import { logger } from '../../src/common/logger';
-import { BENCH_QUOTAS } from '../quotas';
+import { productionEnv } from '../production-env';
 import { loadConfig } from '../../src/config';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase, ormOptions } from '../../src/persistence/orm';
@@ -21,11 +20,7 @@ async function main() {
   // Production takes a database server only: the bench's embedded one is served on a socket, named as pg reads one.
   const socketUrl = socket ? `postgres://${socket.user}@localhost:${socket.port}/${socket.dbName}?host=${encodeURIComponent(socket.host)}` : '';
   const config = loadConfig({
-    // Production refuses to start without its keys: the bench's own, random per run.
-    JWT_SIGNING_KEY: `bench-only-${randomBytes(24).toString('hex')}`,
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-    ...BENCH_QUOTAS,
-    METRICS_TOKEN: randomBytes(24).toString('hex'),
+    ...productionEnv(),
     ...process.env,
     DATABASE_URL: process.env.BENCH_DATABASE_URL || socketUrl,
     APP_ENV: process.env.APP_ENV ?? 'production',

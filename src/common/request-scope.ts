@@ -32,6 +32,30 @@ export function runInScope<T>(scope: Partial<RequestScope>, fn: () => T): T {
   return storage.run({ requestId: scope.requestId ?? randomUUID(), actor, principal, ...(clientAddress && { clientAddress }) }, fn);
 }
 
+/** The scopes src/app.ts opens, one per HTTP request, which a door fills in (runInDoorScope). */
+const requestScopes = new WeakSet<RequestScope>();
+
+/** src/app.ts: the one scope of an HTTP request, opened as it arrives with its id and the caller's address. */
+export function runRequest<T>(requestId: string, clientAddress: string | undefined, fn: () => T): T {
+  const scope: RequestScope = { requestId, actor: DEFAULT_ACTOR, principal: DEFAULT_ACTOR, ...(clientAddress && { clientAddress }) };
+  requestScopes.add(scope);
+  return storage.run(scope, fn);
+}
+
+/**
+ * A door's scope (its actor; `anonymous` until it authenticates): the request's own scope filled
+ * in rather than another opened inside it, so a request pays for one AsyncLocalStorage context
+ * (and one id) however many layers it crosses. Outside an HTTP request, a scope of its own.
+ */
+export function runInDoorScope<T>(scope: Partial<RequestScope>, fn: () => T): T {
+  const open = storage.getStore();
+  if (!open || !requestScopes.has(open)) return runInScope(scope, fn);
+  if (scope.requestId) open.requestId = scope.requestId;
+  open.actor = scope.actor ?? DEFAULT_ACTOR;
+  open.principal = scope.principal ?? open.actor;
+  return fn();
+}
+
 export function currentScope(): RequestScope | undefined {
   return storage.getStore();
 }

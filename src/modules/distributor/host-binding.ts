@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Socket } from 'node:net';
-import { coversEveryAddress, inRanges, parseRange } from '../../common/cidr';
+import { coversEveryAddress, inRanges, parseRange, type IpRange } from '../../common/cidr';
 import type { DomainError } from '../../common/errors';
 import { hostAddressRefused, hostCertificateRefused, hostCertificateRequired, hostNotBound, invalidFingerprint, invalidSourceRange, sourceRangesCoverEveryone } from './distributor.errors';
 
@@ -44,13 +44,24 @@ export function clientCertificateSha256(socket: Socket): string | null {
 
 const normaliseFingerprint = (value: string) => value.replace(/:/g, '').toLowerCase();
 
+/**
+ * Source ranges parsed once per binding, not per request: the read cache hands every request on
+ * a host the same mapping, so its array of ranges is the key (a new binding is a new array).
+ */
+const parsedRanges = new WeakMap<readonly string[], IpRange[]>();
+function rangesOf(ranges: readonly string[]): IpRange[] {
+  let parsed = parsedRanges.get(ranges);
+  if (!parsed) parsedRanges.set(ranges, (parsed = ranges.map((r) => parseRange(r)!)));
+  return parsed;
+}
+
 /** The refusal of a request on `host` by `caller`, or null when the binding admits it. */
 export function bindingRefusal(host: string, binding: HostBinding, caller: HostCaller, required: boolean): DomainError | null {
   const ranges = binding.sourceRanges;
   if (!ranges.length && !binding.clientCertSha256) {
     return required ? hostNotBound(host) : null;
   }
-  if (ranges.length && !(caller.address && inRanges(caller.address, ranges.map((r) => parseRange(r)!)))) {
+  if (ranges.length && !(caller.address && inRanges(caller.address, rangesOf(ranges)))) {
     return hostAddressRefused(host);
   }
   if (binding.clientCertSha256) {

@@ -8,7 +8,7 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { graphqlContext } from '../../access/graphql-principal';
-import { currentScope, runInScope } from '../../common/request-scope';
+import { currentScope, runInDoorScope } from '../../common/request-scope';
 import type { Services } from '../../services';
 import { graphqlWebSocket } from '../websocket/websocket';
 import { compiledExecution } from './compiled-execution';
@@ -98,7 +98,7 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
   return {
     handlers: [
       express.json({ limit: deps.bodyLimit }),
-      (req, _res, next) => runInScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined, principal: 'anonymous' }, next),
+      (req, _res, next) => runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined, principal: 'anonymous' }, next),
       expressMiddleware(apollo, {
         context: async ({ req }) => {
           const scope = currentScope();
