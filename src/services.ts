@@ -36,6 +36,7 @@ import { SettlementOnChain } from './modules/chain/settlement-onchain';
 import { WalletOnChain } from './modules/chain/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
 import { AuditLog } from './modules/audit/audit-log';
+import { BookService } from './modules/book/book.service';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -107,6 +108,7 @@ export function createServices(deps: ServiceDeps) {
     holding,
     approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
     auditLog: new AuditLog(clock),
+    book: new BookService(clock, dealing),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),

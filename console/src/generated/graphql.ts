@@ -442,6 +442,11 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
 
+export type BookQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BookQuery = { book: { at: number, aum: Array<{ shareClassId: string, shareClassName: string, publishedAt: number, nav: string, currency: string, tokens: string, aum: string }>, dealingFlows: Array<{ dealingDate: string, currency: string, subscriptions: number, subscribedAmount: string, redemptions: number, redeemedTokens: string }>, waiting: Array<{ flow: string, status: string, count: number }>, cutOffs: Array<{ shareClassId: string, shareClassName: string, subscriptionDealingDate: string, subscriptionCutOffAt: number, redemptionDealingDate: string, redemptionCutOffAt: number }>, chain: Array<{ shareClassId: string, shareClassName: string, tokenAddress: string | null, chainId: string | null, registerTotal: string, settlementsInFlight: number, unexplainedMovements: number, status: string }> } };
+
 export type ChainTxFragment = { id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
 export type ChainTransactionsQueryVariables = Exact<{
@@ -1187,6 +1192,53 @@ export const AuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const BookDocument = new TypedDocumentString(`
+    query Book {
+  book {
+    at
+    aum {
+      shareClassId
+      shareClassName
+      publishedAt
+      nav
+      currency
+      tokens
+      aum
+    }
+    dealingFlows {
+      dealingDate
+      currency
+      subscriptions
+      subscribedAmount
+      redemptions
+      redeemedTokens
+    }
+    waiting {
+      flow
+      status
+      count
+    }
+    cutOffs {
+      shareClassId
+      shareClassName
+      subscriptionDealingDate
+      subscriptionCutOffAt
+      redemptionDealingDate
+      redemptionCutOffAt
+    }
+    chain {
+      shareClassId
+      shareClassName
+      tokenAddress
+      chainId
+      registerTotal
+      settlementsInFlight
+      unexplainedMovements
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BookQuery, BookQueryVariables>;
 export const ChainTransactionsDocument = new TypedDocumentString(`
     query ChainTransactions($chainId: String!, $purpose: String!, $last: Int) {
   chainTransactions(chainId: $chainId, purpose: $purpose, last: $last) {

@@ -22,6 +22,7 @@ import { EventFeedResolver } from './event-feed.resolver';
 import { ChainTransactionResolver, OrderChainResolver } from '../../modules/chain/chain.resolver';
 import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
+import { BookResolver } from '../../modules/book/book.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
 
@@ -62,5 +63,6 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ChainActivityResolver,
   ApprovalResolver,
   AuditLogResolver,
+  BookResolver,
   ChainInfoResolver,
 ];
