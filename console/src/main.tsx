@@ -4,7 +4,7 @@ import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
 import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
-import { can, MeContext, type SignedIn } from './ui/me';
+import { may, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
 import { BookScreen } from './screens/Book';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
@@ -86,12 +86,12 @@ function App() {
     if (!name) return setMe(null);
     request(MeDocument, {})
       .then((r) => setMe(r.me))
-      .catch(() => setMe({ principal: `ops:${name}`, name, roles: [] }));
+      .catch(() => setMe({ principal: `ops:${name}`, name, roles: [], mayCall: [] }));
   }, [name, session]);
   if (checking) return <Loading what="the console" />;
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;
-  const sections = can(me, 'approver') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
+  const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
   const section = route[0] ?? 'book';
   return (
     <div className="shell">

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { runInScope } from '../../src/common/request-scope';
 import { bookOpening } from '../../src/modules/holding/holding-ledger';
-import { screenshot } from '../support/browser';
+import { newPage, screenshot } from '../support/browser';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aDistributor, aGrant, anInvestor, aNav, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -19,6 +19,7 @@ describe('Ops console: the book (browser)', () => {
   let browser: Browser;
   let page: Page;
   let ui: ReturnType<typeof consolePage>;
+  let orderId: string;
   const rows = (table: string) => page.getByRole('table', { name: table, exact: true }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 
   beforeAll(async () => {
@@ -34,7 +35,7 @@ describe('Ops console: the book (browser)', () => {
     await runInScope({ actor: 'factory' }, () => gw.em().transactional((tem) => bookOpening(tem, { investorId: investor.id, shareClassId: shareClass.id, quantity: '100', settledAt: new Date(now - 48 * HOUR), at: new Date(now - 48 * HOUR) })));
     await aNav(em, shareClass, '10', new Date(now - 72 * HOUR));
     await aNav(em, shareClass, '10.5', new Date(now - 24 * HOUR));
-    await aOneStepOrder(gw, { distributor, investor, shareClass }, { amount: '2500' });
+    orderId = (await aOneStepOrder(gw, { distributor, investor, shareClass }, { amount: '2500' })).id;
     ({ browser, page, ui } = await signedInConsole(gw));
   });
 
@@ -67,7 +68,7 @@ describe('Ops console: the book (browser)', () => {
     // every chart canvas is hidden from assistive technology; its figure holds a table
     for (const figure of await page.locator('figure.chart').all()) {
       await expect(figure.locator('.chart-canvas').getAttribute('aria-hidden')).resolves.toBe('true');
-      await expect(figure.locator('table').count()).resolves.toBe(1);
+      await expect(figure.locator('table.grid').count()).resolves.toBe(1);
     }
     const aum = await rows('Assets under management');
     expect(aum.map(([name, , nav, tokens, value]) => [name, nav, tokens, value])).toEqual([
@@ -81,5 +82,24 @@ describe('Ops console: the book (browser)', () => {
     await expect(page.getByRole('table', { name: 'Next cut-offs', exact: true }).getByRole('row').filter({ hasText: 'Book Class EUR' }).count()).resolves.toBe(1);
     await screenshot(page, 'book', { fullPage: true });
     await ui.expectAccessible('the book');
+  });
+
+  it('a viewer sees the book and the records, and no action its roles do not allow', async () => {
+    const viewer = await newPage(browser);
+    await viewer.goto(consoleUrl(gw, `#token=${await gw.opsTokenAs('night-viewer', ['viewer'])}`));
+    await viewer.getByText('Signed in as').waitFor();
+    const screen = consolePage(viewer);
+    // the issuers list without its create form, an order without accept or reject
+    await viewer.goto(consoleUrl(gw, '#/issuers'));
+    await screen.heading('Issuers');
+    await viewer.getByRole('table').first().waitFor();
+    await expect(viewer.getByRole('button', { name: 'Create issuer' }).count()).resolves.toBe(0);
+    await viewer.goto(consoleUrl(gw, `#/orders/${orderId}`));
+    await screen.heading(orderId);
+    await viewer.getByText('pending').first().waitFor();
+    for (const action of ['Accept', 'Reject']) await expect(viewer.getByRole('button', { name: action, exact: true }).count()).resolves.toBe(0);
+    // the audit log, an approver's read, is not offered
+    await expect(viewer.getByRole('link', { name: 'Audit log' }).count()).resolves.toBe(0);
+    await viewer.context().close();
   });
 });

@@ -871,7 +871,7 @@ export type OpsTokenNameQuery = { opsTokenName: string };
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string> } };
+export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string>, mayCall: Array<string> } };
 
 export type ShareClassListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -2206,6 +2206,7 @@ export const MeDocument = new TypedDocumentString(`
     principal
     name
     roles
+    mayCall
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;

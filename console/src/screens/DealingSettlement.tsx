@@ -31,7 +31,7 @@ export function DealingSettlementPanel({ shareClassId, currency, onSettled }: { 
       </ActionForm>
       {plan && !outcome && <Plan plan={plan} currency={currency} />}
       {plan && !outcome && (
-        <ConfirmAction
+        <ConfirmAction operation="settleDealingDate"
           label="Settle dealing date"
           title={`Settle ${plan.dealingDate}?`}
           description={
