@@ -40,6 +40,7 @@ import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
+import { BookService } from './modules/book/book.service';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -114,6 +115,7 @@ export function createServices(deps: ServiceDeps) {
     holding,
     approval: new ApprovalService({ clock, investors: investor, wallets: investorWallet, holdings: holding, forcedTransfers, recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0 }),
     auditLog: new AuditLog(clock),
+    book: new BookService(clock, dealing),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),

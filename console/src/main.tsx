@@ -4,8 +4,9 @@ import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
 import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
-import { can, MeContext, type SignedIn } from './ui/me';
+import { may, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
+import { BookScreen } from './screens/Book';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
 import { InvestorDetail, InvestorList } from './screens/Investors';
 import { IssuerDetail, IssuerList } from './screens/Issuers';
@@ -19,6 +20,7 @@ import { href, useRoute } from './ui/router';
 import './styles.css';
 
 const SECTIONS: [string, string][] = [
+  ['book', 'Book'],
   ['orders', 'Blotter'],
   ['issuers', 'Issuers'],
   ['share-classes', 'Share classes'],
@@ -51,8 +53,10 @@ function Screen({ route }: { route: string[] }) {
     case 'audit':
       return <AuditLog />;
     case 'orders':
-    default:
       return id ? <OrderDetail id={id} key={id} /> : <Blotter />;
+    case 'book':
+    default:
+      return <BookScreen />;
   }
 }
 
@@ -82,13 +86,13 @@ function App() {
     if (!name) return setMe(null);
     request(MeDocument, {})
       .then((r) => setMe(r.me))
-      .catch(() => setMe({ principal: `ops:${name}`, name, roles: [] }));
+      .catch(() => setMe({ principal: `ops:${name}`, name, roles: [], mayCall: [] }));
   }, [name, session]);
   if (checking) return <Loading what="the console" />;
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;
-  const sections = can(me, 'approver') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
-  const section = route[0] ?? 'orders';
+  const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
+  const section = route[0] ?? 'book';
   return (
     <div className="shell">
       {/* Not href="#main": the hash is the route. */}

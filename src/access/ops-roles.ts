@@ -1,4 +1,4 @@
-import type { OpsRole } from './principal';
+import { hasRole, type OpsRole } from './principal';
 
 /**
  * Which role an ops principal needs for each root field, written once and applied to every door
@@ -86,3 +86,8 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
 export const OPS_QUERY_ROLES: Record<string, OpsRole> = {
   auditLog: 'approver',
 };
+
+/** The role-bound root fields `roles` may call, by name: the console shows only these actions. */
+export function opsFieldsAllowed(roles: readonly OpsRole[]): string[] {
+  return Object.entries({ ...OPS_MUTATION_ROLES, ...OPS_QUERY_ROLES }).flatMap(([field, role]) => (hasRole(roles, role) ? [field] : []));
+}

@@ -118,6 +118,13 @@ export const VISIBILITY: Record<string, Visibility> = {
   ReconciliationDifference: 'part',
   ReconciliationHolder: 'part',
   ReconciliationWallet: 'part',
+  /** The desk's home screen: the whole book at once. */
+  Book: 'ops',
+  BookAumPoint: 'part',
+  BookDealingFlow: 'part',
+  BookWaitingOrders: 'part',
+  BookCutOff: 'part',
+  BookChainStatus: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

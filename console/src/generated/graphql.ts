@@ -443,6 +443,11 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
 
+export type BookQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type BookQuery = { book: { at: number, aum: Array<{ shareClassId: string, shareClassName: string, publishedAt: number, nav: string, currency: string, tokens: string, aum: string }>, dealingFlows: Array<{ dealingDate: string, currency: string, subscriptions: number, subscribedAmount: string, redemptions: number, redeemedTokens: string }>, waiting: Array<{ flow: string, status: string, count: number }>, cutOffs: Array<{ shareClassId: string, shareClassName: string, subscriptionDealingDate: string, subscriptionCutOffAt: number, redemptionDealingDate: string, redemptionCutOffAt: number }>, chain: Array<{ shareClassId: string, shareClassName: string, tokenAddress: string | null, chainId: string | null, registerTotal: string, settlementsInFlight: number, unexplainedMovements: number, status: string }> } };
+
 export type ChainTxFragment = { id: string, purpose: string, step: string | null, status: ChainTxStatus, hash: string | null, confirmations: number, requiredConfirmations: number, blockNumber: string | null, contractAddress: string | null, revertReason: string | null, lastError: string | null, explorerUrl: string | null, orderId: string | null };
 
 export type ChainTransactionsQueryVariables = Exact<{
@@ -867,7 +872,7 @@ export type OpsTokenNameQuery = { opsTokenName: string };
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string> } };
+export type MeQuery = { me: { principal: string, name: string | null, roles: Array<string>, mayCall: Array<string> } };
 
 export type ShareClassListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -1188,6 +1193,53 @@ export const AuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const BookDocument = new TypedDocumentString(`
+    query Book {
+  book {
+    at
+    aum {
+      shareClassId
+      shareClassName
+      publishedAt
+      nav
+      currency
+      tokens
+      aum
+    }
+    dealingFlows {
+      dealingDate
+      currency
+      subscriptions
+      subscribedAmount
+      redemptions
+      redeemedTokens
+    }
+    waiting {
+      flow
+      status
+      count
+    }
+    cutOffs {
+      shareClassId
+      shareClassName
+      subscriptionDealingDate
+      subscriptionCutOffAt
+      redemptionDealingDate
+      redemptionCutOffAt
+    }
+    chain {
+      shareClassId
+      shareClassName
+      tokenAddress
+      chainId
+      registerTotal
+      settlementsInFlight
+      unexplainedMovements
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<BookQuery, BookQueryVariables>;
 export const ChainTransactionsDocument = new TypedDocumentString(`
     query ChainTransactions($chainId: String!, $purpose: String!, $last: Int) {
   chainTransactions(chainId: $chainId, purpose: $purpose, last: $last) {
@@ -2155,6 +2207,7 @@ export const MeDocument = new TypedDocumentString(`
     principal
     name
     roles
+    mayCall
   }
 }
     `) as unknown as TypedDocumentString<MeQuery, MeQueryVariables>;

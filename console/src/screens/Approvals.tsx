@@ -3,7 +3,7 @@ import { request } from '../api/client';
 import { ApprovalRequestsDocument, ApproveRequestDocument, AuditLogDocument, RejectRequestDocument, type ApprovalRequestsQuery } from '../generated/graphql';
 import { time } from '../ui/format';
 import { ConfirmAction, Field } from '../ui/forms';
-import { can, useMe } from '../ui/me';
+import { may, useMe } from '../ui/me';
 import { Page, Panel, RecordTable, Status } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 
@@ -51,7 +51,7 @@ export function Approvals() {
             { header: 'What', cell: (r) => what(r), className: 'mono wrap' },
             { header: 'Why', cell: (r) => r.reason },
             { header: 'Requested by', cell: (r) => `${r.requestedBy} · ${time(r.requestedAt)}`, className: 'mono' },
-            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (r) => <Decide request={r} mine={r.requestedBy === me.principal} approver={can(me, 'approver')} onDone={(m) => (setNotice(m), reload())} /> },
+            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (r) => <Decide request={r} mine={r.requestedBy === me.principal} approver={may(me, 'approveRequest')} onDone={(m) => (setNotice(m), reload())} /> },
           ]}
         />
       </Panel>
@@ -84,7 +84,7 @@ function Decide({ request: r, mine, approver, onDone }: { request: Request; mine
   if (!approver) return <span className="muted small">Awaiting an approver.</span>;
   return (
     <>
-      <ConfirmAction
+      <ConfirmAction operation="approveRequest"
         label="Approve"
         title={`Approve request ${r.id}`}
         description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay).`}
@@ -92,7 +92,7 @@ function Decide({ request: r, mine, approver, onDone }: { request: Request; mine
         run={() => request(ApproveRequestDocument, { id: r.id, reason: reason || null })}
         onDone={(res) => onDone(`Request ${r.id} ${(res as { approveRequest: { status: string } }).approveRequest.status}.`)}
       />
-      <ConfirmAction
+      <ConfirmAction operation="rejectRequest"
         label="Reject"
         danger
         title={`Reject request ${r.id}`}

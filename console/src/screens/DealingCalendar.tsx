@@ -51,7 +51,7 @@ export function DealingCalendarPanel({ shareClassId, onSaved }: { shareClassId: 
       <p className="muted">
         {stored ? `Set ${time(stored.updatedAt)} by ${stored.updatedBy}.` : 'None yet: the share class deals every weekday in UTC, with the cut-off at the end of the day.'} Frequencies and the cut-off day offset are the share class’s subscription and redemption fields.
       </p>
-      <ActionForm
+      <ActionForm operation="setDealingCalendar"
         label="Save calendar"
         submit={() => request(SetDealingCalendarDocument, { shareClassId, input: inputOf(d) })}
         onDone={() => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, DealingSettlementPreviewDocument, OrdersOutcomeDocument, type ChainTxFragment, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
-import { decimal, time, txName } from '../ui/format';
+import { count, decimal, time, txName } from '../ui/format';
 import { ActionForm, ConfirmAction, Field } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -31,12 +31,12 @@ export function DealingSettlementPanel({ shareClassId, currency, onSettled }: { 
       </ActionForm>
       {plan && !outcome && <Plan plan={plan} currency={currency} />}
       {plan && !outcome && (
-        <ConfirmAction
+        <ConfirmAction operation="settleDealingDate"
           label="Settle dealing date"
           title={`Settle ${plan.dealingDate}?`}
           description={
             <p>
-              {plan.rows.filter((r) => !r.refusal).length} orders are minted or burned on chain {plan.chainId} at NAV {plan.nav}; {plan.rows.filter((r) => r.refusal).length} fail with the
+              {count(plan.rows.filter((r) => !r.refusal).length, 'order is', 'orders are')} minted or burned on chain {plan.chainId} at NAV {plan.nav}; {count(plan.rows.filter((r) => r.refusal).length, 'fails', 'fail')} with the
               reason shown. Orders already in a transaction are not sent again.
             </p>
           }

@@ -46,7 +46,7 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
                 <td>{time(d.createdAt)}</td>
                 <td>{d.completedAt ? time(d.completedAt) : time(d.nextAttemptAt)}</td>
                 <td>
-                  <ConfirmAction
+                  <ConfirmAction operation="redeliverWebhookEvent"
                     quiet
                     label="Redeliver"
                     title={`Redeliver ${d.eventId}?`}

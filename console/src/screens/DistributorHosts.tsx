@@ -21,7 +21,7 @@ export function DistributorHosts({ distributor, onChange }: { distributor: { id:
           <li key={h.hostname} data-hostname={h.hostname}>
             <p>
               <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span> <BindingSummary host={h} />{' '}
-              <ConfirmAction
+              <ConfirmAction operation="removeDistributorHost"
                 label="Remove"
                 danger
                 title={`Unmap ${h.hostname}?`}
@@ -34,7 +34,7 @@ export function DistributorHosts({ distributor, onChange }: { distributor: { id:
           </li>
         ))}
       </ul>
-      <ActionForm label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), onChange())}>
+      <ActionForm operation="addDistributorHost" label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), onChange())}>
         <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} placeholder="api.partner.example" />
       </ActionForm>
     </Panel>
@@ -64,7 +64,7 @@ function HostBindingForm({ host, onDone }: { host: Host; onDone: () => void }) {
   const [saved, setSaved] = useState<string | null>(null);
   return (
     <>
-      <ActionForm
+      <ActionForm operation="bindDistributorHost"
         label="Save binding"
         name={`Binding of ${host.hostname}`}
         className="inline"

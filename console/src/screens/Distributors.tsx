@@ -28,7 +28,7 @@ export function DistributorList() {
   const [name, setName] = useState('');
   return (
     <Page title="Distributors">
-      <NewRecord title="New distributor" label="Create distributor" section="distributors" submit={() => request(CreateDistributorDocument, { input: { name } })}>
+      <NewRecord operation="createDistributor" title="New distributor" label="Create distributor" section="distributors" submit={() => request(CreateDistributorDocument, { input: { name } })}>
         <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
       </NewRecord>
       <RecordTable
@@ -112,7 +112,7 @@ export function DistributorDetail({ id }: { id: string }) {
                 <td>{g.deliveryMode}</td>
                 <td>{time(g.createdAt)}</td>
                 <td>
-                  <ConfirmAction
+                  <ConfirmAction operation="revokeShareClass"
                     label="Revoke"
                     danger
                     title={`Stop ${d.name} selling ${g.shareClassId}?`}
@@ -125,7 +125,7 @@ export function DistributorDetail({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
-        <ActionForm label="Grant" className="inline" submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })} onDone={() => (setGrantSc(''), reload())}>
+        <ActionForm operation="grantShareClass" label="Grant" className="inline" submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })} onDone={() => (setGrantSc(''), reload())}>
           <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...q.data.shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]} />
           <Select label="Delivery mode" name="deliveryMode" value={mode} onChange={(v) => setMode(v as DeliveryMode)} options={[['passthrough', 'passthrough (investor wallet)'], ['hold', 'hold (distributor wallet)']]} />
         </ActionForm>
@@ -139,7 +139,7 @@ export function DistributorDetail({ id }: { id: string }) {
           ))}
           {!d.wallets.length && <li className="muted">No wallet.</li>}
         </ul>
-        <ActionForm label="Set wallet" className="inline" submit={() => request(SetDistributorWalletDocument, { input: { distributorId: d.id, chainId, address } })} onDone={() => (setChainId(''), setAddress(''), reload())}>
+        <ActionForm operation="setDistributorWallet" label="Set wallet" className="inline" submit={() => request(SetDistributorWalletDocument, { input: { distributorId: d.id, chainId, address } })} onDone={() => (setChainId(''), setAddress(''), reload())}>
           <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="11155111" />
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
         </ActionForm>
@@ -148,7 +148,7 @@ export function DistributorDetail({ id }: { id: string }) {
       <Panel
         title="API credentials (surface O)"
         actions={
-          <ConfirmAction
+          <ConfirmAction operation="issueApiCredential"
             label="Issue credential"
             title={`Issue a key and secret for ${d.name}?`}
             description={<p>The secret is shown once, right after this; only a hash of it is kept.</p>}
@@ -181,7 +181,7 @@ export function DistributorDetail({ id }: { id: string }) {
                 <td className="row-actions">
                   {!c.revokedAt && (
                     <>
-                      <ConfirmAction
+                      <ConfirmAction operation="rotateApiCredential"
                         quiet
                         label="Rotate"
                         title={`Rotate ${c.apiKey}?`}
@@ -189,7 +189,7 @@ export function DistributorDetail({ id }: { id: string }) {
                         run={() => request(RotateApiCredentialDocument, { apiKey: c.apiKey })}
                         onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), reload())}
                       />
-                      <ConfirmAction
+                      <ConfirmAction operation="revokeApiCredential"
                         label="Revoke"
                         danger
                         title={`Revoke ${c.apiKey}?`}
@@ -220,7 +220,7 @@ function EditDistributor({ distributor, onDone }: { distributor: { id: string; n
   const [name, setName] = useState(distributor.name);
   const [status, setStatus] = useState(distributor.status);
   return (
-    <ActionForm label="Save distributor" className="inline" submit={() => request(UpdateDistributorDocument, { id: distributor.id, input: { name, status } })} onDone={onDone}>
+    <ActionForm operation="updateDistributor" label="Save distributor" className="inline" submit={() => request(UpdateDistributorDocument, { id: distributor.id, input: { name, status } })} onDone={onDone}>
       <Field label="Name" name="name" value={name} onChange={setName} />
       <Field label="Status" name="status" value={status} onChange={setStatus} hint="active, or e.g. suspended (every door refuses it)" />
     </ActionForm>
@@ -238,7 +238,7 @@ function RegisterInvestor({ distributorId, onDone }: { distributorId: string; on
   const [registered, setRegistered] = useState<string | null>(null);
   return (
     <Panel title="Register an investor">
-      <ActionForm
+      <ActionForm operation="registerInvestor"
         label="Register investor"
         className="inline"
         submit={() => request(RegisterInvestorDocument, { input: { distributorId, externalInvestorId, email, countryCode: countryCode || null } })}

@@ -108,7 +108,7 @@ export function InvestorDetail({ id }: { id: string }) {
             {inv.grantedShareClasses.map((s) => (
               <li key={s.id}>
                 <Link to={['share-classes', s.id]}>{s.meta.name}</Link> <Mono>{s.id}</Mono>{' '}
-                <ConfirmAction
+                <ConfirmAction operation="revokeInvestorShareClass"
                   label="Revoke"
                   danger
                   title={`Withdraw ${s.id} from this investor?`}
@@ -120,7 +120,7 @@ export function InvestorDetail({ id }: { id: string }) {
             ))}
             {!inv.grantedShareClasses.length && <li className="muted">None.</li>}
           </ul>
-          <ActionForm label="Grant" className="inline" submit={() => request(GrantInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: grantSc } })} onDone={() => (setGrantSc(''), reload())}>
+          <ActionForm operation="grantInvestorShareClass" label="Grant" className="inline" submit={() => request(GrantInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: grantSc } })} onDone={() => (setGrantSc(''), reload())}>
             <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...grantable.map((g): [string, string] => [g.shareClassId, `${g.shareClassId} · ${g.shareClass.meta.name}`])]} />
           </ActionForm>
         </Panel>
@@ -159,7 +159,7 @@ export function InvestorDetail({ id }: { id: string }) {
                   <td className="reason">{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
                   <td className="row-actions">
                     {w.status === 'pending' && (
-                      <ConfirmAction
+                      <ConfirmAction operation="whitelistInvestorWallet"
                         label="Whitelist"
                         title={`Whitelist ${w.address}?`}
                         description={
@@ -173,7 +173,7 @@ export function InvestorDetail({ id }: { id: string }) {
                       />
                     )}
                     {w.status !== 'removed' && (
-                      <ConfirmAction
+                      <ConfirmAction operation="removeInvestorWallet"
                         label="Remove"
                         danger
                         title={`Remove ${w.address}?`}
@@ -203,7 +203,7 @@ export function InvestorDetail({ id }: { id: string }) {
           </table>
         </div>
         {recovery.panel}
-        <ActionForm
+        <ActionForm operation="addInvestorWallet"
           label="Add wallet"
           className="inline"
           submit={() => request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId: walletChain.chainId, address, whitelisted: whitelisted === 'yes' } })}

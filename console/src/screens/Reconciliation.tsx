@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { request } from '../api/client';
 import { ReconciliationDocument, type ReconciliationQuery } from '../generated/graphql';
-import { decimal } from '../ui/format';
+import { count, decimal } from '../ui/format';
 import { ActionForm } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -33,7 +33,7 @@ function ReconciliationResult({ result: r }: { result: Result }) {
     <section aria-label="Reconciliation result">
       <p className={r.differences.length || Number(r.supplyDifference) ? 'not-ready' : 'ready'} role="status">
         {r.differences.length || Number(r.supplyDifference)
-          ? `At block ${r.blockNumber}: ${r.differences.length} of ${r.holdersCompared} holders differ; total supply differs from the register by ${decimal(r.supplyDifference)}.`
+          ? `At block ${r.blockNumber}: ${r.differences.length} of ${count(r.holdersCompared, 'holder')} ${r.differences.length === 1 ? 'differs' : 'differ'}; total supply differs from the register by ${decimal(r.supplyDifference)}.`
           : `At block ${r.blockNumber}: the register is true to the chain (${r.holdersCompared} ${r.holdersCompared === 1 ? 'holder' : 'holders'} compared).`}
       </p>
       <Facts

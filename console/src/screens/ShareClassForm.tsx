@@ -146,7 +146,7 @@ export function NewShareClass({ fundId }: { fundId?: string }) {
       {!funds.data ? (
         !funds.error && <Loading what="funds" />
       ) : (
-        <ActionForm
+        <ActionForm operation="createShareClass"
           label="Create share class"
           input="CreateShareClassInput"
           submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } })}
@@ -190,7 +190,7 @@ export function EditShareClass({ id }: { id: string }) {
       }
       actions={<Link to={['share-classes', id]}>← Back to the share class</Link>}
     >
-      <ActionForm label="Save share class" input="CreateShareClassInput" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
+      <ActionForm operation="updateShareClass" label="Save share class" input="CreateShareClassInput" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
         <fieldset className="group">
           <legend>Status</legend>
           <Field label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} hint="active takes orders; any other word (closed, suspended) refuses new ones" />

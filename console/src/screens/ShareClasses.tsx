@@ -234,7 +234,7 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
-      <ActionForm
+      <ActionForm operation="publishNav"
         label="Publish NAV"
         className="inline"
         submit={async () => {

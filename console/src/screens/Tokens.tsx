@@ -82,7 +82,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
   }, []);
   return (
     <>
-      <ActionForm
+      <ActionForm operation="deployToken"
         label="Deploy token"
         input="DeployTokenInput"
         busyLabel="Deploying…"
@@ -133,7 +133,7 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
   const [registered, setRegistered] = useState<string | null>(null);
   return (
     <>
-      <ActionForm
+      <ActionForm operation="createToken"
         label="Register token"
         input="CreateTokenInput"
         className="inline"

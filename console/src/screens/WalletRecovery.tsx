@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { request } from '../api/client';
 import { RequestWalletRecoveryDocument, type InvestorDetailQuery } from '../generated/graphql';
-import { can, useMe } from '../ui/me';
+import { may, useMe } from '../ui/me';
 import { ActionForm, Field } from '../ui/forms';
 
 type Wallet = InvestorDetailQuery['investor']['wallets'][number];
@@ -30,7 +30,7 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
 
   const formId = `recover-${investorId}`;
   // Requesting a recovery is an operator's; the approval is another person's (Approvals).
-  const operator = can(useMe(), 'operator');
+  const operator = may(useMe(), 'requestWalletRecovery');
   const action = (w: Wallet) =>
     operator &&
     recoverable(w) && (
@@ -47,7 +47,7 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
             The investor lost the key of <span className="mono">{lost.address}</span> on chain {lost.chainId}: its tokens move to the new wallet (T-REX recovery, with the
             same identity). The lost wallet is removed at once; the new one reads pending until the chain confirmed the recovery. Holdings do not change.
           </p>
-          <ActionForm
+          <ActionForm operation="requestWalletRecovery"
             label="Request recovery"
             busyLabel="Requesting…"
             name={`Recover ${lost.address} to a new wallet`}

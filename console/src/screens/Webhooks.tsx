@@ -83,7 +83,7 @@ function WebhookActions(props: { webhook: WebhookListQuery['webhooks'][number]; 
       <button type="button" onClick={() => props.onShow(w.id)} aria-label={`Show deliveries of ${w.id}`}>
         Deliveries
       </button>
-      <ConfirmAction
+      <ConfirmAction operation="recoverWebhookDeliveries"
         quiet
         label="Recover"
         title={`Recover failed deliveries of ${w.id}?`}
@@ -92,7 +92,7 @@ function WebhookActions(props: { webhook: WebhookListQuery['webhooks'][number]; 
         run={() => request(RecoverWebhookDeliveriesDocument, { webhookId: w.id, since: new Date(props.since).getTime() })}
         onDone={(r) => props.onRecovered((r as { recoverWebhookDeliveries: { count: number } }).recoverWebhookDeliveries.count)}
       />
-      <ConfirmAction
+      <ConfirmAction operation="setWebhookStatus"
         label={w.status === 'active' ? 'Disable' : 'Enable'}
         danger={w.status === 'active'}
         title={`${w.status === 'active' ? 'Disable' : 'Enable'} ${w.id}?`}

@@ -42,7 +42,7 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
       return (
         <div className="actions">
           {allowed.has('accept') && (
-            <ConfirmAction
+            <ConfirmAction operation="acceptOneStepOrder"
               label="Accept"
               title={`Accept ${id}?`}
               description={<>{what}<p>It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.</p></>}
@@ -52,7 +52,7 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
             />
           )}
           {allowed.has('reject') && (
-            <ConfirmAction
+            <ConfirmAction operation="rejectOneStepOrder"
               label="Reject"
               danger
               title={`Reject ${id}?`}
@@ -63,7 +63,7 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
             />
           )}
           {allowed.has('settle') && (
-            <ConfirmAction
+            <ConfirmAction operation="settleOneStepOrder"
               label="Settle"
               title={`Settle ${id}?`}
               description={
@@ -82,7 +82,7 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
             />
           )}
           {allowed.has('fail') && (
-            <ConfirmAction
+            <ConfirmAction operation="failOneStepOrder"
               label="Fail"
               danger
               title={`Fail ${id}?`}
@@ -107,7 +107,7 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
   return (
     <div className="actions">
       {outcomes.map((outcome) => (
-        <ConfirmAction
+        <ConfirmAction operation="recordSupplyOutcome"
           key={outcome}
           label={`Record ${outcome}`}
           danger={outcome === 'rejected' || outcome === 'failed'}

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import { requiredPaths } from '../api/required-fields';
 import { ErrorNote, Panel } from './parts';
 import { href } from './router';
+import { may, useMe } from './me';
 
 /*
  * The console's forms: every one calls the gateway and leaves every rule to it. A refusal is
@@ -119,7 +120,7 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
  * first submission. The browser's own checks are off (`noValidate`): they stop at the first empty
  * field, one at a time, and the gateway's rules are the ones that count.
  */
-export function ActionForm({ submit, label, children, onDone, className, busyLabel, name, input }: { submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string; /** The form's accessible name, when several share a button label. */ name?: string; /** The GraphQL input type whose required fields are marked. */ input?: string }) {
+export function ActionForm({ submit, label, children, onDone, className, busyLabel, name, input, operation }: { /** The root field it calls: the form shows only to a principal whose roles allow it. */ operation?: string; submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string; /** The form's accessible name, when several share a button label. */ name?: string; /** The GraphQL input type whose required fields are marked. */ input?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const [refused, setRefused] = useState<ReadonlyMap<string, Refusal>>(new Map());
@@ -146,6 +147,8 @@ export function ActionForm({ submit, label, children, onDone, className, busyLab
     }
   };
   const labelOf = (path: string) => (fieldNamed(path)?.labels?.[0]?.textContent ?? path).replace(/\s*\*$/, '');
+  const me = useMe();
+  if (operation && !may(me, operation)) return null;
   return (
     <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={name ?? label} noValidate>
       <FormState.Provider value={{ refused, required }}>
@@ -187,6 +190,8 @@ function refusedFields(err: Error, has: (path: string) => boolean): ReadonlyMap<
  * with the gateway's message and the inputs as typed.
  */
 export function ConfirmAction(props: {
+  /** The root field it calls: the button shows only to a principal whose roles allow it. */
+  operation?: string;
   label: string;
   title: string;
   description: ReactNode;
@@ -207,6 +212,7 @@ export function ConfirmAction(props: {
     dialog.current?.showModal();
   };
   const close = () => dialog.current?.close();
+  const me = useMe();
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -221,6 +227,7 @@ export function ConfirmAction(props: {
       setBusy(false);
     }
   };
+  if (props.operation && !may(me, props.operation)) return null;
   return (
     <>
       <button type="button" className={props.danger ? 'danger' : props.quiet ? undefined : 'primary'} onClick={open}>
@@ -247,10 +254,13 @@ export function ConfirmAction(props: {
 }
 
 /** The create half of a list screen: a form whose new record's page opens when the gateway made it. */
-export function NewRecord({ title, label, submit, section, children, input }: { title: string; label: string; submit: () => Promise<unknown>; section: string; children: ReactNode; input?: string }) {
+export function NewRecord({ title, label, submit, section, children, input, operation }: { operation?: string; title: string; label: string; submit: () => Promise<unknown>; section: string; children: ReactNode; input?: string }) {
+  const me = useMe();
+  if (operation && !may(me, operation)) return null;
   return (
     <Panel title={title}>
       <ActionForm
+        operation={operation}
         label={label}
         input={input}
         className="inline"

@@ -5,19 +5,21 @@ export interface SignedIn {
   principal: string;
   name: string | null;
   roles: string[];
+  /** The role-bound root fields its roles allow, as the gateway derives them from its role table. */
+  mayCall: string[];
 }
 
-export const MeContext = createContext<SignedIn>({ principal: '', name: null, roles: [] });
+export const MeContext = createContext<SignedIn>({ principal: '', name: null, roles: [], mayCall: [] });
 
 export function useMe(): SignedIn {
   return useContext(MeContext);
 }
 
 /**
- * Whether the signed-in principal has `role` (admin has every role; any role reads). The gateway
- * decides (src/access/ops-roles.ts); the console only hides what would be refused.
+ * Whether the signed-in principal may call `operation` (a mutation, or a read that needs more
+ * than `viewer`). The gateway decides, from src/access/ops-roles.ts, and tells the console in
+ * `me.mayCall`; the console only hides what it would refuse.
  */
-export function can(me: SignedIn, role: 'viewer' | 'operator' | 'approver' | 'admin'): boolean {
-  if (role === 'viewer') return me.roles.length > 0;
-  return me.roles.includes(role) || me.roles.includes('admin');
+export function may(me: SignedIn, operation: string): boolean {
+  return me.mayCall.includes(operation);
 }

@@ -1,3 +1,4 @@
+import { opsFieldsAllowed } from '../../access/ops-roles';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../transports/graphql/context';
 import { principalLabel } from '../../access/principal';
@@ -42,7 +43,7 @@ export class AuthResolver {
   me(@Ctx() ctx: GatewayContext): Me {
     const p = ctx.access.principal;
     ctx.access.requireCaller();
-    return { kind: p.kind, principal: principalLabel(p)!, name: p.kind === 'ops' ? p.name : null, roles: [...ctx.access.opsRoles] };
+    return { kind: p.kind, principal: principalLabel(p)!, name: p.kind === 'ops' ? p.name : null, roles: [...ctx.access.opsRoles], mayCall: ctx.access.isOps ? opsFieldsAllowed(ctx.access.opsRoles) : [] };
   }
 
   @Mutation(() => IssuedOpsToken, { description: 'Ops (`admin`): a new ops token for `name` with `roles` (`viewer`, `operator`, `approver`, `admin`), shown once.' })

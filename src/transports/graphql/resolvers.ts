@@ -23,6 +23,7 @@ import { ChainTransactionResolver } from '../../modules/chain/chain.resolver';
 import { OrderChainResolver } from '../../modules/settlement/order-chain.resolver';
 import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
+import { BookResolver } from '../../modules/book/book.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver } from '../../modules/settlement/dealing-settlement.resolver';
 import { ReconciliationResolver } from '../../modules/chain/reconciliation.resolver';
@@ -64,5 +65,6 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ChainActivityResolver,
   ApprovalResolver,
   AuditLogResolver,
+  BookResolver,
   ChainInfoResolver,
 ];

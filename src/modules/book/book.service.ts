@@ -1,0 +1,125 @@
+import type { Clock } from '../../common/clock';
+import type { ServiceContext } from '../../common/service-context';
+import { rawRows } from '../../persistence/raw-query';
+import { ShareClass } from '../share-class/share-class.entity';
+import type { DealingService } from '../dealing/dealing.service';
+import { FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
+import { ChainMovementKind } from '../chain/chain-movement.entity';
+import { OrderFlow } from '../order/order.entity';
+import { TRANSITIONS } from '../order/order-states';
+import type { Book, BookAumPoint, BookChainStatus, BookCutOff, BookDealingFlow, BookWaitingOrders } from './book.types';
+
+const DAY_MS = 86_400_000;
+/** How far back the pictures reach: a year of NAVs, two months of dealing dates. */
+const AUM_DAYS = 366;
+const FLOW_DAYS = 60;
+
+/** Orders that end here count for nothing in a dealing date's flows. */
+const NOT_DEALT = ['rejected', 'cancelled', 'failed'];
+
+/** The states some move leaves, per flow, read from the state machines: an order there waits on someone. */
+const WAITING: [string, string[]][] = Object.values(OrderFlow).map((flow) => [flow, [...new Set(TRANSITIONS[flow].flatMap((t) => (t.from ? [t.from] : [])))]]);
+
+/**
+ * The book at a glance for the desk's home screen. Each series is one statement over the tables
+ * that hold it (the register's ledger, NAVs, orders, chain intents and movements), summed by
+ * PostgreSQL in numeric so every figure stays exact; only the cut-offs are computed here, by the
+ * same calendar code placement uses.
+ */
+export class BookService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly dealing: DealingService,
+  ) {}
+
+  async book(ctx: ServiceContext): Promise<Book> {
+    ctx.access.requireOps();
+    const at = this.clock.now();
+    const [aum, dealingFlows, waiting, cutOffs, chain] = [await this.aum(ctx, at), await this.flows(ctx, at), await this.waiting(ctx), await this.cutOffs(ctx, at), await this.chain(ctx)];
+    return { at, aum, dealingFlows, waiting, cutOffs, chain };
+  }
+
+  private async aum(ctx: ServiceContext, at: Date): Promise<BookAumPoint[]> {
+    const rows = await rawRows<{ share_class_id: string; name: string; published_at: Date; nav: string; currency: string; tokens: string; aum: string }>(
+      ctx.em,
+      `select n.share_class_id, sc.meta->>'name' as name, n.published_at, trim_scale(n.close)::text as nav, n.currency,
+              trim_scale(t.tokens)::text as tokens, trim_scale(t.tokens * n.close)::text as aum
+         from nav n
+         join share_class sc on sc.id = n.share_class_id
+         cross join lateral (select coalesce(sum(m.change), 0) as tokens from holding_movement m
+                              where m.share_class_id = n.share_class_id and m.at <= n.published_at) t
+        where n.published_at > ?
+        order by n.share_class_id, n.published_at, n.id`,
+      [new Date(at.getTime() - AUM_DAYS * DAY_MS)],
+    );
+    return rows.map((r) => ({ shareClassId: r.share_class_id, shareClassName: r.name, publishedAt: new Date(r.published_at), nav: r.nav, currency: r.currency, tokens: r.tokens, aum: r.aum }));
+  }
+
+  private async flows(ctx: ServiceContext, at: Date): Promise<BookDealingFlow[]> {
+    const rows = await rawRows<{ dealing_date: string; currency: string; subscriptions: number; subscribed: string; redemptions: number; redeemed: string }>(
+      ctx.em,
+      `select to_char(o.dealing_date, 'YYYY-MM-DD') as dealing_date, coalesce(o.currency, sc.currency) as currency,
+              (count(*) filter (where o.type = 'subscription'))::int as subscriptions,
+              trim_scale(coalesce(sum(o.amount) filter (where o.type = 'subscription'), 0))::text as subscribed,
+              (count(*) filter (where o.type = 'redemption'))::int as redemptions,
+              trim_scale(coalesce(sum(o.token_count) filter (where o.type = 'redemption'), 0))::text as redeemed
+         from "order" o join share_class sc on sc.id = o.share_class_id
+        where o.dealing_date >= ?::date and o.status <> all(?)
+        group by 1, 2 order by 1, 2`,
+      [new Date(at.getTime() - FLOW_DAYS * DAY_MS).toISOString().slice(0, 10), NOT_DEALT],
+    );
+    return rows.map((r) => ({ dealingDate: r.dealing_date, currency: r.currency, subscriptions: r.subscriptions, subscribedAmount: r.subscribed, redemptions: r.redemptions, redeemedTokens: r.redeemed }));
+  }
+
+  private async waiting(ctx: ServiceContext): Promise<BookWaitingOrders[]> {
+    const rows = await rawRows<{ flow: string; status: string; count: number }>(
+      ctx.em,
+      `select o.flow, o.status, count(*)::int as count from "order" o
+         join (select w->>0 as flow, jsonb_array_elements_text(w->1) as status from jsonb_array_elements(?::jsonb) w) s
+           on s.flow = o.flow and s.status = o.status
+        group by 1, 2`,
+      [JSON.stringify(WAITING)],
+    );
+    // Every waiting state, in the state machine's order, including those no order is in.
+    const count = new Map(rows.map((r) => [`${r.flow}/${r.status}`, r.count]));
+    return WAITING.flatMap(([flow, statuses]) => statuses.map((status) => ({ flow, status, count: count.get(`${flow}/${status}`) ?? 0 })));
+  }
+
+  private async cutOffs(ctx: ServiceContext, at: Date): Promise<BookCutOff[]> {
+    const classes = await ctx.em.find(ShareClass, { status: 'active' }, { orderBy: { id: 'asc' } });
+    const out: BookCutOff[] = [];
+    for (const sc of classes) {
+      // Cached per share class (dropped by a calendar change): asks the database once per class at most.
+      const rules = await this.dealing.rulesOf(ctx, sc);
+      const sub = this.dealing.datesOf(rules, sc, 'subscription', at);
+      const red = this.dealing.datesOf(rules, sc, 'redemption', at);
+      out.push({ shareClassId: sc.id, shareClassName: sc.meta.name, subscriptionDealingDate: sub.dealingDate, subscriptionCutOffAt: sub.cutOffAt, redemptionDealingDate: red.dealingDate, redemptionCutOffAt: red.cutOffAt });
+    }
+    return out.sort((a, b) => a.subscriptionCutOffAt.getTime() - b.subscriptionCutOffAt.getTime() || a.shareClassId.localeCompare(b.shareClassId));
+  }
+
+  private async chain(ctx: ServiceContext): Promise<BookChainStatus[]> {
+    const rows = await rawRows<{ id: string; name: string; token: string | null; chain_id: string | null; register: string; in_flight: number; unexplained: number }>(
+      ctx.em,
+      `select sc.id, sc.meta->>'name' as name, t.contract_address as token, t.chain_id,
+              trim_scale(coalesce((select sum(h.balance) from holding h where h.share_class_id = sc.id), 0))::text as register,
+              (select count(*) from chain_transaction ct join "order" o on o.id = ct.order_id
+                where o.share_class_id = sc.id and ct.status <> all(?))::int as in_flight,
+              (select count(*) from chain_movement m
+                where m.share_class_id = sc.id and m.kind = any(?) and m.undone_at is null)::int as unexplained
+         from share_class sc left join token t on t.share_class_id = sc.id and t.is_primary
+        order by sc.id`,
+      [[...FINAL_TX_STATUSES], [ChainMovementKind.unknown_holder, ChainMovementKind.issuance]],
+    );
+    return rows.map((r) => ({
+      shareClassId: r.id,
+      shareClassName: r.name,
+      tokenAddress: r.token,
+      chainId: r.chain_id,
+      registerTotal: r.register,
+      settlementsInFlight: r.in_flight,
+      unexplainedMovements: r.unexplained,
+      status: !r.token ? 'no token' : r.unexplained ? 'differs' : r.in_flight ? 'settling' : 'in step',
+    }));
+  }
+}
