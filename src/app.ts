@@ -154,6 +154,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const outcomes = routeOutcomes({
       settlement: (em, tx, outcome) => services.settlementOnChain!.onOutcome(em, tx, outcome),
       wallet: (em, tx, outcome) => services.walletOnChain!.onOutcome(em, tx, outcome),
+      distribution: services.distribution.onChain!.outcomeHandler(() => services.distribution),
     });
     chainSender = new ChainSender(deps.orm, chains, outcomes, deps.chainPollMs);
     chainSender.start();

@@ -36,6 +36,8 @@ import { SettlementOnChain } from './modules/chain/settlement-onchain';
 import { WalletOnChain } from './modules/chain/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
 import { AuditLog } from './modules/audit/audit-log';
+import { DistributionService } from './modules/distribution/distribution.service';
+import { DistributionOnChain } from './modules/distribution/distribution-onchain';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -119,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
+    distribution: new DistributionService({ clock, dealing, ledger, onChain: chain ? new DistributionOnChain(chain) : null }),
   };
 }
 

@@ -24,6 +24,7 @@ import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
+import { DistributionResolver } from '../../modules/distribution/distribution.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -57,6 +58,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   EventFeedResolver,
   OrderChainResolver,
   DealingSettlementResolver,
+  DistributionResolver,
   ReconciliationResolver,
   ChainTransactionResolver,
   ChainActivityResolver,
