@@ -7,6 +7,7 @@ import { Dec, decimalString, isDecimalLiteral } from '../../common/money';
 import { currentPrincipal } from '../../common/request-scope';
 import type { ServiceContext } from '../../common/service-context';
 import type { DealingService } from '../dealing/dealing.service';
+import { dateIn } from '../dealing/dealing-calendar';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import { navOfDealingDate } from '../order/dealing-pricing';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -137,7 +138,7 @@ export class DistributionService implements MintOutcomes {
     const payDate = date(input.payDate, 'payDate');
     if (payDate < to) throw badRequest('payDate must be on or after the end of the period');
     const timeZone = (await this.deps.dealing.rulesOf({ em }, shareClass)).calendar.timeZone;
-    if (to >= dayIn(this.deps.clock.now(), timeZone)) throw E.periodNotEnded(to);
+    if (to >= dateIn(this.deps.clock.now(), timeZone)) throw E.periodNotEnded(to);
     const days = await dailyClosingBalances(em, shareClass.id, from, to, timeZone);
     const holders = days.map((h) => ({ ...h, gross: decimalString(grossOf(h.tokenDays, value)) }));
     const gross = decimalString(holders.reduce<Decimal>((s, h) => s.plus(h.gross), new Dec(0)));
@@ -276,9 +277,4 @@ export class DistributionService implements MintOutcomes {
 function date(value: unknown, field: string): string {
   if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) throw E.invalidDate(field);
   return value;
-}
-
-/** The calendar day of `at` in `timeZone` (YYYY-MM-DD). */
-function dayIn(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }

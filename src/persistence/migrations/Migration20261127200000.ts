@@ -9,7 +9,7 @@ export class Migration20261127200000 extends Migration {
       "payment" text null check ("payment" in ('reinvest', 'cash')),
       "updated_at" timestamptz(3) not null,
       "updated_by" text not null,
-      constraint "distribution_policy_payment_check" check (("treatment" = 'distributing') = ("payment" is not null)));`);
+      constraint "distribution_policy_pays_when_distributing" check (("treatment" = 'distributing') = ("payment" is not null)));`);
     this.addSql(`create table "distribution" (
       "id" bigserial primary key,
       "share_class_id" text not null references "share_class" ("id") on delete restrict,
