@@ -52,9 +52,9 @@ export class DistributionOnChain {
   }
 
   /** A reverted batch's rows as two new intents (halves). */
-  async split(em: EntityManager, failed: ChainTransaction, token: Token, rows: DistributionEntitlement[]): Promise<void> {
+  async split(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
     const half = Math.ceil(rows.length / 2);
-    for (const part of [rows.slice(0, half), rows.slice(half)]) await this.enqueueBatch(em, failed.chainId, token.contractAddress, token.decimals, part);
+    for (const part of [rows.slice(0, half), rows.slice(half)]) await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, part);
   }
 
   wake(): void {

@@ -254,8 +254,7 @@ export class DistributionService implements MintOutcomes {
     const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (rows.length > 1) {
       const token = await em.findOneOrFail(Token, { shareClass: d.shareClassId, isPrimary: true });
-      const tx = { id: transactionId, chainId: token.chainId } as never;
-      return this.deps.onChain!.split(em, tx, token, rows);
+      return this.deps.onChain!.split(em, token, rows);
     }
     const now = this.deps.clock.now();
     Object.assign(rows[0]!, { status: EntitlementStatus.failed, failureReason: reason, transferHash: hash });
