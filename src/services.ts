@@ -41,6 +41,8 @@ import { ForcedTransfers } from './modules/approval/forced-transfer';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
+import { DistributionService } from './modules/distribution/distribution.service';
+import { DistributionOnChain } from './modules/distribution/distribution-onchain';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -132,6 +134,7 @@ export function createServices(deps: ServiceDeps) {
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
+    distribution: new DistributionService({ clock, dealing, ledger, onChain: chain ? new DistributionOnChain(chain) : null }),
   };
 }
 

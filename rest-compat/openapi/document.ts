@@ -1,6 +1,7 @@
 import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
-import { str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
+import { distributionWebhookData, str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
+import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
@@ -231,7 +232,7 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     servers: [{ url: serverUrl }],
     ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
     paths,
-    webhooks: walletRecoveryWebhooks(),
+    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks() },
   };
 }
 
@@ -250,6 +251,27 @@ function walletRecoveryWebhooks(): Record<string, unknown> {
           requestBody: {
             required: true,
             content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] } } },
+          },
+          responses: { '2XX': { description: 'Received' } },
+        },
+      },
+    ]),
+  );
+}
+
+/** What the gateway POSTs to a webhook registered for an income event type (additive, docs/income.md). */
+function distributionWebhooks(): Record<string, unknown> {
+  const summary = { 'distribution.declared': "a distribution declared on a share class the distributor's investors hold", 'distribution.paid': "one investor's entitlement paid (cash recorded, or tokens minted)" };
+  return Object.fromEntries(
+    DISTRIBUTION_EVENTS.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type}: ${summary[type]}`,
+          'x-additive': true,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: type }, data: distributionWebhookData }, required: ['event_type', 'data'] } } },
           },
           responses: { '2XX': { description: 'Received' } },
         },

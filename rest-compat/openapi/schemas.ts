@@ -5,6 +5,7 @@
  */
 
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
+import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
 import { ORDER_EVENT_TYPES } from '../../src/modules/order/order-states';
 
 export type JsonSchema = Record<string, unknown>;
@@ -18,7 +19,7 @@ export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => 
 export const additive = (s: JsonSchema): JsonSchema => ({ ...s, 'x-additive': true, description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).` });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
 /** A webhook event type: the transition table's events (order-states.ts), and a wallet recovery's steps (additive, src/modules/approval). */
-export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS] };
+export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, ...DISTRIBUTION_EVENTS] };
 
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });
@@ -273,6 +274,32 @@ export const walletRecoveryWebhookData = additive(
     reason: nullable(str()),
     status: { enum: ['requested', 'approved', 'rejected', 'executed', 'failed'] },
     executeAfter: nullable(epochMs('When an approved recovery runs (RECOVERY_DELAY_SECONDS after approval)')),
+    occurredAt: epochMs(),
+    test: bool(),
+  }),
+);
+
+/**
+ * The `data` of an income webhook (`distribution.declared`: one per distributor whose investors
+ * are entitled; `distribution.paid`: one per investor paid): sent only to webhooks registered for
+ * that event type (docs/income.md).
+ */
+export const distributionWebhookData = additive(
+  obj({
+    eventId: str('`evt_…`'),
+    distributionId: str('The distribution'),
+    distributorId: id('DT'),
+    shareClassId: id('SC'),
+    periodFrom: str('First day of the period (YYYY-MM-DD, dealing zone)'),
+    periodTo: str('Last day of the period, included (the record date of an amount per token)'),
+    payDate: str('YYYY-MM-DD'),
+    payment: { enum: ['reinvest', 'cash'] },
+    currency: str('The share class currency'),
+    investorId: nullable(str('`distribution.paid`: the investor paid (IN…); null on `distribution.declared`')),
+    amount: nullable(str('`distribution.paid`: paid in the currency (cash, rounded down to cents; reinvest: tokens × NAV), decimal string')),
+    tokens: nullable(str('`distribution.paid` by reinvest: tokens minted, decimal string')),
+    transferHash: nullable(str('`distribution.paid` on chain: the batchMint transaction')),
+    holders: nullable({ type: 'integer', description: "`distribution.declared`: how many of the distributor's investors are entitled" }),
     occurredAt: epochMs(),
     test: bool(),
   }),

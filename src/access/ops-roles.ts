@@ -66,6 +66,9 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   cancelTwoStepSubscription: 'operator',
   recordSupplyOutcome: 'operator',
   settleDealingDate: 'operator',
+  setDistributionPolicy: 'operator',
+  declareDistribution: 'operator',
+  payDistribution: 'operator',
 
   registerWebhook: 'operator',
   testWebhook: 'operator',

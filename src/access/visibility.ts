@@ -127,6 +127,13 @@ export const VISIBILITY: Record<string, Visibility> = {
   BookChainStatus: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
+  /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */
+  DistributionPolicy: { shareClass: (p) => p.shareClassId },
+  Distribution: { shareClass: (d) => d.shareClassId },
+  DistributionEntitlement: { owner: (e) => e.distributorId },
+  IncomeEntry: { owner: (e) => e.distributorId },
+  DistributionPreview: 'ops',
+  DistributionPreviewHolder: 'part',
 };
 
 // A page that reads only the selected columns of its orders still reads the owner this guard checks.

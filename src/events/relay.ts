@@ -7,6 +7,7 @@ import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
 import { isWalletRecoveryEvent, walletRecoveryWebhookData } from '../modules/approval/wallet-recovery-events';
+import { distributionWebhookData, isDistributionEvent } from '../modules/distribution/distribution-events';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -128,7 +129,7 @@ export class EventRelay {
 
   /** One delivery per active webhook of the order's distributor for the event's type. */
   private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
-    const announcing = events.filter((e) => (e.type === 'order.transition' || isWalletRecoveryEvent(e.type)) && typeof e.payload.webhookEvent === 'string' && e.distributorId);
+    const announcing = events.filter((e) => (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string' && e.distributorId);
     if (!announcing.length) return 0;
     const hooks = await tem.find(Webhook, {
       status: WebhookStatus.active,
@@ -146,7 +147,13 @@ export class EventRelay {
       const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
       if (!targets.length) continue;
       const occurredAt = new Date(e.occurredAt);
-      const data = e.type === 'order.transition' ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null) : walletRecoveryWebhookData({ eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload });
+      const facts = { eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload };
+      const data =
+        e.type === 'order.transition'
+          ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null)
+          : isDistributionEvent(e.type)
+            ? distributionWebhookData(facts)
+            : walletRecoveryWebhookData(facts);
       const body = webhookBody(eventType, data);
       for (const h of targets) {
         values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);

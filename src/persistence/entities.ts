@@ -1,3 +1,5 @@
+import { DistributionPolicy } from '../modules/distribution/distribution-policy.entity';
+import { Distribution, DistributionEntitlement } from '../modules/distribution/distribution.entity';
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
 import { ChainBatchOrder } from '../modules/settlement/chain-batch.entity';
@@ -80,4 +82,7 @@ export const ENTITIES = [
   ReconciliationRun,
   ChainSigner,
   ChainSetup,
+  DistributionPolicy,
+  Distribution,
+  DistributionEntitlement,
 ];

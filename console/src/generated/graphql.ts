@@ -168,12 +168,22 @@ export type DistributorHostInput = {
   sourceRanges?: Array<string> | null | undefined;
 };
 
+export type EntitlementStatus =
+  | 'failed'
+  | 'paid'
+  | 'pending'
+  | 'sending';
+
 export type GrantShareClassInput = {
   /** Granting again changes the delivery mode */
   deliveryMode: DeliveryMode;
   distributorId: string;
   shareClassId: string;
 };
+
+export type IncomePayment =
+  | 'cash'
+  | 'reinvest';
 
 export type InvestorFilter = {
   /** `DT######` (or `PT######`) */
@@ -594,6 +604,13 @@ export type BindDistributorHostMutationVariables = Exact<{
 
 
 export type BindDistributorHostMutation = { bindDistributorHost: { hostname: string, sourceRanges: Array<string>, clientCertSha256: string | null, updatedAt: number, updatedBy: string } };
+
+export type InvestorIncomeQueryVariables = Exact<{
+  investorId: string;
+}>;
+
+
+export type InvestorIncomeQuery = { incomeHistory: Array<{ distributionId: string, shareClassId: string, periodFrom: string, periodTo: string, payDate: string, payment: IncomePayment, currency: string, status: EntitlementStatus, gross: string, amount: string | null, tokens: string | null, transferHash: string | null, failureReason: string | null, paidAt: number | null }> };
 
 export type InvestorSearchQueryVariables = Exact<{
   filter?: InvestorFilter | null | undefined;
@@ -1568,6 +1585,26 @@ export const BindDistributorHostDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BindDistributorHostMutation, BindDistributorHostMutationVariables>;
+export const InvestorIncomeDocument = new TypedDocumentString(`
+    query InvestorIncome($investorId: ID!) {
+  incomeHistory(investorId: $investorId) {
+    distributionId
+    shareClassId
+    periodFrom
+    periodTo
+    payDate
+    payment
+    currency
+    status
+    gross
+    amount
+    tokens
+    transferHash
+    failureReason
+    paidAt
+  }
+}
+    `) as unknown as TypedDocumentString<InvestorIncomeQuery, InvestorIncomeQueryVariables>;
 export const InvestorSearchDocument = new TypedDocumentString(`
     query InvestorSearch($filter: InvestorFilter, $page: PageInput) {
   investors(filter: $filter, page: $page) {

@@ -18,6 +18,7 @@ import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
 import { useChainChoice } from './ChainChoice';
+import { InvestorIncome } from './InvestorIncome';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
@@ -214,6 +215,7 @@ export function InvestorDetail({ id }: { id: string }) {
           <Select label="Whitelist now" name="whitelisted" value={whitelisted} onChange={setWhitelisted} options={[['no', 'No: pending'], ['yes', 'Yes: identity verified']]} />
         </ActionForm>
       </Panel>
+      <InvestorIncome investorId={inv.id} />
     </Page>
   );
 }

@@ -1,3 +1,4 @@
+import type { DistributionWebhookData } from '../distribution/distribution-events';
 import { shownId } from '../../common/ids';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
@@ -82,6 +83,6 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
 }
 
 /** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
-export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData): string {
+export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData | DistributionWebhookData): string {
   return JSON.stringify({ event_type: eventType, data });
 }

@@ -27,6 +27,7 @@ import { BookResolver } from '../../modules/book/book.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver } from '../../modules/settlement/dealing-settlement.resolver';
 import { ReconciliationResolver } from '../../modules/chain/reconciliation.resolver';
+import { DistributionResolver } from '../../modules/distribution/distribution.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -60,6 +61,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   EventFeedResolver,
   OrderChainResolver,
   DealingSettlementResolver,
+  DistributionResolver,
   ReconciliationResolver,
   ChainTransactionResolver,
   ChainActivityResolver,

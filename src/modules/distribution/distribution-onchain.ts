@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeFunctionData, parseUnits, type Hex } from 'viem';
+import type { ChainService } from '../chain/chain.service';
+import type { ChainTransaction } from '../chain/chain-transaction.entity';
+import { TOKEN_ABI } from '../chain/contracts';
+import type { TxOutcome } from '../chain/outcomes';
+import type { Token } from '../token/token.entity';
+import type { DistributionEntitlement } from './distribution.entity';
+
+/** The intents' purpose: its family `distribution` routes outcomes here (app.ts). */
+export const DISTRIBUTION_MINT = 'distribution.batchMint';
+/** Rows per batchMint: T-REX's batchMint costs up to ~106k gas a row, so 100 rows stay well under a block. */
+const ROWS_PER_BATCH = 100;
+
+/** What the distribution service does with a batch's outcome, in the transaction that makes it final. */
+export interface MintOutcomes {
+  minted(em: EntityManager, transactionId: string, hash: string): Promise<void>;
+  /** A batch that reverted: its rows go again in halves until the bad row is alone, which then fails. */
+  reverted(em: EntityManager, transactionId: string, reason: string, hash: string | null): Promise<void>;
+}
+
+/**
+ * The one place the income module speaks to the chain: reinvestment mints through the chain's
+ * exactly-once intents. `enqueue` writes the intents and the rows' `transaction_id` into the caller's transaction: they commit with the
+ * distribution's `paying` state or not at all, and a second run finds nothing pending to send.
+ */
+export class DistributionOnChain {
+  constructor(private readonly chain: ChainService) {}
+
+  writes(chainId: string): boolean {
+    return this.chain.writes(chainId);
+  }
+
+  reachable(chainId: string): Promise<void> {
+    return this.chain.reachable(chainId);
+  }
+
+  /** Batches of rows (each with its wallet and tokens), each a batchMint intent; rows get its id. */
+  async enqueue(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH) await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, rows.slice(i, i + ROWS_PER_BATCH));
+  }
+
+  private async enqueueBatch(em: EntityManager, chainId: string, tokenAddress: string, decimals: number, rows: DistributionEntitlement[]): Promise<ChainTransaction> {
+    const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'batchMint', args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, decimals))] });
+    const intent = this.chain.enqueue(em, { chainId, purpose: DISTRIBUTION_MINT, to: tokenAddress, data });
+    // The id is the rows' key: the intent is written first.
+    await em.flush();
+    for (const r of rows) r.transactionId = String(intent.id);
+    await em.flush();
+    return intent;
+  }
+
+  /** A reverted batch's rows as two new intents (halves). */
+  async split(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
+    const half = Math.ceil(rows.length / 2);
+    for (const part of [rows.slice(0, half), rows.slice(half)]) await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, part);
+  }
+
+  wake(): void {
+    this.chain.wake();
+  }
+
+  /** The `distribution` family's outcomes go to `outcomes` (the service), in the sender's transaction. */
+  register(outcomes: MintOutcomes): void {
+    this.chain.onOutcome('distribution', async (em, tx, outcome) => {
+      if (outcome.ok) return outcomes.minted(em, String(tx.id), outcome.hash);
+      await outcomes.reverted(em, String(tx.id), outcome.reason, outcome.hash);
+      this.chain.wake();
+    });
+  }
+}

@@ -1,0 +1,281 @@
+import Decimal from 'decimal.js';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../common/clock';
+import { badRequest } from '../../common/errors';
+import { Dec, decimalString, isDecimalLiteral } from '../../common/money';
+import { currentPrincipal } from '../../common/request-scope';
+import type { ServiceContext } from '../../common/service-context';
+import type { DealingService } from '../dealing/dealing.service';
+import { dateIn } from '../dealing/dealing-calendar';
+import type { HoldingLedger } from '../holding/holding-ledger';
+import { navOfDealingDate } from '../settlement/dealing-pricing';
+import { ShareClass } from '../share-class/share-class.entity';
+import { Token } from '../token/token.entity';
+import { dailyClosingBalances, type HolderDays } from './daily-balances';
+import { declaredEvents, paidEvent } from './distribution-events';
+import type { DistributionOnChain, MintOutcomes } from './distribution-onchain';
+import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distribution-policy.entity';
+import { Distribution, DistributionEntitlement, DistributionStatus, EntitlementStatus } from './distribution.entity';
+import * as E from './distribution.errors';
+import { grossOf, payOut, residueOf } from './entitlement-rule';
+import { payableWallets } from './payable-wallets';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Decimals of register-only reinvestment (no token): the register's own scale. */
+const REGISTER_DECIMALS = 18;
+
+export interface DeclareInput {
+  shareClassId: unknown;
+  periodFrom?: unknown;
+  periodTo?: unknown;
+  recordDate?: unknown;
+  payDate: unknown;
+  ratePerTokenPerDay?: unknown;
+  amountPerToken?: unknown;
+}
+
+/** What a declaration would compute, written nowhere. */
+export interface DistributionPlan {
+  shareClassId: string;
+  periodFrom: string;
+  periodTo: string;
+  payDate: string;
+  rate: string;
+  perDay: boolean;
+  payment: IncomePayment;
+  currency: string;
+  timeZone: string;
+  gross: string;
+  holders: (HolderDays & { gross: string })[];
+}
+
+/**
+ * Income (issue 31 item 1; docs/income.md): a share class's policy, distributions declared by
+ * ops with each holder's entitlement computed from the register's daily closing balances, and
+ * their payment — cash recorded, or reinvested as new tokens minted at the pay date's NAV with
+ * batchMint intents (distribution-onchain.ts), exactly once.
+ */
+export class DistributionService implements MintOutcomes {
+  constructor(
+    private readonly deps: { clock: Clock; dealing: DealingService; ledger: HoldingLedger; onChain: DistributionOnChain | null },
+  ) {
+    deps.onChain?.register(this);
+  }
+
+  get onChain(): DistributionOnChain | null {
+    return this.deps.onChain;
+  }
+
+  async policyOf(ctx: ServiceContext, shareClassId: string): Promise<DistributionPolicy> {
+    const found = await ctx.em.findOne(DistributionPolicy, { shareClassId });
+    if (found) return found;
+    return Object.assign(new DistributionPolicy(), { shareClassId, treatment: IncomeTreatment.accumulating, payment: null, updatedAt: new Date(0), updatedBy: 'default' });
+  }
+
+  async setPolicy(ctx: ServiceContext, shareClassId: string, treatment: IncomeTreatment, payment: IncomePayment | null | undefined): Promise<DistributionPolicy> {
+    ctx.access.requireOps();
+    if (treatment === IncomeTreatment.distributing && !payment) throw badRequest('a distributing share class pays by reinvest or cash: payment is required');
+    if (treatment === IncomeTreatment.accumulating && payment) throw badRequest('an accumulating share class pays nothing: leave payment out');
+    return ctx.em.transactional(async (em) => {
+      if (!(await em.findOne(ShareClass, { id: shareClassId }))) throw E.shareClassNotFound();
+      const policy = (await em.findOne(DistributionPolicy, { shareClassId })) ?? em.create(DistributionPolicy, { shareClassId, treatment, updatedAt: this.deps.clock.now(), updatedBy: currentPrincipal() });
+      Object.assign(policy, { treatment, payment: payment ?? null, updatedAt: this.deps.clock.now(), updatedBy: currentPrincipal() });
+      await em.flush();
+      return policy;
+    });
+  }
+
+  async preview(ctx: ServiceContext, input: DeclareInput): Promise<DistributionPlan> {
+    ctx.access.requireOps();
+    return this.plan(ctx.em, input);
+  }
+
+  /** Declares a distribution: its entitlements frozen, one `distribution.declared` per distributor concerned. */
+  async declare(ctx: ServiceContext, input: DeclareInput): Promise<Distribution> {
+    ctx.access.requireOps();
+    return ctx.em.transactional(async (em) => {
+      const plan = await this.plan(em, input);
+      const now = this.deps.clock.now();
+      const d = em.create(Distribution, {
+        shareClassId: plan.shareClassId,
+        periodFrom: plan.periodFrom,
+        periodTo: plan.periodTo,
+        payDate: plan.payDate,
+        ratePerTokenPerDay: plan.perDay ? plan.rate : null,
+        amountPerToken: plan.perDay ? null : plan.rate,
+        payment: plan.payment,
+        currency: plan.currency,
+        timeZone: plan.timeZone,
+        status: DistributionStatus.declared,
+        gross: plan.gross,
+        declaredAt: now,
+        declaredBy: currentPrincipal(),
+      });
+      await em.flush();
+      const perDistributor = new Map<string, number>();
+      for (const h of plan.holders) {
+        em.create(DistributionEntitlement, { distributionId: d.id, investorId: h.investorId, distributorId: h.distributorId, tokenDays: h.tokenDays, gross: h.gross, status: EntitlementStatus.pending });
+        perDistributor.set(h.distributorId, (perDistributor.get(h.distributorId) ?? 0) + 1);
+      }
+      declaredEvents(em, d, perDistributor, now);
+      await em.flush();
+      return d;
+    });
+  }
+
+  private async plan(em: EntityManager, input: DeclareInput): Promise<DistributionPlan> {
+    if (typeof input.shareClassId !== 'string' || !input.shareClassId) throw badRequest('shareClassId is required');
+    const shareClass = await em.findOne(ShareClass, { id: input.shareClassId });
+    if (!shareClass) throw E.shareClassNotFound();
+    const policy = await em.findOne(DistributionPolicy, { shareClassId: shareClass.id });
+    if (!policy || policy.treatment !== IncomeTreatment.distributing) throw E.accumulatingClass(shareClass.id);
+    const rate = input.ratePerTokenPerDay ?? null;
+    const perToken = input.amountPerToken ?? null;
+    if ((rate === null) === (perToken === null)) throw E.oneBasis();
+    const perDay = rate !== null;
+    const value = String(perDay ? rate : perToken);
+    if (!isDecimalLiteral(value) || !new Dec(value).isPositive() || new Dec(value).isZero()) throw E.notPositive(perDay ? 'ratePerTokenPerDay' : 'amountPerToken');
+    const [from, to] = this.period(input, perDay);
+    const payDate = date(input.payDate, 'payDate');
+    if (payDate < to) throw badRequest('payDate must be on or after the end of the period');
+    const timeZone = (await this.deps.dealing.rulesOf({ em }, shareClass)).calendar.timeZone;
+    if (to >= dateIn(this.deps.clock.now(), timeZone)) throw E.periodNotEnded(to);
+    const days = await dailyClosingBalances(em, shareClass.id, from, to, timeZone);
+    const holders = days.map((h) => ({ ...h, gross: decimalString(grossOf(h.tokenDays, value)) }));
+    const gross = decimalString(holders.reduce<Decimal>((s, h) => s.plus(h.gross), new Dec(0)));
+    return { shareClassId: shareClass.id, periodFrom: from, periodTo: to, payDate, rate: decimalString(value), perDay, payment: policy.payment!, currency: shareClass.currency, timeZone, gross, holders };
+  }
+
+  /** A period (from..to), or a record date (a period of one day); an amount per token needs a record date. */
+  private period(input: DeclareInput, perDay: boolean): [string, string] {
+    if (input.recordDate !== undefined && input.recordDate !== null) {
+      if (input.periodFrom != null || input.periodTo != null) throw badRequest('give a period (periodFrom, periodTo) or a recordDate, not both');
+      const d = date(input.recordDate, 'recordDate');
+      return [d, d];
+    }
+    if (!perDay) throw badRequest('an amountPerToken is paid on the balances of a recordDate');
+    const from = date(input.periodFrom, 'periodFrom');
+    const to = date(input.periodTo, 'periodTo');
+    if (from > to) throw badRequest('periodFrom must be on or before periodTo');
+    return [from, to];
+  }
+
+  /**
+   * Pays a declared distribution, once: the distribution's row lock, then every pending
+   * entitlement paid (cash), reinvested on the register (a class without a token) or queued in
+   * batchMint intents (on chain), and the distribution `paying` / `paid`, all in one transaction.
+   * A second run finds it no longer `declared` and does nothing.
+   */
+  async pay(ctx: ServiceContext, id: string): Promise<Distribution> {
+    ctx.access.requireOps();
+    const pre = await ctx.em.fork().findOne(Distribution, { id });
+    if (!pre) throw E.distributionNotFound();
+    const token = pre.payment === IncomePayment.reinvest ? await ctx.em.fork().findOne(Token, { shareClass: pre.shareClassId, isPrimary: true }) : null;
+    if (token) {
+      if (!this.deps.onChain?.writes(token.chainId)) throw E.noChainForToken(pre.shareClassId, token.chainId);
+      await this.deps.onChain.reachable(token.chainId);
+    }
+    const paid = await ctx.em.transactional(async (em) => {
+      const d = await em.findOneOrFail(Distribution, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (d.status !== DistributionStatus.declared) return d;
+      const rows = await em.find(DistributionEntitlement, { distributionId: d.id, status: EntitlementStatus.pending }, { orderBy: { investorId: 'asc' } });
+      const now = this.deps.clock.now();
+      if (d.payment === IncomePayment.cash) return this.payCash(em, d, rows, now);
+      const shareClass = await em.findOneOrFail(ShareClass, { id: d.shareClassId });
+      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate);
+      if (new Dec(nav.close).isZero()) throw badRequest(`the NAV of ${d.payDate} is zero: nothing can be reinvested at it`);
+      d.nav = decimalString(nav.close);
+      for (const r of rows) Object.assign(r, payOut(r.gross, { cash: false, nav: nav.close, decimals: token?.decimals ?? REGISTER_DECIMALS }));
+      this.totals(d, rows);
+      if (!token) return this.reinvestOnRegister(em, d, rows, now);
+      const wallets = await payableWallets(em, token.chainId, rows.map((r) => r.investorId));
+      const minting: DistributionEntitlement[] = [];
+      for (const r of rows) {
+        if (new Dec(r.tokens!).isZero()) Object.assign(r, { status: EntitlementStatus.paid, paidAt: now });
+        else if (!wallets.get(r.investorId)) Object.assign(r, { status: EntitlementStatus.failed, failureReason: `investor ${r.investorId} has no whitelisted wallet on chain ${token.chainId}` });
+        else minting.push(Object.assign(r, { status: EntitlementStatus.sending, wallet: wallets.get(r.investorId)! }));
+      }
+      d.status = minting.length ? DistributionStatus.paying : DistributionStatus.paid;
+      if (!minting.length) d.paidAt = now;
+      await em.flush();
+      await this.deps.onChain!.enqueue(em, token, minting);
+      return d;
+    });
+    if (token) this.deps.onChain!.wake();
+    return paid;
+  }
+
+  private totals(d: Distribution, rows: DistributionEntitlement[]): void {
+    d.paid = decimalString(rows.reduce<Decimal>((s, r) => s.plus(r.amount ?? 0), new Dec(0)));
+    d.residue = residueOf([d.gross], [d.paid]);
+    if (d.payment === IncomePayment.reinvest) d.tokens = decimalString(rows.reduce<Decimal>((s, r) => s.plus(r.tokens ?? 0), new Dec(0)));
+  }
+
+  private async payCash(em: EntityManager, d: Distribution, rows: DistributionEntitlement[], now: Date): Promise<Distribution> {
+    for (const r of rows) Object.assign(r, payOut(r.gross, { cash: true }), { status: EntitlementStatus.paid, paidAt: now });
+    this.totals(d, rows);
+    Object.assign(d, { status: DistributionStatus.paid, paidAt: now });
+    for (const r of rows) paidEvent(em, d, r, now);
+    await em.flush();
+    return d;
+  }
+
+  /** A class without a token: the new tokens are booked on the register only, through the ledger. */
+  private async reinvestOnRegister(em: EntityManager, d: Distribution, rows: DistributionEntitlement[], now: Date): Promise<Distribution> {
+    for (const r of rows) {
+      if (!new Dec(r.tokens!).isZero()) {
+        await this.deps.ledger.adjust(em, { investorId: r.investorId, shareClassId: d.shareClassId, distributorId: r.distributorId, quantity: r.tokens!, reason: `distribution ${d.id} reinvested`, at: now, settledAt: now });
+      }
+      Object.assign(r, { status: EntitlementStatus.paid, paidAt: now });
+      paidEvent(em, d, r, now);
+    }
+    Object.assign(d, { status: DistributionStatus.paid, paidAt: now });
+    await em.flush();
+    return d;
+  }
+
+  /** A batchMint reached its depth: each row's tokens enter the register (the ledger), once. */
+  async minted(em: EntityManager, transactionId: string, hash: string): Promise<void> {
+    const rows = await em.find(DistributionEntitlement, { transactionId, status: EntitlementStatus.sending }, { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!rows.length) return;
+    const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const now = this.deps.clock.now();
+    for (const r of rows) {
+      await this.deps.ledger.chainMove(em, { investorId: r.investorId, shareClassId: d.shareClassId, distributorId: r.distributorId, change: r.tokens!, at: now, transferHash: hash, reason: `distribution ${d.id} reinvested`, payload: { distributionId: String(d.id) } });
+      Object.assign(r, { status: EntitlementStatus.paid, transferHash: hash, paidAt: now });
+      paidEvent(em, d, r, now);
+    }
+    await em.flush();
+    await this.finishIfDone(em, d, now);
+  }
+
+  async reverted(em: EntityManager, transactionId: string, reason: string, hash: string | null): Promise<void> {
+    const rows = await em.find(DistributionEntitlement, { transactionId, status: EntitlementStatus.sending }, { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!rows.length) return;
+    const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (rows.length > 1) {
+      const token = await em.findOneOrFail(Token, { shareClass: d.shareClassId, isPrimary: true });
+      return this.deps.onChain!.split(em, token, rows);
+    }
+    const now = this.deps.clock.now();
+    Object.assign(rows[0]!, { status: EntitlementStatus.failed, failureReason: reason, transferHash: hash });
+    // What a failed row would have been paid is owed still: it leaves the paid total.
+    d.paid = decimalString(new Dec(d.paid ?? 0).minus(rows[0]!.amount ?? 0));
+    d.tokens = decimalString(new Dec(d.tokens ?? 0).minus(rows[0]!.tokens ?? 0));
+    await em.flush();
+    await this.finishIfDone(em, d, now);
+  }
+
+  private async finishIfDone(em: EntityManager, d: Distribution, now: Date): Promise<void> {
+    const open = await em.count(DistributionEntitlement, { distributionId: d.id, status: { $in: [EntitlementStatus.pending, EntitlementStatus.sending] } });
+    if (open) return;
+    Object.assign(d, { status: DistributionStatus.paid, paidAt: now });
+    await em.flush();
+  }
+}
+
+function date(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) throw E.invalidDate(field);
+  return value;
+}
