@@ -1,6 +1,7 @@
 import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
 import { str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
+import { holdingWebhooks } from './holding-webhook';
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
@@ -231,7 +232,7 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     servers: [{ url: serverUrl }],
     ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
     paths,
-    webhooks: walletRecoveryWebhooks(),
+    webhooks: { ...walletRecoveryWebhooks(), ...holdingWebhooks() },
   };
 }
 

@@ -7,6 +7,7 @@ import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
 import { isWalletRecoveryEvent, walletRecoveryWebhookData } from '../modules/approval/wallet-recovery-events';
+import { holdingWebhookData, isHoldingEvent } from '../modules/holding/holding-events';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -128,12 +129,12 @@ export class EventRelay {
 
   /** One delivery per active webhook of the order's distributor for the event's type. */
   private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
-    const announcing = events.filter((e) => (e.type === 'order.transition' || isWalletRecoveryEvent(e.type)) && typeof e.payload.webhookEvent === 'string' && e.distributorId);
+    const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
     if (!announcing.length) return 0;
     const hooks = await tem.find(Webhook, {
       status: WebhookStatus.active,
       distributor: { $in: [...new Set(announcing.map((e) => e.distributorId!))] },
-      eventType: { $in: [...new Set(announcing.map((e) => String(e.payload.webhookEvent)))] },
+      eventType: { $in: [...new Set(announcing.map((e) => webhookTypeOf(e)!))] },
     });
     if (!hooks.length) return 0;
     const orderIds = [...new Set(announcing.filter((e) => e.type === 'order.transition').map((e) => e.aggregateId))];
@@ -142,11 +143,16 @@ export class EventRelay {
     const values: unknown[] = [];
     let n = 0;
     for (const e of announcing) {
-      const eventType = String(e.payload.webhookEvent);
+      const eventType = webhookTypeOf(e)!;
       const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
       if (!targets.length) continue;
       const occurredAt = new Date(e.occurredAt);
-      const data = e.type === 'order.transition' ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null) : walletRecoveryWebhookData({ eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload });
+      const data =
+        e.type === 'order.transition'
+          ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null)
+          : isHoldingEvent(e.type)
+            ? holdingWebhookData({ eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload })
+            : walletRecoveryWebhookData({ eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload });
       const body = webhookBody(eventType, data);
       for (const h of targets) {
         values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
@@ -162,6 +168,12 @@ export class EventRelay {
     );
     return inserted.length;
   }
+}
+
+/** The webhook event type an event is delivered as (an order's transition names its own), or null for none. */
+function webhookTypeOf(e: RelayedEvent): string | null {
+  if (isHoldingEvent(e.type)) return e.type;
+  return (e.type === 'order.transition' || isWalletRecoveryEvent(e.type)) && typeof e.payload.webhookEvent === 'string' ? e.payload.webhookEvent : null;
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
-import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { HoldingLedger } from '../holding/holding-ledger';
-import type { TakenPiece } from '../holding/holding-lots';
+import { piecesCovering, type TakenPiece } from '../holding/holding-lots';
 import { holderById, holdingOf } from './chain-holders';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { ChainHandle } from './chains';
@@ -62,8 +61,5 @@ export async function undoAfter(em: EntityManager, ledger: HoldingLedger, chainI
 
 /** The sender's lots as the movement took them, and what no lot covered as a lot of now. */
 function lotsBack(m: ChainMovement, now: Date): TakenPiece[] {
-  const lots = (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
-  const rest = new Dec(m.tokens).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
-  if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: now });
-  return lots;
+  return piecesCovering((m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) })), m.tokens, now);
 }

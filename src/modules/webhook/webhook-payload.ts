@@ -2,6 +2,7 @@ import { shownId } from '../../common/ids';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
 import type { WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
+import type { HoldingWebhookData } from '../holding/holding-events';
 
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are
@@ -82,6 +83,6 @@ export function orderWebhookData(event: { eventId: string; occurredAt: Date; pay
 }
 
 /** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
-export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData): string {
+export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData | HoldingWebhookData): string {
   return JSON.stringify({ event_type: eventType, data });
 }
