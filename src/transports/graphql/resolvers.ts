@@ -24,6 +24,7 @@ import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
+import { RegisterResolver } from '../../modules/register/register.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -58,6 +59,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   OrderChainResolver,
   DealingSettlementResolver,
   ReconciliationResolver,
+  RegisterResolver,
   ChainTransactionResolver,
   ChainActivityResolver,
   ApprovalResolver,
