@@ -118,6 +118,10 @@ export const VISIBILITY: Record<string, Visibility> = {
   ReconciliationDifference: 'part',
   ReconciliationHolder: 'part',
   ReconciliationWallet: 'part',
+  /** The register at a date names every distributor's investors: operations' only. */
+  RegisterAtDate: 'ops',
+  RegisterHolder: 'part',
+  RegisterWallet: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
 };

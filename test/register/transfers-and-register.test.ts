@@ -8,9 +8,9 @@ import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { Webhook } from '../../src/modules/webhook/webhook.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { rawRows } from '../../src/persistence/raw-query';
-import { aDistributor, aGrant, anInvestor } from '../support/factories';
+import { aDistributor, aGrant, aNav, anInvestor } from '../support/factories';
 import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
-import { chainClients, eventually, testChains, workerChain, randomWallet, type ChainClients } from '../support/chain';
+import { chainClients, eventually, testChains, workerChain, type ChainClients } from '../support/chain';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';
 import { aOneStepOrder } from '../support/one-step.factories';
@@ -56,7 +56,9 @@ describe('Transfers between holders and the register at a date', () => {
   }
   type Holder = Awaited<ReturnType<typeof holder>>;
 
+  /** A subscription settled on chain at the gateway's clock, priced at a NAV published that day. */
   async function subscribed(m: Awaited<ReturnType<typeof aChainMarket>>, who: Holder, amount: string) {
+    await aNav(gw.em(), m.shareClass, '1.25', new Date(gw.clock.now().getTime() - 60_000));
     const order = await aOneStepOrder(gw, { ...m, investor: who.investor }, { amount, stage: 'accepted', chainId: '31337' });
     const res = await opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { id } }`, { id: order.id });
     expect(res.errors).toBeUndefined();
@@ -162,7 +164,9 @@ describe('Transfers between holders and the register at a date', () => {
     const m = await aChainMarket(gw);
     const alice = await holder(m);
     await subscribed(m, alice, '1000');
-    const stranger = randomWallet();
+    // A wallet whitelisted on chain that the register then forgets (T-REX sends only to verified wallets).
+    const stranger = (await holder(m)).address;
+    await rawRows(gw.em(), 'delete from investor_wallet where lower(address) = ?', [stranger]);
     const t = await transfer(m, alice, stranger, 5_000_000n);
 
     const r = await gw.gateway.services.reconciliation!.run(gw.em(), m.shareClass.id);
