@@ -58,8 +58,8 @@ describe('Transfers between holders and the register at a date', () => {
 
   /** A subscription settled on chain at the gateway's clock, priced at a NAV published that day. */
   async function subscribed(m: Awaited<ReturnType<typeof aChainMarket>>, who: Holder, amount: string) {
-    await aNav(gw.em(), m.shareClass, '1.25', new Date(gw.clock.now().getTime() - 60_000));
     const order = await aOneStepOrder(gw, { ...m, investor: who.investor }, { amount, stage: 'accepted', chainId: '31337' });
+    await aNav(gw.em(), m.shareClass, '1.25', new Date(`${(await gw.em().findOneOrFail(Order, { id: order.id })).dealingDate}T00:00:01Z`));
     const res = await opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { id } }`, { id: order.id });
     expect(res.errors).toBeUndefined();
     await eventually(`order ${order.id} settled`, async () => {

@@ -64,6 +64,7 @@ export async function takeFromLots(em: EntityManager, investorId: string, shareC
 export function piecesCovering(pieces: readonly TakenPiece[], quantity: Decimal.Value, at: Date): TakenPiece[] {
   const lots = pieces.map((p) => ({ quantity: p.quantity, settledAt: new Date(p.settledAt) }));
   const rest = new Dec(quantity).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
-  if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: at });
+  // gt(0), not isPositive(): decimal.js counts 0 as positive, which made an empty lot.
+  if (rest.gt(0)) lots.push({ quantity: decimalString(rest), settledAt: at });
   return lots;
 }
