@@ -34,6 +34,7 @@ import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
 import { operations } from './ops/operations';
+import { registerRoutes } from './modules/register/register.routes';
 import type { ChainsConfig } from './modules/chain/chain-config';
 import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
@@ -201,6 +202,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(REST_PREFIX, crossSiteGuard(deps.config.corsAllowedOrigins ?? []));
 
   ops.mount(app, REST_PREFIX, SURFACE_R, SURFACE_O);
+  // The register's CSV exports for ops (src/modules/register/register.routes.ts).
+  app.use(registerRoutes(deps.orm, services));
 
   app.use(
     REST_PREFIX,

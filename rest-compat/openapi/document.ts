@@ -2,6 +2,7 @@ import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
 import { distributionWebhookData, str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
 import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
+import { holdingWebhooks } from './holding-webhook';
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
@@ -232,7 +233,7 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     servers: [{ url: serverUrl }],
     ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
     paths,
-    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks() },
+    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks() },
   };
 }
 

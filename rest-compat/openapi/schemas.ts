@@ -7,6 +7,7 @@
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
 import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
 import { ORDER_EVENT_TYPES } from '../../src/modules/order/order-states';
+import { HOLDING_EVENTS } from '../../src/modules/holding/holding-events';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => 
 export const additive = (s: JsonSchema): JsonSchema => ({ ...s, 'x-additive': true, description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).` });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
 /** A webhook event type: the transition table's events (order-states.ts), and a wallet recovery's steps (additive, src/modules/approval). */
-export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, ...DISTRIBUTION_EVENTS] };
+export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, ...DISTRIBUTION_EVENTS, ...HOLDING_EVENTS] };
 
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });

@@ -125,6 +125,10 @@ export const VISIBILITY: Record<string, Visibility> = {
   BookWaitingOrders: 'part',
   BookCutOff: 'part',
   BookChainStatus: 'part',
+  /** The register at a date names every distributor's investors: operations' only. */
+  RegisterAtDate: 'ops',
+  RegisterHolder: 'part',
+  RegisterWallet: 'part',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
   /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */

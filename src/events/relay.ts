@@ -8,6 +8,7 @@ import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
 import { isWalletRecoveryEvent, walletRecoveryWebhookData } from '../modules/approval/wallet-recovery-events';
 import { distributionWebhookData, isDistributionEvent } from '../modules/distribution/distribution-events';
+import { holdingWebhookData, isHoldingEvent } from '../modules/holding/holding-events';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -129,12 +130,12 @@ export class EventRelay {
 
   /** One delivery per active webhook of the order's distributor for the event's type. */
   private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
-    const announcing = events.filter((e) => (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string' && e.distributorId);
+    const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
     if (!announcing.length) return 0;
     const hooks = await tem.find(Webhook, {
       status: WebhookStatus.active,
       distributor: { $in: [...new Set(announcing.map((e) => e.distributorId!))] },
-      eventType: { $in: [...new Set(announcing.map((e) => String(e.payload.webhookEvent)))] },
+      eventType: { $in: [...new Set(announcing.map((e) => webhookTypeOf(e)!))] },
     });
     if (!hooks.length) return 0;
     const orderIds = [...new Set(announcing.filter((e) => e.type === 'order.transition').map((e) => e.aggregateId))];
@@ -143,7 +144,7 @@ export class EventRelay {
     const values: unknown[] = [];
     let n = 0;
     for (const e of announcing) {
-      const eventType = String(e.payload.webhookEvent);
+      const eventType = webhookTypeOf(e)!;
       const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
       if (!targets.length) continue;
       const occurredAt = new Date(e.occurredAt);
@@ -153,7 +154,9 @@ export class EventRelay {
           ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null)
           : isDistributionEvent(e.type)
             ? distributionWebhookData(facts)
-            : walletRecoveryWebhookData(facts);
+            : isHoldingEvent(e.type)
+              ? holdingWebhookData(facts)
+              : walletRecoveryWebhookData(facts);
       const body = webhookBody(eventType, data);
       for (const h of targets) {
         values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
@@ -169,6 +172,12 @@ export class EventRelay {
     );
     return inserted.length;
   }
+}
+
+/** The webhook event type an event is delivered as (an order's transition names its own), or null for none. */
+function webhookTypeOf(e: RelayedEvent): string | null {
+  if (isHoldingEvent(e.type)) return e.type;
+  return (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string' ? e.payload.webhookEvent : null;
 }
 
 /**

@@ -66,6 +66,7 @@ export class GatewayMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
     databaseGauges(this.registry, orm, clock);
     reconciliationGauge(this.registry, orm);
+    unknownWalletGauge(this.registry, orm);
   }
 
   /** Express middleware, mounted first: times every request and echoes nothing itself. */
@@ -241,6 +242,30 @@ function reconciliationGauge(registry: Registry, orm: MikroORM): void {
         );
         this.reset();
         for (const r of rows) this.set({ share_class: r.share_class_id }, Number(r.total_difference));
+      });
+    },
+  });
+}
+
+/**
+ * `register_unknown_wallet_transfers{share_class}`: transfers to or from a wallet the register
+ * does not know, at the newest scheduled reconciliation (its `unknownWalletTransfers`, each with
+ * block and hash); an alert above 0.
+ */
+function unknownWalletGauge(registry: Registry, orm: MikroORM): void {
+  new Gauge({
+    name: 'register_unknown_wallet_transfers',
+    help: 'Transfers to or from wallets the register does not know, per share class, at the last scheduled reconciliation',
+    labelNames: ['share_class'] as const,
+    registers: [registry],
+    async collect() {
+      await readOrKeep(async () => {
+        const rows = await orm.em.fork().execute<{ share_class_id: string; n: number | null }[]>(
+          `select share_class_id, jsonb_array_length(coalesce(result->'unknownWalletTransfers', '[]'::jsonb)) as n
+           from (select distinct on (share_class_id) share_class_id, result from reconciliation_run order by share_class_id, at desc, id desc) last`,
+        );
+        this.reset();
+        for (const r of rows) this.set({ share_class: r.share_class_id }, Number(r.n ?? 0));
       });
     },
   });

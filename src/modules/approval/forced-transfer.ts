@@ -134,7 +134,7 @@ export class ForcedTransfers {
     const common = { shareClassId: row.shareClassId, at: row.decidedAt, transferHash: outcome.hash, reason };
     const payload = { forcedTransfer: String(row.id), chainId: row.chainId };
     const out = await this.ledger.chainMove(em, { ...common, investorId: from.id, distributorId: from.distributor.id, change: new Dec(row.quantity).neg().toFixed(), payload: { ...payload, wallet: row.fromWallet } });
-    await this.ledger.chainMove(em, { ...common, investorId: to.id, distributorId: to.distributor.id, change: row.quantity, lots: out.taken.length ? out.taken : undefined, payload: { ...payload, wallet: row.toWallet } });
+    await this.ledger.chainMove(em, { ...common, investorId: to.id, distributorId: to.distributor.id, change: row.quantity, lots: out.taken, payload: { ...payload, wallet: row.toWallet } });
     row.status = ForcedTransferStatus.done;
   }
 

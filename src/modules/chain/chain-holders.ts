@@ -29,3 +29,14 @@ export async function holderById(em: EntityManager, investorId: string | undefin
 
 /** A holder's holding of a share class, as the holding ledger names it. */
 export const holdingOf = (h: Holder, shareClassId: string) => ({ investorId: h.investorId, shareClassId, distributorId: h.distributorId });
+
+/**
+ * One side of a transfer as its own distributor is told it (`holding.changed`): its wallet, the
+ * direction, and the counterparty — its investor and wallet when the same distributor holds it,
+ * the wallet alone when the register does not know it, nothing when another distributor's
+ * investor holds it (a distributor never learns another's investors).
+ */
+export function sideOf(own: Holder, other: Holder | null, ownWallet: string, otherWallet: string, direction: 'in' | 'out') {
+  const counterparty = !other ? { investorId: null, wallet: otherWallet } : other.distributorId === own.distributorId ? { investorId: other.investorId, wallet: otherWallet } : null;
+  return { wallet: ownWallet, direction, counterparty };
+}

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
-import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { LotPiece, Register } from './register-port';
 import { holderById, holdingOf } from './chain-holders';
@@ -49,7 +48,7 @@ export async function undoAfter(em: EntityManager, ledger: Register, chainId: st
         at: now,
         transferHash: m.transactionHash,
         reason: `reorg: transfer ${m.transactionHash} undone`,
-        lots: lotsBack(m, now),
+        lots: lotsBack(m),
         payload,
       });
     }
@@ -59,10 +58,7 @@ export async function undoAfter(em: EntityManager, ledger: Register, chainId: st
   await em.flush();
 }
 
-/** The sender's lots as the movement took them, and what no lot covered as a lot of now. */
-function lotsBack(m: ChainMovement, now: Date): LotPiece[] {
-  const lots = (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
-  const rest = new Dec(m.tokens).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
-  if (rest.isPositive()) lots.push({ quantity: decimalString(rest), settledAt: now });
-  return lots;
+/** The sender's lots as the movement took them (the ledger settles what they do not cover at the undo). */
+function lotsBack(m: ChainMovement): LotPiece[] {
+  return (m.lotsTaken ?? []).map((l) => ({ quantity: l.quantity, settledAt: new Date(l.settledAt) }));
 }

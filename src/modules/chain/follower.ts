@@ -6,9 +6,9 @@ import { appendEvent } from '../../events/event-log';
 import { WakeLoop } from '../../events/wake-loop';
 import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
-import type { Register } from './register-port';
+import type { LotPiece, Register } from './register-port';
 import { Token } from '../token/token.entity';
-import { holderOf, holdingOf } from './chain-holders';
+import { holderOf, holdingOf, sideOf } from './chain-holders';
 import { forkPoint, undoAfter } from './follower-reorg';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { ChainHandle, Chains } from './chains';
@@ -39,7 +39,9 @@ interface FollowedToken {
  *   intents (any hash it signed, replacements included) was settled by the order it served.
  * - **What others moved** (ChainMovementKind): between two investors, out of one holding and
  *   into the other through the holding ledger (lots: the sender's oldest first; the receiver's
- *   lot counts lock-up from the transfer); between one investor's own wallets, nothing (the
+ *   lots keep those lots' settlement dates, so a transfer never locks tokens again; what no
+ *   sender's lot covered, and all that comes from an unknown wallet, counts from the transfer;
+ *   each side's `holding.changed` names its counterparty only within one distributor); between one investor's own wallets, nothing (the
  *   register is per investor, so lock-up keeps counting from the original settlement); to or from
  *   a wallet the register does not know, the known side moves and the movement is raised to ops
  *   (`chain.unknown_holder`); a mint or burn not sent by the gateway is recorded, not followed.
@@ -216,11 +218,19 @@ export class ChainFollower {
     const payload = { chainId, from: fromAddress, to: toAddress, blockNumber: String(log.blockNumber) };
     if (kind === ChainMovementKind.transfer || kind === ChainMovementKind.unknown_holder) {
       const reason = `on-chain transfer ${movement.transactionHash}`;
+      const block = { chainId, blockNumber: String(log.blockNumber) };
+      let taken: LotPiece[] = [];
       if (from) {
-        const out = await this.ledger.chainMove(em, { ...holdingOf(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload });
-        movement.lotsTaken = out.taken.map((l) => ({ quantity: l.quantity, settledAt: l.settledAt.toISOString() }));
+        const side = sideOf(from, to, fromAddress, toAddress, 'out');
+        const out = await this.ledger.chainMove(em, { ...holdingOf(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload: { ...block, ...side } });
+        taken = out.taken;
+        movement.lotsTaken = taken.map((l) => ({ quantity: l.quantity, settledAt: l.settledAt.toISOString() }));
       }
-      if (to) await this.ledger.chainMove(em, { ...holdingOf(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, payload });
+      if (to) {
+        const side = sideOf(to, from, toAddress, fromAddress, 'in');
+        // The tokens keep the settlement dates of the lots they left (a transfer never locks them again).
+        await this.ledger.chainMove(em, { ...holdingOf(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, lots: taken, payload: { ...block, ...side } });
+      }
     }
     if (kind === ChainMovementKind.unknown_holder || kind === ChainMovementKind.issuance) {
       // Raised to ops: the register cannot say who holds these tokens, or they were issued without an order.

@@ -9,7 +9,7 @@ import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { WakeLoop } from '../../events/wake-loop';
 import { Token } from '../token/token.entity';
-import { ChainMovement } from './chain-movement.entity';
+import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { Chains } from './chains';
 import { TOKEN_ABI } from './contracts';
 
@@ -52,6 +52,20 @@ export interface ReconciliationResult {
   holders: ReconciliationHolder[];
   /** Σ |difference| over the holders: 0 when the register is true to the chain. */
   totalDifference: string;
+  /**
+   * Transfers to or from a wallet the register does not know (the follower's `unknown_holder`
+   * movements still on chain), each with its block and hash: the register cannot say who holds
+   * those tokens. Counted by the alert metric `register_unknown_wallet_transfers`.
+   */
+  unknownWalletTransfers: UnknownWalletTransfer[];
+}
+
+export interface UnknownWalletTransfer {
+  blockNumber: string;
+  transactionHash: string;
+  fromAddress: string;
+  toAddress: string;
+  tokens: string;
 }
 
 /**
@@ -114,6 +128,10 @@ export class Reconciliation {
       const mine = movements.filter((m) => (h.investorId && (m.fromInvestorId === h.investorId || m.toInvestorId === h.investorId)) || h.wallets.has(m.fromAddress) || h.wallets.has(m.toAddress));
       differences.push({ investorId: h.investorId, wallets: [...h.wallets], registerBalance: decimalString(held), chainBalance: decimalString(onChain), difference: decimalString(diff), movements: mine });
     }
+    const unknownWalletTransfers = movements
+      .filter((m) => m.kind === ChainMovementKind.unknown_holder)
+      .map((m) => ({ blockNumber: m.blockNumber, transactionHash: m.transactionHash, fromAddress: m.fromAddress, toAddress: m.toAddress, tokens: decimalString(m.tokens) }));
+    if (unknownWalletTransfers.length) logger.warn({ shareClassId, unknownWalletTransfers }, 'reconciliation: transfers to or from wallets the register does not know');
     const registerTotal = [...register.values()].reduce((s, b) => s.plus(b), new Dec(0));
     return {
       shareClassId,
@@ -127,6 +145,7 @@ export class Reconciliation {
       differences,
       holders: compared,
       totalDifference: decimalString(total),
+      unknownWalletTransfers,
     };
   }
 }
@@ -134,7 +153,7 @@ export class Reconciliation {
 /**
  * The scheduled reconciliation: every share class with a token on a readable chain, every
  * `intervalMs` (daily by default), its result recorded (`reconciliation_run`) for /metrics'
- * `register_chain_difference` and for ops.
+ * `register_chain_difference` and `register_unknown_wallet_transfers`, and for ops.
  */
 export class ReconciliationSchedule {
   private readonly loop: WakeLoop;

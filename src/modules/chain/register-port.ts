@@ -22,7 +22,7 @@ export interface RegisterMove {
   at: Date;
   transferHash: string;
   reason: string;
-  /** Tokens in: these lots as they were (an undone move), instead of one lot settled at `at`. */
+  /** Tokens in: the lots they left, dates kept (a transfer, an undone move); any rest settles at `at`. */
   lots?: LotPiece[];
   /** The `holding.changed` event's own facts (the chain, the counterparty). */
   payload: Record<string, unknown>;

@@ -5,7 +5,7 @@ import { rawRows } from '../../persistence/raw-query';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
 import { LotSource } from './holding-lot.entity';
-import { openLots, type TakenPiece } from './holding-lots';
+import { openLots, piecesCovering, type TakenPiece } from './holding-lots';
 import { lockRow, move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
 import { quantityExceedsHoldings } from './holding.errors';
@@ -116,7 +116,8 @@ export class HoldingLedger {
       settledAt: c.at,
       transferHash: c.transferHash,
       reason: c.reason,
-      lots: c.lots,
+      // Tokens arriving keep the settlement dates of the lots they left; what those do not cover counts from `at`.
+      lots: c.lots && piecesCovering(c.lots, c.change, c.at),
       taken,
       event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
     });
@@ -210,7 +211,7 @@ export interface ChainMove extends HoldingKey {
   at: Date;
   transferHash: string;
   reason: string;
-  /** Tokens in: these lots as they were (an undone move), instead of one lot settled at `at`. */
+  /** Tokens in: the lots they left, dates kept (a transfer between holders, an undone move); any rest settles at `at`. */
   lots?: TakenPiece[];
   /** The `holding.changed` event's own facts (the chain, the counterparty). */
   payload: Record<string, unknown>;

@@ -55,3 +55,16 @@ export async function takeFromLots(em: EntityManager, investorId: string, shareC
   }
   return taken;
 }
+
+/**
+ * The lots `quantity` tokens arrive as when they left `pieces` (a transfer between holders, a
+ * move undone): each piece keeps its settlement date, first in first out as they were taken; what
+ * no piece covers counts from `at`.
+ */
+export function piecesCovering(pieces: readonly TakenPiece[], quantity: Decimal.Value, at: Date): TakenPiece[] {
+  const lots = pieces.map((p) => ({ quantity: p.quantity, settledAt: new Date(p.settledAt) }));
+  const rest = new Dec(quantity).minus(lots.reduce((sum, l) => sum.plus(l.quantity), new Dec(0)));
+  // gt(0), not isPositive(): decimal.js counts 0 as positive, which made an empty lot.
+  if (rest.gt(0)) lots.push({ quantity: decimalString(rest), settledAt: at });
+  return lots;
+}

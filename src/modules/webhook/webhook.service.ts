@@ -16,6 +16,7 @@ import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus
 import { ORDER_EVENT_TYPES, statusOfEvent } from '../order/order-states';
 import { isWalletRecoveryEvent } from '../approval/wallet-recovery-events';
 import { isDistributionEvent } from '../distribution/distribution-events';
+import { isHoldingEvent } from '../holding/holding-events';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
 import { webhookBody, type WebhookData } from './webhook-payload';
 import { encryptSecret, newSecret } from './webhook-secret';
@@ -207,7 +208,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) && !isWalletRecoveryEvent(eventType) && !isDistributionEvent(eventType)) throw eventTypeInvalid();
+    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) && !isWalletRecoveryEvent(eventType) && !isDistributionEvent(eventType) && !isHoldingEvent(eventType)) throw eventTypeInvalid();
     return eventType;
   }
 

@@ -28,6 +28,7 @@ import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver } from '../../modules/settlement/dealing-settlement.resolver';
 import { ReconciliationResolver } from '../../modules/chain/reconciliation.resolver';
 import { DistributionResolver } from '../../modules/distribution/distribution.resolver';
+import { RegisterResolver } from '../../modules/register/register.resolver';
 
 /** Every resolver of the schema, grouped by module. */
 export const RESOLVERS: NonEmptyArray<Function> = [
@@ -63,6 +64,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DealingSettlementResolver,
   DistributionResolver,
   ReconciliationResolver,
+  RegisterResolver,
   ChainTransactionResolver,
   ChainActivityResolver,
   ApprovalResolver,

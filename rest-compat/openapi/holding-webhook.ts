@@ -1,0 +1,48 @@
+import { additive, bool, decimal, epochMs, id, nullable, obj, str } from './schemas';
+
+/**
+ * The `data` of a `holding.changed` webhook (sent only to webhooks registered for it, for the
+ * distributor's own investor). A transfer between holders is one event per side, each to its own
+ * distributor; the counterparty is named only when the same distributor holds it.
+ */
+const holdingWebhookData = additive(
+  obj({
+    eventId: str('`evt_…`'),
+    investorId: id('IN'),
+    distributorId: id('DT'),
+    shareClassId: str(),
+    change: decimal('Signed: tokens in positive, out negative'),
+    balance: decimal('The holding after the change'),
+    cause: { enum: ['order', 'adjustment', 'transfer'] },
+    orderId: nullable(str()),
+    transferHash: nullable(str('The transaction on chain')),
+    chainId: nullable(str()),
+    blockNumber: nullable(str('A transfer\'s block')),
+    wallet: nullable(str("The investor's own wallet a transfer moved")),
+    direction: nullable({ type: 'string', enum: ['in', 'out'] }),
+    counterparty: nullable({
+      ...obj({ investorId: nullable(id('IN')), wallet: str() }),
+      description: "A transfer's other side: its investor and wallet when the same distributor holds it, the wallet alone (investorId null) when the register does not know it; null when another distributor's investor holds it (hidden across distributors) or for no transfer",
+    }),
+    reorg: bool('A transfer undone because its block left the chain'),
+    occurredAt: epochMs(),
+    test: bool(),
+  }),
+);
+
+/** What the gateway POSTs to a distributor's webhook registered for `holding.changed` (additive). */
+export function holdingWebhooks(): Record<string, unknown> {
+  return {
+    'holding.changed': {
+      post: {
+        summary: "holding.changed: one of the distributor's investors' holdings moved (an order settled, an adjustment, a transfer on chain; docs/register.md)",
+        'x-additive': true,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: 'holding.changed' }, data: holdingWebhookData }, required: ['event_type', 'data'] } } },
+        },
+        responses: { '2XX': { description: 'Received' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DateTime } from 'luxon';
+import { badRequest, notFound } from '../../common/errors';
+import { decimalString } from '../../common/money';
+import { rawRows } from '../../persistence/raw-query';
+import { toCsv } from './csv';
+import type { RegisterAtDate } from './register-at-date';
+
+/** The register at a date as CSV: one row per holder and wallet (a holder without a wallet: one row, wallet empty). */
+export function registerCsv(r: RegisterAtDate): string {
+  const header = ['shareClassId', 'asOf', 'timeZone', 'blockNumber', 'investorId', 'distributorId', 'balance', 'locked', 'wallet', 'walletBalance'];
+  const rows = r.holders.flatMap((h) =>
+    (h.wallets.length ? h.wallets : [{ address: '', balance: '' }]).map((w) => [r.shareClassId, r.asOf, r.timeZone, r.blockNumber, h.investorId, h.distributorId, h.balance, h.locked, w.address, w.balance]),
+  );
+  return toCsv(header, rows);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * An investor's statement over the days `from`..`to` (UTC, both included) as CSV: its holdings at
+ * the period's end, every holding movement and every order placed in the period. Income has no
+ * section yet: the distribution module (issue 31 item 1) adds its rows at INCOME_HOOK.
+ */
+export async function statementCsv(em: EntityManager, investorId: string, from: string, to: string): Promise<string> {
+  if (!DATE.test(from) || !DATE.test(to) || !DateTime.fromISO(from, { zone: 'utc' }).isValid || !DateTime.fromISO(to, { zone: 'utc' }).isValid) throw badRequest('from and to must be dates YYYY-MM-DD');
+  if (from > to) throw badRequest('from must not be after to');
+  const [investor] = await rawRows<{ id: string }>(em, 'select id from investor where id = ?', [investorId]);
+  if (!investor) throw notFound('Investor not found');
+  const start = DateTime.fromISO(from, { zone: 'utc' }).toJSDate();
+  const end = DateTime.fromISO(to, { zone: 'utc' }).plus({ days: 1 }).toJSDate();
+  const header = ['section', 'at', 'shareClassId', 'reference', 'type', 'status', 'change', 'balance', 'amount', 'currency', 'tokens'];
+  const rows: unknown[][] = [];
+  const holdings = await rawRows<{ share_class_id: string; balance: string }>(
+    em,
+    `select distinct on (share_class_id) share_class_id, balance::text from holding_movement where investor_id = ? and at < ? order by share_class_id, at desc, id desc`,
+    [investorId, end],
+  );
+  for (const h of holdings) rows.push(['holding', end, h.share_class_id, '', '', '', '', decimalString(h.balance), '', '', '']);
+  const moves = await rawRows<{ at: Date; share_class_id: string; order_id: string | null; transfer_hash: string | null; source: string; change: string; balance: string }>(
+    em,
+    `select at, share_class_id, order_id, transfer_hash, source, change::text, balance::text from holding_movement where investor_id = ? and at >= ? and at < ? order by at, id`,
+    [investorId, start, end],
+  );
+  for (const m of moves) rows.push(['movement', new Date(m.at), m.share_class_id, m.order_id ?? m.transfer_hash ?? '', m.source, '', decimalString(m.change), decimalString(m.balance), '', '', '']);
+  const orders = await rawRows<{ id: string; created_at: Date; share_class_id: string; type: string; status: string; amount: string | null; currency: string | null; tokens: string | null }>(
+    em,
+    `select id, created_at, share_class_id, type, status, amount::text, currency, coalesce(settlement_tokens, token_count)::text as tokens from "order" where investor_id = ? and created_at >= ? and created_at < ? order by created_at, id`,
+    [investorId, start, end],
+  );
+  for (const o of orders) rows.push(['order', new Date(o.created_at), o.share_class_id, o.id, o.type, o.status, '', '', o.amount === null ? '' : decimalString(o.amount), o.currency ?? '', o.tokens === null ? '' : decimalString(o.tokens)]);
+  // INCOME_HOOK: the income module's rows for this investor and period go here (section `income`).
+  return toCsv(header, rows);
+}

@@ -1,0 +1,53 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Router, type Request, type Response } from 'express';
+import { graphqlPrincipal } from '../../access/graphql-principal';
+import { hasRole } from '../../access/principal';
+import { ERROR_TABLE, toDomainError } from '../../common/errors';
+import type { Services } from '../../services';
+import { registerCsv, statementCsv } from './register-csv';
+
+export const REGISTER_CSV_PATH = '/ops/register.csv';
+export const STATEMENT_CSV_PATH = '/ops/statement.csv';
+
+/**
+ * The register's CSV exports for ops (docs/register.md): `GET /ops/register.csv?shareClassId&asOf`
+ * and `GET /ops/statement.csv?investorId&from&to`, with `Authorization: Bearer <ops token>`
+ * (role viewer), as /graphql takes it. Fail closed: no token, a token that is not an ops token
+ * (a distributor's included) or an invalid one gets nothing.
+ */
+export function registerRoutes(orm: MikroORM, services: Services): Router {
+  const router = Router();
+  router.get(REGISTER_CSV_PATH, (req, res) =>
+    csvAnswer(req, res, orm, services, async (em) => {
+      const r = await services.register.read(em, String(req.query.shareClassId ?? ''), String(req.query.asOf ?? ''));
+      return { name: `register-${r.shareClassId}-${r.asOf}.csv`, body: registerCsv(r) };
+    }),
+  );
+  router.get(STATEMENT_CSV_PATH, (req, res) =>
+    csvAnswer(req, res, orm, services, async (em) => {
+      const [investorId, from, to] = [String(req.query.investorId ?? ''), String(req.query.from ?? ''), String(req.query.to ?? '')];
+      return { name: `statement-${investorId}-${from}-${to}.csv`, body: await statementCsv(em, investorId, from, to) };
+    }),
+  );
+  return router;
+}
+
+async function csvAnswer(req: Request, res: Response, orm: MikroORM, services: Services, make: (em: ReturnType<MikroORM['em']['fork']>) => Promise<{ name: string; body: string }>): Promise<void> {
+  const em = orm.em.fork();
+  try {
+    const principal = await graphqlPrincipal(services, em, req.get('authorization')).catch(() => null);
+    if (!principal || principal.kind === 'anonymous') {
+      res.status(401).type('text/plain').send('an ops token is required');
+      return;
+    }
+    if (principal.kind !== 'ops' || !hasRole(principal.roles, 'viewer')) {
+      res.status(403).type('text/plain').send('ops only');
+      return;
+    }
+    const { name, body } = await make(em);
+    res.status(200).type('text/csv; charset=utf-8').set('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`).set('cache-control', 'no-store').send(body);
+  } catch (err) {
+    const { error } = toDomainError(err);
+    res.status(ERROR_TABLE[error.code].http).type('text/plain').send(error.message);
+  }
+}
