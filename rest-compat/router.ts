@@ -4,7 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { unauthenticated } from '../src/common/errors';
 import type { Principal } from '../src/access/principal';
 import { currentScope, runInScope } from '../src/common/request-scope';
-import { contextOver, createContext } from '../src/transports/graphql/context';
+import { contextOver, createContext } from '../src/access/graphql-context';
 import type { Services } from '../src/services';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { bindingRefusal, clientCertificateSha256, requestHost } from '../src/modules/distributor/host-binding';

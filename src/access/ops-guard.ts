@@ -2,7 +2,7 @@ import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFiel
 import { forbidden } from '../common/errors';
 import { logger } from '../common/logger';
 import { errorCodeOf } from '../modules/audit/audit-log';
-import type { GatewayContext } from '../transports/graphql/context';
+import type { GatewayContext } from './graphql-context';
 import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from './ops-roles';
 import { principalLabel, type OpsRole } from './principal';
 

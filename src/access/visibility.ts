@@ -13,7 +13,7 @@ import { notFound, unauthenticated } from '../common/errors';
 import { Investor } from '../modules/investor/investor.entity';
 import { Order } from '../modules/order/order.entity';
 import { Webhook } from '../modules/webhook/webhook.entity';
-import type { GatewayContext } from '../transports/graphql/context';
+import type { GatewayContext } from './graphql-context';
 import { ReadAlways } from '../persistence/field-reads';
 
 /**

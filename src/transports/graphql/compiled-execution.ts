@@ -1,7 +1,7 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { GatewayContext } from './context';
+import type { GatewayContext } from '../../access/graphql-context';
 
 type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 

@@ -12,7 +12,7 @@ import { currentScope, runInScope } from '../../common/request-scope';
 import type { Services } from '../../services';
 import { graphqlWebSocket } from '../websocket/websocket';
 import { compiledExecution } from './compiled-execution';
-import type { GatewayContext } from './context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { errorFormatter } from './format-error';
 import { graphqlBodyErrors, inputHygienePlugin } from './input-guard';
 import { graphqlGuards, type GraphqlLimits } from './limits';

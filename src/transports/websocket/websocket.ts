@@ -5,7 +5,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { logger } from '../../common/logger';
 import { principalLabel, type Principal } from '../../access/principal';
-import type { GatewayContext } from '../graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { runInScope } from '../../common/request-scope';
 import type { Services } from '../../services';
 import type { GraphqlGuards } from '../graphql/limits';
