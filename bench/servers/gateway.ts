@@ -12,7 +12,7 @@ import { logger } from '../../src/common/logger';
 import { BENCH_QUOTAS } from '../quotas';
 import { loadConfig } from '../../src/config';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { openDatabase, ormOptions } from '../../src/persistence/orm';
+import { openDatabase, ormOptions } from '../../src/boot/orm';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { installControl } from './control';
 
