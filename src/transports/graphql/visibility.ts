@@ -9,12 +9,12 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { notFound, unauthenticated } from '../common/errors';
-import { Investor } from '../modules/investor/investor.entity';
-import { Order } from '../modules/order/order.entity';
-import { Webhook } from '../modules/webhook/webhook.entity';
-import type { GatewayContext } from './graphql-context';
-import { ReadAlways } from '../persistence/field-reads';
+import { notFound, unauthenticated } from '../../common/errors';
+import { Investor } from '../../modules/investor/investor.entity';
+import { Order } from '../../modules/order/order.entity';
+import { Webhook } from '../../modules/webhook/webhook.entity';
+import type { GatewayContext } from '../../access/graphql-context';
+import { ReadAlways } from '../../persistence/field-reads';
 
 /**
  * The tenant rule of every object type of the schema, applied to every field that returns one,
