@@ -189,7 +189,7 @@ export function guardSchema(schema: GraphQLSchema): GraphQLSchema {
   const problems: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (src/access/visibility.ts)`);
+    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (src/transports/graphql/visibility.ts)`);
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       const rule = isObjectType(named) ? (VISIBILITY[named.name] ?? 'ops') : null;
