@@ -5,7 +5,7 @@ import { unauthenticated } from '../src/common/errors';
 import type { Principal } from '../src/access/principal';
 import { currentScope, runInScope } from '../src/common/request-scope';
 import { contextOver, createContext } from '../src/access/graphql-context';
-import type { Services } from '../src/services';
+import type { ContextServices as Services } from '../src/access/graphql-context';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { bindingRefusal, clientCertificateSha256, requestHost } from '../src/modules/distributor/host-binding';
 import { failure, type Envelope } from './envelope';

@@ -9,7 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { graphqlContext } from '../../access/graphql-principal';
 import { currentScope, runInScope } from '../../common/request-scope';
-import type { Services } from '../../services';
+import type { ContextServices as Services } from '../../access/graphql-context';
 import { graphqlWebSocket } from '../websocket/websocket';
 import { compiledExecution } from './compiled-execution';
 import type { GatewayContext } from '../../access/graphql-context';

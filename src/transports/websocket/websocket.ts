@@ -7,7 +7,7 @@ import { logger } from '../../common/logger';
 import { principalLabel, type Principal } from '../../access/principal';
 import type { GatewayContext } from '../../access/graphql-context';
 import { runInScope } from '../../common/request-scope';
-import type { Services } from '../../services';
+import type { ContextServices as Services } from '../../access/graphql-context';
 import type { GraphqlGuards } from '../graphql/limits';
 import { operationInputProblem } from '../graphql/input-guard';
 import { admittedContext, graphqlContext } from '../../access/graphql-principal';
