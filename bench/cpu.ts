@@ -21,7 +21,7 @@ import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
 import { productionEnv } from './production-env';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/persistence/orm';
+import { openDatabase } from '../src/boot/orm';
 import { introspectionFromSchema } from 'graphql';
 import { gatewaySchema } from '../src/transports/graphql/schema';
 import { HOT_SHARE_CLASS, prepareDatabase, sibling } from './dataset';

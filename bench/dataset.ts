@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { systemClock } from '../src/common/clock';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openDatabase, ormOptions } from '../src/persistence/orm';
+import { migrate, openDatabase, ormOptions } from '../src/boot/orm';
 import { MIGRATIONS } from '../src/persistence/migrations';
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;

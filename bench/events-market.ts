@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { systemClock } from '../src/common/clock';
-import { migrate, ormOptions } from '../src/persistence/orm';
+import { migrate, ormOptions } from '../src/boot/orm';
 import { aMarket } from '../test/support/factories';
 
 /**

@@ -9,7 +9,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../src/common/clock';
-import { ormOptions } from '../src/persistence/orm';
+import { ormOptions } from '../src/boot/orm';
 import { moveOrder } from '../test/support/event.factories';
 
 const { url, connections } = workerData as { url: string; connections: number };

@@ -2,7 +2,7 @@ import { GraphQLError, type GraphQLSchema, validate } from 'graphql';
 import { compiledOperation, executeCompiled } from '../src/transports/graphql/compiled-execution';
 import { toDomainError } from '../src/common/errors';
 import { logger } from '../src/common/logger';
-import type { GatewayContext } from '../src/transports/graphql/context';
+import type { GatewayContext } from '../src/access/graphql-context';
 import { failure, success, type Envelope } from './envelope';
 import type { RestRequest, RestRoute } from './route';
 
@@ -60,7 +60,7 @@ export function fromError(err: unknown): RestOutcome {
  */
 export function describeCoercionError(message: string): string {
   const at = /at "(?:[^".]+\.)*([^".]+)"/.exec(message)?.[1] ?? /Variable "\$([^"]+)"/.exec(message)?.[1] ?? 'request';
-  // The scalars' range messages (src/transports/graphql/scalars.ts) say what the field must be.
+  // The scalars' range messages (src/common/scalars.ts) say what the field must be.
   const epochRange = /epoch milliseconds from \d+ to \d+/.exec(message);
   if (epochRange) return `${at} must be ${epochRange[0]}`;
   if (/out of range/.test(message)) return `${at} is out of range`;

@@ -12,7 +12,7 @@ import { systemClock } from '../src/common/clock';
 import { DomainError } from '../src/common/errors';
 import { runInScope } from '../src/common/request-scope';
 import { loadConfig } from '../src/config';
-import { migrate, openDatabase } from '../src/persistence/orm';
+import { migrate, openDatabase } from '../src/boot/orm';
 import { ApiCredentialService } from '../src/modules/auth/api-credential.service';
 
 const USAGE = 'usage: npm run api-credential -- issue <distributorId> | rotate <apiKey> | revoke <apiKey> | list <distributorId>';

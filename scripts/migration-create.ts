@@ -8,7 +8,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../src/common/clock';
-import { migrate, ormOptions } from '../src/persistence/orm';
+import { migrate, ormOptions } from '../src/boot/orm';
 
 const SRC_DIR = join(__dirname, '..', '..', 'src', 'persistence', 'migrations');
 

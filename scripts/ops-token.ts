@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { systemClock } from '../src/common/clock';
 import { runInScope } from '../src/common/request-scope';
 import { loadConfig } from '../src/config';
-import { migrate, openDatabase } from '../src/persistence/orm';
+import { migrate, openDatabase } from '../src/boot/orm';
 import { OpsTokenService } from '../src/modules/auth/ops-token.service';
 
 async function main() {

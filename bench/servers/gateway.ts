@@ -11,7 +11,7 @@ import { logger } from '../../src/common/logger';
 import { productionEnv } from '../production-env';
 import { loadConfig } from '../../src/config';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { openDatabase, ormOptions } from '../../src/persistence/orm';
+import { openDatabase, ormOptions } from '../../src/boot/orm';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { installControl } from './control';
 

@@ -3,14 +3,13 @@ import { GraphQLError } from 'graphql';
 import { ERROR_TABLE, toDomainError } from '../common/errors';
 import { logger } from '../common/logger';
 import { anonymous, type Principal } from './principal';
-import type { Services } from '../services';
-import { createContext, type GatewayContext } from '../transports/graphql/context';
+import { createContext, type ContextServices, type GatewayContext } from './graphql-context';
 
 /**
  * The principal of a GraphQL request or subscription: an ops token, a surface-O access token
  * of a distributor, or nobody. A token that is present but invalid is refused outright (401).
  */
-export async function graphqlPrincipal(services: Services, em: EntityManager, authorization: string | undefined): Promise<Principal> {
+export async function graphqlPrincipal(services: ContextServices, em: EntityManager, authorization: string | undefined): Promise<Principal> {
   if (!authorization) return anonymous;
   const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
   const principal = token ? (services.opsToken.isOpsToken(token) ? await opsPrincipal(services, em, token) : await services.accessToken.authenticate(em, token)) : null;
@@ -26,7 +25,7 @@ export async function graphqlPrincipal(services: Services, em: EntityManager, au
  * token who shares an address (a NAT, a proxy) with someone who mistyped ten times — and a
  * guess of 32 random bytes that verifies is not a guess.
  */
-async function opsPrincipal(services: Services, em: EntityManager, token: string): Promise<Principal | null> {
+async function opsPrincipal(services: ContextServices, em: EntityManager, token: string): Promise<Principal | null> {
   const verified = await services.opsToken.verify(em, token);
   if (verified) return { kind: 'ops', name: verified.name, roles: verified.roles };
   await services.rateLimits.assertOpsAttemptAllowed();
@@ -38,12 +37,12 @@ async function opsPrincipal(services: Services, em: EntityManager, token: string
  * The context of a principal already authenticated: admits it (a distributor that is not active
  * is refused).
  */
-export async function admittedContext(services: Services, em: EntityManager, principal: Principal, requestId: string): Promise<GatewayContext> {
+export async function admittedContext(services: ContextServices, em: EntityManager, principal: Principal, requestId: string): Promise<GatewayContext> {
   return refusedAsGraphql(() => createContext({ em, principal, services, requestId }));
 }
 
 /** The context of a GraphQL request or subscription from its Authorization value. */
-export async function graphqlContext(services: Services, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
+export async function graphqlContext(services: ContextServices, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
   const principal = await refusedAsGraphql(() => graphqlPrincipal(services, em, authorization));
   return admittedContext(services, em, principal, requestId);
 }

@@ -3,7 +3,7 @@ import { hasRole, type OpsRole } from './principal';
 /**
  * Which role an ops principal needs for each root field, written once and applied to every door
  * (GraphQL over HTTP and graphql-ws, the REST facade's in-process execution) by
- * `guardOpsRoles` (src/access/ops-guard.ts). Every mutation has a rule: the schema does not
+ * `guardOpsRoles` (src/transports/graphql/ops-guard.ts). Every mutation has a rule: the schema does not
  * build otherwise, so a new mutation is nobody's until someone decides whose it is. Queries and
  * subscriptions are reads (`viewer`, which every ops role has) unless named here.
  *

@@ -5,7 +5,7 @@ import { RateLimited } from '../common/errors';
 import type { Principal } from './principal';
 import { OpenHolds } from './open-holds';
 import { consumeOrRefuse, counter } from './rate-limit';
-import type { GatewayContext } from '../transports/graphql/context';
+import type { GatewayContext } from './graphql-context';
 
 /**
  * What one principal (and one address) may do at once, whichever door it uses: writes per window,

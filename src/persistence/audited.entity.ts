@@ -1,6 +1,6 @@
 import { Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { EpochMs } from '../transports/graphql/scalars';
+import { EpochMs } from '../common/scalars';
 import { currentActor, currentPrincipal } from '../common/request-scope';
 
 /**

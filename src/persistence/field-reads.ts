@@ -32,7 +32,7 @@ const alwaysRead = new WeakMap<Entity, readonly string[]>();
 
 /**
  * Declares what is read of every record of `type`, whatever a query selects: what the trust
- * boundary checks the record by (its owner, src/access/visibility.ts), declared beside that rule.
+ * boundary checks the record by (its owner, src/transports/graphql/visibility.ts), declared beside that rule.
  */
 export function ReadAlways<T extends object>(type: abstract new (...args: never[]) => T, ...props: FieldOf<T>[]): void {
   alwaysRead.set(type, props);

@@ -1,5 +1,4 @@
 import type { EventListener } from '../events/event-log';
-import type { HostMapping } from '../modules/distributor/distributor.service';
 
 /** What the cache needs to know of a committed event (an `event` row). */
 export interface CacheEvent {
@@ -70,8 +69,11 @@ class Slot<K, V> {
  * another.
  */
 export class ReadCache {
-  /** By hostname: its distributor and binding (src/modules/distributor/host-binding.ts). */
-  readonly hosts: Slot<string, HostMapping>;
+  /**
+   * By hostname: its distributor and binding (`HostMapping`, owned by src/modules/distributor). The
+   * cache knows only the distributor it names, which is what a distributor's event drops it by.
+   */
+  readonly hosts: Slot<string, { distributorId: string }>;
   /** By distributor id: its lifecycle status (only `active` distributors are admitted). */
   readonly standings: Slot<string, string>;
   /** By distributor id: its granted share classes and their delivery mode. */

@@ -4,7 +4,7 @@ import { failure, success } from '../../rest-compat/envelope';
 import { toDomainError } from '../common/errors';
 import { logger } from '../common/logger';
 import { runInScope } from '../common/request-scope';
-import type { Services } from '../services';
+import type { ContextServices as Services } from '../access/graphql-context';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
 /** Where providers call back: outside /api/v1, so it is neither surface R nor surface O. */

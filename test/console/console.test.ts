@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { DomainEvent } from '../../src/events/event.entity';
-import { seedDemo } from '../../src/persistence/seed';
+import { seedDemo } from '../../src/boot/seed';
 import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';

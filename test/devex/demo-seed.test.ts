@@ -1,4 +1,4 @@
-import { DEMO_PROVIDER, seedDemo, seedDemoOrders } from '../../src/persistence/seed';
+import { DEMO_PROVIDER, seedDemo, seedDemoOrders } from '../../src/boot/seed';
 import { statusesOf } from '../../src/modules/order/order-states';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';

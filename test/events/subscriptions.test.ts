@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { aPendingOrder, moveOrder } from '../support/event.factories';
 import { aMarket, anInvestor, aShareClass } from '../support/factories';
 import { OrderFlow } from '../../src/modules/order/order.entity';

@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { RETRY_SCHEDULE_MS } from '../../src/events/webhook-delivery';
 import { aPendingOrder, aRolledBackTransition, moveOrder } from '../support/event.factories';
 import { aMarket, anInvestor } from '../support/factories';

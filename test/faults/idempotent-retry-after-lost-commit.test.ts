@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { openTestDatabase, serverUrl, type TestDatabase } from '../support/database';
 import { ordersWithEventCounts } from '../support/event.factories';
 import { aMarket } from '../support/factories';

@@ -1,7 +1,7 @@
 import { parse } from 'graphql';
 import { runRoute } from '../../rest-compat/executor';
 import { route, type RestRequest } from '../../rest-compat/route';
-import { createContext } from '../../src/transports/graphql/context';
+import { createContext } from '../../src/access/graphql-context';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { aMarket } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';

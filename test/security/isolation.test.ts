@@ -15,7 +15,7 @@ import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
 import { alias } from '../support/ids';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
-import { PUBLIC_ROOT_FIELDS } from '../../src/access/visibility';
+import { PUBLIC_ROOT_FIELDS } from '../../src/transports/graphql/visibility';
 import { Order } from '../../src/modules/order/order.entity';
 import { bearerOf, aTokenPair, aCredential } from '../support/auth.factories';
 import { aDistributor, aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass } from '../support/factories';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 

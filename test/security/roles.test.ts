@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { guardOpsRoles } from '../../src/access/ops-guard';
+import { guardOpsRoles } from '../../src/transports/graphql/ops-guard';
 import { OPS_MUTATION_ROLES } from '../../src/access/ops-roles';
 import { hasRole, OPS_ROLES, type OpsRole } from '../../src/access/principal';
 import { rawRows } from '../../src/persistence/raw-query';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, http, type Hex } from 'viem';
 import { systemClock } from '../../src/common/clock';
-import { openDatabase } from '../../src/persistence/orm';
+import { openDatabase } from '../../src/boot/orm';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { eventually } from '../support/chain';
 

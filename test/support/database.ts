@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../src/common/clock';
-import { ormOptions, migrate } from '../../src/persistence/orm';
+import { ormOptions, migrate } from '../../src/boot/orm';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/persistence/embedded-postgres';
 
 /**

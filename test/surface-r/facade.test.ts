@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createGateway } from '../../src/app';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { SURFACE_R } from '../../rest-compat/surface-r';
 import { aMarket, aNav } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';

@@ -1,5 +1,5 @@
 import { BigIntType, MikroORM, ReferenceKind } from '@mikro-orm/postgresql';
-import { ormOptions } from '../../src/persistence/orm';
+import { ormOptions } from '../../src/boot/orm';
 import { systemClock } from '../../src/common/clock';
 
 /**

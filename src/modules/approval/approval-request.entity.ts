@@ -2,7 +2,7 @@ import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { bigintColumn } from '../../persistence/bigint-column';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 
 /** What a request, once approved, runs (src/modules/approval/approval-kinds.ts). */
 export enum ApprovalKind {

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { HoldingAdjustmentInput } from '../holding/holding.types';
 import { RecoverInvestorWalletInput } from '../investor/investor.types';
 import { ApprovalRequest, ApprovalStatus } from './approval-request.entity';

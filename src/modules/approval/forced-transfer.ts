@@ -6,7 +6,7 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { Dec, decimalString, DECIMAL_COLUMN } from '../../common/money';
 import { chainId as validChainId, required, requiredDecimal } from '../../common/validate';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import { DecimalScalar } from '../../common/scalars';
 import type { ChainService } from '../chain/chain.service';
 import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../chain/contracts';

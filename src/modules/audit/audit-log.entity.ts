@@ -1,7 +1,7 @@
 import { Entity, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /**

@@ -1,6 +1,6 @@
 import { opsFieldsAllowed } from '../../access/ops-roles';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { principalLabel } from '../../access/principal';
 import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, TokenPairResult } from './auth.types';
 

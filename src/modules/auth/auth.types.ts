@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 
 @ObjectType({ description: 'A surface-O key and secret, as issued: the secret is shown this once only.' })
 export class IssuedApiCredential {

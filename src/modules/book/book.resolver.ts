@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Book } from './book.types';
 
 @Resolver()

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 
 @ObjectType({ description: "A share class's assets under management when a NAV was published: the register's tokens then × that NAV" })
 export class BookAumPoint {

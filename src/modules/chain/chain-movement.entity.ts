@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /**

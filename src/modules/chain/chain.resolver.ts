@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { ChainTransaction } from './chain-transaction.entity';
 
 /** Where ops see a transaction on its chain's block explorer. */

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { conflict, notFound } from '../../common/errors';
-import type { GatewayContext } from '../../transports/graphql/context';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import type { GatewayContext } from '../../access/graphql-context';
+import { DecimalScalar } from '../../common/scalars';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { ReconciliationDifference, ReconciliationHolder, ReconciliationResult } from './reconciliation';
 

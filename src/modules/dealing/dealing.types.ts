@@ -1,5 +1,5 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 
 /** A share class's dealing calendar; absent fields keep their stored (or default) value. */
 @InputType()

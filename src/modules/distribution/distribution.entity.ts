@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { bigintColumn } from '../../persistence/bigint-column';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { IncomePayment } from './distribution-policy.entity';
 
 export enum DistributionStatus {

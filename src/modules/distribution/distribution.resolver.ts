@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distribution-policy.entity';
 import { Distribution, DistributionEntitlement } from './distribution.entity';
 import { DeclareDistributionInput, DistributionPreviewView, IncomeEntryView } from './distribution.types';

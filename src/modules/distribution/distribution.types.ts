@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { IncomePayment } from './distribution-policy.entity';
 import { DistributionStatus, EntitlementStatus } from './distribution.entity';
 

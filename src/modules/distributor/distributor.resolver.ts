@@ -1,7 +1,7 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';

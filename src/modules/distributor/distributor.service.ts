@@ -47,10 +47,11 @@ export class DistributorService {
    */
   async resolveHost(ctx: Pick<ServiceContext, 'em'>, hostname: string): Promise<HostMapping | null> {
     const host = hostname.toLowerCase();
-    const mapping = await this.cache.hosts.get(host, async () => {
+    // The cache, below the modules, knows a host entry only by its distributor; this slot holds only HostMappings.
+    const mapping = (await this.cache.hosts.get(host, async (): Promise<HostMapping | undefined> => {
       const row = await ctx.em.findOne(DistributorHost, { hostname: host });
       return row ? { distributorId: row.distributor.id, sourceRanges: row.sourceRanges, clientCertSha256: row.clientCertSha256 ?? null } : undefined;
-    });
+    })) as HostMapping | undefined;
     return mapping ?? null;
   }
 

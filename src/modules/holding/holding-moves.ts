@@ -8,7 +8,7 @@ import { ShareClass } from '../share-class/share-class.entity';
 import type { LotSource } from './holding-lot.entity';
 import { addLot, takeFromLots, type TakenPiece } from './holding-lots';
 import { HoldingMovement } from './holding-movement.entity';
-import type { HoldingKey } from './holding-ledger';
+import type { HoldingKey } from './holding-ledger.types';
 
 /*
  * One holding's change at a time, for the holding ledger (holding-ledger.ts) only: its row lock

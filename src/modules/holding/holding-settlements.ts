@@ -4,7 +4,7 @@ import { rawRows } from '../../persistence/raw-query';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { appendEventRows, type NewEvent } from '../../events/event-log';
 import { LotSource } from './holding-lot.entity';
-import type { Settlement, SettleResult } from './holding-ledger';
+import type { Settlement, SettleResult } from './holding-ledger.types';
 
 /*
  * Orders' settlements as sets, for the holding ledger only (HoldingLedger.settle and

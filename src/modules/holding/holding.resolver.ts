@@ -1,5 +1,5 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { HoldingView } from './holding.types';
 
 /** Holdings are read here; an adjustment is a four-eyes request (`requestHoldingAdjustment`, src/modules/approval). */

@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { EpochMs } from '../../transports/graphql/scalars';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
+import { DecimalScalar } from '../../common/scalars';
 
 /** An investor's tokens of one share class, with the token and the wallet they sit on. */
 @ObjectType()

@@ -3,7 +3,7 @@ import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { Distributor } from '../distributor/distributor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */

@@ -2,7 +2,7 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from
 import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { ShareClass } from '../share-class/share-class.entity';
 import { bigintColumn } from '../../persistence/bigint-column';
 

@@ -1,7 +1,7 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
-import { EpochMs } from '../../transports/graphql/scalars';
+import type { GatewayContext } from '../../access/graphql-context';
+import { EpochMs } from '../../common/scalars';
 import { Nav } from './nav.entity';
 import { PublishNavInput } from './nav.types';
 

@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 
 @InputType()
 export class PublishNavInput {

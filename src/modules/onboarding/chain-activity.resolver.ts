@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { ChainTransaction } from '../chain/chain-transaction.entity';
 
 /**

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Distributor } from '../distributor/distributor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Onboarding } from './onboarding.types';

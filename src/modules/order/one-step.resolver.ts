@@ -2,7 +2,7 @@ import type { Projected } from '../../persistence/read-record';
 import type { OrderRecord } from './order.service';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Reads } from '../../persistence/field-reads';
 import { Order, OrderType } from './order.entity';
 import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } from './one-step.types';

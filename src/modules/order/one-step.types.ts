@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import { DecimalScalar } from '../../common/scalars';
 
 /*
  * Inputs of the one-step flow. Fields the description validates with its own messages are

@@ -2,7 +2,7 @@ import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Prop
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -2,7 +2,7 @@ import type { EntityRecord, Projected } from '../../persistence/read-record';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Reads, selectionProjection } from '../../persistence/field-reads';
 import { PageInput } from '../../persistence/pagination';
 import { Distributor } from '../distributor/distributor.entity';

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { PageOf } from '../../persistence/pagination';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 import { Order, OrderFlow } from './order.entity';
 
 /** Filters of the order book; every one optional, combined with AND. */

@@ -1,6 +1,6 @@
 import type { OrderRecord } from './order.service';
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Order } from './order.entity';
 import { CreateTwoStepSubscriptionInput, SupplyOutcomeInput } from './two-step.types';
 

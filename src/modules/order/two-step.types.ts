@@ -1,5 +1,5 @@
 import { Field, InputType, registerEnumType } from 'type-graphql';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import { DecimalScalar } from '../../common/scalars';
 
 /** `POST /orders/subscribe` (R-two-step). Nullable so the service answers with the documented messages. */
 @InputType()

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ID, ObjectType, Query, Resolver } from 'type-graphql';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
-import type { GatewayContext } from '../../transports/graphql/context';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
+import type { GatewayContext } from '../../access/graphql-context';
 import type { RegisterAtDate, RegisterHolder, RegisterWallet } from './register-at-date';
 
 @ObjectType('RegisterWallet')

@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { graphqlPrincipal } from '../../access/graphql-principal';
 import { hasRole } from '../../access/principal';
 import { ERROR_TABLE, toDomainError } from '../../common/errors';
-import type { Services } from '../../services';
+import type { ContextServices as Services } from '../../access/graphql-context';
 import { registerCsv, statementCsv } from './register-csv';
 
 export const REGISTER_CSV_PATH = '/ops/register.csv';

@@ -1,8 +1,8 @@
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { conflict } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import type { GatewayContext } from '../../transports/graphql/context';
-import { DecimalScalar, EpochMs } from '../../transports/graphql/scalars';
+import type { GatewayContext } from '../../access/graphql-context';
+import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { OrderType } from '../order/order.entity';
 import { ChainTransaction } from '../chain/chain-transaction.entity';
 import type { DealingDateSettlement, DealingOutcome, DealingPlan, DealingRow } from './dealing-settlement';

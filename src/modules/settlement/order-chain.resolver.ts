@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Projected } from '../../persistence/read-record';
-import type { GatewayContext } from '../../transports/graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 import { Reads } from '../../persistence/field-reads';
 import { Order } from '../order/order.entity';
 import { ChainTransaction } from '../chain/chain-transaction.entity';

@@ -1,6 +1,6 @@
 import { Embeddable, Property } from '@mikro-orm/core';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { DecimalScalar } from '../../transports/graphql/scalars';
+import { DecimalScalar } from '../../common/scalars';
 
 /*
  * The documented sub-objects of a share class. Each is stored as one JSONB column and is both

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { EpochMs } from '../../transports/graphql/scalars';
+import { EpochMs } from '../../common/scalars';
 import { Distributor } from '../distributor/distributor.entity';
 import { bigintColumn } from '../../persistence/bigint-column';
 

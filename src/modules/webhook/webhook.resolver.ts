@@ -1,7 +1,7 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../transports/graphql/context';
-import { EpochMs } from '../../transports/graphql/scalars';
+import type { GatewayContext } from '../../access/graphql-context';
+import { EpochMs } from '../../common/scalars';
 import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
 import { DeliveriesReset, RegisterWebhookInput, TestWebhookInput, WebhookCheck, WebhookTestResult, WebhookWithSecret } from './webhook.types';
 

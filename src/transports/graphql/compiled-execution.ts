@@ -1,7 +1,7 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { GatewayContext } from './context';
+import type { GatewayContext } from '../../access/graphql-context';
 
 type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
 
@@ -12,7 +12,7 @@ type Gateway = ApolloServerOptionsWithGateway<GatewayContext>['gateway'];
  * Apollo still parses, validates (its document cache, our limits), runs the plugins and formats
  * errors; only `execute` is replaced, through the executor of its gateway
  * interface (the one hook Apollo Server 5 offers for it). The compiled code calls the schema's
- * own field resolvers, so the visibility guard (../../access/visibility.ts) applies exactly as under
+ * own field resolvers, so the visibility guard (visibility.ts) applies exactly as under
  * graphql-js, as it does for the REST facade's fixed operations (rest-compat/executor.ts).
  *
  * Mutations keep graphql-js (their cost is the write, and its serial execution is the rule), and

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { RESOLVERS } from './resolvers';
-import { guardSchema } from '../../access/visibility';
-import { guardOpsRoles } from '../../access/ops-guard';
+import { guardSchema } from './visibility';
+import { guardOpsRoles } from './ops-guard';
 import { countWrites } from '../../access/quotas';
 
 let schema: GraphQLSchema | null = null;

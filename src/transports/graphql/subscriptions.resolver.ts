@@ -1,8 +1,8 @@
 import { withFilter } from 'graphql-subscriptions';
 import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { recordId } from '../../common/ids';
-import type { GatewayContext } from './context';
-import { EpochMs } from './scalars';
+import type { GatewayContext } from '../../access/graphql-context';
+import { EpochMs } from '../../common/scalars';
 import { Order, OrderFlow } from '../../modules/order/order.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from '../../events/pubsub';
 

@@ -1,5 +1,5 @@
 import { createSourceEventStream, execute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { GatewayContext } from '../graphql/context';
+import type { GatewayContext } from '../../access/graphql-context';
 
 /**
  * graphql-ws's `subscribe`: graphql-js's own, except that an event is executed once for all the

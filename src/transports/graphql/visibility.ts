@@ -9,12 +9,12 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { notFound, unauthenticated } from '../common/errors';
-import { Investor } from '../modules/investor/investor.entity';
-import { Order } from '../modules/order/order.entity';
-import { Webhook } from '../modules/webhook/webhook.entity';
-import type { GatewayContext } from '../transports/graphql/context';
-import { ReadAlways } from '../persistence/field-reads';
+import { notFound, unauthenticated } from '../../common/errors';
+import { Investor } from '../../modules/investor/investor.entity';
+import { Order } from '../../modules/order/order.entity';
+import { Webhook } from '../../modules/webhook/webhook.entity';
+import type { GatewayContext } from '../../access/graphql-context';
+import { ReadAlways } from '../../persistence/field-reads';
 
 /**
  * The tenant rule of every object type of the schema, applied to every field that returns one,
@@ -207,7 +207,7 @@ export function guardSchema(schema: GraphQLSchema): GraphQLSchema {
   const problems: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (src/access/visibility.ts)`);
+    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (src/transports/graphql/visibility.ts)`);
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       const rule = isObjectType(named) ? (VISIBILITY[named.name] ?? 'ops') : null;

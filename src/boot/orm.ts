@@ -3,10 +3,10 @@ import type { Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { Client } from 'pg';
 import type { Clock } from '../common/clock';
-import { AuditSubscriber } from './audit.subscriber';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { AuditSubscriber } from '../persistence/audit.subscriber';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../persistence/embedded-postgres';
 import { ENTITIES } from './entities';
-import { MIGRATIONS } from './migrations';
+import { MIGRATIONS } from '../persistence/migrations';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; null starts the embedded PostgreSQL. */

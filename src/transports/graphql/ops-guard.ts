@@ -1,10 +1,10 @@
 import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import { forbidden } from '../common/errors';
-import { logger } from '../common/logger';
-import { errorCodeOf } from '../modules/audit/audit-log';
-import type { GatewayContext } from '../transports/graphql/context';
-import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from './ops-roles';
-import { principalLabel, type OpsRole } from './principal';
+import { forbidden } from '../../common/errors';
+import { logger } from '../../common/logger';
+import { errorCodeOf } from '../../modules/audit/audit-log';
+import type { GatewayContext } from '../../access/graphql-context';
+import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from '../../access/ops-roles';
+import { principalLabel, type OpsRole } from '../../access/principal';
 
 /** The refusal of an ops caller without the role a field needs (403). */
 export const missingRole = (role: OpsRole) => forbidden(`the ${role} role is required`);

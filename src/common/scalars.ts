@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { fitsDecimalColumns, isDecimalLiteral, decimalString, MAX_INTEGER_DIGITS } from '../../common/money';
-import { MAX_EPOCH_MS } from '../../common/validate';
+import { fitsDecimalColumns, isDecimalLiteral, decimalString, MAX_INTEGER_DIGITS } from './money';
+import { MAX_EPOCH_MS } from './validate';
 
 /** A point in time from epoch ms, within what every layer can write (`MAX_EPOCH_MS`). */
 function epochDate(ms: number): Date {

@@ -1,9 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessFor, type Access } from '../../access/access';
-import { principalLabel, type Principal } from '../../access/principal';
-import { authenticatedAs } from '../../common/request-scope';
-import type { Services } from '../../services';
-import { Loaders } from '../../persistence/loaders';
+import { accessFor, type Access } from './access';
+import { principalLabel, type Principal } from './principal';
+import { authenticatedAs } from '../common/request-scope';
+import { Loaders } from '../persistence/loaders';
+
+/**
+ * The services a resolver calls. This layer sits below the modules and names none of them: the
+ * composition root fills the slot in (src/context-services.ts, declaration merging), so the type
+ * is the wired `Services` while no import runs up from here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an empty slot filled in by declaration merging at the top
+export interface ContextServices {}
 
 /**
  * What every resolver receives. One EntityManager fork per request (MikroORM refuses the
@@ -12,13 +19,13 @@ import { Loaders } from '../../persistence/loaders';
 export interface GatewayContext {
   em: EntityManager;
   access: Access;
-  services: Services;
+  services: ContextServices;
   loaders: Loaders;
   requestId: string;
 }
 
 /** The context of one request (or one subscription event): admits the principal first (accessFor). */
-export async function createContext(args: { em: EntityManager; principal: Principal; services: Services; requestId: string }): Promise<GatewayContext> {
+export async function createContext(args: { em: EntityManager; principal: Principal; services: ContextServices; requestId: string }): Promise<GatewayContext> {
   const access = await accessFor(args.em, args.principal, args.services.distributor);
   // Every write of this request records the principal that authenticated, whatever `x-actor` says.
   authenticatedAs(principalLabel(access.principal));

@@ -1,0 +1,82 @@
+/**
+ * The layers, as imports (docs/architecture.md#layers). Run by `npm run lint:layers` and `npm test`.
+ *
+ *   composition root   src/main.ts, app.ts, services.ts, context-services.ts, src/boot/
+ *   transports         src/transports/, rest-compat/, src/ops/, src/console/, *.routes.ts
+ *   modules            src/modules/<aggregate>/: entity, service, types, errors AND resolver
+ *                      (vertical slices: a resolver lives with its module and is registered by
+ *                      the GraphQL transport; it uses only what lies below: the request context
+ *                      in src/access/graphql-context.ts and the scalars in src/common/scalars.ts)
+ *   below the modules  src/access/, src/events/, src/supply/, src/config/, src/persistence/
+ *   bottom             src/common/
+ *
+ * Each layer imports only layers below it. Violations that existed when the rule was written and
+ * are still to be fixed are listed in .dependency-cruiser-known-violations.json (reported, not
+ * failing); anything new fails.
+ */
+const ROOT = '^src/(main|app|services|context-services)\\.ts$|^src/boot/';
+const TRANSPORTS = '^src/transports/|^rest-compat/|^src/ops/|^src/console/|\\.routes\\.ts$';
+const MODULES = '^src/modules/';
+const BELOW_MODULES = '^src/(access|events|supply|config|persistence|common)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-import-of-the-root',
+      comment: 'The composition root wires everything; nothing it wires may import it back.',
+      severity: 'error',
+      from: { pathNot: ROOT },
+      to: { path: ROOT },
+    },
+    {
+      name: 'modules-import-no-transport',
+      comment: 'A module (resolvers included) knows no door: what a resolver needs lies below the modules.',
+      severity: 'error',
+      from: { path: MODULES },
+      to: { path: TRANSPORTS },
+    },
+    {
+      name: 'lower-layers-import-no-module',
+      comment: 'access, events, supply, config, persistence and common sit below the modules and the transports.',
+      severity: 'error',
+      from: { path: BELOW_MODULES, pathNot: TRANSPORTS },
+      to: { path: `${MODULES}|${TRANSPORTS}` },
+    },
+    {
+      name: 'common-is-the-bottom',
+      comment: 'src/common/ (errors, ids, money, scalars, clock) imports nothing else of the gateway.',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { path: '^(src|rest-compat)/', pathNot: '^src/common/' },
+    },
+    {
+      name: 'chain-imports-no-domain-module',
+      comment:
+        'The chain is a port: it speaks to chains and knows no orders, NAVs, share classes or dealing dates. ' +
+        'It reads the token records (src/modules/token/), which name the contracts it follows and reconciles.',
+      severity: 'error',
+      from: { path: '^src/modules/chain/' },
+      to: { path: MODULES, pathNot: '^src/modules/(chain|token)/' },
+    },
+    {
+      name: 'resolvers-live-in-modules',
+      comment: 'A resolver lives in its module (or, for the event feed and subscriptions, in the GraphQL transport).',
+      severity: 'error',
+      from: { path: '\\.resolver\\.ts$', pathNot: `${MODULES}|^src/transports/graphql/` },
+      to: {},
+    },
+    {
+      name: 'no-circular',
+      comment: 'No file reaches itself through its imports (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^rest-compat/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
