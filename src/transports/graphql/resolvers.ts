@@ -26,6 +26,7 @@ import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
 import { DealingSettlementResolver, ReconciliationResolver } from '../../modules/chain/dealing-settlement.resolver';
 
 /** Every resolver of the schema, grouped by module. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes resolvers as NonEmptyArray<Function>
 export const RESOLVERS: NonEmptyArray<Function> = [
   HealthResolver,
   IssuerResolver,
