@@ -7,7 +7,6 @@
  */
 import { print } from 'graphql';
 import type { IntrospectionQuery } from 'graphql';
-import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:http';
 import { SURFACE_R } from '../rest-compat/surface-r';
 import type { RestRequest, RestRoute } from '../rest-compat/route';

@@ -1,4 +1,3 @@
-import { Order } from '../../src/modules/order/order.entity';
 import type { SupplySimulator } from '../../src/supply/simulator';
 import { aMarket, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';

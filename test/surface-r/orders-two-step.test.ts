@@ -1,6 +1,6 @@
 import { DeliveryMode } from '../../src/modules/distributor/distributor.entity';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
-import { Order, OrderStatusEntry } from '../../src/modules/order/order.entity';
+import { Order } from '../../src/modules/order/order.entity';
 import type { SupplySimulator } from '../../src/supply/simulator';
 import { aDistributor, aGrant, aMarket, aNav, anInvestor, aShareClass, CHAIN } from '../support/factories';
 import { aDealingCalendar } from '../support/dealing.factories';
