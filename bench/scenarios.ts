@@ -7,7 +7,6 @@
  */
 import { print } from 'graphql';
 import type { IntrospectionQuery } from 'graphql';
-import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:http';
 import { SURFACE_R } from '../rest-compat/surface-r';
 import type { RestRequest, RestRoute } from '../rest-compat/route';
@@ -167,7 +166,7 @@ function routeFor(t: Target, path: string): { route: RestRoute; req: RestRequest
     const m = pattern.exec(url.pathname);
     if (!m) continue;
     const params = Object.fromEntries(keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
-    const req: RestRequest = { params, query: Object.fromEntries(url.searchParams), body: t.body ?? {}, headers: restHeaders(t) as IncomingHttpHeaders };
+    const req: RestRequest = { params, query: Object.fromEntries(url.searchParams), body: t.body ?? {}, headers: restHeaders(t) };
     if (route.when && !route.when(req)) continue;
     return { route, req };
   }

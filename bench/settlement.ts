@@ -32,7 +32,7 @@ const CONFIRMATIONS = Number(process.env.BENCH_CONFIRMATIONS ?? 2);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 };
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -80,8 +80,8 @@ async function main() {
       await aWhitelistedWallet(gw, inv.id, randomWallet());
       holders.push(inv);
     }
-    for (let i = 0; i < D; i++) dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length]! }, { amount: '100', stage: 'accepted', chainId: '31337' }));
-    const date = dealingOrders[0]!.dealingDate!;
+    for (let i = 0; i < D; i++) dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
+    const date = dealingOrders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '1.25', new Date(`${date}T21:59:00Z`));
     const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
     // The outcome work of each batch, timed where the sender calls it.

@@ -33,7 +33,7 @@ function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.keys(value as object)
+      Object.keys(value)
         .sort()
         .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
     );

@@ -86,7 +86,7 @@ export function restRouter(deps: RestRouterDeps): express.Router {
   });
 
   router.use(async (req: Request, res: Response) => {
-    const body = req.body ?? {};
+    const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) {
       sendEnvelope(res, 400, failure('request body must be a JSON object'));
       return;

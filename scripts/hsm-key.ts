@@ -18,9 +18,9 @@ function main(): void {
   const raw: Record<string, unknown> = { kind: 'pkcs11' };
   let show = false;
   for (let i = 0; i < args.length; i++) {
-    const flag = args[i]!;
+    const flag = args[i];
     if (flag === '--show') show = true;
-    else if (FLAGS[flag] && args[i + 1] !== undefined) raw[FLAGS[flag]!] = args[++i];
+    else if (FLAGS[flag] && args[i + 1] !== undefined) raw[FLAGS[flag]] = args[++i];
     else throw new Error(`${flag}: unknown or without a value\n${USAGE}`);
   }
   const problems: string[] = [];

@@ -19,7 +19,7 @@ async function main() {
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--role') roles.push(argv[++i] ?? '');
-    else args.push(argv[i]!);
+    else args.push(argv[i]);
   }
   const mode = args[0] === '--revoke' || args[0] === '--rotate' ? args[0] : null;
   const name = mode ? args[1] : args[0];

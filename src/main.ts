@@ -70,7 +70,7 @@ async function main() {
   }
   for (const c of Object.values(chains)) {
     const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${describeAgentKey(c)}, ${c.confirmations} confirmations)`;
-    lines.push(`Chain    ${c.chainId} ${redactUrl(c.rpcUrls[0]!)}   ${where}`);
+    lines.push(`Chain    ${c.chainId} ${redactUrl(c.rpcUrls[0])}   ${where}`);
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);

@@ -33,7 +33,7 @@ export const authRoutes = [
       errors: { 400: ['refreshToken is required'], 401: ['invalid refresh token', 'refresh token expired', 'refresh token revoked', 'refresh token already used; its token family is revoked'], 403: ['distributor is <status>'], 429: ['too many attempts, retry later'] },
     },
     document: RefreshAccessTokenDocument,
-    variables: (req) => ({ refreshToken: req.body.refreshToken as string | null }),
+    variables: (req) => ({ refreshToken: req.body.refreshToken }),
     data: (r) => r.refreshAccessToken,
   }),
 ];

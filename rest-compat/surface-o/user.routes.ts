@@ -17,10 +17,10 @@ export const userRoutes = [
     document: RegisterUserDocument,
     variables: (req) => ({
       input: {
-        email: req.body.email as string | undefined,
-        name: req.body.name as string | undefined,
-        distributorId: req.body.distributorId as string | undefined,
-        uniqueId: req.body.uniqueId as string | undefined,
+        email: req.body.email,
+        name: req.body.name,
+        distributorId: req.body.distributorId,
+        uniqueId: req.body.uniqueId,
       },
     }),
     data: ({ registerUser: u }) => ({

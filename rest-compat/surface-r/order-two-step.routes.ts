@@ -204,7 +204,7 @@ export const orderTwoStepRoutes = [
       errors: { 404: ['order not found'], 409: ['Cannot cancel subscription in status "<status>" (only "created")'] },
     },
     document: CancelTwoStepSubscriptionDocument,
-    variables: (req) => ({ orderId: req.params.orderId, note: req.body.note as string | undefined }),
+    variables: (req) => ({ orderId: req.params.orderId, note: req.body.note }),
     data: (r) => {
       const o = r.cancelTwoStepSubscription;
       return { orderId: o.orderId, status: o.status, updatedAt: o.updatedAt, statusHistory: historyMap(o.statusHistory) };

@@ -111,7 +111,7 @@ export class Quotas {
     ];
     const taken = await this.holds.take(ceilings);
     if ('release' in taken) return taken;
-    return { refused: ceilings[taken.refused]!.key.startsWith(`${what}:address:`) ? 'address' : 'principal' };
+    return { refused: ceilings[taken.refused].key.startsWith(`${what}:address:`) ? 'address' : 'principal' };
   }
 }
 

@@ -31,7 +31,7 @@ function ipv6ToBigint(address: string): bigint {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail === undefined ? [] : tail ? tail.split(':') : [];
   const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...(tail === undefined ? [] : Array(missing).fill('0')), ...tailGroups];
+  const groups = [...headGroups, ...(tail === undefined ? [] : Array<string>(missing).fill('0')), ...tailGroups];
   return groups.reduce((n, g) => (n << 16n) | BigInt(parseInt(g || '0', 16)), 0n);
 }
 

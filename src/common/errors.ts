@@ -165,7 +165,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   // this message (it is also currval before nextval and the like, which are bugs).
   if (code === '55000' && typeof e.message === 'string' && e.message.includes('is not currently accepting connections')) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(e.message as string))) return true;
-  const wrapped = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])];
+  const wrapped = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? (e.errors as unknown[]) : [])];
   return wrapped.some((w) => w !== err && isDatabaseUnavailable(w, depth + 1));
 }
 

@@ -90,7 +90,7 @@ export const MAX_EPOCH_MS = 253_402_300_799_999;
  * C0 controls but tab, line feed and carriage return (free text keeps its lines), DEL and C1
  * controls. PostgreSQL refuses NUL outright; the others corrupt logs, CSV exports and terminals.
  */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's purpose
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /** What is wrong with a string received in `field`, or null. Linear in the string's length. */

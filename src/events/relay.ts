@@ -205,7 +205,7 @@ function toRelayed(r: EventRow): RelayedEvent {
     aggregateType: r.aggregate_type,
     aggregateId: r.aggregate_id,
     distributorId: r.distributor_id,
-    payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+    payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as Record<string, unknown>) : r.payload,
     occurredAt: new Date(r.occurred_at).getTime(),
   };
 }

@@ -104,6 +104,7 @@ export class GatewayMetrics {
    * delivery outcomes the local worker announces (each attempt once, by the instance that made it).
    */
   instrumentBus(bus: EventBus): EventBus {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the bus returned below has methods of its own, whose `this` is that bus
     const metrics = this;
     return {
       kind: bus.kind,
@@ -128,7 +129,8 @@ export class GatewayMetrics {
           },
           throw: async (err?: unknown) => {
             closed();
-            return inner.throw ? inner.throw(err) : Promise.reject(err);
+            if (inner.throw) return inner.throw(err);
+            throw err;
           },
           [Symbol.asyncIterator]() {
             return this;

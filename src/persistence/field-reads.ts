@@ -59,7 +59,7 @@ export function selectionProjection<T extends object, K extends FieldOf<T>>(
   if (byType.has(type)) return byType.get(type) as Projection<T, K> | null;
   const made = project(em, type, selectedFields(info, path), always);
   byType.set(type, made);
-  return made as Projection<T, K> | null;
+  return made;
 }
 
 /** Per field of a parsed document (kept while the document is): its projection per type. */
@@ -75,7 +75,7 @@ function project(em: EntityManager, type: Entity, fields: Set<string>, always: s
     else if (isColumnField(em, type, field)) props.add(field);
     else return null;
   }
-  return projection(em, type, props as Set<never>) as Projection<never, never>;
+  return projection(em, type, props as Set<never>);
 }
 
 /**

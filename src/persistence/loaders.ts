@@ -61,7 +61,7 @@ export class Loaders {
     let loader = this.loaders.get(key) as DataLoader<string, V> | undefined;
     if (!loader) {
       loader = new DataLoader<string, V>(batch, { maxBatchSize: 1000 });
-      this.loaders.set(key, loader as DataLoader<string, unknown>);
+      this.loaders.set(key, loader);
     }
     return loader;
   }

@@ -8,6 +8,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
-  const result = await knex.raw(sql, params as never[]);
+  const result: unknown = await knex.raw(sql, params as never[]);
   return (result as { rows: T[] }).rows;
 }

@@ -187,5 +187,6 @@ function compileRowRecord(em: EntityManager, type: abstract new (...args: never[
     if (!proto.seen.has(prop.name)) shadow(type, proto, prop.name);
     lines.push(`if (${column} !== undefined) record[${JSON.stringify(prop.name)}] = ${value};`);
   }
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the row builder is compiled once per entity from its metadata (column names quoted by JSON.stringify), not from input
   return new Function('row', 'platform', 'layer', `'use strict';\n  const record = Object.create(layer);\n  ${lines.join('\n  ')}\n  return record;`) as RowBuilder;
 }

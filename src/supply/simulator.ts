@@ -136,9 +136,9 @@ export class SupplySimulator {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
-      body = text ? JSON.parse(text) : {};
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
       return this.answer(res, 400, { status: 'rejected', reason: 'malformed JSON' });
     }
@@ -153,7 +153,7 @@ export class SupplySimulator {
     if (req.method === 'POST' && outcome) {
       try {
         const sent = await this.sendOutcome(decodeURIComponent(outcome[1]), body as never);
-        return this.answer(res, 200, { delivered: sent.status, gateway: sent.body as Record<string, unknown> });
+        return this.answer(res, 200, { delivered: sent.status, gateway: sent.body });
       } catch (err) {
         return this.answer(res, 400, { reason: (err as Error).message });
       }

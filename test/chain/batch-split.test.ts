@@ -40,11 +40,11 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     // given a dealing date of 12 subscriptions from four investors, one of whose wallets will lose its identity
     const m = await aChainMarket(gw);
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
-    const doomed = investors[3]!;
+    const doomed = investors[3];
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
+    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const doomedOrders = orders.filter((o) => o.investor.id === doomed.id).map((o) => o.id);
-    const dealingDate = orders[0]!.dealingDate!;
+    const dealingDate = orders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, AGENT_ROLE_ABI, 'addAgent', [SECOND_AGENT.address]);
 

@@ -10,7 +10,7 @@ const KEY = '0x' + '1f'.repeat(32);
 describe('CHAINS: configuration of the chains, failing closed', () => {
   it('reads each chain: RPC URLs, confirmations, explorer, the agent key from a named variable — which never shows in JSON, logs or inspection', () => {
     const config = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], confirmations: 12, agentKeyEnv: 'AGENT_8453', explorerUrl: 'https://basescan.org/' } }), AGENT_8453: KEY });
-    const base = config.chains!['8453']!;
+    const base = config.chains!['8453'];
     expect(base).toMatchObject({ chainId: '8453', rpcUrls: ['https://rpc.example/base'], confirmations: 12, explorerUrl: 'https://basescan.org', embedded: false, replaceAfterMs: 60000, leaseSeconds: 30 });
     expect(base.agentKey!.reveal()).toBe(KEY);
     expect(JSON.stringify(config)).not.toContain('1f1f1f');
@@ -30,7 +30,7 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
   ])('names the mistake %#', (env, message) => {
     let error: unknown;
     try {
-      loadConfig({ APP_ENV: 'development', ...env } as NodeJS.ProcessEnv);
+      loadConfig({ APP_ENV: 'development', ...env });
     } catch (err) {
       error = err;
     }

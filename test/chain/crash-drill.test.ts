@@ -122,7 +122,7 @@ onServer.each([
     // Exactly one mint on chain, of exactly the order's tokens.
     const logs = await chain.pub.getLogs({ address: m.token.contractAddress as Hex, event: TRANSFER, args: { to: address as Hex }, fromBlock: 0n });
     expect(logs).toHaveLength(1);
-    expect(logs[0]!.args.value).toBe(800n * 10n ** 6n);
+    expect(logs[0].args.value).toBe(800n * 10n ** 6n);
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n);
     // One event.
     const events = (await gw.em().find(DomainEvent, { aggregateId: order.id, type: 'order.transition' })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');

@@ -60,8 +60,8 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     const m = await aChainMarket(gw);
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4]! }, { amount: '100', stage: 'accepted', chainId: '31337' }));
-    const dealingDate = orders[0]!.dealingDate!;
+    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
+    const dealingDate = orders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
     const token = await gw.opsToken();
     await gw.gateway.close(); // its sender stops and releases the key's lease: the child is the one writer
@@ -81,8 +81,8 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
       const all = await batches();
       return all.every((t) => t.status === ChainTxStatus.sent) ? all : undefined;
     });
-    allowed.add(signed[0]!.hash!.toLowerCase());
-    await eventually('the first batch settled', async () => (await batches())[0]!.status === ChainTxStatus.confirmed);
+    allowed.add(signed[0].hash!.toLowerCase());
+    await eventually('the first batch settled', async () => (await batches())[0].status === ChainTxStatus.confirmed);
     await killed(child.child, 'SIGKILL');
     child = null;
 
@@ -91,7 +91,7 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     expect(before.slice(1).map((t) => t.status)).toEqual(before.slice(1).map(() => ChainTxStatus.sent));
     for (const t of before.slice(1)) expect((await chain.pub.getTransactionReceipt({ hash: t.hash as Hex })).status).toBe('success');
     const settledBefore = await gw.em().count(Order, { id: { $in: orders.map((o) => o.id) }, status: 'settled' });
-    expect(settledBefore).toBe(await gw.em().count(ChainBatchOrder, { transactionId: before[0]!.id }));
+    expect(settledBefore).toBe(await gw.em().count(ChainBatchOrder, { transactionId: before[0].id }));
     expect(settledBefore).toBeLessThan(ORDERS);
 
     // then, restarted, it settles the rest

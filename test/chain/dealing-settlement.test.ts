@@ -43,9 +43,9 @@ describe('Settling a dealing date in batches on chain', () => {
     }
 
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS - 1; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % INVESTORS]! }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
+    for (let i = 0; i < ORDERS - 1; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % INVESTORS] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const frozenOrder = await aOneStepOrder(gw, { ...m, investor: frozenInvestor }, { amount: '100', stage: 'accepted', chainId: CHAIN });
-    const dealingDate = orders[0]!.dealingDate!;
+    const dealingDate = orders[0].dealingDate!;
     expect(new Set([...orders, frozenOrder].map((o) => o.dealingDate))).toEqual(new Set([dealingDate]));
 
     // The date's NAV is not published yet (only an earlier one): 409 with a clear message, nothing written.
@@ -66,7 +66,7 @@ describe('Settling a dealing date in batches on chain', () => {
     expect(preview.rows.filter((r: any) => r.refusal)).toEqual([{ orderId: frozenOrder.id, type: 'subscription', wallet: frozenWallet, tokens: '50', amount: '100', refusal: `wallet ${frozenWallet} is frozen` }]);
     expect(Number(preview.tokensMinted)).toBe((ORDERS - 1) * 50);
     // A preview writes nothing.
-    expect((await gw.em().findOneOrFail(Order, { id: orders[0]!.id })).settlementNav).toMatch(/^1\.250*$/);
+    expect((await gw.em().findOneOrFail(Order, { id: orders[0].id })).settlementNav).toMatch(/^1\.250*$/);
 
     const t0 = Date.now();
     const run = await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: dealingDate });

@@ -68,7 +68,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n);
     const events = (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload.transferHash).toBe(tx.hash);
+    expect(events[0].payload.transferHash).toBe(tx.hash);
     return tx;
   }
 

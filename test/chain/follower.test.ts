@@ -89,7 +89,7 @@ describe('The register follows the chain: transfers the gateway did not make, re
     });
     expect(moved).toHaveLength(1);
     expect(moved[0]).toMatchObject({ kind: ChainMovementKind.transfer, fromInvestorId: m.alice.investor.id, toInvestorId: m.bob.investor.id, fromAddress: m.alice.address, toAddress: m.bob.address });
-    expect(num(moved[0]!.tokens)).toBe(125.5);
+    expect(num(moved[0].tokens)).toBe(125.5);
     expect(num(await balance(m.alice.investor.id, m.shareClass.id))).toBe(674.5);
     expect(num(await balance(m.bob.investor.id, m.shareClass.id))).toBe(125.5);
     // Followed at the confirmation depth, never at the first receipt.
@@ -109,7 +109,7 @@ describe('The register follows the chain: transfers the gateway did not make, re
     const now = await chain.pub.getBlockNumber();
     await chain.test.request({ method: 'anvil_reorg' as never, params: [Number(now - receipt.blockNumber + 1n), []] as never });
     expect(await chain.pub.getTransactionReceipt({ hash }).catch(() => null)).toBeNull();
-    await eventually('the follower undid the transfer', async () => ((await gw.em().findOneOrFail(ChainMovement, { id: moved[0]!.id })).undoneAt ? true : undefined));
+    await eventually('the follower undid the transfer', async () => ((await gw.em().findOneOrFail(ChainMovement, { id: moved[0].id })).undoneAt ? true : undefined));
     expect(num(await balance(m.alice.investor.id, m.shareClass.id))).toBe(800);
     expect(num(await balance(m.bob.investor.id, m.shareClass.id))).toBe(0);
     const after = await holdingChanged(hash.toLowerCase());

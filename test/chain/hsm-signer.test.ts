@@ -83,7 +83,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     // Mint: a dealing date of one order each, settled at the date's NAV of 2.
     const orders: Awaited<ReturnType<typeof aOneStepOrder>>[] = [];
     for (const investor of investors) orders.push(await aOneStepOrder(gw, { ...m, investor }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
-    const dealingDate = orders[0]!.dealingDate!;
+    const dealingDate = orders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
     const run = await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: dealingDate });
     expect(run.errors).toBeUndefined();
@@ -120,7 +120,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     } finally {
       token.close();
     }
-    expect(config.chains![CHAIN]!.agentKey).toBeNull();
+    expect(config.chains![CHAIN].agentKey).toBeNull();
     expect(gw.gateway.services.chain!.writable(CHAIN).signer).toBeInstanceOf(Pkcs11Signer);
     // Every 32-byte hex string the process was given: none is the agent's key.
     const given = `${JSON.stringify(process.env)} ${inspect(config, { depth: 20 })} ${JSON.stringify(config)}`;
@@ -129,7 +129,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     // The PIN is read from its file and shows nowhere.
     expect(inspect(config, { depth: 20 })).not.toContain(hsm.pin);
     expect(JSON.stringify(config)).not.toContain(hsm.pin);
-    expect(config.chains![CHAIN]!.pkcs11!.pin.reveal()).toBe(hsm.pin);
+    expect(config.chains![CHAIN].pkcs11!.pin.reveal()).toBe(hsm.pin);
   });
 
   it('a session the HSM ended (a restart, a dropped connection) is opened again and the next signature is made', async () => {

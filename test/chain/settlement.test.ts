@@ -148,7 +148,7 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     const address = other.data.deployToken.contractAddress;
     const svc = gw.gateway.services.chain!;
     const agent = svc.writable(CHAIN).agent!;
-    await svc.execute({ chainId: CHAIN, purpose: 'deploy', to: address, data: encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'removeAgent', args: [agent as Hex] }) }, 'removeAgent');
+    await svc.execute({ chainId: CHAIN, purpose: 'deploy', to: address, data: encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'removeAgent', args: [agent] }) }, 'removeAgent');
     await gw.em().nativeDelete('Token', { contractAddress: address });
     const notAgent = await create(address);
     expect(notAgent.errors![0]).toMatchObject({ message: `the gateway's key ${agent} is not an agent of token ${address}`, extensions: { code: 'BAD_USER_INPUT' } });

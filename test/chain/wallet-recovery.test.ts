@@ -65,7 +65,7 @@ describe('Recovering a lost wallet on chain', () => {
     expect(await chain.read<boolean>(m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'contains', [lostAddress])).toBe(false);
 
     // The register: the same holding and lots, no movement, once the follower has read past the recovery.
-    const recovery = steps[1]!;
+    const recovery = steps[1];
     await eventually('the follower past the recovery', async () => {
       const [cursor] = await gw.em().getConnection().execute<{ block_number: string }[]>(`select block_number::text from chain_follow_cursor where chain_id = '31337'`);
       return cursor && BigInt(cursor.block_number) >= BigInt(recovery.blockNumber!);

@@ -165,9 +165,9 @@ describe('Ops console (browser)', () => {
       ['pending', null, 'Network'],
       ['accepted', 'order.accepted', 'test-ops'],
     ]);
-    const received = await receiver.waitFor((all) => all.some((r) => r.json && (r.json as any).data.orderId === placed));
-    const delivery = received.find((r) => (r.json as any).data.orderId === placed)!;
-    expect((delivery.json as any).event_type).toBe('order.accepted');
+    const received = await receiver.waitFor((all) => all.some((r) => r.json && (r.json).data.orderId === placed));
+    const delivery = received.find((r) => (r.json).data.orderId === placed)!;
+    expect((delivery.json).event_type).toBe('order.accepted');
     // The page follows the delivery live: its attempt appears under the order's deliveries.
     await page.locator(`tr[data-event-id="${delivery.headers['webhook-id']}"]`).waitFor();
     await page.locator('tr.attempt').filter({ hasText: 'delivered · HTTP 200' }).first().waitFor();
@@ -192,7 +192,7 @@ describe('Ops console (browser)', () => {
     await dialog.getByRole('button', { name: 'Settle' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.locator('.timeline li').filter({ hasText: 'settled' }).waitFor();
-    await receiver.waitFor((all) => all.some((r) => (r.json as any)?.event_type === 'token.transfer_completed' && (r.json as any).data.orderId === placed));
+    await receiver.waitFor((all) => all.some((r) => (r.json)?.event_type === 'token.transfer_completed' && (r.json).data.orderId === placed));
     // That NAV may be dated tomorrow (the dealing date): gone again, the share class's chart is as the next test expects.
     await gw.em().getConnection().execute('delete from nav where id = ?', [dealingNav.id]);
   });

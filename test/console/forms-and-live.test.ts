@@ -53,7 +53,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await ui.expectAccessible('share class form, every missing field');
     // when they are all typed, the second submission creates it
     const values = ['LU2900000030', 'LU', 'EUR', 'Money Market', 'Overnight euro deposits', 'PROF', 'Accumulating', 'Live Liquidity Fund', 'LU630019400000001234', 'Banque Example', 'BEXALULL', 'EUR'];
-    for (const [i, label] of missing.entries()) await ui.field(label).fill(values[i]!);
+    for (const [i, label] of missing.entries()) await ui.field(label).fill(values[i]);
     await page.getByRole('button', { name: 'Create share class' }).click();
     const id = await ui.idFromHash('share-classes');
     const created = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { details { isin jurisdiction } bank { swiftCode } } }`, { id });

@@ -103,7 +103,7 @@ describe('Four eyes: approval requests', () => {
       return rows.length ? rows : null;
     }, 10_000);
     expect(deliveries.map((d) => [d.webhook_id, d.event_type])).toEqual([['wh_recovery', 'wallet.recovery_requested']]);
-    expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ event_type: 'wallet.recovery_requested', data: { requestId: id, investorId: m.investor.id, chainId: '1', newAddress: input.newAddress, status: 'requested' } });
+    expect(JSON.parse(deliveries[0].body)).toMatchObject({ event_type: 'wallet.recovery_requested', data: { requestId: id, investorId: m.investor.id, chainId: '1', newAddress: input.newAddress, status: 'requested' } });
   });
 
   it('the actor is the credential: a lying x-actor is kept only as a note, over HTTP', async () => {

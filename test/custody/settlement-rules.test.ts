@@ -46,14 +46,14 @@ describe('One transfer settles one order', () => {
     const m = await aChainMarket(gw);
     await aWhitelistedWallet(gw, m.investor.id, randomWallet());
     const rows = [await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN }), await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN })];
-    await aDealingDateNav(gw, rows[0]!);
-    const run = await opsCall(gw, SETTLE_DATE, { sc: m.shareClass.id, d: rows[0]!.dealingDate });
+    await aDealingDateNav(gw, rows[0]);
+    const run = await opsCall(gw, SETTLE_DATE, { sc: m.shareClass.id, d: rows[0].dealingDate });
     expect(run.errors).toBeUndefined();
     expect(run.data.settleDealingDate).toMatchObject({ failed: [], transactions: [expect.anything()] });
     const done = await Promise.all(rows.map((r) => finalOrder(gw, r.id)));
     expect(done.map((o) => o.status)).toEqual(['settled', 'settled']);
-    const hash = done[0]!.transferHash!;
-    expect(done[1]!.transferHash).toBe(hash);
+    const hash = done[0].transferHash!;
+    expect(done[1].transferHash).toBe(hash);
     // each row recorded with its own log of the batch's transaction
     const records = await gw.em().find(SettlementTransferRecord, { transferHash: hash.toLowerCase() }, { orderBy: { logIndex: 'asc' } });
     expect(records.map((r) => r.orderId).sort()).toEqual(rows.map((r) => r.id).sort());
@@ -61,7 +61,7 @@ describe('One transfer settles one order', () => {
     // when a third order of the same wallet and amount is settled with the batch's hash
     const third = await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN });
     const res = await opsCall(gw, SETTLE, { id: third.id, h: hash });
-    expect(res.errors?.[0]).toMatchObject({ message: `transferHash ${hash} already settled order ${records[0]!.orderId}`, extensions: { code: 'CONFLICT' } });
+    expect(res.errors?.[0]).toMatchObject({ message: `transferHash ${hash} already settled order ${records[0].orderId}`, extensions: { code: 'CONFLICT' } });
     expect((await gw.em().findOneOrFail(Order, { id: third.id })).status).toBe('accepted');
   });
 
@@ -82,9 +82,9 @@ describe('One transfer settles one order', () => {
     const answers = await Promise.all([a, b].map((o) => opsCall(gw, SETTLE, { id: o.id, h: hash })));
     const winner = answers.findIndex((r) => !r.errors);
     expect(winner).toBeGreaterThanOrEqual(0);
-    const loser = answers[1 - winner]!;
-    expect(loser.errors?.[0]).toMatchObject({ message: `transferHash ${hash} already settled order ${[a, b][winner]!.id}`, extensions: { code: 'CONFLICT' } });
-    expect((await gw.em().findOneOrFail(Order, { id: [a, b][1 - winner]!.id })).status).toBe('accepted');
+    const loser = answers[1 - winner];
+    expect(loser.errors?.[0]).toMatchObject({ message: `transferHash ${hash} already settled order ${[a, b][winner].id}`, extensions: { code: 'CONFLICT' } });
+    expect((await gw.em().findOneOrFail(Order, { id: [a, b][1 - winner].id })).status).toBe('accepted');
   });
 });
 

@@ -126,9 +126,9 @@ describe('Dealing rules', () => {
       const m = await market({ timeZone: 'Asia/Tokyo', cutOffTime: '15:00', settlementLagDays: 2 });
       gw.clock.set(utc('2026-11-16T23:30:00Z')); // already Tuesday in Tokyo
       const order = await aOneStepOrder(gw, m, { stage: 'accepted' });
-      const events = await gw.em().find(DomainEvent, { aggregateId: order.id }, { orderBy: { position: 'asc' } } as never);
+      const events = await gw.em().find(DomainEvent, { aggregateId: order.id }, { orderBy: { position: 'asc' } });
       const stored = await gw.em().findOneOrFail(Order, order.id);
-      const data = orderWebhookData(events[events.length - 1] as never, stored);
+      const data = orderWebhookData(events[events.length - 1], stored);
       expect({ status: data.status, dealingDate: data.dealingDate, cutOffAt: data.cutOffAt, expectedSettlementDate: data.expectedSettlementDate }).toEqual({
         status: 'accepted',
         dealingDate: '2026-11-17',
@@ -207,7 +207,7 @@ describe('Dealing rules', () => {
       const input = { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: '200', reason: 'transfer in from the previous register', settledAt: Date.parse('2026-09-01T00:00:00Z') };
       const res = await adjust(input, { 'x-actor': 'ops-jane' });
       expect(res.result).toMatchObject({ tokenBalance: '1000', unlockedBalance: '200' });
-      const event = await gw.em().findOneOrFail(DomainEvent, { type: 'holding.changed', aggregateId: `${m.investor.id}:${m.shareClass.id}` }, { orderBy: { position: 'desc' } } as never);
+      const event = await gw.em().findOneOrFail(DomainEvent, { type: 'holding.changed', aggregateId: `${m.investor.id}:${m.shareClass.id}` }, { orderBy: { position: 'desc' } });
       expect(event.payload).toMatchObject({ adjustment: true, reason: input.reason, change: '200', balance: '1000' });
 
       const over = await redeem(m, 201);

@@ -109,7 +109,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const hook = await gw.api('POST', '/webhooks/register', { host: 'dist-a.test', body: { event_type: 'token.transfer_completed', endpoint_url: receiver.url('/settled') } });
     expect(hook.status).toBe(200);
-    const probe = await aOneStepOrder(gw, { ...m, investor: investors[0]! }, { amount: '100', chainId: '31337' });
+    const probe = await aOneStepOrder(gw, { ...m, investor: investors[0] }, { amount: '100', chainId: '31337' });
     const dealingDate = probe.dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
     const opsToken = await gw.opsToken();
@@ -136,7 +136,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     });
     gateways.push(...(await Promise.all(ports.map((_, i) => startChildGateway(envOf(i))))));
     proxy = await RoundRobinProxy.start(ports);
-    const listen = async (i: number) => listeners.push(await listener(i, ports[i]!, accessToken));
+    const listen = async (i: number) => listeners.push(await listener(i, ports[i], accessToken));
     for (let i = 0; i < GATEWAYS; i++) await listen(i);
     const endListening = (i: number) => listeners.filter((l) => l.gateway === i && l.to === Infinity).forEach((l) => ((l.to = Date.now()), (l.ended = 'SIGTERM')));
 
@@ -149,7 +149,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
       const startedAt = Date.now();
       const res = await httpRequest(proxy!.port, 'POST', '/api/v1/orders/subscribe', {
         host: 'dist-a.test',
-        body: { distributorId: m.distributor.id, investorId: investors[n % investors.length]!.id, shareClassId: m.shareClass.id, amount: '100', chainId: '31337' },
+        body: { distributorId: m.distributor.id, investorId: investors[n % investors.length].id, shareClassId: m.shareClass.id, amount: '100', chainId: '31337' },
       }).catch(() => ({ status: 0, body: null as any }));
       attempts.push({ phase, status: res.status, orderId: res.status === 200 ? res.body?.data?.orderId : undefined, ...(res.status !== 200 && { error: String(res.body?.errorMsg) }), startedAt, endedAt: Date.now() });
     };
@@ -197,7 +197,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
       'the lease taken by another gateway',
       async () => {
         const [row] = await gw.em().getConnection().execute<{ lease_owner: string | null }[]>(`select lease_owner from chain_signer where chain_id = '31337' and lease_until > now()`);
-        return row?.lease_owner && row.lease_owner !== signer!.lease_owner ? row.lease_owner : undefined;
+        return row?.lease_owner && row.lease_owner !== signer.lease_owner ? row.lease_owner : undefined;
       },
       30_000,
     );
@@ -281,13 +281,13 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     expect(Object.keys(statuses('tail'))).toEqual(['200']);
     for (const status of Object.keys(statuses('kill'))) expect(['200', '503']).toContain(status);
     expect(leaseMovedMs).toBeLessThanOrEqual(LEASE_SECONDS * 1000 + 1000);
-    expect(newOwner).not.toBe(signer!.lease_owner);
+    expect(newOwner).not.toBe(signer.lease_owner);
 
     failedOutput = false;
     process.stdout.write(
       `\nmany-gateways drill: ${attempts.length} requests by ${WRITERS} writers through ${GATEWAYS} gateways; ` +
         `statuses by phase ${JSON.stringify({ steady: statuses('steady'), kill: statuses('kill'), restart: statuses('restart'), tail: statuses('tail') })}; ` +
-        `${proxy!.retried} retried after a refused connection; lease moved ${leaseMovedMs} ms after the SIGKILL (TTL ${LEASE_SECONDS} s); ` +
+        `${proxy.retried} retried after a refused connection; lease moved ${leaseMovedMs} ms after the SIGKILL (TTL ${LEASE_SECONDS} s); ` +
         `${settledOrders.length} orders settled, ${mints.length} mints; ${deliveries.length} webhook deliveries, ${deliveries.length - ids.size} duplicates; ` +
         `${listeners.length} subscriber lives, ${listeners.reduce((a, l) => a + l.heard.size, 0)} orders heard\n`,
     );

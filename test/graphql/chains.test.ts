@@ -14,7 +14,7 @@ describe('GraphQL: the configured chains', () => {
 
   beforeAll(async () => {
     const worker = await testChains();
-    const sepolia = { ...worker['31337']!, chainId: '11155111', rpcUrls: [`https://rpc.example/v3/${PROVIDER_KEY}`], agentKey: null, confirmations: 12 };
+    const sepolia = { ...worker['31337'], chainId: '11155111', rpcUrls: [`https://rpc.example/v3/${PROVIDER_KEY}`], agentKey: null, confirmations: 12 };
     gw = await startTestGateway({ chains: { ...worker, '11155111': sepolia } });
   });
   afterAll(() => gw.close());

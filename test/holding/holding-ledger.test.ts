@@ -78,8 +78,8 @@ describe('Holding ledger', () => {
       { order: { ...orderOf(m, `ord_${p}5`, OrderType.redemption), investor: one }, tokens: '8' },
     ].map((s) => ({ ...s, at, transferHash: '0xbatch' }));
     // one order of each list was settled before
-    await gw.em().transactional((em) => ledger().settle(em, orders(a1, a2, 'a')[0]!));
-    await gw.em().transactional((em) => ledger().settle(em, orders(b1, b2, 'b')[0]!));
+    await gw.em().transactional((em) => ledger().settle(em, orders(a1, a2, 'a')[0]));
+    await gw.em().transactional((em) => ledger().settle(em, orders(b1, b2, 'b')[0]));
     // when the first list is settled as a batch and the second one order at a time
     const many = await gw.em().transactional((em) => ledger().settleMany(em, orders(a1, a2, 'a')));
     const one: unknown[] = [];
@@ -98,7 +98,7 @@ describe('Holding ledger', () => {
       lots: (await gw.em().find(HoldingLot, { investor: inv.id }, { orderBy: { settledAt: 'asc', id: 'asc' } })).map((l) => [dec(l.quantity), dec(l.remaining), l.settledAt.getTime(), l.orderId?.slice(5) ?? null]),
       journal: (await gw.em().find(HoldingMovement, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((j) => [dec(j.change), dec(j.balance), j.orderId?.slice(5) ?? null, j.transferHash ?? null, j.orderId ? j.at.getTime() : 'opening']),
       events: (await gw.em().find(DomainEvent, { type: 'holding.changed', aggregateId: `${inv.id}:${m.shareClass.id}` }, { orderBy: { position: 'asc' } })).map((e) => {
-        const { investorId: _, orderId, ...rest } = e.payload as Record<string, unknown>;
+        const { investorId: _, orderId, ...rest } = e.payload;
         return { ...rest, orderId: typeof orderId === 'string' ? orderId.slice(5) : null };
       }),
     });

@@ -80,7 +80,6 @@ describe('Fuzz: bad values into every GraphQL argument and input field', () => {
         }
       }
     }
-    // eslint-disable-next-line no-console
     console.log(`GraphQL fuzz: ${CORPUS.length} values × ${positions} arguments and input fields of ${rootFields} root fields, less what GraphQL's types refuse = ${cases} requests`);
     expect(failures).toEqual([]);
     expect(positions).toBeGreaterThan(100);

@@ -19,7 +19,7 @@ function fieldsOf(route: RestRoute): { path: string[]; query: string[]; body: st
   const body = new Set<string>();
   const recorder = (into: Set<string>) => {
     const note = (key: string | symbol) => typeof key === 'string' && !['then', 'toJSON', 'constructor'].includes(key) && into.add(key);
-    return new Proxy({} as Record<string, unknown>, {
+    return new Proxy({}, {
       get: (_t, key) => void note(key),
       has: (_t, key) => (note(key), false),
       getOwnPropertyDescriptor: (_t, key) => void note(key),
@@ -94,7 +94,7 @@ describe('Fuzz: bad values into every field of every REST route', () => {
         await runConcurrently(batch, writes, failures);
       }
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`REST fuzz: ${CORPUS.length} values × ${fields} fields of ${routes.length} routes = ${cases} requests`);
     expect(failures).toEqual([]);
     expect(fields).toBeGreaterThan(40);
@@ -146,7 +146,7 @@ describe('Fuzz: hostile Origin, Sec-Fetch-Site, X-Forwarded-Host and Host values
       cases += batch.length;
       await runConcurrently(batch, writes, failures);
     }
-    // eslint-disable-next-line no-console
+     
     console.log(`REST header fuzz: ${HEADER_VALUES.length} values × Origin, Sec-Fetch-Site, X-Forwarded-Host, Host on ${routes.length} routes = ${cases} requests`);
     expect(failures).toEqual([]);
   }, 300_000);

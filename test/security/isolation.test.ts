@@ -58,7 +58,7 @@ async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
   const now = gw.clock.now();
   const { shareClass: shared, distributor: a, investor, other: b, hostA, hostB } = await aMarket(em, now);
   // A share class of A's alone: B must not even learn it exists.
-  const own = await aShareClass(em, { meta: { name: 'A only', manager: 'M' } as never });
+  const own = await aShareClass(em, { meta: { name: 'A only', manager: 'M' } });
   await aGrant(em, a, own);
   await aNav(em, own, '2.5', new Date(now.getTime() - 60_000));
   const second = await anInvestor(em, a, { grants: [shared, own], over: { externalInvestorId: 'crm-a-secret', email: 'alice.secret@a.example' } });

@@ -158,7 +158,7 @@ describe('sockets and subscriptions per principal and per address', () => {
     const held = [await connected(a.token), await connected(a.token), await connected(b.token)];
     expect(held.map((c) => c.connected)).toEqual([true, true, true]);
     expect(await connected(b.token)).toMatchObject({ connected: false, code: 4429, reason: 'Too many open sockets from this address' });
-    await held[0]!.client.dispose();
+    await held[0].client.dispose();
     await eventuallyConnected(() => connected(b.token));
   });
 
@@ -240,7 +240,7 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
     open.push(...held.map((h) => h.client));
     expect(held.map((h) => h.connected)).toEqual([true, true]);
     expect(await connect(secondDoors.port, a.token)).toMatchObject({ connected: false, code: 4429, reason: 'Too many open sockets for this principal' });
-    await held[0]!.client.dispose();
+    await held[0].client.dispose();
     await eventuallyConnected(async () => {
       const c = await connect(secondDoors.port, a.token);
       open.push(c.client);

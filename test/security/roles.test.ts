@@ -31,7 +31,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 function dummy(type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return dummy(type.ofType);
   if (isListType(type)) return [dummy(type.ofType)];
-  if (isEnumType(type)) return type.getValues()[0]!.name;
+  if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
     return Object.fromEntries(
       Object.values(type.getFields())
@@ -90,7 +90,7 @@ describe('Ops roles, on every mutation of the schema', () => {
       const denied = error?.message === `the ${OPS_MUTATION_ROLES[field.name]} role is required` && error.extensions?.code === 'FORBIDDEN';
       if (denied) refused.push(field.name);
     }
-    const expected = MUTATIONS.filter((f) => !hasRole([role], OPS_MUTATION_ROLES[f.name]!)).map((f) => f.name);
+    const expected = MUTATIONS.filter((f) => !hasRole([role], OPS_MUTATION_ROLES[f.name])).map((f) => f.name);
     expect(refused).toEqual(expected);
     if (role === 'viewer') expect(refused).toEqual(expect.arrayContaining(['requestWalletRecovery', 'approveRequest', 'issueOpsToken', 'publishNav']));
     if (role === 'admin') expect(refused).toEqual([]);

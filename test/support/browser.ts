@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -33,7 +33,7 @@ export interface AxeViolation {
  * served) and returns the serious and critical violations, for WCAG 2.x A and AA rules.
  */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
-  const source = require('node:fs').readFileSync(AXE, 'utf8') as string;
+  const source = readFileSync(AXE, 'utf8');
   await page.evaluate(source);
   const violations = await page.evaluate(async () => {
     const g = globalThis as unknown as { document: unknown };

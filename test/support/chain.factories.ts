@@ -9,7 +9,7 @@ import { chainClients, eventually, randomWallet, testChains, workerChain, type C
 /** An ops GraphQL call of a test gateway; returns the body. */
 export async function opsCall(gw: TestGateway, query: string, variables: Record<string, unknown> = {}) {
   const res = await gw.graphql(query, variables, { token: await gw.opsToken() });
-  return res.body as { data?: any; errors?: any[] };
+  return res.body;
 }
 
 /**

@@ -57,7 +57,7 @@ export function chainClients(rpcUrl: string) {
     pub,
     test,
     balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>,
-    read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) => pub.readContract({ address: to as Hex, abi: abi as never, functionName, args } as never) as Promise<T>,
+    read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) => pub.readContract({ address: to as Hex, abi: abi as never, functionName, args }) as Promise<T>,
   };
 }
 
@@ -66,7 +66,7 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
-    if (v !== undefined && v !== false && v !== null) return v as T;
+    if (v !== undefined && v !== false && v !== null) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -29,12 +29,12 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
   const child = spawn(process.execPath, [MAIN], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
   return new Promise((resolve, reject) => {
     // A first development start deploys the demo's tokens on the embedded chain and places the demo orders through the services.
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 120_000);
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       const m = /REST\s+https?:\/\/[^:]+:(\d+)\/api\/v1/.exec(out);
       if (m) {
         clearTimeout(timer);

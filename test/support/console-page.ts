@@ -18,7 +18,7 @@ export function consolePage(page: Page) {
     async idFromHash(section: string): Promise<string> {
       const route = new RegExp(`#/${section}/([A-Z]{2}\\d{6})$`);
       await page.waitForURL(route);
-      return route.exec(page.url())![1]!;
+      return route.exec(page.url())![1];
     },
     async expectAccessible(screen: string): Promise<void> {
       const violations = await seriousA11yViolations(page);

@@ -52,7 +52,7 @@ export class RoundRobinProxy {
   private async check(): Promise<void> {
     await Promise.all(
       this.backends.map(async (port, i) => {
-        const asked = ++this.asked[i]!;
+        const asked = ++this.asked[i];
         const r = await send(port, { method: 'GET', url: '/ready', headers: {} }, Buffer.alloc(0), 1000).catch(() => null);
         if (asked === this.asked[i]) this.ready[i] = r?.status === 200;
       }),
@@ -67,7 +67,7 @@ export class RoundRobinProxy {
     for (const [attempt, i] of tries.entries()) {
       try {
         if (attempt > 0) this.retried++;
-        return await send(this.backends[i]!, req, body, 30_000);
+        return await send(this.backends[i], req, body, 30_000);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
           this.ready[i] = false; // until its next check says otherwise

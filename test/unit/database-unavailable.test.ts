@@ -14,7 +14,7 @@ function driverError(message: string, code?: string, name = 'Error'): Error {
 }
 
 /** The same error as MikroORM hands it on: converted by the PostgreSQL driver's converter (its own exceptions as they are). */
-const mikroOrmWrapped = (err: Error) => (err instanceof DriverException ? err : new PostgreSqlExceptionConverter().convertException(err as never));
+const mikroOrmWrapped = (err: Error) => (err instanceof DriverException ? err : new PostgreSqlExceptionConverter().convertException(err));
 
 // Every shape of "the database or its connection is gone or busy" the gateway meets.
 const UNAVAILABLE: Array<[string, Error]> = [

@@ -52,7 +52,7 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
     if (code === 'UNAUTHENTICATED' && token === currentToken()) authListeners.forEach((l) => l(true));
-    throw new ApiError(error.message, code, error.extensions?.fields ?? coercionRefusals(body!.errors!));
+    throw new ApiError(error.message, code, error.extensions?.fields ?? coercionRefusals(body.errors!));
   }
   if (!res.ok || !body?.data) throw new ApiError(`the gateway answered HTTP ${res.status}`, 'HTTP');
   return body.data;
@@ -86,8 +86,8 @@ function wsClient(): Client {
 /** Live data: calls `next` for each message until the returned function is called. */
 export function subscribe<R, V>(doc: Doc<R, V>, variables: V, next: (data: R) => void): () => void {
   return wsClient().subscribe<R>(
-    { query: doc.toString(), variables: (variables ?? {}) as Record<string, unknown> },
-    { next: (m) => m.data && next(m.data as R), error: () => undefined, complete: () => undefined },
+    { query: doc.toString(), variables: (variables ?? {}) },
+    { next: (m) => m.data && next(m.data), error: () => undefined, complete: () => undefined },
   );
 }
 

@@ -24,7 +24,7 @@ export function useChainChoice({ writable, other, otherLabel }: { writable: bool
   const [typed, setTyped] = useState('');
   // Once the chains arrive, a single candidate is the obvious answer.
   useEffect(() => {
-    if (!choice && chains.length === 1) setChoice(chains[0]!.chainId);
+    if (!choice && chains.length === 1) setChoice(chains[0].chainId);
   }, [chains.length]);
   const chainId = choice === OTHER ? typed.trim() : choice;
   const options: [string, string][] = [

@@ -264,7 +264,7 @@ export function NewRecord({ title, label, submit, section, children, input, oper
         label={label}
         input={input}
         className="inline"
-        submit={async () => Object.values((await submit()) as Record<string, { id: string }>)[0]!.id}
+        submit={async () => Object.values((await submit()) as Record<string, { id: string }>)[0].id}
         onDone={(id) => (window.location.hash = href(section, id as string))}
       >
         {children}

@@ -191,7 +191,7 @@ export class ApprovalService {
   private async execute(ctx: ServiceContext, request: ApprovalRequest): Promise<void> {
     const args = request.arguments;
     if (request.kind === ApprovalKind.wallet_recovery) {
-      const wallet = await this.deps.wallets.recover(ctx, args as WalletRecoveryArgs);
+      const wallet = await this.deps.wallets.recover(ctx, args);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
     } else if (request.kind === ApprovalKind.forced_transfer) {

@@ -41,7 +41,7 @@ export class AuditLog {
         principal: entry.principal,
         actorNote: scope?.actor,
         operation: entry.operation,
-        arguments: redacted(entry.args) as Record<string, unknown>,
+        arguments: redacted(entry.args),
         outcome: entry.outcome,
         errorCode: entry.errorCode,
         requestId: scope?.requestId,

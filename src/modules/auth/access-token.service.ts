@@ -95,7 +95,7 @@ export class AccessTokenService {
       return { pair: this.pair(access, next) };
     });
     if ('refused' in outcome) throw outcome.refused;
-    return outcome.pair!;
+    return outcome.pair;
   }
 
   /** The distributor an access token speaks for, or why it is refused. */

@@ -179,7 +179,7 @@ interface StoredRules {
   settlementCurrencies: readonly string[];
 }
 
-const NO_CALENDAR: StoredRules = Object.freeze({ calendar: DEFAULT_CALENDAR, settlementCurrencies: Object.freeze([]) as readonly string[] });
+const NO_CALENDAR: StoredRules = Object.freeze({ calendar: DEFAULT_CALENDAR, settlementCurrencies: Object.freeze([]) });
 
 /** Longest dealing-date preview. */
 const MAX_PREVIEW = 50;

@@ -38,7 +38,7 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   const principal = currentPrincipal();
   const keys = [...new Map(settlements.map((s) => [keyOf(s.order.investor.id, s.order.shareClass.id), { i: s.order.investor.id, s: s.order.shareClass.id }])).values()];
   const keysJson = JSON.stringify(keys);
-  const first = settlements[0]!.at;
+  const first = settlements[0].at;
   await rawRows(
     em,
     `insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance)
@@ -127,7 +127,7 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   }
   const taken = [...lots.values()].flat().filter((l) => l.id !== null && l.taken);
   if (taken.length) {
-    const at = settlements[settlements.length - 1]!.at;
+    const at = settlements[settlements.length - 1].at;
     await rawRows(
       em,
       `update holding_lot l set remaining = (r->>'remaining')::numeric, updated_at = ?, updated_by = ?, updated_by_principal = ?

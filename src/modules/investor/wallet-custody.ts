@@ -99,5 +99,5 @@ export async function isTakenAddress(em: EntityManager, investorId: string, addr
          or exists (select 1 from distributor_wallet dw where lower(dw.address) = lower(?)) as taken`,
     [address, investorId, address],
   );
-  return row!.taken;
+  return row.taken;
 }

@@ -91,7 +91,8 @@ export function minorUnits(currency: string): number {
 
 /** The fields a one-step order's settlement price is written to (the Order entity has them). */
 export interface SettlementPriced {
-  type: 'subscription' | 'redemption' | string;
+  /** 'subscription' or 'redemption' */
+  type: string;
   amount?: string | null;
   tokenCount?: string | null;
   currency?: string | null;

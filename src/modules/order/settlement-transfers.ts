@@ -42,8 +42,8 @@ export async function claimTransfer(em: EntityManager, orderId: string, transfer
          on conflict (chain_id, transfer_hash, log_index) do update set order_id = settlement_transfer.order_id returning order_id`,
       [transfer.chainId, hash, logIndex, orderId],
     );
-    if (row!.order_id === orderId) return;
-    taken ??= row!.order_id;
+    if (row.order_id === orderId) return;
+    taken ??= row.order_id;
   }
   throw transferAlreadySettled(transfer.hash, taken!);
 }

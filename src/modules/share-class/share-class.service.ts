@@ -153,7 +153,7 @@ export class ShareClassService {
       if (value === undefined || value === null) p.take(part, () => badRequestPart(part));
       else out[part] = (rules[part] as (v: unknown, p: Problems) => unknown)(value, p);
     }
-    return out as Partial<ShareClass>;
+    return out;
   }
 }
 

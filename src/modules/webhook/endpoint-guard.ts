@@ -117,7 +117,7 @@ function ipv6Bytes(address: string): number[] {
   const words = (part: string) => (part ? part.split(':').map((w) => parseInt(w, 16)) : []);
   const left = words(head);
   const right = tail === null ? [] : words(tail);
-  const all = [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+  const all = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return all.flatMap((w) => [w >> 8, w & 0xff]);
 }
 

@@ -53,7 +53,7 @@ const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() 
 export function orderWebhookData(event: { eventId: string; occurredAt: Date; payload: Record<string, unknown> }, order: Order | null, test = false): WebhookData {
   const p = event.payload;
   const current = order !== null && order.eventSeq === p.sequence;
-  const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order![k] : undefined);
+  const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order[k] : undefined);
   const surface = p.surface === 'O' ? 'O' : 'R';
   const reason = p.failureReason ?? p.reason ?? fromOrder('failureReason') ?? (p.status === 'rejected' ? p.note : undefined);
   return {

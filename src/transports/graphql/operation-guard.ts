@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode } from 'graphql';
 import { GRAPHQL_WS_HINT } from '../websocket/websocket';
 
 const badRequest = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
@@ -16,10 +16,10 @@ export const operationGuardPlugin: ApolloServerPlugin = {
       async didResolveOperation({ operation, request, document }) {
         if (!operation) {
           const named = request.operationName;
-          const count = document?.definitions.filter((d) => d.kind === 'OperationDefinition').length ?? 0;
+          const count = document?.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length ?? 0;
           throw badRequest(named ? `Unknown operation named "${String(named).slice(0, 100)}".` : count > 1 ? 'Must provide operation name if query contains multiple operations.' : 'The document holds no operation.');
         }
-        if (operation.operation === 'subscription') throw badRequest(`subscriptions are not served over HTTP: ${GRAPHQL_WS_HINT}`);
+        if (operation.operation === OperationTypeNode.SUBSCRIPTION) throw badRequest(`subscriptions are not served over HTTP: ${GRAPHQL_WS_HINT}`);
       },
     };
   },

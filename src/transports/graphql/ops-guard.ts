@@ -1,4 +1,4 @@
-import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { forbidden } from '../../common/errors';
 import { logger } from '../../common/logger';
 import { errorCodeOf } from '../../modules/audit/audit-log';

@@ -31,6 +31,7 @@ import { DistributionResolver } from '../../modules/distribution/distribution.re
 import { RegisterResolver } from '../../modules/register/register.resolver';
 
 /** Every resolver of the schema, grouped by module. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes resolvers as NonEmptyArray<Function>
 export const RESOLVERS: NonEmptyArray<Function> = [
   HealthResolver,
   IssuerResolver,

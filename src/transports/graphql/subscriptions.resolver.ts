@@ -141,7 +141,7 @@ export class SubscriptionResolver {
           if (a.flow && a.flow !== p.flow) return false;
           return true;
         },
-      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   orderUpdated(
@@ -192,7 +192,7 @@ export class SubscriptionResolver {
           // A fork per event: the subscription's context lives as long as the socket.
           return ctx.access.seesShareClass(ctx.em.fork(), shareClassId);
         },
-      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   navPublished(@Root() e: RelayedEvent, @Arg('shareClassId', () => String, { nullable: true }) _shareClassId: string | null): NavPublication {
@@ -213,7 +213,7 @@ export class SubscriptionResolver {
       return withFilter(
         () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.chain]),
         (e: RelayedEvent | undefined, a?: { chainId?: string | null }) => !!e && (!a?.chainId || a.chainId === e.payload.chainId),
-      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   chainTransactionFinal(@Root() e: RelayedEvent, @Arg('chainId', () => String, { nullable: true }) _chainId: string | null): ChainTransactionFinal {
@@ -238,7 +238,7 @@ export class SubscriptionResolver {
         () => ctx.services.eventBus.iterator<DeliveryOutcomeMessage>([TOPICS.delivery]),
         (m: DeliveryOutcomeMessage | undefined, a?: { webhookId?: string | null }) =>
           !!m && ctx.access.sees(m.distributorId) && (!a?.webhookId || a.webhookId === m.webhookId),
-      )(undefined, args, ctx, undefined as never) as AsyncIterable<unknown>;
+      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   webhookDeliveryOutcome(@Root() m: DeliveryOutcomeMessage, @Arg('webhookId', () => String, { nullable: true }) _webhookId: string | null): WebhookDeliveryOutcome {

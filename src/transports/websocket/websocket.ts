@@ -78,6 +78,7 @@ const UNDECIDED = new Set<string>([ERROR_TABLE.SERVICE_UNAVAILABLE.graphql, ERRO
  */
 export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void | Promise<void> } {
   const wsServer = new WebSocketServer({ server: deps.server, path: deps.path, maxPayload: deps.maxPayload });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- moduleResolution node does not read the package's `exports`, so graphql-ws/use/ws is required and typed from its dist path
   const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
   const connections = new WeakMap<object, Connection>();
   // The client address of each operation's context, so execution counts against it (rate limits).

@@ -1,0 +1,60 @@
+// @ts-check
+// Lint for the whole repository, configured once: typescript-eslint's type-checked recommendations
+// over the sources, with Prettier (eslint-config-prettier) owning every formatting question.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    // Generated (codegen.yml, `npm run openapi:examples`, `npm run migration:create`), built, or
+    // outside the scope; a migration is never edited once committed, so it is not linted either.
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '**/generated/**',
+      'rest-compat/openapi/examples.ts',
+      'src/persistence/migrations/**',
+    ],
+  },
+  {
+    files: ['{src,rest-compat,test,scripts,bench}/**/*.ts', 'console/src/**/*.{ts,tsx}'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A leading underscore marks a parameter a signature needs but the body does not (a
+      // type-graphql resolver's positional args, an Express error handler's `next`), and a rest
+      // sibling is how a field is left out of a copy.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // An async method often implements a contract that returns a Promise (Apollo plugin hooks,
+      // a port's close(), MikroORM's subscriber hooks) whether or not this implementation waits.
+      '@typescript-eslint/require-await': 'off',
+      // MikroORM's `Opt<WebhookStatus>` (a property the constructor need not set) is an
+      // intersection the rule no longer sees as the enum, so `webhook.status !== WebhookStatus.active`
+      // would be reported; tsc already refuses a comparison between unrelated enums.
+      '@typescript-eslint/no-unsafe-enum-comparison': 'off',
+    },
+  },
+  {
+    // Tests and benchmarks read HTTP and GraphQL answers as the JSON the description documents
+    // (`res.body.data.order.status`) and assert it exactly; typing every answer would restate the
+    // schema in each test, and a wrong field fails the assertion anyway.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  prettier,
+);
