@@ -85,11 +85,25 @@ async function main() {
     new Promise<void>((resolve, reject) => {
       const { path, body } = call.requests[index % call.requests.length];
       const payload = body?.split(SEQ).join(`cpu${seq++}`);
-      const req = request({ host: '127.0.0.1', port, method: call.method, path, agent, headers: { ...call.headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${call.method} ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`))));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: call.method,
+          path,
+          agent,
+          headers: { ...call.headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve()
+              : reject(new Error(`${call.method} ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -130,7 +144,9 @@ async function main() {
       const cpu = process.cpuUsage(cpu0);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       if (opts.profile) profiles.push(`### ${scenario.title}, ${door}\n\n${await profiler.stop(`cpu-${scenario.key}-${door}`)}`);
-      rows.push(`| ${scenario.title} | ${door} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`);
+      rows.push(
+        `| ${scenario.title} | ${door} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`,
+      );
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }
   }
@@ -148,7 +164,8 @@ async function main() {
 function windowProfiler() {
   const session = new Session();
   session.connect();
-  const post = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
   return {
     async start() {
       await post('Profiler.enable');

@@ -114,7 +114,9 @@ export async function prepareDatabase(target: BenchDatabase, size: DatasetSize, 
     const template = sibling(target.url, 'tpl');
     const wanted = fingerprint(size);
     const current = await admin(target.url, async (c) => {
-      const r = await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`, [dbName(template)]);
+      const r = await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`, [
+        dbName(template),
+      ]);
       return r.rows[0]?.d ?? null;
     });
     if (current !== wanted) {
@@ -251,9 +253,9 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
         at, at + interval '1 second', 'Network', 'Network',
         case when one_step then 'one_step' else 'two_step' end, 'R', 'subscription',
         case when one_step then (case when k % 2 = 0 then 'pending' else 'accepted' end)
-             when k < ${LIST_SIZE * 5 / 4} then '${LIST_STATUS}' else 'cancelled' end,
+             when k < ${(LIST_SIZE * 5) / 4} then '${LIST_STATUS}' else 'cancelled' end,
         'DT' || lpad(d::text, 6, '0'),
-        case when d = 1 and not one_step and k < ${LIST_SIZE * 5 / 4} then '${HOT_INVESTOR}'
+        case when d = 1 and not one_step and k < ${(LIST_SIZE * 5) / 4} then '${HOT_INVESTOR}'
              else 'IN' || lpad((((k % ${INVESTORS_PER_DISTRIBUTOR}) * ${DISTRIBUTORS}) + d)::text, 6, '0') end,
         'SC' || lpad(((k % ${SHARE_CLASSES}) + 1)::text, 6, '0'),
         'USD', 1000, 10, 1, 1001, '1.000000', at - interval '1 hour', '1000',
@@ -279,8 +281,11 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
       values (${audit}, '${HOT_INVESTOR}', '${HOT_SHARE_CLASS}', ${HOT_HOLDING});
     insert into holding_lot (created_at, updated_at, created_by, updated_by, investor_id, share_class_id, quantity, remaining, settled_at, source)
       values (${audit}, '${HOT_INVESTOR}', '${HOT_SHARE_CLASS}', ${HOT_HOLDING}, ${HOT_HOLDING}, now() - interval '400 days', 'opening');
-  `);
-  await c.query(`insert into ops_token (name, token_hash, roles, created_at, expires_at) values ('bench', $1, '{admin}', now(), now() + interval '30 days')`, [createHash('sha256').update(OPS_TOKEN).digest('hex')]);
+  `,
+  );
+  await c.query(`insert into ops_token (name, token_hash, roles, created_at, expires_at) values ('bench', $1, '{admin}', now(), now() + interval '30 days')`, [
+    createHash('sha256').update(OPS_TOKEN).digest('hex'),
+  ]);
   const counts: Record<string, number> = { is: 1, fn: 1, sc: SHARE_CLASSES, tk: SHARE_CLASSES, dt: DISTRIBUTORS, in: investors, or: size.orders };
   for (const [prefix, n] of Object.entries(counts)) await c.query(`select setval('id_seq_${prefix}', $1)`, [n]);
 }

@@ -50,9 +50,19 @@ async function main() {
       else if (m.orderId && !webhookAt.has(m.orderId)) webhookAt.set(m.orderId, m.at!);
     }),
   );
-  const gateway = await startChildGateway({ ...eventsBenchEnv(), DATABASE_URL: url.toString(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile, LOG_LEVEL: 'error', ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}) });
+  const gateway = await startChildGateway({
+    ...eventsBenchEnv(),
+    DATABASE_URL: url.toString(),
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_CA_FILE: certs.caFile,
+    LOG_LEVEL: 'error',
+    ...(process.env.WEBHOOK_PER_ENDPOINT ? { WEBHOOK_PER_ENDPOINT: process.env.WEBHOOK_PER_ENDPOINT } : {}),
+  });
   try {
-    const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: `https://127.0.0.1:${receiverPort}/hook` } });
+    const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', {
+      host: m.hostA,
+      body: { event_type: 'order.accepted', endpoint_url: `https://127.0.0.1:${receiverPort}/hook` },
+    });
     if (reg.status !== 200) throw new Error(`register: ${reg.text}`);
     // The gateway prints no token outside development: issue one through the CLI path the gateway uses.
     const ops = await issueOpsToken(orm);

@@ -4,7 +4,14 @@
  * `orders(filter, page)` exists, whatever the exact names of its page and filter fields.
  * Returns why it cannot be built otherwise (the scenario is then reported as skipped).
  */
-import type { IntrospectionField, IntrospectionObjectType, IntrospectionQuery, IntrospectionType, IntrospectionTypeRef, IntrospectionInputObjectType } from 'graphql';
+import type {
+  IntrospectionField,
+  IntrospectionObjectType,
+  IntrospectionQuery,
+  IntrospectionType,
+  IntrospectionTypeRef,
+  IntrospectionInputObjectType,
+} from 'graphql';
 
 export interface PageOperation {
   query: string;

@@ -80,7 +80,8 @@ export function markdownTable(report: RunReport): string {
         continue;
       }
       const rps = c.rounds.map((r) => r.rps);
-      const ratio = c.contender === 'baseline' ? '1' : c.ratios.length ? `${f2(median(c.ratios))} (${f2(Math.min(...c.ratios))}–${f2(Math.max(...c.ratios))})` : '—';
+      const ratio =
+        c.contender === 'baseline' ? '1' : c.ratios.length ? `${f2(median(c.ratios))} (${f2(Math.min(...c.ratios))}–${f2(Math.max(...c.ratios))})` : '—';
       const bad = c.rounds.reduce((n, r) => n + r.non2xx, 0);
       const errors = c.rounds.reduce((n, r) => n + r.errors, 0);
       lines.push(
@@ -88,15 +89,22 @@ export function markdownTable(report: RunReport): string {
       );
     }
   }
-  const notes = report.scenarios.filter((s) => s.shapeNotes.length).map((s) => `- ${s.title}: the baseline's data differs from the facade's: ${s.shapeNotes.join('; ')}`);
+  const notes = report.scenarios
+    .filter((s) => s.shapeNotes.length)
+    .map((s) => `- ${s.title}: the baseline's data differs from the facade's: ${s.shapeNotes.join('; ')}`);
   return [lines.join('\n'), notes.length ? `\nShape differences (the baseline should write the same envelope):\n${notes.join('\n')}` : ''].join('\n');
 }
 
 export function scaleTable(rows: ScaleComparison[], small: string, large: string): string {
-  const lines = [`| Scenario | Contender | p99 ms at ${small} | p99 ms at ${large} | p99 ratio (target ≤ 1.5) | CPU µs/req, small → large |`, '|---|---|---|---|---|---|'];
+  const lines = [
+    `| Scenario | Contender | p99 ms at ${small} | p99 ms at ${large} | p99 ratio (target ≤ 1.5) | CPU µs/req, small → large |`,
+    '|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     const cpu = r.smallCpu === null || r.largeCpu === null ? '—' : `${f0(r.smallCpu)} → ${f0(r.largeCpu)}`;
-    lines.push(`| ${r.title} | ${r.contender} | ${r.smallP99 === null ? 'skipped' : f1(r.smallP99)} | ${r.largeP99 === null ? 'skipped' : f1(r.largeP99)} | ${r.ratio === null ? '—' : f2(r.ratio)} | ${cpu} |`);
+    lines.push(
+      `| ${r.title} | ${r.contender} | ${r.smallP99 === null ? 'skipped' : f1(r.smallP99)} | ${r.largeP99 === null ? 'skipped' : f1(r.largeP99)} | ${r.ratio === null ? '—' : f2(r.ratio)} | ${cpu} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -111,7 +119,9 @@ export function markdownReport(report: RunReport, body: string): string {
     '',
     `Machine: ${machineLine(report.machine)}`,
     '',
-    `Settings: ${Object.entries(report.settings).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+    `Settings: ${Object.entries(report.settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')}`,
     '',
     body,
     '',

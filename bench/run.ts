@@ -28,7 +28,20 @@ import { ServerProcess } from './child';
 import { databaseEnv, HOT_SHARE_CLASS, pgConfig, prepareDatabase, sibling, type BenchDatabase, type DatasetSize } from './dataset';
 import { drive, warmUp, type Sample } from './load';
 import { summarizeProfile } from './profile-summary';
-import { machineLine, markdownReport, markdownTable, median, scaleTable, updateDocs, writeResults, type ContenderResult, type Machine, type RunReport, type ScaleComparison, type ScenarioResult } from './report';
+import {
+  machineLine,
+  markdownReport,
+  markdownTable,
+  median,
+  scaleTable,
+  updateDocs,
+  writeResults,
+  type ContenderResult,
+  type Machine,
+  type RunReport,
+  type ScaleComparison,
+  type ScenarioResult,
+} from './report';
 import { CONTENDERS, planScenarios, type ContenderName, type HttpCall, type Plan, type Scenario } from './scenarios';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -81,7 +94,11 @@ function parseArgs(argv: string[]): Options {
     warmup: num('warmup', quick ? 0.25 : 3),
     warmupRequests: Math.floor(num('warmup-requests', quick ? 50 : 1_000)),
     connections: Math.floor(num('connections', 32)),
-    only: values.get('only')?.split(',').map((s) => s.trim()) ?? null,
+    only:
+      values
+        .get('only')
+        ?.split(',')
+        .map((s) => s.trim()) ?? null,
   };
 }
 
@@ -172,7 +189,11 @@ async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<Scen
       const servers: Record<ContenderName, ServerProcess> = { baseline, rest: gateway, graphql: gateway };
       live.push({ ...arm, servers, plans: [] });
       const introspection = (await gateway.introspection()) as never;
-      let plans = await planScenarios({ baseline: baseline.port, gateway: gateway.port }, { orders: arm.size.orders, scale, lastNavAt: await lastNavAt(arm.target) }, introspection);
+      let plans = await planScenarios(
+        { baseline: baseline.port, gateway: gateway.port },
+        { orders: arm.size.orders, scale, lastNavAt: await lastNavAt(arm.target) },
+        introspection,
+      );
       if (opts.only) plans = plans.filter((p) => opts.only!.includes(p.key));
       live[live.length - 1].plans = plans;
     }
@@ -184,7 +205,17 @@ async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<Scen
         return new Map<ContenderName, ContenderResult>(
           CONTENDERS.map((c) => {
             const p = sc.plans[c];
-            return [c, { contender: c, state: p.state, reason: 'reason' in p ? p.reason : undefined, bytes: p.state === 'ready' ? p.bytes : undefined, rounds: [], ratios: [] }];
+            return [
+              c,
+              {
+                contender: c,
+                state: p.state,
+                reason: 'reason' in p ? p.reason : undefined,
+                bytes: p.state === 'ready' ? p.bytes : undefined,
+                rounds: [],
+                ratios: [],
+              },
+            ];
           }),
         );
       });
@@ -212,7 +243,9 @@ async function measure(arms: Arm[], opts: Options, scale: boolean): Promise<Scen
             if (s.requests < opts.connections) s = await drive(live[u.arm].servers[u.contender], planOf(u), opts.connections, 600, 2 * opts.connections);
             samples[u.arm].set(u.contender, s);
             results[u.arm].get(u.contender)!.rounds.push(s);
-            log(`  round ${round + 1} ${tag(u.arm)}${u.contender.padEnd(8)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  ${Math.round(s.cpuPerRequest)} µs CPU/req${s.non2xx || s.errors ? `  NON-2XX ${s.non2xx} ERRORS ${s.errors}` : ''}`);
+            log(
+              `  round ${round + 1} ${tag(u.arm)}${u.contender.padEnd(8)} ${Math.round(s.rps).toString().padStart(6)} req/s  p50 ${s.p50} ms  p99 ${s.p99} ms  ${Math.round(s.cpuPerRequest)} µs CPU/req${s.non2xx || s.errors ? `  NON-2XX ${s.non2xx} ERRORS ${s.errors}` : ''}`,
+            );
           }
           samples.forEach((m, i) => {
             const base = m.get('baseline');
@@ -240,7 +273,9 @@ function callOf(plan: Plan): HttpCall {
 function latestProfile(): string | undefined {
   const dir = join(RESULTS, 'profiles');
   try {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort();
     return files.length ? join(dir, files[files.length - 1]) : undefined;
   } catch {
     return undefined;
@@ -251,7 +286,14 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const startedAt = new Date().toISOString();
   const stamp = startedAt.replace(/[:.]/g, '-');
-  const settings = { orders: opts.orders, navs: opts.navs, rounds: opts.rounds, duration: `${opts.duration}s`, warmup: `${opts.warmup}s and ${opts.warmupRequests} requests`, connections: opts.connections };
+  const settings = {
+    orders: opts.orders,
+    navs: opts.navs,
+    rounds: opts.rounds,
+    duration: `${opts.duration}s`,
+    warmup: `${opts.warmup}s and ${opts.warmupRequests} requests`,
+    connections: opts.connections,
+  };
   let failed = false;
 
   if (!opts.scale) {
@@ -268,7 +310,13 @@ async function main() {
       const files = writeResults(RESULTS, `${stamp}-${report.mode}`, report, md);
       process.stdout.write(`\n${machineLine(m)}\n\n${markdownTable(report)}\n\nWritten: ${files.join(', ')}\n`);
       if (opts.docs) {
-        const ok = updateDocs(DOCS, 'results', `Run ${startedAt} (${report.mode}; ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(', ')})\n\nMachine: ${machineLine(m)}\n\n${markdownTable(report)}`);
+        const ok = updateDocs(
+          DOCS,
+          'results',
+          `Run ${startedAt} (${report.mode}; ${Object.entries(settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')})\n\nMachine: ${machineLine(m)}\n\n${markdownTable(report)}`,
+        );
         log(ok ? `updated ${DOCS}` : `could not find the results markers in ${DOCS}`);
       }
       failed = scenarios.some((s) => s.contenders.some((c) => c.state === 'failed' || c.rounds.some((r) => r.non2xx > 0 || r.errors > 0)));
@@ -278,7 +326,11 @@ async function main() {
   } else {
     const sizes: { label: string; suffix: string; size: DatasetSize }[] = [
       { label: '10,000 orders / 1,000 NAVs', suffix: 'bench_scale_s', size: { orders: 10_000, navs: 1_000 } },
-      { label: `${opts.orders > 10_000 ? opts.orders.toLocaleString('en-US') : '1,000,000'} orders / ${opts.navs > 1_000 ? opts.navs.toLocaleString('en-US') : '100,000'} NAVs`, suffix: 'bench_scale_l', size: { orders: opts.orders > 10_000 ? opts.orders : 1_000_000, navs: opts.navs > 1_000 ? opts.navs : 100_000 } },
+      {
+        label: `${opts.orders > 10_000 ? opts.orders.toLocaleString('en-US') : '1,000,000'} orders / ${opts.navs > 1_000 ? opts.navs.toLocaleString('en-US') : '100,000'} NAVs`,
+        suffix: 'bench_scale_l',
+        size: { orders: opts.orders > 10_000 ? opts.orders : 1_000_000, navs: opts.navs > 1_000 ? opts.navs : 100_000 },
+      },
     ];
     let m: Machine | null = null;
     const opened: { target: BenchDatabase; close: () => Promise<void> }[] = [];
@@ -291,7 +343,11 @@ async function main() {
         await prepareDatabase(db.target, s.size, log);
         m ??= await machine(db.target);
       }
-      measured = await measure(sizes.map((s, i) => ({ label: s.size.orders.toLocaleString('en-US'), target: opened[i].target, size: s.size })), opts, true);
+      measured = await measure(
+        sizes.map((s, i) => ({ label: s.size.orders.toLocaleString('en-US'), target: opened[i].target, size: s.size })),
+        opts,
+        true,
+      );
     } finally {
       for (const db of opened) await db.close();
     }
@@ -305,7 +361,16 @@ async function main() {
         const cpu = (r?: ContenderResult) => (r && r.rounds.length ? median(r.rounds.map((x) => x.cpuPerRequest)) : null);
         const a = p(c);
         const b = p(l);
-        comparisons.push({ key: sc.key, title: sc.title, contender: c.contender, smallP99: a, largeP99: b, ratio: a && b ? b / a : null, smallCpu: cpu(c), largeCpu: cpu(l) });
+        comparisons.push({
+          key: sc.key,
+          title: sc.title,
+          contender: c.contender,
+          smallP99: a,
+          largeP99: b,
+          ratio: a && b ? b / a : null,
+          smallCpu: cpu(c),
+          largeCpu: cpu(l),
+        });
       }
     }
     const report: RunReport = { startedAt, mode: 'scale', settings, machine: m!, scenarios: measured[1], smallScenarios: measured[0], scale: comparisons };
@@ -314,7 +379,13 @@ async function main() {
     const files = writeResults(RESULTS, `${stamp}-scale`, report, md);
     process.stdout.write(`\n${machineLine(m!)}\n\n${table}\n\nWritten: ${files.join(', ')}\n`);
     if (opts.docs) {
-      const ok = updateDocs(DOCS, 'scale', `Run ${startedAt} (${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(', ')})\n\nMachine: ${machineLine(m!)}\n\n${table}`);
+      const ok = updateDocs(
+        DOCS,
+        'scale',
+        `Run ${startedAt} (${Object.entries(settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')})\n\nMachine: ${machineLine(m!)}\n\n${table}`,
+      );
       log(ok ? `updated ${DOCS}` : `could not find the scale markers in ${DOCS}`);
     }
     failed = measured.flat().some((s) => s.contenders.some((c) => c.state === 'failed' || c.rounds.some((r) => r.non2xx > 0 || r.errors > 0)));

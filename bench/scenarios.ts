@@ -29,10 +29,7 @@ export interface HttpCall {
 }
 
 export type Plan =
-  | { state: 'ready'; call: HttpCall; bytes: number }
-  | { state: 'skipped'; reason: string }
-  | { state: 'failed'; reason: string }
-  | { state: 'n/a' };
+  { state: 'ready'; call: HttpCall; bytes: number } | { state: 'skipped'; reason: string } | { state: 'failed'; reason: string } | { state: 'n/a' };
 
 export interface Scenario {
   key: string;
@@ -75,7 +72,13 @@ export function targets(opts: ScenarioOptions): Target[] {
       method: 'POST',
       paths: ['/orders/subscribe'],
       // A fresh externalRef per request ({{seq}}, see SEQ), in case the flow refuses a repeated one.
-      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, amountSubscription: 1000, externalRef: `bench-${RUN}-${SEQ}` },
+      body: {
+        distributorId: HOT_DISTRIBUTOR,
+        investorId: HOT_INVESTOR,
+        shareClassId: HOT_SHARE_CLASS,
+        amountSubscription: 1000,
+        externalRef: `bench-${RUN}-${SEQ}`,
+      },
     },
     {
       key: 'subscribe-1',
@@ -92,8 +95,18 @@ export function targets(opts: ScenarioOptions): Target[] {
       // One token: a whole run reserves a few thousand of the hot holding (HOT_HOLDING).
       body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 },
     },
-    { key: 'orders-list', title: `GET /orders/subscriptions/distributor/:id?status=${LIST_STATUS}`, method: 'GET', paths: [`/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`] },
-    { key: 'orders-list-investor', title: `GET /orders/subscriptions/investor/:id?status=${LIST_STATUS}`, method: 'GET', paths: [`/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`] },
+    {
+      key: 'orders-list',
+      title: `GET /orders/subscriptions/distributor/:id?status=${LIST_STATUS}`,
+      method: 'GET',
+      paths: [`/orders/subscriptions/distributor/${HOT_DISTRIBUTOR}?status=${LIST_STATUS}`],
+    },
+    {
+      key: 'orders-list-investor',
+      title: `GET /orders/subscriptions/investor/:id?status=${LIST_STATUS}`,
+      method: 'GET',
+      paths: [`/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`],
+    },
     {
       key: 'orders-page',
       title: 'GraphQL orders page of 100 with investor and shareClass',
@@ -105,7 +118,12 @@ export function targets(opts: ScenarioOptions): Target[] {
   ];
   const day = { start: opts.lastNavAt - 2 * 24 * HOUR_MS, end: opts.lastNavAt - 24 * HOUR_MS };
   const navHistory: Target[] = [
-    { key: 'nav-history-100', title: 'GET /funds/shareclass/nav/history (last 100)', method: 'GET', paths: [`/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}`] },
+    {
+      key: 'nav-history-100',
+      title: 'GET /funds/shareclass/nav/history (last 100)',
+      method: 'GET',
+      paths: [`/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}`],
+    },
     {
       key: 'nav-history-day',
       title: 'GET /funds/shareclass/nav/history (one-day range)',
@@ -131,20 +149,23 @@ export function send(port: number, call: HttpCall, index = 0): Promise<Answer> {
   const { path, body: template } = call.requests[index % call.requests.length];
   const body = template?.split(SEQ).join(`p${probeSeq++}`);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: call.method, path, headers: { ...call.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = raw;
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          /* kept as text */
-        }
-        resolve({ status: res.statusCode ?? 0, body, bytes: Buffer.byteLength(raw) });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: call.method, path, headers: { ...call.headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = raw;
+          try {
+            body = JSON.parse(raw);
+          } catch {
+            /* kept as text */
+          }
+          resolve({ status: res.statusCode ?? 0, body, bytes: Buffer.byteLength(raw) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -229,7 +250,9 @@ export async function planScenarios(ports: Ports, opts: ScenarioOptions, introsp
           a.status === 200 && !a.body?.errors && Array.isArray(items)
             ? { state: 'ready', call, bytes: a.bytes }
             : { state: 'failed', reason: `probe answered ${a.status}: ${JSON.stringify(a.body?.errors ?? a.body).slice(0, 300)}` };
-        const fields = Object.entries(op.fields).map(([k, v]) => `&${k}=${v.join(',')}`).join('');
+        const fields = Object.entries(op.fields)
+          .map(([k, v]) => `&${k}=${v.join(',')}`)
+          .join('');
         t.baselinePaths = [`/bench/orders-page?limit=100${op.filter.distributorId === null ? '' : `&distributorId=${HOT_DISTRIBUTOR}`}${fields}`];
       }
     } else {
@@ -276,7 +299,10 @@ export async function planScenarios(ports: Ports, opts: ScenarioOptions, introsp
       plans.baseline = { state: 'skipped', reason: 'nothing of the project to compare with on this build' };
     } else {
       const b = await send(ports.baseline, baseCall);
-      plans.baseline = b.status >= 200 && b.status < 300 ? { state: 'ready', call: baseCall, bytes: b.bytes } : { state: 'failed', reason: `probe answered ${b.status}: ${JSON.stringify(b.body).slice(0, 300)}` };
+      plans.baseline =
+        b.status >= 200 && b.status < 300
+          ? { state: 'ready', call: baseCall, bytes: b.bytes }
+          : { state: 'failed', reason: `probe answered ${b.status}: ${JSON.stringify(b.body).slice(0, 300)}` };
       if (plans.rest.state === 'ready' && plans.baseline.state === 'ready') {
         const r = await send(ports.gateway, plans.rest.call);
         shapeNotes = compareShapes(b.body?.data, r.body?.data);

@@ -66,7 +66,8 @@ async function main() {
     const batchMs = Date.now() - start;
 
     const redemptions = [];
-    for (let i = 0; i < Math.min(N, 5); i++) redemptions.push(await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '10', stage: 'accepted', chainId: '31337' }));
+    for (let i = 0; i < Math.min(N, 5); i++)
+      redemptions.push(await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '10', stage: 'accepted', chainId: '31337' }));
     for (const r of redemptions) {
       await settle(r.id);
       await finalOrder(gw, r.id);
@@ -80,7 +81,8 @@ async function main() {
       await aWhitelistedWallet(gw, inv.id, randomWallet());
       holders.push(inv);
     }
-    for (let i = 0; i < D; i++) dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
+    for (let i = 0; i < D; i++)
+      dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const date = dealingOrders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '1.25', new Date(`${date}T21:59:00Z`));
     const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
@@ -94,7 +96,11 @@ async function main() {
       if (!tx.orderId) outcomeMs.push(Date.now() - t0);
     };
     const dealingStart = Date.now();
-    const run = await opsCall(gw, `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId } transactions { id } } }`, { sc: m.shareClass.id, d: date });
+    const run = await opsCall(
+      gw,
+      `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId } transactions { id } } }`,
+      { sc: m.shareClass.id, d: date },
+    );
     const callMs = Date.now() - dealingStart;
     if (run.errors) throw new Error(JSON.stringify(run.errors));
     // One count a second (not a poll per order: 1,000 pollers would be the bench's own load).

@@ -84,7 +84,10 @@ async function main() {
       startElu.value = performance.eventLoopUtilization();
     } else if (m.type === 'finish') {
       const committed = m.committed!;
-      await awaitAll(committed.map(([id]) => id), m.until!);
+      await awaitAll(
+        committed.map(([id]) => id),
+        m.until!,
+      );
       const elu = performance.eventLoopUtilization(startElu.value).utilization;
       const latencies: number[] = [];
       let missing = 0;

@@ -103,7 +103,9 @@ async function main() {
     const warmUp = rest.slice(0, WARM_UP * PRODUCERS);
     const measured = rest.slice(WARM_UP * PRODUCERS);
     await moveOrder(orm, probe, 'accepted', systemClock.now());
-    const heard = await Promise.all(shares.map((s) => (s.worker.postMessage({ type: 'await', ids: [probe], until: Date.now() + 30_000 }), s.next<{ counts: number[] }>('awaited'))));
+    const heard = await Promise.all(
+      shares.map((s) => (s.worker.postMessage({ type: 'await', ids: [probe], until: Date.now() + 30_000 }), s.next<{ counts: number[] }>('awaited'))),
+    );
     log(`probe transition reached ${heard.reduce((a, h) => a + h.counts[0], 0)} subscribers`);
 
     const producers = await Promise.all(
@@ -155,17 +157,26 @@ async function main() {
     const producerDeadline = Date.now() + DRAIN_MS;
     while (inFlight > 0 && Date.now() < producerDeadline) await wait(5);
     const producedIn = (Date.now() - started) / 1000;
-    const producerElu = await Promise.all(producers.map((p) => new Promise<number>((resolve) => {
-      p.on('message', (msg: { type: string; elu?: number }) => msg.type === 'stopped' && resolve(msg.elu!));
-      p.postMessage({ type: 'stop' });
-    })));
-    log(`committed ${committed.length} transitions in ${producedIn.toFixed(1)} s (${(committed.length / producedIn).toFixed(0)}/s; ${behind} more than 100 ms late; ${failures} failed${failures ? `: ${lastError}` : ''})`);
+    const producerElu = await Promise.all(
+      producers.map(
+        (p) =>
+          new Promise<number>((resolve) => {
+            p.on('message', (msg: { type: string; elu?: number }) => msg.type === 'stopped' && resolve(msg.elu!));
+            p.postMessage({ type: 'stop' });
+          }),
+      ),
+    );
+    log(
+      `committed ${committed.length} transitions in ${producedIn.toFixed(1)} s (${(committed.length / producedIn).toFixed(0)}/s; ${behind} more than 100 ms late; ${failures} failed${failures ? `: ${lastError}` : ''})`,
+    );
 
     const until = Date.now() + DRAIN_MS;
     const results = await Promise.all(
       shares.map((s) => {
         s.worker.postMessage({ type: 'finish', committed, until });
-        return s.next<{ latencies: Float64Array; missing: number; duplicates: number; received: number; errors: number; elu: number; subscribers: number }>('finished');
+        return s.next<{ latencies: Float64Array; missing: number; duplicates: number; received: number; errors: number; elu: number; subscribers: number }>(
+          'finished',
+        );
       }),
     );
     const wall = (Date.now() - started) / 1000;
@@ -176,7 +187,13 @@ async function main() {
     for (const r of results) (all.set(r.latencies, at), (at += r.latencies.length));
     const subscribed = results.reduce((a, r) => a + r.subscribers, 0);
     const result = {
-      subscribers: { asked: SUBSCRIBERS, connected: subscribed, kind: 'ops (ops token), status filter "accepted": every one hears every transition', instances: ports.length, threads: THREADS },
+      subscribers: {
+        asked: SUBSCRIBERS,
+        connected: subscribed,
+        kind: 'ops (ops token), status filter "accepted": every one hears every transition',
+        instances: ports.length,
+        threads: THREADS,
+      },
       transitions: { committed: committed.length, ratePerSecondAsked: RATE, ratePerSecondCommitted: Math.round(committed.length / producedIn) },
       commitToMessageMs: stats(all),
       expectedMessages: committed.length * SUBSCRIBERS,

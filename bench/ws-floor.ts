@@ -17,7 +17,26 @@ import { QUICK } from './production-env';
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? (QUICK ? 50 : 1000));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 5));
 /** About the size of a `next` message of `orderUpdated` with its event fields. */
-const MESSAGE = JSON.stringify({ id: '00000000-0000-0000-0000-000000000000', type: 'next', payload: { data: { orderUpdated: { eventId: 'evt_'.padEnd(28, '0'), orderId: 'ord_'.padEnd(28, '0'), flow: 'one_step', status: 'accepted', previousStatus: 'pending', sequence: 2, webhookEvent: 'order.accepted', distributorId: 'DT000001', shareClassId: 'SC000001', occurredAt: Date.now() } } } });
+const MESSAGE = JSON.stringify({
+  id: '00000000-0000-0000-0000-000000000000',
+  type: 'next',
+  payload: {
+    data: {
+      orderUpdated: {
+        eventId: 'evt_'.padEnd(28, '0'),
+        orderId: 'ord_'.padEnd(28, '0'),
+        flow: 'one_step',
+        status: 'accepted',
+        previousStatus: 'pending',
+        sequence: 2,
+        webhookEvent: 'order.accepted',
+        distributorId: 'DT000001',
+        shareClassId: 'SC000001',
+        occurredAt: Date.now(),
+      },
+    },
+  },
+});
 
 async function clients(port: number, sockets: number): Promise<void> {
   let received = 0;

@@ -20,11 +20,16 @@ export function crossSiteGuard(allowedOrigins: readonly string[]) {
     const fetchSite = req.get('sec-fetch-site')?.trim().toLowerCase();
     const originAllowed = origin !== undefined && allowed.has(origin.trim().toLowerCase());
     if (origin !== undefined && !originAllowed) return refuse(res, `cross-site request refused: origin ${printable(origin)} is not allowed`);
-    if (fetchSite !== undefined && !FIRST_PARTY_FETCH.has(fetchSite) && !originAllowed) return refuse(res, `cross-site request refused: Sec-Fetch-Site ${printable(fetchSite)}`);
+    if (fetchSite !== undefined && !FIRST_PARTY_FETCH.has(fetchSite) && !originAllowed)
+      return refuse(res, `cross-site request refused: Sec-Fetch-Site ${printable(fetchSite)}`);
     if (originAllowed) {
       res.set({ 'access-control-allow-origin': origin.trim(), vary: 'Origin' });
       if (req.method === 'OPTIONS') {
-        res.set({ 'access-control-allow-methods': 'GET, POST, PATCH, DELETE', 'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-actor, x-request-id', 'access-control-max-age': '600' });
+        res.set({
+          'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+          'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-actor, x-request-id',
+          'access-control-max-age': '600',
+        });
         res.status(204).end();
         return;
       }

@@ -71,4 +71,3 @@ export function describeCoercionError(message: string): string {
   if (/of required type/.test(message) || /was not provided/.test(message)) return `${at} is required`;
   return `${at} is invalid`;
 }
-

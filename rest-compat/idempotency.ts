@@ -26,7 +26,9 @@ const idempotencyOwner = (access: Access): string | null => access.ownDistributo
 
 /** Same method, same path, same body (keys sorted at every depth): the same request. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, canonical(body)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([method, path, canonical(body)]))
+    .digest('hex');
 }
 
 function canonical(value: unknown): unknown {
@@ -113,7 +115,14 @@ class NotASuccess extends Error {
  * rolled back to a savepoint and the refusal is kept (a retry gets the same 4xx); a server
  * failure, or a quota's 429, keeps nothing.
  */
-async function runHoldingKey(store: IdempotencyService, em: EntityManager, owner: string, key: string, fingerprint: string, run: (em: EntityManager) => Promise<RestOutcome>): Promise<IdempotentOutcome> {
+async function runHoldingKey(
+  store: IdempotencyService,
+  em: EntityManager,
+  owner: string,
+  key: string,
+  fingerprint: string,
+  run: (em: EntityManager) => Promise<RestOutcome>,
+): Promise<IdempotentOutcome> {
   return em.transactional(async (tem) => {
     const held = await store.held(tem, owner, key, fingerprint);
     if (held.kind === 'replay') return replay(held);

@@ -54,10 +54,10 @@ export interface RouteRow<TResult, TVars> {
 export type Sent<T> = [unknown] extends [T]
   ? unknown
   : [NonNullable<T>] extends [readonly unknown[]]
-  ? unknown
-  : [NonNullable<T>] extends [object]
-    ? { [K in keyof NonNullable<T>]: Sent<NonNullable<T>[K]> } | Extract<T, null | undefined>
-    : unknown;
+    ? unknown
+    : [NonNullable<T>] extends [object]
+      ? { [K in keyof NonNullable<T>]: Sent<NonNullable<T>[K]> } | Extract<T, null | undefined>
+      : unknown;
 
 /** A row of a route table, its types checked where it was written (`route()`). */
 export interface RestRoute extends Omit<RouteRow<unknown, unknown>, 'document' | 'variables' | 'data'> {

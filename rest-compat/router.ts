@@ -98,7 +98,8 @@ export function restRouter(deps: RestRouterDeps): express.Router {
     }
     const bearer = bearerToken(req);
     const base = { query: req.query as Record<string, unknown>, body: body as Record<string, unknown>, headers: req.headers };
-    const found = bearer !== null ? match(tableO, req.method, req.path, base) : (match(tableR, req.method, req.path, base) ?? match(tableO, req.method, req.path, base));
+    const found =
+      bearer !== null ? match(tableO, req.method, req.path, base) : (match(tableR, req.method, req.path, base) ?? match(tableO, req.method, req.path, base));
     if (!found) {
       sendEnvelope(res, 404, failure(`no route ${req.method} ${req.path}`));
       return;
@@ -116,9 +117,16 @@ export function restRouter(deps: RestRouterDeps): express.Router {
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
         const ctx = await createContext({ em, principal, services: deps.services, requestId: currentScope()?.requestId ?? '' });
-        const outcome = await idempotent(deps.services.idempotency, em, req, ctx.access, (runEm) => runRoute(deps.schema, found.route, found.req, runEm === em ? ctx : contextOver(ctx, runEm)), {
-          atomic: !found.route.callsOut,
-        });
+        const outcome = await idempotent(
+          deps.services.idempotency,
+          em,
+          req,
+          ctx.access,
+          (runEm) => runRoute(deps.schema, found.route, found.req, runEm === em ? ctx : contextOver(ctx, runEm)),
+          {
+            atomic: !found.route.callsOut,
+          },
+        );
         if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
         sendJson(res, outcome.status, outcome.json, outcome.headers);
       } catch (err) {
@@ -202,4 +210,3 @@ async function resolvePrincipal(
     }
   }
 }
-

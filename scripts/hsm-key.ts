@@ -11,7 +11,13 @@ import { parsePkcs11Signer } from '../src/modules/chain/signer/pkcs11-config';
 import { Pkcs11Token } from '../src/modules/chain/signer/pkcs11-token';
 
 const USAGE = 'usage: npm run hsm-key -- --library <path> --token <token label> --label <key label> (--pin-env <VAR> | --pin-file <path>) [--show]';
-const FLAGS: Record<string, string> = { '--library': 'library', '--token': 'tokenLabel', '--label': 'keyLabel', '--pin-env': 'pinEnv', '--pin-file': 'pinFile' };
+const FLAGS: Record<string, string> = {
+  '--library': 'library',
+  '--token': 'tokenLabel',
+  '--label': 'keyLabel',
+  '--pin-env': 'pinEnv',
+  '--pin-file': 'pinFile',
+};
 
 function main(): void {
   const args = process.argv.slice(2);

@@ -23,7 +23,8 @@ async function main() {
   }
   const mode = args[0] === '--revoke' || args[0] === '--rotate' ? args[0] : null;
   const name = mode ? args[1] : args[0];
-  const usage = 'usage: npm run ops-token -- <name> --role <viewer|operator|approver|admin> [--role …]   |   -- --rotate <name> [--role …]   |   -- --revoke <name>';
+  const usage =
+    'usage: npm run ops-token -- <name> --role <viewer|operator|approver|admin> [--role …]   |   -- --rotate <name> [--role …]   |   -- --revoke <name>';
   if (!name || (!mode && !roles.length)) throw new Error(usage);
   const config = loadConfig();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, clock: systemClock });
@@ -34,7 +35,9 @@ async function main() {
     if (mode === '--revoke') {
       console.log(`revoked ${await tokens.revokeByName(em, name)} token(s) named ${name}`);
     } else {
-      const issued = await runInScope({ actor: 'cli' }, () => (mode === '--rotate' ? tokens.rotate(em, name, roles.length ? roles : undefined) : tokens.issue(em, name, roles)));
+      const issued = await runInScope({ actor: 'cli' }, () =>
+        mode === '--rotate' ? tokens.rotate(em, name, roles.length ? roles : undefined) : tokens.issue(em, name, roles),
+      );
       console.log(`ops token for ${name} with roles ${issued.roles.join(', ')} (shown once, valid until ${issued.expiresAt.toISOString()}): ${issued.token}`);
     }
   } finally {

@@ -12,7 +12,13 @@ async function main() {
   const funds = (env.SUPPLY_SIM_FUNDS ?? 'any').trim();
   const simulator = new SupplySimulator({
     providerId: env.SUPPLY_SIM_PROVIDER || 'supply-sim',
-    funds: funds === 'any' ? 'any' : funds.split(',').map((f) => f.trim()).filter(Boolean),
+    funds:
+      funds === 'any'
+        ? 'any'
+        : funds
+            .split(',')
+            .map((f) => f.trim())
+            .filter(Boolean),
     callbackUrl: env.SUPPLY_SIM_CALLBACK_URL || undefined,
     callbackSecret: env.SUPPLY_SIM_CALLBACK_SECRET || undefined,
   });

@@ -83,7 +83,21 @@ export interface Gateway {
 
 export interface GatewayDeps {
   config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<Pick<Config, 'jwt' | 'trustProxy' | 'graphqlIntrospection' | 'graphqlLimits' | 'metricsToken' | 'corsAllowedOrigins' | 'hostBindingRequired' | 'tls' | 'opsTokenTtlSeconds' | 'recoveryDelaySeconds'>> & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };
+    Partial<
+      Pick<
+        Config,
+        | 'jwt'
+        | 'trustProxy'
+        | 'graphqlIntrospection'
+        | 'graphqlLimits'
+        | 'metricsToken'
+        | 'corsAllowedOrigins'
+        | 'hostBindingRequired'
+        | 'tls'
+        | 'opsTokenTtlSeconds'
+        | 'recoveryDelaySeconds'
+      >
+    > & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };
   orm: MikroORM;
   clock: Clock;
   /** Supply-side platforms by provider id (Config.supplyProviders). */
@@ -119,7 +133,10 @@ export interface GatewayDeps {
  */
 function httpServer(app: express.Express, tls: Config['tls']): Server {
   if (!tls) return createServer(app);
-  return createTlsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) }, app) as unknown as Server;
+  return createTlsServer(
+    { cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) },
+    app,
+  ) as unknown as Server;
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -133,7 +150,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const eventBus = ops.metrics.instrumentBus(bus);
   const guard = new EndpointGuard(events.webhookAllowedHosts);
   const sender = new WebhookSender(
-    { timeoutMs: events.webhookTimeoutMs, guard, extraCa: events.webhookCaFile ? readFileSync(events.webhookCaFile, 'utf8') : null, secretKey: events.webhookSecretKey },
+    {
+      timeoutMs: events.webhookTimeoutMs,
+      guard,
+      extraCa: events.webhookCaFile ? readFileSync(events.webhookCaFile, 'utf8') : null,
+      secretKey: events.webhookSecretKey,
+    },
     deps.clock,
   );
   const worker = new DeliveryWorker(deps.orm, eventBus, sender, deps.clock, {
@@ -153,7 +175,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   let chainSender: ChainSender | null = null;
   let lockUpRelease: LockUpSchedule | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
-  const services = createServices({ clock: deps.clock, env: deps.config.env, jwt: deps.config.jwt, supply: deps.supply, readCacheTtlMs: deps.readCacheTtlMs, opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds, recoveryDelaySeconds: deps.config.recoveryDelaySeconds, eventBus, rateLimits, quotas, webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey }, chain });
+  const services = createServices({
+    clock: deps.clock,
+    env: deps.config.env,
+    jwt: deps.config.jwt,
+    supply: deps.supply,
+    readCacheTtlMs: deps.readCacheTtlMs,
+    opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds,
+    recoveryDelaySeconds: deps.config.recoveryDelaySeconds,
+    eventBus,
+    rateLimits,
+    quotas,
+    webhooks: { guard, sender, recorder: worker, secretKey: events.webhookSecretKey },
+    chain,
+  });
   if (chain && chains.writable().length) {
     // The modules registered their outcome handlers on the port when the services were wired.
     chainSender = new ChainSender(deps.orm, chains, chain.declareOutcome, deps.chainPollMs);
@@ -164,7 +199,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
   const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
-  const reconciliation = services.reconciliation ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs) : null;
+  const reconciliation = services.reconciliation
+    ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs)
+    : null;
   if (deps.reconcileAtOnce ?? true) reconciliation?.start();
   // Committed events drop what they change from the read cache (src/persistence/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));
@@ -224,7 +261,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(GRAPHQL_PATH, ...graphql.handlers, graphql.errors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
-  app.use(SUPPLY_PREFIX, (req, _res, next) => runInDoorScope({ requestId: req.get('x-request-id') || undefined }, next), supplyCallbackRouter({ orm: deps.orm, services }));
+  app.use(
+    SUPPLY_PREFIX,
+    (req, _res, next) => runInDoorScope({ requestId: req.get('x-request-id') || undefined }, next),
+    supplyCallbackRouter({ orm: deps.orm, services }),
+  );
 
   // The ops console's web page (src/console/serve-console.ts), a client of /graphql like any other.
   app.use(CONSOLE_PATH, consoleRouter({ development }));

@@ -40,10 +40,20 @@ async function main() {
   if (demo) logger.info(demo, 'demo data seeded');
 
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
-  const simulator = config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
+  const simulator =
+    config.supplySimulator && Object.keys(config.supplyProviders).length === 0 ? await startDevSimulator(db.orm.em.fork(), DEMO_PROVIDER) : null;
   const supply = simulator ? { [DEMO_PROVIDER]: simulator.provider } : config.supplyProviders;
   const demoOnChain = anvil && config.seedDemo;
-  const gateway = await createGateway({ config, orm: db.orm, clock: systemClock, supply, events: config.events, chains, reconciliationIntervalMs: config.reconciliationIntervalMs, reconcileAtOnce: !demoOnChain });
+  const gateway = await createGateway({
+    config,
+    orm: db.orm,
+    clock: systemClock,
+    supply,
+    events: config.events,
+    chains,
+    reconciliationIntervalMs: config.reconciliationIntervalMs,
+    reconcileAtOnce: !demoOnChain,
+  });
   if (demoOnChain && gateway.services.chain && gateway.services.walletOnChain) {
     const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
@@ -54,7 +64,10 @@ async function main() {
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const scheme = config.tls ? 'https' : 'http';
-  const lines = [`REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`, `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`];
+  const lines = [
+    `REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`,
+    `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`,
+  ];
   // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
   const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
   if (!handOut) lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
@@ -63,13 +76,19 @@ async function main() {
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
     lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.opsToken}   (signs in as ops, role admin)`);
     lines.push(`Ops token for Sandbox (header Authorization): Bearer ${access.opsToken}   (admin)`);
-    lines.push(`Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.approverToken}   (signs in as a second ops principal, role approver: approves what the admin requests)`);
+    lines.push(
+      `Console http://${shown}:${port}${CONSOLE_PATH}/#token=${access.approverToken}   (signs in as a second ops principal, role approver: approves what the admin requests)`,
+    );
     if (access.surfaceO) {
-      lines.push(`Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`);
+      lines.push(
+        `Surface O as ${access.surfaceO.partnerId}: POST ${REST_PREFIX}/auth/token with x-api-key ${access.surfaceO.apiKey} and x-api-secret ${access.surfaceO.apiSecret}`,
+      );
     }
   }
   for (const c of Object.values(chains)) {
-    const where = c.embedded ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})` : `(${describeAgentKey(c)}, ${c.confirmations} confirmations)`;
+    const where = c.embedded
+      ? `(embedded anvil, ${anvil?.stateFile ? `state in ${config.chainDataDir}` : 'state in memory'})`
+      : `(${describeAgentKey(c)}, ${c.confirmations} confirmations)`;
     lines.push(`Chain    ${c.chainId} ${redactUrl(c.rpcUrls[0])}   ${where}`);
   }
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));

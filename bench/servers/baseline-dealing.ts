@@ -42,7 +42,7 @@ export function baselineDates(cal: BaselineCalendar, frequency: number, cutOffDa
   let day = Math.floor(t / DAY_MS);
   while (!businessDay(day, cal.holidays) || t >= day * DAY_MS + cutOffMs) day++;
   let settle = day;
-  for (let lag = cal.settlementLagDays; lag > 0; ) if (businessDay(++settle, cal.holidays)) lag--;
+  for (let lag = cal.settlementLagDays; lag > 0;) if (businessDay(++settle, cal.holidays)) lag--;
   const dates = { dealingDate: isoDay(day), cutOffAt: new Date(day * DAY_MS + cutOffMs), expectedSettlementDate: isoDay(settle) };
   last.set(key, { from: t, until: dates.cutOffAt.getTime(), dates });
   return { ...dates, cutOffAt: new Date(dates.cutOffAt) };

@@ -222,7 +222,9 @@ const DEALING_COLUMNS = `sc.status as share_class_status, sc.currency, sc.fees_s
               cal.time_zone, cal.cut_off_time, cal.settlement_lag_days, cal.holidays, cal.settlement_currencies`;
 
 function datesFor(p: Row, kind: 'subscription' | 'redemption', now: Date): BaselineDates {
-  const cal = p.time_zone ? { timeZone: p.time_zone, cutOffTime: p.cut_off_time, settlementLagDays: p.settlement_lag_days, holidays: p.holidays } : DEFAULT_BASELINE_CALENDAR;
+  const cal = p.time_zone
+    ? { timeZone: p.time_zone, cutOffTime: p.cut_off_time, settlementLagDays: p.settlement_lag_days, holidays: p.holidays }
+    : DEFAULT_BASELINE_CALENDAR;
   const s = p.sub_redemption ?? {};
   return baselineDates(cal, Number(kind === 'subscription' ? s.subFreq : s.redFreq) || 0, Number(s.cutOffTime_days) || 0, now);
 }
@@ -300,12 +302,28 @@ async function subscribe(req: IncomingMessage, res: ServerResponse, body: Row) {
   const o = await insertOrder(
     pool,
     {
-      flow: 'two_step', surface: 'R', type: 'subscription', distributor_id: body.distributorId, investor_id: body.investorId, share_class_id: body.shareClassId,
-      currency: terms.currency, amount: amount.toFixed(), fees_sub_bps: p.fees_sub_bps, amount_fees_total: fees.toFixed(), amount_payable: amount.plus(fees).toFixed(),
-      nav: p.close, nav_published_at: p.published_at, amount_tokens_estimated: p.close ? amount.div(p.close).toDecimalPlaces(18).toFixed() : null,
-      delivery_mode: p.delivery_mode, delivery_wallet: p.delivery_mode === 'hold' ? p.distributor_wallet : p.investor_wallet,
-      chain_id: p.chain_id, wallet_address: p.investor_wallet, external_ref: typeof body.externalRef === 'string' ? body.externalRef : null,
-      dealing_date: dates.dealingDate, cut_off_at: dates.cutOffAt, expected_settlement_date: dates.expectedSettlementDate,
+      flow: 'two_step',
+      surface: 'R',
+      type: 'subscription',
+      distributor_id: body.distributorId,
+      investor_id: body.investorId,
+      share_class_id: body.shareClassId,
+      currency: terms.currency,
+      amount: amount.toFixed(),
+      fees_sub_bps: p.fees_sub_bps,
+      amount_fees_total: fees.toFixed(),
+      amount_payable: amount.plus(fees).toFixed(),
+      nav: p.close,
+      nav_published_at: p.published_at,
+      amount_tokens_estimated: p.close ? amount.div(p.close).toDecimalPlaces(18).toFixed() : null,
+      delivery_mode: p.delivery_mode,
+      delivery_wallet: p.delivery_mode === 'hold' ? p.distributor_wallet : p.investor_wallet,
+      chain_id: p.chain_id,
+      wallet_address: p.investor_wallet,
+      external_ref: typeof body.externalRef === 'string' ? body.externalRef : null,
+      dealing_date: dates.dealingDate,
+      cut_off_at: dates.cutOffAt,
+      expected_settlement_date: dates.expectedSettlementDate,
     },
     'created',
     actor,
@@ -350,7 +368,12 @@ function oneStepRecord(o: Row) {
 function placeOneStep(db: Pool | PoolClient, req: IncomingMessage, body: Row, dates: BaselineDates, order: Row): Promise<Row> {
   const parties = { distributor_id: body.distributorId, investor_id: body.investorId, share_class_id: body.shareClassId };
   const dealing = { dealing_date: dates.dealingDate, cut_off_at: dates.cutOffAt, expected_settlement_date: dates.expectedSettlementDate };
-  return insertOrder(db, { id: `ord_${randomBytes(12).toString('hex')}`, flow: 'one_step', surface: 'R', ...parties, ...order, ...dealing }, 'pending', actorOf(req));
+  return insertOrder(
+    db,
+    { id: `ord_${randomBytes(12).toString('hex')}`, flow: 'one_step', surface: 'R', ...parties, ...order, ...dealing },
+    'pending',
+    actorOf(req),
+  );
 }
 
 /** One-step subscription (`amount`): placed `pending`, unpriced; one read and one insert statement, as the gateway. */
@@ -391,7 +414,10 @@ async function redeemOneStep(req: IncomingMessage, res: ServerResponse, body: Ro
     if (p.investor_status !== 'active' || p.share_class_status !== 'active') return refuse(409, 'not trading');
     const now = new Date();
     const dates = datesFor(p, 'redemption', now);
-    const held = await client.query(`select balance::text from holding where investor_id = $1 and share_class_id = $2 for update`, [body.investorId, body.shareClassId]);
+    const held = await client.query(`select balance::text from holding where investor_id = $1 and share_class_id = $2 for update`, [
+      body.investorId,
+      body.shareClassId,
+    ]);
     const balance = new Dec(held.rows[0]?.balance ?? 0);
     const reserved = await client.query(
       `select coalesce(sum(token_count), 0)::text as reserved from "order"
@@ -402,7 +428,10 @@ async function redeemOneStep(req: IncomingMessage, res: ServerResponse, body: Ro
     if (tokenCount.greaterThan(balance.minus(promised))) return refuse(400, 'tokenCount exceeds holdings');
     const lockup = Number(p.sub_redemption?.lockup) || 0;
     if (lockup > 0) {
-      const lots = await client.query(`select remaining::text, settled_at from holding_lot where investor_id = $1 and share_class_id = $2 and remaining > 0 order by settled_at`, [body.investorId, body.shareClassId]);
+      const lots = await client.query(
+        `select remaining::text, settled_at from holding_lot where investor_id = $1 and share_class_id = $2 and remaining > 0 order by settled_at`,
+        [body.investorId, body.shareClassId],
+      );
       let inLots = new Dec(0);
       let unlocked = new Dec(0);
       for (const lot of lots.rows) {
@@ -448,7 +477,11 @@ async function ordersPage(req: IncomingMessage, res: ServerResponse, q: URLSearc
     }
     return out;
   };
-  const items = rows.map(({ investor, share_class, ...o }) => ({ ...camel(o, orderFields), investor: camel(investor, investorFields), shareClass: camel(share_class, shareClassFields) }));
+  const items = rows.map(({ investor, share_class, ...o }) => ({
+    ...camel(o, orderFields),
+    investor: camel(investor, investorFields),
+    shareClass: camel(share_class, shareClassFields),
+  }));
   send(res, 200, { data: { orders: { items, count: items.length } } });
 }
 
@@ -463,7 +496,8 @@ const server = createServer((req, res) => {
   else if (req.method === 'GET' && path === '/api/v1/funds/shareclass/nav/history') work = navHistory(req, res, url.searchParams);
   else if (req.method === 'GET' && (m = /^\/api\/v1\/funds\/shareclass\/([^/]+)$/.exec(path))) work = shareClass(req, res, m[1]);
   // The two-step flow is the body with `amountSubscription`; the one-step flow sends `amount`.
-  else if (req.method === 'POST' && path === '/api/v1/orders/subscribe') work = readJson(req).then((b) => ('amountSubscription' in b ? subscribe(req, res, b) : subscribeOneStep(req, res, b)));
+  else if (req.method === 'POST' && path === '/api/v1/orders/subscribe')
+    work = readJson(req).then((b) => ('amountSubscription' in b ? subscribe(req, res, b) : subscribeOneStep(req, res, b)));
   else if (req.method === 'POST' && path === '/api/v1/orders/redeem') work = readJson(req).then((b) => redeemOneStep(req, res, b));
   else if (req.method === 'GET' && (m = /^\/api\/v1\/orders\/subscriptions\/(distributor|investor)\/([^/]+)$/.exec(path)))
     work = twoStepOrders(req, res, m[1] === 'distributor' ? 'distributor_id' : 'investor_id', m[2], url.searchParams.get('status'));

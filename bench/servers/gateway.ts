@@ -27,7 +27,10 @@ async function main() {
   });
   // The embedded PostgreSQL runs in the bench's own process; the gateway reaches it by its socket.
   const db = socket
-    ? await MikroORM.init({ ...ormOptions(systemClock), ...socket, pool: { min: 0, max: config.dbPoolMax } }).then((orm) => ({ orm, close: () => orm.close(true) }))
+    ? await MikroORM.init({ ...ormOptions(systemClock), ...socket, pool: { min: 0, max: config.dbPoolMax } }).then((orm) => ({
+        orm,
+        close: () => orm.close(true),
+      }))
     : await openDatabase({ databaseUrl: config.databaseUrl, dataDir: null, poolMax: config.dbPoolMax, clock: systemClock });
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
   const port = await gateway.listen(0, '127.0.0.1');

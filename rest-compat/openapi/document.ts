@@ -65,7 +65,10 @@ const HOST_BINDING = [
 ];
 
 /** A placement for a share class or an investor that is not active (placementParties). */
-export const NOT_TRADING = ['share class <shareClassId> is <status>: it takes no new orders', 'investor <investorId> is <status>: it places no orders'] as const;
+export const NOT_TRADING = [
+  'share class <shareClassId> is <status>: it takes no new orders',
+  'investor <investorId> is <status>: it places no orders',
+] as const;
 
 /**
  * What the facade answers of any request's values before a row's operation decides anything: the
@@ -165,7 +168,13 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
     });
   }
   if (first.auth !== 'none' && first.method === 'POST') {
-    parameters.push({ name: 'x-actor', in: 'header', required: false, description: `Stamps createdBy/updatedBy (default \`${first.auth === 'host' ? 'Network' : 'system'}\`)`, schema: { type: 'string' } });
+    parameters.push({
+      name: 'x-actor',
+      in: 'header',
+      required: false,
+      description: `Stamps createdBy/updatedBy (default \`${first.auth === 'host' ? 'Network' : 'system'}\`)`,
+      schema: { type: 'string' },
+    });
   }
 
   const bodies = docs.map((d) => d.body).filter((b): b is JsonSchema => !!b);
@@ -176,10 +185,22 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
     200: {
       description: 'Success',
       ...(idempotent ? { headers: { 'Idempotent-Replayed': { description: '`true` on a replayed answer', schema: { type: 'string', enum: ['true'] } } } } : {}),
-      content: { 'application/json': { schema: envelopeOk(oneOrAny(docs.map((d) => d.data), 'anyOf')), ...example(200) } },
+      content: {
+        'application/json': {
+          schema: envelopeOk(
+            oneOrAny(
+              docs.map((d) => d.data),
+              'anyOf',
+            ),
+          ),
+          ...example(200),
+        },
+      },
     },
   };
-  for (const status of Object.keys(errors).map(Number).sort((a, b) => a - b)) {
+  for (const status of Object.keys(errors)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     const messages = errors[status].map((m) => `\`${m}\``).join('; ');
     responses[status] = {
       description: `${STATUS_MEANING[status] ?? 'Error'}. errorMsg: ${messages}`,
@@ -190,9 +211,18 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
     };
   }
   return {
-    operationId: `${surface}_${first.method.toLowerCase()}${pathShape(first.path).replace(/\{\}/g, 'By').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId: `${surface}_${first.method.toLowerCase()}${pathShape(first.path)
+      .replace(/\{\}/g, 'By')
+      .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: docs.map((d) => d.summary).join(' / '),
-    ...(docs.some((d) => d.description) ? { description: docs.map((d) => d.description).filter(Boolean).join('\n\n') } : {}),
+    ...(docs.some((d) => d.description)
+      ? {
+          description: docs
+            .map((d) => d.description)
+            .filter(Boolean)
+            .join('\n\n'),
+        }
+      : {}),
     ...(docs.some((d) => d.additive) ? { 'x-additive': true } : {}),
     tags: [tagOf(first.path)],
     ...(first.auth === 'bearer' ? { security: [{ bearer: [] }] } : first.auth === 'none' ? { security: [] } : {}),
@@ -204,7 +234,20 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
 
 function tagOf(path: string): string {
   const seg = path.split('/')[1] ?? '';
-  return { funds: 'share classes and NAVs', assets: 'share classes and NAVs', orders: 'orders', investor: 'investors', user: 'users', webhooks: 'webhooks', events: 'event feed', auth: 'authentication', transaction: 'holdings', health: 'health' }[seg] ?? seg;
+  return (
+    {
+      funds: 'share classes and NAVs',
+      assets: 'share classes and NAVs',
+      orders: 'orders',
+      investor: 'investors',
+      user: 'users',
+      webhooks: 'webhooks',
+      events: 'event feed',
+      auth: 'authentication',
+      transaction: 'holdings',
+      health: 'health',
+    }[seg] ?? seg
+  );
 }
 
 /** The OpenAPI 3.1 document of one surface, from its route rows. */
@@ -251,7 +294,11 @@ function walletRecoveryWebhooks(): Record<string, unknown> {
           'x-additive': true,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] },
+              },
+            },
           },
           responses: { '2XX': { description: 'Received' } },
         },
@@ -262,7 +309,10 @@ function walletRecoveryWebhooks(): Record<string, unknown> {
 
 /** What the gateway POSTs to a webhook registered for an income event type (additive, docs/income.md). */
 function distributionWebhooks(): Record<string, unknown> {
-  const summary = { 'distribution.declared': "a distribution declared on a share class the distributor's investors hold", 'distribution.paid': "one investor's entitlement paid (cash recorded, or tokens minted)" };
+  const summary = {
+    'distribution.declared': "a distribution declared on a share class the distributor's investors hold",
+    'distribution.paid': "one investor's entitlement paid (cash recorded, or tokens minted)",
+  };
   return Object.fromEntries(
     DISTRIBUTION_EVENTS.map((type) => [
       type,
@@ -272,7 +322,11 @@ function distributionWebhooks(): Record<string, unknown> {
           'x-additive': true,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: type }, data: distributionWebhookData }, required: ['event_type', 'data'] } } },
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { event_type: { const: type }, data: distributionWebhookData }, required: ['event_type', 'data'] },
+              },
+            },
           },
           responses: { '2XX': { description: 'Received' } },
         },

@@ -17,12 +17,13 @@ const holdingWebhookData = additive(
     orderId: nullable(str()),
     transferHash: nullable(str('The transaction on chain')),
     chainId: nullable(str()),
-    blockNumber: nullable(str('A transfer\'s block')),
+    blockNumber: nullable(str("A transfer's block")),
     wallet: nullable(str("The investor's own wallet a transfer moved")),
     direction: nullable({ type: 'string', enum: ['in', 'out'] }),
     counterparty: nullable({
       ...obj({ investorId: nullable(id('IN')), wallet: str() }),
-      description: "A transfer's other side: its investor and wallet when the same distributor holds it, the wallet alone (investorId null) when the register does not know it; null when another distributor's investor holds it (hidden across distributors) or for no transfer",
+      description:
+        "A transfer's other side: its investor and wallet when the same distributor holds it, the wallet alone (investorId null) when the register does not know it; null when another distributor's investor holds it (hidden across distributors) or for no transfer",
     }),
     reorg: bool('A transfer undone because its block left the chain'),
     occurredAt: epochMs(),
@@ -39,7 +40,11 @@ export function holdingWebhooks(): Record<string, unknown> {
         'x-additive': true,
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', properties: { event_type: { const: 'holding.changed' }, data: holdingWebhookData }, required: ['event_type', 'data'] } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { event_type: { const: 'holding.changed' }, data: holdingWebhookData }, required: ['event_type', 'data'] },
+            },
+          },
         },
         responses: { '2XX': { description: 'Received' } },
       },

@@ -17,7 +17,11 @@ export const int = (description?: string): JsonSchema => ({ type: 'integer', ...
 export const bool = (description?: string): JsonSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
 export const nullable = (s: JsonSchema): JsonSchema => ({ ...s, type: [s.type as string, 'null'] });
 export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({ type: 'array', items, ...(description ? { description } : {}) });
-export const additive = (s: JsonSchema): JsonSchema => ({ ...s, 'x-additive': true, description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).` });
+export const additive = (s: JsonSchema): JsonSchema => ({
+  ...s,
+  'x-additive': true,
+  description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).`,
+});
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
 /** A webhook event type: the transition table's events (order-states.ts), and a wallet recovery's steps (additive, src/modules/approval). */
 export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, ...DISTRIBUTION_EVENTS, ...HOLDING_EVENTS] };
@@ -158,18 +162,22 @@ export const twoStepCancelResult = obj({ orderId: id('OR'), status: { const: 'ca
 
 /** The one-step order; surface O names the investor `userId` and the distributor `PT######`. */
 export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
-  const parties: Record<string, JsonSchema> = surface === 'O' ? { userId: id('US'), distributorId: id('PT') } : { investorId: id('IN'), distributorId: id('DT') };
+  const parties: Record<string, JsonSchema> =
+    surface === 'O' ? { userId: id('US'), distributorId: id('PT') } : { investorId: id('IN'), distributorId: id('DT') };
   const settlement = additive(
-    obj({
-      nav: nullable(decimal()),
-      tokens: nullable(decimal()),
-      amount: nullable(decimal('Subscription: the amount invested. Redemption: the proceeds, tokens × NAV less `fees`')),
-      fees: nullable(decimal('Redemptions: tokens × NAV × feesRedBps / 10000, kept from the proceeds')),
-      currency: nullable(str()),
-      walletAddress: nullable(str()),
-      transferHash: nullable(str()),
-      failureReason: nullable(str()),
-    }, ['fees']),
+    obj(
+      {
+        nav: nullable(decimal()),
+        tokens: nullable(decimal()),
+        amount: nullable(decimal('Subscription: the amount invested. Redemption: the proceeds, tokens × NAV less `fees`')),
+        fees: nullable(decimal('Redemptions: tokens × NAV × feesRedBps / 10000, kept from the proceeds')),
+        currency: nullable(str()),
+        walletAddress: nullable(str()),
+        transferHash: nullable(str()),
+        failureReason: nullable(str()),
+      },
+      ['fees'],
+    ),
   );
   const schema = obj(
     {
@@ -181,10 +189,10 @@ export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
       amount: num('Subscriptions'),
       currency: nullable(str('Subscriptions')),
       tokenCount: num('Redemptions'),
-      feesSubBps: additive(nullable(num('Subscriptions: the share class\'s subscription fee in bps, copied at placement'))),
+      feesSubBps: additive(nullable(num("Subscriptions: the share class's subscription fee in bps, copied at placement"))),
       amountFeesTotal: additive(nullable(num('Subscriptions: amount × feesSubBps / 10000, unrounded, on top of the amount'))),
       amountPayable: additive(nullable(num('Subscriptions: amount + amountFeesTotal'))),
-      feesRedBps: additive(nullable(num('Redemptions: the share class\'s redemption fee in bps, copied at placement'))),
+      feesRedBps: additive(nullable(num("Redemptions: the share class's redemption fee in bps, copied at placement"))),
       createdAt: epochMs(),
       updatedAt: epochMs(),
       chainId: additive(str()),
@@ -200,14 +208,22 @@ export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
 export const successMessage = obj({ success: bool(), message: str() });
 
 export const webhook = obj({ id: { type: 'string', pattern: '^wh_' }, event_type: str(), endpoint_url: str(), createdAt: epochMs(), createdBy: str() });
-export const webhookWithSecret = { ...webhook, properties: { ...(webhook.properties as object), secret: additive(str('`whsec_…`, shown once: verifies the signatures')) }, required: [...(webhook.required as string[]), 'secret'] };
+export const webhookWithSecret = {
+  ...webhook,
+  properties: { ...(webhook.properties as object), secret: additive(str('`whsec_…`, shown once: verifies the signatures')) },
+  required: [...(webhook.required as string[]), 'secret'],
+};
 
 export const holding = obj({
   userId: id('US'),
   shareClassId: id('SC'),
   tokenBalance: decimal(),
   unlockedBalance: additive(decimal("Tokens past the share class's lock-up, which a redemption may use less those promised to open redemptions")),
-  pendingIn: additive(decimal('Tokens expected from accepted subscriptions not yet settled, at the tokens each was priced at on acceptance (an order not yet priced counts for none)')),
+  pendingIn: additive(
+    decimal(
+      'Tokens expected from accepted subscriptions not yet settled, at the tokens each was priced at on acceptance (an order not yet priced counts for none)',
+    ),
+  ),
   pendingOut: additive(decimal('Tokens promised to open (pending or accepted) redemptions')),
   walletAddress: nullable(str()),
   chainId: nullable(str()),
@@ -217,7 +233,12 @@ export const holding = obj({
   tokenAddress: nullable(str()),
 });
 
-export const tokenPair = obj({ accessToken: str('HS256 JWT, 15 minutes'), refreshToken: str('Works once'), tokenType: { const: 'Bearer' }, expiresIn: { const: 900 } });
+export const tokenPair = obj({
+  accessToken: str('HS256 JWT, 15 minutes'),
+  refreshToken: str('Works once'),
+  tokenType: { const: 'Bearer' },
+  expiresIn: { const: 900 },
+});
 
 export const health = obj({ status: { const: 'ok' }, timestamp: { type: 'string', description: 'ISO-8601' }, env: str() });
 
@@ -249,7 +270,7 @@ export const eventFeedPage = additive(
   obj({
     items: arrayOf(
       obj({
-        eventId: str('`evt_…`, equal to the deliveries\' `webhook-id`'),
+        eventId: str("`evt_…`, equal to the deliveries' `webhook-id`"),
         event_type: eventType,
         data: webhookData,
         occurredAt: epochMs(),

@@ -16,7 +16,11 @@ export const authRoutes = [
     doc: {
       summary: 'Access and refresh tokens for an api key and secret (headers x-api-key, x-api-secret)',
       data: tokenPair,
-      errors: { 401: ['x-api-key and x-api-secret headers are required', 'invalid api key or secret'], 403: ['distributor is <status>'], 429: ['too many attempts, retry later'] },
+      errors: {
+        401: ['x-api-key and x-api-secret headers are required', 'invalid api key or secret'],
+        403: ['distributor is <status>'],
+        429: ['too many attempts, retry later'],
+      },
     },
     document: IssueAccessTokenDocument,
     variables: (req) => ({ apiKey: header(req, 'x-api-key'), apiSecret: header(req, 'x-api-secret') }),
@@ -30,7 +34,12 @@ export const authRoutes = [
       summary: 'A new token pair for a refresh token (each works once)',
       body: obj({ refreshToken: str() }),
       data: tokenPair,
-      errors: { 400: ['refreshToken is required'], 401: ['invalid refresh token', 'refresh token expired', 'refresh token revoked', 'refresh token already used; its token family is revoked'], 403: ['distributor is <status>'], 429: ['too many attempts, retry later'] },
+      errors: {
+        400: ['refreshToken is required'],
+        401: ['invalid refresh token', 'refresh token expired', 'refresh token revoked', 'refresh token already used; its token family is revoked'],
+        403: ['distributor is <status>'],
+        429: ['too many attempts, retry later'],
+      },
     },
     document: RefreshAccessTokenDocument,
     variables: (req) => ({ refreshToken: req.body.refreshToken }),

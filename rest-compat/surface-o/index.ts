@@ -8,4 +8,12 @@ import { webhookRoutesO } from './webhook.routes';
 import { eventFeedRoutes } from '../surface-r/event.routes';
 
 /** Surface O, as spec/api-description.md describes it (Bearer-authenticated distributors). */
-export const SURFACE_O: RestRoute[] = [...authRoutes, ...assetRoutes, ...userRoutes, ...orderRoutes, ...holdingRoutes, ...webhookRoutesO, ...eventFeedRoutes('bearer')];
+export const SURFACE_O: RestRoute[] = [
+  ...authRoutes,
+  ...assetRoutes,
+  ...userRoutes,
+  ...orderRoutes,
+  ...holdingRoutes,
+  ...webhookRoutesO,
+  ...eventFeedRoutes('bearer'),
+];

@@ -18,7 +18,10 @@ export function eventFeedRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) {
       doc: {
         summary: "The distributor's webhook events in log order, after a cursor",
         description: 'Catch up on missed webhooks: `data` is what the webhook carries. Events are served for 30 days.',
-        query: { after: str('`nextCursor` of the previous page; none: the oldest kept event'), limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Default 100' } },
+        query: {
+          after: str('`nextCursor` of the previous page; none: the oldest kept event'),
+          limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Default 100' },
+        },
         data: eventFeedPage,
         errors: { 400: ['invalid cursor', 'limit must be an integer from 1 to 1000'] },
         additive: true,

@@ -10,9 +10,15 @@ export const investorRoutes = [
     doc: {
       summary: 'Register an investor',
       description: 'Each call creates a new `investorId`; the API does not de-duplicate (send an `Idempotency-Key` to retry safely).',
-      body: obj({ distributorId: id('DT'), externalInvestorId: str('Any non-empty string'), email: str(), countryCode: str('ISO country code') }, ['email', 'countryCode']),
+      body: obj({ distributorId: id('DT'), externalInvestorId: str('Any non-empty string'), email: str(), countryCode: str('ISO country code') }, [
+        'email',
+        'countryCode',
+      ]),
       data: investor,
-      errors: { 400: ['distributorId is required', 'externalInvestorId is required', 'email must be a valid email address'], 404: ['distributorId not found: <distributorId>'] },
+      errors: {
+        400: ['distributorId is required', 'externalInvestorId is required', 'email must be a valid email address'],
+        404: ['distributorId not found: <distributorId>'],
+      },
     },
     document: RegisterInvestorDocument,
     variables: (req) => ({

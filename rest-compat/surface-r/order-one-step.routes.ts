@@ -17,7 +17,8 @@ import type { JsonSchema } from '../openapi/schemas';
 
 /** The placement body of a surface: `investorId`/`DT` on R, `userId`/`PT` on O. */
 function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>): JsonSchema {
-  const parties: Record<string, JsonSchema> = surface === 'O' ? { distributorId: S.id('PT'), userId: S.id('US') } : { distributorId: S.id('DT'), investorId: S.id('IN') };
+  const parties: Record<string, JsonSchema> =
+    surface === 'O' ? { distributorId: S.id('PT'), userId: S.id('US') } : { distributorId: S.id('DT'), investorId: S.id('IN') };
   const optional = ['currency', 'chainId', 'walletAddress'];
   return S.obj(
     {
@@ -27,7 +28,7 @@ function placementBody(surface: 'R' | 'O', quantity: Record<string, JsonSchema>)
       chainId: S.str('Numeric EVM chain id'),
       // docs/custody.md: the custody rule.
       walletAddress: S.str(
-        "A wallet of this investor. An address registered to anyone else is refused (400, `walletAddress is not a wallet of investor …`); one the register does not know is held on the order and settles only once ops whitelisted it for this investor",
+        'A wallet of this investor. An address registered to anyone else is refused (400, `walletAddress is not a wallet of investor …`); one the register does not know is held on the order and settles only once ops whitelisted it for this investor',
       ),
     },
     optional,

@@ -108,7 +108,17 @@ export const orderTwoStepRoutes = [
     auth: 'host',
     doc: {
       summary: 'Create a priced two-step subscription (`created`): the body with `amountSubscription`',
-      body: S.obj({ distributorId: S.id('DT'), investorId: S.id('IN'), shareClassId: S.id('SC'), amountSubscription: S.num('Fiat amount, >= 0'), currency: S.str(), externalRef: S.str('Stored verbatim') }, ['currency', 'externalRef']),
+      body: S.obj(
+        {
+          distributorId: S.id('DT'),
+          investorId: S.id('IN'),
+          shareClassId: S.id('SC'),
+          amountSubscription: S.num('Fiat amount, >= 0'),
+          currency: S.str(),
+          externalRef: S.str('Stored verbatim'),
+        },
+        ['currency', 'externalRef'],
+      ),
       data: S.twoStepOrder,
       errors: {
         400: [
@@ -153,19 +163,39 @@ export const orderTwoStepRoutes = [
     method: 'GET',
     path: '/orders/subscriptions/distributor/:distributorId',
     auth: 'host',
-    doc: { summary: "A distributor's two-step orders, newest first", params: { distributorId: S.id('DT') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['distributorId not found'] } },
+    doc: {
+      summary: "A distributor's two-step orders, newest first",
+      params: { distributorId: S.id('DT') },
+      query: LIST_QUERY,
+      data: LIST_DATA,
+      errors: { ...LIST_ERRORS, 404: ['distributorId not found'] },
+    },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { distributorId: req.params.distributorId }),
-    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+    data: (r) => ({
+      items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })),
+      count: r.orders.items.length,
+      nextCursor: r.orders.nextCursor,
+    }),
   }),
   route({
     method: 'GET',
     path: '/orders/subscriptions/investor/:investorId',
     auth: 'host',
-    doc: { summary: "An investor's two-step orders, newest first", params: { investorId: S.id('IN') }, query: LIST_QUERY, data: LIST_DATA, errors: { ...LIST_ERRORS, 404: ['investorId not found'] } },
+    doc: {
+      summary: "An investor's two-step orders, newest first",
+      params: { investorId: S.id('IN') },
+      query: LIST_QUERY,
+      data: LIST_DATA,
+      errors: { ...LIST_ERRORS, 404: ['investorId not found'] },
+    },
     document: TwoStepOrderListDocument,
     variables: (req) => listVariables(req, { investorId: req.params.investorId }),
-    data: (r) => ({ items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })), count: r.orders.items.length, nextCursor: r.orders.nextCursor }),
+    data: (r) => ({
+      items: r.orders.items.map((i) => ({ ...i, amountSubscription: moneyNumber(i.amountSubscription), amountPayable: moneyNumber(i.amountPayable) })),
+      count: r.orders.items.length,
+      nextCursor: r.orders.nextCursor,
+    }),
   }),
   route({
     method: 'POST',
@@ -180,16 +210,27 @@ export const orderTwoStepRoutes = [
       errors: {
         404: ['order not found'],
         409: ['Cannot push subscription in status "<status>" (only "created")'],
-        422: ['<the platform\'s reason, as it gave it>'],
+        422: ["<the platform's reason, as it gave it>"],
         // the order is unchanged in each case
-        503: ['supply-side platform <provider> <is unreachable | timed out | answered unexpectedly>: <detail>', 'supply-side platform <provider> is not configured', 'a push of this subscription is in progress; re-read the order'],
+        503: [
+          'supply-side platform <provider> <is unreachable | timed out | answered unexpectedly>: <detail>',
+          'supply-side platform <provider> is not configured',
+          'a push of this subscription is in progress; re-read the order',
+        ],
       },
     },
     document: PushTwoStepSubscriptionDocument,
     variables: (req) => ({ orderId: req.params.orderId }),
     data: (r) => {
       const o = r.pushTwoStepSubscription;
-      return { orderId: o.orderId, status: o.status, updatedAt: o.updatedAt, updatedBy: o.updatedBy, supplyRefs: o.supplyRefs, statusHistory: historyMap(o.statusHistory) };
+      return {
+        orderId: o.orderId,
+        status: o.status,
+        updatedAt: o.updatedAt,
+        updatedBy: o.updatedBy,
+        supplyRefs: o.supplyRefs,
+        statusHistory: historyMap(o.statusHistory),
+      };
     },
   }),
   route({

@@ -3,7 +3,6 @@ import { route } from '../route';
 import { eventTypeInvalid } from '../../src/modules/webhook/webhook.errors';
 import { arrayOf, bool, eventType, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
 
-
 /** The webhook record as registered, with the signing secret as an additive field shown once. */
 export function registerWebhookRoute(auth: 'host' | 'bearer') {
   return route({
@@ -26,7 +25,15 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
 }
 
 export const webhookRoutes = [
-  route({ method: 'GET', path: '/webhooks', auth: 'host', doc: { summary: "The distributor's webhooks", data: arrayOf(webhook) }, document: WebhooksDocument, variables: () => ({}), data: (r) => r.webhooks }),
+  route({
+    method: 'GET',
+    path: '/webhooks',
+    auth: 'host',
+    doc: { summary: "The distributor's webhooks", data: arrayOf(webhook) },
+    document: WebhooksDocument,
+    variables: () => ({}),
+    data: (r) => r.webhooks,
+  }),
   registerWebhookRoute('host'),
   route({
     method: 'GET',

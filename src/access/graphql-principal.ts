@@ -12,7 +12,11 @@ import { createContext, type ContextServices, type GatewayContext } from './grap
 export async function graphqlPrincipal(services: ContextServices, em: EntityManager, authorization: string | undefined): Promise<Principal> {
   if (!authorization) return anonymous;
   const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
-  const principal = token ? (services.opsToken.isOpsToken(token) ? await opsPrincipal(services, em, token) : await services.accessToken.authenticate(em, token)) : null;
+  const principal = token
+    ? services.opsToken.isOpsToken(token)
+      ? await opsPrincipal(services, em, token)
+      : await services.accessToken.authenticate(em, token)
+    : null;
   if (!principal) {
     throw new GraphQLError('invalid or expired token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
@@ -42,7 +46,12 @@ export async function admittedContext(services: ContextServices, em: EntityManag
 }
 
 /** The context of a GraphQL request or subscription from its Authorization value. */
-export async function graphqlContext(services: ContextServices, em: EntityManager, authorization: string | undefined, requestId: string): Promise<GatewayContext> {
+export async function graphqlContext(
+  services: ContextServices,
+  em: EntityManager,
+  authorization: string | undefined,
+  requestId: string,
+): Promise<GatewayContext> {
   const principal = await refusedAsGraphql(() => graphqlPrincipal(services, em, authorization));
   return admittedContext(services, em, principal, requestId);
 }

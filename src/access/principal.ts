@@ -15,9 +15,7 @@ export const OPS_ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
 export type OpsRole = (typeof OPS_ROLES)[number];
 
 export type Principal =
-  | { kind: 'ops'; name: string; roles: readonly OpsRole[] }
-  | { kind: 'distributor'; distributorId: string; surface: Surface }
-  | { kind: 'anonymous' };
+  { kind: 'ops'; name: string; roles: readonly OpsRole[] } | { kind: 'distributor'; distributorId: string; surface: Surface } | { kind: 'anonymous' };
 
 export const anonymous: Principal = { kind: 'anonymous' };
 

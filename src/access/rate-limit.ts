@@ -63,10 +63,7 @@ export class RateLimits {
    */
   async tokenAttempt(key: string | null | undefined): Promise<void> {
     const address = clientAddress();
-    await Promise.all([
-      key ? this.take('auth-key', key) : undefined,
-      address ? this.take('auth-address', address) : undefined,
-    ]);
+    await Promise.all([key ? this.take('auth-key', key) : undefined, address ? this.take('auth-address', address) : undefined]);
   }
 
   /** Refuses an ops token from an address that has failed too often, before checking it. */

@@ -20,14 +20,7 @@ import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/inv
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { Nav } from '../modules/nav/nav.entity';
 import { Order, OrderStatusEntry } from '../modules/order/order.entity';
-import {
-  BankDetails,
-  ShareClassDetails,
-  ShareClassMeta,
-  ShareClassMetrics,
-  ShareClassOverview,
-  SubRedemption,
-} from '../modules/share-class/share-class.parts';
+import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from '../modules/share-class/share-class.parts';
 import { ShareClass } from '../modules/share-class/share-class.entity';
 import { Token } from '../modules/token/token.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhook/webhook.entity';

@@ -52,7 +52,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const applicationName = new URL(options.databaseUrl).searchParams.get('application_name') ?? APPLICATION_NAME;
     // A server that does not answer at all (a dropped route, a stopped VM) fails a new connection
     // after CONNECT_TIMEOUT_MS — a 503 — instead of holding the request for the TCP timeout.
-    connection = { clientUrl: options.databaseUrl, driverOptions: { connection: { application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS } } };
+    connection = {
+      clientUrl: options.databaseUrl,
+      driverOptions: { connection: { application_name: applicationName, connectionTimeoutMillis: CONNECT_TIMEOUT_MS } },
+    };
   } else {
     embedded = await startEmbeddedPostgres(options.dataDir, options.poolMax);
     connection = { ...embedded.connection };

@@ -35,8 +35,20 @@ const DAY_MS = 86_400_000;
  * deals on Luxembourg business days with a 12:00 cut-off and settles two business days later.
  */
 const DEMO_CALENDARS = {
-  USD: { timeZone: 'America/New_York', cutOffTime: '16:00', settlementLagDays: 1, settlementCurrencies: ['USDC'], holidays: ['2026-11-26', '2026-12-25', '2027-01-01', '2027-01-18', '2027-02-15', '2027-05-31', '2027-07-05'] },
-  EUR: { timeZone: 'Europe/Luxembourg', cutOffTime: '12:00', settlementLagDays: 2, settlementCurrencies: [], holidays: ['2026-12-24', '2026-12-25', '2026-12-26', '2026-12-31', '2027-01-01', '2027-03-29', '2027-05-01'] },
+  USD: {
+    timeZone: 'America/New_York',
+    cutOffTime: '16:00',
+    settlementLagDays: 1,
+    settlementCurrencies: ['USDC'],
+    holidays: ['2026-11-26', '2026-12-25', '2027-01-01', '2027-01-18', '2027-02-15', '2027-05-31', '2027-07-05'],
+  },
+  EUR: {
+    timeZone: 'Europe/Luxembourg',
+    cutOffTime: '12:00',
+    settlementLagDays: 2,
+    settlementCurrencies: [],
+    holidays: ['2026-12-24', '2026-12-25', '2026-12-26', '2026-12-31', '2027-01-01', '2027-03-29', '2027-05-01'],
+  },
 };
 
 /** True when nothing has been provisioned yet. */
@@ -53,11 +65,38 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
   return runInScope({ actor: 'seed' }, () =>
     em.transactional(async (tem) => {
       const issuer = tem.create(Issuer, { id: await nextId(tem, 'IS'), name: 'Meridian Capital Partners', lei: DEMO_ISSUER_LEI, jurisdiction: 'LU' });
-      const fund = tem.create(Fund, { id: await nextId(tem, 'FN'), issuer, name: 'Meridian Tokenized Treasury Fund', description: 'Short-dated US Treasury bills, tokenized' });
+      const fund = tem.create(Fund, {
+        id: await nextId(tem, 'FN'),
+        issuer,
+        name: 'Meridian Tokenized Treasury Fund',
+        description: 'Short-dated US Treasury bills, tokenized',
+      });
 
       const classes = [
-        { currency: 'USD', name: 'Meridian Treasury USD Class A', symbol: 'mTBILL-A', isin: 'LU2900000014', nav: '1.0000', apy: 512, sub: 10, mode: DeliveryMode.passthrough, lockup: 0, calendar: DEMO_CALENDARS.USD },
-        { currency: 'EUR', name: 'Meridian Treasury EUR Class I', symbol: 'mTBILL-I', isin: 'LU2900000022', nav: '100.0000', apy: 365, sub: 25, mode: DeliveryMode.hold, lockup: 30, calendar: DEMO_CALENDARS.EUR },
+        {
+          currency: 'USD',
+          name: 'Meridian Treasury USD Class A',
+          symbol: 'mTBILL-A',
+          isin: 'LU2900000014',
+          nav: '1.0000',
+          apy: 512,
+          sub: 10,
+          mode: DeliveryMode.passthrough,
+          lockup: 0,
+          calendar: DEMO_CALENDARS.USD,
+        },
+        {
+          currency: 'EUR',
+          name: 'Meridian Treasury EUR Class I',
+          symbol: 'mTBILL-I',
+          isin: 'LU2900000022',
+          nav: '100.0000',
+          apy: 365,
+          sub: 25,
+          mode: DeliveryMode.hold,
+          lockup: 30,
+          calendar: DEMO_CALENDARS.EUR,
+        },
       ];
       const shareClasses: ShareClass[] = [];
       for (const [i, c] of classes.entries()) {
@@ -74,20 +113,62 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           feesWatermarkBps: 0,
           meta: { name: c.name, manager: 'Meridian Investment Management S.A.' },
           details: { isin: c.isin, jurisdiction: 'LU', minimumInvestment_fiat: 1000 },
-          metrics: { apy_bps: c.apy, tvl_fiat: i === 0 ? '125430000.55' : '48210000.00', change7D: i === 0 ? '1.85' : '-0.42', currency: c.currency, maturity_days: -1 },
+          metrics: {
+            apy_bps: c.apy,
+            tvl_fiat: i === 0 ? '125430000.55' : '48210000.00',
+            change7D: i === 0 ? '1.85' : '-0.42',
+            currency: c.currency,
+            maturity_days: -1,
+          },
           overview: { assetClass: 'Money Market', description: 'Daily-dealing exposure to short-dated government bills.', riskLevel: 1 },
           subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
-          bank: { accountHolderName: 'Meridian Treasury Fund', accountNumber: ['LU290019400000000100', 'LU920019400000001100'][i], accountType: 'IBAN', bankName: 'Banque de Luxembourg', swiftCode: 'BLUXLULL', currency: c.currency },
+          bank: {
+            accountHolderName: 'Meridian Treasury Fund',
+            accountNumber: ['LU290019400000000100', 'LU920019400000001100'][i],
+            accountType: 'IBAN',
+            bankName: 'Banque de Luxembourg',
+            swiftCode: 'BLUXLULL',
+            currency: c.currency,
+          },
         });
         tem.create(DealingCalendar, { shareClass: sc, ...c.calendar });
-        tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: sc, chainId: DEMO_CHAIN_ID, contractAddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`, name: c.name, symbol: c.symbol, decimals: 6, isPrimary: true });
+        tem.create(Token, {
+          id: await nextId(tem, 'TK'),
+          shareClass: sc,
+          chainId: DEMO_CHAIN_ID,
+          contractAddress: `0x${(i + 1).toString(16).padStart(40, 'a')}`,
+          name: c.name,
+          symbol: c.symbol,
+          decimals: 6,
+          isPrimary: true,
+        });
         // A gently rising daily NAV, struck at 16:00 UTC.
         const base = new Dec(c.nav);
         const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 16);
         for (let d = NAV_DAYS; d >= 1; d--) {
           const publishedAt = new Date(today - d * DAY_MS);
-          const close = base.mul(new Dec(1).plus(new Dec(c.apy).div(10_000).mul(NAV_DAYS - d).div(365))).toDecimalPlaces(6).toFixed();
-          tem.create(Nav, { shareClass: sc, entryId: entryIdOf(publishedAt), close, open: close, high: close, low: close, currency: c.currency, volume: '0', publishedAt });
+          const close = base
+            .mul(
+              new Dec(1).plus(
+                new Dec(c.apy)
+                  .div(10_000)
+                  .mul(NAV_DAYS - d)
+                  .div(365),
+              ),
+            )
+            .toDecimalPlaces(6)
+            .toFixed();
+          tem.create(Nav, {
+            shareClass: sc,
+            entryId: entryIdOf(publishedAt),
+            close,
+            open: close,
+            high: close,
+            low: close,
+            currency: c.currency,
+            volume: '0',
+            publishedAt,
+          });
         }
         shareClasses.push(sc);
       }
@@ -97,12 +178,31 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
       tem.create(DistributorWallet, { distributor, chainId: DEMO_CHAIN_ID, address: '0x00000000000000000000000000000000000d1571' });
       for (const [i, sc] of shareClasses.entries()) tem.create(ShareClassGrant, { distributor, shareClass: sc, deliveryMode: classes[i].mode });
 
-      const investor = tem.create(Investor, { id: await nextId(tem, 'IN'), distributor, externalInvestorId: 'demo-user-1', email: 'ada@example.com', countryCode: 'LU', name: 'Ada Lovelace' });
+      const investor = tem.create(Investor, {
+        id: await nextId(tem, 'IN'),
+        distributor,
+        externalInvestorId: 'demo-user-1',
+        email: 'ada@example.com',
+        countryCode: 'LU',
+        name: 'Ada Lovelace',
+      });
       tem.create(InvestorGrant, { investor, shareClass: shareClasses[0] });
-      tem.create(InvestorWallet, { investor, chainId: DEMO_CHAIN_ID, address: '0x000000000000000000000000000000000000ada1', status: WalletStatus.whitelisted, whitelistedAt: now });
+      tem.create(InvestorWallet, {
+        investor,
+        chainId: DEMO_CHAIN_ID,
+        address: '0x000000000000000000000000000000000000ada1',
+        status: WalletStatus.whitelisted,
+        whitelistedAt: now,
+      });
       // Tokens already held, so a redemption can be tried at once.
       await tem.flush();
-      await bookOpening(tem, { investorId: investor.id, shareClassId: shareClasses[0].id, quantity: '1000', settledAt: new Date(now.getTime() - 90 * DAY_MS), at: now });
+      await bookOpening(tem, {
+        investorId: investor.id,
+        shareClassId: shareClasses[0].id,
+        quantity: '1000',
+        settledAt: new Date(now.getTime() - 90 * DAY_MS),
+        at: now,
+      });
       return { distributorId: distributor.id, investorId: investor.id, shareClassIds: shareClasses.map((s) => s.id) };
     }),
   );
@@ -127,7 +227,17 @@ async function publishDealingDateNav(em: EntityManager, orderId: string): Promis
   const latest = await em.findOne(Nav, { shareClass: order.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
   if (!latest || !order.dealingDate || latest.publishedAt.toISOString().slice(0, 10) >= order.dealingDate) return;
   const publishedAt = new Date(`${order.dealingDate}T12:00:00Z`);
-  em.create(Nav, { shareClass: order.shareClass, entryId: entryIdOf(publishedAt), close: latest.close, open: latest.close, high: latest.close, low: latest.close, currency: latest.currency, volume: '0', publishedAt });
+  em.create(Nav, {
+    shareClass: order.shareClass,
+    entryId: entryIdOf(publishedAt),
+    close: latest.close,
+    open: latest.close,
+    high: latest.close,
+    low: latest.close,
+    currency: latest.currency,
+    volume: '0',
+    publishedAt,
+  });
   await em.flush();
 }
 
@@ -137,14 +247,23 @@ async function publishDealingDateNav(em: EntityManager, orderId: string): Promis
  * so their history, events and holdings are those of real orders. Statuses come from the flows'
  * own lists: a new state without a way here fails the seeding test.
  */
-export async function seedDemoOrders(em: EntityManager, services: Services, demo: { distributorId: string; investorId: string; shareClassIds: string[] }): Promise<Record<string, string[]>> {
+export async function seedDemoOrders(
+  em: EntityManager,
+  services: Services,
+  demo: { distributorId: string; investorId: string; shareClassIds: string[] },
+): Promise<Record<string, string[]>> {
   const ctx = () => ({ em: em.fork(), access: Access.ops(DEMO_ORDERS_ACTOR) });
   const parties = { distributorId: demo.distributorId, investorId: demo.investorId, shareClassId: demo.shareClassIds[0] };
   const twoStep = services.twoStep;
   const oneStep = services.oneStepOrder;
   const transferHash = await demoTransferHash(em, services, demo.shareClassIds[0]);
   const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
-    twoStep.recordSupplyOutcome(ctx(), { orderId, outcome: name, ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}), ...(name === 'settled' ? { transferHash } : {}) });
+    twoStep.recordSupplyOutcome(ctx(), {
+      orderId,
+      outcome: name,
+      ...(name === 'rejected' || name === 'failed' ? { reason: `demo: ${name} by the platform` } : {}),
+      ...(name === 'settled' ? { transferHash } : {}),
+    });
   const TWO_STEP: Record<StatusOf<OrderFlow.two_step>, (id: string) => Promise<unknown>> = {
     created: async () => undefined,
     cancelled: (id) => twoStep.cancel(ctx(), id, 'demo: changed my mind'),
@@ -158,10 +277,12 @@ export async function seedDemoOrders(em: EntityManager, services: Services, demo
     pending: async () => undefined,
     cancelled: (id) => oneStep.cancel(ctx(), id),
     accepted: (id) => oneStep.accept(ctx(), id),
-    rejected: (id) => oneStep.reject(ctx(), id, 'demo: outside the investor\'s mandate'),
+    rejected: (id) => oneStep.reject(ctx(), id, "demo: outside the investor's mandate"),
     // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.
     settled: async (id) => (
-      await oneStep.accept(ctx(), id), await publishDealingDateNav(em.fork(), id), services.oneStepSettlement.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
+      await oneStep.accept(ctx(), id),
+      await publishDealingDateNav(em.fork(), id),
+      services.oneStepSettlement.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
     ),
     failed: async (id) => (await oneStep.accept(ctx(), id), services.oneStepSettlement.fail(ctx(), id, 'demo: transfer reverted')),
   };
@@ -212,7 +333,13 @@ export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
 async function demoTransferHash(em: EntityManager, services: Services, shareClassId: string): Promise<string> {
   if (!services.settlementOnChain) return DEMO_TRANSFER_HASH;
   const token = await em.findOne(Token, { shareClass: shareClassId, chainId: DEMO_CHAIN_ID, isPrimary: true });
-  const mint = token && (await em.findOne(ChainTransaction, { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed }, { orderBy: { id: 'desc' } }));
+  const mint =
+    token &&
+    (await em.findOne(
+      ChainTransaction,
+      { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed },
+      { orderBy: { id: 'desc' } },
+    ));
   return mint?.hash ?? DEMO_TRANSFER_HASH;
 }
 
@@ -227,7 +354,10 @@ export const DEMO_DISTRIBUTOR = 'DT000001';
  * for the console and, when the demo distributor exists, a surface-O key and secret for it.
  * The previous start's are revoked first, so only the latest printed ones work.
  */
-export async function issueDemoAccess(em: EntityManager, services: Services): Promise<{ opsToken: string; approverToken: string; surfaceO: IssuedCredential | null }> {
+export async function issueDemoAccess(
+  em: EntityManager,
+  services: Services,
+): Promise<{ opsToken: string; approverToken: string; surfaceO: IssuedCredential | null }> {
   return runInScope({ actor: DEMO_ACCESS }, async () => {
     // Rotation: the previous start's tokens stop working; these last OPS_TOKEN_TTL_SECONDS. The
     // console's token is `admin`; a second principal, `approver` only, approves what it requests.

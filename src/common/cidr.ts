@@ -45,7 +45,7 @@ export function parseAddress(address: string): { family: 4 | 6; value: bigint } 
   if (family === 4) return { family: 4, value: ipv4ToBigint(bare) };
   if (family !== 6) return null;
   const value = ipv6ToBigint(bare);
-  if (MAPPED_PREFIXES.includes(value >> 32n << 32n)) return { family: 4, value: value & 0xffffffffn };
+  if (MAPPED_PREFIXES.includes((value >> 32n) << 32n)) return { family: 4, value: value & 0xffffffffn };
   return { family: 6, value };
 }
 
@@ -91,7 +91,15 @@ export function coversEveryAddress(ranges: readonly IpRange[]): boolean {
   return ([4, 6] as const).some((family) => {
     // An IPv6 range over all of ::ffff:0:0/96 covers every IPv4 client too.
     const own = ranges.filter((r) => r.family === family);
-    const spans = family === 4 ? [...own, ...ranges.filter((r) => r.family === 6 && r.first <= MAPPED_PREFIXES[0] && r.last >= MAPPED_PREFIXES[0] + 0xffffffffn).map(() => ({ family: 4 as const, first: 0n, last: 0xffffffffn }))] : own;
+    const spans =
+      family === 4
+        ? [
+            ...own,
+            ...ranges
+              .filter((r) => r.family === 6 && r.first <= MAPPED_PREFIXES[0] && r.last >= MAPPED_PREFIXES[0] + 0xffffffffn)
+              .map(() => ({ family: 4 as const, first: 0n, last: 0xffffffffn })),
+          ]
+        : own;
     const sorted = [...spans].sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
     let next = 0n;
     for (const r of sorted) {

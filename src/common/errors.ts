@@ -148,7 +148,14 @@ const UNAVAILABLE_MESSAGES = [
   'Transaction query already complete',
 ].map((m) => new RegExp(`(?:^|- )${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 // viem's, for a chain node that does not answer (a chain that is away is a 503 too, issue 28).
-const UNAVAILABLE_NAMES = new Set(['ConnectionException', 'KnexTimeoutError', 'HttpRequestError', 'TimeoutError', 'WebSocketRequestError', 'SocketClosedError']);
+const UNAVAILABLE_NAMES = new Set([
+  'ConnectionException',
+  'KnexTimeoutError',
+  'HttpRequestError',
+  'TimeoutError',
+  'WebSocketRequestError',
+  'SocketClosedError',
+]);
 
 /**
  * Whether `err`, or an error it wraps (MikroORM's DriverException keeps the driver's fields;

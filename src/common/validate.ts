@@ -39,7 +39,11 @@ export class Problems {
 
   /** Throws every refusal kept as one InvalidInput, whose message is the first's. */
   settle(): void {
-    if (this.refusals.length) throw new InvalidInput(this.refusals[0].message, this.refusals.flatMap((r) => r.fields));
+    if (this.refusals.length)
+      throw new InvalidInput(
+        this.refusals[0].message,
+        this.refusals.flatMap((r) => r.fields),
+      );
   }
 }
 
@@ -231,8 +235,10 @@ function standardChecked(value: string, field: string, problemOf: (v: string) =>
   return value;
 }
 
-const identifier = (problemOf: (v: string) => string | null) => (value: unknown, field: string): string =>
-  standardChecked(required(value, field).replace(/\s+/g, '').toUpperCase(), field, problemOf);
+const identifier =
+  (problemOf: (v: string) => string | null) =>
+  (value: unknown, field: string): string =>
+    standardChecked(required(value, field).replace(/\s+/g, '').toUpperCase(), field, problemOf);
 
 /** A Legal Entity Identifier (ISO 17442, MOD 97-10 check digits). */
 export const lei = identifier(leiProblem);

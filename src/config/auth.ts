@@ -25,12 +25,7 @@ export function developmentJwtConfig(env: string): JwtConfig {
 }
 
 /** JWT_SIGNING_KEY (required outside development and test, never the development key there), JWT_ISSUER, REFRESH_TOKEN_TTL_SECONDS. */
-export function parseJwt(
-  env: NodeJS.ProcessEnv,
-  appEnv: string,
-  int: IntSetting,
-  problems: string[],
-): JwtConfig {
+export function parseJwt(env: NodeJS.ProcessEnv, appEnv: string, int: IntSetting, problems: string[]): JwtConfig {
   const signingKey = env.JWT_SIGNING_KEY?.trim() || '';
   const realKeys = !isDevelopmentEnv(appEnv);
   if (signingKey && signingKey.length < 32) problems.push('JWT_SIGNING_KEY must be at least 32 characters');

@@ -35,12 +35,7 @@ export interface EventsConfig {
 const DEVELOPMENT_WEBHOOK_KEY = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32);
 
 /** REDIS_URL, EVENT_POLL_MS, WEBHOOK_* (the key is required outside development and test). */
-export function parseEvents(
-  env: NodeJS.ProcessEnv,
-  appEnv: string,
-  int: IntSetting,
-  problems: string[],
-): EventsConfig {
+export function parseEvents(env: NodeJS.ProcessEnv, appEnv: string, int: IntSetting, problems: string[]): EventsConfig {
   const redisUrl = env.REDIS_URL?.trim() || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   const webhookCaFile = env.WEBHOOK_CA_FILE?.trim() || null;
@@ -81,10 +76,14 @@ export function parseEvents(
  * (or the entries together) covering every address would switch the SSRF guard off: refused.
  */
 function parseWebhookAllowedHosts(raw: string | undefined, appEnv: string, problems: string[]): string[] {
-  const entries = (raw ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const entries = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (isDevelopmentEnv(appEnv)) return entries;
   const ranges = entries.map((e) => (/^[0-9a-f.:[\]]+(\/\d+)?$/.test(e) ? parseRange(e) : null)).filter((r): r is IpRange => r !== null);
-  if (coversEveryAddress(ranges)) problems.push(`WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is ${appEnv} (name the hosts or ranges webhooks may reach)`);
+  if (coversEveryAddress(ranges))
+    problems.push(`WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is ${appEnv} (name the hosts or ranges webhooks may reach)`);
   return entries;
 }
 

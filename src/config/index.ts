@@ -189,7 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     events: parseEvents(env, appEnv, int, problems),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, appEnv, problems),
     corsAllowedOrigins: parseOrigins(env.CORS_ALLOWED_ORIGINS, problems),
-    hostBindingRequired: development ? bool('HOST_BINDING_REQUIRED', false) : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
+    hostBindingRequired: development
+      ? bool('HOST_BINDING_REQUIRED', false)
+      : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
     tls: parseTls(env, appEnv, problems),
     opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
     recoveryDelaySeconds: int('RECOVERY_DELAY_SECONDS', development ? 0 : 24 * 3600, 0, 30 * 86_400),
@@ -199,9 +201,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', development ? 0 : 5000, 0, 10_000),
   };
   // The embedded database is one process's files on one disk: development's, never a deployment's.
-  if (!databaseUrl && !development) problems.push(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
+  if (!databaseUrl && !development)
+    problems.push(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
   if (problems.length) {
-    const unset = env.APP_ENV?.trim() ? '' : '\n(APP_ENV is unset, so the gateway runs as production; `npm start` runs as development, or set APP_ENV=development)';
+    const unset = env.APP_ENV?.trim()
+      ? ''
+      : '\n(APP_ENV is unset, so the gateway runs as production; `npm start` runs as development, or set APP_ENV=development)';
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}${unset}`);
   }
   return config;
@@ -211,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function parseMetricsToken(raw: string | undefined, appEnv: string, problems: string[]): string | null {
   const token = raw?.trim() || null;
   if (token !== null && (token.length < 16 || /\s/.test(token))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
-  if (token === null && !isDevelopmentEnv(appEnv)) problems.push(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
+  if (token === null && !isDevelopmentEnv(appEnv))
+    problems.push(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
   return token;
 }

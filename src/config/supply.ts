@@ -21,10 +21,17 @@ export function parseSupplyProviders(raw: string | undefined, problems: string[]
     const v = (value ?? {}) as Record<string, unknown>;
     if (typeof v.url !== 'string' || !/^https?:\/\/[^\s]+$/.test(v.url)) problems.push(`${at}.url must be an http(s) URL`);
     const timeoutMs = v.timeoutMs === undefined ? 10_000 : v.timeoutMs;
-    if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 50 || timeoutMs > 120_000) problems.push(`${at}.timeoutMs must be an integer from 50 to 120000`);
+    if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 50 || timeoutMs > 120_000)
+      problems.push(`${at}.timeoutMs must be an integer from 50 to 120000`);
     if (v.apiKey !== undefined && (typeof v.apiKey !== 'string' || v.apiKey === '')) problems.push(`${at}.apiKey must be a non-empty string`);
-    if (v.callbackSecret !== undefined && (typeof v.callbackSecret !== 'string' || v.callbackSecret.length < 16)) problems.push(`${at}.callbackSecret must be a string of at least 16 characters`);
-    out[id] = { url: String(v.url), timeoutMs: Number(timeoutMs), apiKey: v.apiKey as string | undefined, callbackSecret: v.callbackSecret as string | undefined };
+    if (v.callbackSecret !== undefined && (typeof v.callbackSecret !== 'string' || v.callbackSecret.length < 16))
+      problems.push(`${at}.callbackSecret must be a string of at least 16 characters`);
+    out[id] = {
+      url: String(v.url),
+      timeoutMs: Number(timeoutMs),
+      apiKey: v.apiKey as string | undefined,
+      callbackSecret: v.callbackSecret as string | undefined,
+    };
   }
   return out;
 }

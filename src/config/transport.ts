@@ -28,9 +28,13 @@ export interface TlsConfig {
 
 /** CORS_ALLOWED_ORIGINS: exact origins (`https://console.example`, no path), compared in lower case. */
 export function parseOrigins(raw: string | undefined, problems: string[]): string[] {
-  const origins = (raw ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const origins = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   for (const origin of origins) {
-    if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin)) problems.push(`CORS_ALLOWED_ORIGINS entry "${origin}" must be an origin like https://app.example (scheme, host and optional port, nothing else)`);
+    if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/.test(origin))
+      problems.push(`CORS_ALLOWED_ORIGINS entry "${origin}" must be an origin like https://app.example (scheme, host and optional port, nothing else)`);
   }
   return origins;
 }
@@ -77,14 +81,21 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
   if (value === 'true' || value === 'yes' || value === '*') {
-    problems.push(`TRUST_PROXY must list the proxies' addresses or CIDR ranges, never "${raw}" (every peer could then choose its own address by X-Forwarded-For)`);
+    problems.push(
+      `TRUST_PROXY must list the proxies' addresses or CIDR ranges, never "${raw}" (every peer could then choose its own address by X-Forwarded-For)`,
+    );
     return false;
   }
   if (/^\d+$/.test(value)) {
-    problems.push(`TRUST_PROXY must list the proxies' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "${raw}" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)`);
+    problems.push(
+      `TRUST_PROXY must list the proxies' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "${raw}" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)`,
+    );
     return false;
   }
-  const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const ranges: IpRange[] = [];
   for (const entry of entries) {
     if (NAMED_PROXY_RANGES.has(entry)) continue;

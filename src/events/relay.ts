@@ -177,7 +177,9 @@ export class EventRelay {
 /** The webhook event type an event is delivered as (an order's transition names its own), or null for none. */
 function webhookTypeOf(e: RelayedEvent): string | null {
   if (isHoldingEvent(e.type)) return e.type;
-  return (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string' ? e.payload.webhookEvent : null;
+  return (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string'
+    ? e.payload.webhookEvent
+    : null;
 }
 
 /**

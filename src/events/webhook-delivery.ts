@@ -149,7 +149,11 @@ export class DeliveryWorker implements DeliveryRecorder {
 
   private async process(claim: ClaimedDelivery, webhook: Webhook | null): Promise<void> {
     if (!webhook || webhook.status !== WebhookStatus.active) {
-      await this.record(claim, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+      await this.record(
+        claim,
+        { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false },
+        { retry: false },
+      );
       return;
     }
     const outcome = await this.sender.send(webhook, { eventId: claim.eventId, body: claim.body });
@@ -184,7 +188,22 @@ export class DeliveryWorker implements DeliveryRecorder {
            )
            update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
            where id = ? and status = 'in_flight' and attempts = ?`,
-          [claim.id, claim.attempt, now, outcome.statusCode, outcome.latencyMs, outcome.success, outcome.error, status, step, next, outcome.error, completedAt, claim.id, claim.attempt],
+          [
+            claim.id,
+            claim.attempt,
+            now,
+            outcome.statusCode,
+            outcome.latencyMs,
+            outcome.success,
+            outcome.error,
+            status,
+            step,
+            next,
+            outcome.error,
+            completedAt,
+            claim.id,
+            claim.attempt,
+          ],
         );
         if (!outcome.gone) return;
         await runInScope({ actor: 'webhook-worker' }, async () => {

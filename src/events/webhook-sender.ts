@@ -116,28 +116,32 @@ export class WebhookSender {
         this.active.delete(req);
         resolve(o);
       };
-      const req = request(url, { method: 'POST', headers, lookup, ca: this.ca, agent: this.agent, servername: isIpLiteral(url.hostname) ? undefined : url.hostname }, (res) => {
-        const status = res.statusCode ?? 0;
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > 64 * 1024) res.destroy(); // the answer's body is not needed
-        });
-        const finish = () => {
-          const success = status >= 200 && status < 300;
-          done({
-            statusCode: status,
-            latencyMs: latency(),
-            success,
-            error: success ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`,
-            retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'], now) : null,
-            gone: status === 410,
+      const req = request(
+        url,
+        { method: 'POST', headers, lookup, ca: this.ca, agent: this.agent, servername: isIpLiteral(url.hostname) ? undefined : url.hostname },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > 64 * 1024) res.destroy(); // the answer's body is not needed
           });
-        };
-        res.on('end', finish);
-        res.on('close', finish);
-        res.on('error', finish);
-      });
+          const finish = () => {
+            const success = status >= 200 && status < 300;
+            done({
+              statusCode: status,
+              latencyMs: latency(),
+              success,
+              error: success ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`,
+              retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after'], now) : null,
+              gone: status === 410,
+            });
+          };
+          res.on('end', finish);
+          res.on('close', finish);
+          res.on('error', finish);
+        },
+      );
       this.active.add(req);
       const timer = setTimeout(() => {
         req.destroy(new TimedOut(`timed out after ${this.options.timeoutMs} ms`));

@@ -209,7 +209,9 @@ function databaseGauges(registry: Registry, orm: MikroORM, clock: Clock): void {
     registers: [registry],
     async collect() {
       await readOrKeep(async () => {
-        const [row] = await orm.em.fork().execute<{ oldest: Date | string | null }[]>(`select min(occurred_at) as oldest from "event" where relayed_at is null`);
+        const [row] = await orm.em
+          .fork()
+          .execute<{ oldest: Date | string | null }[]>(`select min(occurred_at) as oldest from "event" where relayed_at is null`);
         this.set(row?.oldest ? Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
       });
     },
@@ -239,9 +241,11 @@ function reconciliationGauge(registry: Registry, orm: MikroORM): void {
     registers: [registry],
     async collect() {
       await readOrKeep(async () => {
-        const rows = await orm.em.fork().execute<{ share_class_id: string; total_difference: string }[]>(
-          `select distinct on (share_class_id) share_class_id, total_difference::text from reconciliation_run order by share_class_id, at desc, id desc`,
-        );
+        const rows = await orm.em
+          .fork()
+          .execute<{ share_class_id: string; total_difference: string }[]>(
+            `select distinct on (share_class_id) share_class_id, total_difference::text from reconciliation_run order by share_class_id, at desc, id desc`,
+          );
         this.reset();
         for (const r of rows) this.set({ share_class: r.share_class_id }, Number(r.total_difference));
       });

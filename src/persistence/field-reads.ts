@@ -20,7 +20,11 @@ const declared = new WeakMap<Entity, Map<string, readonly string[]>>();
  * Order alone.
  */
 export function Reads<T extends object, K extends FieldOf<T>>(type: abstract new (...args: never[]) => T, ...props: K[]) {
-  return <M extends (root: Projected<T, K>, ...rest: never[]) => unknown>(_target: object, field: string | symbol, _descriptor: TypedPropertyDescriptor<M>): void => {
+  return <M extends (root: Projected<T, K>, ...rest: never[]) => unknown>(
+    _target: object,
+    field: string | symbol,
+    _descriptor: TypedPropertyDescriptor<M>,
+  ): void => {
     let fields = declared.get(type);
     if (!fields) declared.set(type, (fields = new Map()));
     fields.set(String(field), props);
@@ -85,7 +89,10 @@ function project(em: EntityManager, type: Entity, fields: Set<string>, always: s
  */
 function selectedFields(info: GraphQLResolveInfo, path: string[]): Set<string> {
   let sets: SelectionSetNode[] = info.fieldNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
-  for (const step of path) sets = fieldsOf(info, sets).filter((f) => f.name.value === step).flatMap((f) => (f.selectionSet ? [f.selectionSet] : []));
+  for (const step of path)
+    sets = fieldsOf(info, sets)
+      .filter((f) => f.name.value === step)
+      .flatMap((f) => (f.selectionSet ? [f.selectionSet] : []));
   return new Set(fieldsOf(info, sets).map((f) => f.name.value));
 }
 

@@ -40,7 +40,11 @@ export class Loaders {
     });
   }
 
-  private async find<T extends object>(entity: EntityClass<T>, where: FilterQuery<T>, orderBy: Record<string, 'asc' | 'desc'> = {}): Promise<EntityRecord<T>[]> {
+  private async find<T extends object>(
+    entity: EntityClass<T>,
+    where: FilterQuery<T>,
+    orderBy: Record<string, 'asc' | 'desc'> = {},
+  ): Promise<EntityRecord<T>[]> {
     const meta = this.em.getMetadata().get<T>(entity.name);
     // Embedded parts are assembled by hydration only: such entities stay managed.
     if (meta.props.some((p) => p.kind === ReferenceKind.EMBEDDED)) {

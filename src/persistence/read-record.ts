@@ -77,7 +77,12 @@ function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordP
  * store per column, then a record built from that copy): docs/benchmarks.md has the costs. A row
  * read with a `projection` becomes a record of that projection.
  */
-export function rowRecord<T extends object>(em: EntityManager, type: abstract new (...args: never[]) => T, row: Record<string, unknown>, extra?: Record<string, unknown>): EntityRecord<T>;
+export function rowRecord<T extends object>(
+  em: EntityManager,
+  type: abstract new (...args: never[]) => T,
+  row: Record<string, unknown>,
+  extra?: Record<string, unknown>,
+): EntityRecord<T>;
 export function rowRecord<T extends object, K extends keyof EntityRecord<T>>(
   em: EntityManager,
   type: abstract new (...args: never[]) => T,
@@ -119,7 +124,11 @@ export interface Projection<T = unknown, K extends keyof EntityRecord<T> = keyof
 }
 
 /** The projection of `type` onto the fields `props` (property names); cached per set of fields. */
-export function projection<T extends object, K extends keyof EntityRecord<T> & string>(em: EntityManager, type: abstract new (...args: never[]) => T, props: Iterable<K>): Projection<T, K> {
+export function projection<T extends object, K extends keyof EntityRecord<T> & string>(
+  em: EntityManager,
+  type: abstract new (...args: never[]) => T,
+  props: Iterable<K>,
+): Projection<T, K> {
   const wanted: string[] = [...new Set(props)].sort();
   let cache = projections.get(type);
   if (!cache) projections.set(type, (cache = new Map()));
@@ -166,12 +175,15 @@ export function isColumnField(em: EntityManager, type: abstract new (...args: ne
 
 /** The entity's fields held in one column each: scalars, many-to-ones and owned one-to-ones. */
 function columnProps(em: EntityManager, type: abstract new (...args: never[]) => unknown) {
-  return em.getMetadata().get(type.name).props.filter(
-    (prop) =>
-      prop.persist !== false &&
-      prop.fieldNames?.length === 1 &&
-      (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner)),
-  );
+  return em
+    .getMetadata()
+    .get(type.name)
+    .props.filter(
+      (prop) =>
+        prop.persist !== false &&
+        prop.fieldNames?.length === 1 &&
+        (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner)),
+    );
 }
 
 function compileRowRecord(em: EntityManager, type: abstract new (...args: never[]) => unknown): RowBuilder {
@@ -181,12 +193,18 @@ function compileRowRecord(em: EntityManager, type: abstract new (...args: never[
     const column = `row[${JSON.stringify(prop.fieldNames[0])}]`;
     let value: string;
     if (prop.kind !== ReferenceKind.SCALAR) value = `${column} == null ? ${column} : { id: ${column} }`;
-    else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop)) value = `${column} == null || ${column} instanceof Date ? ${column} : platform.parseDate(${column})`;
+    else if (prop.runtimeType === 'Date' && !em.getPlatform().isNumericProperty(prop))
+      value = `${column} == null || ${column} instanceof Date ? ${column} : platform.parseDate(${column})`;
     else if (prop.runtimeType === 'boolean') value = `${column} == null ? ${column} : !!${column}`;
     else value = column;
     if (!proto.seen.has(prop.name)) shadow(type, proto, prop.name);
     lines.push(`if (${column} !== undefined) record[${JSON.stringify(prop.name)}] = ${value};`);
   }
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the row builder is compiled once per entity from its metadata (column names quoted by JSON.stringify), not from input
-  return new Function('row', 'platform', 'layer', `'use strict';\n  const record = Object.create(layer);\n  ${lines.join('\n  ')}\n  return record;`) as RowBuilder;
+  return new Function(
+    'row',
+    'platform',
+    'layer',
+    `'use strict';\n  const record = Object.create(layer);\n  ${lines.join('\n  ')}\n  return record;`,
+  ) as RowBuilder;
 }

@@ -1,11 +1,5 @@
 import { logger } from '../common/logger';
-import {
-  SupplyUnavailableError,
-  type SupplyOrderRequest,
-  type SupplyProvider,
-  type SupplyProviderConfig,
-  type SupplySubmission,
-} from './provider';
+import { SupplyUnavailableError, type SupplyOrderRequest, type SupplyProvider, type SupplyProviderConfig, type SupplySubmission } from './provider';
 
 /** The most of a provider's answer we read; a larger one is a bad response, not a memory spike. */
 const MAX_RESPONSE_BYTES = 256 * 1024;
@@ -32,12 +26,19 @@ export class HttpSupplyProvider implements SupplyProvider {
     let status: number;
     let text: string;
     try {
-      const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(request), signal: AbortSignal.timeout(this.config.timeoutMs), redirect: 'error' });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(request),
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+        redirect: 'error',
+      });
       status = res.status;
       text = await res.text();
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { code?: string } };
-      if (e?.name === 'TimeoutError' || e?.name === 'AbortError') throw new SupplyUnavailableError(this.id, 'timeout', `no answer within ${this.config.timeoutMs} ms`);
+      if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+        throw new SupplyUnavailableError(this.id, 'timeout', `no answer within ${this.config.timeoutMs} ms`);
       throw new SupplyUnavailableError(this.id, 'unreachable', e?.cause?.code ?? e?.message ?? 'network error');
     }
     if (Buffer.byteLength(text) > MAX_RESPONSE_BYTES) throw new SupplyUnavailableError(this.id, 'bad_response', 'response too large');

@@ -32,8 +32,7 @@ export interface SupplyExchange {
 }
 
 export type SupplySubmission =
-  | { outcome: 'accepted'; orderReference: string; exchange: SupplyExchange }
-  | { outcome: 'rejected'; reason: string; exchange: SupplyExchange };
+  { outcome: 'accepted'; orderReference: string; exchange: SupplyExchange } | { outcome: 'rejected'; reason: string; exchange: SupplyExchange };
 
 export interface SupplyProvider {
   readonly id: string;
@@ -48,7 +47,9 @@ export class SupplyUnavailableError extends Error {
     readonly reason: 'unreachable' | 'timeout' | 'bad_response',
     detail: string,
   ) {
-    super(`supply-side platform ${providerId} ${reason === 'timeout' ? 'timed out' : reason === 'unreachable' ? 'is unreachable' : 'answered unexpectedly'}: ${detail}`);
+    super(
+      `supply-side platform ${providerId} ${reason === 'timeout' ? 'timed out' : reason === 'unreachable' ? 'is unreachable' : 'answered unexpectedly'}: ${detail}`,
+    );
     this.name = 'SupplyUnavailableError';
   }
 }

@@ -110,7 +110,10 @@ export class SupplySimulator {
   }
 
   /** Calls the gateway back with a signed outcome of an order it accepted. */
-  async sendOutcome(orderReference: string, outcome: { status: string; note?: string; reason?: string; transferHash?: string }): Promise<{ status: number; body: unknown }> {
+  async sendOutcome(
+    orderReference: string,
+    outcome: { status: string; note?: string; reason?: string; transferHash?: string },
+  ): Promise<{ status: number; body: unknown }> {
     const clientOrderId = this.byReference.get(orderReference);
     if (!clientOrderId) throw new Error(`unknown order reference ${orderReference}`);
     if (!this.callbackUrl || !this.callbackSecret) throw new Error('callbackUrl and callbackSecret are not configured');

@@ -35,14 +35,15 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     await world.chain.test.request({ method: 'evm_setIntervalMining', params: [on ? 1 : 0] } as never);
   }
 
-  it('is split in halves until the bad row is alone: that order fails with the contract\'s reason, every other settles exactly once, and the chain matches the register', async () => {
+  it("is split in halves until the bad row is alone: that order fails with the contract's reason, every other settles exactly once, and the chain matches the register", async () => {
     const { gw, chain, rpcUrl } = world;
     // given a dealing date of 12 subscriptions from four investors, one of whose wallets will lose its identity
     const m = await aChainMarket(gw);
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const doomed = investors[3];
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
+    for (let i = 0; i < ORDERS; i++)
+      orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const doomedOrders = orders.filter((o) => o.investor.id === doomed.id).map((o) => o.id);
     const dealingDate = orders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
@@ -59,7 +60,15 @@ describe('A batch reverted by one row that turned bad after its check', () => {
       const t = await gw.em().findOneOrFail(ChainTransaction, { id: batchId });
       return t.status === ChainTxStatus.sent ? t : undefined;
     });
-    const removal = await sendAs(SECOND_AGENT, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'deleteIdentity', [wallets.get(doomed.id)!], 100_000_000_000n);
+    const removal = await sendAs(
+      SECOND_AGENT,
+      rpcUrl,
+      m.token.identityRegistry,
+      IDENTITY_REGISTRY_ABI,
+      'deleteIdentity',
+      [wallets.get(doomed.id)!],
+      100_000_000_000n,
+    );
     await chain.test.mine({ blocks: 1 });
     const [removed, batch] = [await chain.pub.getTransactionReceipt({ hash: removal }), await chain.pub.getTransactionReceipt({ hash: sent.hash as Hex })];
     expect(removed.status).toBe('success');
@@ -75,7 +84,12 @@ describe('A batch reverted by one row that turned bad after its check', () => {
       },
       120_000,
     );
-    expect(final.filter((o) => o.status === 'failed').map((o) => [o.id, o.failureReason]).sort()).toEqual(doomedOrders.map((id) => [id, 'Identity is not verified.']).sort());
+    expect(
+      final
+        .filter((o) => o.status === 'failed')
+        .map((o) => [o.id, o.failureReason])
+        .sort(),
+    ).toEqual(doomedOrders.map((id) => [id, 'Identity is not verified.']).sort());
     const settled = final.filter((o) => o.status === 'settled');
     expect(settled).toHaveLength(ORDERS - doomedOrders.length);
     expect((await gw.em().findOneOrFail(ChainTransaction, { id: batchId })).status).toBe(ChainTxStatus.reverted);
@@ -88,7 +102,9 @@ describe('A batch reverted by one row that turned bad after its check', () => {
       expect(intent.status).toBe(ChainTxStatus.confirmed);
       expect(o.transferHash).toBe(intent.hash);
     }
-    const events = (await gw.em().find(DomainEvent, { type: 'order.transition', aggregateId: { $in: orders.map((o) => o.id) } })).map((e) => e.payload as Record<string, any>);
+    const events = (await gw.em().find(DomainEvent, { type: 'order.transition', aggregateId: { $in: orders.map((o) => o.id) } })).map(
+      (e) => e.payload as Record<string, any>,
+    );
     const completed = events.filter((p) => p.webhookEvent === 'token.transfer_completed');
     expect(completed.map((p) => p.orderId).sort()).toEqual(settled.map((o) => o.id).sort());
     for (const p of completed) expect(p.transferHash).toBe(settled.find((o) => o.id === p.orderId)!.transferHash);
@@ -102,6 +118,8 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     }
     expect(await chain.balanceOf(m.token.contractAddress, wallets.get(doomed.id)!)).toBe(0n);
     expect(await chain.read<bigint>(m.token.contractAddress, TOKEN_ABI, 'totalSupply')).toBe(BigInt(settled.length) * 50_000_000n);
-    process.stdout.write(`batch split: ${intents.length} batch intents (${intents.filter((t) => t.status === ChainTxStatus.confirmed).length} confirmed) for ${ORDERS} orders, ${doomedOrders.length} failed\n`);
+    process.stdout.write(
+      `batch split: ${intents.length} batch intents (${intents.filter((t) => t.status === ChainTxStatus.confirmed).length} confirmed) for ${ORDERS} orders, ${doomedOrders.length} failed\n`,
+    );
   });
 });

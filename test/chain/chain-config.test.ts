@@ -9,9 +9,23 @@ const KEY = '0x' + '1f'.repeat(32);
 
 describe('CHAINS: configuration of the chains, failing closed', () => {
   it('reads each chain: RPC URLs, confirmations, explorer, the agent key from a named variable — which never shows in JSON, logs or inspection', () => {
-    const config = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], confirmations: 12, agentKeyEnv: 'AGENT_8453', explorerUrl: 'https://basescan.org/' } }), AGENT_8453: KEY });
+    const config = loadConfig({
+      APP_ENV: 'development',
+      CHAINS: JSON.stringify({
+        '8453': { rpcUrls: ['https://rpc.example/base'], confirmations: 12, agentKeyEnv: 'AGENT_8453', explorerUrl: 'https://basescan.org/' },
+      }),
+      AGENT_8453: KEY,
+    });
     const base = config.chains!['8453'];
-    expect(base).toMatchObject({ chainId: '8453', rpcUrls: ['https://rpc.example/base'], confirmations: 12, explorerUrl: 'https://basescan.org', embedded: false, replaceAfterMs: 60000, leaseSeconds: 30 });
+    expect(base).toMatchObject({
+      chainId: '8453',
+      rpcUrls: ['https://rpc.example/base'],
+      confirmations: 12,
+      explorerUrl: 'https://basescan.org',
+      embedded: false,
+      replaceAfterMs: 60000,
+      leaseSeconds: 30,
+    });
     expect(base.agentKey!.reveal()).toBe(KEY);
     expect(JSON.stringify(config)).not.toContain('1f1f1f');
     expect(inspect(config, { depth: 10 })).not.toContain('1f1f1f');
@@ -24,9 +38,15 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
     [{ CHAINS: JSON.stringify({ '1': { rpcUrls: [] } }) }, 'CHAINS.1.rpcUrls must be a non-empty list of http(s) or ws(s) URLs'],
     [{ CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], confirmations: 0 } }) }, 'CHAINS.1.confirmations must be an integer from 1 to 1000'],
     [{ CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKeyEnv: 'MISSING_KEY' } }) }, 'CHAINS.1.agentKeyEnv names MISSING_KEY, which is not set'],
-    [{ CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKeyFile: '/nonexistent/key' } }) }, 'CHAINS.1.agentKeyFile cannot be read: "/nonexistent/key"'],
+    [
+      { CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKeyFile: '/nonexistent/key' } }) },
+      'CHAINS.1.agentKeyFile cannot be read: "/nonexistent/key"',
+    ],
     [{ CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKeyEnv: 'K' } }), K: 'not-a-key' }, 'CHAINS.1: the agent key must be 32 bytes in hex'],
-    [{ CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKey: KEY } }) }, 'CHAINS.1.agentKey is refused: name a variable (agentKeyEnv) or a file (agentKeyFile) holding the key'],
+    [
+      { CHAINS: JSON.stringify({ '1': { rpcUrls: ['http://x'], agentKey: KEY } }) },
+      'CHAINS.1.agentKey is refused: name a variable (agentKeyEnv) or a file (agentKeyFile) holding the key',
+    ],
   ])('names the mistake %#', (env, message) => {
     let error: unknown;
     try {
@@ -51,9 +71,15 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
       const sc = await aShareClass(gw.em(), { chainId: '8453' });
       const token = await gw.em().findOneOrFail(Token, { shareClass: sc.id });
       const readOnly = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'] } }) }).chains;
-      await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(`CHAINS has no agent key for chain 8453, which carries tokens of active share classes: ${token.id} (${sc.id})`);
+      await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(
+        `CHAINS has no agent key for chain 8453, which carries tokens of active share classes: ${token.id} (${sc.id})`,
+      );
       await expect(assertChainsConfigured(gw.em(), readOnly, 'production')).rejects.toThrow(ConfigError);
-      const configured = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }), K: KEY }).chains;
+      const configured = loadConfig({
+        APP_ENV: 'development',
+        CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }),
+        K: KEY,
+      }).chains;
       await expect(assertChainsConfigured(gw.em(), configured, 'production')).resolves.toBeUndefined();
       // A share class no longer active does not hold the start.
       await gw.em().nativeUpdate('ShareClass', { id: sc.id }, { status: 'closed' });

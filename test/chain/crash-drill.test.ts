@@ -31,7 +31,12 @@ interface DrillSigner {
 }
 
 /** The key from a variable, as the process holds it. */
-const keyInProcess = async (): Promise<DrillSigner> => ({ over: {}, entry: { agentKeyEnv: 'DRILL_AGENT_KEY' }, env: { DRILL_AGENT_KEY: ANVIL_DEV_KEY }, remove: () => undefined });
+const keyInProcess = async (): Promise<DrillSigner> => ({
+  over: {},
+  entry: { agentKeyEnv: 'DRILL_AGENT_KEY' },
+  env: { DRILL_AGENT_KEY: ANVIL_DEV_KEY },
+  remove: () => undefined,
+});
 
 /** The key in a SoftHSM token of its own, its address funded on the worker's chain. */
 async function keyInSoftHsm(): Promise<DrillSigner> {
@@ -98,7 +103,10 @@ onServer.each([
         return kill === 'before the send' ? 'hang' : 'forward-and-hang';
       };
     });
-    const res = await httpRequest(child.port, 'POST', '/graphql', { headers: { authorization: `Bearer ${token}` }, body: { query: `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status } }`, variables: { id: order.id } } });
+    const res = await httpRequest(child.port, 'POST', '/graphql', {
+      headers: { authorization: `Bearer ${token}` },
+      body: { query: `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status } }`, variables: { id: order.id } },
+    });
     expect(res.body.data.settleOneStepOrder.status).toBe('accepted');
     await sendSeen;
     await killed(dying.child, 'SIGKILL');
@@ -125,7 +133,9 @@ onServer.each([
     expect(logs[0].args.value).toBe(800n * 10n ** 6n);
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n);
     // One event.
-    const events = (await gw.em().find(DomainEvent, { aggregateId: order.id, type: 'order.transition' })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');
+    const events = (await gw.em().find(DomainEvent, { aggregateId: order.id, type: 'order.transition' })).filter(
+      (e) => e.payload.webhookEvent === 'token.transfer_completed',
+    );
     expect(events).toHaveLength(1);
     await killed(child.child, 'SIGTERM');
     child = null;

@@ -60,7 +60,8 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     const m = await aChainMarket(gw);
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
+    for (let i = 0; i < ORDERS; i++)
+      orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const dealingDate = orders[0].dealingDate!;
     await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
     const token = await gw.opsToken();
@@ -72,7 +73,10 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     child = await startChildGateway(childEnv());
     const res = await httpRequest(child.port, 'POST', '/graphql', {
       headers: { authorization: `Bearer ${token}` },
-      body: { query: `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId } transactions { id } } }`, variables: { sc: m.shareClass.id, d: dealingDate } },
+      body: {
+        query: `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId } transactions { id } } }`,
+        variables: { sc: m.shareClass.id, d: dealingDate },
+      },
     });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.settleDealingDate.failed).toEqual([]);
@@ -108,12 +112,18 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     const after = await batches();
     // The same batches, each signed once and confirmed.
     expect(after.map((t) => [t.id, t.hash, t.hashes, t.status])).toEqual(before.map((t) => [t.id, t.hash, [t.hash], ChainTxStatus.confirmed]));
-    const hashOf = new Map((await gw.em().find(ChainBatchOrder, {})).map((r) => [r.orderId, after.find((t) => String(t.id) === String(r.transactionId))!.hash]));
+    const hashOf = new Map(
+      (await gw.em().find(ChainBatchOrder, {})).map((r) => [r.orderId, after.find((t) => String(t.id) === String(r.transactionId))!.hash]),
+    );
     for (const o of settled) expect(o.transferHash).toBe(hashOf.get(o.id));
     // One token.transfer_completed and one journal row per order.
-    const completed = (await gw.em().find(DomainEvent, { type: 'order.transition', aggregateId: { $in: orders.map((o) => o.id) } })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');
+    const completed = (await gw.em().find(DomainEvent, { type: 'order.transition', aggregateId: { $in: orders.map((o) => o.id) } })).filter(
+      (e) => e.payload.webhookEvent === 'token.transfer_completed',
+    );
     expect(completed.map((e) => e.aggregateId).sort()).toEqual(orders.map((o) => o.id).sort());
-    expect((await gw.em().find(HoldingMovement, { orderId: { $in: orders.map((o) => o.id) } })).map((j) => j.orderId).sort()).toEqual(orders.map((o) => o.id).sort());
+    expect((await gw.em().find(HoldingMovement, { orderId: { $in: orders.map((o) => o.id) } })).map((j) => j.orderId).sort()).toEqual(
+      orders.map((o) => o.id).sort(),
+    );
     // On chain: one mint per order (no batch twice), every wallet holding exactly its register balance.
     const mints = await chain.pub.getLogs({ address: m.token.contractAddress as Hex, event: TRANSFER, args: { from: zeroAddress }, fromBlock: 0n });
     expect(mints).toHaveLength(ORDERS);

@@ -43,7 +43,8 @@ describe('Settling a dealing date in batches on chain', () => {
     }
 
     const orders: EntityRecord<Order>[] = [];
-    for (let i = 0; i < ORDERS - 1; i++) orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % INVESTORS] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
+    for (let i = 0; i < ORDERS - 1; i++)
+      orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % INVESTORS] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const frozenOrder = await aOneStepOrder(gw, { ...m, investor: frozenInvestor }, { amount: '100', stage: 'accepted', chainId: CHAIN });
     const dealingDate = orders[0].dealingDate!;
     expect(new Set([...orders, frozenOrder].map((o) => o.dealingDate))).toEqual(new Set([dealingDate]));
@@ -51,7 +52,9 @@ describe('Settling a dealing date in batches on chain', () => {
     // The date's NAV is not published yet (only an earlier one): 409 with a clear message, nothing written.
     const early = await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: '2031-01-02' });
     expect(early.errors?.[0]).toMatchObject({ extensions: { code: 'CONFLICT' } });
-    expect(early.errors?.[0]?.message).toBe('No NAV published for dealing date 2031-01-02: the orders of that date are priced at it, so they settle once it is');
+    expect(early.errors?.[0]?.message).toBe(
+      'No NAV published for dealing date 2031-01-02: the orders of that date are priced at it, so they settle once it is',
+    );
 
     // After acceptance, the issuer's agent freezes one wallet directly on chain.
     const frozenWallet = wallets.get(frozenInvestor.id)!;
@@ -63,7 +66,9 @@ describe('Settling a dealing date in batches on chain', () => {
     const preview = (await opsCall(gw, PREVIEW, { sc: m.shareClass.id, d: dealingDate })).data!.dealingSettlementPreview;
     expect(preview.nav).toBe('2');
     expect(preview.rows).toHaveLength(ORDERS);
-    expect(preview.rows.filter((r: any) => r.refusal)).toEqual([{ orderId: frozenOrder.id, type: 'subscription', wallet: frozenWallet, tokens: '50', amount: '100', refusal: `wallet ${frozenWallet} is frozen` }]);
+    expect(preview.rows.filter((r: any) => r.refusal)).toEqual([
+      { orderId: frozenOrder.id, type: 'subscription', wallet: frozenWallet, tokens: '50', amount: '100', refusal: `wallet ${frozenWallet} is frozen` },
+    ]);
     expect(Number(preview.tokensMinted)).toBe((ORDERS - 1) * 50);
     // A preview writes nothing.
     expect((await gw.em().findOneOrFail(Order, { id: orders[0].id })).settlementNav).toMatch(/^1\.250*$/);
@@ -101,7 +106,9 @@ describe('Settling a dealing date in batches on chain', () => {
       expect(o.settlementNav).toMatch(/^2(\.0+)?$/);
     }
     // Each order once, with its own token.transfer_completed naming its batch's hash.
-    const completed = (await gw.em().find(DomainEvent, { type: 'order.transition' })).map((e) => ({ id: e.aggregateId, p: e.payload as Record<string, any> })).filter((e) => e.p.webhookEvent === 'token.transfer_completed');
+    const completed = (await gw.em().find(DomainEvent, { type: 'order.transition' }))
+      .map((e) => ({ id: e.aggregateId, p: e.payload as Record<string, any> }))
+      .filter((e) => e.p.webhookEvent === 'token.transfer_completed');
     expect(completed).toHaveLength(ORDERS - 1);
     expect(new Set(completed.map((e) => e.id)).size).toBe(ORDERS - 1);
     for (const e of completed) expect(e.p.transferHash).toBe(batchOf.get(e.id));
@@ -126,7 +133,9 @@ describe('Settling a dealing date in batches on chain', () => {
     expect(registerTotal).toBe(BigInt(ORDERS - 1) * 50_000_000n);
     expect(await chain.read<bigint>(m.token.contractAddress, TOKEN_ABI, 'totalSupply')).toBe(registerTotal);
     const gas = txs.reduce((s, t) => s + BigInt(t.gasUsed!), 0n);
-    process.stdout.write(`dealing date of ${ORDERS} orders: ${txs.length} batch transactions, ${gas / BigInt(ORDERS - 1)} gas per order, settleDealingDate answered in ${gatewayMs} ms\n`);
+    process.stdout.write(
+      `dealing date of ${ORDERS} orders: ${txs.length} batch transactions, ${gas / BigInt(ORDERS - 1)} gas per order, settleDealingDate answered in ${gatewayMs} ms\n`,
+    );
 
     // A second run settles nothing.
     const again = (await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: dealingDate })).data!.settleDealingDate;

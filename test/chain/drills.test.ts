@@ -53,7 +53,8 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted', chainId: '31337' });
     return { m, address, order };
   }
-  const settle = (id: string) => opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status settlementTransaction { status lastError } } }`, { id });
+  const settle = (id: string) =>
+    opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status settlementTransaction { status lastError } } }`, { id });
   const intent = (orderId: string) => gw.em().findOneOrFail(ChainTransaction, { orderId });
 
   /** One Transfer to the wallet on the canonical chain, one event, the order settled with the hash that was mined. */
@@ -66,7 +67,9 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     const logs = await chain.pub.getLogs({ address: m.token.contractAddress as Hex, event: TRANSFER, args: { to: address as Hex }, fromBlock: 0n });
     expect(logs.map((l) => l.transactionHash)).toEqual([tx.hash]);
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n);
-    const events = (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');
+    const events = (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' })).filter(
+      (e) => e.payload.webhookEvent === 'token.transfer_completed',
+    );
     expect(events).toHaveLength(1);
     expect(events[0].payload.transferHash).toBe(tx.hash);
     return tx;
@@ -77,12 +80,18 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     // A chain that is away when ops settle is a 503 with nothing queued (test/custody/chain-away.test.ts):
     // here the node still answers the settlement's probe of its head, and everything the sender asks fails.
     proxy.decide = (method) => (method === 'eth_blockNumber' ? 'forward' : 'down');
-    expect((await settle(order.id)).data.settleOneStepOrder).toMatchObject({ status: 'accepted', settlementTransaction: { status: 'queued', lastError: null } });
+    expect((await settle(order.id)).data.settleOneStepOrder).toMatchObject({
+      status: 'accepted',
+      settlementTransaction: { status: 'queued', lastError: null },
+    });
     const seen = await eventually('the error recorded', async () => {
       const res = await opsCall(gw, `query($id: ID!) { order(id: $id) { status settlementTransaction { status lastError } } }`, { id: order.id });
       return res.data.order.settlementTransaction.lastError ? res.data.order : undefined;
     });
-    expect(seen).toMatchObject({ status: 'accepted', settlementTransaction: { status: 'queued', lastError: expect.stringMatching(/HTTP request failed|fetch failed|socket|closed/i) } });
+    expect(seen).toMatchObject({
+      status: 'accepted',
+      settlementTransaction: { status: 'queued', lastError: expect.stringMatching(/HTTP request failed|fetch failed|socket|closed/i) },
+    });
     expect((await gw.em().findOneOrFail(Order, { id: order.id })).status).toBe('accepted');
     proxy.decide = () => 'forward';
     const tx = await settledOnce(m, address, order.id);
@@ -115,7 +124,9 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     await settle(order.id);
     const sent = await eventually('the mint sent', async () => ((await intent(order.id)).status === ChainTxStatus.sent ? intent(order.id) : undefined));
     await chain.test.mine({ blocks: 1 });
-    const mined = await eventually('the mint mined, under the depth', async () => ((await intent(order.id)).status === ChainTxStatus.mined ? intent(order.id) : undefined));
+    const mined = await eventually('the mint mined, under the depth', async () =>
+      (await intent(order.id)).status === ChainTxStatus.mined ? intent(order.id) : undefined,
+    );
     expect(mined.confirmations).toBe(1);
     await chain.test.request({ method: 'anvil_reorg', params: [1, []] } as never);
     expect(await chain.pub.getTransactionReceipt({ hash: sent.hash as Hex }).catch(() => null)).toBeNull();

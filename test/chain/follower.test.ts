@@ -65,10 +65,13 @@ describe('The register follows the chain: transfers the gateway did not make, re
     });
   }
 
-  const balance = async (investorId: string, shareClassId: string) => (await gw.em().findOne(Holding, { investor: investorId, shareClass: shareClassId }))?.balance ?? '0';
+  const balance = async (investorId: string, shareClassId: string) =>
+    (await gw.em().findOne(Holding, { investor: investorId, shareClass: shareClassId }))?.balance ?? '0';
   const num = (s: string) => Number(s);
   const holdingChanged = async (hash: string) =>
-    (await gw.em().find(DomainEvent, { type: 'holding.changed' }, { orderBy: { position: 'asc' } })).map((e) => e.payload as Record<string, any>).filter((p) => p.transferHash === hash);
+    (await gw.em().find(DomainEvent, { type: 'holding.changed' }, { orderBy: { position: 'asc' } }))
+      .map((e) => e.payload as Record<string, any>)
+      .filter((p) => p.transferHash === hash);
 
   it('an investor sends tokens to another whitelisted investor: the register moves both holdings (holding.changed for each); anvil_reorg removing that block undoes it', async () => {
     const m = await market();
@@ -88,7 +91,13 @@ describe('The register follows the chain: transfers the gateway did not make, re
       return rows.length ? rows : undefined;
     });
     expect(moved).toHaveLength(1);
-    expect(moved[0]).toMatchObject({ kind: ChainMovementKind.transfer, fromInvestorId: m.alice.investor.id, toInvestorId: m.bob.investor.id, fromAddress: m.alice.address, toAddress: m.bob.address });
+    expect(moved[0]).toMatchObject({
+      kind: ChainMovementKind.transfer,
+      fromInvestorId: m.alice.investor.id,
+      toInvestorId: m.bob.investor.id,
+      fromAddress: m.alice.address,
+      toAddress: m.bob.address,
+    });
     expect(num(moved[0].tokens)).toBe(125.5);
     expect(num(await balance(m.alice.investor.id, m.shareClass.id))).toBe(674.5);
     expect(num(await balance(m.bob.investor.id, m.shareClass.id))).toBe(125.5);
@@ -109,7 +118,9 @@ describe('The register follows the chain: transfers the gateway did not make, re
     const now = await chain.pub.getBlockNumber();
     await chain.test.request({ method: 'anvil_reorg' as never, params: [Number(now - receipt.blockNumber + 1n), []] as never });
     expect(await chain.pub.getTransactionReceipt({ hash }).catch(() => null)).toBeNull();
-    await eventually('the follower undid the transfer', async () => ((await gw.em().findOneOrFail(ChainMovement, { id: moved[0].id })).undoneAt ? true : undefined));
+    await eventually('the follower undid the transfer', async () =>
+      (await gw.em().findOneOrFail(ChainMovement, { id: moved[0].id })).undoneAt ? true : undefined,
+    );
     expect(num(await balance(m.alice.investor.id, m.shareClass.id))).toBe(800);
     expect(num(await balance(m.bob.investor.id, m.shareClass.id))).toBe(0);
     const after = await holdingChanged(hash.toLowerCase());
@@ -121,7 +132,7 @@ describe('The register follows the chain: transfers the gateway did not make, re
     expect(await chain.balanceOf(m.token.contractAddress, m.alice.address)).toBe(800_000_000n);
   });
 
-  it('reconciliation after a mint made behind the gateway\'s back (the agent key, directly on anvil) lists exactly that difference, with the mint that explains it', async () => {
+  it("reconciliation after a mint made behind the gateway's back (the agent key, directly on anvil) lists exactly that difference, with the mint that explains it", async () => {
     const m = await market();
     await subscribed(m, m.alice, '1000'); // 800 tokens
     const clean = await ops(RECONCILE, { sc: m.shareClass.id });
@@ -145,7 +156,15 @@ describe('The register follows the chain: transfers the gateway did not make, re
     expect(r.differences).toHaveLength(1);
     expect(r.differences[0]).toMatchObject({ investorId: m.bob.investor.id, wallets: [m.bob.address], registerBalance: '0', difference: '42' });
     expect(num(r.differences[0].chainBalance)).toBe(42);
-    expect(r.differences[0].movements).toEqual([{ kind: 'issuance', transactionHash: hash.toLowerCase(), fromAddress: '0x0000000000000000000000000000000000000000', toAddress: m.bob.address, tokens: '42' }]);
+    expect(r.differences[0].movements).toEqual([
+      {
+        kind: 'issuance',
+        transactionHash: hash.toLowerCase(),
+        fromAddress: '0x0000000000000000000000000000000000000000',
+        toAddress: m.bob.address,
+        tokens: '42',
+      },
+    ]);
     expect(Number(r.blockNumber)).toBeGreaterThan(0);
 
     // The scheduled run records it, and /metrics shows it for the share class.

@@ -39,15 +39,30 @@ describe('Forced transfer on chain', () => {
     const { gw, chain } = world;
     const { m, fromWallet, heir, toWallet } = await twoHolders();
     const lotBefore = await gw.em().findOneOrFail(HoldingLot, { investor: m.investor.id });
-    const input = { shareClassId: m.shareClass.id, chainId: '31337', fromInvestorId: m.investor.id, toInvestorId: heir.id, quantity: '300', reason: 'estate of the late holder' };
+    const input = {
+      shareClassId: m.shareClass.id,
+      chainId: '31337',
+      fromInvestorId: m.investor.id,
+      toInvestorId: heir.id,
+      quantity: '300',
+      reason: 'estate of the late holder',
+    };
 
     // Requested only: nothing moves until a second principal approves.
     const requested = await gw.graphql(REQUEST_FORCED_TRANSFER, { input }, { token: await gw.opsToken() });
     expect(requested.body.errors).toBeUndefined();
     expect(await gw.em().count(ChainTransaction, { purpose: 'forced.transfer' })).toBe(0);
-    const self = await gw.graphql(`mutation($id: ID!) { approveRequest(id: $id) { id } }`, { id: requested.body.data!.requestForcedTransfer.id }, { token: await gw.opsTokenAs('test-ops', ['approver']) });
+    const self = await gw.graphql(
+      `mutation($id: ID!) { approveRequest(id: $id) { id } }`,
+      { id: requested.body.data!.requestForcedTransfer.id },
+      { token: await gw.opsTokenAs('test-ops', ['approver']) },
+    );
     expect(self.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const approved = await gw.graphql(`mutation($id: ID!) { approveRequest(id: $id) { status result } }`, { id: requested.body.data!.requestForcedTransfer.id }, { token: await approverToken(gw) });
+    const approved = await gw.graphql(
+      `mutation($id: ID!) { approveRequest(id: $id) { status result } }`,
+      { id: requested.body.data!.requestForcedTransfer.id },
+      { token: await approverToken(gw) },
+    );
     expect(approved.body.errors).toBeUndefined();
     expect(approved.body.data!.approveRequest).toMatchObject({ status: 'executed', result: { fromWallet, toWallet, status: 'sending' } });
 

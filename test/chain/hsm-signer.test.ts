@@ -37,7 +37,9 @@ const SETTLE = `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId
 /** CHAINS as an operator writes it for a key in the HSM. */
 const chainsEnv = (hsm: SoftHsmToken, rpcUrl: string, signer: Record<string, unknown> = {}) => ({
   APP_ENV: 'test',
-  CHAINS: JSON.stringify({ [CHAIN]: { rpcUrls: [rpcUrl], confirmations: 2, replaceAfterMs: 5000, leaseSeconds: 5, signer: { ...hsmSigner(hsm, KEY_LABEL), ...signer } } }),
+  CHAINS: JSON.stringify({
+    [CHAIN]: { rpcUrls: [rpcUrl], confirmations: 2, replaceAfterMs: 5000, leaseSeconds: 5, signer: { ...hsmSigner(hsm, KEY_LABEL), ...signer } },
+  }),
 });
 
 describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
@@ -63,7 +65,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     hsm?.remove();
   });
 
-  it('the gateway signs with the key in the token: it deploys a token, whitelists a wallet, and settles a dealing date; every transaction recovers to the HSM key\'s address, with low s', async () => {
+  it("the gateway signs with the key in the token: it deploys a token, whitelists a wallet, and settles a dealing date; every transaction recovers to the HSM key's address, with low s", async () => {
     expect(gw.gateway.services.chain!.writable(CHAIN).account!.address).toBe(agent);
 
     // Deploy: the T-REX suite and the token, the HSM key its agent.
@@ -72,7 +74,11 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     expect(await chain.read<boolean>(m.token.identityRegistry, AGENT_ROLE_ABI, 'isAgent', [agent])).toBe(true);
 
     // Whitelist: identity, KYC claim (a message signed in the HSM) and registration, for three investors.
-    const investors = [m.investor, await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }), await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null })];
+    const investors = [
+      m.investor,
+      await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }),
+      await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }),
+    ];
     const wallets = new Map<string, string>();
     for (const investor of investors) {
       const address = randomWallet();
@@ -89,7 +95,10 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     expect(run.errors).toBeUndefined();
     expect(run.data!.settleDealingDate.failed).toEqual([]);
     expect(run.data!.settleDealingDate.transactions.map((t: any) => t.purpose)).toEqual(['settlement.batchMint']);
-    await eventually('every order of the date settled', async () => (await gw.em().count(Order, { id: { $in: orders.map((o) => o.id) }, status: 'settled' })) === orders.length);
+    await eventually(
+      'every order of the date settled',
+      async () => (await gw.em().count(Order, { id: { $in: orders.map((o) => o.id) }, status: 'settled' })) === orders.length,
+    );
     for (const investor of investors) {
       expect((await gw.em().findOneOrFail(Holding, { investor: investor.id, shareClass: m.shareClass.id })).balance).toMatch(/^50(\.0+)?$/);
       expect(await chain.balanceOf(m.token.contractAddress, wallets.get(investor.id)!)).toBe(50_000_000n);
@@ -107,16 +116,30 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     }
   });
 
-  it('the process never holds the key: the private key is sensitive and never extractable, reading its value is refused, and no 32-byte key of the agent\'s address is in the configuration or the environment', async () => {
+  it("the process never holds the key: the private key is sensitive and never extractable, reading its value is refused, and no 32-byte key of the agent's address is in the configuration or the environment", async () => {
     const token = Pkcs11Token.open({ library: hsm.library, tokenLabel: hsm.tokenLabel, pin: new Pkcs11Pin(hsm.pin) });
     try {
       const pair = token.findKeyPair(KEY_LABEL)!;
       expect(pair.address).toBe(agent);
-      expect(pair.privateKey.getAttribute({ sensitive: null, extractable: null, alwaysSensitive: null, neverExtractable: null, private: null })).toEqual({ sensitive: true, extractable: false, alwaysSensitive: true, neverExtractable: true, private: true });
+      expect(pair.privateKey.getAttribute({ sensitive: null, extractable: null, alwaysSensitive: null, neverExtractable: null, private: null })).toEqual({
+        sensitive: true,
+        extractable: false,
+        alwaysSensitive: true,
+        neverExtractable: true,
+        private: true,
+      });
       expect(() => pair.privateKey.getAttribute({ value: null })).toThrow('CKR_ATTRIBUTE_SENSITIVE');
       // Nor can it be wrapped out under a key of the caller's.
-      const wrapping = token.session.generateKey(graphene.KeyGenMechanism.AES, { keyType: graphene.KeyType.AES, valueLen: 32, token: false, wrap: true, encrypt: true });
-      expect(() => token.session.wrapKey(graphene.MechanismEnum.AES_KEY_WRAP_PAD, wrapping, pair.privateKey)).toThrow(/CKR_KEY_UNEXTRACTABLE|CKR_KEY_NOT_WRAPPABLE/);
+      const wrapping = token.session.generateKey(graphene.KeyGenMechanism.AES, {
+        keyType: graphene.KeyType.AES,
+        valueLen: 32,
+        token: false,
+        wrap: true,
+        encrypt: true,
+      });
+      expect(() => token.session.wrapKey(graphene.MechanismEnum.AES_KEY_WRAP_PAD, wrapping, pair.privateKey)).toThrow(
+        /CKR_KEY_UNEXTRACTABLE|CKR_KEY_NOT_WRAPPABLE/,
+      );
     } finally {
       token.close();
     }
@@ -202,13 +225,18 @@ describe('CHAINS naming a PKCS#11 signer: every mistake named, the PIN never', (
   it('a signer beside agentKeyEnv is refused', () => {
     const chains = JSON.parse(chainsEnv(hsm, rpc).CHAINS);
     chains[CHAIN].agentKeyEnv = 'AGENT_KEY';
-    expect(() => loadConfig({ CHAINS: JSON.stringify(chains), AGENT_KEY: `0x${'1f'.repeat(32)}` })).toThrow('CHAINS.31337 must name a signer or agentKeyEnv / agentKeyFile, not both');
+    expect(() => loadConfig({ CHAINS: JSON.stringify(chains), AGENT_KEY: `0x${'1f'.repeat(32)}` })).toThrow(
+      'CHAINS.31337 must name a signer or agentKeyEnv / agentKeyFile, not both',
+    );
   });
 
   it.each([
     [{ tokenLabel: 'elsewhere' }, 'chain 31337: the PKCS#11 library /usr/lib/softhsm/libsofthsm2.so has no token labelled "elsewhere" (tokens: "mistakes")'],
     [{ keyLabel: 'absent' }, 'chain 31337: token "mistakes" holds no key labelled "absent" (create it: npm run hsm-key)'],
-    [{ keyLabel: 'leaky' }, 'chain 31337: the key labelled "leaky" in token "mistakes" could leave the HSM (CKA_SENSITIVE false, CKA_EXTRACTABLE true): an agent key must be sensitive and not extractable'],
+    [
+      { keyLabel: 'leaky' },
+      'chain 31337: the key labelled "leaky" in token "mistakes" could leave the HSM (CKA_SENSITIVE false, CKA_EXTRACTABLE true): an agent key must be sensitive and not extractable',
+    ],
     [{ pinFile: undefined, pinEnv: 'HSM_PIN' }, 'chain 31337: logging in to the PKCS#11 token "mistakes" failed: CKR_PIN_INCORRECT'],
   ])('at start %#: %s', (signer, message) => {
     const config = loadConfig({ ...chainsEnv(hsm, rpc, signer), HSM_PIN: 'not-the-pin' });
@@ -216,6 +244,11 @@ describe('CHAINS naming a PKCS#11 signer: every mistake named, the PIN never', (
   });
 
   it('`npm run hsm-key` refuses a label the token already holds', () => {
-    expect(() => execFileSync('node', ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', KEY_LABEL, '--pin-file', hsm.pinFile], { env: process.env, stdio: 'pipe' })).toThrow(`token "mistakes" already holds a key labelled "${KEY_LABEL}"`);
+    expect(() =>
+      execFileSync('node', ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', KEY_LABEL, '--pin-file', hsm.pinFile], {
+        env: process.env,
+        stdio: 'pipe',
+      }),
+    ).toThrow(`token "mistakes" already holds a key labelled "${KEY_LABEL}"`);
   });
 });

@@ -30,14 +30,23 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
   const ops = (query: string, variables: Record<string, unknown> = {}) => opsCall(gw, query, variables);
   const market = () => aChainMarket(gw);
   const whitelistedWallet = (investorId: string, address: string) => aWhitelistedWallet(gw, investorId, address);
-  const settle = (orderId: string) => ops(`mutation($id: ID!) { settleOneStepOrder(orderId: $id) { id status settlementTransaction { status hash } } }`, { id: orderId });
+  const settle = (orderId: string) =>
+    ops(`mutation($id: ID!) { settleOneStepOrder(orderId: $id) { id status settlementTransaction { status hash } } }`, { id: orderId });
   const settled = (orderId: string) => finalOrder(gw, orderId);
   const transitions = async (orderId: string) =>
-    (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' }, { orderBy: { position: 'asc' } })).map((e) => e.payload as Record<string, any>);
+    (await gw.em().find(DomainEvent, { aggregateId: orderId, type: 'order.transition' }, { orderBy: { position: 'asc' } })).map(
+      (e) => e.payload as Record<string, any>,
+    );
 
   it('deployToken deploys a full suite: the token answers ERC-3643, unpaused, the gateway agent of token and identity registry, the token agent of its registry', async () => {
     const m = await market();
-    expect(m.token).toMatchObject({ chainId: '31337', decimals: 6, isPrimary: true, contractAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/), identityRegistry: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+    expect(m.token).toMatchObject({
+      chainId: '31337',
+      decimals: 6,
+      isPrimary: true,
+      contractAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+      identityRegistry: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+    });
     const agent = gw.gateway.services.chain!.writable(CHAIN).account!.address;
     expect((await chain.read<string>(m.token.contractAddress, TOKEN_ABI, 'identityRegistry')).toLowerCase()).toBe(m.token.identityRegistry);
     expect(await chain.read<boolean>(m.token.contractAddress, TOKEN_ABI, 'paused')).toBe(false);
@@ -47,7 +56,7 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     expect(await chain.read<boolean>(m.token.identityRegistry, AGENT_ROLE_ABI, 'isAgent', [m.token.contractAddress])).toBe(true);
   });
 
-  it('settles a subscription on chain: balanceOf is the order\'s tokens × 10^decimals, settled once, one token.transfer_completed with the mint\'s hash; a redemption then burns exactly its tokens', async () => {
+  it("settles a subscription on chain: balanceOf is the order's tokens × 10^decimals, settled once, one token.transfer_completed with the mint's hash; a redemption then burns exactly its tokens", async () => {
     const m = await market();
     const address = randomWallet();
     const wallet = await whitelistedWallet(m.investor.id, address);
@@ -117,11 +126,15 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     await settle(order.id);
     expect((await settled(order.id)).status).toBe('settled');
 
-    const removed = await ops(`mutation($i: ID!) { removeInvestorWallet(input: { investorId: $i, chainId: "31337", reason: "compromised" }) { status } }`, { i: m.investor.id });
+    const removed = await ops(`mutation($i: ID!) { removeInvestorWallet(input: { investorId: $i, chainId: "31337", reason: "compromised" }) { status } }`, {
+      i: m.investor.id,
+    });
     expect(removed.data.removeInvestorWallet.status).toBe('removed');
     const wallet = await gw.em().findOneOrFail(InvestorWallet, { address });
     await eventually('freeze and delete confirmed', async () => {
-      const txs = await gw.em().find(ChainTransaction, { walletId: wallet.id, purpose: { $in: ['wallet.freeze', 'wallet.delete'] } }, { orderBy: { id: 'asc' } });
+      const txs = await gw
+        .em()
+        .find(ChainTransaction, { walletId: wallet.id, purpose: { $in: ['wallet.freeze', 'wallet.delete'] } }, { orderBy: { id: 'asc' } });
       return txs.length === 2 && txs.every((t) => t.status === ChainTxStatus.confirmed) ? txs : undefined;
     });
     expect(await chain.read<boolean>(m.token.contractAddress, TOKEN_ABI, 'isFrozen', [address])).toBe(true);
@@ -129,29 +142,56 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
 
     // Cannot receive: a mint by the agent reverts with the contract's reason.
     const agent = gw.gateway.services.chain!.writable(CHAIN).account!.address;
-    await expect(chain.pub.call({ account: agent, to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [address as Hex, 1n] }) })).rejects.toThrow(/Identity is not verified\./);
+    await expect(
+      chain.pub.call({
+        account: agent,
+        to: m.token.contractAddress as Hex,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [address as Hex, 1n] }),
+      }),
+    ).rejects.toThrow(/Identity is not verified\./);
     // Cannot send: its own transfer reverts (frozen), though it still holds its tokens.
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(80n * 10n ** 6n);
-    await expect(chain.pub.call({ account: address as Hex, to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [agent, 1n] }) })).rejects.toThrow(/wallet is frozen/);
+    await expect(
+      chain.pub.call({
+        account: address as Hex,
+        to: m.token.contractAddress as Hex,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [agent, 1n] }),
+      }),
+    ).rejects.toThrow(/wallet is frozen/);
   });
 
   it('createToken of an existing address is checked on chain: not ERC-3643, or the gateway not an agent, is a 400 saying which', async () => {
     const m = await market();
     const create = (address: string) =>
-      ops(`mutation($sc: ID!, $a: String!) { createToken(input: { shareClassId: $sc, chainId: "31337", contractAddress: $a, name: "X", symbol: "X", decimals: 6 }) { id identityRegistry } }`, { sc: m.shareClass.id, a: address });
+      ops(
+        `mutation($sc: ID!, $a: String!) { createToken(input: { shareClassId: $sc, chainId: "31337", contractAddress: $a, name: "X", symbol: "X", decimals: 6 }) { id identityRegistry } }`,
+        { sc: m.shareClass.id, a: address },
+      );
     const eoa = randomWallet();
     const notToken = await create(eoa);
-    expect(notToken.errors![0]).toMatchObject({ message: `${eoa} does not answer the ERC-3643 token interface (identityRegistry, compliance, decimals)`, extensions: { code: 'BAD_USER_INPUT' } });
+    expect(notToken.errors![0]).toMatchObject({
+      message: `${eoa} does not answer the ERC-3643 token interface (identityRegistry, compliance, decimals)`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
 
     // A suite whose token no longer has the gateway as agent.
-    const other = await ops(`mutation($sc: ID!) { deployToken(input: { shareClassId: $sc, chainId: "31337", name: "B", symbol: "B", decimals: 6 }) { id contractAddress identityRegistry } }`, { sc: m.shareClass.id });
+    const other = await ops(
+      `mutation($sc: ID!) { deployToken(input: { shareClassId: $sc, chainId: "31337", name: "B", symbol: "B", decimals: 6 }) { id contractAddress identityRegistry } }`,
+      { sc: m.shareClass.id },
+    );
     const address = other.data.deployToken.contractAddress;
     const svc = gw.gateway.services.chain!;
     const agent = svc.writable(CHAIN).agent!;
-    await svc.execute({ chainId: CHAIN, purpose: 'deploy', to: address, data: encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'removeAgent', args: [agent] }) }, 'removeAgent');
+    await svc.execute(
+      { chainId: CHAIN, purpose: 'deploy', to: address, data: encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'removeAgent', args: [agent] }) },
+      'removeAgent',
+    );
     await gw.em().nativeDelete('Token', { contractAddress: address });
     const notAgent = await create(address);
-    expect(notAgent.errors![0]).toMatchObject({ message: `the gateway's key ${agent} is not an agent of token ${address}`, extensions: { code: 'BAD_USER_INPUT' } });
+    expect(notAgent.errors![0]).toMatchObject({
+      message: `the gateway's key ${agent} is not an agent of token ${address}`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
 
     // The first suite's token: accepted, with its identity registry read from chain.
     await gw.em().nativeDelete('Token', { contractAddress: m.token.contractAddress });

@@ -52,7 +52,10 @@ describe('Supply-side settlements verified on chain', () => {
     const chain = chainClients(rpcUrl);
     const agent = createWalletClient({ account: gw.gateway.services.chain!.writable('31337').account!, chain: chain.pub.chain, transport: http(rpcUrl) });
     const mint = async (to: string) => {
-      const hash = await agent.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [to as Hex, 800_000_000n] }) });
+      const hash = await agent.sendTransaction({
+        to: m.token.contractAddress as Hex,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [to as Hex, 800_000_000n] }),
+      });
       expect((await chain.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
       return hash;
     };
@@ -60,13 +63,21 @@ describe('Supply-side settlements verified on chain', () => {
     const right = await mint(wallet);
 
     const refused = await sim.sendOutcome(ref, { status: 'settled', transferHash: wrong });
-    expect(refused).toEqual({ status: 400, body: { isError: true, errorMsg: `transaction ${wrong} has no Transfer of token ${m.token.contractAddress} to ${wallet}`, data: {} } });
+    expect(refused).toEqual({
+      status: 400,
+      body: { isError: true, errorMsg: `transaction ${wrong} has no Transfer of token ${m.token.contractAddress} to ${wallet}`, data: {} },
+    });
     const statuses = async () => (await gw.em().find(OrderStatusEntry, { order: placed.orderId }, { orderBy: { at: 'asc' } })).map((e) => e.status);
     expect(await statuses()).toEqual(['created', 'submitted', 'accepted']);
     expect((await gw.em().findOneOrFail(Order, { id: placed.orderId })).transferHash ?? null).toBeNull();
     const shown = await gw.em().find(DomainEvent, { type: 'supply.transfer_mismatch', aggregateId: placed.orderId });
     expect(shown.map((e) => e.payload)).toEqual([
-      { orderId: placed.orderId, providerId: SIM, transferHash: wrong, reason: `transaction ${wrong} has no Transfer of token ${m.token.contractAddress} to ${wallet}` },
+      {
+        orderId: placed.orderId,
+        providerId: SIM,
+        transferHash: wrong,
+        reason: `transaction ${wrong} has no Transfer of token ${m.token.contractAddress} to ${wallet}`,
+      },
     ]);
 
     const reflected = await sim.sendOutcome(ref, { status: 'settled', transferHash: right });

@@ -19,7 +19,9 @@ jest.setTimeout(240_000);
 
 /** A recovery is requested by one ops principal and approved by another (test/support/approval.factories.ts). */
 const recover = (gw: TestGateway, vars: { i: string; a: string }) =>
-  approvedCall(gw, REQUEST_WALLET_RECOVERY, 'requestWalletRecovery', { input: { investorId: vars.i, chainId: '31337', newAddress: vars.a, reason: 'key lost' } });
+  approvedCall(gw, REQUEST_WALLET_RECOVERY, 'requestWalletRecovery', {
+    input: { investorId: vars.i, chainId: '31337', newAddress: vars.a, reason: 'key lost' },
+  });
 
 describe('Recovering a lost wallet on chain', () => {
   const world = onTheWorkerChain();
@@ -43,7 +45,10 @@ describe('Recovering a lost wallet on chain', () => {
     expect(res.errors).toBeUndefined();
     expect(res.result).toMatchObject({ address: newAddress, status: 'pending' });
     expect(await gw.em().findOneOrFail(InvestorWallet, { id: res.result.walletId })).toMatchObject({ address: newAddress, recoveredFrom: String(lost.id) });
-    expect(await gw.em().findOneOrFail(InvestorWallet, { id: lost.id })).toMatchObject({ status: WalletStatus.removed, removalReason: `lost: recovered to ${newAddress} (key lost)` });
+    expect(await gw.em().findOneOrFail(InvestorWallet, { id: lost.id })).toMatchObject({
+      status: WalletStatus.removed,
+      removalReason: `lost: recovered to ${newAddress} (key lost)`,
+    });
 
     // then, once confirmed, the new wallet is whitelisted and holds the tokens on chain
     const fresh = await eventually('the new wallet whitelisted', async () => {
@@ -67,7 +72,10 @@ describe('Recovering a lost wallet on chain', () => {
     // The register: the same holding and lots, no movement, once the follower has read past the recovery.
     const recovery = steps[1];
     await eventually('the follower past the recovery', async () => {
-      const [cursor] = await gw.em().getConnection().execute<{ block_number: string }[]>(`select block_number::text from chain_follow_cursor where chain_id = '31337'`);
+      const [cursor] = await gw
+        .em()
+        .getConnection()
+        .execute<{ block_number: string }[]>(`select block_number::text from chain_follow_cursor where chain_id = '31337'`);
       return cursor && BigInt(cursor.block_number) >= BigInt(recovery.blockNumber!);
     });
     expect(Number((await gw.em().findOneOrFail(Holding, { investor: m.investor.id, shareClass: m.shareClass.id })).balance)).toBe(800);

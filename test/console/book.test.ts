@@ -20,7 +20,11 @@ describe('Ops console: the book (browser)', () => {
   let page: Page;
   let ui: ReturnType<typeof consolePage>;
   let orderId: string;
-  const rows = (table: string) => page.getByRole('table', { name: table, exact: true }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+  const rows = (table: string) =>
+    page
+      .getByRole('table', { name: table, exact: true })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 
   beforeAll(async () => {
     gw = await startTestGateway({ background: true, events: { pollMs: 50 } });
@@ -32,7 +36,19 @@ describe('Ops console: the book (browser)', () => {
     await aGrant(em, distributor, shareClass);
     const investor = await anInvestor(em, distributor, { grants: [shareClass] });
     // 100 tokens in the register from two days ago, a NAV before them and one after
-    await runInScope({ actor: 'factory' }, () => gw.em().transactional((tem) => bookOpening(tem, { investorId: investor.id, shareClassId: shareClass.id, quantity: '100', settledAt: new Date(now - 48 * HOUR), at: new Date(now - 48 * HOUR) })));
+    await runInScope({ actor: 'factory' }, () =>
+      gw
+        .em()
+        .transactional((tem) =>
+          bookOpening(tem, {
+            investorId: investor.id,
+            shareClassId: shareClass.id,
+            quantity: '100',
+            settledAt: new Date(now - 48 * HOUR),
+            at: new Date(now - 48 * HOUR),
+          }),
+        ),
+    );
     await aNav(em, shareClass, '10', new Date(now - 72 * HOUR));
     await aNav(em, shareClass, '10.5', new Date(now - 24 * HOUR));
     orderId = (await aOneStepOrder(gw, { distributor, investor, shareClass }, { amount: '2500' })).id;
@@ -45,7 +61,10 @@ describe('Ops console: the book (browser)', () => {
   });
 
   it('answers the book in exact figures: tokens × NAV at each NAV, flows per dealing date, orders waiting per state', async () => {
-    const { book } = await asOps(gw, `{ book { aum { shareClassName nav tokens aum currency } dealingFlows { currency subscriptions subscribedAmount redemptions redeemedTokens } waiting { flow status count } chain { shareClassName registerTotal status } } }`);
+    const { book } = await asOps(
+      gw,
+      `{ book { aum { shareClassName nav tokens aum currency } dealingFlows { currency subscriptions subscribedAmount redemptions redeemedTokens } waiting { flow status count } chain { shareClassName registerTotal status } } }`,
+    );
     expect(book.aum).toEqual([
       { shareClassName: 'Book Class EUR', nav: '10', tokens: '0', aum: '0', currency: 'EUR' },
       { shareClassName: 'Book Class EUR', nav: '10.5', tokens: '100', aum: '1050', currency: 'EUR' },
@@ -79,7 +98,9 @@ describe('Ops console: the book (browser)', () => {
     expect(flows.map(([, currency, ...rest]) => [currency, ...rest])).toEqual([['EUR', '1', '2,500', '0', '0']]);
     await expect(rows('Orders waiting, per state')).resolves.toContainEqual(['One-step', 'pending', '1']);
     await expect(rows('Register and chain')).resolves.toEqual([['Book Class EUR', 'in step', expect.stringMatching(/^0x.*… on 11155111$/), '100', '0', '0']]);
-    await expect(page.getByRole('table', { name: 'Next cut-offs', exact: true }).getByRole('row').filter({ hasText: 'Book Class EUR' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('table', { name: 'Next cut-offs', exact: true }).getByRole('row').filter({ hasText: 'Book Class EUR' }).count()).resolves.toBe(
+      1,
+    );
     await screenshot(page, 'book', { fullPage: true });
     await ui.expectAccessible('the book');
   });

@@ -54,7 +54,9 @@ describe('Ops console on chain (browser)', () => {
     // A deployment offers the chains the gateway writes to: the worker's, chosen as the only one.
     const chain = tokens.getByLabel('Chain', { exact: true });
     await chain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
-    await expect(chain.locator('option').evaluateAll((os) => os.map((o) => [(o as unknown as { value: string }).value, o.textContent]))).resolves.toEqual([[CHAIN, `Anvil (${CHAIN})`]]);
+    await expect(chain.locator('option').evaluateAll((os) => os.map((o) => [(o as unknown as { value: string }).value, o.textContent]))).resolves.toEqual([
+      [CHAIN, `Anvil (${CHAIN})`],
+    ]);
     await expect(chain.inputValue()).resolves.toBe(CHAIN);
     await tokens.getByLabel('New token').selectOption('register');
     // A registration, any configured chain (the only one chosen already) or another one typed in.
@@ -83,14 +85,25 @@ describe('Ops console on chain (browser)', () => {
     await tokens.getByRole('button', { name: 'Register token' }).click();
     const done = tokens.getByRole('status').filter({ hasText: 'registered at' });
     await done.waitFor();
-    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { tokens { id chainId contractAddress identityRegistry isPrimary createdBy } } }`, { id: other.id });
+    const { shareClass } = await asOps(
+      gw,
+      `query($id: ID!) { shareClass(id: $id) { tokens { id chainId contractAddress identityRegistry isPrimary createdBy } } }`,
+      { id: other.id },
+    );
     const registered = shareClass.tokens.find((t: { chainId: string }) => t.chainId === '8453');
-    expect(registered).toEqual({ id: expect.stringMatching(/^TK\d{6}$/), chainId: '8453', contractAddress: elsewhere, identityRegistry: null, isPrimary: false, createdBy: 'test-ops' });
+    expect(registered).toEqual({
+      id: expect.stringMatching(/^TK\d{6}$/),
+      chainId: '8453',
+      contractAddress: elsewhere,
+      identityRegistry: null,
+      isPrimary: false,
+      createdBy: 'test-ops',
+    });
     await expect(done.textContent()).resolves.toBe(`Token ${registered.id} registered at ${elsewhere}.`);
     await tokens.getByRole('table', { name: 'Tokens' }).getByRole('cell', { name: elsewhere, exact: true }).waitFor();
   });
 
-  it('reconciles after a mint made behind the gateway\'s back: the holder differs by it, and the mint is the movement that explains it', async () => {
+  it("reconciles after a mint made behind the gateway's back: the holder differs by it, and the mint is the movement that explains it", async () => {
     const { rpcUrl } = await workerChain();
     const chain = chainClients(rpcUrl);
     const agent = gw.gateway.services.chain!.writable(CHAIN).account!;
@@ -106,11 +119,20 @@ describe('Ops console on chain (browser)', () => {
     const panel = ui.panel('Reconciliation with the chain');
     await panel.getByRole('button', { name: 'Reconcile now' }).click();
     const result = panel.getByRole('region', { name: 'Reconciliation result' });
-    await result.getByRole('status').filter({ hasText: /^At block \d+: 1 of 1 holders differ; total supply differs from the register by 42\.$/ }).waitFor();
-    const rows = (name: string) => result.getByRole('table', { name }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    await result
+      .getByRole('status')
+      .filter({ hasText: /^At block \d+: 1 of 1 holders differ; total supply differs from the register by 42\.$/ })
+      .waitFor();
+    const rows = (name: string) =>
+      result
+        .getByRole('table', { name })
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     await expect(rows('Balances by wallet')).resolves.toEqual([[m.investor.id, wallet.toLowerCase(), '42', '0', '42']]);
     const movements = await rows(`Movements of ${m.investor.id}`);
-    expect(movements).toEqual([[expect.stringMatching(/^\d+$/), 'issuance', '0x0000000000000000000000000000000000000000', m.investor.id, '42', `${hash.slice(0, 10)}…`]]);
+    expect(movements).toEqual([
+      [expect.stringMatching(/^\d+$/), 'issuance', '0x0000000000000000000000000000000000000000', m.investor.id, '42', `${hash.slice(0, 10)}…`],
+    ]);
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'reconciliation-difference');
     await ui.expectAccessible('reconciliation with a difference');
@@ -124,7 +146,10 @@ describe('Ops console on chain (browser)', () => {
     const { rpcUrl } = await workerChain();
     const chain = chainClients(rpcUrl);
     const agent = createWalletClient({ account: gw.gateway.services.chain!.writable(CHAIN).account!, chain: chain.pub.chain, transport: http(rpcUrl) });
-    const freeze = await agent.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet as Hex, true] }) });
+    const freeze = await agent.sendTransaction({
+      to: m.token.contractAddress as Hex,
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet as Hex, true] }),
+    });
     expect((await chain.pub.waitForTransactionReceipt({ hash: freeze })).status).toBe('success');
 
     await page.goto(url(`#/share-classes/${m.shareClass.id}`));
@@ -135,16 +160,28 @@ describe('Ops console on chain (browser)', () => {
     const reason = `wallet ${wallet.toLowerCase()} is frozen`;
     const preview = panel.getByRole('region', { name: 'Settlement preview' }).getByRole('table', { name: 'Orders of the dealing date' }).locator('tbody tr');
     await preview.first().waitFor();
-    await expect(preview.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).resolves.toEqual([[order.id, 'subscription', wallet.toLowerCase(), '50', '100', `fails: ${reason}`]]);
+    await expect(preview.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).resolves.toEqual([
+      [order.id, 'subscription', wallet.toLowerCase(), '50', '100', `fails: ${reason}`],
+    ]);
 
     await panel.getByRole('button', { name: 'Settle dealing date' }).click();
     const dialog = page.getByRole('dialog', { name: `Settle ${date}?` });
-    await expect(dialog.locator('.dialog-text').textContent()).resolves.toBe(`0 orders are minted or burned on chain ${CHAIN} at NAV 2; 1 fail with the reason shown. Orders already in a transaction are not sent again.`);
+    await expect(dialog.locator('.dialog-text').textContent()).resolves.toBe(
+      `0 orders are minted or burned on chain ${CHAIN} at NAV 2; 1 fail with the reason shown. Orders already in a transaction are not sent again.`,
+    );
     await dialog.getByRole('button', { name: 'Settle', exact: true }).click();
     const outcome = panel.getByRole('region', { name: 'Settlement outcome' });
-    await outcome.getByRole('status').filter({ hasText: `Dealing date ${date}: 0 settled, 1 failed.` }).waitFor();
+    await outcome
+      .getByRole('status')
+      .filter({ hasText: `Dealing date ${date}: 0 settled, 1 failed.` })
+      .waitFor();
     await expect(outcome.getByRole('list', { name: 'Settlement transactions' }).textContent()).resolves.toBe('No transaction: nothing to mint or burn.');
-    await expect(outcome.getByRole('table', { name: 'Outcome by order' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))).resolves.toEqual([[order.id, 'failed', reason]]);
+    await expect(
+      outcome
+        .getByRole('table', { name: 'Outcome by order' })
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))),
+    ).resolves.toEqual([[order.id, 'failed', reason]]);
     const { order: failed } = await asOps(gw, `query($id: ID!) { order(id: $id) { status failureReason } }`, { id: order.id });
     expect(failed).toEqual({ status: 'failed', failureReason: reason });
     await panel.scrollIntoViewIfNeeded();

@@ -49,10 +49,17 @@ describe('Ops console (browser)', () => {
     const { Distributor } = await import('../../src/modules/distributor/distributor.entity');
     const { Investor } = await import('../../src/modules/investor/investor.entity');
     const { ShareClass } = await import('../../src/modules/share-class/share-class.entity');
-    const parties = { distributor: await em.findOneOrFail(Distributor, DT), investor: await em.findOneOrFail(Investor, IN), shareClass: await em.findOneOrFail(ShareClass, SC) };
+    const parties = {
+      distributor: await em.findOneOrFail(Distributor, DT),
+      investor: await em.findOneOrFail(Investor, IN),
+      shareClass: await em.findOneOrFail(ShareClass, SC),
+    };
     seeded.settled = (await aOneStepOrder(gw, parties, { amount: '5000', stage: 'settled' })).id;
     seeded.pending = (await aOneStepOrder(gw, parties, { amount: '1750', stage: 'pending' })).id;
-    const twoStep = await gw.api('POST', '/orders/subscribe', { host: 'localhost', body: { distributorId: DT, investorId: IN, shareClassId: SC, amountSubscription: 1200, externalRef: 'crm-77' } });
+    const twoStep = await gw.api('POST', '/orders/subscribe', {
+      host: 'localhost',
+      body: { distributorId: DT, investorId: IN, shareClassId: SC, amountSubscription: 1200, externalRef: 'crm-77' },
+    });
     expect(twoStep.status).toBe(200);
     seeded.twoStep = twoStep.body.data.orderId;
     twoStepDealingDate = twoStep.body.data.dealingDate;
@@ -116,7 +123,9 @@ describe('Ops console (browser)', () => {
     await page.getByLabel('Order id or externalRef').fill('crm-77');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.locator(`tr[data-order-id="${seeded.pending}"]`).waitFor({ state: 'detached' });
-    await expect(page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')))).resolves.toEqual([seeded.twoStep]);
+    await expect(page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')))).resolves.toEqual([
+      seeded.twoStep,
+    ]);
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.locator(`tr[data-order-id="${seeded.settled}"]`).waitFor();
     // by dealing date: nothing is dealt on a day long past; the two-step order on its own day
@@ -165,9 +174,9 @@ describe('Ops console (browser)', () => {
       ['pending', null, 'Network'],
       ['accepted', 'order.accepted', 'test-ops'],
     ]);
-    const received = await receiver.waitFor((all) => all.some((r) => r.json && (r.json).data.orderId === placed));
-    const delivery = received.find((r) => (r.json).data.orderId === placed)!;
-    expect((delivery.json).event_type).toBe('order.accepted');
+    const received = await receiver.waitFor((all) => all.some((r) => r.json && r.json.data.orderId === placed));
+    const delivery = received.find((r) => r.json.data.orderId === placed)!;
+    expect(delivery.json.event_type).toBe('order.accepted');
     // The page follows the delivery live: its attempt appears under the order's deliveries.
     await page.locator(`tr[data-event-id="${delivery.headers['webhook-id']}"]`).waitFor();
     await page.locator('tr.attempt').filter({ hasText: 'delivered · HTTP 200' }).first().waitFor();
@@ -184,7 +193,9 @@ describe('Ops console (browser)', () => {
     await expect(dialog.getByLabel('Transfer hash').inputValue()).resolves.toBe('0x1234');
     await screenshot(page, 'refused-action');
     await expectAccessible('refused action dialog');
-    await expect(gw.graphql(`query($id: ID!) { order(id: $id) { status } }`, { id: placed }, { token }).then((r) => r.body.data.order.status)).resolves.toBe('accepted');
+    await expect(gw.graphql(`query($id: ID!) { order(id: $id) { status } }`, { id: placed }, { token }).then((r) => r.body.data.order.status)).resolves.toBe(
+      'accepted',
+    );
 
     // The order settles at its dealing date's NAV, with a transfer of its own (docs/custody.md).
     const dealingNav = await aDealingDateNav(gw, { id: placed });
@@ -192,7 +203,7 @@ describe('Ops console (browser)', () => {
     await dialog.getByRole('button', { name: 'Settle' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.locator('.timeline li').filter({ hasText: 'settled' }).waitFor();
-    await receiver.waitFor((all) => all.some((r) => (r.json)?.event_type === 'token.transfer_completed' && (r.json).data.orderId === placed));
+    await receiver.waitFor((all) => all.some((r) => r.json?.event_type === 'token.transfer_completed' && r.json.data.orderId === placed));
     // That NAV may be dated tomorrow (the dealing date): gone again, the share class's chart is as the next test expects.
     await gw.em().getConnection().execute('delete from nav where id = ?', [dealingNav.id]);
   });
@@ -208,7 +219,11 @@ describe('Ops console (browser)', () => {
   it("an order's page shows its dealing date, cut-off and expected settlement", async () => {
     await page.goto(url(`#/orders/${seeded.twoStep}`));
     await page.getByRole('heading', { level: 1 }).filter({ hasText: seeded.twoStep }).waitFor();
-    const fact = (name: string) => page.locator('dl.facts > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    const fact = (name: string) =>
+      page
+        .locator('dl.facts > div')
+        .filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+        .locator('dd');
     expect(twoStepDealingDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await expect(fact('Dealing date').textContent()).resolves.toBe(twoStepDealingDate);
     await expect(fact('Expected settlement').textContent()).resolves.toBe(twoStepDates.expectedSettlementDate);
@@ -307,7 +322,12 @@ describe('Ops console (browser)', () => {
   it('outside development a #token= link signs nobody in, and the token leaves the address bar', async () => {
     const { createGateway } = await import('../../src/app');
     const production = await createGateway({
-      config: { env: 'production', bodyLimit: '100kb', jwt: { signingKey: 'p'.repeat(40), issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 3600 }, metricsToken: 'metrics-token-0123456789' },
+      config: {
+        env: 'production',
+        bodyLimit: '100kb',
+        jwt: { signingKey: 'p'.repeat(40), issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 3600 },
+        metricsToken: 'metrics-token-0123456789',
+      },
       orm: gw.db.orm,
       clock: gw.clock,
       background: false,

@@ -42,10 +42,24 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await page.goto(url(`#/share-classes/new/${fund.id}`));
     await ui.heading('New share class');
     const values: [string, string][] = [
-      ['Currency', 'EUR'], ['Name', 'Edit Liquidity EUR I'], ['Manager', 'Edit Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'XX123'],
-      ['Jurisdiction', 'LU'], ['Minimum investment', '100'], ['Metrics currency', 'EUR'], ['Asset class', 'Money Market'], ['Description', 'Overnight euro deposits'],
-      ['Risk level', '1'], ['Eligible investors', 'PROF'], ['Distribution policy', 'Accumulating'], ['Account holder', 'Edit Liquidity Fund'],
-      ['Account number', 'LU630019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
+      ['Currency', 'EUR'],
+      ['Name', 'Edit Liquidity EUR I'],
+      ['Manager', 'Edit Asset Management S.A.'],
+      ['Subscription fee', '25'],
+      ['ISIN', 'XX123'],
+      ['Jurisdiction', 'LU'],
+      ['Minimum investment', '100'],
+      ['Metrics currency', 'EUR'],
+      ['Asset class', 'Money Market'],
+      ['Description', 'Overnight euro deposits'],
+      ['Risk level', '1'],
+      ['Eligible investors', 'PROF'],
+      ['Distribution policy', 'Accumulating'],
+      ['Account holder', 'Edit Liquidity Fund'],
+      ['Account number', 'LU630019400000001234'],
+      ['Bank', 'Banque Example'],
+      ['SWIFT / BIC', 'BEXALULL'],
+      ['Bank currency', 'EUR'],
     ];
     for (const [label, value] of values) await ui.field(label).fill(value);
     await page.getByRole('button', { name: 'Create share class' }).click();
@@ -69,7 +83,12 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     const id = await ui.idFromHash('share-classes');
     await ui.heading('Edit Liquidity EUR I');
     const created = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId feesSubBps details { isin minimumInvestment_fiat } createdBy } }`, { id });
-    expect(created.shareClass).toEqual({ fundId: fund.id, feesSubBps: 25, details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 }, createdBy: 'test-ops' });
+    expect(created.shareClass).toEqual({
+      fundId: fund.id,
+      feesSubBps: 25,
+      details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 },
+      createdBy: 'test-ops',
+    });
   });
 
   it('edits the issuer, the fund and the share class, a refusal again beside its field', async () => {
@@ -79,7 +98,10 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await page.getByRole('button', { name: 'Save issuer' }).click();
     await page.locator('.facts').getByText('IE', { exact: true }).waitFor();
 
-    await page.getByRole('row', { name: /Edit Liquidity Fund/ }).getByRole('button', { name: 'Edit' }).click();
+    await page
+      .getByRole('row', { name: /Edit Liquidity Fund/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Edit fund ${fund.id}` });
     await dialog.getByLabel('Fund name').fill('Edit Liquidity Fund II');
     await dialog.getByRole('button', { name: 'Save fund' }).click();
@@ -130,9 +152,14 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: `Binding of ${HOST} saved by test-ops.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Binding of ${HOST} saved by test-ops.` })
+      .waitFor();
     await page.locator(`li[data-hostname="${HOST}"] .binding`).filter({ hasText: 'bound from 127.0.0.0/8' }).waitFor();
-    const { distributor } = await asOps(gw, `query($id: ID!) { distributor(id: $id) { hosts { hostname sourceRanges clientCertSha256 updatedBy } } }`, { id: distributorId });
+    const { distributor } = await asOps(gw, `query($id: ID!) { distributor(id: $id) { hosts { hostname sourceRanges clientCertSha256 updatedBy } } }`, {
+      id: distributorId,
+    });
     expect(distributor.hosts).toEqual([{ hostname: HOST, sourceRanges: ['127.0.0.0/8'], clientCertSha256: null, updatedBy: 'test-ops' }]);
   });
 });

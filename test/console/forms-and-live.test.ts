@@ -38,10 +38,29 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await page.goto(url(`#/share-classes/new/${fund.id}`));
     await ui.heading('New share class');
     // given the required marks, before any submission: every text field of the form is required
-    const missing = ['ISIN', 'Jurisdiction', 'Metrics currency', 'Asset class', 'Description', 'Eligible investors', 'Distribution policy', 'Account holder', 'Account number', 'Bank', 'SWIFT / BIC', 'Bank currency'];
+    const missing = [
+      'ISIN',
+      'Jurisdiction',
+      'Metrics currency',
+      'Asset class',
+      'Description',
+      'Eligible investors',
+      'Distribution policy',
+      'Account holder',
+      'Account number',
+      'Bank',
+      'SWIFT / BIC',
+      'Bank currency',
+    ];
     for (const label of ['Currency', 'Name', ...missing]) await expect(ui.field(label).getAttribute('aria-required')).resolves.toBe('true');
     // when only the currency and the names are typed and the form is sent
-    for (const [label, value] of [['Currency', 'EUR'], ['Name', 'Live Liquidity EUR I'], ['Manager', 'Live Asset Management S.A.'], ['Risk level', '1']]) await ui.field(label).fill(value);
+    for (const [label, value] of [
+      ['Currency', 'EUR'],
+      ['Name', 'Live Liquidity EUR I'],
+      ['Manager', 'Live Asset Management S.A.'],
+      ['Risk level', '1'],
+    ])
+      await ui.field(label).fill(value);
     await page.getByRole('button', { name: 'Create share class' }).click();
     // then one refusal lists every missing field by its label, each marked beside itself
     const alert = page.getByRole('alert');
@@ -52,7 +71,20 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await screenshot(page, 'share-class-form-every-field');
     await ui.expectAccessible('share class form, every missing field');
     // when they are all typed, the second submission creates it
-    const values = ['LU2900000030', 'LU', 'EUR', 'Money Market', 'Overnight euro deposits', 'PROF', 'Accumulating', 'Live Liquidity Fund', 'LU630019400000001234', 'Banque Example', 'BEXALULL', 'EUR'];
+    const values = [
+      'LU2900000030',
+      'LU',
+      'EUR',
+      'Money Market',
+      'Overnight euro deposits',
+      'PROF',
+      'Accumulating',
+      'Live Liquidity Fund',
+      'LU630019400000001234',
+      'Banque Example',
+      'BEXALULL',
+      'EUR',
+    ];
     for (const [i, label] of missing.entries()) await ui.field(label).fill(values[i]);
     await page.getByRole('button', { name: 'Create share class' }).click();
     const id = await ui.idFromHash('share-classes');
@@ -68,7 +100,11 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await page.evaluate(() => ((globalThis as unknown as { stillThisPage: boolean }).stillThisPage = true));
     // when a wallet is added to be whitelisted (the gateway registers it on chain)
     const address = randomWallet();
-    const added = await opsCall(gw, `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`, { i: m.investor.id, a: address });
+    const added = await opsCall(
+      gw,
+      `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`,
+      { i: m.investor.id, a: address },
+    );
     expect(added.data.addInvestorWallet.status).toBe('pending');
     // then, the page read again only on the gateway's word, the wallet reads whitelisted
     const row = page.getByRole('table', { name: 'Wallets' }).getByRole('row').filter({ hasText: address });

@@ -70,23 +70,50 @@ describe('Ops console onboarding (browser)', () => {
 
   it('creates a share class with every documented field (its refusals: editing.test.ts)', async () => {
     const values: [string, string][] = [
-      ['Currency', 'EUR'], ['Name', 'Onboard Liquidity EUR I'], ['Manager', 'Onboard Asset Management S.A.'], ['Subscription fee', '25'], ['ISIN', 'LU2900000030'],
-      ['Jurisdiction', 'LU'], ['Minimum investment', '100'], ['Metrics currency', 'EUR'], ['Asset class', 'Money Market'], ['Description', 'Overnight euro deposits'],
-      ['Risk level', '1'], ['Eligible investors', 'PROF'], ['Distribution policy', 'Accumulating'], ['Account holder', 'Onboard Liquidity Fund'],
-      ['Account number', 'LU630019400000001234'], ['Bank', 'Banque Example'], ['SWIFT / BIC', 'BEXALULL'], ['Bank currency', 'EUR'],
+      ['Currency', 'EUR'],
+      ['Name', 'Onboard Liquidity EUR I'],
+      ['Manager', 'Onboard Asset Management S.A.'],
+      ['Subscription fee', '25'],
+      ['ISIN', 'LU2900000030'],
+      ['Jurisdiction', 'LU'],
+      ['Minimum investment', '100'],
+      ['Metrics currency', 'EUR'],
+      ['Asset class', 'Money Market'],
+      ['Description', 'Overnight euro deposits'],
+      ['Risk level', '1'],
+      ['Eligible investors', 'PROF'],
+      ['Distribution policy', 'Accumulating'],
+      ['Account holder', 'Onboard Liquidity Fund'],
+      ['Account number', 'LU630019400000001234'],
+      ['Bank', 'Banque Example'],
+      ['SWIFT / BIC', 'BEXALULL'],
+      ['Bank currency', 'EUR'],
     ];
     for (const [label, value] of values) await ui.field(label).fill(value);
     // By keyboard: Enter in the last field submits.
     await page.keyboard.press('Enter');
     made.shareClass = await ui.idFromHash('share-classes');
     await ui.heading('Onboard Liquidity EUR I');
-    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { fundId currency feesSubBps details { isin minimumInvestment_fiat } bank { swiftCode } createdBy } }`, { id: made.shareClass });
-    expect(shareClass).toEqual({ fundId: made.fund, currency: 'EUR', feesSubBps: 25, details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 }, bank: { swiftCode: 'BEXALULL' }, createdBy: 'test-ops' });
+    const { shareClass } = await asOps(
+      gw,
+      `query($id: ID!) { shareClass(id: $id) { fundId currency feesSubBps details { isin minimumInvestment_fiat } bank { swiftCode } createdBy } }`,
+      { id: made.shareClass },
+    );
+    expect(shareClass).toEqual({
+      fundId: made.fund,
+      currency: 'EUR',
+      feesSubBps: 25,
+      details: { isin: 'LU2900000030', minimumInvestment_fiat: 100 },
+      bank: { swiftCode: 'BEXALULL' },
+      createdBy: 'test-ops',
+    });
   });
 
   it("shows the share class's checklist with the refusals an order would meet", async () => {
     await ui.checklistItem('primaryToken').waitFor();
-    await expect(ui.checklistItem('primaryToken').textContent()).resolves.toContain(`Until then an order meets: “Share class ${made.shareClass} has no default chain”`);
+    await expect(ui.checklistItem('primaryToken').textContent()).resolves.toContain(
+      `Until then an order meets: “Share class ${made.shareClass} has no default chain”`,
+    );
     await expect(ui.checklistItem('nav').getAttribute('data-done')).resolves.toBe('false');
     await expect(ui.checklistItem('grant').textContent()).resolves.toContain('“shareClassId not found”');
     await expect(ui.checklistItem('calendar').textContent()).resolves.toContain('! Advised');
@@ -112,7 +139,12 @@ describe('Ops console onboarding (browser)', () => {
     await panel.getByRole('list', { name: 'Holidays' }).getByText('2026-12-25').waitFor();
     const rows = preview.getByRole('table', { name: 'Subscriptions: next dealing dates' }).locator('tbody tr');
     await preview.getByRole('columnheader', { name: 'Cut-off (Europe/Luxembourg)' }).first().waitFor();
-    await rows.nth(1).locator('td').first().filter({ hasText: /^2026-12-28$/ }).waitFor();
+    await rows
+      .nth(1)
+      .locator('td')
+      .first()
+      .filter({ hasText: /^2026-12-28$/ })
+      .waitFor();
     const cells = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     // Thursday 24 December at 09:00 UTC, before the 11:00 cut-off (10:00 UTC); Christmas a holiday.
     expect(cells).toEqual([
@@ -128,15 +160,28 @@ describe('Ops console onboarding (browser)', () => {
     expect(stored.shareClass.dealingCalendar).toBeNull();
     await panel.getByRole('button', { name: 'Save calendar' }).click();
     await panel.getByText('Calendar saved').waitFor();
-    stored = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime settlementLagDays holidays settlementCurrencies updatedBy } } }`, { id: made.shareClass });
-    expect(stored.shareClass.dealingCalendar).toEqual({ timeZone: 'Europe/Luxembourg', cutOffTime: '11:00', settlementLagDays: 2, holidays: ['2026-12-25'], settlementCurrencies: ['USDC'], updatedBy: 'test-ops' });
+    stored = await asOps(
+      gw,
+      `query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime settlementLagDays holidays settlementCurrencies updatedBy } } }`,
+      { id: made.shareClass },
+    );
+    expect(stored.shareClass.dealingCalendar).toEqual({
+      timeZone: 'Europe/Luxembourg',
+      cutOffTime: '11:00',
+      settlementLagDays: 2,
+      holidays: ['2026-12-25'],
+      settlementCurrencies: ['USDC'],
+      updatedBy: 'test-ops',
+    });
     await ui.checklistDone('calendar');
   });
 
   it('publishes a NAV; the checklist follows', async () => {
     await page.getByLabel('Close (EUR)').fill('1.0000');
     // Published at the browser's own time, so the chart (the browser's last year) shows it.
-    await page.getByLabel('Published at').fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
+    await page
+      .getByLabel('Published at')
+      .fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await page.getByText(/^NAV 1(\.0+)? EUR published\.$/).waitFor();
     await ui.checklistDone('nav');
@@ -155,9 +200,21 @@ describe('Ops console onboarding (browser)', () => {
     await tokens.getByRole('button', { name: 'Deploying…' }).waitFor();
     const done = tokens.getByRole('status').filter({ hasText: 'deployed on chain' });
     await done.waitFor({ timeout: 150_000 });
-    const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { defaultChainId tokens { id chainId contractAddress isPrimary createdBy } } }`, { id: made.shareClass });
+    const { shareClass } = await asOps(
+      gw,
+      `query($id: ID!) { shareClass(id: $id) { defaultChainId tokens { id chainId contractAddress isPrimary createdBy } } }`,
+      { id: made.shareClass },
+    );
     expect(shareClass.defaultChainId).toBe(CHAIN);
-    expect(shareClass.tokens).toEqual([{ id: expect.stringMatching(/^TK\d{6}$/), chainId: CHAIN, contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), isPrimary: true, createdBy: 'test-ops' }]);
+    expect(shareClass.tokens).toEqual([
+      {
+        id: expect.stringMatching(/^TK\d{6}$/),
+        chainId: CHAIN,
+        contractAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        isPrimary: true,
+        createdBy: 'test-ops',
+      },
+    ]);
     const token = shareClass.tokens[0];
     made.token = token.contractAddress;
     await expect(done.textContent()).resolves.toBe(`Token ${token.id} deployed on chain ${CHAIN} at ${token.contractAddress}, primary.`);
@@ -167,7 +224,10 @@ describe('Ops console onboarding (browser)', () => {
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['confirmed']));
     // each step named by what it does, the token's own contract among them
-    await steps.filter({ hasText: `Deployment: TokenProxy` }).filter({ hasText: `creates ${token.contractAddress}` }).waitFor();
+    await steps
+      .filter({ hasText: `Deployment: TokenProxy` })
+      .filter({ hasText: `creates ${token.contractAddress}` })
+      .waitFor();
     await steps.filter({ hasText: 'Deployment: IdentityRegistryProxy' }).waitFor();
     await tokens.getByRole('table', { name: 'Tokens' }).getByRole('cell', { name: token.contractAddress, exact: true }).waitFor();
     await ui.checklistDone('primaryToken');
@@ -207,7 +267,9 @@ describe('Ops console onboarding (browser)', () => {
     made.investor = (await notice.getByRole('link').textContent())!;
     expect(made.investor).toMatch(/^IN\d{6}$/);
     await ui.checklistDone('investor');
-    await expect(ui.checklistItem('investorWallet').textContent()).resolves.toContain('“chainId and walletAddress are required (on the order or the investor profile) before settlement”');
+    await expect(ui.checklistItem('investorWallet').textContent()).resolves.toContain(
+      '“chainId and walletAddress are required (on the order or the investor profile) before settlement”',
+    );
     await screenshot(page, 'distributor-onboarding');
     await ui.expectAccessible('distributor with checklist');
 
@@ -226,16 +288,27 @@ describe('Ops console onboarding (browser)', () => {
     await wallet.waitFor();
     // Pending until its identity is registered on chain, in the token's identity registry.
     await expect(wallet.locator('.status').textContent()).resolves.toBe('pending');
-    await eventually('the wallet whitelisted on chain', async () => (await gw.em().findOne(InvestorWallet, { investor: made.investor, chainId: CHAIN, status: WalletStatus.whitelisted })) ?? undefined);
+    await eventually(
+      'the wallet whitelisted on chain',
+      async () => (await gw.em().findOne(InvestorWallet, { investor: made.investor, chainId: CHAIN, status: WalletStatus.whitelisted })) ?? undefined,
+    );
     await page.reload();
     await wallet.locator('.status-whitelisted').waitFor();
     await ui.expectAccessible('investor');
   });
 
   it('places one order over REST as the distributor and sees it on the blotter with the dealing date the preview gave', async () => {
-    const res = await gw.api('POST', '/orders/subscribe', { host: HOST, body: { distributorId: made.distributor, investorId: made.investor, shareClassId: made.shareClass, amount: 2500, currency: 'USDC' } });
+    const res = await gw.api('POST', '/orders/subscribe', {
+      host: HOST,
+      body: { distributorId: made.distributor, investorId: made.investor, shareClassId: made.shareClass, amount: 2500, currency: 'USDC' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'pending', dealingDate: '2026-12-24', expectedSettlementDate: '2026-12-29', cutOffAt: Date.parse('2026-12-24T10:00:00Z') });
+    expect(res.body.data).toMatchObject({
+      status: 'pending',
+      dealingDate: '2026-12-24',
+      expectedSettlementDate: '2026-12-29',
+      cutOffAt: Date.parse('2026-12-24T10:00:00Z'),
+    });
     made.order = res.body.data.orderId;
     await page.getByRole('link', { name: 'Blotter' }).click();
     const row = page.locator(`tr[data-order-id="${made.order}"]`);
@@ -248,7 +321,9 @@ describe('Ops console onboarding (browser)', () => {
     await page.goto(url(`#/distributors/${made.distributor}`));
     await ui.heading('Onboard Bank AG');
     await ui.checklistItem('investorWallet').waitFor();
-    await expect(page.locator('.checklist li[data-done="false"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))).resolves.toEqual(['credential']);
+    await expect(page.locator('.checklist li[data-done="false"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')))).resolves.toEqual([
+      'credential',
+    ]);
     await expect(page.locator('.ready').textContent()).resolves.toBe('Ready: nothing stops a first order.');
   });
 
@@ -269,7 +344,9 @@ describe('Ops console onboarding (browser)', () => {
     await settlement.getByLabel('Dealing date').fill('2026-12-24');
     await settlement.getByRole('button', { name: 'Preview settlement' }).click();
     // The API's 409, as it words it: the date's NAV is not published (only the November one is).
-    await expect(settlement.getByRole('alert').locator('.message').textContent()).resolves.toBe('No NAV published for dealing date 2026-12-24: the orders of that date are priced at it, so they settle once it is');
+    await expect(settlement.getByRole('alert').locator('.message').textContent()).resolves.toBe(
+      'No NAV published for dealing date 2026-12-24: the orders of that date are priced at it, so they settle once it is',
+    );
     await expect(settlement.getByRole('alert').locator('.code').textContent()).resolves.toBe('CONFLICT');
 
     await page.getByLabel('Close (EUR)').fill('1.25');
@@ -279,10 +356,23 @@ describe('Ops console onboarding (browser)', () => {
     await settlement.getByRole('button', { name: 'Preview settlement' }).click();
     const preview = settlement.getByRole('region', { name: 'Settlement preview' });
     await preview.waitFor();
-    const api = (await asOps(gw, `query($sc: ID!) { dealingSettlementPreview(shareClassId: $sc, dealingDate: "2026-12-24") { nav tokensMinted rows { orderId type wallet tokens amount refusal } } }`, { sc: made.shareClass })).dealingSettlementPreview;
+    const api = (
+      await asOps(
+        gw,
+        `query($sc: ID!) { dealingSettlementPreview(shareClassId: $sc, dealingDate: "2026-12-24") { nav tokensMinted rows { orderId type wallet tokens amount refusal } } }`,
+        { sc: made.shareClass },
+      )
+    ).dealingSettlementPreview;
     // 2,500 at the date's NAV of 1.25: 2,000 tokens.
-    expect(api).toEqual({ nav: '1.25', tokensMinted: '2000', rows: [{ orderId: made.order, type: 'subscription', wallet: WALLET, tokens: '2000', amount: '2500', refusal: null }] });
-    const cells = await preview.getByRole('table', { name: 'Orders of the dealing date' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(api).toEqual({
+      nav: '1.25',
+      tokensMinted: '2000',
+      rows: [{ orderId: made.order, type: 'subscription', wallet: WALLET, tokens: '2000', amount: '2500', refusal: null }],
+    });
+    const cells = await preview
+      .getByRole('table', { name: 'Orders of the dealing date' })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([[made.order, 'subscription', WALLET, '2,000', '2,500', 'settles']]);
     await expect(preview.locator('.facts div').filter({ hasText: 'NAV used' }).locator('dd').textContent()).resolves.toMatch(/^1\.25 EUR, published /);
     await expect(preview.locator('.facts div').filter({ hasText: 'Tokens minted' }).locator('dd').textContent()).resolves.toBe('2,000');
@@ -294,7 +384,10 @@ describe('Ops console onboarding (browser)', () => {
     await page.getByRole('dialog', { name: 'Settle 2026-12-24?' }).getByRole('button', { name: 'Settle', exact: true }).click();
     const outcome = settlement.getByRole('region', { name: 'Settlement outcome' });
     await outcome.getByRole('status').filter({ hasText: 'Dealing date 2026-12-24: 1 settled, 0 failed.' }).waitFor({ timeout: 60_000 });
-    const byOrder = await outcome.getByRole('table', { name: 'Outcome by order' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const byOrder = await outcome
+      .getByRole('table', { name: 'Outcome by order' })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(byOrder).toEqual([[made.order, 'settled', '']]);
     // One batchMint, at its depth.
     const batches = outcome.getByRole('list', { name: 'Settlement transactions' }).locator('[data-tx-status]');
@@ -312,7 +405,10 @@ describe('Ops console onboarding (browser)', () => {
     await result.getByRole('status').filter({ hasText: 'the register is true to the chain (1 holder compared).' }).waitFor();
     const onChain = await chainClients((await workerChain()).rpcUrl).balanceOf(made.token, WALLET);
     expect(onChain).toBe(parseUnits('2000', 6));
-    const balances = await result.getByRole('table', { name: 'Balances by wallet' }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const balances = await result
+      .getByRole('table', { name: 'Balances by wallet' })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(balances).toEqual([[made.investor, WALLET, '2,000', '2,000', '0']]);
     await reconciliation.scrollIntoViewIfNeeded();
     await screenshot(page, 'reconciliation');

@@ -52,14 +52,20 @@ describe('Ops console: recovering a lost wallet (browser)', () => {
     // the order's page names the wallet it settled to
     await page.goto(url(`#/orders/${order.id}`));
     await ui.heading(order.id);
-    const facts = ui.panel('Order').locator('dl.facts > div').filter({ has: page.locator('dt', { hasText: /^Wallet$/ }) });
+    const facts = ui
+      .panel('Order')
+      .locator('dl.facts > div')
+      .filter({ has: page.locator('dt', { hasText: /^Wallet$/ }) });
     await expect(facts.locator('dd').textContent()).resolves.toBe(lost);
 
     // when ops open the recovery of the lost wallet, and first type an address that is none
     await page.goto(url(`#/investors/${m.investor.id}`));
     await ui.heading(m.investor.id);
     const wallets = ui.panel('Wallets');
-    const open = wallets.getByRole('row').filter({ has: page.getByRole('cell', { name: lost, exact: true }) }).getByRole('button', { name: 'Request recovery to a new wallet…' });
+    const open = wallets
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: lost, exact: true }) })
+      .getByRole('button', { name: 'Request recovery to a new wallet…' });
     await open.focus();
     await page.keyboard.press('Enter');
     await expect(open.getAttribute('aria-expanded')).resolves.toBe('true');
@@ -81,7 +87,10 @@ describe('Ops console: recovering a lost wallet (browser)', () => {
     await address.fill(fresh);
     await address.press('Enter');
     // then it is a request, awaiting another person
-    await wallets.getByRole('status').filter({ hasText: `Recovery of ${lost} to ${fresh} requested` }).waitFor();
+    await wallets
+      .getByRole('status')
+      .filter({ hasText: `Recovery of ${lost} to ${fresh} requested` })
+      .waitFor();
 
     // and its requester sees it in the inbox without an Approve button; the gateway refuses it too
     await page.goto(url('#/approvals'));
@@ -105,14 +114,22 @@ describe('Ops console: recovering a lost wallet (browser)', () => {
     const dialog = approverPage.getByRole('dialog', { name: `Approve request ${id}` });
     await dialog.getByLabel(/^Reason/).fill('called the investor back');
     await dialog.getByRole('button', { name: 'Approve' }).click();
-    await approverPage.getByRole('status').filter({ hasText: `Request ${id} executed.` }).waitFor();
+    await approverPage
+      .getByRole('status')
+      .filter({ hasText: `Request ${id} executed.` })
+      .waitFor();
     await screenshot(approverPage, 'approvals');
 
     // then the investor's page shows the new wallet whitelisted once the chain confirmed
     await page.goto(url(`#/investors/${m.investor.id}`));
     await ui.heading(m.investor.id);
-    for (const deadline = Date.now() + 120_000; ; ) {
-      const text = await wallets.getByRole('row').filter({ has: page.getByRole('cell', { name: fresh, exact: true }) }).first().textContent().catch(() => '');
+    for (const deadline = Date.now() + 120_000; ;) {
+      const text = await wallets
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: fresh, exact: true }) })
+        .first()
+        .textContent()
+        .catch(() => '');
       if (text?.includes('whitelisted')) break;
       if (Date.now() > deadline) throw new Error(`the new wallet is not whitelisted: ${text}`);
       await page.waitForTimeout(1000);

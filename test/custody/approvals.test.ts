@@ -30,7 +30,9 @@ describe('Four eyes: approval requests', () => {
     return m;
   }
 
-  const adjustment = (m: Awaited<ReturnType<typeof aHeldMarket>>, quantity = '25') => ({ input: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity, reason: 'transfer in from the previous register' } });
+  const adjustment = (m: Awaited<ReturnType<typeof aHeldMarket>>, quantity = '25') => ({
+    input: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity, reason: 'transfer in from the previous register' },
+  });
   const balance = async (m: Awaited<ReturnType<typeof aHeldMarket>>) =>
     (await gw.graphql(HOLDING, { u: m.investor.id, s: m.shareClass.id }, { token: await gw.opsToken() })).body.data!.holding.tokenBalance;
 
@@ -66,7 +68,10 @@ describe('Four eyes: approval requests', () => {
     const rejected = await gw.graphql(REJECT, { id }, { token: approver });
     expect(rejected.body.data!.rejectRequest).toEqual({ id, status: 'rejected', decidedBy: 'ops:test-approver', decisionReason: "not the investor's request" });
     expect(await balance(m)).toBe('100');
-    expect((await gw.graphql(APPROVE, { id }, { token: approver })).body.errors![0]).toMatchObject({ message: `approval request ${id} is already rejected`, extensions: { code: 'CONFLICT' } });
+    expect((await gw.graphql(APPROVE, { id }, { token: approver })).body.errors![0]).toMatchObject({
+      message: `approval request ${id} is already rejected`,
+      extensions: { code: 'CONFLICT' },
+    });
     expect(await balance(m)).toBe('100');
   });
 
@@ -75,8 +80,20 @@ describe('Four eyes: approval requests', () => {
     gw.clock.set(new Date('2026-11-26T12:00:00Z'));
     const m = await aHeldMarket();
     const em = gw.em();
-    em.create(Webhook, { id: 'wh_recovery', distributor: m.distributor.id, eventType: 'wallet.recovery_requested', endpointUrl: 'https://hooks.example/recovery', secretCipher: 'unused' } as never);
-    em.create(Webhook, { id: 'wh_orders', distributor: m.distributor.id, eventType: 'order.accepted', endpointUrl: 'https://hooks.example/orders', secretCipher: 'unused' } as never);
+    em.create(Webhook, {
+      id: 'wh_recovery',
+      distributor: m.distributor.id,
+      eventType: 'wallet.recovery_requested',
+      endpointUrl: 'https://hooks.example/recovery',
+      secretCipher: 'unused',
+    } as never);
+    em.create(Webhook, {
+      id: 'wh_orders',
+      distributor: m.distributor.id,
+      eventType: 'order.accepted',
+      endpointUrl: 'https://hooks.example/orders',
+      secretCipher: 'unused',
+    } as never);
     await em.flush();
 
     // when ops request a recovery and another principal approves it
@@ -98,21 +115,39 @@ describe('Four eyes: approval requests', () => {
     expect(row).toEqual({ status: 'failed', failure: `investor ${m.investor.id} has no wallet in use on chain 1` });
 
     // and the distributor's recovery webhook got the request; its order webhook got nothing of it
-    const deliveries = await eventually('the recovery request delivered', async () => {
-      const rows = await rawRows<{ webhook_id: string; event_type: string; body: string }>(gw.em(), 'select webhook_id, event_type, body from webhook_delivery order by id', []);
-      return rows.length ? rows : null;
-    }, 10_000);
+    const deliveries = await eventually(
+      'the recovery request delivered',
+      async () => {
+        const rows = await rawRows<{ webhook_id: string; event_type: string; body: string }>(
+          gw.em(),
+          'select webhook_id, event_type, body from webhook_delivery order by id',
+          [],
+        );
+        return rows.length ? rows : null;
+      },
+      10_000,
+    );
     expect(deliveries.map((d) => [d.webhook_id, d.event_type])).toEqual([['wh_recovery', 'wallet.recovery_requested']]);
-    expect(JSON.parse(deliveries[0].body)).toMatchObject({ event_type: 'wallet.recovery_requested', data: { requestId: id, investorId: m.investor.id, chainId: '1', newAddress: input.newAddress, status: 'requested' } });
+    expect(JSON.parse(deliveries[0].body)).toMatchObject({
+      event_type: 'wallet.recovery_requested',
+      data: { requestId: id, investorId: m.investor.id, chainId: '1', newAddress: input.newAddress, status: 'requested' },
+    });
   });
 
   it('the actor is the credential: a lying x-actor is kept only as a note, over HTTP', async () => {
     const m = await aHeldMarket();
-    const id = (await gw.graphql(REQUEST_HOLDING_ADJUSTMENT, adjustment(m), { token: await gw.opsToken(), headers: { 'x-actor': 'someone-else' } })).body.data!.requestHoldingAdjustment.id;
+    const id = (await gw.graphql(REQUEST_HOLDING_ADJUSTMENT, adjustment(m), { token: await gw.opsToken(), headers: { 'x-actor': 'someone-else' } })).body.data!
+      .requestHoldingAdjustment.id;
     await gw.graphql(APPROVE, { id }, { token: await approverToken(gw), headers: { 'x-actor': 'test-ops' } });
-    const [req] = await rawRows<{ requested_by: string; decided_by: string }>(gw.em(), 'select requested_by, decided_by from approval_request where id = ?', [id]);
+    const [req] = await rawRows<{ requested_by: string; decided_by: string }>(gw.em(), 'select requested_by, decided_by from approval_request where id = ?', [
+      id,
+    ]);
     expect(req).toEqual({ requested_by: 'ops:test-ops', decided_by: 'ops:test-approver' });
-    const [move] = await rawRows<{ created_by: string; created_by_principal: string }>(gw.em(), "select created_by, created_by_principal from holding_movement where source = 'adjustment'", []);
+    const [move] = await rawRows<{ created_by: string; created_by_principal: string }>(
+      gw.em(),
+      "select created_by, created_by_principal from holding_movement where source = 'adjustment'",
+      [],
+    );
     expect(move).toEqual({ created_by: 'test-ops', created_by_principal: 'ops:test-approver' });
   });
 
@@ -131,7 +166,10 @@ describe('Four eyes: approval requests', () => {
     ]);
     // a viewer may not read it
     const viewer = await gw.opsTokenAs('desk-3', ['viewer']);
-    expect((await gw.graphql(`{ auditLog { id } }`, {}, { token: viewer })).body.errors![0]).toMatchObject({ message: 'the approver role is required', extensions: { code: 'FORBIDDEN' } });
+    expect((await gw.graphql(`{ auditLog { id } }`, {}, { token: viewer })).body.errors![0]).toMatchObject({
+      message: 'the approver role is required',
+      extensions: { code: 'FORBIDDEN' },
+    });
 
     await expect(rawRows(gw.em(), `update audit_log set principal = 'ops:nobody'`, [])).rejects.toThrow(/audit_log is append-only: UPDATE refused/);
     await expect(rawRows(gw.em(), `delete from audit_log`, [])).rejects.toThrow(/audit_log is append-only: DELETE refused/);

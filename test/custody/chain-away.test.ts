@@ -41,23 +41,44 @@ describe('A chain that is away is a 503, never a 500, and nothing is half-done',
     expect((await finalOrder(gw, minted.id)).status).toBe('settled');
     const accepted = await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN });
     const other = await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null });
-    const added = await opsCall(gw, `mutation($i: AddInvestorWalletInput!) { addInvestorWallet(input: $i) { status } }`, { i: { investorId: other.id, chainId: CHAIN, address: randomWallet() } });
+    const added = await opsCall(gw, `mutation($i: AddInvestorWalletInput!) { addInvestorWallet(input: $i) { status } }`, {
+      i: { investorId: other.id, chainId: CHAIN, address: randomWallet() },
+    });
     expect(added.data.addInvestorWallet.status).toBe('pending');
     const intents = await gw.em().fork().count(ChainTransaction, {});
 
     // and a wallet recovery requested by one ops principal, for a second one to approve
-    const recovery = await opsCall(gw, REQUEST_WALLET_RECOVERY, { input: { investorId: m.investor.id, chainId: CHAIN, newAddress: randomWallet(), reason: 'key lost' } });
+    const recovery = await opsCall(gw, REQUEST_WALLET_RECOVERY, {
+      input: { investorId: m.investor.id, chainId: CHAIN, newAddress: randomWallet(), reason: 'key lost' },
+    });
     const approver = await approverToken(gw);
 
     // when the chain's node stops answering
     proxy.decide = () => 'down';
     const OPERATIONS: [string, string, Record<string, unknown>, string?][] = [
-      ['the approval of a wallet recovery', `mutation($id: ID!) { approveRequest(id: $id, reason: "checked") { status } }`, { id: recovery.data.requestWalletRecovery.id }, approver],
+      [
+        'the approval of a wallet recovery',
+        `mutation($id: ID!) { approveRequest(id: $id, reason: "checked") { status } }`,
+        { id: recovery.data.requestWalletRecovery.id },
+        approver,
+      ],
       ['reconciliation', `query($sc: ID!) { reconciliation(shareClassId: $sc) { blockNumber } }`, { sc: m.shareClass.id }],
       ['settleOneStepOrder', `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status } }`, { id: accepted.id }],
-      ['settleOneStepOrder with a hash', `mutation($id: ID!, $h: String) { settleOneStepOrder(orderId: $id, transferHash: $h) { status } }`, { id: accepted.id, h: aTransferHash() }],
-      ['settleDealingDate', `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { dealingDate } }`, { sc: m.shareClass.id, d: accepted.dealingDate }],
-      ['whitelistInvestorWallet', `mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`, { i: { investorId: other.id, chainId: CHAIN } }],
+      [
+        'settleOneStepOrder with a hash',
+        `mutation($id: ID!, $h: String) { settleOneStepOrder(orderId: $id, transferHash: $h) { status } }`,
+        { id: accepted.id, h: aTransferHash() },
+      ],
+      [
+        'settleDealingDate',
+        `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { dealingDate } }`,
+        { sc: m.shareClass.id, d: accepted.dealingDate },
+      ],
+      [
+        'whitelistInvestorWallet',
+        `mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`,
+        { i: { investorId: other.id, chainId: CHAIN } },
+      ],
     ];
     const answers = [];
     for (const [name, query, variables, token] of OPERATIONS) {
@@ -67,11 +88,22 @@ describe('A chain that is away is a 503, never a 500, and nothing is half-done',
     proxy.decide = () => 'forward';
 
     // then each answers 503 with when to try again
-    expect(answers).toEqual(OPERATIONS.map(([name]) => [name, expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', retryAfter: 5 }), `chain ${CHAIN} is unreachable: its node does not answer`]));
+    expect(answers).toEqual(
+      OPERATIONS.map(([name]) => [
+        name,
+        expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', retryAfter: 5 }),
+        `chain ${CHAIN} is unreachable: its node does not answer`,
+      ]),
+    );
     // and nothing was done
     expect(await gw.em().fork().count(ChainTransaction, {})).toBe(intents);
     expect((await gw.em().fork().findOneOrFail(Order, { id: accepted.id })).status).toBe('accepted');
-    expect(await gw.em().fork().find(InvestorWallet, { investor: m.investor.id }, { fields: ['address', 'status'] })).toEqual([expect.objectContaining({ address: wallet, status: WalletStatus.whitelisted })]);
+    expect(
+      await gw
+        .em()
+        .fork()
+        .find(InvestorWallet, { investor: m.investor.id }, { fields: ['address', 'status'] }),
+    ).toEqual([expect.objectContaining({ address: wallet, status: WalletStatus.whitelisted })]);
     expect((await gw.em().fork().findOneOrFail(InvestorWallet, { investor: other.id })).status).toBe(WalletStatus.pending);
     expect(await chainClients((await workerChain()).rpcUrl).balanceOf(m.token.contractAddress, wallet)).toBe(800n * 10n ** 6n);
   });

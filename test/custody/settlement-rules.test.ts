@@ -36,7 +36,10 @@ describe('One transfer settles one order', () => {
     // when ops settle the second with the first's hash
     const res = await opsCall(gw, SETTLE, { id: second.id, h: settled.transferHash });
     // then it is refused, naming the order the transfer settled, and nothing moved
-    expect(res.errors?.[0]).toMatchObject({ message: `transferHash ${settled.transferHash} already settled order ${first.id}`, extensions: { code: 'CONFLICT' } });
+    expect(res.errors?.[0]).toMatchObject({
+      message: `transferHash ${settled.transferHash} already settled order ${first.id}`,
+      extensions: { code: 'CONFLICT' },
+    });
     expect((await gw.em().findOneOrFail(Order, { id: second.id })).status).toBe('accepted');
     expect(await chain.balanceOf(m.token.contractAddress, wallet)).toBe(800n * 10n ** 6n);
   });
@@ -45,7 +48,10 @@ describe('One transfer settles one order', () => {
     const { gw } = world;
     const m = await aChainMarket(gw);
     await aWhitelistedWallet(gw, m.investor.id, randomWallet());
-    const rows = [await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN }), await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN })];
+    const rows = [
+      await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN }),
+      await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN }),
+    ];
     await aDealingDateNav(gw, rows[0]);
     const run = await opsCall(gw, SETTLE_DATE, { sc: m.shareClass.id, d: rows[0].dealingDate });
     expect(run.errors).toBeUndefined();

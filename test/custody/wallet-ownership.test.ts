@@ -39,7 +39,10 @@ async function aWorld(gw: TestGateway) {
   await aWhitelistedWallet(gw, a2.id, wallets.a2);
   await aWhitelistedWallet(gw, b1.id, wallets.b1);
   // A2 and B1 hold 800 tokens each on chain, minted by settled subscriptions.
-  for (const [distributor, investor] of [[m.distributor, a2], [b, b1]] as const) {
+  for (const [distributor, investor] of [
+    [m.distributor, a2],
+    [b, b1],
+  ] as const) {
     const order = await aOneStepOrder(gw, { distributor, investor, shareClass: m.shareClass }, { amount: '1000', stage: 'accepted', chainId: CHAIN });
     await aDealingDateNav(gw, order);
     const res = await opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status } }`, { id: order.id });
@@ -54,15 +57,33 @@ async function aWorld(gw: TestGateway) {
 
 /** An order of A1's, brought to `stage`, then made to name the victim's wallet as an order placed before the rule could (a row written on an older gateway). */
 async function aLegacyOrder(gw: TestGateway, w: World, victim: string, opts: { type?: 'subscribe' | 'redeem'; stage: 'pending' | 'accepted' }) {
-  const order = await aOneStepOrder(gw, { distributor: w.distributor, investor: w.a1, shareClass: w.shareClass }, { type: opts.type, tokenCount: '10', amount: '100', stage: opts.stage, chainId: CHAIN });
-  await gw.em().getConnection().execute(`update "order" set wallet_address = ?, delivery_wallet = case when delivery_wallet is null then null else ? end where id = ?`, [victim, victim, order.id]);
+  const order = await aOneStepOrder(
+    gw,
+    { distributor: w.distributor, investor: w.a1, shareClass: w.shareClass },
+    { type: opts.type, tokenCount: '10', amount: '100', stage: opts.stage, chainId: CHAIN },
+  );
+  await gw
+    .em()
+    .getConnection()
+    .execute(`update "order" set wallet_address = ?, delivery_wallet = case when delivery_wallet is null then null else ? end where id = ?`, [
+      victim,
+      victim,
+      order.id,
+    ]);
   await aDealingDateNav(gw, order);
   return order;
 }
 
 const refusedInput = (shown: string) => ({ status: 400, body: { isError: true, errorMsg: `walletAddress is not a wallet of investor ${shown}`, data: {} } });
 const graphqlRefusal = (code: string, message: string | RegExp) => ({
-  body: expect.objectContaining({ errors: [expect.objectContaining({ message: typeof message === 'string' ? message : expect.stringMatching(message), extensions: expect.objectContaining({ code }) })] }),
+  body: expect.objectContaining({
+    errors: [
+      expect.objectContaining({
+        message: typeof message === 'string' ? message : expect.stringMatching(message),
+        extensions: expect.objectContaining({ code }),
+      }),
+    ],
+  }),
 });
 
 /**
@@ -73,41 +94,95 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
   {
     path: 'one-step subscription placement',
     door: 'REST R',
-    attempt: (gw, w, wallet) => gw.api('POST', '/orders/subscribe', { host: 'dist-a.test', body: { distributorId: w.distributor.id, investorId: w.a1.id, shareClassId: w.shareClass.id, amount: 100, chainId: CHAIN, walletAddress: wallet } }),
+    attempt: (gw, w, wallet) =>
+      gw.api('POST', '/orders/subscribe', {
+        host: 'dist-a.test',
+        body: { distributorId: w.distributor.id, investorId: w.a1.id, shareClassId: w.shareClass.id, amount: 100, chainId: CHAIN, walletAddress: wallet },
+      }),
     expected: (w) => refusedInput(w.a1.id),
   },
   {
     path: 'one-step redemption placement',
     door: 'REST R',
-    attempt: (gw, w, wallet) => gw.api('POST', '/orders/redeem', { host: 'dist-a.test', body: { distributorId: w.distributor.id, investorId: w.a1.id, shareClassId: w.shareClass.id, tokenCount: 10, chainId: CHAIN, walletAddress: wallet } }),
+    attempt: (gw, w, wallet) =>
+      gw.api('POST', '/orders/redeem', {
+        host: 'dist-a.test',
+        body: { distributorId: w.distributor.id, investorId: w.a1.id, shareClassId: w.shareClass.id, tokenCount: 10, chainId: CHAIN, walletAddress: wallet },
+      }),
     expected: (w) => refusedInput(w.a1.id),
   },
   {
     path: 'one-step subscription placement',
     door: 'REST O',
     attempt: (gw, w, wallet) =>
-      gw.api('POST', '/orders/subscribe', { headers: { authorization: `Bearer ${w.tokenA}` }, body: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.a1.id, 'US'), shareClassId: w.shareClass.id, amount: 100, chainId: CHAIN, walletAddress: wallet } }),
+      gw.api('POST', '/orders/subscribe', {
+        headers: { authorization: `Bearer ${w.tokenA}` },
+        body: {
+          distributorId: alias(w.distributor.id, 'PT'),
+          userId: alias(w.a1.id, 'US'),
+          shareClassId: w.shareClass.id,
+          amount: 100,
+          chainId: CHAIN,
+          walletAddress: wallet,
+        },
+      }),
     expected: (w) => refusedInput(alias(w.a1.id, 'US')),
   },
   {
     path: 'one-step redemption placement',
     door: 'REST O',
     attempt: (gw, w, wallet) =>
-      gw.api('POST', '/orders/redeem', { headers: { authorization: `Bearer ${w.tokenA}` }, body: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.a1.id, 'US'), shareClassId: w.shareClass.id, tokenCount: 10, chainId: CHAIN, walletAddress: wallet } }),
+      gw.api('POST', '/orders/redeem', {
+        headers: { authorization: `Bearer ${w.tokenA}` },
+        body: {
+          distributorId: alias(w.distributor.id, 'PT'),
+          userId: alias(w.a1.id, 'US'),
+          shareClassId: w.shareClass.id,
+          tokenCount: 10,
+          chainId: CHAIN,
+          walletAddress: wallet,
+        },
+      }),
     expected: (w) => refusedInput(alias(w.a1.id, 'US')),
   },
   {
     path: 'one-step subscription placement',
     door: 'GraphQL (distributor)',
     attempt: (gw, w, wallet) =>
-      gw.graphql(`mutation($i: OneStepSubscriptionInput!) { placeOneStepSubscription(input: $i) { id } }`, { i: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.a1.id, 'US'), shareClassId: w.shareClass.id, amount: '100', chainId: CHAIN, walletAddress: wallet } }, { token: w.tokenA }),
+      gw.graphql(
+        `mutation($i: OneStepSubscriptionInput!) { placeOneStepSubscription(input: $i) { id } }`,
+        {
+          i: {
+            distributorId: alias(w.distributor.id, 'PT'),
+            userId: alias(w.a1.id, 'US'),
+            shareClassId: w.shareClass.id,
+            amount: '100',
+            chainId: CHAIN,
+            walletAddress: wallet,
+          },
+        },
+        { token: w.tokenA },
+      ),
     expected: (w) => graphqlRefusal('BAD_USER_INPUT', new RegExp(`^walletAddress is not a wallet of investor (${w.a1.id}|${alias(w.a1.id, 'US')})$`)),
   },
   {
     path: 'one-step redemption placement',
     door: 'GraphQL (distributor)',
     attempt: (gw, w, wallet) =>
-      gw.graphql(`mutation($i: OneStepRedemptionInput!) { placeOneStepRedemption(input: $i) { id } }`, { i: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.a1.id, 'US'), shareClassId: w.shareClass.id, tokenCount: '10', chainId: CHAIN, walletAddress: wallet } }, { token: w.tokenA }),
+      gw.graphql(
+        `mutation($i: OneStepRedemptionInput!) { placeOneStepRedemption(input: $i) { id } }`,
+        {
+          i: {
+            distributorId: alias(w.distributor.id, 'PT'),
+            userId: alias(w.a1.id, 'US'),
+            shareClassId: w.shareClass.id,
+            tokenCount: '10',
+            chainId: CHAIN,
+            walletAddress: wallet,
+          },
+        },
+        { token: w.tokenA },
+      ),
     expected: (w) => graphqlRefusal('BAD_USER_INPUT', new RegExp(`^walletAddress is not a wallet of investor (${w.a1.id}|${alias(w.a1.id, 'US')})$`)),
   },
   {
@@ -142,7 +217,11 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) => {
       const order = await aLegacyOrder(gw, w, wallet, { type: 'redeem', stage: 'accepted' });
-      return gw.graphql(`mutation($id: ID!, $h: String) { settleOneStepOrder(orderId: $id, transferHash: $h) { status } }`, { id: order.id, h: aTransferHash() }, { token: await gw.opsToken() });
+      return gw.graphql(
+        `mutation($id: ID!, $h: String) { settleOneStepOrder(orderId: $id, transferHash: $h) { status } }`,
+        { id: order.id, h: aTransferHash() },
+        { token: await gw.opsToken() },
+      );
     },
     expected: (w) => graphqlRefusal('CONFLICT', `walletAddress is not a wallet of investor ${w.a1.id}`),
   },
@@ -159,7 +238,14 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
       const after = await gw.em().fork().findOneOrFail(Order, { id: order.id });
       const run = res.body.data?.settleDealingDate;
       // Orders of the same date left accepted by the paths above fail with it, for the same reason.
-      return { body: { errors: res.body.errors, transactions: run?.transactions, row: run?.failed.find((f: { orderId: string }) => f.orderId === order.id), order: { status: after.status, failureReason: after.failureReason } } };
+      return {
+        body: {
+          errors: res.body.errors,
+          transactions: run?.transactions,
+          row: run?.failed.find((f: { orderId: string }) => f.orderId === order.id),
+          order: { status: after.status, failureReason: after.failureReason },
+        },
+      };
     },
     expected: (w) => ({
       body: {
@@ -176,7 +262,11 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     attempt: async (gw, w, wallet) => {
       const placed = await aTwoStepOrder(gw, { distributor: w.distributor, investor: w.a1, shareClass: w.shareClass, hostA: 'dist-a.test' });
       await gw.em().getConnection().execute(`update "order" set status = 'accepted', delivery_wallet = ? where id = ?`, [wallet, placed.orderId]);
-      return gw.graphql(`mutation($i: SupplyOutcomeInput!) { recordSupplyOutcome(input: $i) { status } }`, { i: { orderId: placed.orderId, outcome: 'settled', transferHash: aTransferHash() } }, { token: await gw.opsToken() });
+      return gw.graphql(
+        `mutation($i: SupplyOutcomeInput!) { recordSupplyOutcome(input: $i) { status } }`,
+        { i: { orderId: placed.orderId, outcome: 'settled', transferHash: aTransferHash() } },
+        { token: await gw.opsToken() },
+      );
     },
     expected: (w) => graphqlRefusal('CONFLICT', `walletAddress is not a wallet of investor ${w.a1.id}`),
   },
@@ -184,30 +274,48 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     path: "adding a wallet (then whitelisted on chain) with another holder's address",
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) =>
-      gw.graphql(`mutation($i: AddInvestorWalletInput!) { addInvestorWallet(input: $i) { status } }`, { i: { investorId: w.a1.id, chainId: '1', address: wallet, whitelisted: true } }, { token: await gw.opsToken() }),
+      gw.graphql(
+        `mutation($i: AddInvestorWalletInput!) { addInvestorWallet(input: $i) { status } }`,
+        { i: { investorId: w.a1.id, chainId: '1', address: wallet, whitelisted: true } },
+        { token: await gw.opsToken() },
+      ),
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
   },
   {
-    path: 'whitelisting a wallet row that duplicates another holder\'s address (written before the rule)',
+    path: "whitelisting a wallet row that duplicates another holder's address (written before the rule)",
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) => {
       const em = gw.em();
       const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
       em.create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.pending } as never);
       await em.flush();
-      return gw.graphql(`mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`, { i: { investorId: a3.id, chainId: CHAIN } }, { token: await gw.opsToken() });
+      return gw.graphql(
+        `mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`,
+        { i: { investorId: a3.id, chainId: CHAIN } },
+        { token: await gw.opsToken() },
+      );
     },
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
   },
   {
-    path: 'freezing (removeInvestorWallet) a wallet row that duplicates another holder\'s address',
+    path: "freezing (removeInvestorWallet) a wallet row that duplicates another holder's address",
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) => {
       const em = gw.em();
       const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
-      em.create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.whitelisted, onchainIdentity: `0x${'1'.repeat(40)}` } as never);
+      em.create(InvestorWallet, {
+        investor: a3,
+        chainId: CHAIN,
+        address: wallet,
+        status: WalletStatus.whitelisted,
+        onchainIdentity: `0x${'1'.repeat(40)}`,
+      } as never);
       await em.flush();
-      return gw.graphql(`mutation($i: RemoveInvestorWalletInput!) { removeInvestorWallet(input: $i) { status } }`, { i: { investorId: a3.id, chainId: CHAIN, reason: 'compromised' } }, { token: await gw.opsToken() });
+      return gw.graphql(
+        `mutation($i: RemoveInvestorWalletInput!) { removeInvestorWallet(input: $i) { status } }`,
+        { i: { investorId: a3.id, chainId: CHAIN, reason: 'compromised' } },
+        { token: await gw.opsToken() },
+      );
     },
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
   },
@@ -215,7 +323,11 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
     path: "a wallet recovery (recoveryAddress + forcedTransfer) requested to another holder's address",
     door: 'GraphQL (ops)',
     attempt: async (gw, w, wallet) =>
-      gw.graphql(REQUEST_WALLET_RECOVERY, { input: { investorId: w.a1.id, chainId: CHAIN, newAddress: wallet, reason: 'key lost' } }, { token: await gw.opsToken() }),
+      gw.graphql(
+        REQUEST_WALLET_RECOVERY,
+        { input: { investorId: w.a1.id, chainId: CHAIN, newAddress: wallet, reason: 'key lost' } },
+        { token: await gw.opsToken() },
+      ),
     expected: () => graphqlRefusal('BAD_USER_INPUT', 'newAddress is a wallet of another holder'),
   },
 ];

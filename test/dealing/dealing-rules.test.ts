@@ -45,9 +45,15 @@ describe('Dealing rules', () => {
   type Market = Awaited<ReturnType<typeof market>>;
 
   const oneStepSubscribe = (m: Market, body: Record<string, unknown> = {}) =>
-    gw.api('POST', '/orders/subscribe', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount: 1000, ...body } });
+    gw.api('POST', '/orders/subscribe', {
+      host: m.hostA,
+      body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount: 1000, ...body },
+    });
   const redeem = (m: Market, tokenCount: number) =>
-    gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount } });
+    gw.api('POST', '/orders/redeem', {
+      host: m.hostA,
+      body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount },
+    });
   const datesOf = (d: { dealingDate: string; cutOffAt: number; expectedSettlementDate: string }) => ({
     dealingDate: d.dealingDate,
     cutOffAt: new Date(d.cutOffAt).toISOString(),
@@ -81,11 +87,22 @@ describe('Dealing rules', () => {
     it('a Friday-evening order is dealt Monday, or the next business day after a holiday; settlement skips holidays too', async () => {
       const m = await market({ timeZone: 'Europe/Luxembourg', cutOffTime: '12:00' });
       gw.clock.set(utc('2026-11-20T18:00:00Z')); // Friday evening
-      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({ dealingDate: '2026-11-23', cutOffAt: '2026-11-23T11:00:00.000Z', expectedSettlementDate: '2026-11-24' });
+      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({
+        dealingDate: '2026-11-23',
+        cutOffAt: '2026-11-23T11:00:00.000Z',
+        expectedSettlementDate: '2026-11-24',
+      });
       // Ops declare Monday and Wednesday holidays: Tuesday deals, settling Thursday.
-      const added = await opsQuery('mutation($id: ID!, $d: [String!]!) { addDealingHolidays(shareClassId: $id, dates: $d) { holidays } }', { id: m.shareClass.id, d: ['2026-11-25', '2026-11-23'] });
+      const added = await opsQuery('mutation($id: ID!, $d: [String!]!) { addDealingHolidays(shareClassId: $id, dates: $d) { holidays } }', {
+        id: m.shareClass.id,
+        d: ['2026-11-25', '2026-11-23'],
+      });
       expect(added.body.data!.addDealingHolidays.holidays).toEqual(['2026-11-23', '2026-11-25']);
-      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({ dealingDate: '2026-11-24', cutOffAt: '2026-11-24T11:00:00.000Z', expectedSettlementDate: '2026-11-26' });
+      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({
+        dealingDate: '2026-11-24',
+        cutOffAt: '2026-11-24T11:00:00.000Z',
+        expectedSettlementDate: '2026-11-26',
+      });
     });
 
     it('reads the cut-off in each share class zone, across a daylight-saving change', async () => {
@@ -93,11 +110,23 @@ describe('Dealing rules', () => {
       const lux = await market({ timeZone: 'Europe/Luxembourg', cutOffTime: '16:00' });
       // Friday 30 October 2026, 19:30Z: 15:30 in New York (EDT, before its cut-off), 20:30 in Luxembourg (CET, after).
       gw.clock.set(utc('2026-10-30T19:30:00Z'));
-      expect(datesOf(await aTwoStepOrder(gw, ny))).toEqual({ dealingDate: '2026-10-30', cutOffAt: '2026-10-30T20:00:00.000Z', expectedSettlementDate: '2026-11-02' });
-      expect(datesOf(await aTwoStepOrder(gw, lux))).toEqual({ dealingDate: '2026-11-02', cutOffAt: '2026-11-02T15:00:00.000Z', expectedSettlementDate: '2026-11-03' });
+      expect(datesOf(await aTwoStepOrder(gw, ny))).toEqual({
+        dealingDate: '2026-10-30',
+        cutOffAt: '2026-10-30T20:00:00.000Z',
+        expectedSettlementDate: '2026-11-02',
+      });
+      expect(datesOf(await aTwoStepOrder(gw, lux))).toEqual({
+        dealingDate: '2026-11-02',
+        cutOffAt: '2026-11-02T15:00:00.000Z',
+        expectedSettlementDate: '2026-11-03',
+      });
       // After New York's cut-off: Monday, when New York is on EST (UTC-5), so 16:00 is 21:00Z.
       gw.clock.set(utc('2026-10-30T20:00:00Z'));
-      expect(datesOf(await aTwoStepOrder(gw, ny))).toEqual({ dealingDate: '2026-11-02', cutOffAt: '2026-11-02T21:00:00.000Z', expectedSettlementDate: '2026-11-03' });
+      expect(datesOf(await aTwoStepOrder(gw, ny))).toEqual({
+        dealingDate: '2026-11-02',
+        cutOffAt: '2026-11-02T21:00:00.000Z',
+        expectedSettlementDate: '2026-11-03',
+      });
     });
 
     it('deals every subFreq business days from the anchor, and redemptions every redFreq', async () => {
@@ -119,7 +148,11 @@ describe('Dealing rules', () => {
     it('a share class without a calendar deals every weekday in UTC, cut-off at the end of the day', async () => {
       const m = await market();
       gw.clock.set(utc('2026-11-21T12:00:00Z')); // Saturday
-      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({ dealingDate: '2026-11-23', cutOffAt: '2026-11-24T00:00:00.000Z', expectedSettlementDate: '2026-11-24' });
+      expect(datesOf(await aTwoStepOrder(gw, m))).toEqual({
+        dealingDate: '2026-11-23',
+        cutOffAt: '2026-11-24T00:00:00.000Z',
+        expectedSettlementDate: '2026-11-24',
+      });
     });
 
     it('webhook data carries the dates fixed at placement', async () => {
@@ -140,9 +173,19 @@ describe('Dealing rules', () => {
 
   it('ops provision the calendar with checked fields; the share class reads it back; distributors may not change it', async () => {
     const m = await market();
-    const set = 'mutation($id: ID!, $i: DealingCalendarInput!) { setDealingCalendar(shareClassId: $id, input: $i) { timeZone cutOffTime settlementLagDays holidays settlementCurrencies } }';
-    const ok = await opsQuery(set, { id: m.shareClass.id, i: { timeZone: 'Asia/Tokyo', cutOffTime: '15:00', holidays: ['2026-12-31', '2026-12-30'], settlementCurrencies: ['USDC'] } });
-    expect(ok.body.data!.setDealingCalendar).toEqual({ timeZone: 'Asia/Tokyo', cutOffTime: '15:00', settlementLagDays: 1, holidays: ['2026-12-30', '2026-12-31'], settlementCurrencies: ['USDC'] });
+    const set =
+      'mutation($id: ID!, $i: DealingCalendarInput!) { setDealingCalendar(shareClassId: $id, input: $i) { timeZone cutOffTime settlementLagDays holidays settlementCurrencies } }';
+    const ok = await opsQuery(set, {
+      id: m.shareClass.id,
+      i: { timeZone: 'Asia/Tokyo', cutOffTime: '15:00', holidays: ['2026-12-31', '2026-12-30'], settlementCurrencies: ['USDC'] },
+    });
+    expect(ok.body.data!.setDealingCalendar).toEqual({
+      timeZone: 'Asia/Tokyo',
+      cutOffTime: '15:00',
+      settlementLagDays: 1,
+      holidays: ['2026-12-30', '2026-12-31'],
+      settlementCurrencies: ['USDC'],
+    });
     const read = await opsQuery('query($id: ID!) { shareClass(id: $id) { dealingCalendar { timeZone cutOffTime } } }', { id: m.shareClass.id });
     expect(read.body.data!.shareClass.dealingCalendar).toEqual({ timeZone: 'Asia/Tokyo', cutOffTime: '15:00' });
     for (const [input, message] of [
@@ -184,11 +227,18 @@ describe('Dealing rules', () => {
       gw.clock.set(utc('2026-11-02T10:00:00Z'));
       await aOneStepOrder(gw, m, { amount: '1000', stage: 'settled' }); // 800 tokens settled now
       const holdings = async () =>
-        (await gw.api('GET', `/transaction/holdings/user/${alias(m.investor.id, 'US')}/shareclass/${m.shareClass.id}`, { headers: await bearerOf(gw, m.distributor) })).body.data;
+        (
+          await gw.api('GET', `/transaction/holdings/user/${alias(m.investor.id, 'US')}/shareclass/${m.shareClass.id}`, {
+            headers: await bearerOf(gw, m.distributor),
+          })
+        ).body.data;
       expect(await holdings()).toMatchObject({ tokenBalance: '800', unlockedBalance: '0' });
 
       const locked = await redeem(m, 100);
-      expect([locked.status, locked.body]).toEqual([400, { isError: true, errorMsg: 'tokenCount exceeds unlocked holdings: 0 unlocked, the rest unlocks on 2026-12-02', data: {} }]);
+      expect([locked.status, locked.body]).toEqual([
+        400,
+        { isError: true, errorMsg: 'tokenCount exceeds unlocked holdings: 0 unlocked, the rest unlocks on 2026-12-02', data: {} },
+      ]);
       const tooMany = await redeem(m, 801);
       expect([tooMany.status, tooMany.body.errorMsg]).toEqual([400, 'tokenCount exceeds holdings']);
 
@@ -203,11 +253,20 @@ describe('Dealing rules', () => {
       gw.clock.set(utc('2026-11-02T10:00:00Z'));
       await aOneStepOrder(gw, m, { amount: '1000', stage: 'settled' }); // 800 tokens, locked until 2 December
       // (a holding adjustment is requested by one principal and approved by another: test/support/approval.factories.ts)
-      const adjust = (input: Record<string, unknown>, headers?: Record<string, string>) => approvedCall(gw, REQUEST_HOLDING_ADJUSTMENT, 'requestHoldingAdjustment', { input }, headers);
-      const input = { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: '200', reason: 'transfer in from the previous register', settledAt: Date.parse('2026-09-01T00:00:00Z') };
+      const adjust = (input: Record<string, unknown>, headers?: Record<string, string>) =>
+        approvedCall(gw, REQUEST_HOLDING_ADJUSTMENT, 'requestHoldingAdjustment', { input }, headers);
+      const input = {
+        investorId: m.investor.id,
+        shareClassId: m.shareClass.id,
+        quantity: '200',
+        reason: 'transfer in from the previous register',
+        settledAt: Date.parse('2026-09-01T00:00:00Z'),
+      };
       const res = await adjust(input, { 'x-actor': 'ops-jane' });
       expect(res.result).toMatchObject({ tokenBalance: '1000', unlockedBalance: '200' });
-      const event = await gw.em().findOneOrFail(DomainEvent, { type: 'holding.changed', aggregateId: `${m.investor.id}:${m.shareClass.id}` }, { orderBy: { position: 'desc' } });
+      const event = await gw
+        .em()
+        .findOneOrFail(DomainEvent, { type: 'holding.changed', aggregateId: `${m.investor.id}:${m.shareClass.id}` }, { orderBy: { position: 'desc' } });
       expect(event.payload).toMatchObject({ adjustment: true, reason: input.reason, change: '200', balance: '1000' });
 
       const over = await redeem(m, 201);

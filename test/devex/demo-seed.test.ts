@@ -30,7 +30,11 @@ describe('demo data: an order in every state of both flows', () => {
     await seedDemoOrders(gw.db.orm.em.fork(), gw.gateway.services, demo);
 
     const byFlow = async (flow: 'two_step' | 'one_step') => {
-      const r = await gw.graphql(`query($flow: OrderFlow) { orders(filter: { flow: $flow }, page: { first: 100 }) { items { id status statusHistory { status } } } }`, { flow }, { token: await gw.opsToken() });
+      const r = await gw.graphql(
+        `query($flow: OrderFlow) { orders(filter: { flow: $flow }, page: { first: 100 }) { items { id status statusHistory { status } } } }`,
+        { flow },
+        { token: await gw.opsToken() },
+      );
       expect(r.body.errors).toBeUndefined();
       return r.body.data.orders.items as { id: string; status: string; statusHistory: { status: string }[] }[];
     };

@@ -92,7 +92,9 @@ describe('Event feed', () => {
     const w = await world();
     const o = await gw.api('GET', '/events', { headers: await bearerOf(gw, w.distributor) });
     expect(o.status).toBe(200);
-    expect(o.body.data.items.map((i: any) => i.eventId)).toEqual((await gw.api('GET', '/events', { host: w.hostA })).body.data.items.map((i: any) => i.eventId));
+    expect(o.body.data.items.map((i: any) => i.eventId)).toEqual(
+      (await gw.api('GET', '/events', { host: w.hostA })).body.data.items.map((i: any) => i.eventId),
+    );
     const token = (await bearerOf(gw, w.other)).authorization.slice('Bearer '.length);
     const gql = await gw.graphql('{ events(limit: 10) { items { eventId event_type data occurredAt } nextCursor hasMore } }', {}, { token });
     expect(gql.body.errors).toBeUndefined();

@@ -13,7 +13,12 @@ describe('Idempotency-Key', () => {
   afterAll(() => gw.close());
   beforeEach(() => gw.reset());
 
-  const oneStep = (m: Awaited<ReturnType<typeof aMarket>>, amount = 250) => ({ distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount });
+  const oneStep = (m: Awaited<ReturnType<typeof aMarket>>, amount = 250) => ({
+    distributorId: m.distributor.id,
+    investorId: m.investor.id,
+    shareClassId: m.shareClass.id,
+    amount,
+  });
   const orderCount = async () => gw.em().count(Order, {});
 
   it('50 concurrent identical POST /orders/subscribe with one key create exactly one order; every answer is that order or the 409 of a request that arrived while it ran', async () => {
@@ -54,7 +59,12 @@ describe('Idempotency-Key', () => {
   it('a replay is the first answer byte for byte, keys in the order first sent (jsonb would reorder them), on both surfaces', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const bearer = { ...(await bearerOf(gw, m.distributor)), 'idempotency-key': 'bytes-o' };
-    const bodyO = { distributorId: m.distributor.id.replace('DT', 'PT'), userId: m.investor.id.replace('IN', 'US'), shareClassId: m.shareClass.id, amount: 100.5 };
+    const bodyO = {
+      distributorId: m.distributor.id.replace('DT', 'PT'),
+      userId: m.investor.id.replace('IN', 'US'),
+      shareClassId: m.shareClass.id,
+      amount: 100.5,
+    };
     const redeemR = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 0 };
     for (const send of [
       () => gw.api('POST', '/orders/subscribe', { headers: bearer, body: bodyO }),

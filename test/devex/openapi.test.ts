@@ -20,7 +20,11 @@ function validateOpenApi(doc: unknown): { valid: boolean; errors?: unknown } {
     import { readFileSync } from 'node:fs';
     const result = await new Validator().validate(JSON.parse(readFileSync(0, 'utf8')));
     process.stdout.write(JSON.stringify({ valid: result.valid, errors: result.errors }));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(__dirname, '..', '..'), input: JSON.stringify(doc), encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: join(__dirname, '..', '..'),
+    input: JSON.stringify(doc),
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`validator failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }

@@ -28,7 +28,7 @@ describe('Operations', () => {
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('/ready checks the database and the migrations, apart from /api/v1/health; only the metrics token\'s holder learns the details', async () => {
+  it("/ready checks the database and the migrations, apart from /api/v1/health; only the metrics token's holder learns the details", async () => {
     const res = await httpRequest(gw.port, 'GET', '/ready');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ isError: false, errorMsg: 'NA', data: { status: 'ready' } });
@@ -41,7 +41,9 @@ describe('Operations', () => {
       const detailed = await httpRequest(port, 'GET', '/ready', { headers: { authorization: `Bearer ${token}` } });
       expect(detailed.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ready', database: 'ok', migrations: { pending: 0 } } });
       expect(detailed.body.data.migrations.applied).toBeGreaterThanOrEqual(6);
-      expect((await httpRequest(port, 'GET', '/ready', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).body.data).toEqual({ status: 'ready' });
+      expect((await httpRequest(port, 'GET', '/ready', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).body.data).toEqual({
+        status: 'ready',
+      });
     } finally {
       await gateway.close();
       await db.close();
@@ -97,7 +99,11 @@ describe('Operations', () => {
     const port = await gateway.listen(0, '127.0.0.1');
     try {
       expect((await httpRequest(port, 'GET', '/metrics')).status).toBe(401);
-      expect((await httpRequest(port, 'GET', '/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).body).toEqual({ isError: true, errorMsg: 'metrics token required', data: {} });
+      expect((await httpRequest(port, 'GET', '/metrics', { headers: { authorization: 'Bearer wrong-token-0123456789' } })).body).toEqual({
+        isError: true,
+        errorMsg: 'metrics token required',
+        data: {},
+      });
       const ok = await httpRequest(port, 'GET', '/metrics', { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       expect(ok.text).toContain('gateway_http_responses_total');
@@ -111,7 +117,9 @@ describe('Operations', () => {
     expect(loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken).toBe('metrics-token-0123456789');
     expect(loadConfig({ APP_ENV: 'development' }).metricsToken).toBeNull();
     // fail closed: outside development and test the gateway does not start without it
-    expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })).toThrow('METRICS_TOKEN is required when APP_ENV is production');
+    expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') })).toThrow(
+      'METRICS_TOKEN is required when APP_ENV is production',
+    );
     expect(() => loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'short' })).toThrow(ConfigError);
     expect(() => loadConfig({ APP_ENV: 'development', METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 characters without spaces');
   });

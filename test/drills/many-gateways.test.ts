@@ -86,7 +86,10 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
   beforeAll(async () => {
     certs = await makeCertificates();
     receiver = await WebhookReceiver.start(certs);
-    gw = await startTestGateway({ chains: await testChains({ leaseSeconds: LEASE_SECONDS, confirmations: 1 }), events: { webhookAllowedHosts: ['127.0.0.1'] } });
+    gw = await startTestGateway({
+      chains: await testChains({ leaseSeconds: LEASE_SECONDS, confirmations: 1 }),
+      events: { webhookAllowedHosts: ['127.0.0.1'] },
+    });
     await gw.reset();
   });
   afterAll(async () => {
@@ -107,7 +110,10 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const chain = chainClients(rpcUrl);
     const m = await aChainMarket(gw);
     const { investors, wallets } = await fourWhitelistedInvestors(gw, m);
-    const hook = await gw.api('POST', '/webhooks/register', { host: 'dist-a.test', body: { event_type: 'token.transfer_completed', endpoint_url: receiver.url('/settled') } });
+    const hook = await gw.api('POST', '/webhooks/register', {
+      host: 'dist-a.test',
+      body: { event_type: 'token.transfer_completed', endpoint_url: receiver.url('/settled') },
+    });
     expect(hook.status).toBe(200);
     const probe = await aOneStepOrder(gw, { ...m, investor: investors[0] }, { amount: '100', chainId: '31337' });
     const dealingDate = probe.dealingDate!;
@@ -132,13 +138,16 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_CA_FILE: certs.caFile,
       DRILL_AGENT_KEY: ANVIL_DEV_KEY,
-      CHAINS: JSON.stringify({ '31337': { rpcUrls: [rpcUrl], confirmations: 1, agentKeyEnv: 'DRILL_AGENT_KEY', replaceAfterMs: 600000, leaseSeconds: LEASE_SECONDS } }),
+      CHAINS: JSON.stringify({
+        '31337': { rpcUrls: [rpcUrl], confirmations: 1, agentKeyEnv: 'DRILL_AGENT_KEY', replaceAfterMs: 600000, leaseSeconds: LEASE_SECONDS },
+      }),
     });
     gateways.push(...(await Promise.all(ports.map((_, i) => startChildGateway(envOf(i))))));
     proxy = await RoundRobinProxy.start(ports);
     const listen = async (i: number) => listeners.push(await listener(i, ports[i], accessToken));
     for (let i = 0; i < GATEWAYS; i++) await listen(i);
-    const endListening = (i: number) => listeners.filter((l) => l.gateway === i && l.to === Infinity).forEach((l) => ((l.to = Date.now()), (l.ended = 'SIGTERM')));
+    const endListening = (i: number) =>
+      listeners.filter((l) => l.gateway === i && l.to === Infinity).forEach((l) => ((l.to = Date.now()), (l.ended = 'SIGTERM')));
 
     // when 16 writers place orders through the proxy the whole time
     let phase: Phase = 'steady';
@@ -149,9 +158,22 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
       const startedAt = Date.now();
       const res = await httpRequest(proxy!.port, 'POST', '/api/v1/orders/subscribe', {
         host: 'dist-a.test',
-        body: { distributorId: m.distributor.id, investorId: investors[n % investors.length].id, shareClassId: m.shareClass.id, amount: '100', chainId: '31337' },
+        body: {
+          distributorId: m.distributor.id,
+          investorId: investors[n % investors.length].id,
+          shareClassId: m.shareClass.id,
+          amount: '100',
+          chainId: '31337',
+        },
       }).catch(() => ({ status: 0, body: null as any }));
-      attempts.push({ phase, status: res.status, orderId: res.status === 200 ? res.body?.data?.orderId : undefined, ...(res.status !== 200 && { error: String(res.body?.errorMsg) }), startedAt, endedAt: Date.now() });
+      attempts.push({
+        phase,
+        status: res.status,
+        orderId: res.status === 200 ? res.body?.data?.orderId : undefined,
+        ...(res.status !== 200 && { error: String(res.body?.errorMsg) }),
+        startedAt,
+        endedAt: Date.now(),
+      });
     };
     // Each writer places an order, then pauses a little (THINK_MS): 16 busy clients, bounded on a shared machine.
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
@@ -164,17 +186,23 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     await eventually('the first orders acknowledged', async () => acknowledged().length >= 40, 120_000);
 
     // and ops accept them and settle the dealing date, and the lease holder is SIGKILLed with a batch on its way
-    const ops = (query: string, variables: Record<string, unknown> = {}) => httpRequest(proxy!.port, 'POST', '/graphql', { headers: { authorization: `Bearer ${opsToken}` }, body: { query, variables } });
+    const ops = (query: string, variables: Record<string, unknown> = {}) =>
+      httpRequest(proxy!.port, 'POST', '/graphql', { headers: { authorization: `Bearer ${opsToken}` }, body: { query, variables } });
     // Ops accept the orders through the order service on the shared database (as the factories do),
     // four at a time: the acceptance is not what this drill is about, and through the busy gateways it took minutes.
     const oneStep = gw.gateway.services.oneStepOrder;
     const acceptAll = async (ids: string[]) => {
       for (let i = 0; i < ids.length; i += 4) {
-        await runInScope({ actor: 'drill' }, () => Promise.all(ids.slice(i, i + 4).map((id) => oneStep.accept({ em: gw.em(), access: Access.ops('drill') }, id))));
+        await runInScope({ actor: 'drill' }, () =>
+          Promise.all(ids.slice(i, i + 4).map((id) => oneStep.accept({ em: gw.em(), access: Access.ops('drill') }, id))),
+        );
       }
     };
     const settle = async () => {
-      const res = await ops(`mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId reason } transactions { id } } }`, { sc: m.shareClass.id, d: dealingDate });
+      const res = await ops(
+        `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId: $sc, dealingDate: $d) { failed { orderId reason } transactions { id } } }`,
+        { sc: m.shareClass.id, d: dealingDate },
+      );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.settleDealingDate.failed).toEqual([]);
     };
@@ -183,7 +211,11 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     await settle();
     progress('settlement queued');
     const batches = () => gw.em().find(ChainTransaction, { purpose: 'settlement.batchMint' }, { orderBy: { id: 'asc' } });
-    await eventually('a settlement batch signed or sent', async () => (await batches()).some((t) => t.status === ChainTxStatus.signed || t.status === ChainTxStatus.sent), 60_000);
+    await eventually(
+      'a settlement batch signed or sent',
+      async () => (await batches()).some((t) => t.status === ChainTxStatus.signed || t.status === ChainTxStatus.sent),
+      60_000,
+    );
     progress('a batch is on its way: SIGKILL of the lease holder');
     phase = 'kill';
     const [signer] = await gw.em().getConnection().execute<{ lease_owner: string }[]>(`select lease_owner from chain_signer where chain_id = '31337'`);
@@ -196,7 +228,10 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const newOwner = await eventually(
       'the lease taken by another gateway',
       async () => {
-        const [row] = await gw.em().getConnection().execute<{ lease_owner: string | null }[]>(`select lease_owner from chain_signer where chain_id = '31337' and lease_until > now()`);
+        const [row] = await gw
+          .em()
+          .getConnection()
+          .execute<{ lease_owner: string | null }[]>(`select lease_owner from chain_signer where chain_id = '31337' and lease_until > now()`);
         return row?.lease_owner && row.lease_owner !== signer.lease_owner ? row.lease_owner : undefined;
       },
       30_000,
@@ -224,7 +259,9 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
 
     // then every acknowledged order is there once, and once accepted and settled, minted once
     const acked = acknowledged();
-    progress(`${attempts.length} requests, ${acked.length} acknowledged: ${JSON.stringify(['steady', 'kill', 'restart', 'tail'].map((p) => countBy(attempts.filter((a) => a.phase === p).map((a) => a.status))))}`);
+    progress(
+      `${attempts.length} requests, ${acked.length} acknowledged: ${JSON.stringify(['steady', 'kill', 'restart', 'tail'].map((p) => countBy(attempts.filter((a) => a.phase === p).map((a) => a.status))))}`,
+    );
     for (const a of attempts.filter((x) => x.status !== 200)) progress(`${a.phase}: ${a.status} ${a.error}`);
     expect(new Set(acked).size).toBe(acked.length);
     const pending = (await gw.em().find(Order, { distributor: m.distributor.id, status: 'pending' })).map((o) => o.id);
@@ -267,12 +304,9 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     expect(ids.size).toBe(settledOrders.length);
 
     // and every subscriber heard every order acknowledged while it listened (with its gateway's drain to spare)
-    await eventually(
-      'every subscriber heard its orders',
-      async () => listeners.every((l) => heardItsOrders(l, attempts)),
-      30_000,
-    ).catch(() => undefined);
-    for (const l of listeners) expect({ gateway: l.gateway, ended: l.ended, missing: missingOrders(l, attempts) }).toEqual({ gateway: l.gateway, ended: l.ended, missing: [] });
+    await eventually('every subscriber heard its orders', async () => listeners.every((l) => heardItsOrders(l, attempts)), 30_000).catch(() => undefined);
+    for (const l of listeners)
+      expect({ gateway: l.gateway, ended: l.ended, missing: missingOrders(l, attempts) }).toEqual({ gateway: l.gateway, ended: l.ended, missing: [] });
 
     // and the statuses: none failed in the rolling restart, only 200 or 503 at the kill, the lease moved within its TTL
     const statuses = (p: Phase) => countBy(attempts.filter((a) => a.phase === p).map((a) => a.status));
@@ -296,21 +330,35 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
 
 /** A subscriber of the distributor's order updates on one gateway, recording the orders it hears. */
 async function listener(gateway: number, port: number, token: string): Promise<Listener> {
-  const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
   const heard = new Set<string>();
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());
     client.on('closed', (e) => reject(new Error(`subscriber on gateway ${gateway} closed: ${(e as { code: number }).code}`)));
   });
-  client.subscribe<{ orderUpdated: { orderId: string } }>({ query: 'subscription { orderUpdated { orderId } }' }, { next: (m) => m.data && heard.add(m.data.orderUpdated.orderId), error: () => undefined, complete: () => undefined });
+  client.subscribe<{ orderUpdated: { orderId: string } }>(
+    { query: 'subscription { orderUpdated { orderId } }' },
+    { next: (m) => m.data && heard.add(m.data.orderUpdated.orderId), error: () => undefined, complete: () => undefined },
+  );
   // Subscribed once a query sent after it on the same socket is answered.
-  await new Promise<void>((resolve) => client.subscribe({ query: '{ health { status } }' }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
+  await new Promise<void>((resolve) =>
+    client.subscribe({ query: '{ health { status } }' }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }),
+  );
   return { gateway, heard, from: Date.now(), to: Infinity, client };
 }
 
 /** The orders acknowledged while `l` listened: asked after it subscribed, answered before its gateway's signal. */
 function missingOrders(l: Listener, attempts: Attempt[]): string[] {
-  return attempts.filter((a) => a.status === 200 && a.startedAt >= l.from + SUBSCRIBE_MARGIN_MS && a.endedAt <= l.to && !l.heard.has(a.orderId!)).map((a) => `${a.orderId} (answered ${a.endedAt - l.from} ms after subscribing, ${l.to - a.endedAt} ms before the end)`);
+  return attempts
+    .filter((a) => a.status === 200 && a.startedAt >= l.from + SUBSCRIBE_MARGIN_MS && a.endedAt <= l.to && !l.heard.has(a.orderId!))
+    .map((a) => `${a.orderId} (answered ${a.endedAt - l.from} ms after subscribing, ${l.to - a.endedAt} ms before the end)`);
 }
 
 const heardItsOrders = (l: Listener, attempts: Attempt[]) => missingOrders(l, attempts).length === 0;

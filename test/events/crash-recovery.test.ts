@@ -42,7 +42,10 @@ onServer('A gateway killed between commit and delivery', () => {
     // given: a running gateway, a webhook, and a receiver that holds the first attempt open
     const m = await aMarket(db.orm.em.fork(), clock.now());
     gateway = await startChildGateway(env());
-    const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: receiver.url() } });
+    const reg = await httpRequest(gateway.port, 'POST', '/api/v1/webhooks/register', {
+      host: m.hostA,
+      body: { event_type: 'order.accepted', endpoint_url: receiver.url() },
+    });
     expect(reg.status).toBe(200);
     receiver.respond = () => 'hang';
     const first = await aPendingOrder(db.orm, m, clock.now());
@@ -58,7 +61,10 @@ onServer('A gateway killed between commit and delivery', () => {
     gateway = await startChildGateway(env());
 
     // then: both arrive, the interrupted one under the same webhook-id as before
-    const all = await receiver.waitFor((rs) => rs.some((r) => r.json.data.orderId === first && r !== rs[0]) && rs.some((r) => r.json.data.orderId === second), 30_000);
+    const all = await receiver.waitFor(
+      (rs) => rs.some((r) => r.json.data.orderId === first && r !== rs[0]) && rs.some((r) => r.json.data.orderId === second),
+      30_000,
+    );
     const interrupted = all.filter((r) => r.json.data.orderId === first);
     expect(new Set(interrupted.map((r) => r.headers['webhook-id'])).size).toBe(1);
     for (const r of all.slice(1)) expect(verifyDelivery(reg.body.data.secret, r).data.status).toBe('accepted');

@@ -64,10 +64,12 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const sub = await subscribe(gw.port, ORDER_UPDATES, {}, await gw.opsToken());
     const orders = await Promise.all([1, 2, 3, 4].map(() => aPendingOrder(gw.db.orm, m, gw.clock.now())));
-    await Promise.all(orders.map(async (o) => {
-      await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
-      await moveOrder(gw.db.orm, o, 'failed', gw.clock.now());
-    }));
+    await Promise.all(
+      orders.map(async (o) => {
+        await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+        await moveOrder(gw.db.orm, o, 'failed', gw.clock.now());
+      }),
+    );
     const got = await sub.waitFor(12);
     await sub.close();
     for (const o of orders) expect(got.filter((g) => g.orderUpdated.orderId === o).map((g) => g.orderUpdated.sequence)).toEqual([1, 2, 3]);
@@ -86,10 +88,17 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     // subscriber was going to receive of `o` has arrived before it (events are relayed in log order)
     const acceptedLater = await aPendingOrder(gw.db.orm, m, gw.clock.now());
     await moveOrder(gw.db.orm, acceptedLater, 'accepted', gw.clock.now());
-    const ofOther = await aPendingOrder(gw.db.orm, { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) }, gw.clock.now());
+    const ofOther = await aPendingOrder(
+      gw.db.orm,
+      { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) },
+      gw.clock.now(),
+    );
     const twoStep = await aPendingOrder(gw.db.orm, m, gw.clock.now(), { flow: OrderFlow.two_step });
     await byShareClass.waitFor(2);
-    expect((await byStatus.waitFor(2)).map((g) => [g.orderUpdated.orderId, g.orderUpdated.status])).toEqual([[o, 'accepted'], [acceptedLater, 'accepted']]);
+    expect((await byStatus.waitFor(2)).map((g) => [g.orderUpdated.orderId, g.orderUpdated.status])).toEqual([
+      [o, 'accepted'],
+      [acceptedLater, 'accepted'],
+    ]);
     expect((await byOther.waitFor(1)).map((g) => g.orderUpdated.orderId)).toEqual([ofOther]);
     expect((await byTwoStep.waitFor(1)).map((g) => [g.orderUpdated.orderId, g.orderUpdated.status])).toEqual([[twoStep, 'created']]);
     expect(byStatus.messages).toHaveLength(2);
@@ -107,7 +116,11 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     await moveOrder(gw.db.orm, o, 'rejected', gw.clock.now());
     await a.waitFor(2);
     // a sentinel of B's own, committed after: when it reaches B, A's order would have before it
-    const ofB = await aPendingOrder(gw.db.orm, { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) }, gw.clock.now());
+    const ofB = await aPendingOrder(
+      gw.db.orm,
+      { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) },
+      gw.clock.now(),
+    );
     expect((await b.waitFor(1)).map((g) => g.orderUpdated.orderId)).toEqual([ofB]);
     // (B asking for A's orders can receive nothing at all, so B's sentinel, relayed by the same server, stands for it)
     expect(bAskingForA.messages).toEqual([]);
@@ -122,13 +135,21 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     // given: two ops subscribers of one token and the order's distributor, with the same document
     const m = await aMarket(gw.em(), gw.clock.now());
     const token = await gw.opsToken();
-    const [ops1, ops2, own] = [await subscribe(gw.port, ORDER_UPDATES, {}, token), await subscribe(gw.port, ORDER_UPDATES, {}, token), await subscribe(gw.port, ORDER_UPDATES, {}, await tokenOf(gw, m.distributor))];
+    const [ops1, ops2, own] = [
+      await subscribe(gw.port, ORDER_UPDATES, {}, token),
+      await subscribe(gw.port, ORDER_UPDATES, {}, token),
+      await subscribe(gw.port, ORDER_UPDATES, {}, await tokenOf(gw, m.distributor)),
+    ];
     // when
     const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
     await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
     // then: each gets both transitions, once, whole, with the order as it is when the event is resolved
     const [a, b, c] = await Promise.all([ops1.waitFor(2), ops2.waitFor(2), own.waitFor(2)]);
-    for (const got of [a, b, c]) expect(got.map((g) => [g.orderUpdated.orderId, g.orderUpdated.status, g.orderUpdated.sequence])).toEqual([[o, 'pending', 1], [o, 'accepted', 2]]);
+    for (const got of [a, b, c])
+      expect(got.map((g) => [g.orderUpdated.orderId, g.orderUpdated.status, g.orderUpdated.sequence])).toEqual([
+        [o, 'pending', 1],
+        [o, 'accepted', 2],
+      ]);
     expect(b).toEqual(a);
     // (the distributor's answer is its own, resolved apart: its `order` may be read at another moment)
     const withoutOrder = ({ orderUpdated: { order: _order, ...event } }: { orderUpdated: Record<string, unknown> }) => event;
@@ -155,15 +176,26 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const ops = await subscribe(gw.port, query, {}, await gw.opsToken());
     const a = await subscribe(gw.port, query, {}, tokenA);
     for (const sc of [m.shareClass.id, lonely.id]) {
-      const res = await gw.graphql(`mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.31" }) { entryId } }`, { sc }, { token: await gw.opsToken() });
+      const res = await gw.graphql(
+        `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.31" }) { entryId } }`,
+        { sc },
+        { token: await gw.opsToken() },
+      );
       expect(res.body.errors).toBeUndefined();
       gw.clock.advance(1000);
     }
     // a sentinel publication A may see, after the one it may not
-    const sentinel = await gw.graphql(`mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.32" }) { entryId } }`, { sc: m.shareClass.id }, { token: await gw.opsToken() });
+    const sentinel = await gw.graphql(
+      `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.32" }) { entryId } }`,
+      { sc: m.shareClass.id },
+      { token: await gw.opsToken() },
+    );
     expect(sentinel.body.errors).toBeUndefined();
     expect((await ops.waitFor(3)).map((x) => x.navPublished.shareClassId)).toEqual([m.shareClass.id, lonely.id, m.shareClass.id]);
-    expect((await a.waitFor(2)).map((x) => [x.navPublished.shareClassId, x.navPublished.close])).toEqual([[m.shareClass.id, '1.31'], [m.shareClass.id, '1.32']]);
+    expect((await a.waitFor(2)).map((x) => [x.navPublished.shareClassId, x.navPublished.close])).toEqual([
+      [m.shareClass.id, '1.31'],
+      [m.shareClass.id, '1.32'],
+    ]);
     await ops.close();
     await a.close();
   });
@@ -182,11 +214,23 @@ describe('GraphQL subscriptions over graphql-ws', () => {
       const o = await aPendingOrder(gw.db.orm, m, gw.clock.now());
       await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
       const [outcome] = await ops.waitFor(1);
-      expect(outcome.webhookDeliveryOutcome).toMatchObject({ webhookId: reg.body.data.id, eventType: 'order.accepted', attempt: 1, statusCode: 200, success: true, status: 'succeeded', test: false });
+      expect(outcome.webhookDeliveryOutcome).toMatchObject({
+        webhookId: reg.body.data.id,
+        eventType: 'order.accepted',
+        attempt: 1,
+        statusCode: 200,
+        success: true,
+        status: 'succeeded',
+        test: false,
+      });
       await a.waitFor(1);
       // a sentinel: an outcome of B's own webhook, after A's; B gets it first and only it
       const regB = await gw.api('POST', '/webhooks/register', { host: m.hostB, body: { event_type: 'order.accepted', endpoint_url: receiver.url('/b') } });
-      const ofB = await aPendingOrder(gw.db.orm, { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) }, gw.clock.now());
+      const ofB = await aPendingOrder(
+        gw.db.orm,
+        { ...m, distributor: m.other, investor: await anInvestor(gw.em(), m.other, { grants: [m.shareClass] }) },
+        gw.clock.now(),
+      );
       await moveOrder(gw.db.orm, ofB, 'accepted', gw.clock.now());
       expect((await b.waitFor(1)).map((x) => x.webhookDeliveryOutcome.webhookId)).toEqual([regB.body.data.id]);
       for (const s of [ops, a, b]) await s.close();
@@ -204,7 +248,9 @@ describe('Redis fan-out: two gateway instances on one database serve the same su
     // A channel prefix of this run's own, so runs sharing the Redis never hear each other.
     const events = { pollMs: 50, redisUrl, redisChannelPrefix: `test-${randomUUID()}:` };
     first = await startTestGateway({ background: true, events });
-    const orm = first.db.url ? (secondOrm = await MikroORM.init({ ...ormOptions(first.clock), clientUrl: first.db.url, pool: { min: 0, max: 10 } })) : first.db.orm;
+    const orm = first.db.url
+      ? (secondOrm = await MikroORM.init({ ...ormOptions(first.clock), clientUrl: first.db.url, pool: { min: 0, max: 10 } }))
+      : first.db.orm;
     // A read cache that only the bus can invalidate within the test: its entries live ten minutes.
     second = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm, clock: new ManualClock(), events, readCacheTtlMs: 10 * 60_000 });
     secondPort = await second.listen(0, '127.0.0.1');
@@ -247,7 +293,11 @@ describe('Redis fan-out: two gateway instances on one database serve the same su
     const liveCloseOnSecond = async () =>
       (await httpRequest(secondPort, 'GET', `/api/v1/funds/shareclass/nav/live?shareClassId=${m.shareClass.id}`, { host: m.hostA })).body.data.close;
     expect(await liveCloseOnSecond()).toBe('1.25'); // now in the second instance's cache
-    const published = await first.graphql('mutation($input: PublishNavInput!) { publishNav(input: $input) { close } }', { input: { shareClassId: m.shareClass.id, close: '1.5' } }, { token: await first.opsToken() });
+    const published = await first.graphql(
+      'mutation($input: PublishNavInput!) { publishNav(input: $input) { close } }',
+      { input: { shareClassId: m.shareClass.id, close: '1.5' } },
+      { token: await first.opsToken() },
+    );
     expect(published.body.data.publishNav.close).toBe('1.5');
     // The event reaches the second instance through the relay and Redis (its cache's own expiry is ten minutes away).
     let seen = await liveCloseOnSecond();

@@ -15,7 +15,12 @@ const HOUR = 3600_000;
  * A sentinel: a new order of `parties` moved to `status`, committed after whatever a negative
  * check says must not arrive; once its delivery arrives, those would have arrived before it.
  */
-async function sentinel(gw: TestGateway, receiver: WebhookReceiver, parties: Parameters<typeof aPendingOrder>[1], status: 'accepted' | 'rejected' = 'rejected') {
+async function sentinel(
+  gw: TestGateway,
+  receiver: WebhookReceiver,
+  parties: Parameters<typeof aPendingOrder>[1],
+  status: 'accepted' | 'rejected' = 'rejected',
+) {
   const id = await aPendingOrder(gw.db.orm, parties, gw.clock.now());
   await moveOrder(gw.db.orm, id, status, gw.clock.now());
   await receiver.waitFor((all) => all.some((r) => r.json.data.orderId === id));
@@ -95,10 +100,27 @@ describe('Webhook delivery from the event log', () => {
       const payload = verifyDelivery(hooksA[r.json.event_type].secret, r);
       expect(r.headers['webhook-id']).toBe(payload.data.eventId);
       expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
-      expect(payload.data).toMatchObject({ distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, flow: 'one_step', type: 'subscribe', amount: '1000', currency: 'USD', test: false });
+      expect(payload.data).toMatchObject({
+        distributorId: m.distributor.id,
+        investorId: m.investor.id,
+        shareClassId: m.shareClass.id,
+        flow: 'one_step',
+        type: 'subscribe',
+        amount: '1000',
+        currency: 'USD',
+        test: false,
+      });
     }
     const completed = byType('token.transfer_completed')[0].json.data;
-    expect(completed).toMatchObject({ orderId: accepted, status: 'settled', previousStatus: 'accepted', sequence: 3, transferHash: '0xabc', settlementTokens: '800', reason: null });
+    expect(completed).toMatchObject({
+      orderId: accepted,
+      status: 'settled',
+      previousStatus: 'accepted',
+      sequence: 3,
+      transferHash: '0xabc',
+      settlementTokens: '800',
+      reason: null,
+    });
     expect(byType('order.rejected')[0].json.data).toMatchObject({ orderId: rejected, status: 'rejected', sequence: 2, reason: 'missed cut-off' });
     expect(byType('token.transfer_failed')[0].json.data).toMatchObject({ orderId: failed, status: 'failed', reason: 'out of gas', transferHash: '0xdead' });
     const acceptedData = byType('order.accepted').find((r) => r.json.data.orderId === accepted)!.json.data;
@@ -153,7 +175,10 @@ describe('Webhook delivery from the event log', () => {
     expect(first[2] - first[1]).toBeGreaterThanOrEqual(240);
     // and ops see the attempts with their outcomes
     await quiet();
-    const after = await gql(`query($id: String) { webhookDeliveries(webhookId: $id) { eventId status attempts tries: deliveryAttempts { number statusCode success latencyMs error } } }`, { id: hooks['order.accepted'].id });
+    const after = await gql(
+      `query($id: String) { webhookDeliveries(webhookId: $id) { eventId status attempts tries: deliveryAttempts { number statusCode success latencyMs error } } }`,
+      { id: hooks['order.accepted'].id },
+    );
     expect(after.webhookDeliveries).toHaveLength(2);
     for (const d of after.webhookDeliveries) {
       expect(d.status).toBe('succeeded');
@@ -170,7 +195,8 @@ describe('Webhook delivery from the event log', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const hooks = await registerAll(m.hostA, '/a');
     // 3xx
-    receiver.respond = (r) => (r.path === '/a' && r.json.event_type === 'order.accepted' ? { status: 302, headers: { location: receiver.url('/elsewhere') } } : { status: 200 });
+    receiver.respond = (r) =>
+      r.path === '/a' && r.json.event_type === 'order.accepted' ? { status: 302, headers: { location: receiver.url('/elsewhere') } } : { status: 200 };
     const o1 = await aPendingOrder(gw.db.orm, m, gw.clock.now());
     await moveOrder(gw.db.orm, o1, 'accepted', gw.clock.now());
     await receiver.waitFor((all) => all.length >= 1);
@@ -201,7 +227,11 @@ describe('Webhook delivery from the event log', () => {
     await receiver.waitFor((all) => all.some((r) => r.json.event_type === 'token.transfer_failed'));
     await quiet();
     const hooksNow = await gql(`{ webhooks { id status disabledReason } }`);
-    expect(hooksNow.webhooks.find((h: any) => h.id === hooks['token.transfer_failed'].id)).toEqual({ id: hooks['token.transfer_failed'].id, status: 'disabled', disabledReason: 'endpoint answered 410 Gone' });
+    expect(hooksNow.webhooks.find((h: any) => h.id === hooks['token.transfer_failed'].id)).toEqual({
+      id: hooks['token.transfer_failed'].id,
+      status: 'disabled',
+      disabledReason: 'endpoint answered 410 Gone',
+    });
     const o4 = await aPendingOrder(gw.db.orm, m, gw.clock.now());
     await moveOrder(gw.db.orm, o4, 'accepted', gw.clock.now());
     await moveOrder(gw.db.orm, o4, 'failed', gw.clock.now());
@@ -233,7 +263,10 @@ describe('Webhook delivery from the event log', () => {
 
     // recover
     receiver.respond = () => ({ status: 200 });
-    const recovered = await gql(`mutation($id: String!, $since: EpochMs!) { recoverWebhookDeliveries(webhookId: $id, since: $since) { count } }`, { id, since });
+    const recovered = await gql(`mutation($id: String!, $since: EpochMs!) { recoverWebhookDeliveries(webhookId: $id, since: $since) { count } }`, {
+      id,
+      since,
+    });
     expect(recovered.recoverWebhookDeliveries.count).toBe(1);
     await receiver.waitFor(() => late.others().length >= 11);
     expect(late.others()[10].headers['webhook-id']).toBe(late.others()[0].headers['webhook-id']);
@@ -249,7 +282,10 @@ describe('Webhook delivery from the event log', () => {
   it('during a secret rotation deliveries carry two signatures, each verifiable with its secret; after the overlap only the new one', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const hooks = await registerAll(m.hostA, '/a');
-    const rotated = await gql(`mutation($id: String!) { rotateWebhookSecret(webhookId: $id, overlapSeconds: 3600) { secret webhook { id previousSecretUntil } } }`, { id: hooks['order.accepted'].id });
+    const rotated = await gql(
+      `mutation($id: String!) { rotateWebhookSecret(webhookId: $id, overlapSeconds: 3600) { secret webhook { id previousSecretUntil } } }`,
+      { id: hooks['order.accepted'].id },
+    );
     const newSecret = rotated.rotateWebhookSecret.secret;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(hooks['order.accepted'].secret);
@@ -295,13 +331,21 @@ describe('Webhook delivery from the event log', () => {
 
   it('an attempt that gets no answer within the timeout fails (15 s by default; 300 ms here)', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
-    const quick = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: gw.db.orm, clock: gw.clock, events: { ...events(), webhookTimeoutMs: 300 } });
+    const quick = await createGateway({
+      config: { env: 'test', bodyLimit: '100kb' },
+      orm: gw.db.orm,
+      clock: gw.clock,
+      events: { ...events(), webhookTimeoutMs: 300 },
+    });
     try {
       const port = await quick.listen(0, '127.0.0.1');
       const reg = await gw.api('POST', '/webhooks/register', { host: m.hostA, body: { event_type: 'order.rejected', endpoint_url: receiver.url('/hang') } });
       receiver.respond = () => 'hang';
       const { httpRequest } = await import('../support/http');
-      const res = await httpRequest(port, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.rejected', webhook_id: reg.body.data.id } });
+      const res = await httpRequest(port, 'POST', '/api/v1/webhooks/test', {
+        host: m.hostA,
+        body: { event_type: 'order.rejected', webhook_id: reg.body.data.id },
+      });
       expect(res.body.data).toEqual({ success: false, message: expect.stringMatching(/not delivered: endpoint did not answer in time$/) });
     } finally {
       await quick.close();
@@ -312,13 +356,21 @@ describe('Webhook delivery from the event log', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     // Registered while allowed; then a gateway whose allowlist does not cover it (a stand-in for a
     // name re-pointed at a private address after registration) resolves it again and refuses.
-    const strict = await createGateway({ config: { env: 'test', bodyLimit: '100kb' }, orm: gw.db.orm, clock: gw.clock, events: { pollMs: 50, webhookAllowedHosts: [] } });
+    const strict = await createGateway({
+      config: { env: 'test', bodyLimit: '100kb' },
+      orm: gw.db.orm,
+      clock: gw.clock,
+      events: { pollMs: 50, webhookAllowedHosts: [] },
+    });
     try {
       const ok = await gw.api('POST', '/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: receiver.url('/a') } });
       // the gateway under test keeps delivering it (allowed); the strict one refuses at the test endpoint
       const strictPort = await strict.listen(0, '127.0.0.1');
       const { httpRequest } = await import('../support/http');
-      const res = await httpRequest(strictPort, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.accepted', webhook_id: ok.body.data.id } });
+      const res = await httpRequest(strictPort, 'POST', '/api/v1/webhooks/test', {
+        host: m.hostA,
+        body: { event_type: 'order.accepted', webhook_id: ok.body.data.id },
+      });
       expect(res.body.data.success).toBe(false);
       // a generic reason: the gateway's network is not described to the caller
       expect(res.body.data.message).toMatch(/not delivered: endpoint address is not allowed$/);
@@ -367,10 +419,12 @@ describe('Two gateway instances on one database', () => {
     };
     const orders: string[] = [];
     for (let i = 0; i < 30; i++) orders.push(await aPendingOrder(gw.db.orm, m, gw.clock.now()));
-    await Promise.all(orders.map(async (o, i) => {
-      await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
-      await moveOrder(gw.db.orm, o, i % 2 ? 'settled' : 'failed', gw.clock.now());
-    }));
+    await Promise.all(
+      orders.map(async (o, i) => {
+        await moveOrder(gw.db.orm, o, 'accepted', gw.clock.now());
+        await moveOrder(gw.db.orm, o, i % 2 ? 'settled' : 'failed', gw.clock.now());
+      }),
+    );
     await receiver.waitFor((all) => all.length >= 60, 30_000);
     const got = (await sentinel(gw, receiver, m)).others(); // nothing more arrives
     expect(overlaps).toBe(0);

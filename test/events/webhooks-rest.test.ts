@@ -42,12 +42,24 @@ describe('Surface R: webhooks', () => {
     expect(Buffer.from(res.body.data.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
     // the secret is not shown again
     const list = await gw.api('GET', '/webhooks', { host: hostA });
-    expect(list.body.data).toEqual([{ id: res.body.data.id, event_type: 'order.accepted', endpoint_url: 'https://hooks.partner-a.example/fund', createdAt: res.body.data.createdAt, createdBy: 'Network' }]);
+    expect(list.body.data).toEqual([
+      {
+        id: res.body.data.id,
+        event_type: 'order.accepted',
+        endpoint_url: 'https://hooks.partner-a.example/fund',
+        createdAt: res.body.data.createdAt,
+        createdBy: 'Network',
+      },
+    ]);
   });
 
   it('the x-actor header stamps createdBy', async () => {
     const { hostA } = await aMarket(gw.em(), gw.clock.now());
-    const res = await gw.api('POST', '/webhooks/register', { host: hostA, headers: { 'x-actor': 'alice' }, body: { event_type: 'order.rejected', endpoint_url: 'https://hooks.partner-a.example/x' } });
+    const res = await gw.api('POST', '/webhooks/register', {
+      host: hostA,
+      headers: { 'x-actor': 'alice' },
+      body: { event_type: 'order.rejected', endpoint_url: 'https://hooks.partner-a.example/x' },
+    });
     expect(res.body.data.createdBy).toBe('alice');
   });
 
@@ -57,7 +69,10 @@ describe('Surface R: webhooks', () => {
       [{ endpoint_url: 'https://a.example/x' }, 'event_type is required'],
       [{ event_type: '', endpoint_url: 'https://a.example/x' }, 'event_type is required'],
       [{ event_type: 'order.accepted' }, 'endpoint_url is required'],
-      [{ event_type: 'order.created', endpoint_url: 'https://a.example/x' }, 'event_type must be one of order.accepted, order.rejected, token.transfer_completed, token.transfer_failed'],
+      [
+        { event_type: 'order.created', endpoint_url: 'https://a.example/x' },
+        'event_type must be one of order.accepted, order.rejected, token.transfer_completed, token.transfer_failed',
+      ],
       [{ event_type: 'order.accepted', endpoint_url: 'http://a.example/x' }, 'endpoint_url must be HTTPS'],
       [{ event_type: 'order.accepted', endpoint_url: 'a.example/x' }, 'endpoint_url must be HTTPS'],
       [{ event_type: 'order.accepted', endpoint_url: 'ftp://a.example/x' }, 'endpoint_url must be HTTPS'],
@@ -73,7 +88,20 @@ describe('Surface R: webhooks', () => {
     const strict = await startTestGateway({ background: true, events: { webhookAllowedHosts: [] } });
     try {
       const { hostA } = await aMarket(strict.em(), strict.clock.now());
-      for (const url of ['https://127.0.0.1/x', 'https://localhost/x', 'https://10.1.2.3/x', 'https://172.16.5.5/x', 'https://192.168.1.1/x', 'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/x', 'https://[::1]/x', 'https://[fd00::1]/x', 'https://[fe80::1]/x', 'https://0.0.0.0/x', 'https://[::ffff:127.0.0.1]/x']) {
+      for (const url of [
+        'https://127.0.0.1/x',
+        'https://localhost/x',
+        'https://10.1.2.3/x',
+        'https://172.16.5.5/x',
+        'https://192.168.1.1/x',
+        'https://169.254.169.254/latest/meta-data',
+        'https://100.64.0.1/x',
+        'https://[::1]/x',
+        'https://[fd00::1]/x',
+        'https://[fe80::1]/x',
+        'https://0.0.0.0/x',
+        'https://[::ffff:127.0.0.1]/x',
+      ]) {
         const res = await strict.api('POST', '/webhooks/register', { host: hostA, body: { event_type: 'order.accepted', endpoint_url: url } });
         expect({ url, status: res.status, msg: res.body.errorMsg }).toEqual({ url, status: 400, msg: 'endpoint_url must resolve to a public address' });
       }
@@ -131,10 +159,41 @@ describe('Surface R: webhooks', () => {
     expect(receiver.received).toHaveLength(1);
     const payload = verifyDelivery(reg.body.data.secret, receiver.received[0]);
     expect(payload.event_type).toBe('token.transfer_completed');
-    expect(payload.data).toMatchObject({ test: true, status: 'settled', distributorId: distributor.id, shareClassId: shareClass.id, flow: 'one_step', type: 'subscribe' });
+    expect(payload.data).toMatchObject({
+      test: true,
+      status: 'settled',
+      distributorId: distributor.id,
+      shareClassId: shareClass.id,
+      flow: 'one_step',
+      type: 'subscribe',
+    });
     expect(receiver.received[0].headers['webhook-id']).toBe(payload.data.eventId);
     expect(Object.keys(payload.data).sort()).toEqual(
-      ['amount', 'currency', 'cutOffAt', 'dealingDate', 'distributorId', 'eventId', 'expectedSettlementDate', 'flow', 'investorId', 'occurredAt', 'orderId', 'previousStatus', 'reason', 'sequence', 'settlementAmount', 'settlementNav', 'settlementTokens', 'shareClassId', 'status', 'test', 'tokenCount', 'transferHash', 'type'].sort(),
+      [
+        'amount',
+        'currency',
+        'cutOffAt',
+        'dealingDate',
+        'distributorId',
+        'eventId',
+        'expectedSettlementDate',
+        'flow',
+        'investorId',
+        'occurredAt',
+        'orderId',
+        'previousStatus',
+        'reason',
+        'sequence',
+        'settlementAmount',
+        'settlementNav',
+        'settlementTokens',
+        'shareClassId',
+        'status',
+        'test',
+        'tokenCount',
+        'transferHash',
+        'type',
+      ].sort(),
     );
   });
 
@@ -150,7 +209,10 @@ describe('Surface R: webhooks', () => {
   it("POST /webhooks/test: another distributor's or an unknown webhook is 404 `webhook_id not found`; event_type must match", async () => {
     const { hostA, hostB } = await aMarket(gw.em(), gw.clock.now());
     const reg = await register(hostA, { event_type: 'order.accepted', endpoint_url: receiver.url() });
-    for (const [host, id] of [[hostB, reg.body.data.id], [hostA, 'wh_nope']]) {
+    for (const [host, id] of [
+      [hostB, reg.body.data.id],
+      [hostA, 'wh_nope'],
+    ]) {
       const res = await gw.api('POST', '/webhooks/test', { host, body: { event_type: 'order.accepted', webhook_id: id } });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ isError: true, errorMsg: 'webhook_id not found', data: {} });
@@ -171,14 +233,18 @@ describe('Surface R: webhooks', () => {
       ['Bearer', 'missing bearer token'],
       ['Bearer not-a-token', 'invalid access token'],
     ]) {
-      const res = await gw.api('POST', '/webhooks/register', { host: hostA, headers: { authorization }, body: { event_type: 'order.accepted', endpoint_url: 'https://a.example/x' } });
+      const res = await gw.api('POST', '/webhooks/register', {
+        host: hostA,
+        headers: { authorization },
+        body: { event_type: 'order.accepted', endpoint_url: 'https://a.example/x' },
+      });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ isError: true, errorMsg, data: {} });
     }
     expect((await gw.api('GET', '/webhooks', { host: hostA })).body.data).toEqual([]);
   });
 
-  it('surface O: POST /webhooks/register with a valid Bearer token registers the webhook for the token\'s distributor', async () => {
+  it("surface O: POST /webhooks/register with a valid Bearer token registers the webhook for the token's distributor", async () => {
     const { distributor, other, hostA, hostB } = await aMarket(gw.em(), gw.clock.now());
     const res = await gw.api('POST', '/webhooks/register', {
       headers: await bearerOf(gw, distributor),

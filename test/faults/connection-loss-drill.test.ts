@@ -69,7 +69,14 @@ onServer('Every database connection of the gateway terminated under load', () =>
     const send = async (host: string, payload: object, into: Answer[], headers?: Record<string, string>) => {
       const sentAt = Date.now();
       const res = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { host, body: payload, headers });
-      const answer = { status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, orderId: res.body?.data?.orderId ?? null, errorMsg: res.body?.errorMsg, sentAt, answeredAt: Date.now() };
+      const answer = {
+        status: res.status,
+        retryAfter: res.headers['retry-after'] as string | undefined,
+        orderId: res.body?.data?.orderId ?? null,
+        errorMsg: res.body?.errorMsg,
+        sentAt,
+        answeredAt: Date.now(),
+      };
       into.push(answer);
       return answer;
     };
@@ -104,7 +111,8 @@ onServer('Every database connection of the gateway terminated under load', () =>
     const em = db.orm.em.fork();
     const inDatabase = await ordersWithEventCounts(em, m.distributor.id);
     const byId = new Map(inDatabase.map((r) => [r.id, r.events]));
-    const firstServedAfter = (kill: { at: number }) => answers.filter((a) => a.status === 200 && a.sentAt >= kill.at).sort((a, b) => a.answeredAt - b.answeredAt)[0];
+    const firstServedAfter = (kill: { at: number }) =>
+      answers.filter((a) => a.status === 200 && a.sentAt >= kill.at).sort((a, b) => a.answeredAt - b.answeredAt)[0];
     process.stdout.write(
       `drill: ${answers.length} answers ${JSON.stringify(byStatus)}; terminated ${kills.map((k) => k.terminated).join(' + ')} connections; ` +
         `${acknowledged.length} orders acknowledged, ${acknowledged.filter((id) => byId.has(id)).length} of them present, ${inDatabase.length} orders in the database; ` +

@@ -14,7 +14,7 @@ import { httpRequest } from '../support/http';
  */
 const onServer = serverUrl() ? describe : describe.skip;
 
-onServer('the gateway\'s database refusing connections (ALLOW_CONNECTIONS false)', () => {
+onServer("the gateway's database refusing connections (ALLOW_CONNECTIONS false)", () => {
   let db: TestDatabase;
   let admin: Client;
   let gateway: ChildGateway | null = null;
@@ -44,14 +44,22 @@ onServer('the gateway\'s database refusing connections (ALLOW_CONNECTIONS false)
     await admin.query(`alter database "${database}" allow_connections false`);
     await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [database]);
     // then a request is told to come back
-    const res = await eventually('a 503', async () => {
-      const r = await httpRequest(gateway!.port, 'GET', '/api/v1/funds/shareclass/all', { host: m.hostA });
-      return r.status === 503 ? r : undefined;
-    }, 20_000);
+    const res = await eventually(
+      'a 503',
+      async () => {
+        const r = await httpRequest(gateway!.port, 'GET', '/api/v1/funds/shareclass/all', { host: m.hostA });
+        return r.status === 503 ? r : undefined;
+      },
+      20_000,
+    );
     expect(res.headers['retry-after']).toBe('1');
     // and the workers, polling every 50 ms for a while, said it once each, at warn, without a stack
     await new Promise((r) => setTimeout(r, 2000));
-    const lines = gateway.output().slice(before).split('\n').filter((l) => l.startsWith('{'));
+    const lines = gateway
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     const logged = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown });
     expect(logged.filter((l) => l.level >= 50)).toEqual([]);
     const warnings = logged.filter((l) => l.level === 40 && /unavailable; retrying with backoff/.test(l.msg)).map((l) => l.msg);

@@ -44,7 +44,12 @@ onServer('Stopping the gateway', () => {
 
   it('while PostgreSQL and Redis are unreachable: exits 0 within 5 s of SIGTERM, and logs the outage without a storm', async () => {
     // given a running gateway whose database and Redis go through the proxies
-    gateway = await startChildGateway({ DATABASE_URL: pgProxy.via(db.url!), REDIS_URL: redisProxy.via(REDIS.toString()), EVENT_POLL_MS: '50', LOG_LEVEL: 'info' });
+    gateway = await startChildGateway({
+      DATABASE_URL: pgProxy.via(db.url!),
+      REDIS_URL: redisProxy.via(REDIS.toString()),
+      EVENT_POLL_MS: '50',
+      LOG_LEVEL: 'info',
+    });
     expect((await httpRequest(gateway.port, 'GET', '/ready')).status).toBe(200);
 
     // when both go away, and their clients have been reconnecting for a while
@@ -67,7 +72,11 @@ onServer('Stopping the gateway', () => {
     expect(took).toBeLessThan(5000);
     // and the outage was logged, not stormed: 3 s of 50 ms polls are ~60 passes per worker
     const lines = output.split('\n').filter((l) => l.startsWith('{'));
-    const messages = (level: number) => lines.map((l) => JSON.parse(l)).filter((l) => l.level === level).map((l) => l.msg as string);
+    const messages = (level: number) =>
+      lines
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.level === level)
+        .map((l) => l.msg as string);
     expect(lines.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
     const warnings = messages(40);
     // one line per thing that went away (relay, worker, their LISTEN connections, three Redis clients), each once
@@ -85,12 +94,18 @@ onServer('Stopping the gateway', () => {
     const m = await aMarket(db.orm.em.fork(), clock.now());
     gateway = await startChildGateway({ DATABASE_URL: db.url!, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_CA_FILE: certs.caFile });
     const port = gateway.port;
-    const reg = await httpRequest(port, 'POST', '/api/v1/webhooks/register', { host: m.hostA, body: { event_type: 'order.accepted', endpoint_url: receiver.url() } });
+    const reg = await httpRequest(port, 'POST', '/api/v1/webhooks/register', {
+      host: m.hostA,
+      body: { event_type: 'order.accepted', endpoint_url: receiver.url() },
+    });
     expect(reg.status).toBe(200);
     receiver.respond = () => ({ status: 200, delayMs: 2000 });
 
     // when SIGTERM arrives while a test delivery waits on that endpoint
-    const inFlight = httpRequest(port, 'POST', '/api/v1/webhooks/test', { host: m.hostA, body: { event_type: 'order.accepted', webhook_id: reg.body.data.id } });
+    const inFlight = httpRequest(port, 'POST', '/api/v1/webhooks/test', {
+      host: m.hostA,
+      body: { event_type: 'order.accepted', webhook_id: reg.body.data.id },
+    });
     await receiver.waitFor((all) => all.length === 1);
     const exited = new Promise<number | null>((resolve) => gateway!.child.once('exit', (code) => resolve(code)));
     gateway.child.kill('SIGTERM');

@@ -40,7 +40,13 @@ describe('GraphQL: the configured chains', () => {
     const m = await aMarket(gw.em(), new Date());
     const distributor = await gw.graphql(CHAINS, {}, { headers: await bearerOf(gw, m.distributor) });
     const anonymous = await gw.graphql(CHAINS);
-    expect(distributor.body).toEqual({ data: null, errors: [expect.objectContaining({ message: 'ops access required', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })] });
-    expect(anonymous.body).toEqual({ data: null, errors: [expect.objectContaining({ message: 'authentication required', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })] });
+    expect(distributor.body).toEqual({
+      data: null,
+      errors: [expect.objectContaining({ message: 'ops access required', extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })],
+    });
+    expect(anonymous.body).toEqual({
+      data: null,
+      errors: [expect.objectContaining({ message: 'authentication required', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })],
+    });
   });
 });

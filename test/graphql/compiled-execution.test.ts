@@ -22,7 +22,9 @@ describe('GraphQL: a repeated query answers as its first run did', () => {
     for (let i = 0; i < 3; i++) {
       const res = await gw.graphql(query, variables, { headers });
       // the stack trace development adds to an error is not part of the answer (its async frames vary)
-      const body = res.body.errors ? { ...res.body, errors: res.body.errors.map(({ extensions: { stacktrace: _s, ...extensions } = {}, ...e }: any) => ({ ...e, extensions })) } : res.body;
+      const body = res.body.errors
+        ? { ...res.body, errors: res.body.errors.map(({ extensions: { stacktrace: _s, ...extensions } = {}, ...e }: any) => ({ ...e, extensions })) }
+        : res.body;
       answers.push({ status: res.status, body, cacheControl: res.headers['cache-control'] });
     }
     expect(answers[1]).toEqual(answers[0]);
@@ -48,10 +50,16 @@ describe('GraphQL: a repeated query answers as its first run did', () => {
     const w = await aMarket(gw.em(), gw.clock.now());
 
     // when: B reads the share class's grants and their distributors, again and again
-    const out = await thrice('query($id: ID!) { shareClass(id: $id) { id grants { distributorId distributor { id name } } } }', { id: w.shareClass.id }, await bearerOf(gw, w.other));
+    const out = await thrice(
+      'query($id: ID!) { shareClass(id: $id) { id grants { distributorId distributor { id name } } } }',
+      { id: w.shareClass.id },
+      await bearerOf(gw, w.other),
+    );
 
     // then: B's own grant only
-    expect(out.body).toEqual({ data: { shareClass: { id: w.shareClass.id, grants: [{ distributorId: w.other.id, distributor: { id: w.other.id, name: 'Other Distributor' } }] } } });
+    expect(out.body).toEqual({
+      data: { shareClass: { id: w.shareClass.id, grants: [{ distributorId: w.other.id, distributor: { id: w.other.id, name: 'Other Distributor' } }] } },
+    });
     expect(out.cacheControl).toBe('no-store');
   });
 

@@ -47,7 +47,13 @@ describe('GraphQL: what the ops console reads', () => {
     // given
     const m = await aMarket(gw.em(), NOW);
     const em = gw.em();
-    const webhook = em.create(Webhook, { id: 'wh_console', distributor: m.distributor.id, eventType: 'order.accepted', endpointUrl: 'https://hooks.example/a', secretCipher: 'unused' } as never);
+    const webhook = em.create(Webhook, {
+      id: 'wh_console',
+      distributor: m.distributor.id,
+      eventType: 'order.accepted',
+      endpointUrl: 'https://hooks.example/a',
+      secretCipher: 'unused',
+    } as never);
     await runInScope({ actor: 'test' }, () => em.flush());
     const a = await anAcceptedOrderDelivered(m, webhook);
     const b = await anAcceptedOrderDelivered(m, webhook);

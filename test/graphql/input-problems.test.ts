@@ -32,7 +32,9 @@ describe('GraphQL: every invalid field of an input in one answer', () => {
 
   /** Every String leaf of a share class input, by path (`details.isin`). */
   function textPaths(input: Record<string, unknown>, prefix = ''): string[] {
-    return Object.entries(input).flatMap(([k, v]) => (v && typeof v === 'object' ? textPaths(v as Record<string, unknown>, `${prefix}${k}.`) : blankable(k, v) ? [`${prefix}${k}`] : []));
+    return Object.entries(input).flatMap(([k, v]) =>
+      v && typeof v === 'object' ? textPaths(v as Record<string, unknown>, `${prefix}${k}.`) : blankable(k, v) ? [`${prefix}${k}`] : [],
+    );
   }
 
   it('a share class with every text field left empty is refused once, naming each of them', async () => {
@@ -69,7 +71,9 @@ describe('GraphQL: every invalid field of an input in one answer', () => {
   });
 
   it("an issuer's LEI is checked (ISO 17442) and its jurisdiction is a country", async () => {
-    const error = await refusal(`mutation($in: CreateIssuerInput!) { createIssuer(input: $in) { id } }`, { in: { name: '', lei: 'ABCDEFGHIJKLMNOPQR12', jurisdiction: 'Luxembourg' } });
+    const error = await refusal(`mutation($in: CreateIssuerInput!) { createIssuer(input: $in) { id } }`, {
+      in: { name: '', lei: 'ABCDEFGHIJKLMNOPQR12', jurisdiction: 'Luxembourg' },
+    });
     expect(error).toEqual({
       message: 'name is required',
       code: 'BAD_USER_INPUT',
@@ -80,7 +84,10 @@ describe('GraphQL: every invalid field of an input in one answer', () => {
       ],
     });
     // and lower case and spaces are read as the standard writes them
-    const { createIssuer } = await asOps(gw, `mutation { createIssuer(input: {name: "I", lei: "5493 001k jtii gc8y 1r12", jurisdiction: "lu"}) { lei jurisdiction } }`);
+    const { createIssuer } = await asOps(
+      gw,
+      `mutation { createIssuer(input: {name: "I", lei: "5493 001k jtii gc8y 1r12", jurisdiction: "lu"}) { lei jurisdiction } }`,
+    );
     expect(createIssuer).toEqual({ lei: '5493001KJTIIGC8Y1R12', jurisdiction: 'LU' });
   });
 

@@ -15,8 +15,7 @@ const nestedGrants = (levels: number) => {
 };
 
 /** The same mutation under `n` aliases: each would be an scrypt run. */
-const aliasedTokenRequests = (n: number) =>
-  `mutation { ${Array.from({ length: n }, (_, i) => `t${i}: issueAccessToken { accessToken }`).join(' ')} }`;
+const aliasedTokenRequests = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `t${i}: issueAccessToken { accessToken }`).join(' ')} }`;
 
 const JWT = { signingKey: 'a-staging-signing-key-of-at-least-32-chars', issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 3600 };
 
@@ -57,7 +56,10 @@ describe('GraphQL limits over HTTP', () => {
     const res = await gw.graphql(query);
     expect(res.status).toBe(400);
     // (graphql-js spells it "more that")
-    expect(res.body.errors![0]).toMatchObject({ message: expect.stringMatching(/^Syntax Error: Document contains more tha[nt] 2000 tokens/), extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    expect(res.body.errors![0]).toMatchObject({
+      message: expect.stringMatching(/^Syntax Error: Document contains more tha[nt] 2000 tokens/),
+      extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+    });
   });
 
   it('refuses batched requests (a JSON array of operations)', async () => {
@@ -90,7 +92,11 @@ describe('GraphQL limits in development', () => {
 
   it('refuses a document above GRAPHQL_MAX_COST', async () => {
     const ops = await gw.opsToken();
-    const res = await gw.graphql('query($id: ID!) { distributor(id: $id) { id name status partnerId hosts { hostname distributorId } wallets { chainId address } grants { shareClassId distributorId deliveryMode } } }', { id: 'DT000001' }, { token: ops });
+    const res = await gw.graphql(
+      'query($id: ID!) { distributor(id: $id) { id name status partnerId hosts { hostname distributorId } wallets { chainId address } grants { shareClassId distributorId deliveryMode } } }',
+      { id: 'DT000001' },
+      { token: ops },
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors![0].message).toMatch(/cost limit of 20 exceeded/i);
   });

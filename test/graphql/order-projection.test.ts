@@ -39,7 +39,11 @@ describe('GraphQL: a page of orders reads only what it is asked for', () => {
   });
 
   async function fieldsOf(type: string, token: string): Promise<FieldInfo[]> {
-    const res = await gw.graphql(`query($t: String!) { __type(name: $t) { fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`, { t: type }, { token });
+    const res = await gw.graphql(
+      `query($t: String!) { __type(name: $t) { fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }`,
+      { t: type },
+      { token },
+    );
     return res.body.data.__type.fields;
   }
 
@@ -63,7 +67,16 @@ describe('GraphQL: a page of orders reads only what it is asked for', () => {
     const settled = await aOneStepOrder(gw, m, { stage: 'settled', walletAddress: `0x${'12'.repeat(20)}`, chainId: '11155111' });
     // Its settlement transaction, as the chain sender records one (src/modules/chain/sender.ts).
     const em = gw.em();
-    em.create(ChainTransaction, { chainId: '11155111', fromAddress: `0x${'34'.repeat(20)}`, purpose: 'settlement.mint', orderId: settled.id, data: '0x', requiredConfirmations: 2, createdAt: new Date(), updatedAt: new Date() } as never);
+    em.create(ChainTransaction, {
+      chainId: '11155111',
+      fromAddress: `0x${'34'.repeat(20)}`,
+      purpose: 'settlement.mint',
+      orderId: settled.id,
+      data: '0x',
+      requiredConfirmations: 2,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } as never);
     await em.flush();
     await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '5', stage: 'failed' });
     await aOneStepOrder(gw, m, { stage: 'cancelled' });

@@ -36,7 +36,13 @@ describe('GraphQL: orders', () => {
     // given
     const m = await market();
     const token = await gw.opsToken();
-    const input = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: '2500.5', externalRef: 'console-1' };
+    const input = {
+      distributorId: m.distributor.id,
+      investorId: m.investor.id,
+      shareClassId: m.shareClass.id,
+      amountSubscription: '2500.5',
+      externalRef: 'console-1',
+    };
     // when
     const created = await gw.graphql(CREATE, { input }, { token });
     // then
@@ -55,10 +61,21 @@ describe('GraphQL: orders', () => {
       externalRef: 'console-1',
     });
     const orderId = created.body.data.createTwoStepSubscription.orderId;
-    const pushed = await gw.graphql(`mutation($id: String!) { pushTwoStepSubscription(orderId: $id) { status updatedBy supplyRefs } }`, { id: orderId }, { token });
-    expect(pushed.body.data.pushTwoStepSubscription).toMatchObject({ status: 'submitted', updatedBy: 'test-ops', supplyRefs: { 'supply-sim': { orderReference: expect.any(String) } } });
+    const pushed = await gw.graphql(
+      `mutation($id: String!) { pushTwoStepSubscription(orderId: $id) { status updatedBy supplyRefs } }`,
+      { id: orderId },
+      { token },
+    );
+    expect(pushed.body.data.pushTwoStepSubscription).toMatchObject({
+      status: 'submitted',
+      updatedBy: 'test-ops',
+      supplyRefs: { 'supply-sim': { orderReference: expect.any(String) } },
+    });
     const cancel = await gw.graphql(`mutation($id: String!) { cancelTwoStepSubscription(orderId: $id, note: "x") { status } }`, { id: orderId }, { token });
-    expect(cancel.body.errors![0]).toMatchObject({ message: 'Cannot cancel subscription in status "submitted" (only "created")', extensions: { code: 'CONFLICT' } });
+    expect(cancel.body.errors![0]).toMatchObject({
+      message: 'Cannot cancel subscription in status "submitted" (only "created")',
+      extensions: { code: 'CONFLICT' },
+    });
     // and surface R reads the same book
     const rest = await gw.api('GET', `/orders/${orderId}`, { host: m.hostA });
     expect(rest.body.data).toMatchObject({ status: 'submitted', createdBy: 'test-ops', amountSubscription: 2500.5 });
@@ -71,8 +88,16 @@ describe('GraphQL: orders', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: 1 }, 'distributorId is required', 'BAD_USER_INPUT'],
       [{ distributorId: m.distributor.id, investorId: 'IN999999', shareClassId: m.shareClass.id, amountSubscription: 1 }, 'investorId not found', 'NOT_FOUND'],
-      [{ distributorId: m.distributor.id, investorId: bare.id, shareClassId: m.shareClass.id, amountSubscription: 1 }, `Investor not granted access to ${m.shareClass.id}`, 'CONFLICT'],
-      [{ distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: '-1' }, 'amountSubscription must be >= 0', 'BAD_USER_INPUT'],
+      [
+        { distributorId: m.distributor.id, investorId: bare.id, shareClassId: m.shareClass.id, amountSubscription: 1 },
+        `Investor not granted access to ${m.shareClass.id}`,
+        'CONFLICT',
+      ],
+      [
+        { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: '-1' },
+        'amountSubscription must be >= 0',
+        'BAD_USER_INPUT',
+      ],
     ];
     for (const [input, message, code] of cases) {
       const res = await gw.graphql(CREATE, { input }, { token });
@@ -119,7 +144,11 @@ describe('GraphQL: orders', () => {
     await gw.api('POST', `/orders/subscriptions/cancel/${b.orderId}`, { host: m.hostA });
     const token = await gw.opsToken();
     const q = async (filter: Record<string, unknown>, page?: Record<string, unknown>) => {
-      const res = await gw.graphql(`query($f: OrderFilter, $p: PageInput) { orders(filter: $f, page: $p) { items { orderId distributor { id } } nextCursor } }`, { f: filter, p: page }, { token });
+      const res = await gw.graphql(
+        `query($f: OrderFilter, $p: PageInput) { orders(filter: $f, page: $p) { items { orderId distributor { id } } nextCursor } }`,
+        { f: filter, p: page },
+        { token },
+      );
       expect(res.body.errors).toBeUndefined();
       return res.body.data.orders;
     };

@@ -57,7 +57,11 @@ describe('GraphQL principals and errors', () => {
     const missing = await gw.graphql('{ investor(id: "IN424242") { id } }', undefined, { token });
     expect(missing.body.errors![0]).toMatchObject({ message: 'investor not found: IN424242', extensions: { code: 'NOT_FOUND' } });
     const { distributor } = await aMarket(gw.em(), gw.clock.now());
-    const taken = await gw.graphql(`mutation { addDistributorHost(input: {distributorId: "${distributor.id}", hostname: "dist-b.test"}) { hostname } }`, undefined, { token });
+    const taken = await gw.graphql(
+      `mutation { addDistributorHost(input: {distributorId: "${distributor.id}", hostname: "dist-b.test"}) { hostname } }`,
+      undefined,
+      { token },
+    );
     expect(taken.body.errors![0]).toMatchObject({ message: 'hostname dist-b.test is already mapped to a distributor', extensions: { code: 'CONFLICT' } });
   });
 
@@ -82,7 +86,7 @@ describe('GraphQL principals and errors', () => {
       expect(res.text).toMatch(/new window\.EmbeddedSandbox\(/);
     });
 
-    it('is not served in production: no landing page at all (no script from Apollo\'s CDN on this origin)', async () => {
+    it("is not served in production: no landing page at all (no script from Apollo's CDN on this origin)", async () => {
       const res = await landing('production');
       expect(res.text).not.toMatch(/new window\.EmbeddedSandbox\(/);
       expect(res.text).not.toMatch(/<html|<script|apollographql\.com/i);

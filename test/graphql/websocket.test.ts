@@ -13,7 +13,14 @@ const JWT = { signingKey: 'a-staging-signing-key-of-at-least-32-chars', issuer: 
 async function connect(port: number, token: string): Promise<{ client: Client; closed: Promise<number> }> {
   let onClosed!: (code: number) => void;
   const closed = new Promise<number>((resolve) => (onClosed = resolve));
-  const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
   client.on('closed', (e) => onClosed((e as { code: number }).code));
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());
@@ -100,7 +107,11 @@ describe('GraphQL over graphql-ws, outside development', () => {
     const distributor = await aDistributor(gw.em());
     const { accessToken } = await aTokenPair(gw, distributor);
     const { closed } = await connect(gw.port, accessToken);
-    const suspended = await gw.graphql('mutation($id: ID!) { updateDistributor(id: $id, input: {status: "suspended"}) { status } }', { id: distributor.id }, { token: await gw.opsToken() });
+    const suspended = await gw.graphql(
+      'mutation($id: ID!) { updateDistributor(id: $id, input: {status: "suspended"}) { status } }',
+      { id: distributor.id },
+      { token: await gw.opsToken() },
+    );
     expect(suspended.body).toEqual({ data: { updateDistributor: { status: 'suspended' } } });
     expect(await closed).toBe(WS_CLOSE.credentialEnded);
     await expect(connect(gw.port, accessToken)).rejects.toThrow(`closed: ${WS_CLOSE.forbidden}`);

@@ -20,7 +20,13 @@ describe('Holding ledger', () => {
   beforeEach(() => gw.reset());
 
   const ledger = () => gw.gateway.services.ledger;
-  const orderOf = (m: Awaited<ReturnType<typeof aMarket>>, id: string, type: OrderType) => ({ id, type, investor: m.investor, shareClass: m.shareClass, distributor: m.distributor });
+  const orderOf = (m: Awaited<ReturnType<typeof aMarket>>, id: string, type: OrderType) => ({
+    id,
+    type,
+    investor: m.investor,
+    shareClass: m.shareClass,
+    distributor: m.distributor,
+  });
   const balanceOf = async (m: Awaited<ReturnType<typeof aMarket>>) => {
     const balance = (await gw.em().findOne(Holding, { investor: m.investor.id, shareClass: m.shareClass.id }))?.balance;
     return balance === undefined ? undefined : dec(balance);
@@ -51,10 +57,14 @@ describe('Holding ledger', () => {
     await aHolding(gw.em(), m.investor, m.shareClass, '10', new Date(gw.clock.now().getTime() - 86_400_000));
     await aHolding(gw.em(), m.investor, m.shareClass, '5');
     const at = gw.clock.now();
-    const short = await gw.em().transactional((em) => ledger().settle(em, { order: orderOf(m, 'ord_000000000000000000000002', OrderType.redemption), tokens: '16', at }));
+    const short = await gw
+      .em()
+      .transactional((em) => ledger().settle(em, { order: orderOf(m, 'ord_000000000000000000000002', OrderType.redemption), tokens: '16', at }));
     expect(short).toEqual({ outcome: 'short', balance: '15' });
     expect(await changedEvents()).toBe(0);
-    const burnt = await gw.em().transactional((em) => ledger().settle(em, { order: orderOf(m, 'ord_000000000000000000000003', OrderType.redemption), tokens: '12', at }));
+    const burnt = await gw
+      .em()
+      .transactional((em) => ledger().settle(em, { order: orderOf(m, 'ord_000000000000000000000003', OrderType.redemption), tokens: '12', at }));
     expect(burnt).toEqual({ outcome: 'moved', change: '-12', balance: '3' });
     const lots = await gw.em().find(HoldingLot, { investor: m.investor.id }, { orderBy: { settledAt: 'asc' } });
     expect(lots.map((l) => dec(l.remaining))).toEqual(['0', '3']);
@@ -70,13 +80,14 @@ describe('Holding ledger', () => {
       await aHolding(gw.em(), inv, m.shareClass, '10', twoDaysAgo);
       await aHolding(gw.em(), inv, m.shareClass, '5', aDayAgo);
     }
-    const orders = (one: typeof a1, two: typeof a1, p: string) => [
-      { order: { ...orderOf(m, `ord_${p}1`, OrderType.subscription), investor: one }, tokens: '7.5' },
-      { order: { ...orderOf(m, `ord_${p}2`, OrderType.redemption), investor: one }, tokens: '12' },
-      { order: { ...orderOf(m, `ord_${p}3`, OrderType.redemption), investor: two }, tokens: '16' },
-      { order: { ...orderOf(m, `ord_${p}4`, OrderType.redemption), investor: two }, tokens: '15' },
-      { order: { ...orderOf(m, `ord_${p}5`, OrderType.redemption), investor: one }, tokens: '8' },
-    ].map((s) => ({ ...s, at, transferHash: '0xbatch' }));
+    const orders = (one: typeof a1, two: typeof a1, p: string) =>
+      [
+        { order: { ...orderOf(m, `ord_${p}1`, OrderType.subscription), investor: one }, tokens: '7.5' },
+        { order: { ...orderOf(m, `ord_${p}2`, OrderType.redemption), investor: one }, tokens: '12' },
+        { order: { ...orderOf(m, `ord_${p}3`, OrderType.redemption), investor: two }, tokens: '16' },
+        { order: { ...orderOf(m, `ord_${p}4`, OrderType.redemption), investor: two }, tokens: '15' },
+        { order: { ...orderOf(m, `ord_${p}5`, OrderType.redemption), investor: one }, tokens: '8' },
+      ].map((s) => ({ ...s, at, transferHash: '0xbatch' }));
     // one order of each list was settled before
     await gw.em().transactional((em) => ledger().settle(em, orders(a1, a2, 'a')[0]));
     await gw.em().transactional((em) => ledger().settle(em, orders(b1, b2, 'b')[0]));
@@ -95,12 +106,25 @@ describe('Holding ledger', () => {
     ]);
     const state = async (inv: typeof a1) => ({
       balance: (await gw.em().findOneOrFail(Holding, { investor: inv.id, shareClass: m.shareClass.id })).balance,
-      lots: (await gw.em().find(HoldingLot, { investor: inv.id }, { orderBy: { settledAt: 'asc', id: 'asc' } })).map((l) => [dec(l.quantity), dec(l.remaining), l.settledAt.getTime(), l.orderId?.slice(5) ?? null]),
-      journal: (await gw.em().find(HoldingMovement, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((j) => [dec(j.change), dec(j.balance), j.orderId?.slice(5) ?? null, j.transferHash ?? null, j.orderId ? j.at.getTime() : 'opening']),
-      events: (await gw.em().find(DomainEvent, { type: 'holding.changed', aggregateId: `${inv.id}:${m.shareClass.id}` }, { orderBy: { position: 'asc' } })).map((e) => {
-        const { investorId: _, orderId, ...rest } = e.payload;
-        return { ...rest, orderId: typeof orderId === 'string' ? orderId.slice(5) : null };
-      }),
+      lots: (await gw.em().find(HoldingLot, { investor: inv.id }, { orderBy: { settledAt: 'asc', id: 'asc' } })).map((l) => [
+        dec(l.quantity),
+        dec(l.remaining),
+        l.settledAt.getTime(),
+        l.orderId?.slice(5) ?? null,
+      ]),
+      journal: (await gw.em().find(HoldingMovement, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((j) => [
+        dec(j.change),
+        dec(j.balance),
+        j.orderId?.slice(5) ?? null,
+        j.transferHash ?? null,
+        j.orderId ? j.at.getTime() : 'opening',
+      ]),
+      events: (await gw.em().find(DomainEvent, { type: 'holding.changed', aggregateId: `${inv.id}:${m.shareClass.id}` }, { orderBy: { position: 'asc' } })).map(
+        (e) => {
+          const { investorId: _, orderId, ...rest } = e.payload;
+          return { ...rest, orderId: typeof orderId === 'string' ? orderId.slice(5) : null };
+        },
+      ),
     });
     expect(await state(a1)).toEqual(await state(b1));
     expect(await state(a2)).toEqual(await state(b2));
@@ -114,9 +138,24 @@ describe('Holding ledger', () => {
   it('an ops adjustment out never takes tokens promised to open redemptions (free = balance − reserved)', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     await aHolding(gw.em(), m.investor, m.shareClass, '10');
-    await gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 4 } });
+    await gw.api('POST', '/orders/redeem', {
+      host: m.hostA,
+      body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 4 },
+    });
     const adjust = (quantity: string) =>
-      gw.em().transactional((em) => ledger().adjust(em, { investorId: m.investor.id, shareClassId: m.shareClass.id, distributorId: m.distributor.id, quantity, reason: 'correction', at: gw.clock.now(), settledAt: gw.clock.now() }));
+      gw
+        .em()
+        .transactional((em) =>
+          ledger().adjust(em, {
+            investorId: m.investor.id,
+            shareClassId: m.shareClass.id,
+            distributorId: m.distributor.id,
+            quantity,
+            reason: 'correction',
+            at: gw.clock.now(),
+            settledAt: gw.clock.now(),
+          }),
+        );
     await expect(adjust('-7')).rejects.toThrow('quantity exceeds holdings');
     await adjust('-6');
     const held = await gw.em().transactional((em) => ledger().lock(em, { investorId: m.investor.id, shareClassId: m.shareClass.id }));
@@ -125,9 +164,9 @@ describe('Holding ledger', () => {
 
   it('refuses to work outside a transaction', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
-    await expect(ledger().settle(gw.em(), { order: orderOf(m, 'ord_000000000000000000000004', OrderType.subscription), tokens: '1', at: gw.clock.now() })).rejects.toThrow(
-      'the holding ledger works inside a transaction',
-    );
+    await expect(
+      ledger().settle(gw.em(), { order: orderOf(m, 'ord_000000000000000000000004', OrderType.subscription), tokens: '1', at: gw.clock.now() }),
+    ).rejects.toThrow('the holding ledger works inside a transaction');
     expect(await balanceOf(m)).toBeUndefined();
   });
 });

@@ -30,7 +30,10 @@ describe('Income paid in cash, and the rules of a declaration', () => {
     const a = await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass] });
     const b = await anInvestor(gw.em(), other, { grants: [m.shareClass] });
     const book = (investorId: string, quantity: string, at: string) =>
-      gw.em().fork().transactional((em) => bookOpening(em, { investorId, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }));
+      gw
+        .em()
+        .fork()
+        .transactional((em) => bookOpening(em, { investorId, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }));
     await book(a.id, '333.333333', '2026-10-01T10:00:00Z');
     await book(b.id, '10', '2026-10-01T10:00:00Z');
     await book(b.id, '-10', '2026-10-31T12:00:00Z'); // left before the record date closed
@@ -38,14 +41,25 @@ describe('Income paid in cash, and the rules of a declaration', () => {
 
     // given an accumulating class (the default): nothing to distribute
     expect((await ops(DECLARE, { i: input })).errors?.[0]).toMatchObject({ extensions: { code: 'CONFLICT' } });
-    expect((await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: null })).errors?.[0]?.message).toBe('a distributing share class pays by reinvest or cash: payment is required');
-    expect((await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: 'cash' })).data.setDistributionPolicy).toEqual({ treatment: 'distributing', payment: 'cash' });
+    expect((await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: null })).errors?.[0]?.message).toBe(
+      'a distributing share class pays by reinvest or cash: payment is required',
+    );
+    expect((await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: 'cash' })).data.setDistributionPolicy).toEqual({
+      treatment: 'distributing',
+      payment: 'cash',
+    });
     // a period that has not closed yet, and an amount per token over a period, are refused
     gw.clock.set(new Date('2026-10-31T20:00:00Z'));
-    expect((await ops(DECLARE, { i: input })).errors?.[0]?.message).toBe('the period ends 2026-10-31: its closing balances are known once that day has closed in the dealing zone');
+    expect((await ops(DECLARE, { i: input })).errors?.[0]?.message).toBe(
+      'the period ends 2026-10-31: its closing balances are known once that day has closed in the dealing zone',
+    );
     gw.clock.set(new Date('2026-11-03T09:00:00Z'));
-    expect((await ops(DECLARE, { i: { ...input, recordDate: undefined, periodFrom: '2026-10-01', periodTo: '2026-10-31' } })).errors?.[0]?.message).toBe('an amountPerToken is paid on the balances of a recordDate');
-    expect((await ops(DECLARE, { i: { ...input, ratePerTokenPerDay: '0.1' } })).errors?.[0]?.message).toBe('give exactly one of ratePerTokenPerDay and amountPerToken');
+    expect((await ops(DECLARE, { i: { ...input, recordDate: undefined, periodFrom: '2026-10-01', periodTo: '2026-10-31' } })).errors?.[0]?.message).toBe(
+      'an amountPerToken is paid on the balances of a recordDate',
+    );
+    expect((await ops(DECLARE, { i: { ...input, ratePerTokenPerDay: '0.1' } })).errors?.[0]?.message).toBe(
+      'give exactly one of ratePerTokenPerDay and amountPerToken',
+    );
 
     // when declared and paid
     const declared = (await ops(DECLARE, { i: input })).data.declareDistribution;
@@ -81,14 +95,32 @@ describe('Income paid in cash, and the rules of a declaration', () => {
   it('refuses to reinvest for a token on a chain the gateway does not write to, and reinvests on the register only when the class has no token', async () => {
     const m = await aMarket(gw.em(), new Date());
     const a = await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass] });
-    await gw.em().fork().transactional((em) => bookOpening(em, { investorId: a.id, shareClassId: m.shareClass.id, quantity: '1000', settledAt: new Date('2026-09-01T00:00:00Z'), at: new Date('2026-09-01T00:00:00Z') }));
+    await gw
+      .em()
+      .fork()
+      .transactional((em) =>
+        bookOpening(em, {
+          investorId: a.id,
+          shareClassId: m.shareClass.id,
+          quantity: '1000',
+          settledAt: new Date('2026-09-01T00:00:00Z'),
+          at: new Date('2026-09-01T00:00:00Z'),
+        }),
+      );
     await aNav(gw.em(), m.shareClass, '3', new Date('2026-10-02T12:00:00Z'));
     gw.clock.set(new Date('2026-10-03T09:00:00Z'));
     await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: 'reinvest' });
-    const declared = (await ops(DECLARE, { i: { shareClassId: m.shareClass.id, periodFrom: '2026-09-01', periodTo: '2026-09-30', payDate: '2026-10-02', ratePerTokenPerDay: '0.0001' } })).data.declareDistribution;
+    const declared = (
+      await ops(DECLARE, {
+        i: { shareClassId: m.shareClass.id, periodFrom: '2026-09-01', periodTo: '2026-09-30', payDate: '2026-10-02', ratePerTokenPerDay: '0.0001' },
+      })
+    ).data.declareDistribution;
     expect(declared.gross).toBe('3');
     const offChain = await ops(PAY, { id: declared.id });
-    expect(offChain.errors?.[0]).toMatchObject({ message: `share class ${m.shareClass.id} has a token on chain ${CHAIN}, which the gateway does not write to: its reinvestment cannot be minted`, extensions: { code: 'CONFLICT' } });
+    expect(offChain.errors?.[0]).toMatchObject({
+      message: `share class ${m.shareClass.id} has a token on chain ${CHAIN}, which the gateway does not write to: its reinvestment cannot be minted`,
+      extensions: { code: 'CONFLICT' },
+    });
     await gw.em().nativeDelete(Token, { shareClass: m.shareClass.id });
     const paid = (await ops(PAY, { id: declared.id })).data.payDistribution;
     expect(paid).toEqual({ status: 'paid', paid: '3', residue: '0', tokens: '1' });

@@ -45,7 +45,11 @@ describe('A month of income reinvested on chain', () => {
     }
     // given the register's month (the journal's instants are what the daily closes read)
     const book = (n: string, quantity: string, at: string) =>
-      em.fork().transactional((tem) => bookOpening(tem, { investorId: inv[n]!.id, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }));
+      em
+        .fork()
+        .transactional((tem) =>
+          bookOpening(tem, { investorId: inv[n]!.id, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }),
+        );
     await book('all', '1000', '2026-09-15T10:00:00Z');
     await book('leaves', '300', '2026-09-20T10:00:00Z');
     await book('redeems', '1000', '2026-09-20T10:00:00Z');
@@ -56,17 +60,25 @@ describe('A month of income reinvested on chain', () => {
     await book('afterClose', '100', '2026-11-01T00:00:00Z');
     // …and the same tokens on chain (minted by the issuer's agent behind the gateway: recorded, not followed)
     const held: Record<string, string> = { all: '1000', joins: '500', leaves: '0', redeems: '600', lastEvening: '100', afterClose: '100' };
-    for (const n of names) if (held[n] !== '0') await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [inv[n]!.wallet, parseUnits(held[n]!, DECIMALS)]);
+    for (const n of names)
+      if (held[n] !== '0') await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [inv[n]!.wallet, parseUnits(held[n]!, DECIMALS)]);
     await aNav(em, m.shareClass, NAV, new Date('2026-11-02T10:00:00Z'));
     expect((await opsCall(gw, POLICY, { sc: m.shareClass.id })).errors).toBeUndefined();
 
     // when ops preview and declare October at a rate per token per day, paid on 2 November
     const input = { shareClassId: m.shareClass.id, periodFrom: '2026-10-01', periodTo: '2026-10-31', payDate: '2026-11-02', ratePerTokenPerDay: RATE };
     const preview = (await opsCall(gw, PREVIEW, { i: input })).data!.distributionPreview;
-    const expectedDays: Record<string, [string, number]> = { all: ['31000', 31], joins: ['8000', 16], leaves: ['2700', 9], redeems: ['26600', 31], lastEvening: ['100', 1] };
+    const expectedDays: Record<string, [string, number]> = {
+      all: ['31000', 31],
+      joins: ['8000', 16],
+      leaves: ['2700', 9],
+      redeems: ['26600', 31],
+      lastEvening: ['100', 1],
+    };
     const byInvestor = new Map(preview.holders.map((h: any) => [h.investorId, h]));
     expect(preview.holders).toHaveLength(5);
-    for (const [n, [days, held]] of Object.entries(expectedDays)) expect(byInvestor.get(inv[n]!.id)).toMatchObject({ tokenDays: days, daysHeld: held, gross: new Decimal(days).mul(RATE).toFixed() });
+    for (const [n, [days, held]] of Object.entries(expectedDays))
+      expect(byInvestor.get(inv[n]!.id)).toMatchObject({ tokenDays: days, daysHeld: held, gross: new Decimal(days).mul(RATE).toFixed() });
     const declared = await opsCall(gw, DECLARE, { i: input });
     expect(declared.errors).toBeUndefined();
     const id = declared.data!.declareDistribution.id;
@@ -81,10 +93,14 @@ describe('A month of income reinvested on chain', () => {
     const intents = await em.fork().find(ChainTransaction, { purpose: 'distribution.batchMint' });
     expect(intents).toHaveLength(1);
 
-    const rows = await eventually('every entitlement paid', async () => {
-      const r = await em.fork().find(DistributionEntitlement, { distributionId: id });
-      return r.every((e) => e.status === 'paid') ? r : undefined;
-    }, 120_000);
+    const rows = await eventually(
+      'every entitlement paid',
+      async () => {
+        const r = await em.fork().find(DistributionEntitlement, { distributionId: id });
+        return r.every((e) => e.status === 'paid') ? r : undefined;
+      },
+      120_000,
+    );
     const expected = (n: string) => new Decimal(expectedDays[n]![0]).mul(RATE).div(NAV).toDecimalPlaces(DECIMALS, Decimal.ROUND_DOWN);
     let totalTokens = new Decimal(0);
     for (const n of Object.keys(expectedDays)) {
@@ -92,7 +108,12 @@ describe('A month of income reinvested on chain', () => {
       expect(new Decimal(row.tokens!).equals(expected(n))).toBe(true);
       totalTokens = totalTokens.plus(row.tokens!);
       // the chain equals the register, wallet by wallet
-      const onChain = (await chain.pub.readContract({ address: m.token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [inv[n]!.wallet as Hex] })) as bigint;
+      const onChain = (await chain.pub.readContract({
+        address: m.token.contractAddress as Hex,
+        abi: TOKEN_ABI,
+        functionName: 'balanceOf',
+        args: [inv[n]!.wallet as Hex],
+      })) as bigint;
       const register = await em.fork().findOneOrFail(Holding, { investor: inv[n]!.id, shareClass: m.shareClass.id });
       expect(onChain).toBe(parseUnits(new Decimal(register.balance).toFixed(), DECIMALS));
       expect(new Decimal(register.balance).equals(new Decimal(held[n]!).plus(expected(n)))).toBe(true);
@@ -111,7 +132,16 @@ describe('A month of income reinvested on chain', () => {
     // events: one distribution.declared for the distributor, one distribution.paid per holder
     const events = await em.fork().find(DomainEvent, { type: { $in: ['distribution.declared', 'distribution.paid'] } });
     expect(events.filter((e) => e.type === 'distribution.declared').map((e) => e.distributorId)).toEqual([m.distributor.id]);
-    expect(events.filter((e) => e.type === 'distribution.paid').map((e) => (e.payload as any).investorId).sort()).toEqual(Object.keys(expectedDays).map((n) => inv[n]!.id).sort());
+    expect(
+      events
+        .filter((e) => e.type === 'distribution.paid')
+        .map((e) => (e.payload as any).investorId)
+        .sort(),
+    ).toEqual(
+      Object.keys(expectedDays)
+        .map((n) => inv[n]!.id)
+        .sort(),
+    );
 
     // the income history of an investor
     const history = (await opsCall(gw, HISTORY, { i: inv.joins!.id })).data!.incomeHistory;

@@ -15,7 +15,10 @@ describe('Concurrent redemptions against one holding', () => {
   beforeEach(() => gw.reset());
 
   const openRedemptions = async (investorId: string) =>
-    (await gw.em().find(Order, { investor: investorId, type: OrderType.redemption, status: { $in: ['pending', 'accepted'] } })).reduce((sum, o) => sum + Number(o.tokenCount), 0);
+    (await gw.em().find(Order, { investor: investorId, type: OrderType.redemption, status: { $in: ['pending', 'accepted'] } })).reduce(
+      (sum, o) => sum + Number(o.tokenCount),
+      0,
+    );
 
   it('twelve simultaneous redemptions of 30 tokens from a holding of 100 (R and O at once): exactly three are placed, never more than held', async () => {
     // given a holding of 100 tokens
@@ -23,7 +26,10 @@ describe('Concurrent redemptions against one holding', () => {
     await aHolding(gw.em(), m.investor, m.shareClass, '100');
     const headers = await bearerOf(gw, m.distributor);
     const viaR = () =>
-      gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 30 } });
+      gw.api('POST', '/orders/redeem', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 30 },
+      });
     const viaO = () =>
       gw.api('POST', '/orders/redeem', {
         headers,
@@ -48,9 +54,13 @@ describe('Concurrent redemptions against one holding', () => {
     await aDealingDateNav(gw, a);
     const opsToken = await gw.opsToken();
     // Each settlement names its own transfer: one transfer settles one order.
-    const settle = (id: string) => gw.graphql(`mutation($id: ID!) { settleOneStepOrder(orderId: $id, transferHash: "${aTransferHash()}") { status } }`, { id }, { token: opsToken });
+    const settle = (id: string) =>
+      gw.graphql(`mutation($id: ID!) { settleOneStepOrder(orderId: $id, transferHash: "${aTransferHash()}") { status } }`, { id }, { token: opsToken });
     const redeem = () =>
-      gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 15 } });
+      gw.api('POST', '/orders/redeem', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 15 },
+      });
     // when both settle while six redemptions of 15 race
     const results = await Promise.all([settle(a.id), settle(b.id), ...Array.from({ length: 6 }, redeem)]);
     // then the 40 free tokens go to exactly two new redemptions, and the holding is 40

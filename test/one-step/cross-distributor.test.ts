@@ -32,7 +32,7 @@ describe("Isolation: a distributor never sees or touches another's users, invest
 
   const MISSING_ORDER = 'ord_ffffffffffffffffffffffff';
 
-  it('surface R: GET /orders/:id and POST /orders/cancel/:orderId on A\'s order answer exactly like a missing order', async () => {
+  it("surface R: GET /orders/:id and POST /orders/cancel/:orderId on A's order answer exactly like a missing order", async () => {
     const w = await twoDistributors();
     for (const [method, path] of [
       ['GET', '/orders/%s'],
@@ -58,7 +58,10 @@ describe("Isolation: a distributor never sees or touches another's users, invest
       const unknownI = await gw.api('POST', path, { host: w.hostB, body: { ...base, distributorId: w.other.id, investorId: 'IN999999' } });
       expect([aInvestor.status, aInvestor.body]).toEqual([404, { isError: true, errorMsg: 'investorId not found', data: {} }]);
       expect(aInvestor.body).toEqual(unknownI.body);
-      const aShareClass = await gw.api('POST', path, { host: w.hostB, body: { ...base, distributorId: w.other.id, investorId: w.investorB.id, shareClassId: w.onlyA.id } });
+      const aShareClass = await gw.api('POST', path, {
+        host: w.hostB,
+        body: { ...base, distributorId: w.other.id, investorId: w.investorB.id, shareClassId: w.onlyA.id },
+      });
       expect([aShareClass.status, aShareClass.body.errorMsg]).toEqual([404, 'shareClassId not found']);
     }
   });
@@ -103,11 +106,18 @@ describe("Isolation: a distributor never sees or touches another's users, invest
     // B's own user, on a share class only A sells
     const ungranted = await gw.api('GET', `/transaction/holdings/user/${alias(w.investorB.id, 'US')}/shareclass/${w.onlyA.id}`, { headers: w.headersB });
     expect(ungranted.body).toEqual({ isError: true, errorMsg: 'shareClassId not found', data: {} });
-    for (const path of [`/assets/shareclass/${w.onlyA.id}`, `/assets/shareclass/nav/live?shareClassId=${w.onlyA.id}`, `/assets/shareclass/nav/history?shareClassId=${w.onlyA.id}`]) {
+    for (const path of [
+      `/assets/shareclass/${w.onlyA.id}`,
+      `/assets/shareclass/nav/live?shareClassId=${w.onlyA.id}`,
+      `/assets/shareclass/nav/history?shareClassId=${w.onlyA.id}`,
+    ]) {
       const res = await gw.api('GET', path, { headers: w.headersB });
       expect([path, res.status, res.body.errorMsg]).toEqual([path, 404, 'shareClassId not found']);
     }
-    const register = await gw.api('POST', '/user/register', { headers: w.headersB, body: { email: 'x@example.com', name: 'X', distributorId: alias(w.distributor.id, 'PT') } });
+    const register = await gw.api('POST', '/user/register', {
+      headers: w.headersB,
+      body: { email: 'x@example.com', name: 'X', distributorId: alias(w.distributor.id, 'PT') },
+    });
     expect([register.status, register.body]).toEqual([404, { isError: true, errorMsg: `distributorId not found: ${alias(w.distributor.id, 'PT')}`, data: {} }]);
   });
 
@@ -118,7 +128,10 @@ describe("Isolation: a distributor never sees or touches another's users, invest
     expect(order.body.errors![0]).toMatchObject({ message: 'order not found', extensions: { code: 'NOT_FOUND' } });
     const cancel = await q('mutation($id: ID!) { cancelOneStepOrder(orderId: $id) { success } }', { id: w.pending.id });
     expect(cancel.body.errors![0]).toMatchObject({ message: 'order not found' });
-    const holding = await q('query($u: String!, $s: String!) { holding(userId: $u, shareClassId: $s) { tokenBalance } }', { u: alias(w.investor.id, 'US'), s: w.shareClass.id });
+    const holding = await q('query($u: String!, $s: String!) { holding(userId: $u, shareClassId: $s) { tokenBalance } }', {
+      u: alias(w.investor.id, 'US'),
+      s: w.shareClass.id,
+    });
     expect(holding.body.errors![0]).toMatchObject({ message: 'userId not found', extensions: { code: 'NOT_FOUND' } });
     const place = await q('mutation($i: OneStepSubscriptionInput!) { placeOneStepSubscription(input: $i) { id } }', {
       i: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.investor.id, 'US'), shareClassId: w.shareClass.id, amount: '1' },

@@ -25,7 +25,8 @@ describe('A one-step order settles exactly once', () => {
   const completed = async (orderId: string) =>
     (await gw.em().find(DomainEvent, { type: 'order.transition', aggregateId: orderId })).filter((e) => e.payload.webhookEvent === 'token.transfer_completed');
   const changed = async (orderId: string) => (await gw.em().find(DomainEvent, { type: 'holding.changed' })).filter((e) => e.payload.orderId === orderId);
-  const balance = async (m: Awaited<ReturnType<typeof aMarket>>) => (await gw.em().findOneOrFail(Holding, { investor: m.investor.id, shareClass: m.shareClass.id })).balance;
+  const balance = async (m: Awaited<ReturnType<typeof aMarket>>) =>
+    (await gw.em().findOneOrFail(Holding, { investor: m.investor.id, shareClass: m.shareClass.id })).balance;
 
   it('a settlement reported again for a settled order records nothing more: one event, one holding change', async () => {
     // given an accepted subscription of 800 tokens settled by ops with its transfer hash
@@ -38,7 +39,9 @@ describe('A one-step order settles exactly once', () => {
     const [seq, entries, updatedAt] = [settled.eventSeq, settled.history.length, settled.updatedAt.getTime()];
     // when the same transfer is reported again for the locked order (a late duplicate of the chain's outcome)
     const outcomes = gw.gateway.services.oneStepOutcomes;
-    const again = await gw.em().transactional(async (em) => outcomes.settleLocked(em, acceptedOrder(await lockOneStepOrder(em, order.id)), TRANSFER_HASH, 'chain', false));
+    const again = await gw
+      .em()
+      .transactional(async (em) => outcomes.settleLocked(em, acceptedOrder(await lockOneStepOrder(em, order.id)), TRANSFER_HASH, 'chain', false));
     // then nothing more is written
     expect(again.status).toBe('settled');
     expect(await completed(order.id)).toHaveLength(1);
@@ -53,7 +56,11 @@ describe('A one-step order settles exactly once', () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted' });
     const accepted = await gw.em().findOneOrFail(Order, { id: order.id });
-    await gw.em().transactional((em) => gw.gateway.services.ledger.settle(em, { order: accepted, tokens: accepted.settlementTokens!, at: gw.clock.now(), transferHash: TRANSFER_HASH }));
+    await gw
+      .em()
+      .transactional((em) =>
+        gw.gateway.services.ledger.settle(em, { order: accepted, tokens: accepted.settlementTokens!, at: gw.clock.now(), transferHash: TRANSFER_HASH }),
+      );
     // when ops settle it with its hash (its dealing date's NAV published)
     await aDealingDateNav(gw, order);
     const res = await gw.graphql(SETTLE, { id: order.id, h: TRANSFER_HASH }, { token: await gw.opsToken() });

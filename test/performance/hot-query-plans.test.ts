@@ -36,11 +36,14 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
     gw = await startTestGateway();
     const k = gw.db.orm.em.getConnection().getKnex();
     // knex binds `?` in order; the seed's `$n` may repeat.
-    await seedDataset(async (sql, params = []) => {
-      const bindings: unknown[] = [];
-      const text = sql.replace(/\$(\d+)/g, (_m, n: string) => (bindings.push(params[Number(n) - 1]), '?'));
-      await k.raw(text, bindings as never);
-    }, { orders: 400, navs: 300 });
+    await seedDataset(
+      async (sql, params = []) => {
+        const bindings: unknown[] = [];
+        const text = sql.replace(/\$(\d+)/g, (_m, n: string) => (bindings.push(params[Number(n) - 1]), '?'));
+        await k.raw(text, bindings as never);
+      },
+      { orders: 400, navs: 300 },
+    );
     await k.raw('analyze');
     k.on('query', (q: { sql: string; bindings?: unknown[] }) => captured.push({ sql: q.sql, bindings: q.bindings ?? [] }));
   });
@@ -92,7 +95,11 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
 
   it('the NAV history of a one-day range reads an index range', async () => {
     const last = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
-    const res = await gw.api('GET', `/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}&startDate=${last - 2 * 24 * HOUR_MS}&endDate=${last - 24 * HOUR_MS}`, { host: HOT_HOST });
+    const res = await gw.api(
+      'GET',
+      `/funds/shareclass/nav/history?shareClassId=${HOT_SHARE_CLASS}&startDate=${last - 2 * 24 * HOUR_MS}&endDate=${last - 24 * HOUR_MS}`,
+      { host: HOT_HOST },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeGreaterThanOrEqual(24);
     expectIndexedAndUnsorted(await explain(statementOn('nav')), 'nav', 'nav_share_class_id_published_at_index');
@@ -100,7 +107,10 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
 
   it('an order by id is read through its primary key', async () => {
     const em = gw.em();
-    await gw.gateway.services.order.visibleOrder({ em, access: new Access({ kind: 'distributor', distributorId: HOT_DISTRIBUTOR, surface: 'R' }, gw.gateway.services.distributor) }, 'OR000001');
+    await gw.gateway.services.order.visibleOrder(
+      { em, access: new Access({ kind: 'distributor', distributorId: HOT_DISTRIBUTOR, surface: 'R' }, gw.gateway.services.distributor) },
+      'OR000001',
+    );
     expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_pkey');
   });
 
@@ -108,17 +118,25 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
     ['two-step', { amountSubscription: 1000 }],
     ['one-step', { amount: 1000 }],
   ])('a %s placement reads all its parties in one statement, every table by an index', async (_flow, amount) => {
-    const res = await gw.api('POST', '/orders/subscribe', { host: HOT_HOST, body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, ...amount } });
+    const res = await gw.api('POST', '/orders/subscribe', {
+      host: HOT_HOST,
+      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, ...amount },
+    });
     expect(res.status).toBe(200);
     const parties = captured.filter((c) => /join share_class_grant/.test(c.sql));
     expect(parties).toHaveLength(1);
     const plan = await explain(parties[0]);
     expect(plan.filter((n) => n['Relation Name']).map((n) => [n['Relation Name'], n['Node Type']])).not.toContainEqual(expect.arrayContaining(['Seq Scan']));
-    expect(new Set(plan.map((n) => n['Relation Name']).filter(Boolean))).toEqual(new Set(['distributor', 'investor', 'share_class_grant', 'investor_grant', 'investor_wallet', 'distributor_wallet']));
+    expect(new Set(plan.map((n) => n['Relation Name']).filter(Boolean))).toEqual(
+      new Set(['distributor', 'investor', 'share_class_grant', 'investor_grant', 'investor_wallet', 'distributor_wallet']),
+    );
   });
 
   it("a redemption sums the holding's open redemptions through their own index, not every order of the investor", async () => {
-    const res = await gw.api('POST', '/orders/redeem', { host: HOT_HOST, body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 } });
+    const res = await gw.api('POST', '/orders/redeem', {
+      host: HOT_HOST,
+      body: { distributorId: HOT_DISTRIBUTOR, investorId: HOT_INVESTOR, shareClassId: HOT_SHARE_CLASS, tokenCount: 1 },
+    });
     expect(res.status).toBe(200);
     const sums = captured.filter((c) => /sum\(token_count\)/.test(c.sql));
     expect(sums).toHaveLength(1);
@@ -134,8 +152,17 @@ describe('Hot queries use indexes (EXPLAIN of the SQL the code generates)', () =
   });
 
   it.each([
-    ['the distributor (surface R)', () => gw.api('GET', `/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`, { host: HOT_HOST }).then((r) => r.body.data.items)],
-    ['ops (GraphQL)', () => gw.graphql(`{ orders(filter: { investorId: "${HOT_INVESTOR}", status: "${LIST_STATUS}" }) { items { orderId } } }`, {}, { token: OPS_TOKEN }).then((r) => r.body.data.orders.items)],
+    [
+      'the distributor (surface R)',
+      () => gw.api('GET', `/orders/subscriptions/investor/${HOT_INVESTOR}?status=${LIST_STATUS}`, { host: HOT_HOST }).then((r) => r.body.data.items),
+    ],
+    [
+      'ops (GraphQL)',
+      () =>
+        gw
+          .graphql(`{ orders(filter: { investorId: "${HOT_INVESTOR}", status: "${LIST_STATUS}" }) { items { orderId } } }`, {}, { token: OPS_TOKEN })
+          .then((r) => r.body.data.orders.items),
+    ],
   ])(`an investor's orders in one status, newest first, are an index range (investor, status, createdAt) for %s`, async (_who, list) => {
     expect((await list()).length).toBeGreaterThan(0);
     expectIndexedAndUnsorted(await explain(statementOn('order')), 'order', 'order_investor_id_status_created_at_id_index');

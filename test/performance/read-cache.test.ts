@@ -36,7 +36,10 @@ describe('Read cache: a change is served at once after its event', () => {
   it('a share class change is served at once (share_class.updated)', async () => {
     const { shareClass: sc, hostA } = await aMarket(gw.em(), gw.clock.now());
     expect((await shareClass(hostA, sc.id)).body.data.feesSubBps).toBe(10);
-    await asOps(gw, 'mutation($id: ID!, $input: UpdateShareClassInput!) { updateShareClass(id: $id, input: $input) { id } }', { id: sc.id, input: { feesSubBps: 42 } });
+    await asOps(gw, 'mutation($id: ID!, $input: UpdateShareClassInput!) { updateShareClass(id: $id, input: $input) { id } }', {
+      id: sc.id,
+      input: { feesSubBps: 42 },
+    });
     const res = await shareClass(hostA, sc.id);
     expect(res.body.data.feesSubBps).toBe(42);
     expect(await gw.em().count(DomainEvent, { type: 'share_class.updated', aggregateId: sc.id })).toBe(1);
@@ -46,7 +49,15 @@ describe('Read cache: a change is served at once after its event', () => {
     const { shareClass: sc, hostA } = await aMarket(gw.em(), gw.clock.now());
     expect((await shareClass(hostA, sc.id)).body.data.defaultChainId).toBe(CHAIN);
     await asOps(gw, 'mutation($input: CreateTokenInput!) { createToken(input: $input) { id } }', {
-      input: { shareClassId: sc.id, chainId: '8453', contractAddress: '0x00000000000000000000000000000000000000b5', name: 'Base token', symbol: 'TB', decimals: 6, isPrimary: true },
+      input: {
+        shareClassId: sc.id,
+        chainId: '8453',
+        contractAddress: '0x00000000000000000000000000000000000000b5',
+        name: 'Base token',
+        symbol: 'TB',
+        decimals: 6,
+        isPrimary: true,
+      },
     });
     expect((await shareClass(hostA, sc.id)).body.data.defaultChainId).toBe('8453');
   });
@@ -55,10 +66,14 @@ describe('Read cache: a change is served at once after its event', () => {
     const { shareClass: sc, distributor, hostA } = await aMarket(gw.em(), gw.clock.now());
     expect((await shareClass(hostA, sc.id)).status).toBe(200);
     expect((await liveNav(hostA, sc.id)).status).toBe(200);
-    await asOps(gw, 'mutation($input: RevokeShareClassInput!) { revokeShareClass(input: $input) { id } }', { input: { distributorId: distributor.id, shareClassId: sc.id } });
+    await asOps(gw, 'mutation($input: RevokeShareClassInput!) { revokeShareClass(input: $input) { id } }', {
+      input: { distributorId: distributor.id, shareClassId: sc.id },
+    });
     expect((await shareClass(hostA, sc.id)).body).toEqual({ isError: true, errorMsg: 'shareClassId not found', data: {} });
     expect((await liveNav(hostA, sc.id)).body).toEqual({ isError: true, errorMsg: 'shareClassId not found', data: {} });
-    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', { input: { distributorId: distributor.id, shareClassId: sc.id, deliveryMode: 'passthrough' } });
+    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', {
+      input: { distributorId: distributor.id, shareClassId: sc.id, deliveryMode: 'passthrough' },
+    });
     expect((await shareClass(hostA, sc.id)).status).toBe(200);
   });
 
@@ -66,7 +81,9 @@ describe('Read cache: a change is served at once after its event', () => {
     // given A sells two share classes, B only one; both have read
     const { shareClass: sc, distributor, hostA, hostB } = await aMarket(gw.em(), gw.clock.now());
     const onlyA = await aShareClass(gw.em());
-    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', { input: { distributorId: distributor.id, shareClassId: onlyA.id, deliveryMode: 'passthrough' } });
+    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', {
+      input: { distributorId: distributor.id, shareClassId: onlyA.id, deliveryMode: 'passthrough' },
+    });
     expect((await shareClass(hostA, onlyA.id)).status).toBe(200);
     expect((await shareClass(hostB, sc.id)).status).toBe(200);
     // then B is still refused A's share class, however often A read it
@@ -84,8 +101,12 @@ describe('Read cache: a change is served at once after its event', () => {
     expect(await gw.em().count(DomainEvent, { type: 'distributor.host_unmapped', aggregateId: distributor.id })).toBe(1);
     // remapped to the other distributor, which lacks onlyA's grant
     const onlyA = await aShareClass(gw.em());
-    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', { input: { distributorId: distributor.id, shareClassId: onlyA.id, deliveryMode: 'passthrough' } });
-    await asOps(gw, 'mutation($input: DistributorHostInput!) { addDistributorHost(input: $input) { hostname } }', { input: { distributorId: other.id, hostname: hostA } });
+    await asOps(gw, 'mutation($input: GrantShareClassInput!) { grantShareClass(input: $input) { deliveryMode } }', {
+      input: { distributorId: distributor.id, shareClassId: onlyA.id, deliveryMode: 'passthrough' },
+    });
+    await asOps(gw, 'mutation($input: DistributorHostInput!) { addDistributorHost(input: $input) { hostname } }', {
+      input: { distributorId: other.id, hostname: hostA },
+    });
     expect((await shareClass(hostA, onlyA.id)).status).toBe(404);
     expect((await shareClass(hostA, sc.id)).status).toBe(200);
   });

@@ -52,7 +52,12 @@ describe('Transfers between holders and the register at a date', () => {
     const account = privateKeyToAccount(generatePrivateKey());
     await chain.test.setBalance({ address: account.address, value: parseEther('10') });
     await aWhitelistedWallet(gw, investor.id, account.address.toLowerCase());
-    return { investor, account, address: account.address.toLowerCase(), wallet: createWalletClient({ account, chain: chain.pub.chain, transport: http(rpcUrl) }) };
+    return {
+      investor,
+      account,
+      address: account.address.toLowerCase(),
+      wallet: createWalletClient({ account, chain: chain.pub.chain, transport: http(rpcUrl) }),
+    };
   }
   type Holder = Awaited<ReturnType<typeof holder>>;
 
@@ -71,14 +76,17 @@ describe('Transfers between holders and the register at a date', () => {
 
   /** `from` sends `units` (6 decimals) to `to` with its own key; waits until the follower recorded it. */
   async function transfer(m: Awaited<ReturnType<typeof aChainMarket>>, from: Holder, to: string, units: bigint) {
-    const hash = await from.wallet.sendTransaction({ to: m.token.contractAddress as Hex, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [to as Hex, units] }) });
+    const hash = await from.wallet.sendTransaction({
+      to: m.token.contractAddress as Hex,
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [to as Hex, units] }),
+    });
     const receipt = await chain.pub.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     await eventually('the follower followed the transfer', async () => gw.em().findOne(ChainMovement, { transactionHash: hash.toLowerCase() }));
     return { hash: hash.toLowerCase(), block: receipt.blockNumber };
   }
 
-  it('a transfer keeps the lots\' settlement dates (no re-lock: the receiver may redeem at once); each distributor\'s holding.changed webhook carries only its own investor', async () => {
+  it("a transfer keeps the lots' settlement dates (no re-lock: the receiver may redeem at once); each distributor's holding.changed webhook carries only its own investor", async () => {
     const m = await aChainMarket(gw);
     const sc = await gw.em().findOneOrFail(ShareClass, { id: m.shareClass.id });
     sc.subRedemption = { ...sc.subRedemption, lockup: 30 };
@@ -87,8 +95,20 @@ describe('Transfers between holders and the register at a date', () => {
     await aGrant(gw.em(), other, m.shareClass);
     const [alice, carol, bob] = [await holder(m), await holder(m), await holder(m, other)];
     const em = gw.em();
-    em.create(Webhook, { id: 'wh_a', distributor: m.distributor.id, eventType: 'holding.changed', endpointUrl: 'https://hooks.example/a', secretCipher: 'unused' } as never);
-    em.create(Webhook, { id: 'wh_b', distributor: other.id, eventType: 'holding.changed', endpointUrl: 'https://hooks.example/b', secretCipher: 'unused' } as never);
+    em.create(Webhook, {
+      id: 'wh_a',
+      distributor: m.distributor.id,
+      eventType: 'holding.changed',
+      endpointUrl: 'https://hooks.example/a',
+      secretCipher: 'unused',
+    } as never);
+    em.create(Webhook, {
+      id: 'wh_b',
+      distributor: other.id,
+      eventType: 'holding.changed',
+      endpointUrl: 'https://hooks.example/b',
+      secretCipher: 'unused',
+    } as never);
     await em.flush();
 
     const settled = await nextNoon();
@@ -104,10 +124,18 @@ describe('Transfers between holders and the register at a date', () => {
     const position = await gw.gateway.services.ledger.position(gw.em(), bob.investor.id, sc, gw.clock.now());
     expect(position).toMatchObject({ balance: '125.5', unlocked: '125.5' });
 
-    const bodies = await eventually('the holding.changed deliveries', async () => {
-      const rows = await rawRows<{ webhook_id: string; body: string }>(gw.em(), `select webhook_id, body from webhook_delivery where event_type = 'holding.changed' and body like '%"transfer"%' order by id`, []);
-      return rows.length === 4 ? rows.map((r) => [r.webhook_id, JSON.parse(r.body).data]) : undefined;
-    }, 20_000);
+    const bodies = await eventually(
+      'the holding.changed deliveries',
+      async () => {
+        const rows = await rawRows<{ webhook_id: string; body: string }>(
+          gw.em(),
+          `select webhook_id, body from webhook_delivery where event_type = 'holding.changed' and body like '%"transfer"%' order by id`,
+          [],
+        );
+        return rows.length === 4 ? rows.map((r) => [r.webhook_id, JSON.parse(r.body).data]) : undefined;
+      },
+      20_000,
+    );
     const seen = (hook: string) => bodies.filter(([h]) => h === hook).map(([, d]) => [d.investorId, d.transferHash, d.direction, d.change, d.counterparty]);
     expect(seen('wh_a')).toEqual([
       [alice.investor.id, toBob.hash, 'out', '-125.5', null],
@@ -132,19 +160,44 @@ describe('Transfers between holders and the register at a date', () => {
 
     const r1 = (await opsCall(gw, REGISTER, { sc: m.shareClass.id, d: d1 })).data!.register;
     expect(BigInt(r1.blockNumber)).toBe(t.block - 1n);
-    expect(r1.holders).toEqual([{ investorId: alice.investor.id, distributorId: m.distributor.id, balance: '800', locked: '0', chainBalance: '800', wallets: [{ address: alice.address, balance: '800' }] }]);
-    expect(await chain.pub.readContract({ address: m.token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [alice.address as Hex], blockNumber: BigInt(r1.blockNumber) } as never)).toBe(800_000_000n);
+    expect(r1.holders).toEqual([
+      {
+        investorId: alice.investor.id,
+        distributorId: m.distributor.id,
+        balance: '800',
+        locked: '0',
+        chainBalance: '800',
+        wallets: [{ address: alice.address, balance: '800' }],
+      },
+    ]);
+    expect(
+      await chain.pub.readContract({
+        address: m.token.contractAddress as Hex,
+        abi: TOKEN_ABI,
+        functionName: 'balanceOf',
+        args: [alice.address as Hex],
+        blockNumber: BigInt(r1.blockNumber),
+      } as never),
+    ).toBe(800_000_000n);
 
     const r2 = (await opsCall(gw, REGISTER, { sc: m.shareClass.id, d: d2 })).data!.register;
     expect(BigInt(r2.blockNumber)).toBeGreaterThanOrEqual(t.block);
     for (const h of r2.holders) {
       const [w] = h.wallets;
-      const onChain = await chain.pub.readContract({ address: m.token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [w.address], blockNumber: BigInt(r2.blockNumber) } as never);
+      const onChain = await chain.pub.readContract({
+        address: m.token.contractAddress as Hex,
+        abi: TOKEN_ABI,
+        functionName: 'balanceOf',
+        args: [w.address],
+        blockNumber: BigInt(r2.blockNumber),
+      } as never);
       expect(onChain).toBe(BigInt(Number(h.balance) * 1e6));
     }
     expect(r2.holders.map((h: any) => h.balance).sort()).toEqual(['100', '700']);
 
-    const csv = await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`, { headers: { authorization: `Bearer ${await gw.opsToken()}` } });
+    const csv = await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`, {
+      headers: { authorization: `Bearer ${await gw.opsToken()}` },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.text).toBe(
@@ -152,9 +205,13 @@ describe('Transfers between holders and the register at a date', () => {
         `${m.shareClass.id},${d1},UTC,${r1.blockNumber},${alice.investor.id},${m.distributor.id},800,0,${alice.address},800\r\n`,
     );
     expect((await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`)).status).toBe(401);
-    expect((await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect(
+      (await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`, { headers: { authorization: 'Bearer nope' } })).status,
+    ).toBe(401);
 
-    const statement = await httpRequest(gw.port, 'GET', `/ops/statement.csv?investorId=${bob.investor.id}&from=${d1}&to=${d2}`, { headers: { authorization: `Bearer ${await gw.opsToken()}` } });
+    const statement = await httpRequest(gw.port, 'GET', `/ops/statement.csv?investorId=${bob.investor.id}&from=${d1}&to=${d2}`, {
+      headers: { authorization: `Bearer ${await gw.opsToken()}` },
+    });
     expect(statement.status).toBe(200);
     expect(statement.text.split('\r\n')[0]).toBe('section,at,shareClassId,reference,type,status,change,balance,amount,currency,tokens');
     expect(statement.text).toContain(`,${m.shareClass.id},${t.hash},transfer,,100,100,,,`);
@@ -170,7 +227,9 @@ describe('Transfers between holders and the register at a date', () => {
     const t = await transfer(m, alice, stranger, 5_000_000n);
 
     const r = await gw.gateway.services.reconciliation!.run(gw.em(), m.shareClass.id);
-    expect(r.unknownWalletTransfers).toEqual([{ blockNumber: String(t.block), transactionHash: t.hash, fromAddress: alice.address, toAddress: stranger.toLowerCase(), tokens: '5' }]);
+    expect(r.unknownWalletTransfers).toEqual([
+      { blockNumber: String(t.block), transactionHash: t.hash, fromAddress: alice.address, toAddress: stranger.toLowerCase(), tokens: '5' },
+    ]);
     await new ReconciliationSchedule(gw.db.orm, gw.gateway.services.reconciliation!, { now: () => new Date() }).runAll();
     const metrics = await httpRequest(gw.port, 'GET', '/metrics');
     expect(metrics.text).toContain(`register_unknown_wallet_transfers{share_class="${m.shareClass.id}"} 1`);

@@ -26,7 +26,15 @@ describe('compiled REST operations keep the tenant rule', () => {
   async function runAs(distributorId: string, document: string, variables: Record<string, unknown>) {
     const em = gw.em();
     const ctx = await createContext({ em, principal: { kind: 'distributor', distributorId, surface: 'R' }, services: gw.gateway.services, requestId: 'test' });
-    const row = route({ method: 'GET', path: '/test', auth: 'host', doc: { summary: 'a compiled test operation', data: {} }, document: parse(document), variables: () => variables, data: (r: unknown) => r });
+    const row = route({
+      method: 'GET',
+      path: '/test',
+      auth: 'host',
+      doc: { summary: 'a compiled test operation', data: {} },
+      document: parse(document),
+      variables: () => variables,
+      data: (r: unknown) => r,
+    });
     return runRoute(gatewaySchema(), row, request, ctx);
   }
 
@@ -42,16 +50,20 @@ describe('compiled REST operations keep the tenant rule', () => {
     expect(out).toEqual({ status: 404, body: { isError: true, errorMsg: 'order not found', data: {} } });
   });
 
-  it("drops records of another distributor reached through a relation (the guard, not the resolver, filters them)", async () => {
+  it('drops records of another distributor reached through a relation (the guard, not the resolver, filters them)', async () => {
     // given: one share class granted to A and to B (ShareClass.grants resolves every grant)
     const w = await aMarket(gw.em(), gw.clock.now());
 
     // when: B reads the share class's grants and their distributors
-    const out = await runAs(w.other.id, 'query($id: ID!) { shareClass(id: $id) { id grants { distributorId distributor { id name } } } }', { id: w.shareClass.id });
+    const out = await runAs(w.other.id, 'query($id: ID!) { shareClass(id: $id) { id grants { distributorId distributor { id name } } } }', {
+      id: w.shareClass.id,
+    });
 
     // then: B's own grant only
     expect(out.status).toBe(200);
-    expect(out.body.data).toEqual({ shareClass: { id: w.shareClass.id, grants: [{ distributorId: w.other.id, distributor: { id: w.other.id, name: 'Other Distributor' } }] } });
+    expect(out.body.data).toEqual({
+      shareClass: { id: w.shareClass.id, grants: [{ distributorId: w.other.id, distributor: { id: w.other.id, name: 'Other Distributor' } }] },
+    });
     expect(JSON.stringify(out.body)).not.toContain(w.distributor.id);
   });
 });

@@ -18,11 +18,24 @@ describe('Cross-site requests under /api/v1', () => {
   it('refuses a bodiless cross-site POST that would push or cancel an order, and the order is unchanged', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     const order = await aTwoStepOrder(gw, m);
-    for (const headers of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'null' },
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    ]) {
       for (const action of ['push', 'cancel']) {
         const res = await gw.api('POST', `/orders/subscriptions/${action}/${order.orderId}`, { host: m.hostA, headers });
-        const expected = headers.origin ? `cross-site request refused: origin ${headers.origin} is not allowed` : `cross-site request refused: Sec-Fetch-Site ${headers['sec-fetch-site']}`;
-        expect({ headers, action, status: res.status, body: res.body }).toEqual({ headers, action, status: 403, body: { isError: true, errorMsg: expected, data: {} } });
+        const expected = headers.origin
+          ? `cross-site request refused: origin ${headers.origin} is not allowed`
+          : `cross-site request refused: Sec-Fetch-Site ${headers['sec-fetch-site']}`;
+        expect({ headers, action, status: res.status, body: res.body }).toEqual({
+          headers,
+          action,
+          status: 403,
+          body: { isError: true, errorMsg: expected, data: {} },
+        });
       }
     }
     const after = await gw.api('GET', `/orders/${order.orderId}`, { host: m.hostA });
@@ -30,9 +43,19 @@ describe('Cross-site requests under /api/v1', () => {
   });
 
   it('refuses every route, surface O included', async () => {
-    for (const [method, path] of [['GET', '/funds/shareclass/all'], ['POST', '/auth/token'], ['GET', '/assets/shareclass/all'], ['GET', '/health']]) {
+    for (const [method, path] of [
+      ['GET', '/funds/shareclass/all'],
+      ['POST', '/auth/token'],
+      ['GET', '/assets/shareclass/all'],
+      ['GET', '/health'],
+    ]) {
       const res = await gw.api(method, path, { host: 'dist-a.test', headers: { origin: 'https://evil.example' } });
-      expect({ method, path, status: res.status, errorMsg: res.body.errorMsg }).toEqual({ method, path, status: 403, errorMsg: 'cross-site request refused: origin https://evil.example is not allowed' });
+      expect({ method, path, status: res.status, errorMsg: res.body.errorMsg }).toEqual({
+        method,
+        path,
+        status: 403,
+        errorMsg: 'cross-site request refused: origin https://evil.example is not allowed',
+      });
     }
   });
 
@@ -43,13 +66,20 @@ describe('Cross-site requests under /api/v1', () => {
     expect((await gw.api('POST', `/orders/subscriptions/cancel/${order.orderId}`, { host: m.hostA })).status).toBe(200);
     expect((await gw.api('GET', '/funds/shareclass/all', { host: m.hostA, headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
     expect((await gw.api('GET', '/funds/shareclass/all', { host: m.hostA, headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
-    const allowed = await gw.api('GET', '/funds/shareclass/all', { host: m.hostA, headers: { origin: 'https://portal.dist-a.test', 'sec-fetch-site': 'cross-site' } });
+    const allowed = await gw.api('GET', '/funds/shareclass/all', {
+      host: m.hostA,
+      headers: { origin: 'https://portal.dist-a.test', 'sec-fetch-site': 'cross-site' },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://portal.dist-a.test');
   });
 
-  it('GraphQL keeps Apollo\'s CSRF prevention: a simple cross-site POST (text/plain) and a GET without a preflight header are refused', async () => {
-    const simple = await fetch(`http://127.0.0.1:${gw.port}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain', origin: 'https://evil.example' }, body: JSON.stringify({ query: 'mutation { revokeApiCredential(apiKey: "x") }' }) });
+  it("GraphQL keeps Apollo's CSRF prevention: a simple cross-site POST (text/plain) and a GET without a preflight header are refused", async () => {
+    const simple = await fetch(`http://127.0.0.1:${gw.port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+      body: JSON.stringify({ query: 'mutation { revokeApiCredential(apiKey: "x") }' }),
+    });
     expect(simple.status).toBe(400);
     expect(((await simple.json()) as any).errors[0].message).toMatch(/Cross-Site Request Forgery/);
     const get = await fetch(`http://127.0.0.1:${gw.port}/graphql?query=${encodeURIComponent('{ health { status } }')}`);

@@ -21,28 +21,43 @@ interface DecimalInput {
   send(gw: TestGateway, m: Market, value: string | number, n: number): Promise<{ errors?: any[] }>;
 }
 
-const ops = async (gw: TestGateway, query: string, variables: Record<string, unknown>) => (await gw.graphql(query, variables, { token: await gw.opsToken() })).body;
+const ops = async (gw: TestGateway, query: string, variables: Record<string, unknown>) =>
+  (await gw.graphql(query, variables, { token: await gw.opsToken() })).body;
 
-const publishNav = (extra: (v: string | number) => Record<string, unknown>): DecimalInput['send'] => (gw, m, value, n) =>
-  ops(gw, 'mutation($input: PublishNavInput!) { publishNav(input: $input) { entryId } }', {
-    input: { shareClassId: m.shareClass.id, close: '1.5', publishedAt: T0.getTime() - 3_600_000 - n * 1_000, ...extra(value) },
-  });
+const publishNav =
+  (extra: (v: string | number) => Record<string, unknown>): DecimalInput['send'] =>
+  (gw, m, value, n) =>
+    ops(gw, 'mutation($input: PublishNavInput!) { publishNav(input: $input) { entryId } }', {
+      input: { shareClassId: m.shareClass.id, close: '1.5', publishedAt: T0.getTime() - 3_600_000 - n * 1_000, ...extra(value) },
+    });
 
-const metrics = (over: (v: string | number) => Record<string, unknown>): DecimalInput['send'] => (gw, m, value) =>
-  ops(gw, 'mutation($id: ID!, $input: UpdateShareClassInput!) { updateShareClass(id: $id, input: $input) { id } }', {
-    id: m.shareClass.id,
-    input: { metrics: { apy_bps: 500, tvl_fiat: '1000', change7D: '0.5', currency: 'USD', maturity_days: -1, ...over(value) } },
-  });
+const metrics =
+  (over: (v: string | number) => Record<string, unknown>): DecimalInput['send'] =>
+  (gw, m, value) =>
+    ops(gw, 'mutation($id: ID!, $input: UpdateShareClassInput!) { updateShareClass(id: $id, input: $input) { id } }', {
+      id: m.shareClass.id,
+      input: { metrics: { apy_bps: 500, tvl_fiat: '1000', change7D: '0.5', currency: 'USD', maturity_days: -1, ...over(value) } },
+    });
 
 /** An order placed by ops for the market's investor, `value` in its quantity field. */
-const placement = (mutation: string, inputType: string, field: string): DecimalInput['send'] => (gw, m, value) =>
-  ops(gw, `mutation($input: ${inputType}!) { ${mutation}(input: $input) { id } }`, {
-    input: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, [field]: value },
-  });
+const placement =
+  (mutation: string, inputType: string, field: string): DecimalInput['send'] =>
+  (gw, m, value) =>
+    ops(gw, `mutation($input: ${inputType}!) { ${mutation}(input: $input) { id } }`, {
+      input: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, [field]: value },
+    });
 
 const INPUTS: Record<string, DecimalInput> = {
-  'OneStepSubscriptionInput.amount': { column: DECIMAL_COLUMN, field: 'amount', send: placement('placeOneStepSubscription', 'OneStepSubscriptionInput', 'amount') },
-  'OneStepRedemptionInput.tokenCount': { column: DECIMAL_COLUMN, field: 'tokenCount', send: placement('placeOneStepRedemption', 'OneStepRedemptionInput', 'tokenCount') },
+  'OneStepSubscriptionInput.amount': {
+    column: DECIMAL_COLUMN,
+    field: 'amount',
+    send: placement('placeOneStepSubscription', 'OneStepSubscriptionInput', 'amount'),
+  },
+  'OneStepRedemptionInput.tokenCount': {
+    column: DECIMAL_COLUMN,
+    field: 'tokenCount',
+    send: placement('placeOneStepRedemption', 'OneStepRedemptionInput', 'tokenCount'),
+  },
   'CreateTwoStepSubscriptionInput.amountSubscription': {
     column: DECIMAL_COLUMN,
     field: 'amountSubscription',
@@ -114,12 +129,15 @@ describe('decimal inputs: more decimals than the column holds answer 400, never 
     let n = 0;
     for (const value of [oneDigitTooMany(input.column.scale), `-${oneDigitTooMany(input.column.scale)}`, ...(input.column.scale === 18 ? [1e-30] : [])]) {
       const res = await input.send(gw, m, value, n++);
-      expect(res.errors?.[0]).toMatchObject({ message: `${input.field} must have at most ${input.column.scale} decimal places`, extensions: { code: 'BAD_USER_INPUT' } });
+      expect(res.errors?.[0]).toMatchObject({
+        message: `${input.field} must have at most ${input.column.scale} decimal places`,
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     }
     expect([await gw.em().count(Order, {}), await gw.em().count(Nav, {})]).toEqual([orders, navs]);
   });
 
-  it.each(Object.entries(INPUTS))('%s: exactly the column\'s scale is not refused for it', async (_name, input) => {
+  it.each(Object.entries(INPUTS))("%s: exactly the column's scale is not refused for it", async (_name, input) => {
     const res = await input.send(gw, m, justFits(input.column.scale), 0);
     for (const e of res.errors ?? []) expect(e.message).not.toMatch(/decimal places|out of range/);
   });

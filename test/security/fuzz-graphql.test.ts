@@ -66,7 +66,10 @@ describe('Fuzz: bad values into every GraphQL argument and input field', () => {
                 const errors = res.body?.errors;
                 const problems: string[] = [];
                 if (res.status >= 500) problems.push(`5xx: ${answer}`);
-                else if (errors !== undefined && !(Array.isArray(errors) && errors.length && errors.every((e: any) => typeof e.message === 'string' && typeof e.extensions?.code === 'string'))) {
+                else if (
+                  errors !== undefined &&
+                  !(Array.isArray(errors) && errors.length && errors.every((e: any) => typeof e.message === 'string' && typeof e.extensions?.code === 'string'))
+                ) {
                   problems.push(`malformed errors: ${answer}`);
                 } else if (errors?.some((e: any) => e.extensions.code === 'INTERNAL_SERVER_ERROR')) problems.push(`internal error: ${answer}`);
                 else if (errors === undefined && res.body?.data == null) problems.push(`neither data nor errors: ${answer}`);
@@ -80,7 +83,9 @@ describe('Fuzz: bad values into every GraphQL argument and input field', () => {
         }
       }
     }
-    console.log(`GraphQL fuzz: ${CORPUS.length} values × ${positions} arguments and input fields of ${rootFields} root fields, less what GraphQL's types refuse = ${cases} requests`);
+    console.log(
+      `GraphQL fuzz: ${CORPUS.length} values × ${positions} arguments and input fields of ${rootFields} root fields, less what GraphQL's types refuse = ${cases} requests`,
+    );
     expect(failures).toEqual([]);
     expect(positions).toBeGreaterThan(100);
   }, 300_000);
@@ -93,10 +98,16 @@ describe('Fuzz: operation names and socket attempts (issue 19)', () => {
   });
   afterAll(() => gw.close());
 
-  const scrapeSeries = async () => (await httpRequest(gw.port, 'GET', '/metrics')).text.split('\n').filter((l) => l.startsWith('gateway_graphql_operation_duration_seconds')).length;
+  const scrapeSeries = async () =>
+    (await httpRequest(gw.port, 'GET', '/metrics')).text.split('\n').filter((l) => l.startsWith('gateway_graphql_operation_duration_seconds')).length;
 
   it('every operationName against one, two and no operations: 200 or 400 with well-formed errors, never 5xx; /metrics does not grow', async () => {
-    const documents = ['query Health { health { status } }', 'query A { health { status } } query B { health { status } }', 'subscription S { orderUpdated { eventId } }', 'fragment F on Query { health { status } }'];
+    const documents = [
+      'query Health { health { status } }',
+      'query A { health { status } } query B { health { status } }',
+      'subscription S { orderUpdated { eventId } }',
+      'fragment F on Query { health { status } }',
+    ];
     // warm every label the fixed set can take for these documents
     for (const query of documents) {
       for (const operationName of ['Health', null, 'S']) await httpRequest(gw.port, 'POST', '/graphql', { raw: JSON.stringify({ query, operationName }) });
@@ -112,7 +123,14 @@ describe('Fuzz: operation names and socket attempts (issue 19)', () => {
           const errors = res.body?.errors;
           if (res.status >= 500) failures.push(`5xx: ${answer}`);
           else if (res.status !== 200 && res.status !== 400) failures.push(`status: ${answer}`);
-          else if (errors !== undefined && !(Array.isArray(errors) && errors.every((e: any) => typeof e.message === 'string' && typeof e.extensions?.code === 'string' && e.extensions.code !== 'INTERNAL_SERVER_ERROR'))) failures.push(`errors: ${answer}`);
+          else if (
+            errors !== undefined &&
+            !(
+              Array.isArray(errors) &&
+              errors.every((e: any) => typeof e.message === 'string' && typeof e.extensions?.code === 'string' && e.extensions.code !== 'INTERNAL_SERVER_ERROR')
+            )
+          )
+            failures.push(`errors: ${answer}`);
         }),
       ),
     );
@@ -120,7 +138,7 @@ describe('Fuzz: operation names and socket attempts (issue 19)', () => {
     expect(await scrapeSeries()).toBe(before);
   }, 120_000);
 
-  it('over one socket, every corpus string as an API key: refused as a credential until the address\'s limit, then RATE_LIMITED; never an internal error', async () => {
+  it("over one socket, every corpus string as an API key: refused as a credential until the address's limit, then RATE_LIMITED; never an internal error", async () => {
     const socket = await subscribe(gw.port, 'subscription { orderUpdated { eventId } }', {}, await gw.opsToken());
     const keys = CORPUS.map((bad) => JSON.parse(bad.json) as unknown).filter((v): v is string => typeof v === 'string');
     const codes: string[] = [];
@@ -129,11 +147,14 @@ describe('Fuzz: operation names and socket attempts (issue 19)', () => {
       for (const key of keys) {
         const result = await new Promise<any>((resolve) => {
           let last: any;
-          socket.client.subscribe({ query: 'mutation ($k: String) { issueAccessToken(apiKey: $k, apiSecret: "sk_wrong") { accessToken } }', variables: { k: key } }, {
-            next: (m) => (last = m),
-            error: (e) => resolve({ errors: e }),
-            complete: () => resolve(last),
-          });
+          socket.client.subscribe(
+            { query: 'mutation ($k: String) { issueAccessToken(apiKey: $k, apiSecret: "sk_wrong") { accessToken } }', variables: { k: key } },
+            {
+              next: (m) => (last = m),
+              error: (e) => resolve({ errors: e }),
+              complete: () => resolve(last),
+            },
+          );
         });
         codes.push(Array.isArray(result?.errors) ? result.errors[0]?.extensions?.code : 'NONE');
         messages.push(Array.isArray(result?.errors) ? result.errors[0]?.message : '');

@@ -14,16 +14,22 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 
 /** The query parameters and body fields a route reads, found by running its variable mapping on recording objects. */
 function fieldsOf(route: RestRoute): { path: string[]; query: string[]; body: string[] } {
-  const path = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+  const path = route.path
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
   const query = new Set<string>();
   const body = new Set<string>();
   const recorder = (into: Set<string>) => {
     const note = (key: string | symbol) => typeof key === 'string' && !['then', 'toJSON', 'constructor'].includes(key) && into.add(key);
-    return new Proxy({}, {
-      get: (_t, key) => void note(key),
-      has: (_t, key) => (note(key), false),
-      getOwnPropertyDescriptor: (_t, key) => void note(key),
-    });
+    return new Proxy(
+      {},
+      {
+        get: (_t, key) => void note(key),
+        has: (_t, key) => (note(key), false),
+        getOwnPropertyDescriptor: (_t, key) => void note(key),
+      },
+    );
   };
   const req = { params: Object.fromEntries(path.map((k) => [k, PATH_BASE[k] ?? 'x'])), query: recorder(query), body: recorder(body), headers: {} };
   for (const run of [() => route.when?.(req), () => route.variables(req)]) {
@@ -74,7 +80,9 @@ describe('Fuzz: bad values into every field of every REST route', () => {
           const params = query.filter((q) => q !== field || where !== 'query').map((q) => `${q}=${encode(String(baseValue(q, world, surface)))}`);
           if (where === 'query') params.push(`${field}=${encode(bad.url!)}`);
           const target = params.length ? `${url}?${params.join('&')}` : url;
-          const fieldsJson = body.map((b) => `${JSON.stringify(b)}:${b === field && where === 'body' ? bad.json : JSON.stringify(baseValue(b, world, surface))}`);
+          const fieldsJson = body.map(
+            (b) => `${JSON.stringify(b)}:${b === field && where === 'body' ? bad.json : JSON.stringify(baseValue(b, world, surface))}`,
+          );
           const raw = route.method === 'POST' || body.length ? `{${fieldsJson.join(',')}}` : undefined;
           const what = `${surface} ${route.method} ${route.path} ${where} ${field} = ${bad.label}`;
           batch.push({
@@ -94,7 +102,7 @@ describe('Fuzz: bad values into every field of every REST route', () => {
         await runConcurrently(batch, writes, failures);
       }
     }
-     
+
     console.log(`REST fuzz: ${CORPUS.length} values × ${fields} fields of ${routes.length} routes = ${cases} requests`);
     expect(failures).toEqual([]);
     expect(fields).toBeGreaterThan(40);
@@ -119,7 +127,8 @@ describe('Fuzz: hostile Origin, Sec-Fetch-Site, X-Forwarded-Host and Host values
     for (const [surface, route] of routes) {
       const url = route.path.replace(/:(\w+)/g, (_, k: string) => encode(PATH_BASE[k] ?? 'x'));
       const raw = route.method === 'POST' ? '{}' : undefined;
-      const send = (headers: Record<string, string>, host = world.hostR) => gw.api(route.method, url, { host, headers: { ...(surface === 'O' ? world.bearer : {}), ...headers }, raw });
+      const send = (headers: Record<string, string>, host = world.hostR) =>
+        gw.api(route.method, url, { host, headers: { ...(surface === 'O' ? world.bearer : {}), ...headers }, raw });
       // the answer without any of these headers: what X-Forwarded-Host must not change (GET only: a write's second answer differs)
       const baseline = route.method === 'GET' ? (await send({})).status : null;
       const batch: FuzzCase[] = [];
@@ -140,14 +149,17 @@ describe('Fuzz: hostile Origin, Sec-Fetch-Site, X-Forwarded-Host and Host values
         batch.push(check('origin', (st) => st === 403, { origin: value }));
         const firstParty = ['same-origin', 'none'].includes(value.trim().toLowerCase());
         if (!firstParty && value.trim() !== '') batch.push(check('sec-fetch-site', (st) => st === 403, { 'sec-fetch-site': value }));
-        if (baseline !== null) batch.push(check('x-forwarded-host', (st) => st === baseline, { 'x-forwarded-host': value, forwarded: `host="${value.replace(/"/g, '')}"` }));
+        if (baseline !== null)
+          batch.push(check('x-forwarded-host', (st) => st === baseline, { 'x-forwarded-host': value, forwarded: `host="${value.replace(/"/g, '')}"` }));
         if (surface === 'R' && value.trim() !== '') batch.push(check('host', (st) => st < 500, {}, value));
       }
       cases += batch.length;
       await runConcurrently(batch, writes, failures);
     }
-     
-    console.log(`REST header fuzz: ${HEADER_VALUES.length} values × Origin, Sec-Fetch-Site, X-Forwarded-Host, Host on ${routes.length} routes = ${cases} requests`);
+
+    console.log(
+      `REST header fuzz: ${HEADER_VALUES.length} values × Origin, Sec-Fetch-Site, X-Forwarded-Host, Host on ${routes.length} routes = ${cases} requests`,
+    );
     expect(failures).toEqual([]);
   }, 300_000);
 });
@@ -160,4 +172,3 @@ function encode(s: string): string {
     return '%ED%A0%80';
   }
 }
-

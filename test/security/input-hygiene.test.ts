@@ -75,13 +75,19 @@ describe('Input hygiene at the edge', () => {
 
     it('other control characters too (ESC in a nested body field on surface O)', async () => {
       const m = await market();
-      const res = await gw.api('POST', '/user/register', { headers: await bearerOf(gw, m.distributor), body: { email: 'a@example.com', name: 'Ada\u001b[31m' } });
+      const res = await gw.api('POST', '/user/register', {
+        headers: await bearerOf(gw, m.distributor),
+        body: { email: 'a@example.com', name: 'Ada\u001b[31m' },
+      });
       expect400(res, 'name must not contain control characters');
     });
 
     it('tabs and line breaks in free text stay allowed', async () => {
       const m = await market();
-      const res = await gw.api('POST', '/investor/register', { host: m.hostA, body: { distributorId: m.distributor.id, externalInvestorId: 'line one\nline\ttwo' } });
+      const res = await gw.api('POST', '/investor/register', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, externalInvestorId: 'line one\nline\ttwo' },
+      });
       expect(res.status).toBe(200);
     });
   });
@@ -89,13 +95,18 @@ describe('Input hygiene at the edge', () => {
   describe('out-of-range and oversize values', () => {
     it('nav/history with epochs beyond any date: 400 naming the field', async () => {
       const m = await market();
-      const res = await gw.api('GET', `/funds/shareclass/nav/history?shareClassId=${m.shareClass.id}&startDate=9000000000000000&endDate=9000000000000001`, { host: m.hostA });
+      const res = await gw.api('GET', `/funds/shareclass/nav/history?shareClassId=${m.shareClass.id}&startDate=9000000000000000&endDate=9000000000000001`, {
+        host: m.hostA,
+      });
       expect400(res, 'startDate must be epoch milliseconds from 0 to 253402300799999');
     });
 
     it('a string longer than the limit: 400 naming the field', async () => {
       const m = await market();
-      const res = await gw.api('POST', '/investor/register', { host: m.hostA, body: { distributorId: m.distributor.id, externalInvestorId: 'x'.repeat(5000) } });
+      const res = await gw.api('POST', '/investor/register', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, externalInvestorId: 'x'.repeat(5000) },
+      });
       expect400(res, 'externalInvestorId must be at most 4096 characters');
     });
 
@@ -131,13 +142,24 @@ describe('Input hygiene at the edge', () => {
 
     it('a form POST is 400', async () => {
       const m = await market();
-      const res = await gw.api('POST', '/investor/register', { host: m.hostA, headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'distributorId=x' });
+      const res = await gw.api('POST', '/investor/register', {
+        host: m.hostA,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        raw: 'distributorId=x',
+      });
       expect400(res, 'request body must be sent as application/json');
     });
 
     it('a body without a content type is 400', async () => {
       const m = await market();
-      const res = await rawRequest(gw.port, 'POST', '/api/v1/investor/register', m.hostA, null, JSON.stringify({ distributorId: m.distributor.id, externalInvestorId: 'x' }));
+      const res = await rawRequest(
+        gw.port,
+        'POST',
+        '/api/v1/investor/register',
+        m.hostA,
+        null,
+        JSON.stringify({ distributorId: m.distributor.id, externalInvestorId: 'x' }),
+      );
       expect400(res, 'request body must be sent as application/json');
     });
 
@@ -178,9 +200,15 @@ describe('Input hygiene at the edge', () => {
 
     it('POST /investor/register checks a given address the same way', async () => {
       const m = await market();
-      const bad = await gw.api('POST', '/investor/register', { host: m.hostA, body: { distributorId: m.distributor.id, externalInvestorId: 'x', email: 'a@nodot' } });
+      const bad = await gw.api('POST', '/investor/register', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, externalInvestorId: 'x', email: 'a@nodot' },
+      });
       expect400(bad, 'email must be a valid email address');
-      const good = await gw.api('POST', '/investor/register', { host: m.hostA, body: { distributorId: m.distributor.id, externalInvestorId: 'x', email: 'Ada.L+fund@Example.co.uk' } });
+      const good = await gw.api('POST', '/investor/register', {
+        host: m.hostA,
+        body: { distributorId: m.distributor.id, externalInvestorId: 'x', email: 'Ada.L+fund@Example.co.uk' },
+      });
       expect(good.status).toBe(200);
     });
   });
@@ -202,20 +230,28 @@ describe('Input hygiene at the edge', () => {
       const token = await gw.opsToken();
       const res = await gw.graphql('query($id: ID!) { order(id: $id) { id } }', { id: 'OR\u0000' }, { token });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: 'id must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ message: 'id must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+      ]);
     });
 
     it('a NUL in an inline argument: BAD_USER_INPUT naming the input field', async () => {
       const token = await gw.opsToken();
       const res = await gw.graphql('mutation { createIssuer(input: { name: "x\\u0000" }) { id } }', undefined, { token });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: 'name must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ message: 'name must not contain control characters', extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }),
+      ]);
     });
 
     it('an epoch beyond any date: BAD_USER_INPUT', async () => {
       const m = await market();
       const token = await gw.opsToken();
-      const res = await gw.graphql('query($sc: String!, $from: EpochMs) { navHistory(shareClassId: $sc, startDate: $from, endDate: $from) { close } }', { sc: m.shareClass.id, from: 9000000000000000 }, { token });
+      const res = await gw.graphql(
+        'query($sc: String!, $from: EpochMs) { navHistory(shareClassId: $sc, startDate: $from, endDate: $from) { close } }',
+        { sc: m.shareClass.id, from: 9000000000000000 },
+        { token },
+      );
       expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
       expect(res.body.errors?.[0]?.message).toMatch(/epoch milliseconds from 0 to 253402300799999/);
     });
@@ -223,7 +259,14 @@ describe('Input hygiene at the edge', () => {
 });
 
 /** A request with exactly the given content type (or none) and body (or none). */
-function rawRequest(port: number, method: string, path: string, host: string, contentType: string | null, body: string | null): Promise<{ status: number; body: any }> {
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  host: string,
+  contentType: string | null,
+  body: string | null,
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { host };
   if (contentType) headers['content-type'] = contentType;
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));

@@ -67,7 +67,12 @@ async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
   const oneStep = await aOneStepOrder(gw, { distributor: a, investor, shareClass: shared });
   const { apiKey } = await aCredential(gw, a);
   const token = await gw.opsToken();
-  const hook = await asOps(gw, `mutation { registerWebhook(input: {distributorId: "${a.id}", event_type: "order.accepted", endpoint_url: "https://hooks.a-secret.example/in"}) { webhook { id } } }`, undefined, { authorization: `Bearer ${token}` });
+  const hook = await asOps(
+    gw,
+    `mutation { registerWebhook(input: {distributorId: "${a.id}", event_type: "order.accepted", endpoint_url: "https://hooks.a-secret.example/in"}) { webhook { id } } }`,
+    undefined,
+    { authorization: `Bearer ${token}` },
+  );
   const webhookId: string = hook.registerWebhook.webhook.id;
   const wallet = `0x${investor.id.toLowerCase().padStart(40, 'e')}`;
   const bToken = (await aTokenPair(gw, b)).accessToken;
@@ -135,7 +140,17 @@ async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
 
 /* ---- building a call of any root field from the schema ---- */
 
-const SCALAR_SAMPLES: Record<string, unknown> = { String: 'x', ID: 'x', Int: 1, Float: 1, Boolean: true, Decimal: '1', EpochMs: 1_700_000_000_000, JSONObject: {}, JSON: {} };
+const SCALAR_SAMPLES: Record<string, unknown> = {
+  String: 'x',
+  ID: 'x',
+  Int: 1,
+  Float: 1,
+  Boolean: true,
+  Decimal: '1',
+  EpochMs: 1_700_000_000_000,
+  JSONObject: {},
+  JSON: {},
+};
 
 function sampleInput(type: GraphQLInputType, name: string, values: Record<string, unknown>, depth = 0): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
@@ -261,7 +276,10 @@ describe('one trust boundary: every field and every route, as nobody and as anot
           body: r.method === 'POST' ? values : undefined,
         });
         expect(res.status).toBeLessThan(500);
-        expect({ route: `${surface} ${r.method} ${r.path}`, leaked: leaked(world, res.body.data) }).toEqual({ route: `${surface} ${r.method} ${r.path}`, leaked: [] });
+        expect({ route: `${surface} ${r.method} ${r.path}`, leaked: leaked(world, res.body.data) }).toEqual({
+          route: `${surface} ${r.method} ${r.path}`,
+          leaked: [],
+        });
       }
     }
   });
@@ -288,8 +306,17 @@ describe('one trust boundary: every field and every route, as nobody and as anot
       const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x'))));
       for (const crossSite of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
         // A's own host and credentials: the victim's browser would send them
-        const res = await gw.api(r.method, path, { host: world.aHost, headers: { ...(surface === 'O' ? bearer : {}), ...crossSite }, body: r.method === 'POST' ? values : undefined });
-        expect({ route: `${surface} ${r.method} ${r.path}`, crossSite, status: res.status, isError: res.body.isError }).toEqual({ route: `${surface} ${r.method} ${r.path}`, crossSite, status: 403, isError: true });
+        const res = await gw.api(r.method, path, {
+          host: world.aHost,
+          headers: { ...(surface === 'O' ? bearer : {}), ...crossSite },
+          body: r.method === 'POST' ? values : undefined,
+        });
+        expect({ route: `${surface} ${r.method} ${r.path}`, crossSite, status: res.status, isError: res.body.isError }).toEqual({
+          route: `${surface} ${r.method} ${r.path}`,
+          crossSite,
+          status: 403,
+          isError: true,
+        });
       }
     }
   });
@@ -307,8 +334,12 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     const asB = await subscribe(gw.port, unfiltered.query, {}, world.bToken);
     // A's book moves: an order transition, a NAV on A's own share class.
     const token = await gw.opsToken();
-    await asOps(gw, `mutation { rejectOneStepOrder(orderId: "${world.ordersOfA[1]}", reason: "walk") { status } }`, undefined, { authorization: `Bearer ${token}` }).catch(() => undefined);
-    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${world.values(false).shareClassId}", close: "2.75"}) { close } }`, undefined, { authorization: `Bearer ${token}` }).catch(() => undefined);
+    await asOps(gw, `mutation { rejectOneStepOrder(orderId: "${world.ordersOfA[1]}", reason: "walk") { status } }`, undefined, {
+      authorization: `Bearer ${token}`,
+    }).catch(() => undefined);
+    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${world.values(false).shareClassId}", close: "2.75"}) { close } }`, undefined, {
+      authorization: `Bearer ${token}`,
+    }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(leaked(world, asB.messages)).toEqual([]);
     await asB.close();
@@ -318,7 +349,9 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     const after = JSON.parse(await snapshotOfA()) as { id: string; status: string; history: string[] }[];
     const before = JSON.parse(bookOfA) as typeof after;
     // Only ops (the subscription walk) may have rejected A's one-step order.
-    expect(after.map((o) => ({ ...o, history: o.history.filter((s) => s !== 'rejected'), status: o.status === 'rejected' ? 'pending' : o.status }))).toEqual(before);
+    expect(after.map((o) => ({ ...o, history: o.history.filter((s) => s !== 'rejected'), status: o.status === 'rejected' ? 'pending' : o.status }))).toEqual(
+      before,
+    );
   });
 
   it('a distributor that is not active is refused on every door, with its status named', async () => {

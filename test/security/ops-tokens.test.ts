@@ -19,7 +19,12 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
   beforeAll(async () => {
     gw = await startTestGateway({ config: { opsTokenTtlSeconds: TTL_SECONDS } });
     const orm = gw.db.url ? await MikroORM.init({ ...ormOptions(gw.clock), clientUrl: gw.db.url, pool: { min: 0, max: 4 } }) : gw.db.orm;
-    const gateway = await createGateway({ config: { env: 'test', bodyLimit: '100kb', opsTokenTtlSeconds: TTL_SECONDS }, orm, clock: gw.clock, background: false });
+    const gateway = await createGateway({
+      config: { env: 'test', bodyLimit: '100kb', opsTokenTtlSeconds: TTL_SECONDS },
+      orm,
+      clock: gw.clock,
+      background: false,
+    });
     other = { gateway, orm, port: await gateway.listen(0, '127.0.0.1') };
   });
   afterAll(async () => {
@@ -90,7 +95,11 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
     const res = await onA(old, 'mutation { rotateOpsToken { name token expiresAt } }');
     expect(res.body.errors).toBeUndefined();
     const rotated = res.body.data.rotateOpsToken;
-    expect(rotated).toEqual({ name: 'console-7', token: expect.stringMatching(/^ops_[A-Za-z0-9_-]{43}$/), expiresAt: gw.clock.now().getTime() + TTL_SECONDS * 1000 });
+    expect(rotated).toEqual({
+      name: 'console-7',
+      token: expect.stringMatching(/^ops_[A-Za-z0-9_-]{43}$/),
+      expiresAt: gw.clock.now().getTime() + TTL_SECONDS * 1000,
+    });
     refused(await onB(old));
     refused(await onA(old));
     expect((await onB(rotated.token)).body.data).toEqual({ opsTokenName: 'console-7' });

@@ -54,18 +54,28 @@ describe('Answers of a production gateway', () => {
     const cases: Array<[unknown, string]> = [
       [{ query: 'query A { health { status } }', operationName: 'B' }, 'Unknown operation named "B".'],
       [{ query: 'query A { health { status } } query B { health { status } }' }, 'Must provide operation name if query contains multiple operations.'],
-      [{ query: 'subscription { orderUpdated { eventId } }' }, 'subscriptions are not served over HTTP: open a graphql-ws (graphql-transport-ws) socket on /graphql'],
+      [
+        { query: 'subscription { orderUpdated { eventId } }' },
+        'subscriptions are not served over HTTP: open a graphql-ws (graphql-transport-ws) socket on /graphql',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await post(body, { authorization: `Bearer ${await gw.opsToken()}` });
-      expect({ body, status: res.status, errors: res.body.errors }).toEqual({ body, status: 400, errors: [{ message, extensions: { code: expect.stringMatching(/^BAD_REQUEST$|^GRAPHQL_VALIDATION_FAILED$/) } }] });
+      expect({ body, status: res.status, errors: res.body.errors }).toEqual({
+        body,
+        status: 400,
+        errors: [{ message, extensions: { code: expect.stringMatching(/^BAD_REQUEST$|^GRAPHQL_VALIDATION_FAILED$/) } }],
+      });
     }
   });
 
   it('two anonymous operations are a validation error (400)', async () => {
     const res = await post({ query: '{ health { status } } { health { status } }' });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ message: 'This anonymous operation must be the only defined operation.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(res.body.errors[0]).toMatchObject({
+      message: 'This anonymous operation must be the only defined operation.',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
   });
 
   it('serves no Apollo landing page', async () => {
@@ -108,7 +118,8 @@ describe('Answers of a production gateway', () => {
     const scrape = async () => (await httpRequest(gw.port, 'GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text;
     await post({ query: 'query Warmup { health { status } }' });
     await post({ query: '{ nope }', operationName: 'Warmup' });
-    const successes = (text: string) => Number(/gateway_graphql_operation_duration_seconds_count\{operation="query health",outcome="success"\} (\d+)/.exec(text)?.[1]);
+    const successes = (text: string) =>
+      Number(/gateway_graphql_operation_duration_seconds_count\{operation="query health",outcome="success"\} (\d+)/.exec(text)?.[1]);
     const first = await scrape();
     const before = first.split('\n').filter((l) => l.startsWith('gateway_graphql_operation_duration_seconds')).length;
     for (let i = 0; i < 40; i++) {
@@ -125,7 +136,7 @@ describe('Answers of a production gateway', () => {
     expect(successes(text) - successes(first)).toBe(40);
   });
 
-  it('the console: no source maps, connect-src \'self\', no sign-in link meta tag', async () => {
+  it("the console: no source maps, connect-src 'self', no sign-in link meta tag", async () => {
     const index = await httpRequest(gw.port, 'GET', '/console/');
     expect(index.status).toBe(200);
     expect(index.text).not.toContain('console-sign-in-link');
@@ -143,7 +154,7 @@ describe('Answers of a development gateway (the conveniences, for contrast)', ()
   });
   afterAll(() => gw.close());
 
-  it('serves Apollo Sandbox, the console\'s source maps and sign-in link, and open metrics', async () => {
+  it("serves Apollo Sandbox, the console's source maps and sign-in link, and open metrics", async () => {
     const page = await httpRequest(gw.port, 'GET', '/graphql', { headers: { accept: 'text/html' } });
     expect(page.text).toMatch(/<html/i);
     const index = await httpRequest(gw.port, 'GET', '/console/');

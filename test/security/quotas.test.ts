@@ -46,7 +46,11 @@ const doors = {
   'REST O POST /user/register': (gw: Doors, c: Caller) =>
     gw.api('POST', '/user/register', { headers: c.bearer, body: { email: 'a@example.com', name: 'A', uniqueId: `u-${randomUUID()}` } }),
   'GraphQL mutation registerUser': (gw: Doors, c: Caller) =>
-    gw.graphql('mutation($i: RegisterUserInput!) { registerUser(input: $i) { userId } }', { i: { email: 'a@example.com', name: 'A', distributorId: shownId(c.distributor.id, 'distributor', 'O') } }, { token: c.token }),
+    gw.graphql(
+      'mutation($i: RegisterUserInput!) { registerUser(input: $i) { userId } }',
+      { i: { email: 'a@example.com', name: 'A', distributorId: shownId(c.distributor.id, 'distributor', 'O') } },
+      { token: c.token },
+    ),
 };
 type Door = keyof typeof doors;
 const DOORS = Object.keys(doors) as Door[];
@@ -62,11 +66,16 @@ function expectAccepted(door: Door, res: HttpResponse) {
 function expectRefused(door: Door, res: HttpResponse) {
   if (!door.startsWith('GraphQL')) return expectQuotaRefusal(res);
   expect(res.body.data).toBeNull();
-  expect(res.body.errors).toEqual([expect.objectContaining({ message: WRITE_QUOTA_MESSAGE, extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } })]);
+  expect(res.body.errors).toEqual([
+    expect.objectContaining({ message: WRITE_QUOTA_MESSAGE, extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }),
+  ]);
   expect(res.body.errors[0].extensions.retryAfter).toBeGreaterThanOrEqual(1);
 }
 
-const reads = (gw: TestGateway, c: Caller) => [gw.api('GET', '/funds/shareclass/all', { host: c.host }), gw.graphql('{ orders { items { id } } }', {}, { token: c.token })];
+const reads = (gw: TestGateway, c: Caller) => [
+  gw.api('GET', '/funds/shareclass/all', { host: c.host }),
+  gw.graphql('{ orders { items { id } } }', {}, { token: c.token }),
+];
 
 describe('write quota per distributor, behind every door', () => {
   let gw: TestGateway;
@@ -110,7 +119,14 @@ describe('write quota per distributor, behind every door', () => {
 
 /** A graphql-ws connection attempt: connected, or closed with its code and reason. */
 async function connect(port: number, token: string): Promise<{ client: Client; connected: boolean; code?: number; reason?: string }> {
-  const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({
+    url: `ws://127.0.0.1:${port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: false,
+    onNonLazyError: () => undefined,
+  });
   return new Promise((resolve) => {
     client.on('connected', () => resolve({ client, connected: true }));
     client.on('closed', (e) => resolve({ client, connected: false, code: (e as { code: number }).code, reason: (e as { reason: string }).reason }));
@@ -118,11 +134,15 @@ async function connect(port: number, token: string): Promise<{ client: Client; c
 }
 
 /** Subscribes on `client`: resolves 'open' once the server holds it (a probe query answered after it), or with its errors. */
-async function subscribeOn(client: Client): Promise<{ state: 'open'; stop: () => void } | { state: 'refused'; errors: { message: string; extensions?: Record<string, unknown> }[] }> {
+async function subscribeOn(
+  client: Client,
+): Promise<{ state: 'open'; stop: () => void } | { state: 'refused'; errors: { message: string; extensions?: Record<string, unknown> }[] }> {
   let refusal: { message: string; extensions?: Record<string, unknown> }[] | null = null;
   const stop = client.subscribe({ query: ORDER_UPDATES }, { next: () => undefined, error: (e) => (refusal = e as typeof refusal), complete: () => undefined });
   // Operations on one socket are taken in order: once a later query answers, the subscription was decided.
-  await new Promise<void>((resolve) => client.subscribe({ query: '{ health { status } }' }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
+  await new Promise<void>((resolve) =>
+    client.subscribe({ query: '{ health { status } }' }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }),
+  );
   return refusal ? { state: 'refused', errors: refusal } : { state: 'open', stop };
 }
 
@@ -167,7 +187,10 @@ describe('sockets and subscriptions per principal and per address', () => {
     const { client } = await connected(a.token);
     const subs = [await subscribeOn(client), await subscribeOn(client)];
     expect(subs.map((s) => s.state)).toEqual(['open', 'open']);
-    expect(await subscribeOn(client)).toEqual({ state: 'refused', errors: [{ message: 'too many open subscriptions for this principal', extensions: { code: 'RATE_LIMITED' } }] });
+    expect(await subscribeOn(client)).toEqual({
+      state: 'refused',
+      errors: [{ message: 'too many open subscriptions for this principal', extensions: { code: 'RATE_LIMITED' } }],
+    });
     (subs[0] as { stop: () => void }).stop();
     await eventuallyOpen(() => subscribeOn(client));
   });
@@ -212,12 +235,19 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
     const events = { redisUrl, redisChannelPrefix: `quota-test-${randomUUID()}:` };
     first = await startTestGateway({ config: { quotas: QUOTAS }, events });
     await first.reset();
-    second = await createGateway({ config: { env: 'test', bodyLimit: '100kb', quotas: QUOTAS }, orm: first.db.orm, clock: first.clock, events, background: false });
+    second = await createGateway({
+      config: { env: 'test', bodyLimit: '100kb', quotas: QUOTAS },
+      orm: first.db.orm,
+      clock: first.clock,
+      events,
+      background: false,
+    });
     const port = await second.listen(0, '127.0.0.1');
     secondDoors = {
       port,
       api: (method, path, opts) => httpRequest(port, method, `/api/v1${path}`, opts),
-      graphql: (query, variables, opts = {}) => httpRequest(port, 'POST', '/graphql', { body: { query, variables }, headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }),
+      graphql: (query, variables, opts = {}) =>
+        httpRequest(port, 'POST', '/graphql', { body: { query, variables }, headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }),
     };
   });
   afterAll(async () => {

@@ -75,30 +75,39 @@ describe('Ops roles, on every mutation of the schema', () => {
   });
 
   it('a schema with a mutation that has no role rule does not build', () => {
-    const fields = Object.keys(OPS_MUTATION_ROLES).map((name) => `${name}: Int`).join(' ');
+    const fields = Object.keys(OPS_MUTATION_ROLES)
+      .map((name) => `${name}: Int`)
+      .join(' ');
     const schema = buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} forcedTransfer: Int }`);
     expect(() => guardOpsRoles(schema)).toThrow('ops role rules are incomplete:\n- mutation forcedTransfer has no role rule (src/access/ops-roles.ts)');
   });
 
-  it.each(OPS_ROLES.map((r) => [r]))('a %s token is refused exactly the mutations its role does not reach; each call is in the audit log', async (role: OpsRole) => {
-    const token = await gw.opsTokenAs(`walker-${role}`, [role]);
-    const refused: string[] = [];
-    for (const field of MUTATIONS) {
-      const { query, variables } = callOf(field);
-      const res = await gw.graphql(query, variables, { token });
-      const error = res.body.errors?.[0];
-      const denied = error?.message === `the ${OPS_MUTATION_ROLES[field.name]} role is required` && error.extensions?.code === 'FORBIDDEN';
-      if (denied) refused.push(field.name);
-    }
-    const expected = MUTATIONS.filter((f) => !hasRole([role], OPS_MUTATION_ROLES[f.name])).map((f) => f.name);
-    expect(refused).toEqual(expected);
-    if (role === 'viewer') expect(refused).toEqual(expect.arrayContaining(['requestWalletRecovery', 'approveRequest', 'issueOpsToken', 'publishNav']));
-    if (role === 'admin') expect(refused).toEqual([]);
+  it.each(OPS_ROLES.map((r) => [r]))(
+    'a %s token is refused exactly the mutations its role does not reach; each call is in the audit log',
+    async (role: OpsRole) => {
+      const token = await gw.opsTokenAs(`walker-${role}`, [role]);
+      const refused: string[] = [];
+      for (const field of MUTATIONS) {
+        const { query, variables } = callOf(field);
+        const res = await gw.graphql(query, variables, { token });
+        const error = res.body.errors?.[0];
+        const denied = error?.message === `the ${OPS_MUTATION_ROLES[field.name]} role is required` && error.extensions?.code === 'FORBIDDEN';
+        if (denied) refused.push(field.name);
+      }
+      const expected = MUTATIONS.filter((f) => !hasRole([role], OPS_MUTATION_ROLES[f.name])).map((f) => f.name);
+      expect(refused).toEqual(expected);
+      if (role === 'viewer') expect(refused).toEqual(expect.arrayContaining(['requestWalletRecovery', 'approveRequest', 'issueOpsToken', 'publishNav']));
+      if (role === 'admin') expect(refused).toEqual([]);
 
-    const logged = await rawRows<{ operation: string; outcome: string; error_code: string | null }>(gw.em(), 'select operation, outcome, error_code from audit_log where principal = ? order by id', [`ops:walker-${role}`]);
-    expect(logged.map((r) => r.operation)).toEqual(MUTATIONS.map((f) => f.name));
-    expect(logged.filter((r) => r.error_code === 'FORBIDDEN' && refused.includes(r.operation)).map((r) => r.operation)).toEqual(refused);
-  });
+      const logged = await rawRows<{ operation: string; outcome: string; error_code: string | null }>(
+        gw.em(),
+        'select operation, outcome, error_code from audit_log where principal = ? order by id',
+        [`ops:walker-${role}`],
+      );
+      expect(logged.map((r) => r.operation)).toEqual(MUTATIONS.map((f) => f.name));
+      expect(logged.filter((r) => r.error_code === 'FORBIDDEN' && refused.includes(r.operation)).map((r) => r.operation)).toEqual(refused);
+    },
+  );
 
   it('me answers the caller and its roles', async () => {
     const token = await gw.opsTokenAs('desk', ['operator', 'approver']);
@@ -112,12 +121,20 @@ describe('Ops roles, on every mutation of the schema', () => {
     const m = await aMarket(em, gw.clock.now());
     await aHolding(em, m.investor, m.shareClass, '10');
     const token = await gw.opsTokenAs('socket-desk', ['operator']);
-    const client = createClient({ url: `ws://127.0.0.1:${gw.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${token}`, 'x-actor': 'ops:someone-else' }, retryAttempts: 0 });
+    const client = createClient({
+      url: `ws://127.0.0.1:${gw.port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${token}`, 'x-actor': 'ops:someone-else' },
+      retryAttempts: 0,
+    });
     try {
       // when it requests an adjustment
       const data = await new Promise<any>((resolve, reject) => {
         client.subscribe(
-          { query: `mutation($i: HoldingAdjustmentInput!) { requestHoldingAdjustment(input: $i) { id requestedBy } }`, variables: { i: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: '1', reason: 'socket' } } },
+          {
+            query: `mutation($i: HoldingAdjustmentInput!) { requestHoldingAdjustment(input: $i) { id requestedBy } }`,
+            variables: { i: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: '1', reason: 'socket' } },
+          },
           { next: (r) => (r.errors ? reject(new Error(JSON.stringify(r.errors))) : resolve(r.data)), error: reject, complete: () => undefined },
         );
       });

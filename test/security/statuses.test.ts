@@ -24,7 +24,10 @@ describe('statuses are enforced, and nobody reads anything', () => {
     const w = await aMarket(gw.em(), gw.clock.now());
     const order = await aTwoStepOrder(gw, w);
     const res = await gw.graphql(`{ order(id: "${order.orderId}") { status investor { email wallets { address } } distributor { hosts { hostname } } } }`);
-    expect(res.body).toEqual({ data: null, errors: [expect.objectContaining({ message: 'authentication required', extensions: { code: 'UNAUTHENTICATED' } })] });
+    expect(res.body).toEqual({
+      data: null,
+      errors: [expect.objectContaining({ message: 'authentication required', extensions: { code: 'UNAUTHENTICATED' } })],
+    });
   });
 
   it('a suspended distributor is refused on surface R, on surface O and on GraphQL; reactivated, it works again', async () => {
@@ -54,7 +57,10 @@ describe('statuses are enforced, and nobody reads anything', () => {
     const twoStep = await gw.api('POST', '/orders/subscribe', { host: w.hostA, body: subscribeBody(w) });
     expect(twoStep.status).toBe(409);
     expect(twoStep.body).toEqual({ isError: true, errorMsg: `share class ${w.shareClass.id} is closed: it takes no new orders`, data: {} });
-    const oneStep = await gw.api('POST', '/orders/subscribe', { host: w.hostA, body: { distributorId: w.distributor.id, investorId: w.investor.id, shareClassId: w.shareClass.id, amount: 100 } });
+    const oneStep = await gw.api('POST', '/orders/subscribe', {
+      host: w.hostA,
+      body: { distributorId: w.distributor.id, investorId: w.investor.id, shareClassId: w.shareClass.id, amount: 100 },
+    });
     expect([oneStep.status, oneStep.body.errorMsg]).toEqual([409, `share class ${w.shareClass.id} is closed: it takes no new orders`]);
   });
 
@@ -65,7 +71,10 @@ describe('statuses are enforced, and nobody reads anything', () => {
     expect([r.status, r.body.errorMsg]).toEqual([409, `investor ${w.investor.id} is blocked: it places no orders`]);
     const headers = await bearerOf(gw, w.distributor);
     const userId = w.investor.id.replace(/^IN/, 'US');
-    const o = await gw.api('POST', '/orders/redeem', { headers, body: { distributorId: w.distributor.id.replace(/^DT/, 'PT'), userId, shareClassId: w.shareClass.id, tokenCount: 1 } });
+    const o = await gw.api('POST', '/orders/redeem', {
+      headers,
+      body: { distributorId: w.distributor.id.replace(/^DT/, 'PT'), userId, shareClassId: w.shareClass.id, tokenCount: 1 },
+    });
     expect([o.status, o.body.errorMsg]).toEqual([409, `investor ${userId} is blocked: it places no orders`]);
   });
 });

@@ -34,7 +34,14 @@ function openToOthers(dir: string): string[] {
 
 describe('the embedded chain of a development start', () => {
   const root = mkdtempSync(join(tmpdir(), 'gw-own-'));
-  const env = { APP_ENV: 'development', DATABASE_URL: undefined, DATA_DIR: join(root, 'pglite'), CHAIN_DATA_DIR: join(root, 'anvil'), SEED_DEMO: 'true', SUPPLY_SIMULATOR: 'false' };
+  const env = {
+    APP_ENV: 'development',
+    DATABASE_URL: undefined,
+    DATA_DIR: join(root, 'pglite'),
+    CHAIN_DATA_DIR: join(root, 'anvil'),
+    SEED_DEMO: 'true',
+    SUPPLY_SIMULATOR: 'false',
+  };
   const lockFile = join(root, 'anvil', 'anvil.lock');
   let gw: ChildGateway | null = null;
   afterAll(async () => {
@@ -56,7 +63,7 @@ describe('the embedded chain of a development start', () => {
     gw = await startChildGateway(env);
   }, 240_000);
 
-  it('ends with its gateway, even a SIGKILLed one, and the next start loads the register\'s last block', async () => {
+  it("ends with its gateway, even a SIGKILLed one, and the next start loads the register's last block", async () => {
     const { pid } = JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number };
     expect(alive(pid)).toBe(true);
     // when the gateway is killed without a chance to stop anything
@@ -66,7 +73,11 @@ describe('the embedded chain of a development start', () => {
     await eventually('the anvil of the killed gateway to end', async () => !alive(pid), 10_000);
     // and the register's last mined transaction…
     const db = await openDatabase({ databaseUrl: null, dataDir: env.DATA_DIR, poolMax: 2, clock: systemClock });
-    const [last] = await db.orm.em.fork().execute<{ hash: string; block_number: string }[]>(`select hash, block_number from chain_transaction where block_number is not null order by block_number desc limit 1`);
+    const [last] = await db.orm.em
+      .fork()
+      .execute<{ hash: string; block_number: string }[]>(
+        `select hash, block_number from chain_transaction where block_number is not null order by block_number desc limit 1`,
+      );
     await db.close();
     expect(last).toBeDefined();
     // …is on the chain of the next start

@@ -18,12 +18,23 @@ describe('a first development start', () => {
   });
 
   it('logs no warning or error line during its start and its first seconds', async () => {
-    gw = await startChildGateway({ APP_ENV: 'development', DATABASE_URL: undefined, DATA_DIR: join(root, 'pglite'), CHAIN_DATA_DIR: join(root, 'anvil'), SEED_DEMO: undefined, SUPPLY_SIMULATOR: undefined, LOG_LEVEL: 'info' });
+    gw = await startChildGateway({
+      APP_ENV: 'development',
+      DATABASE_URL: undefined,
+      DATA_DIR: join(root, 'pglite'),
+      CHAIN_DATA_DIR: join(root, 'anvil'),
+      SEED_DEMO: undefined,
+      SUPPLY_SIMULATOR: undefined,
+      LOG_LEVEL: 'info',
+    });
     // the demo orders are placed before the gateway says it is up; then the follower, the
     // reconciliation (held until the demo's tokens were deployed) and the relay run their first passes
     expect(gw.output()).toContain('"msg":"demo orders placed"');
     await new Promise((r) => setTimeout(r, 10_000));
-    const loud = gw.output().split('\n').filter((l) => /^\{.*"level":(40|50|60)/.test(l));
+    const loud = gw
+      .output()
+      .split('\n')
+      .filter((l) => /^\{.*"level":(40|50|60)/.test(l));
     expect(loud).toEqual([]);
   }, 240_000);
 });

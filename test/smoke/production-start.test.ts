@@ -28,7 +28,14 @@ const KEYS = {
 
 /** Runs the built gateway to its end (a refusal ends it at once) and returns its exit code and stderr. */
 function refusedStart(env: Record<string, string | undefined>): { status: number | null; stderr: string; stdout: string } {
-  const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...KEYS, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never-reached', ...env };
+  const full: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ...KEYS,
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never-reached',
+    ...env,
+  };
   for (const [k, v] of Object.entries(full)) if (v === undefined) delete full[k];
   delete full.NODE_OPTIONS;
   return spawnSync(process.execPath, [MAIN], { env: full, encoding: 'utf8', timeout: 30_000 });
@@ -106,7 +113,7 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     expect(gw.output()).not.toMatch(/#token=|Bearer ops_|x-api-secret/);
   });
 
-  it('serves no Apollo landing page, no console source maps, no sign-in link meta tag; the console\'s CSP connects to itself only', async () => {
+  it("serves no Apollo landing page, no console source maps, no sign-in link meta tag; the console's CSP connects to itself only", async () => {
     const landing = await httpRequest(gw.port, 'GET', '/graphql', { headers: { accept: 'text/html' } });
     expect(landing.text).not.toMatch(/<html|<script|embeddable|apollographql\.com/i);
     const index = await httpRequest(gw.port, 'GET', '/console/');
@@ -135,7 +142,10 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     for (const res of answers) expect({ status: res.status, leak: LEAK.exec(res.text)?.[0] ?? null }).toEqual({ status: expect.any(Number), leak: null });
     expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 401, 400, 400]);
     // introspection is refused
-    const schema = await httpRequest(gw.port, 'POST', '/graphql', { body: { query: '{ __schema { types { name } } }' }, headers: { authorization: `Bearer ${ops}` } });
+    const schema = await httpRequest(gw.port, 'POST', '/graphql', {
+      body: { query: '{ __schema { types { name } } }' },
+      headers: { authorization: `Bearer ${ops}` },
+    });
     expect(schema.status).toBe(400);
   });
 
@@ -152,7 +162,13 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
   });
 
   it('a development start on this database (real data) hands out no credentials', async () => {
-    const dev = await startChildGateway({ APP_ENV: 'development', DATABASE_URL: db.url!, CHAIN_DATA_DIR: 'none', SUPPLY_SIMULATOR: 'false', LOG_LEVEL: 'warn' });
+    const dev = await startChildGateway({
+      APP_ENV: 'development',
+      DATABASE_URL: db.url!,
+      CHAIN_DATA_DIR: 'none',
+      SUPPLY_SIMULATOR: 'false',
+      LOG_LEVEL: 'warn',
+    });
     try {
       expect(dev.output()).not.toMatch(/#token=|Bearer ops_|x-api-secret/);
       expect(await db.orm.em.fork().count(ApiCredential, {})).toBe(0);

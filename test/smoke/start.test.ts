@@ -12,7 +12,14 @@ import { httpRequest } from '../support/http';
 
 /** The built gateway on the embedded database in `dataDir`, as `npm start` runs it. */
 const start = (dataDir: string) =>
-  startChildGateway({ DATA_DIR: dataDir, CHAIN_DATA_DIR: join(dataDir, 'anvil'), APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined, CHAINS: undefined });
+  startChildGateway({
+    DATA_DIR: dataDir,
+    CHAIN_DATA_DIR: join(dataDir, 'anvil'),
+    APP_ENV: 'development',
+    SEED_DEMO: undefined,
+    DATABASE_URL: undefined,
+    CHAINS: undefined,
+  });
 
 /** SIGTERM; resolves with the exit code. */
 const stop = (child: ChildProcess) =>
@@ -42,11 +49,19 @@ describe('npm start on the embedded database', () => {
     const page = await httpRequest(first.port, 'GET', consolePath);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<div id="root"></div>');
-    const who = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ opsTokenName me { roles } }' }, headers: { authorization: `Bearer ${consoleToken}` } });
+    const who = await httpRequest(first.port, 'POST', '/graphql', {
+      body: { query: '{ opsTokenName me { roles } }' },
+      headers: { authorization: `Bearer ${consoleToken}` },
+    });
     expect(who.body).toEqual({ data: { opsTokenName: 'demo-console', me: { roles: ['admin'] } } });
     // and a second principal, approver only, so the demo can approve what the admin requests (four eyes)
-    const [, approverToken] = /Console http:\/\/127\.0\.0\.1:\d+\/console\/#token=(ops_\S+)   \(signs in as a second ops principal, role approver/.exec(first.output())!;
-    const approver = await httpRequest(first.port, 'POST', '/graphql', { body: { query: '{ me { principal roles } }' }, headers: { authorization: `Bearer ${approverToken}` } });
+    const [, approverToken] = /Console http:\/\/127\.0\.0\.1:\d+\/console\/#token=(ops_\S+)   \(signs in as a second ops principal, role approver/.exec(
+      first.output(),
+    )!;
+    const approver = await httpRequest(first.port, 'POST', '/graphql', {
+      body: { query: '{ me { principal roles } }' },
+      headers: { authorization: `Bearer ${approverToken}` },
+    });
     expect(approver.body).toEqual({ data: { me: { principal: 'ops:demo-approver', roles: ['approver'] } } });
     const list = await httpRequest(first.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'localhost' });
     expect(list.body.data.count).toBe(2);
@@ -54,9 +69,14 @@ describe('npm start on the embedded database', () => {
     const [, apiKey, apiSecret] = /x-api-key (\S+) and x-api-secret (\S+)/.exec(first.output())!;
     const token = await httpRequest(first.port, 'POST', '/api/v1/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
     expect(token.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
-    const assets = await httpRequest(first.port, 'GET', '/api/v1/assets/shareclass/all', { headers: { authorization: `Bearer ${token.body.data.accessToken}` } });
+    const assets = await httpRequest(first.port, 'GET', '/api/v1/assets/shareclass/all', {
+      headers: { authorization: `Bearer ${token.body.data.accessToken}` },
+    });
     expect(assets.body.data.count).toBe(2);
-    const registered = await httpRequest(first.port, 'POST', '/api/v1/investor/register', { host: '127.0.0.1', body: { distributorId: 'DT000001', externalInvestorId: 'smoke' } });
+    const registered = await httpRequest(first.port, 'POST', '/api/v1/investor/register', {
+      host: '127.0.0.1',
+      body: { distributorId: 'DT000001', externalInvestorId: 'smoke' },
+    });
     expect(registered.status).toBe(200);
     expect(await stop(first.child)).toBe(0);
 
@@ -66,7 +86,10 @@ describe('npm start on the embedded database', () => {
     expect(stale.status).toBe(401);
     const history = await httpRequest(second.port, 'GET', '/api/v1/funds/shareclass/nav/history?shareClassId=SC000001', { host: 'localhost' });
     expect(history.body.data).toHaveLength(100);
-    const again = await httpRequest(second.port, 'POST', '/api/v1/investor/register', { host: 'localhost', body: { distributorId: 'DT000001', externalInvestorId: 'smoke' } });
+    const again = await httpRequest(second.port, 'POST', '/api/v1/investor/register', {
+      host: 'localhost',
+      body: { distributorId: 'DT000001', externalInvestorId: 'smoke' },
+    });
     // The first registration survived the restart: the sequence moved on.
     expect(Number(again.body.data.investorId.slice(2))).toBeGreaterThan(Number(registered.body.data.investorId.slice(2)));
     expect(await stop(second.child)).toBe(0);

@@ -12,7 +12,13 @@ import { httpRequest } from '../support/http';
 
 /** The built gateway as `npm start` runs it in development, with the simulator it starts. */
 async function start(dataDir: string) {
-  const gateway = await startChildGateway({ DATA_DIR: dataDir, APP_ENV: 'development', SEED_DEMO: undefined, DATABASE_URL: undefined, SUPPLY_PROVIDERS: undefined });
+  const gateway = await startChildGateway({
+    DATA_DIR: dataDir,
+    APP_ENV: 'development',
+    SEED_DEMO: undefined,
+    DATABASE_URL: undefined,
+    SUPPLY_PROVIDERS: undefined,
+  });
   const simUrl = /Supply\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(gateway.output())![1];
   return { ...gateway, simUrl };
 }
@@ -24,7 +30,9 @@ describe('npm start with the provider simulator', () => {
   it('pushes the demo subscription to the simulator and takes its signed outcome back', async () => {
     const { child, port, simUrl } = await start(dataDir);
     try {
-      const created = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', { body: { distributorId: 'DT000001', investorId: 'IN000001', shareClassId: 'SC000001', amountSubscription: 1000 } });
+      const created = await httpRequest(port, 'POST', '/api/v1/orders/subscribe', {
+        body: { distributorId: 'DT000001', investorId: 'IN000001', shareClassId: 'SC000001', amountSubscription: 1000 },
+      });
       expect(created.body.data.status).toBe('created');
       const orderId = created.body.data.orderId;
       const pushed = await httpRequest(port, 'POST', `/api/v1/orders/subscriptions/push/${orderId}`);

@@ -37,14 +37,21 @@ describe('Supply-side outcomes', () => {
   }
 
   const history = async (orderId: string) =>
-    (await gw.em().find(OrderStatusEntry, { order: orderId }, { orderBy: { at: 'asc' } })).map((e) => ({ status: e.status, by: e.by, note: e.note ?? undefined }));
+    (await gw.em().find(OrderStatusEntry, { order: orderId }, { orderBy: { at: 'asc' } })).map((e) => ({
+      status: e.status,
+      by: e.by,
+      note: e.note ?? undefined,
+    }));
 
   /** A callback signed with `secret` at `t`, sent as is. */
   function callback(body: unknown, opts: { secret?: string; t?: number; signedBody?: string; provider?: string; header?: string | null } = {}) {
     const raw = JSON.stringify(body);
     const t = opts.t ?? gw.clock.now().getTime();
     const signature = opts.header === null ? undefined : (opts.header ?? signPayload(opts.secret ?? SIM_SECRET, t, opts.signedBody ?? raw));
-    return httpRequest(gw.port, 'POST', `/supply/callbacks/${opts.provider ?? SIM}`, { raw, headers: { 'content-type': 'application/json', ...(signature ? { 'x-supply-signature': signature } : {}) } });
+    return httpRequest(gw.port, 'POST', `/supply/callbacks/${opts.provider ?? SIM}`, {
+      raw,
+      headers: { 'content-type': 'application/json', ...(signature ? { 'x-supply-signature': signature } : {}) },
+    });
   }
 
   describe('the provider callback', () => {
@@ -88,7 +95,10 @@ describe('Supply-side outcomes', () => {
     it('a repeated delivery changes nothing; an outcome out of order is 409', async () => {
       const { orderId, ref } = await pushed();
       const early = await sim.sendOutcome(ref, { status: 'settled' });
-      expect(early).toEqual({ status: 409, body: { isError: true, errorMsg: 'Cannot record supply outcome "settled" for subscription in status "submitted"', data: {} } });
+      expect(early).toEqual({
+        status: 409,
+        body: { isError: true, errorMsg: 'Cannot record supply outcome "settled" for subscription in status "submitted"', data: {} },
+      });
       await sim.sendOutcome(ref, { status: 'accepted' });
       const again = await sim.sendOutcome(ref, { status: 'accepted' });
       expect(again.status).toBe(200);
@@ -154,7 +164,10 @@ describe('Supply-side outcomes', () => {
         ],
       });
       const early = await gw.graphql(MUTATION, { input: { orderId, outcome: 'rejected' } }, { token });
-      expect(early.body.errors![0]).toMatchObject({ message: 'Cannot record supply outcome "rejected" for subscription in status "accepted"', extensions: { code: 'CONFLICT' } });
+      expect(early.body.errors![0]).toMatchObject({
+        message: 'Cannot record supply outcome "rejected" for subscription in status "accepted"',
+        extensions: { code: 'CONFLICT' },
+      });
     });
 
     it('is refused without an ops token', async () => {

@@ -17,7 +17,13 @@ export function approverToken(gw: TestGateway): Promise<string> {
  * `test-ops`, then approves it as `test-approver`. Answers both responses; the first failing one
  * stops there.
  */
-export async function requestedAndApproved(gw: TestGateway, requestMutation: string, field: string, variables: Record<string, unknown>, headers?: Record<string, string>) {
+export async function requestedAndApproved(
+  gw: TestGateway,
+  requestMutation: string,
+  field: string,
+  variables: Record<string, unknown>,
+  headers?: Record<string, string>,
+) {
   const requested = await gw.graphql(requestMutation, variables, { token: await gw.opsToken(), headers });
   if (requested.body.errors?.length) return { requested, approved: null };
   const id = requested.body.data![field].id as string;
@@ -26,7 +32,13 @@ export async function requestedAndApproved(gw: TestGateway, requestMutation: str
 }
 
 /** The approved call's answer, or its errors (message, code) as the old direct mutation answered them. */
-export async function approvedCall(gw: TestGateway, requestMutation: string, field: string, variables: Record<string, unknown>, headers?: Record<string, string>): Promise<{ result?: any; errors?: any[] }> {
+export async function approvedCall(
+  gw: TestGateway,
+  requestMutation: string,
+  field: string,
+  variables: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Promise<{ result?: any; errors?: any[] }> {
   const { requested, approved } = await requestedAndApproved(gw, requestMutation, field, variables, headers);
   if (!approved) return { errors: requested.body.errors };
   if (approved.body.errors?.length) return { errors: approved.body.errors };

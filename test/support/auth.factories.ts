@@ -11,7 +11,10 @@ export async function aCredential(gw: TestGateway, distributor: Distributor) {
 }
 
 /** A fresh token pair for `distributor`, obtained through `POST /auth/token`. */
-export async function aTokenPair(gw: TestGateway, distributor: Distributor): Promise<{ accessToken: string; refreshToken: string; apiKey: string; apiSecret: string }> {
+export async function aTokenPair(
+  gw: TestGateway,
+  distributor: Distributor,
+): Promise<{ accessToken: string; refreshToken: string; apiKey: string; apiSecret: string }> {
   const { apiKey, apiSecret } = await aCredential(gw, distributor);
   const res = await gw.api('POST', '/auth/token', { headers: { 'x-api-key': apiKey, 'x-api-secret': apiSecret } });
   if (res.status !== 200) throw new Error(`token request failed: ${res.text}`);

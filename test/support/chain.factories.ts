@@ -29,14 +29,25 @@ export async function aChainMarket(gw: TestGateway) {
     { sc: shareClass.id },
   );
   if (deployed.errors) throw new Error(JSON.stringify(deployed.errors));
-  return { em, shareClass, distributor, investor, token: deployed.data.deployToken as { id: string; contractAddress: string; identityRegistry: string; decimals: number } };
+  return {
+    em,
+    shareClass,
+    distributor,
+    investor,
+    token: deployed.data.deployToken as { id: string; contractAddress: string; identityRegistry: string; decimals: number },
+  };
 }
 
 /** Adds the investor's wallet on chain 31337 as whitelisted: `pending` at once, then `whitelisted` once registered on chain. */
 export async function aWhitelistedWallet(gw: TestGateway, investorId: string, address: string): Promise<InvestorWallet> {
-  const added = await opsCall(gw, `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`, { i: investorId, a: address });
+  const added = await opsCall(
+    gw,
+    `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`,
+    { i: investorId, a: address },
+  );
   if (added.errors) throw new Error(JSON.stringify(added.errors));
-  if (added.data.addInvestorWallet.status !== 'pending') throw new Error(`a wallet being whitelisted on chain reads pending, got ${added.data.addInvestorWallet.status}`);
+  if (added.data.addInvestorWallet.status !== 'pending')
+    throw new Error(`a wallet being whitelisted on chain reads pending, got ${added.data.addInvestorWallet.status}`);
   return eventually('the wallet whitelisted on chain', async () => {
     const w = await gw.em().findOneOrFail(InvestorWallet, { investor: investorId, chainId: '31337', status: { $ne: WalletStatus.removed } });
     if (w.chainError) throw new Error(w.chainError);
@@ -46,7 +57,10 @@ export async function aWhitelistedWallet(gw: TestGateway, investorId: string, ad
 
 /** The market's investor and three more of its distributor, each with a random wallet whitelisted on chain 31337. */
 export async function fourWhitelistedInvestors(gw: TestGateway, m: Awaited<ReturnType<typeof aChainMarket>>) {
-  const investors = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }))))];
+  const investors = [
+    m.investor,
+    ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null })))),
+  ];
   const wallets = new Map<string, string>();
   for (const inv of investors) {
     const address = randomWallet();
@@ -92,7 +106,15 @@ export async function behindTheGateway(gw: TestGateway, rpcUrl: string, to: stri
 }
 
 /** Sends a call from `account` and waits for its receipt, which must succeed; with a `tip` (priority fee, wei) it returns once sent, for a block mined later. */
-export async function sendAs(account: Account, rpcUrl: string, to: string, abi: Abi, functionName: string, args: readonly unknown[], tip?: bigint): Promise<Hex> {
+export async function sendAs(
+  account: Account,
+  rpcUrl: string,
+  to: string,
+  abi: Abi,
+  functionName: string,
+  args: readonly unknown[],
+  tip?: bigint,
+): Promise<Hex> {
   const { pub } = chainClients(rpcUrl);
   const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
   const fees = tip === undefined ? {} : { maxPriorityFeePerGas: tip, maxFeePerGas: tip * 2n + (await pub.getGasPrice()) };

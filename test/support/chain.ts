@@ -44,7 +44,12 @@ export async function testChains(over: Partial<ChainConfig> = {}): Promise<Chain
 }
 
 /** Reads the worker's chain, and drives anvil (mining, dropping, reorgs) for the drills. */
-const anvilChain = defineChain({ id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] } } });
+const anvilChain = defineChain({
+  id: 31337,
+  name: 'anvil',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [] } },
+});
 
 export type ChainClients = ReturnType<typeof chainClients>;
 
@@ -56,8 +61,10 @@ export function chainClients(rpcUrl: string) {
   return {
     pub,
     test,
-    balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>,
-    read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) => pub.readContract({ address: to as Hex, abi: abi as never, functionName, args }) as Promise<T>,
+    balanceOf: (token: string, wallet: string) =>
+      pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>,
+    read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) =>
+      pub.readContract({ address: to as Hex, abi: abi as never, functionName, args }) as Promise<T>,
   };
 }
 

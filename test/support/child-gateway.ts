@@ -24,7 +24,16 @@ export interface ChildGateway {
 
 /** `env` overrides the test environment; an `undefined` value removes a variable (e.g. DATABASE_URL). */
 export function startChildGateway(env: Record<string, string | undefined>): Promise<ChildGateway> {
-  const full = { ...process.env, PORT: '0', HOST: '127.0.0.1', APP_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...SUITE_QUOTAS, ...env } as NodeJS.ProcessEnv;
+  const full = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    APP_ENV: 'test',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...SUITE_QUOTAS,
+    ...env,
+  } as NodeJS.ProcessEnv;
   delete full.NODE_OPTIONS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
   const child = spawn(process.execPath, [MAIN], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -33,7 +33,9 @@ export function consolePage(page: Page) {
 export const consoleUrl = (gw: Pick<TestGateway, 'port'>, hash = '') => `http://127.0.0.1:${gw.port}/console/${hash}`;
 
 /** A fresh browser on a test gateway's console, signed in as ops: where every console test starts. */
-export async function signedInConsole(gw: Pick<TestGateway, 'port' | 'opsToken'>): Promise<{ browser: Browser; page: Page; ui: ReturnType<typeof consolePage> }> {
+export async function signedInConsole(
+  gw: Pick<TestGateway, 'port' | 'opsToken'>,
+): Promise<{ browser: Browser; page: Page; ui: ReturnType<typeof consolePage> }> {
   const browser = await launchBrowser();
   const page = await newPage(browser);
   page.setDefaultTimeout(10_000);

@@ -26,7 +26,10 @@ let operations: Record<Surface, Map<string, Operation[]>> | null = null;
 
 function load(): Record<Surface, Map<string, Operation[]>> {
   const out = { R: new Map<string, Operation[]>(), O: new Map<string, Operation[]>() };
-  for (const [surface, routes] of [['R', SURFACE_R], ['O', SURFACE_O]] as const) {
+  for (const [surface, routes] of [
+    ['R', SURFACE_R],
+    ['O', SURFACE_O],
+  ] as const) {
     const doc = openApiDocument(surface, routes) as { paths: Record<string, Record<string, Operation>> };
     for (const [path, methods] of Object.entries(doc.paths)) {
       const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
@@ -75,17 +78,22 @@ export function assertMatchesContract(method: string, pathAndQuery: string, opts
     return;
   }
   const response = op.responses[String(res.status)];
-  if (!response) throw new Error(`${where}: status not documented for this operation (${Object.keys(op.responses).join(', ')}); body ${res.text.slice(0, 300)}`);
+  if (!response)
+    throw new Error(`${where}: status not documented for this operation (${Object.keys(op.responses).join(', ')}); body ${res.text.slice(0, 300)}`);
   const schema = response.content?.['application/json']?.schema;
   if (!schema) return;
   const validate = validatorFor(schema);
   if (!validate(res.body)) {
-    throw new Error(`${where}: response drifts from the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${res.text.slice(0, 600)}`);
+    throw new Error(
+      `${where}: response drifts from the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${res.text.slice(0, 600)}`,
+    );
   }
   const documented = response['x-errorMsg'];
   const message = (res.body as { errorMsg?: unknown } | null)?.errorMsg;
   if (documented && typeof message === 'string' && !documented.some((d) => messagePattern(d).test(message))) {
-    throw new Error(`${where}: errorMsg ${JSON.stringify(message)} is not among the documented ones of this operation and status: ${JSON.stringify(documented)}`);
+    throw new Error(
+      `${where}: errorMsg ${JSON.stringify(message)} is not among the documented ones of this operation and status: ${JSON.stringify(documented)}`,
+    );
   }
   recordExample(op.key, res);
 }

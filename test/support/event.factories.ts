@@ -43,7 +43,14 @@ export async function aPendingOrder(orm: MikroORM, parties: OrderParties, now: D
 }
 
 /** Moves an order, in a transaction of its own, as an ops decision or a settlement would. */
-export async function moveOrder(orm: MikroORM, orderId: string, status: OrderStatus, now: Date, details: Record<string, unknown> = {}, note?: string): Promise<void> {
+export async function moveOrder(
+  orm: MikroORM,
+  orderId: string,
+  status: OrderStatus,
+  now: Date,
+  details: Record<string, unknown> = {},
+  note?: string,
+): Promise<void> {
   await runInScope({ actor: 'ops-test' }, () =>
     orm.em.fork().transactional(async (tem: EntityManager) => {
       const order = await tem.findOneOrFail(Order, orderId);

@@ -37,10 +37,7 @@ export async function aFund(em: EntityManager, over: Partial<Fund> = {}): Promis
 }
 
 /** A complete share class with a primary token on `CHAIN` (its defaultChainId). */
-export async function aShareClass(
-  em: EntityManager,
-  over: Partial<ShareClass> & { chainId?: string; tokenDecimals?: number } = {},
-): Promise<ShareClass> {
+export async function aShareClass(em: EntityManager, over: Partial<ShareClass> & { chainId?: string; tokenDecimals?: number } = {}): Promise<ShareClass> {
   return asFactory(async () => {
     const { chainId = CHAIN, tokenDecimals = 6, ...fields } = over;
     const fund = fields.fund ?? (await aFund(em));
@@ -65,7 +62,16 @@ export async function aShareClass(
       ...fields,
       fund,
     });
-    em.create(Token, { id: await nextId(em, 'TK'), shareClass: sc, chainId, contractAddress: `0x${sc.id.toLowerCase().padStart(40, '0')}`, name: 'Test Token', symbol: 'TT', decimals: tokenDecimals, isPrimary: true });
+    em.create(Token, {
+      id: await nextId(em, 'TK'),
+      shareClass: sc,
+      chainId,
+      contractAddress: `0x${sc.id.toLowerCase().padStart(40, '0')}`,
+      name: 'Test Token',
+      symbol: 'TT',
+      decimals: tokenDecimals,
+      isPrimary: true,
+    });
     await em.flush();
     return sc;
   });
@@ -73,7 +79,17 @@ export async function aShareClass(
 
 export async function aNav(em: EntityManager, shareClass: ShareClass, close: string, publishedAt: Date): Promise<Nav> {
   return asFactory(async () => {
-    const nav = em.create(Nav, { shareClass, entryId: entryIdOf(publishedAt), close, open: close, high: close, low: close, currency: shareClass.currency, volume: '0', publishedAt });
+    const nav = em.create(Nav, {
+      shareClass,
+      entryId: entryIdOf(publishedAt),
+      close,
+      open: close,
+      high: close,
+      low: close,
+      currency: shareClass.currency,
+      volume: '0',
+      publishedAt,
+    });
     await em.flush();
     return nav;
   });
@@ -90,7 +106,12 @@ export async function aDistributor(em: EntityManager, hosts: string[] = [], over
   });
 }
 
-export async function aGrant(em: EntityManager, distributor: Distributor, shareClass: ShareClass, deliveryMode = DeliveryMode.passthrough): Promise<ShareClassGrant> {
+export async function aGrant(
+  em: EntityManager,
+  distributor: Distributor,
+  shareClass: ShareClass,
+  deliveryMode = DeliveryMode.passthrough,
+): Promise<ShareClassGrant> {
   return asFactory(async () => {
     const grant = em.create(ShareClassGrant, { distributor, shareClass, deliveryMode });
     await em.flush();
@@ -105,12 +126,25 @@ export async function anInvestor(
   opts: { grants?: ShareClass[]; walletChain?: string | null; walletStatus?: WalletStatus; over?: Partial<Investor> } = {},
 ): Promise<Investor> {
   return asFactory(async () => {
-    const investor = em.create(Investor, { id: await nextId(em, 'IN'), distributor, externalInvestorId: 'ext-1', email: 'investor@example.com', countryCode: 'LU', ...opts.over });
+    const investor = em.create(Investor, {
+      id: await nextId(em, 'IN'),
+      distributor,
+      externalInvestorId: 'ext-1',
+      email: 'investor@example.com',
+      countryCode: 'LU',
+      ...opts.over,
+    });
     for (const shareClass of opts.grants ?? []) em.create(InvestorGrant, { investor, shareClass });
     const chain = opts.walletChain === undefined ? CHAIN : opts.walletChain;
     if (chain !== null) {
       const status = opts.walletStatus ?? WalletStatus.whitelisted;
-      em.create(InvestorWallet, { investor, chainId: chain, address: `0x${investor.id.toLowerCase().padStart(40, 'e')}`, status, whitelistedAt: status === WalletStatus.whitelisted ? new Date() : undefined });
+      em.create(InvestorWallet, {
+        investor,
+        chainId: chain,
+        address: `0x${investor.id.toLowerCase().padStart(40, 'e')}`,
+        status,
+        whitelistedAt: status === WalletStatus.whitelisted ? new Date() : undefined,
+      });
     }
     await em.flush();
     return investor;
@@ -119,7 +153,9 @@ export async function anInvestor(
 
 /** A holding of `balance` tokens, one lot settled at `settledAt` (lock-up counts from it; default now). */
 export async function aHolding(em: EntityManager, investor: Investor, shareClass: ShareClass, balance: string, settledAt = new Date()): Promise<void> {
-  return asFactory(() => em.transactional((tem) => bookOpening(tem, { investorId: investor.id, shareClassId: shareClass.id, quantity: balance, settledAt, at: new Date() })));
+  return asFactory(() =>
+    em.transactional((tem) => bookOpening(tem, { investorId: investor.id, shareClassId: shareClass.id, quantity: balance, settledAt, at: new Date() })),
+  );
 }
 
 /**

@@ -103,7 +103,14 @@ export function baseValue(field: string, ctx: World, surface: 'R' | 'O'): unknow
 }
 
 /** Path parameters get ids that are well formed but missing: nothing is pushed or delivered for real. */
-export const PATH_BASE: Record<string, string> = { shareClassId: 'SC999999', orderId: 'OR999999', id: 'OR999999', investorId: 'IN999999', distributorId: 'DT999999', userId: 'US999999' };
+export const PATH_BASE: Record<string, string> = {
+  shareClassId: 'SC999999',
+  orderId: 'OR999999',
+  id: 'OR999999',
+  investorId: 'IN999999',
+  distributorId: 'DT999999',
+  userId: 'US999999',
+};
 
 export interface World {
   distributorId: string;
@@ -118,7 +125,13 @@ export async function fuzzWorld(gw: TestGateway): Promise<World> {
   const now = new Date(Date.UTC(2030, 0, 2, 12));
   gw.clock.set(now);
   const m = await aMarket(gw.em(), now);
-  return { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, hostR: m.hostA, bearer: await bearerOf(gw, m.distributor) };
+  return {
+    distributorId: m.distributor.id,
+    investorId: m.investor.id,
+    shareClassId: m.shareClass.id,
+    hostR: m.hostA,
+    bearer: await bearerOf(gw, m.distributor),
+  };
 }
 
 /**

@@ -21,7 +21,11 @@ export interface TestGateway {
   /** A fresh EntityManager for arranging and inspecting data directly. */
   em(): EntityManager;
   api<T = any>(method: string, path: string, opts?: RequestOptions): Promise<HttpResponse<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { token?: string; headers?: Record<string, string> }): Promise<HttpResponse<{ data?: T; errors?: any[] }>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    opts?: { token?: string; headers?: Record<string, string> },
+  ): Promise<HttpResponse<{ data?: T; errors?: any[] }>>;
   /** A valid ops bearer token (`test-ops`, role admin). */
   opsToken(): Promise<string>;
   /** A valid ops bearer token of another principal, with these roles. */
@@ -37,7 +41,13 @@ const SUITE_OPS_TOKEN_TTL_SECONDS = 100 * 365 * 24 * 3600;
 const GENEROUS_RATE_LIMITS = { authPerKey: 10_000, authPerAddress: 10_000, opsFailuresPerAddress: 10_000 };
 
 /** Suites write and subscribe far faster than any distributor from one address; the quota tests pass their own. */
-export const GENEROUS_QUOTAS = { writes: 1_000_000, socketsPerPrincipal: 10_000, socketsPerAddress: 10_000, subscriptionsPerPrincipal: 10_000, subscriptionsPerAddress: 10_000 };
+export const GENEROUS_QUOTAS = {
+  writes: 1_000_000,
+  socketsPerPrincipal: 10_000,
+  socketsPerAddress: 10_000,
+  subscriptionsPerPrincipal: 10_000,
+  subscriptionsPerAddress: 10_000,
+};
 
 export async function startTestGateway(
   options: {
@@ -53,8 +63,26 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const clock = new ManualClock();
   const db = await openTestDatabase(clock, options.poolMax);
-  const config = { env: 'test', bodyLimit: '100kb', opsTokenTtlSeconds: SUITE_OPS_TOKEN_TTL_SECONDS, ...options.config, rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits }, quotas: { ...GENEROUS_QUOTAS, ...options.config?.quotas } };
-  const gateway = await createGateway({ config, orm: db.orm, clock, supply: options.supply, events: options.events, background: options.background ?? false, websocketRecheckMs: options.websocketRecheckMs, chains: options.chains, chainPollMs: 100, chainFollowMs: 300 });
+  const config = {
+    env: 'test',
+    bodyLimit: '100kb',
+    opsTokenTtlSeconds: SUITE_OPS_TOKEN_TTL_SECONDS,
+    ...options.config,
+    rateLimits: { ...GENEROUS_RATE_LIMITS, ...options.config?.rateLimits },
+    quotas: { ...GENEROUS_QUOTAS, ...options.config?.quotas },
+  };
+  const gateway = await createGateway({
+    config,
+    orm: db.orm,
+    clock,
+    supply: options.supply,
+    events: options.events,
+    background: options.background ?? false,
+    websocketRecheckMs: options.websocketRecheckMs,
+    chains: options.chains,
+    chainPollMs: 100,
+    chainFollowMs: 300,
+  });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
   const t: TestGateway = {

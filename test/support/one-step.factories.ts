@@ -42,7 +42,15 @@ export type OneStepStage = 'pending' | 'accepted' | 'rejected' | 'settled' | 'fa
 export async function aOneStepOrder(
   gw: TestGateway,
   parties: { distributor: Distributor; investor: Investor; shareClass: ShareClass },
-  opts: { type?: 'subscribe' | 'redeem'; amount?: string; tokenCount?: string; stage?: OneStepStage; walletAddress?: string; chainId?: string; transferHash?: string } = {},
+  opts: {
+    type?: 'subscribe' | 'redeem';
+    amount?: string;
+    tokenCount?: string;
+    stage?: OneStepStage;
+    walletAddress?: string;
+    chainId?: string;
+    transferHash?: string;
+  } = {},
 ): Promise<EntityRecord<Order>> {
   const svc = gw.gateway.services.oneStepOrder;
   const ctx = () => ({ em: gw.em(), access: OPS });

@@ -35,7 +35,14 @@ export function shareClassInput(fundId: string, over: Record<string, unknown> = 
     metrics: { apy_bps: 410, tvl_fiat: '1000.10', change7D: '-0.50', currency: 'EUR', maturity_days: -1 },
     overview: { assetClass: 'Money Market', description: 'Provisioned by ops', riskLevel: 1 },
     subRedemption: { subFreq: 1, redFreq: 2, cutOffTime_days: -1, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
-    bank: { accountHolderName: 'Ops Fund', accountNumber: 'LU630019400000001234', accountType: 'IBAN', bankName: 'Banque', swiftCode: 'BLUXLULL', currency: 'EUR' },
+    bank: {
+      accountHolderName: 'Ops Fund',
+      accountNumber: 'LU630019400000001234',
+      accountType: 'IBAN',
+      bankName: 'Banque',
+      swiftCode: 'BLUXLULL',
+      currency: 'EUR',
+    },
     ...over,
   };
 }

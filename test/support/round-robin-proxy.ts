@@ -95,12 +95,29 @@ const unavailable = (message: string): Answer => ({
 function send(port: number, req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>, body: Buffer, timeoutMs: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const { connection: _c, 'keep-alive': _k, ...headers } = req.headers;
-    const out = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...headers, 'content-length': String(body.length) }, agent: false, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: { 'content-type': res.headers['content-type'], ...(res.headers['retry-after'] && { 'retry-after': res.headers['retry-after'] }) }, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const out = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method,
+        path: req.url,
+        headers: { ...headers, 'content-length': String(body.length) },
+        agent: false,
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 502,
+            headers: { 'content-type': res.headers['content-type'], ...(res.headers['retry-after'] && { 'retry-after': res.headers['retry-after'] }) },
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     out.on('timeout', () => out.destroy(new Error('upstream timed out')));
     out.on('error', reject);
     out.end(body);

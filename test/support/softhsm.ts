@@ -47,11 +47,21 @@ export function aSoftHsmToken(tokenLabel = 'gateway'): SoftHsmToken {
 
 /** Creates a key in the token with `npm run hsm-key`, as an operator does (the built script, dist/scripts/hsm-key.js); its address. */
 export function anHsmAgentKey(hsm: SoftHsmToken, label: string): Address {
-  const out = execFileSync('node', ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', label, '--pin-file', hsm.pinFile], { env: process.env, encoding: 'utf8' });
+  const out = execFileSync(
+    'node',
+    ['dist/scripts/hsm-key.js', '--library', hsm.library, '--token', hsm.tokenLabel, '--label', label, '--pin-file', hsm.pinFile],
+    { env: process.env, encoding: 'utf8' },
+  );
   const printed = out.match(/^generated agent key "(.+)" in token "(.+)": address (0x[0-9a-fA-F]{40})$/m);
   if (printed?.[1] !== label || printed[2] !== hsm.tokenLabel) throw new Error(`hsm-key printed: ${out}`);
   return printed[3] as Address;
 }
 
 /** The `signer` of a CHAINS entry for the key of that label in the token, its PIN in a file. */
-export const hsmSigner = (hsm: SoftHsmToken, keyLabel: string) => ({ kind: 'pkcs11', library: hsm.library, tokenLabel: hsm.tokenLabel, keyLabel, pinFile: hsm.pinFile });
+export const hsmSigner = (hsm: SoftHsmToken, keyLabel: string) => ({
+  kind: 'pkcs11',
+  library: hsm.library,
+  tokenLabel: hsm.tokenLabel,
+  keyLabel,
+  pinFile: hsm.pinFile,
+});

@@ -11,7 +11,13 @@ export interface Subscribed<T = any> {
   close(): Promise<void>;
 }
 
-export async function subscribe<T = any>(port: number, query: string, variables: Record<string, unknown> = {}, token?: string, onMessage?: (m: T) => void): Promise<Subscribed<T>> {
+export async function subscribe<T = any>(
+  port: number,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+  onMessage?: (m: T) => void,
+): Promise<Subscribed<T>> {
   const client = createClient({
     url: `ws://127.0.0.1:${port}/graphql`,
     webSocketImpl: WebSocket,
@@ -28,15 +34,18 @@ export async function subscribe<T = any>(port: number, query: string, variables:
     client.on('connected', () => resolve());
     client.on('closed', (e) => reject(new Error(`closed: ${(e as { code?: number }).code}`)));
   });
-  client.subscribe<T>({ query, variables }, {
-    next: (m) => {
-      if (m.errors) errors.push(...m.errors);
-      else if (onMessage) onMessage(m.data as T);
-      else messages.push(m.data as T);
+  client.subscribe<T>(
+    { query, variables },
+    {
+      next: (m) => {
+        if (m.errors) errors.push(...m.errors);
+        else if (onMessage) onMessage(m.data as T);
+        else messages.push(m.data as T);
+      },
+      error: (e) => errors.push(e),
+      complete: () => undefined,
     },
-    error: (e) => errors.push(e),
-    complete: () => undefined,
-  });
+  );
   await acknowledged;
   void resolveSubscribed;
   // The subscription is registered on the server once the connection is acknowledged and the subscribe message is processed.

@@ -43,7 +43,13 @@ export async function makeCertificates(): Promise<TestCertificates> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   } as never);
   const client = await generate([{ name: 'commonName', value: 'distributor-a' }], {
@@ -145,7 +151,8 @@ export class WebhookReceiver {
   async waitFor(pred: (all: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (!pred(this.received)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met; got ${this.received.length} requests: ${this.received.map((r) => r.body).join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`receiver: condition not met; got ${this.received.length} requests: ${this.received.map((r) => r.body).join('\n')}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return this.received;

@@ -22,20 +22,35 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const listFunds = (headers: Record<string, string> = {}) => gw.api('GET', '/assets/shareclass/all', { headers });
   const token = (apiKey?: string, apiSecret?: string) =>
-    gw.api('POST', '/auth/token', { headers: { ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}), ...(apiSecret !== undefined ? { 'x-api-secret': apiSecret } : {}) } });
+    gw.api('POST', '/auth/token', {
+      headers: { ...(apiKey !== undefined ? { 'x-api-key': apiKey } : {}), ...(apiSecret !== undefined ? { 'x-api-secret': apiSecret } : {}) },
+    });
   const refresh = (refreshToken: unknown) => gw.api('POST', '/auth/refresh', { body: { refreshToken } });
 
   describe('issuing credentials (ops)', () => {
     it('ops issue a key and secret through GraphQL; the secret is shown once and stored only as a salted scrypt hash', async () => {
       const { distributor } = await market();
-      const res = await gw.graphql(`mutation($d: String!) { issueApiCredential(distributorId: $d) { apiKey apiSecret distributorId partnerId } }`, { d: distributor.id }, { token: await gw.opsToken() });
+      const res = await gw.graphql(
+        `mutation($d: String!) { issueApiCredential(distributorId: $d) { apiKey apiSecret distributorId partnerId } }`,
+        { d: distributor.id },
+        { token: await gw.opsToken() },
+      );
       const issued = res.body.data.issueApiCredential;
-      expect(issued).toEqual({ apiKey: expect.stringMatching(/^pk_[0-9a-f]{32}$/), apiSecret: expect.stringMatching(/^sk_/), distributorId: distributor.id, partnerId: distributor.id.replace('DT', 'PT') });
+      expect(issued).toEqual({
+        apiKey: expect.stringMatching(/^pk_[0-9a-f]{32}$/),
+        apiSecret: expect.stringMatching(/^sk_/),
+        distributorId: distributor.id,
+        partnerId: distributor.id.replace('DT', 'PT'),
+      });
       const row = await gw.em().findOneOrFail(ApiCredential, { apiKey: issued.apiKey });
       expect(row.secretHash).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
       expect(row.secretHash).not.toContain(issued.apiSecret);
       // the list shows keys, never secrets
-      const list = await gw.graphql(`query($d: String!) { apiCredentials(distributorId: $d) { apiKey revokedAt } }`, { d: distributor.id }, { token: await gw.opsToken() });
+      const list = await gw.graphql(
+        `query($d: String!) { apiCredentials(distributorId: $d) { apiKey revokedAt } }`,
+        { d: distributor.id },
+        { token: await gw.opsToken() },
+      );
       expect(list.body.data.apiCredentials).toEqual([{ apiKey: issued.apiKey, revokedAt: null }]);
     });
 
@@ -50,7 +65,11 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
     it('only ops may issue, rotate or revoke credentials: a distributor token is refused', async () => {
       const { distributor } = await market();
       const { accessToken, apiKey } = await aTokenPair(gw, distributor);
-      for (const op of [`issueApiCredential(distributorId: "${distributor.id}") { apiKey }`, `rotateApiCredential(apiKey: "${apiKey}") { apiKey }`, `revokeApiCredential(apiKey: "${apiKey}")`]) {
+      for (const op of [
+        `issueApiCredential(distributorId: "${distributor.id}") { apiKey }`,
+        `rotateApiCredential(apiKey: "${apiKey}") { apiKey }`,
+        `revokeApiCredential(apiKey: "${apiKey}")`,
+      ]) {
         const res = await gw.graphql(`mutation { ${op} }`, {}, { token: accessToken });
         expect(res.body.errors![0].extensions.code).toBe('FORBIDDEN');
       }
@@ -223,7 +242,11 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
     it.each(['suspended', 'closed'])('a %s distributor gets no access token and cannot refresh one: 403 naming its status', async (status) => {
       const { distributor } = await market();
       const pair = await aTokenPair(gw, distributor);
-      const suspend = await gw.graphql(`mutation($id: ID!, $s: String!) { updateDistributor(id: $id, input: {status: $s}) { status } }`, { id: distributor.id, s: status }, { token: await gw.opsToken() });
+      const suspend = await gw.graphql(
+        `mutation($id: ID!, $s: String!) { updateDistributor(id: $id, input: {status: $s}) { status } }`,
+        { id: distributor.id, s: status },
+        { token: await gw.opsToken() },
+      );
       expect(suspend.body.data.updateDistributor.status).toBe(status);
       const issued = await token(pair.apiKey, pair.apiSecret);
       expect(issued.status).toBe(403);
@@ -232,7 +255,11 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
       expect(refreshed.status).toBe(403);
       expect(refreshed.body).toEqual({ isError: true, errorMsg: `distributor is ${status}`, data: {} });
       // reactivated, the same refresh token still works (the refusal consumed nothing)
-      await gw.graphql(`mutation($id: ID!) { updateDistributor(id: $id, input: {status: "active"}) { status } }`, { id: distributor.id }, { token: await gw.opsToken() });
+      await gw.graphql(
+        `mutation($id: ID!) { updateDistributor(id: $id, input: {status: "active"}) { status } }`,
+        { id: distributor.id },
+        { token: await gw.opsToken() },
+      );
       expect((await refresh(pair.refreshToken)).status).toBe(200);
     });
   });
@@ -251,7 +278,11 @@ describe('Surface O authentication: key and secret, access and refresh tokens', 
     it('rotating a credential issues a new key and secret; the old pair and its tokens stop working', async () => {
       const { distributor } = await market();
       const old = await aTokenPair(gw, distributor);
-      const res = await gw.graphql(`mutation($k: String!) { rotateApiCredential(apiKey: $k) { apiKey apiSecret distributorId } }`, { k: old.apiKey }, { token: await gw.opsToken() });
+      const res = await gw.graphql(
+        `mutation($k: String!) { rotateApiCredential(apiKey: $k) { apiKey apiSecret distributorId } }`,
+        { k: old.apiKey },
+        { token: await gw.opsToken() },
+      );
       const rotated = res.body.data.rotateApiCredential;
       expect(rotated.apiKey).not.toBe(old.apiKey);
       expect(rotated.distributorId).toBe(distributor.id);

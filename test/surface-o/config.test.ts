@@ -2,7 +2,11 @@ import { ConfigError, DEVELOPMENT_JWT_SIGNING_KEY, loadConfig } from '../../src/
 
 describe('JWT settings in the configuration', () => {
   it('development and test get a built-in signing key, 15-minute tokens and 7-day refresh tokens', () => {
-    expect(loadConfig({ APP_ENV: 'test' }).jwt).toEqual({ signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 });
+    expect(loadConfig({ APP_ENV: 'test' }).jwt).toEqual({
+      signingKey: DEVELOPMENT_JWT_SIGNING_KEY,
+      issuer: 'fund-distribution-gateway',
+      refreshTokenTtlSeconds: 604800,
+    });
   });
 
   it('production requires JWT_SIGNING_KEY, and never accepts the development key', () => {
@@ -11,7 +15,17 @@ describe('JWT settings in the configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: DEVELOPMENT_JWT_SIGNING_KEY })).toThrow(/must not be the development key/);
     const key = 'k'.repeat(48);
     const webhookKey = Buffer.alloc(32, 7).toString('base64');
-    expect(loadConfig({ APP_ENV: 'production', DATABASE_URL: 'postgres://gateway@db.internal/gateway', JWT_SIGNING_KEY: key, WEBHOOK_SECRET_KEY: webhookKey, METRICS_TOKEN: 'metrics-token-0123456789', JWT_ISSUER: 'gw.example', REFRESH_TOKEN_TTL_SECONDS: '3600' }).jwt).toEqual({
+    expect(
+      loadConfig({
+        APP_ENV: 'production',
+        DATABASE_URL: 'postgres://gateway@db.internal/gateway',
+        JWT_SIGNING_KEY: key,
+        WEBHOOK_SECRET_KEY: webhookKey,
+        METRICS_TOKEN: 'metrics-token-0123456789',
+        JWT_ISSUER: 'gw.example',
+        REFRESH_TOKEN_TTL_SECONDS: '3600',
+      }).jwt,
+    ).toEqual({
       signingKey: key,
       issuer: 'gw.example',
       refreshTokenTtlSeconds: 3600,

@@ -42,8 +42,16 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
       const res = await gw.api('GET', `/assets/shareclass/${w.shareClass.id}`, { headers: w.headers });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ shareClassId: w.shareClass.id, fundId: w.shareClass.fund.id, meta: { name: 'Test Class A' } });
-      expect((await gw.api('GET', '/assets/shareclass/SC1', { headers: w.headers })).body).toEqual({ isError: true, errorMsg: 'invalid shareClassId format', data: {} });
-      expect((await gw.api('GET', '/assets/shareclass/SC999999', { headers: w.headers })).body).toEqual({ isError: true, errorMsg: 'shareClassId not found', data: {} });
+      expect((await gw.api('GET', '/assets/shareclass/SC1', { headers: w.headers })).body).toEqual({
+        isError: true,
+        errorMsg: 'invalid shareClassId format',
+        data: {},
+      });
+      expect((await gw.api('GET', '/assets/shareclass/SC999999', { headers: w.headers })).body).toEqual({
+        isError: true,
+        errorMsg: 'shareClassId not found',
+        data: {},
+      });
     });
 
     it('GET /assets/shareclass/nav/live and /nav/history take the shareClassId query', async () => {
@@ -84,7 +92,10 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
 
     it('accepts the own distributorId (PT######) and x-actor stamps the audit fields', async () => {
       const w = await world();
-      const res = await gw.api('POST', '/user/register', { headers: { ...w.headers, 'x-actor': 'onboarding-bot' }, body: { email: 'b@example.com', name: 'B', distributorId: w.pt } });
+      const res = await gw.api('POST', '/user/register', {
+        headers: { ...w.headers, 'x-actor': 'onboarding-bot' },
+        body: { email: 'b@example.com', name: 'B', distributorId: w.pt },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ distributorId: w.pt, createdBy: 'onboarding-bot' });
     });
@@ -244,7 +255,11 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
       const path = `/transaction/holdings/user/${w.us}/shareclass/${w.shareClass.id}`;
       const before = await gw.api('GET', path, { headers: w.headers });
       expect(before.body.data).toMatchObject({ tokenBalance: '800', unlockedBalance: '800', pendingIn: '400', pendingOut: '50' });
-      const graphql = await gw.graphql(`{ holding(userId: "${w.investor.id}", shareClassId: "${w.shareClass.id}") { tokenBalance pendingIn pendingOut } }`, {}, { token: await gw.opsToken() });
+      const graphql = await gw.graphql(
+        `{ holding(userId: "${w.investor.id}", shareClassId: "${w.shareClass.id}") { tokenBalance pendingIn pendingOut } }`,
+        {},
+        { token: await gw.opsToken() },
+      );
       expect(graphql.body.data.holding).toEqual({ tokenBalance: '800', pendingIn: '400', pendingOut: '50' });
     });
 

@@ -47,7 +47,10 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
     // the address has spent 4 of 5: one more passes, then GraphQL is refused too
     expect((await token('pk_x')).status).toBe(401);
     const res = await gw.graphql('mutation { issueAccessToken(apiKey: "pk_y", apiSecret: "sk_y") { accessToken } }');
-    expect(res.body.errors![0]).toMatchObject({ message: 'too many attempts, retry later', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+    expect(res.body.errors![0]).toMatchObject({
+      message: 'too many attempts, retry later',
+      extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) },
+    });
   });
 
   it('wrong ops tokens: after two from one address, a third wrong one answers 429 RATE_LIMITED and its socket closes 4429, while a valid token still works on both', async () => {
@@ -80,7 +83,7 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
     }
   });
 
-  it('graphql-ws: issueAccessToken over a socket counts against the connection\'s address, with HTTP\'s attempts', async () => {
+  it("graphql-ws: issueAccessToken over a socket counts against the connection's address, with HTTP's attempts", async () => {
     const ops = await gw.opsToken();
     // two attempts over HTTP from 127.0.0.1 …
     for (let i = 0; i < 2; i++) expect((await token(`pk_http${i}`)).status).toBe(401);
@@ -89,12 +92,18 @@ describe('rate limits of the token endpoints and ops tokens (in-process)', () =>
     const attempt = (key: string) =>
       new Promise<any>((resolve) => {
         let result: any;
-        socket.client.subscribe({ query: `mutation { issueAccessToken(apiKey: "${key}", apiSecret: "sk_wrong") { accessToken } }` }, { next: (m) => (result = m), error: (e) => resolve({ errors: e }), complete: () => resolve(result) });
+        socket.client.subscribe(
+          { query: `mutation { issueAccessToken(apiKey: "${key}", apiSecret: "sk_wrong") { accessToken } }` },
+          { next: (m) => (result = m), error: (e) => resolve({ errors: e }), complete: () => resolve(result) },
+        );
       });
     try {
       for (let i = 0; i < 3; i++) expect((await attempt(`pk_ws${i}`)).errors[0]).toMatchObject({ extensions: { code: 'UNAUTHENTICATED' } });
       const refused = await attempt('pk_ws_more');
-      expect(refused.errors[0]).toMatchObject({ message: 'too many attempts, retry later', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } });
+      expect(refused.errors[0]).toMatchObject({
+        message: 'too many attempts, retry later',
+        extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) },
+      });
       // and HTTP from the address is refused too
       expectRateLimited(await token('pk_after'));
     } finally {
@@ -111,7 +120,8 @@ describe('rate limits behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
   afterAll(() => gw.close());
 
   it('counts the address the proxy forwarded, so one client behind it does not lock out the others', async () => {
-    const from = (address: string, key: string) => gw.api('POST', '/auth/token', { headers: { 'x-api-key': key, 'x-api-secret': 'sk_wrong', 'x-forwarded-for': address } });
+    const from = (address: string, key: string) =>
+      gw.api('POST', '/auth/token', { headers: { 'x-api-key': key, 'x-api-secret': 'sk_wrong', 'x-forwarded-for': address } });
     for (let i = 0; i < 5; i++) expect((await from('203.0.113.1', `pk_guess${i}`)).status).toBe(401);
     expectRateLimited(await from('203.0.113.1', 'pk_more'));
     expect((await from('203.0.113.2', 'pk_other')).status).toBe(401);

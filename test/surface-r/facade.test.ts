@@ -90,11 +90,16 @@ describe('Surface R: the facade around every endpoint', () => {
         expect(list.headers['retry-after']).toBe('1');
         expect(list.body).toEqual({ isError: true, errorMsg: 'service temporarily unavailable', data: {} });
         // and GraphQL, whose credential cannot be checked, says the same: retryable
-        const graphql = await httpRequest(port, 'POST', '/graphql', { body: { query: '{ opsTokenName }' }, headers: { authorization: 'Bearer ops_0123456789abcdef0123456789abcdef' } });
+        const graphql = await httpRequest(port, 'POST', '/graphql', {
+          body: { query: '{ opsTokenName }' },
+          headers: { authorization: 'Bearer ops_0123456789abcdef0123456789abcdef' },
+        });
         expect(graphql.status).toBe(503);
         expect(graphql.headers['retry-after']).toBe('1');
         // (a stack trace beside them in development and test only)
-        expect(graphql.body.errors).toEqual([{ message: 'service temporarily unavailable', extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', retryAfter: 1 }) }]);
+        expect(graphql.body.errors).toEqual([
+          { message: 'service temporarily unavailable', extensions: expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', retryAfter: 1 }) },
+        ]);
       } finally {
         await gateway.close();
         await orm.close(true);
@@ -118,13 +123,20 @@ describe('Surface R: the facade around every endpoint', () => {
     });
 
     it('an oversized body is 413 in the envelope', async () => {
-      const res = await gw.api('POST', '/investor/register', { host: 'dist-a.test', body: { distributorId: 'DT000001', externalInvestorId: 'x'.repeat(200 * 1024) } });
+      const res = await gw.api('POST', '/investor/register', {
+        host: 'dist-a.test',
+        body: { distributorId: 'DT000001', externalInvestorId: 'x'.repeat(200 * 1024) },
+      });
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ isError: true, errorMsg: 'request body too large', data: {} });
     });
 
     it('an unknown path is 404 in the envelope', async () => {
-      for (const [method, path] of [['GET', '/nope'], ['POST', '/funds/shareclass/all'], ['GET', '/investor/register']]) {
+      for (const [method, path] of [
+        ['GET', '/nope'],
+        ['POST', '/funds/shareclass/all'],
+        ['GET', '/investor/register'],
+      ]) {
         const res = await gw.api(method, path, { host: 'dist-a.test' });
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ isError: true, errorMsg: `no route ${method} ${path}`, data: {} });
@@ -139,7 +151,12 @@ describe('Surface R: the facade around every endpoint', () => {
     it('x-actor is ignored on reads: the answer is the same and nothing is stamped', async () => {
       const { shareClass, investor, hostA } = await aMarket(gw.em(), gw.clock.now());
       await aNav(gw.em(), shareClass, '1.5', new Date(gw.clock.now().getTime() - 1000));
-      for (const path of ['/funds/shareclass/all', `/funds/shareclass/${shareClass.id}`, `/funds/shareclass/nav/live?shareClassId=${shareClass.id}`, `/funds/shareclass/nav/history?shareClassId=${shareClass.id}`]) {
+      for (const path of [
+        '/funds/shareclass/all',
+        `/funds/shareclass/${shareClass.id}`,
+        `/funds/shareclass/nav/live?shareClassId=${shareClass.id}`,
+        `/funds/shareclass/nav/history?shareClassId=${shareClass.id}`,
+      ]) {
         const plain = await gw.api('GET', path, { host: hostA });
         const withActor = await gw.api('GET', path, { host: hostA, headers: { 'x-actor': 'mallory' } });
         expect(withActor.status).toBe(200);

@@ -56,7 +56,12 @@ describe('Surface R: POST /investor/register', () => {
     const { mine } = await distributors();
     gw.clock.set(new Date(Date.UTC(2030, 0, 1, 12)));
     const res = await register({ distributorId: mine.id, externalInvestorId: 'x' }, { 'x-actor': 'onboarding-bot' });
-    expect(res.body.data).toMatchObject({ createdBy: 'onboarding-bot', updatedBy: 'onboarding-bot', createdAt: Date.UTC(2030, 0, 1, 12), updatedAt: Date.UTC(2030, 0, 1, 12) });
+    expect(res.body.data).toMatchObject({
+      createdBy: 'onboarding-bot',
+      updatedBy: 'onboarding-bot',
+      createdAt: Date.UTC(2030, 0, 1, 12),
+      updatedAt: Date.UTC(2030, 0, 1, 12),
+    });
   });
 
   it('the same (distributorId, externalInvestorId) twice makes two investors', async () => {

@@ -55,7 +55,12 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       gw.clock.advance(1_000);
       const res = await ops('acceptOneStepOrder', order.id);
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '3', settlementTokens: '33.333333', settlementAmount: '100' });
+      expect(res.body.data.acceptOneStepOrder).toMatchObject({
+        status: 'accepted',
+        settlementNav: '3',
+        settlementTokens: '33.333333',
+        settlementAmount: '100',
+      });
       expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted']);
     });
 
@@ -65,10 +70,19 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '10.555' });
       const res = await ops('acceptOneStepOrder', order.id);
       // 10.555 × 1.25 = 13.19375; fee at 5 bps = 0.006596875; proceeds 13.187153125 → 13.18
-      expect(res.body.data.acceptOneStepOrder).toMatchObject({ status: 'accepted', settlementNav: '1.25', settlementTokens: '10.555', settlementAmount: '13.18' });
+      expect(res.body.data.acceptOneStepOrder).toMatchObject({
+        status: 'accepted',
+        settlementNav: '1.25',
+        settlementTokens: '10.555',
+        settlementAmount: '13.18',
+      });
       const read = await gw.api('GET', `/orders/${order.id}`, { host: m.hostA });
       expect(read.body.data).toMatchObject({ feesRedBps: 5, settlement: { nav: '1.25', tokens: '10.555', amount: '13.18', fees: '0.006596875' } });
-      const gql = await gw.graphql(`query($id: ID!) { order(id: $id) { feesRedBps amountFeesTotal settlementAmount } }`, { id: order.id }, { token: await gw.opsToken() });
+      const gql = await gw.graphql(
+        `query($id: ID!) { order(id: $id) { feesRedBps amountFeesTotal settlementAmount } }`,
+        { id: order.id },
+        { token: await gw.opsToken() },
+      );
       expect(gql.body.data.order).toEqual({ feesRedBps: 5, amountFeesTotal: '0.006596875', settlementAmount: '13.18' });
     });
 
@@ -76,7 +90,11 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       const m = await market();
       await aHolding(gw.em(), m.investor, m.shareClass, '20');
       const order = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '8' });
-      await gw.graphql(`mutation($id: ID!) { updateShareClass(id: $id, input: { feesRedBps: 100 }) { id } }`, { id: m.shareClass.id }, { token: await gw.opsToken() });
+      await gw.graphql(
+        `mutation($id: ID!) { updateShareClass(id: $id, input: { feesRedBps: 100 }) { id } }`,
+        { id: m.shareClass.id },
+        { token: await gw.opsToken() },
+      );
       const res = await ops('acceptOneStepOrder', order.id);
       // 8 × 1.25 = 10 at 5 bps: fee 0.005, proceeds 9.995 → 9.99
       expect(res.body.data.acceptOneStepOrder.settlementAmount).toBe('9.99');
@@ -143,7 +161,9 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       expect(await balanceOf(m)).toBe('805');
       expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted', 'token.transfer_completed']);
       const holdingEvents = await gw.em().find(DomainEvent, { type: 'holding.changed' });
-      expect(holdingEvents.map((e) => e.payload)).toEqual([expect.objectContaining({ orderId: order.id, change: '800', balance: '805', transferHash: TRANSFER_HASH })]);
+      expect(holdingEvents.map((e) => e.payload)).toEqual([
+        expect.objectContaining({ orderId: order.id, change: '800', balance: '805', transferHash: TRANSFER_HASH }),
+      ]);
     });
 
     it('a first subscription creates the holding', async () => {
@@ -185,7 +205,10 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       await aDealingDateNav(gw, order);
       const res = await ops('settleOneStepOrder', order.id, `, transferHash: "${TRANSFER_HASH}"`);
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.settleOneStepOrder).toMatchObject({ status: 'failed', failureReason: `wallet ${wallet.address} is not whitelisted on chain ${CHAIN}` });
+      expect(res.body.data.settleOneStepOrder).toMatchObject({
+        status: 'failed',
+        failureReason: `wallet ${wallet.address} is not whitelisted on chain ${CHAIN}`,
+      });
       expect(await balanceOf(m)).toBeUndefined();
       expect(await webhookEvents(order.id)).toEqual([null, 'order.accepted', 'token.transfer_failed']);
     });
@@ -205,7 +228,9 @@ describe('Surface R, one-step flow: cancellation and the out-of-band lifecycle (
       expect((await ops('settleOneStepOrder', pending.id, `, transferHash: "${TRANSFER_HASH}"`)).body.errors![0].message).toBe(
         'Cannot settle order in status "pending" (only "accepted")',
       );
-      expect((await ops('failOneStepOrder', pending.id, ', reason: "x"')).body.errors![0].message).toBe('Cannot fail order in status "pending" (only "accepted")');
+      expect((await ops('failOneStepOrder', pending.id, ', reason: "x"')).body.errors![0].message).toBe(
+        'Cannot fail order in status "pending" (only "accepted")',
+      );
       const accepted = await aOneStepOrder(gw, m, { stage: 'accepted' });
       expect((await ops('settleOneStepOrder', accepted.id, ', transferHash: "0x12"')).body.errors![0].message).toBe(
         'transferHash must be a 0x-prefixed 32-byte hex string',

@@ -64,14 +64,26 @@ describe('Surface R, one-step flow: placement and reads', () => {
 
     it('a subscription carries its fee on top, by the two-step formula: amount × feesSubBps / 10000 unrounded, payable = amount + fee', async () => {
       const m = await market();
-      await gw.graphql(`mutation($id: ID!) { updateShareClass(id: $id, input: { feesSubBps: 15 }) { id } }`, { id: m.shareClass.id }, { token: await gw.opsToken() });
+      await gw.graphql(
+        `mutation($id: ID!) { updateShareClass(id: $id, input: { feesSubBps: 15 }) { id } }`,
+        { id: m.shareClass.id },
+        { token: await gw.opsToken() },
+      );
       const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { amount: 12345 }) });
       expect(res.body.data).toMatchObject({ amount: 12345, feesSubBps: 15, amountFeesTotal: 18.5175, amountPayable: 12363.5175 });
       const stored = await gw.em().findOneOrFail(Order, { id: res.body.data.orderId });
       expect([stored.feesSubBps, decimalString(stored.amountFeesTotal!), decimalString(stored.amountPayable!)]).toEqual([15, '18.5175', '12363.5175']);
       // the same order read back, on GraphQL too
-      expect((await gw.api('GET', `/orders/${stored.id}`, { host: m.hostA })).body.data).toMatchObject({ feesSubBps: 15, amountFeesTotal: 18.5175, amountPayable: 12363.5175 });
-      const gql = await gw.graphql(`query($id: ID!) { order(id: $id) { feesSubBps amountFeesTotal amountPayable } }`, { id: stored.id }, { token: await gw.opsToken() });
+      expect((await gw.api('GET', `/orders/${stored.id}`, { host: m.hostA })).body.data).toMatchObject({
+        feesSubBps: 15,
+        amountFeesTotal: 18.5175,
+        amountPayable: 12363.5175,
+      });
+      const gql = await gw.graphql(
+        `query($id: ID!) { order(id: $id) { feesSubBps amountFeesTotal amountPayable } }`,
+        { id: stored.id },
+        { token: await gw.opsToken() },
+      );
       expect(gql.body.data.order).toEqual({ feesSubBps: 15, amountFeesTotal: '18.5175', amountPayable: '12363.5175' });
     });
 
@@ -79,7 +91,10 @@ describe('Surface R, one-step flow: placement and reads', () => {
       const m = await market();
       await aDealingCalendar(gw, m.shareClass.id, { settlementCurrencies: ['USDC'] });
       const wallet = `0x${'1'.repeat(40)}`;
-      const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m, { currency: 'usdc', chainId: '1', walletAddress: wallet }) });
+      const res = await gw.api('POST', '/orders/subscribe', {
+        host: m.hostA,
+        body: subscribeBody(m, { currency: 'usdc', chainId: '1', walletAddress: wallet }),
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.currency).toBe('USDC');
       const read = await gw.api('GET', `/orders/${res.body.data.orderId}`, { host: m.hostA });
@@ -159,7 +174,10 @@ describe('Surface R, one-step flow: placement and reads', () => {
       const m = await market();
       await aHolding(gw.em(), m.investor, m.shareClass, '100');
       const redeem = (tokenCount: number) =>
-        gw.api('POST', '/orders/redeem', { host: m.hostA, body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount } });
+        gw.api('POST', '/orders/redeem', {
+          host: m.hostA,
+          body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount },
+        });
       const tooMany = await redeem(100.000001);
       expect(tooMany.status).toBe(400);
       expect(tooMany.body).toEqual({ isError: true, errorMsg: 'tokenCount exceeds holdings', data: {} });

@@ -78,7 +78,7 @@ describe('Surface R: R-two-step under concurrency', () => {
     expect(await statuses(o.orderId)).toEqual(['created', 'submitted']);
   });
 
-  it('push racing cancel on many orders: per order exactly one wins and the loser gets the 409 naming the winner\'s status', async () => {
+  it("push racing cancel on many orders: per order exactly one wins and the loser gets the 409 naming the winner's status", async () => {
     const m = await market();
     const orders = [];
     for (let i = 0; i < 12; i++) orders.push(await aTwoStepOrder(gw, m));
@@ -142,7 +142,10 @@ describe('Surface R: R-two-step under concurrency', () => {
     // when
     const requests = Array.from({ length: TOTAL }, (_, i) => {
       const s = sellers[i % 3];
-      const body = subscribeBody({ distributor: s.distributor, investor: investors[i % 3], shareClass: m.shareClass, hostA: s.host }, { amountSubscription: 100 + i, externalRef: `req-${i}` });
+      const body = subscribeBody(
+        { distributor: s.distributor, investor: investors[i % 3], shareClass: m.shareClass, hostA: s.host },
+        { amountSubscription: 100 + i, externalRef: `req-${i}` },
+      );
       return gw.api('POST', '/orders/subscribe', { host: s.host, body }).then((res) => ({ i, res }));
     });
     const results = await Promise.all(requests);
@@ -155,7 +158,11 @@ describe('Surface R: R-two-step under concurrency', () => {
         distributorId: sellers[i % 3].distributor.id,
         investorId: investors[i % 3].id,
         amountSubscription: 100 + i,
-        amountPayable: new Decimal(100 + i).mul(10).div(10_000).plus(100 + i).toNumber(),
+        amountPayable: new Decimal(100 + i)
+          .mul(10)
+          .div(10_000)
+          .plus(100 + i)
+          .toNumber(),
         externalRef: `req-${i}`,
         status: 'created',
       });

@@ -58,8 +58,26 @@ describe('Surface R: R-two-step subscriptions, lists', () => {
       expect(res.body.data.count).toBe(2);
       expect(res.body.data.nextCursor).toBeNull();
       expect(res.body.data.items).toEqual([
-        { orderId: b.orderId, orderType: 'SUBSCRIPTION', status: 'created', investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: 200, amountPayable: 200.2, createdAt: NOW.getTime() + 1 },
-        { orderId: a.orderId, orderType: 'SUBSCRIPTION', status: 'created', investorId: m.investor.id, shareClassId: m.shareClass.id, amountSubscription: 100, amountPayable: 100.1, createdAt: NOW.getTime() },
+        {
+          orderId: b.orderId,
+          orderType: 'SUBSCRIPTION',
+          status: 'created',
+          investorId: m.investor.id,
+          shareClassId: m.shareClass.id,
+          amountSubscription: 200,
+          amountPayable: 200.2,
+          createdAt: NOW.getTime() + 1,
+        },
+        {
+          orderId: a.orderId,
+          orderType: 'SUBSCRIPTION',
+          status: 'created',
+          investorId: m.investor.id,
+          shareClassId: m.shareClass.id,
+          amountSubscription: 100,
+          amountPayable: 100.1,
+          createdAt: NOW.getTime(),
+        },
       ]);
       expect(Object.keys(res.body.data.items[0]).sort()).toEqual(ITEM_FIELDS);
     });
@@ -95,7 +113,11 @@ describe('Surface R: R-two-step subscriptions, lists', () => {
       const m = await market();
       const res = await gw.api('GET', `/orders/subscriptions/distributor/${m.distributor.id}?status=pending`, { host: m.hostA });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ isError: true, errorMsg: 'status must be one of created, submitted, cancelled, accepted, rejected, settled, failed', data: {} });
+      expect(res.body).toEqual({
+        isError: true,
+        errorMsg: 'status must be one of created, submitted, cancelled, accepted, rejected, settled, failed',
+        data: {},
+      });
     });
 
     it("another distributor's list, or its investor's, answers like a missing one", async () => {
@@ -149,5 +171,4 @@ describe('Surface R: R-two-step subscriptions, lists', () => {
       expect(badCursor.body).toEqual({ isError: true, errorMsg: 'invalid cursor', data: {} });
     });
   });
-
 });

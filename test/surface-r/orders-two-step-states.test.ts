@@ -127,7 +127,11 @@ describe('Surface R: R-two-step subscriptions, states and the supply-side platfo
       const b = await aTwoStepOrder(gw, m);
       gw.clock.advance(2000);
       const at = gw.clock.now().getTime();
-      const withNote = await gw.api('POST', `/orders/subscriptions/cancel/${a.orderId}`, { host: m.hostA, body: { note: 'client changed mind' }, headers: { 'x-actor': 'desk-7' } });
+      const withNote = await gw.api('POST', `/orders/subscriptions/cancel/${a.orderId}`, {
+        host: m.hostA,
+        body: { note: 'client changed mind' },
+        headers: { 'x-actor': 'desk-7' },
+      });
       expect(withNote.status).toBe(200);
       expect(withNote.body.data).toEqual({
         orderId: a.orderId,
@@ -241,5 +245,4 @@ describe('Surface R: R-two-step subscriptions, states and the supply-side platfo
       expect(sim.timesReceived(o.orderId)).toBe(0);
     });
   });
-
 });

@@ -96,7 +96,7 @@ describe('Surface R: R-two-step subscriptions, creation and reads', () => {
       expect(Object.values(res.body.data.statusHistory)).toEqual([{ status: 'created', by: 'desk-7' }]);
     });
 
-    it('keys the first statusHistory entry at the order\'s createdAt, with the clock running', async () => {
+    it("keys the first statusHistory entry at the order's createdAt, with the clock running", async () => {
       const m = await market();
       gw.clock.set(null); // a running clock: the audit stamp at flush comes after the service reads the time
       const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody(m) });
@@ -166,7 +166,14 @@ describe('Surface R: R-two-step subscriptions, creation and reads', () => {
         const investor = await anInvestor(gw.em(), m.distributor, { grants: [sc] });
         const res = await gw.api('POST', '/orders/subscribe', { host: m.hostA, body: subscribeBody({ ...m, investor, shareClass: sc }) });
         expect(res.status).toBe(200);
-        expect(res.body.data).toMatchObject({ status: 'created', nav: '-1', amountTokensEstimated: '-1', navPublishedAt: null, amountFeesTotal: 1, amountPayable: 1001 });
+        expect(res.body.data).toMatchObject({
+          status: 'created',
+          nav: '-1',
+          amountTokensEstimated: '-1',
+          navPublishedAt: null,
+          amountFeesTotal: 1,
+          amountPayable: 1001,
+        });
       });
 
       it('currency defaults to the share class currency; an allowed settlement currency is kept; another is 400', async () => {
@@ -285,14 +292,16 @@ describe('Surface R: R-two-step subscriptions, creation and reads', () => {
     it("answers 404 `order not found` for an unknown order and for another distributor's", async () => {
       const m = await market();
       const created = await aTwoStepOrder(gw, m);
-      for (const [id, host] of [['OR999999', m.hostA], [created.orderId, m.hostB]]) {
+      for (const [id, host] of [
+        ['OR999999', m.hostA],
+        [created.orderId, m.hostB],
+      ]) {
         const res = await gw.api('GET', `/orders/${id}`, { host });
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ isError: true, errorMsg: 'order not found', data: {} });
       }
     });
   });
-
 
   it('removing the wallet after creation does not change an existing order', async () => {
     const m = await market();

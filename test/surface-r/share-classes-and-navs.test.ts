@@ -109,7 +109,9 @@ describe('Surface R: share classes and NAV', () => {
 
     it('with both startDate and endDate returns the entries in the inclusive range, ascending by publishedAt', async () => {
       const { shareClass, hostA } = await withHistory(10);
-      const res = await gw.api('GET', `/funds/shareclass/nav/history?shareClassId=${shareClass.id}&startDate=${day(2).getTime()}&endDate=${day(5).getTime()}`, { host: hostA });
+      const res = await gw.api('GET', `/funds/shareclass/nav/history?shareClassId=${shareClass.id}&startDate=${day(2).getTime()}&endDate=${day(5).getTime()}`, {
+        host: hostA,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.map((n: any) => n.publishedAt)).toEqual([2, 3, 4, 5].map((d) => day(d).getTime()));
     });

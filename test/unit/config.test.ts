@@ -27,7 +27,14 @@ describe('loadConfig', () => {
       graphqlIntrospection: true,
       graphqlLimits: { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 50 },
       rateLimits: { authPerKey: 10, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 60 },
-      quotas: { writes: 100, writesWindowSeconds: 10, socketsPerPrincipal: 20, socketsPerAddress: 50, subscriptionsPerPrincipal: 100, subscriptionsPerAddress: 200 },
+      quotas: {
+        writes: 100,
+        writesWindowSeconds: 10,
+        socketsPerPrincipal: 20,
+        socketsPerAddress: 50,
+        subscriptionsPerPrincipal: 100,
+        subscriptionsPerAddress: 200,
+      },
       jwt: { signingKey: DEVELOPMENT_JWT_SIGNING_KEY, issuer: 'fund-distribution-gateway', refreshTokenTtlSeconds: 604800 },
       supplyProviders: {},
       supplySimulator: true,
@@ -70,7 +77,16 @@ describe('loadConfig', () => {
       CORS_ALLOWED_ORIGINS: 'https://Portal.example, http://127.0.0.1:8080',
     });
     expect(config).toMatchObject({ corsAllowedOrigins: ['https://portal.example', 'http://127.0.0.1:8080'], hostBindingRequired: true });
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u@db:5432/gw', env: 'production', logLevel: 'warn', seedDemo: false, dbPoolMax: 20, bodyLimit: '1mb' });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@db:5432/gw',
+      env: 'production',
+      logLevel: 'warn',
+      seedDemo: false,
+      dbPoolMax: 20,
+      bodyLimit: '1mb',
+    });
   });
 
   it.each([
@@ -93,7 +109,12 @@ describe('loadConfig', () => {
   });
 
   /** Real keys for the environments that must have them. */
-  const KEYS = { JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789', DATABASE_URL: 'postgres://gw@db:5432/gw' };
+  const KEYS = {
+    JWT_SIGNING_KEY: 'k'.repeat(32),
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    METRICS_TOKEN: 'metrics-token-0123456789',
+    DATABASE_URL: 'postgres://gw@db:5432/gw',
+  };
 
   it('without APP_ENV the gateway runs as production, and refuses to start naming each missing setting at once', () => {
     let message = '';
@@ -112,22 +133,31 @@ describe('loadConfig', () => {
       '  - DATABASE_URL is required when APP_ENV is production (the embedded database is for development and test only)',
       '(APP_ENV is unset, so the gateway runs as production; `npm start` runs as development, or set APP_ENV=development)',
     ]);
-    expect(loadConfig({ ...KEYS })).toMatchObject({ env: 'production', seedDemo: false, supplySimulator: false, graphqlIntrospection: false, hostBindingRequired: true });
+    expect(loadConfig({ ...KEYS })).toMatchObject({
+      env: 'production',
+      seedDemo: false,
+      supplySimulator: false,
+      graphqlIntrospection: false,
+      hostBindingRequired: true,
+    });
   });
 
   describe('fails closed outside development and test', () => {
-    it.each(['production', 'prod', 'staging', 'qa', 'Development'])('APP_ENV=%s requires both keys, the metrics token and a database server, naming each, and requires host bindings', (appEnv) => {
-      const message = problemsOf({ APP_ENV: appEnv });
-      expect(message).toContain(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv}`);
-      expect(message).toContain(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv}`);
-      expect(message).toContain(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
-      expect(message).toContain(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
-      expect(loadConfig({ APP_ENV: appEnv, ...KEYS }).hostBindingRequired).toBe(true);
-      expect(problemsOf({ APP_ENV: appEnv, ...KEYS, HOST_BINDING_REQUIRED: 'false' })).toBe(
-        `Invalid configuration:\n  - HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`,
-      );
-      expect(loadConfig({ APP_ENV: appEnv, ...KEYS })).toMatchObject({ env: appEnv, seedDemo: false, graphqlIntrospection: false, supplySimulator: false });
-    });
+    it.each(['production', 'prod', 'staging', 'qa', 'Development'])(
+      'APP_ENV=%s requires both keys, the metrics token and a database server, naming each, and requires host bindings',
+      (appEnv) => {
+        const message = problemsOf({ APP_ENV: appEnv });
+        expect(message).toContain(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv}`);
+        expect(message).toContain(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv}`);
+        expect(message).toContain(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
+        expect(message).toContain(`DATABASE_URL is required when APP_ENV is ${appEnv} (the embedded database is for development and test only)`);
+        expect(loadConfig({ APP_ENV: appEnv, ...KEYS }).hostBindingRequired).toBe(true);
+        expect(problemsOf({ APP_ENV: appEnv, ...KEYS, HOST_BINDING_REQUIRED: 'false' })).toBe(
+          `Invalid configuration:\n  - HOST_BINDING_REQUIRED cannot be turned off when APP_ENV is ${appEnv} (only development and test may)`,
+        );
+        expect(loadConfig({ APP_ENV: appEnv, ...KEYS })).toMatchObject({ env: appEnv, seedDemo: false, graphqlIntrospection: false, supplySimulator: false });
+      },
+    );
 
     it('refuses the development keys by value', () => {
       const devWebhookKey = Buffer.from('fund-distribution-gateway-dev-key!!').subarray(0, 32).toString('base64');
@@ -142,19 +172,19 @@ describe('loadConfig', () => {
       );
     });
 
-    it.each([
-      ['0.0.0.0/0'],
-      ['0.0.0.0/1,128.0.0.0/1'],
-      ['::/0'],
-      ['::ffff:0:0/96'],
-      ['0.0.0.0/2,64.0.0.0/2,128.0.0.0/2,192.0.0.0/2'],
-    ])('refuses WEBHOOK_ALLOWED_HOSTS=%s (every address), which development and test accept', (raw) => {
-      expect(problemsOf({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: raw })).toBe(
-        `Invalid configuration:\n  - WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is production (name the hosts or ranges webhooks may reach)`,
-      );
-      expect(loadConfig({ APP_ENV: 'test', WEBHOOK_ALLOWED_HOSTS: raw }).events.webhookAllowedHosts).toEqual(raw.split(','));
-      expect(loadConfig({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,10.0.0.0/8' }).events.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.0/8']);
-    });
+    it.each([['0.0.0.0/0'], ['0.0.0.0/1,128.0.0.0/1'], ['::/0'], ['::ffff:0:0/96'], ['0.0.0.0/2,64.0.0.0/2,128.0.0.0/2,192.0.0.0/2']])(
+      'refuses WEBHOOK_ALLOWED_HOSTS=%s (every address), which development and test accept',
+      (raw) => {
+        expect(problemsOf({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: raw })).toBe(
+          `Invalid configuration:\n  - WEBHOOK_ALLOWED_HOSTS "${raw}" covers every address when APP_ENV is production (name the hosts or ranges webhooks may reach)`,
+        );
+        expect(loadConfig({ APP_ENV: 'test', WEBHOOK_ALLOWED_HOSTS: raw }).events.webhookAllowedHosts).toEqual(raw.split(','));
+        expect(loadConfig({ APP_ENV: 'production', ...KEYS, WEBHOOK_ALLOWED_HOSTS: 'hooks.internal,10.0.0.0/8' }).events.webhookAllowedHosts).toEqual([
+          'hooks.internal',
+          '10.0.0.0/8',
+        ]);
+      },
+    );
 
     it('development and test serve unbound hosts unless HOST_BINDING_REQUIRED is on', () => {
       expect(loadConfig({ APP_ENV: 'test' }).hostBindingRequired).toBe(false);
@@ -182,19 +212,28 @@ describe('loadConfig', () => {
     it.each([
       ['true', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges, never "true" (every peer could then choose its own address by X-Forwarded-For)'],
       ['yes', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges, never "yes" (every peer could then choose its own address by X-Forwarded-For)'],
-      ['1', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "1" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)'],
+      [
+        '1',
+        'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "1" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)',
+      ],
       ['0.0.0.0/0', 'TRUST_PROXY entry "0.0.0.0/0" trusts every peer'],
       ['::/0', 'TRUST_PROXY entry "::/0" trusts every peer'],
       ['::ffff:0.0.0.0/96', 'TRUST_PROXY entry "::ffff:0.0.0.0/96" trusts every peer'],
       ['0.0.0.0/1,128.0.0.0/1', 'TRUST_PROXY "0.0.0.0/1,128.0.0.0/1" trusts every peer (its ranges together cover every address)'],
-      ['10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2', 'TRUST_PROXY "10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2" trusts every peer (its ranges together cover every address)'],
+      [
+        '10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2',
+        'TRUST_PROXY "10.0.0.0/8,0.0.0.0/1,128.0.0.0/2,192.0.0.0/2" trusts every peer (its ranges together cover every address)',
+      ],
       // ::/1 holds ::ffff:0:0/96, every IPv4 client as an IPv6 socket sees it
       ['::/1,8000::/1', 'TRUST_PROXY entry "::/1" trusts every peer'],
       ['8000::/1,4000::/2,::/3,2000::/3', 'TRUST_PROXY entry "::/3" trusts every peer'],
       ['8000::/1,4000::/2,2000::/3,1000::/4,::/4', 'TRUST_PROXY entry "::/4" trusts every peer'],
       ['proxy.example', 'TRUST_PROXY entry "proxy.example" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
       ['10.0.0.0/33', 'TRUST_PROXY entry "10.0.0.0/33" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal'],
-      ['99', 'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "99" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)'],
+      [
+        '99',
+        'TRUST_PROXY must list the proxies\' addresses or CIDR ranges (e.g. 10.0.0.5 or 10.0.0.0/24), not a hop count "99" (whoever reaches the port is the nearest hop, so a stranger could choose its own address by X-Forwarded-For)',
+      ],
     ])('%s is refused, naming the variable', (raw, message) => {
       expect(problemsOf({ APP_ENV: 'development', TRUST_PROXY: raw })).toBe(`Invalid configuration:\n  - ${message}`);
     });
@@ -210,7 +249,9 @@ describe('loadConfig', () => {
     });
 
     it('TLS files come together, are read at start, and a client CA needs them', () => {
-      expect(problemsOf({ APP_ENV: 'development', TLS_CERT_FILE: '/nonexistent/cert.pem' })).toBe('Invalid configuration:\n  - TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+      expect(problemsOf({ APP_ENV: 'development', TLS_CERT_FILE: '/nonexistent/cert.pem' })).toBe(
+        'Invalid configuration:\n  - TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+      );
       expect(problemsOf({ APP_ENV: 'development', TLS_CLIENT_CA_FILE: '/nonexistent/ca.pem' })).toBe(
         'Invalid configuration:\n  - TLS_CLIENT_CA_FILE needs TLS_CERT_FILE and TLS_KEY_FILE (the gateway must serve TLS to ask for client certificates)',
       );
@@ -221,7 +262,15 @@ describe('loadConfig', () => {
   });
 
   it('reads the GraphQL and rate limits', () => {
-    const config = loadConfig({ APP_ENV: 'development', GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST: '900', GRAPHQL_MAX_TOKENS: '700', RATE_LIMIT_AUTH_PER_KEY: '3', RATE_LIMIT_WINDOW_SECONDS: '30' });
+    const config = loadConfig({
+      APP_ENV: 'development',
+      GRAPHQL_MAX_DEPTH: '8',
+      GRAPHQL_MAX_ALIASES: '5',
+      GRAPHQL_MAX_COST: '900',
+      GRAPHQL_MAX_TOKENS: '700',
+      RATE_LIMIT_AUTH_PER_KEY: '3',
+      RATE_LIMIT_WINDOW_SECONDS: '30',
+    });
     expect(config.graphqlLimits).toEqual({ maxDepth: 8, maxAliases: 5, maxCost: 900, maxTokens: 700, maxDirectives: 50 });
     expect(config.rateLimits).toEqual({ authPerKey: 3, authPerAddress: 60, opsFailuresPerAddress: 10, windowSeconds: 30 });
     expect(problemsOf({ APP_ENV: 'development', GRAPHQL_MAX_DEPTH: '0' })).toContain('GRAPHQL_MAX_DEPTH must be an integer from 2 to 100, got "0"');
@@ -241,7 +290,9 @@ describe('loadConfig', () => {
 describe('TRUST_PROXY: IPv6 ranges that together cover every address', () => {
   it('refuses a split of all of IPv6 that leaves ::ffff:0:0/96 to the last range', () => {
     // ::/4 holds the mapped block, so it alone is refused; without it, the union is refused
-    expect(() => loadConfig({ APP_ENV: 'development', TRUST_PROXY: '8000::/1,4000::/2,2000::/3,1000::/4,0800::/5,0400::/6,0200::/7,0100::/8,0000::/8' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ APP_ENV: 'development', TRUST_PROXY: '8000::/1,4000::/2,2000::/3,1000::/4,0800::/5,0400::/6,0200::/7,0100::/8,0000::/8' }),
+    ).toThrow(ConfigError);
     expect(loadConfig({ APP_ENV: 'development', TRUST_PROXY: '8000::/1,4000::/2,2000::/3' }).trustProxy).toEqual(['8000::/1', '4000::/2', '2000::/3']);
   });
 });

@@ -39,9 +39,20 @@ const UNAVAILABLE: Array<[string, Error]> = [
   ['53100 disk_full', driverError('could not extend file: No space left on device', '53100')],
   ['53200 out_of_memory', driverError('out of memory', '53200')],
   ['53400 configuration_limit_exceeded', driverError('configuration limit exceeded', '53400')],
-  ...['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ERR_SOCKET_CLOSED', 'ERR_STREAM_DESTROYED'].map(
-    (code): [string, Error] => [`socket ${code}`, driverError(`connect ${code} 127.0.0.1:5432`, code)],
-  ),
+  ...[
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EHOSTUNREACH',
+    'EHOSTDOWN',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'EAI_AGAIN',
+    'ERR_SOCKET_CLOSED',
+    'ERR_STREAM_DESTROYED',
+  ].map((code): [string, Error] => [`socket ${code}`, driverError(`connect ${code} 127.0.0.1:5432`, code)]),
   ['node-postgres: Connection terminated unexpectedly', driverError('Connection terminated unexpectedly')],
   ['node-postgres: Connection terminated', driverError('Connection terminated')],
   ['node-postgres: Connection terminated due to connection timeout', driverError('Connection terminated due to connection timeout')],
@@ -49,7 +60,10 @@ const UNAVAILABLE: Array<[string, Error]> = [
   ['node-postgres: closed client', driverError('Client was closed and is not queryable')],
   ['node-postgres: connect timeout', driverError('timeout expired')],
   ['node-postgres: query read timeout', driverError('Query read timeout')],
-  ['knex: pool acquire timeout', driverError('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?', undefined, 'KnexTimeoutError')],
+  [
+    'knex: pool acquire timeout',
+    driverError('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?', undefined, 'KnexTimeoutError'),
+  ],
   ['knex: pool being destroyed', driverError('Unable to acquire a connection')],
   ['knex: a transaction whose connection died', driverError('Transaction query already complete, run with DEBUG=knex:tx for more info')],
   ['knex: query prefixed with its SQL', driverError('select 1 - Connection terminated unexpectedly')],
@@ -85,9 +99,15 @@ describe('the error table: a database that is gone or busy answers 503, retryabl
 
   it('REST answers 503 in the envelope with Retry-After', () => {
     // when a route's operation failed on a terminated connection (GraphQL wraps the resolver's error)
-    const outcome = fromError(new GraphQLError('x', { originalError: mikroOrmWrapped(driverError('terminating connection due to administrator command', '57P01')) }));
+    const outcome = fromError(
+      new GraphQLError('x', { originalError: mikroOrmWrapped(driverError('terminating connection due to administrator command', '57P01')) }),
+    );
     // then
-    expect(outcome).toEqual({ status: 503, body: { isError: true, errorMsg: 'service temporarily unavailable', data: {} }, headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } });
+    expect(outcome).toEqual({
+      status: 503,
+      body: { isError: true, errorMsg: 'service temporarily unavailable', data: {} },
+      headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    });
   });
 
   it('GraphQL answers SERVICE_UNAVAILABLE with retryAfter', () => {
@@ -96,7 +116,12 @@ describe('the error table: a database that is gone or busy answers 503, retryabl
     // when formatted
     const formatted = formatError({ message: error.message, path: ['order'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }, error);
     // then
-    expect(formatted).toEqual({ message: 'service temporarily unavailable', path: ['order'], locations: undefined, extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS } });
+    expect(formatted).toEqual({
+      message: 'service temporarily unavailable',
+      path: ['order'],
+      locations: undefined,
+      extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS },
+    });
   });
 
   it.each([

@@ -10,7 +10,11 @@ const dates = (cal: CalendarRules, placed: string, freq = 1, cutOffDays = 0) => 
 
 describe('dealing dates', () => {
   it('without a calendar: every weekday in UTC, the cut-off at the end of the day, settlement one business day later', () => {
-    expect(dates(DEFAULT_CALENDAR, '2026-11-18T23:59:59.999Z')).toEqual({ dealingDate: '2026-11-18', cutOffAt: '2026-11-19T00:00:00.000Z', expectedSettlementDate: '2026-11-19' });
+    expect(dates(DEFAULT_CALENDAR, '2026-11-18T23:59:59.999Z')).toEqual({
+      dealingDate: '2026-11-18',
+      cutOffAt: '2026-11-19T00:00:00.000Z',
+      expectedSettlementDate: '2026-11-19',
+    });
     // Friday's order settles on Monday; Saturday's is dealt on Monday.
     expect(dates(DEFAULT_CALENDAR, '2026-11-20T10:00:00Z')).toMatchObject({ dealingDate: '2026-11-20', expectedSettlementDate: '2026-11-23' });
     expect(dates(DEFAULT_CALENDAR, '2026-11-21T10:00:00Z')).toMatchObject({ dealingDate: '2026-11-23', cutOffAt: '2026-11-24T00:00:00.000Z' });
@@ -18,15 +22,31 @@ describe('dealing dates', () => {
 
   it('an order at or after the cut-off goes to the next dealing day; a Friday-evening order to Monday', () => {
     const lux = calendar({ timeZone: 'Europe/Luxembourg', cutOffTime: '12:00' });
-    expect(dates(lux, '2026-11-18T10:59:59.999Z')).toEqual({ dealingDate: '2026-11-18', cutOffAt: '2026-11-18T11:00:00.000Z', expectedSettlementDate: '2026-11-19' });
-    expect(dates(lux, '2026-11-18T11:00:00.000Z')).toEqual({ dealingDate: '2026-11-19', cutOffAt: '2026-11-19T11:00:00.000Z', expectedSettlementDate: '2026-11-20' });
-    expect(dates(lux, '2026-11-20T18:00:00Z')).toEqual({ dealingDate: '2026-11-23', cutOffAt: '2026-11-23T11:00:00.000Z', expectedSettlementDate: '2026-11-24' });
+    expect(dates(lux, '2026-11-18T10:59:59.999Z')).toEqual({
+      dealingDate: '2026-11-18',
+      cutOffAt: '2026-11-18T11:00:00.000Z',
+      expectedSettlementDate: '2026-11-19',
+    });
+    expect(dates(lux, '2026-11-18T11:00:00.000Z')).toEqual({
+      dealingDate: '2026-11-19',
+      cutOffAt: '2026-11-19T11:00:00.000Z',
+      expectedSettlementDate: '2026-11-20',
+    });
+    expect(dates(lux, '2026-11-20T18:00:00Z')).toEqual({
+      dealingDate: '2026-11-23',
+      cutOffAt: '2026-11-23T11:00:00.000Z',
+      expectedSettlementDate: '2026-11-24',
+    });
   });
 
   it('skips holidays for dealing and for settlement', () => {
     const ny = calendar({ timeZone: 'America/New_York', cutOffTime: '16:00', holidays: new Set(['2026-11-26', '2026-11-30']) });
     // Wednesday after the cut-off: Thursday is Thanksgiving, so Friday; it settles Tuesday (Monday is a holiday too).
-    expect(dates(ny, '2026-11-25T22:00:00Z')).toEqual({ dealingDate: '2026-11-27', cutOffAt: '2026-11-27T21:00:00.000Z', expectedSettlementDate: '2026-12-01' });
+    expect(dates(ny, '2026-11-25T22:00:00Z')).toEqual({
+      dealingDate: '2026-11-27',
+      cutOffAt: '2026-11-27T21:00:00.000Z',
+      expectedSettlementDate: '2026-12-01',
+    });
   });
 
   it('reads the cut-off in the zone across daylight-saving changes', () => {
@@ -54,10 +74,18 @@ describe('dealing dates', () => {
     expect(dates(withHoliday, '2026-11-21T09:00:00Z', 3).dealingDate).toBe('2026-11-25');
   });
 
-  it("gives the worked example of docs/api.md (the demo USD class)", () => {
+  it('gives the worked example of docs/api.md (the demo USD class)', () => {
     const demo = calendar({ timeZone: 'America/New_York', cutOffTime: '16:00', holidays: new Set(['2026-11-26']) });
-    expect(dates(demo, '2026-11-25T20:30:00Z')).toEqual({ dealingDate: '2026-11-25', cutOffAt: new Date(1795640400000).toISOString(), expectedSettlementDate: '2026-11-27' });
-    expect(dates(demo, '2026-11-25T21:00:00Z')).toEqual({ dealingDate: '2026-11-27', cutOffAt: '2026-11-27T21:00:00.000Z', expectedSettlementDate: '2026-11-30' });
+    expect(dates(demo, '2026-11-25T20:30:00Z')).toEqual({
+      dealingDate: '2026-11-25',
+      cutOffAt: new Date(1795640400000).toISOString(),
+      expectedSettlementDate: '2026-11-27',
+    });
+    expect(dates(demo, '2026-11-25T21:00:00Z')).toEqual({
+      dealingDate: '2026-11-27',
+      cutOffAt: '2026-11-27T21:00:00.000Z',
+      expectedSettlementDate: '2026-11-30',
+    });
     expect(dates(demo, '2026-07-15T19:59:00Z')).toMatchObject({ dealingDate: '2026-07-15', cutOffAt: '2026-07-15T20:00:00.000Z' });
   });
 
@@ -85,8 +113,12 @@ describe('lock-up', () => {
   it('refuses more than the unlocked tokens left after open redemptions, naming them and the unlock date', () => {
     const now = at('2026-11-20T00:00:00Z');
     expect(() => assertUnlocked('100', '0', '150', lots, lockUp, now)).not.toThrow();
-    expect(() => assertUnlocked('101', '0', '150', lots, lockUp, now)).toThrow('tokenCount exceeds unlocked holdings: 100 unlocked, the rest unlocks on 2026-12-10');
-    expect(() => assertUnlocked('30', '80', '150', lots, lockUp, now)).toThrow('tokenCount exceeds unlocked holdings: 20 unlocked, the rest unlocks on 2026-12-10');
+    expect(() => assertUnlocked('101', '0', '150', lots, lockUp, now)).toThrow(
+      'tokenCount exceeds unlocked holdings: 100 unlocked, the rest unlocks on 2026-12-10',
+    );
+    expect(() => assertUnlocked('30', '80', '150', lots, lockUp, now)).toThrow(
+      'tokenCount exceeds unlocked holdings: 20 unlocked, the rest unlocks on 2026-12-10',
+    );
     expect(() => assertUnlocked('150', '0', '150', lots, { days: 0, timeZone: 'UTC' }, now)).not.toThrow();
   });
 });

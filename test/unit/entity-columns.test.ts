@@ -22,10 +22,13 @@ describe('Entity columns', () => {
       for (const prop of Object.values(meta.properties)) {
         if (prop.kind !== ReferenceKind.SCALAR || !(prop.customType instanceof BigIntType)) continue;
         bigintColumns.push(`${meta.className}.${prop.name}`);
-        if (prop.customType.mode !== 'string' || prop.customType.convertToJSValue('9007199254740993') !== '9007199254740993') notStrings.push(`${meta.className}.${prop.name} (${prop.customType.mode ?? 'bigint'})`);
+        if (prop.customType.mode !== 'string' || prop.customType.convertToJSValue('9007199254740993') !== '9007199254740993')
+          notStrings.push(`${meta.className}.${prop.name} (${prop.customType.mode ?? 'bigint'})`);
       }
     }
-    expect(bigintColumns).toEqual(expect.arrayContaining(['OrderStatusEntry.id', 'DomainEvent.position', 'ChainMovement.id', 'ChainTransaction.nonce', 'HoldingLot.id']));
+    expect(bigintColumns).toEqual(
+      expect.arrayContaining(['OrderStatusEntry.id', 'DomainEvent.position', 'ChainMovement.id', 'ChainTransaction.nonce', 'HoldingLot.id']),
+    );
     expect(notStrings).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ describe('identifiers a standard defines', () => {
   });
 
   it('IBAN (ISO 13616): MOD 97-10 of the rearranged number leaves 1', () => {
-    for (const iban of ['GB82WEST12345698765432', 'DE89370400440532013000', 'LU280019400644750000', 'FR1420041010050500013M02606', 'NL91ABNA0417164300']) expect(ibanProblem(iban)).toBeNull();
+    for (const iban of ['GB82WEST12345698765432', 'DE89370400440532013000', 'LU280019400644750000', 'FR1420041010050500013M02606', 'NL91ABNA0417164300'])
+      expect(ibanProblem(iban)).toBeNull();
     expect(mod97('WEST12345698765432GB82')).toBe(1);
     expect(ibanProblem('GB82WEST12345698765433')).toBe('check digits do not match (ISO 13616)');
     expect(ibanProblem('LU000')).toBe('must be an IBAN: a country code, 2 check digits and the account (ISO 13616)');

@@ -10,7 +10,10 @@ describe('two-step pricing (decimal arithmetic)', () => {
       amountTokensEstimated: '800',
       nav: '1.25',
     });
-    expect(priceSubscription({ amount: '12345', feesSubBps: 15, nav: null, tokenDecimals: 6 })).toMatchObject({ amountFeesTotal: '18.5175', amountPayable: '12363.5175' });
+    expect(priceSubscription({ amount: '12345', feesSubBps: 15, nav: null, tokenDecimals: 6 })).toMatchObject({
+      amountFeesTotal: '18.5175',
+      amountPayable: '12363.5175',
+    });
     expect(priceSubscription({ amount: '0.1', feesSubBps: 50, nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.0005');
     expect(priceSubscription({ amount: '1234.5', feesSubBps: 7, nav: null, tokenDecimals: 6 }).amountFeesTotal).toBe('0.86415');
   });
@@ -46,10 +49,23 @@ describe('provider callback signatures', () => {
 
 describe('SUPPLY_PROVIDERS configuration', () => {
   it('reads providers by id with a default timeout', () => {
-    const config = loadConfig({ APP_ENV: 'development', SUPPLY_PROVIDERS: '{"supply-sim":{"url":"http://127.0.0.1:4100","callbackSecret":"0123456789abcdef"}}' });
-    expect(config.supplyProviders).toEqual({ 'supply-sim': { url: 'http://127.0.0.1:4100', timeoutMs: 10_000, apiKey: undefined, callbackSecret: '0123456789abcdef' } });
+    const config = loadConfig({
+      APP_ENV: 'development',
+      SUPPLY_PROVIDERS: '{"supply-sim":{"url":"http://127.0.0.1:4100","callbackSecret":"0123456789abcdef"}}',
+    });
+    expect(config.supplyProviders).toEqual({
+      'supply-sim': { url: 'http://127.0.0.1:4100', timeoutMs: 10_000, apiKey: undefined, callbackSecret: '0123456789abcdef' },
+    });
     expect(config.supplySimulator).toBe(true); // development
-    expect(loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: 'k'.repeat(32), WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_TOKEN: 'metrics-token-0123456789', DATABASE_URL: 'postgres://gw@db/gw' }).supplySimulator).toBe(false);
+    expect(
+      loadConfig({
+        APP_ENV: 'production',
+        JWT_SIGNING_KEY: 'k'.repeat(32),
+        WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+        METRICS_TOKEN: 'metrics-token-0123456789',
+        DATABASE_URL: 'postgres://gw@db/gw',
+      }).supplySimulator,
+    ).toBe(false);
   });
 
   it('names every mistake', () => {

@@ -62,7 +62,11 @@ describe('The transition table, walked', () => {
     for (const status of statusesOf(flow))
       for (const by of ACTORS) {
         const targets = TRANSITIONS[flow].filter((r) => r.from === status && (r.by as readonly string[]).includes(by)).map((r) => r.to as string);
-        expect(allowedActions({ flow, status }, by).map((a) => ACTION_TARGET[a]).sort()).toEqual(targets.sort());
+        expect(
+          allowedActions({ flow, status }, by)
+            .map((a) => ACTION_TARGET[a])
+            .sort(),
+        ).toEqual(targets.sort());
       }
   });
 
@@ -74,8 +78,7 @@ describe('The transition table, walked', () => {
 
   it("the events both ways: each event belongs to one status in both flows, and is the description's four", () => {
     expect(ORDER_EVENT_TYPES).toEqual(['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed']);
-    for (const flow of FLOWS)
-      for (const r of TRANSITIONS[flow]) if (r.event) expect(statusOfEvent(r.event)).toBe(r.to);
+    for (const flow of FLOWS) for (const r of TRANSITIONS[flow]) if (r.event) expect(statusOfEvent(r.event)).toBe(r.to);
     expect(statusOfEvent('order.transition')).toBeUndefined();
     // A webhook's event types: the description's four, then the additive wallet-recovery and holding ones (registered for by name only).
     expect(eventType).toEqual({ enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, 'holding.changed'] });
@@ -97,8 +100,12 @@ describe('The transition table, walked', () => {
   it('the documented refusals keep their exact messages', () => {
     const two = (status: string) => ({ flow: OrderFlow.two_step, status });
     const one = (status: string) => ({ flow: OrderFlow.one_step, status });
-    expect(() => assertMove(two('submitted'), 'submitted', 'distributor', cannotPush)).toThrow('Cannot push subscription in status "submitted" (only "created")');
-    expect(() => assertMove(two('cancelled'), 'cancelled', 'distributor', cannotCancel)).toThrow('Cannot cancel subscription in status "cancelled" (only "created")');
+    expect(() => assertMove(two('submitted'), 'submitted', 'distributor', cannotPush)).toThrow(
+      'Cannot push subscription in status "submitted" (only "created")',
+    );
+    expect(() => assertMove(two('cancelled'), 'cancelled', 'distributor', cannotCancel)).toThrow(
+      'Cannot cancel subscription in status "cancelled" (only "created")',
+    );
     expect(() => assertMove(two('created'), 'settled', 'provider', (s) => cannotRecordOutcome('settled', s))).toThrow(
       'Cannot record supply outcome "settled" for subscription in status "created"',
     );

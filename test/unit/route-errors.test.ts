@@ -30,7 +30,9 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WRITTEN: RegExp[] = (() => {
   const patterns: RegExp[] = [];
   // The facade's own code, not its route tables or documents: those hold the copies under test.
-  const facade = readdirSync(join(ROOT, 'rest-compat')).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(ROOT, 'rest-compat', f), 'utf8'));
+  const facade = readdirSync(join(ROOT, 'rest-compat'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(ROOT, 'rest-compat', f), 'utf8'));
   for (const text of [...sources(join(ROOT, 'src')), ...facade]) {
     for (const m of text.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
       const literal = m[1] ?? m[2] ?? m[3];

@@ -47,7 +47,10 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
   } catch {
     throw new ApiError('the gateway cannot be reached', 'NETWORK');
   }
-  const body = (await res.json().catch(() => null)) as { data?: R; errors?: { message: string; extensions?: { code?: string; fields?: FieldRefusal[] } }[] } | null;
+  const body = (await res.json().catch(() => null)) as {
+    data?: R;
+    errors?: { message: string; extensions?: { code?: string; fields?: FieldRefusal[] } }[];
+  } | null;
   const error = body?.errors?.[0];
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
@@ -73,7 +76,6 @@ function coercionRefusals(errors: { message: string }[]): FieldRefusal[] {
 
 let ws: { client: Client; token: string } | null = null;
 
-
 function wsClient(): Client {
   const token = currentToken() ?? '';
   if (ws?.token === token) return ws.client;
@@ -86,7 +88,7 @@ function wsClient(): Client {
 /** Live data: calls `next` for each message until the returned function is called. */
 export function subscribe<R, V>(doc: Doc<R, V>, variables: V, next: (data: R) => void): () => void {
   return wsClient().subscribe<R>(
-    { query: doc.toString(), variables: (variables ?? {}) },
+    { query: doc.toString(), variables: variables ?? {} },
     { next: (m) => m.data && next(m.data), error: () => undefined, complete: () => undefined },
   );
 }

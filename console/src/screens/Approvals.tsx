@@ -51,7 +51,13 @@ export function Approvals() {
             { header: 'What', cell: (r) => what(r), className: 'mono wrap' },
             { header: 'Why', cell: (r) => r.reason },
             { header: 'Requested by', cell: (r) => `${r.requestedBy} · ${time(r.requestedAt)}`, className: 'mono' },
-            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (r) => <Decide request={r} mine={r.requestedBy === me.principal} approver={may(me, 'approveRequest')} onDone={(m) => (setNotice(m), reload())} /> },
+            {
+              header: <span className="sr-only">Actions</span>,
+              className: 'row-actions',
+              cell: (r) => (
+                <Decide request={r} mine={r.requestedBy === me.principal} approver={may(me, 'approveRequest')} onDone={(m) => (setNotice(m), reload())} />
+              ),
+            },
           ]}
         />
       </Panel>
@@ -67,7 +73,15 @@ export function Approvals() {
             { header: 'Request', cell: (r) => r.id, className: 'mono' },
             { header: 'Kind', cell: (r) => KIND[r.kind] ?? r.kind },
             { header: 'What', cell: (r) => what(r), className: 'mono wrap' },
-            { header: 'Status', cell: (r) => <><Status value={r.status} />{r.failure && <div className="muted small">{r.failure}</div>}</> },
+            {
+              header: 'Status',
+              cell: (r) => (
+                <>
+                  <Status value={r.status} />
+                  {r.failure && <div className="muted small">{r.failure}</div>}
+                </>
+              ),
+            },
             { header: 'Requested by', cell: (r) => r.requestedBy, className: 'mono' },
             { header: 'Decided by', cell: (r) => (r.decidedBy ? `${r.decidedBy}${r.decisionReason ? ` (${r.decisionReason})` : ''}` : '—'), className: 'mono' },
             { header: 'Runs at', cell: (r) => (r.executeAfter && r.status === 'approved' ? time(r.executeAfter) : '—') },
@@ -84,15 +98,19 @@ function Decide({ request: r, mine, approver, onDone }: { request: Request; mine
   if (!approver) return <span className="muted small">Awaiting an approver.</span>;
   return (
     <>
-      <ConfirmAction operation="approveRequest"
+      <ConfirmAction
+        operation="approveRequest"
         label="Approve"
         title={`Approve request ${r.id}`}
         description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay).`}
-        fields={(autoFocus) => <Field label="Reason" name="reason" value={reason} onChange={setReason} autoFocus={autoFocus} placeholder="checked with the investor" />}
+        fields={(autoFocus) => (
+          <Field label="Reason" name="reason" value={reason} onChange={setReason} autoFocus={autoFocus} placeholder="checked with the investor" />
+        )}
         run={() => request(ApproveRequestDocument, { id: r.id, reason: reason || null })}
         onDone={(res) => onDone(`Request ${r.id} ${(res as { approveRequest: { status: string } }).approveRequest.status}.`)}
       />
-      <ConfirmAction operation="rejectRequest"
+      <ConfirmAction
+        operation="rejectRequest"
         label="Reject"
         danger
         title={`Reject request ${r.id}`}

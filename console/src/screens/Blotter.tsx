@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
-import { BlotterChoicesDocument, BlotterDocument, OrderRowByIdDocument, OrderUpdatesDocument, type OrderFilter, type OrderRowFragment } from '../generated/graphql';
+import {
+  BlotterChoicesDocument,
+  BlotterDocument,
+  OrderRowByIdDocument,
+  OrderUpdatesDocument,
+  type OrderFilter,
+  type OrderRowFragment,
+} from '../generated/graphql';
 import { decimal, time } from '../ui/format';
 import { Field, Select } from '../ui/forms';
 import { ErrorNote, Page, Status, scrollable } from '../ui/parts';
@@ -121,7 +128,14 @@ export function Blotter() {
   const scName = useMemo(() => Object.fromEntries(shareClasses.map((s) => [s.id, s.meta.name])), [shareClasses]);
 
   return (
-    <Page title="Blotter" actions={<span className="live" aria-label="Live updates on">● live</span>}>
+    <Page
+      title="Blotter"
+      actions={
+        <span className="live" aria-label="Live updates on">
+          ● live
+        </span>
+      }
+    >
       <form
         className="filters"
         aria-label="Filter orders"
@@ -130,8 +144,24 @@ export function Blotter() {
           setApplied({ ...filters });
         }}
       >
-        <Select label="Flow" name="flow" value={filters.flow} onChange={(flow) => setFilters({ ...filters, flow })} options={[['', 'Both flows'], ['one_step', 'One-step'], ['two_step', 'Two-step']]} />
-        <Select label="Status" name="status" value={filters.status} onChange={(status) => setFilters({ ...filters, status })} options={[['', 'Any status'], ...STATUSES.map((s): [string, string] => [s, s])]} />
+        <Select
+          label="Flow"
+          name="flow"
+          value={filters.flow}
+          onChange={(flow) => setFilters({ ...filters, flow })}
+          options={[
+            ['', 'Both flows'],
+            ['one_step', 'One-step'],
+            ['two_step', 'Two-step'],
+          ]}
+        />
+        <Select
+          label="Status"
+          name="status"
+          value={filters.status}
+          onChange={(status) => setFilters({ ...filters, status })}
+          options={[['', 'Any status'], ...STATUSES.map((s): [string, string] => [s, s])]}
+        />
         <Select
           label="Distributor"
           name="distributor"
@@ -146,8 +176,20 @@ export function Blotter() {
           onChange={(shareClassId) => setFilters({ ...filters, shareClassId })}
           options={[['', 'All share classes'], ...shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]}
         />
-        <Field label="Dealing date" name="dealingDate" type="date" value={filters.dealingDate} onChange={(dealingDate) => setFilters({ ...filters, dealingDate })} />
-        <Field label="Order id or externalRef" name="search" value={filters.search} onChange={(search) => setFilters({ ...filters, search })} placeholder="ord_… / OR000001 / ref" />
+        <Field
+          label="Dealing date"
+          name="dealingDate"
+          type="date"
+          value={filters.dealingDate}
+          onChange={(dealingDate) => setFilters({ ...filters, dealingDate })}
+        />
+        <Field
+          label="Order id or externalRef"
+          name="search"
+          value={filters.search}
+          onChange={(search) => setFilters({ ...filters, search })}
+          placeholder="ord_… / OR000001 / ref"
+        />
         <div className="filter-buttons">
           <button type="submit" className="primary">
             Apply

@@ -147,7 +147,11 @@ const FLOW_NAME: Record<string, string> = { one_step: 'One-step', two_step: 'Two
 
 function Waiting({ waiting }: { waiting: Book['waiting'] }) {
   const chart = useMemo(
-    () => ({ x: waiting.map((_, i) => i), labels: waiting.map((w) => `${FLOW_NAME[w.flow] ?? w.flow} ${w.status}`), series: [{ label: 'Orders', values: waiting.map((w) => w.count), color: seriesColor(2) }] }),
+    () => ({
+      x: waiting.map((_, i) => i),
+      labels: waiting.map((w) => `${FLOW_NAME[w.flow] ?? w.flow} ${w.status}`),
+      series: [{ label: 'Orders', values: waiting.map((w) => w.count), color: seriesColor(2) }],
+    }),
     [waiting],
   );
   return (

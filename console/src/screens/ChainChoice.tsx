@@ -17,7 +17,15 @@ const label = (c: ChainInfo) => `${c.name} (${c.chainId})${c.writable ? '' : ', 
  * `other` adds "another chain", whose id is typed (a contract registered where the gateway does
  * not read; `otherLabel` says what is taken as given there). Whether the chosen chain fits is still the gateway's to say.
  */
-export function useChainChoice({ writable, other, otherLabel }: { writable: boolean; other: boolean; /** What the other-chain option says of the thing registered there. */ otherLabel?: string }) {
+export function useChainChoice({
+  writable,
+  other,
+  otherLabel,
+}: {
+  writable: boolean;
+  other: boolean;
+  /** What the other-chain option says of the thing registered there. */ otherLabel?: string;
+}) {
   const q = useQuery(ChainsDocument, {}, 'chains');
   const chains = (q.data?.chains ?? []).filter((c) => !writable || c.writable);
   const [choice, setChoice] = useState('');
@@ -28,7 +36,20 @@ export function useChainChoice({ writable, other, otherLabel }: { writable: bool
   }, [chains.length]);
   const chainId = choice === OTHER ? typed.trim() : choice;
   const options: [string, string][] = [
-    ...(chains.length === 1 ? [] : [['', !q.data ? 'Reading the chains…' : chains.length || other ? 'Choose…' : writable ? 'No chain with an agent key is configured' : 'No chain is configured'] as [string, string]]),
+    ...(chains.length === 1
+      ? []
+      : [
+          [
+            '',
+            !q.data
+              ? 'Reading the chains…'
+              : chains.length || other
+                ? 'Choose…'
+                : writable
+                  ? 'No chain with an agent key is configured'
+                  : 'No chain is configured',
+          ] as [string, string],
+        ]),
     ...chains.map((c): [string, string] => [c.chainId, label(c)]),
     ...(other ? [[OTHER, otherLabel ?? 'Another chain (not read: the contract is taken as given)'] as [string, string]] : []),
   ];

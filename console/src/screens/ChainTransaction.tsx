@@ -14,4 +14,3 @@ export function ChainTxState({ tx }: { tx: ChainTxFragment }) {
     </span>
   );
 }
-

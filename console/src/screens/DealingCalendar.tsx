@@ -1,6 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { DealingCalendarOfDocument, DealingPreviewDocument, SetDealingCalendarDocument, type DealingCalendarInput, type DealingPreviewQuery } from '../generated/graphql';
+import {
+  DealingCalendarOfDocument,
+  DealingPreviewDocument,
+  SetDealingCalendarDocument,
+  type DealingCalendarInput,
+  type DealingPreviewQuery,
+} from '../generated/graphql';
 import { time } from '../ui/format';
 import { ActionForm, Field } from '../ui/forms';
 import { ErrorNote, Loading, Panel } from '../ui/parts';
@@ -22,7 +28,10 @@ function inputOf(d: Draft): DealingCalendarInput {
     settlementLagDays: d.settlementLagDays.trim() === '' ? null : Number(d.settlementLagDays),
     anchorDate: d.anchorDate,
     holidays: d.holidays,
-    settlementCurrencies: d.settlementCurrencies.split(',').map((c) => c.trim()).filter(Boolean),
+    settlementCurrencies: d.settlementCurrencies
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
   };
 }
 
@@ -39,7 +48,16 @@ export function DealingCalendarPanel({ shareClassId, onSaved }: { shareClassId: 
   const listId = useId();
   if (!q.data) return <Panel title="Dealing calendar">{q.error ? <ErrorNote error={q.error} /> : <Loading what="the calendar" />}</Panel>;
   const stored = q.data.shareClass.dealingCalendar;
-  const d: Draft = draft ?? (stored ? { ...stored, settlementLagDays: String(stored.settlementLagDays), holidays: [...stored.holidays], settlementCurrencies: stored.settlementCurrencies.join(', ') } : DEFAULTS);
+  const d: Draft =
+    draft ??
+    (stored
+      ? {
+          ...stored,
+          settlementLagDays: String(stored.settlementLagDays),
+          holidays: [...stored.holidays],
+          settlementCurrencies: stored.settlementCurrencies.join(', '),
+        }
+      : DEFAULTS);
   const set = (patch: Partial<Draft>) => (setSaved(null), setDraft({ ...d, ...patch }));
   const addHoliday = () => {
     if (!holiday) return;
@@ -49,9 +67,13 @@ export function DealingCalendarPanel({ shareClassId, onSaved }: { shareClassId: 
   return (
     <Panel title="Dealing calendar">
       <p className="muted">
-        {stored ? `Set ${time(stored.updatedAt)} by ${stored.updatedBy}.` : 'None yet: the share class deals every weekday in UTC, with the cut-off at the end of the day.'} Frequencies and the cut-off day offset are the share class’s subscription and redemption fields.
+        {stored
+          ? `Set ${time(stored.updatedAt)} by ${stored.updatedBy}.`
+          : 'None yet: the share class deals every weekday in UTC, with the cut-off at the end of the day.'}{' '}
+        Frequencies and the cut-off day offset are the share class’s subscription and redemption fields.
       </p>
-      <ActionForm operation="setDealingCalendar"
+      <ActionForm
+        operation="setDealingCalendar"
         label="Save calendar"
         submit={() => request(SetDealingCalendarDocument, { shareClassId, input: inputOf(d) })}
         onDone={() => {
@@ -62,16 +84,49 @@ export function DealingCalendarPanel({ shareClassId, onSaved }: { shareClassId: 
         }}
       >
         <div className="grid-fields">
-          <Field label="Time zone" name="timeZone" value={d.timeZone} onChange={(v) => set({ timeZone: v })} list={listId} hint="IANA name, e.g. Europe/Luxembourg" />
+          <Field
+            label="Time zone"
+            name="timeZone"
+            value={d.timeZone}
+            onChange={(v) => set({ timeZone: v })}
+            list={listId}
+            hint="IANA name, e.g. Europe/Luxembourg"
+          />
           <datalist id={listId}>
             {zones().map((z) => (
               <option key={z} value={z} />
             ))}
           </datalist>
-          <Field label="Cut-off time" name="cutOffTime" value={d.cutOffTime} onChange={(v) => set({ cutOffTime: v })} hint="HH:MM in the zone; 24:00 is the end of the day" />
-          <Field label="Settlement lag (business days)" name="settlementLagDays" type="number" step="1" value={d.settlementLagDays} onChange={(v) => set({ settlementLagDays: v })} />
-          <Field label="Anchor date" name="anchorDate" type="date" value={d.anchorDate} onChange={(v) => set({ anchorDate: v })} hint="First dealing day of an every-N-days cycle" />
-          <Field label="Settlement currencies" name="settlementCurrencies" value={d.settlementCurrencies} onChange={(v) => set({ settlementCurrencies: v })} hint={`Besides ${q.data.shareClass.currency}; comma-separated, e.g. USDC`} />
+          <Field
+            label="Cut-off time"
+            name="cutOffTime"
+            value={d.cutOffTime}
+            onChange={(v) => set({ cutOffTime: v })}
+            hint="HH:MM in the zone; 24:00 is the end of the day"
+          />
+          <Field
+            label="Settlement lag (business days)"
+            name="settlementLagDays"
+            type="number"
+            step="1"
+            value={d.settlementLagDays}
+            onChange={(v) => set({ settlementLagDays: v })}
+          />
+          <Field
+            label="Anchor date"
+            name="anchorDate"
+            type="date"
+            value={d.anchorDate}
+            onChange={(v) => set({ anchorDate: v })}
+            hint="First dealing day of an every-N-days cycle"
+          />
+          <Field
+            label="Settlement currencies"
+            name="settlementCurrencies"
+            value={d.settlementCurrencies}
+            onChange={(v) => set({ settlementCurrencies: v })}
+            hint={`Besides ${q.data.shareClass.currency}; comma-separated, e.g. USDC`}
+          />
         </div>
         <fieldset className="group">
           <legend>Holidays (besides weekends)</legend>
@@ -87,7 +142,10 @@ export function DealingCalendarPanel({ shareClassId, onSaved }: { shareClassId: 
             {!d.holidays.length && <li className="muted">none</li>}
           </ul>
           {/* Enter in the date adds it (rather than saving the calendar). */}
-          <div className="action-form inline" onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLElement).getAttribute('name') === 'holidays' && (e.preventDefault(), addHoliday())}>
+          <div
+            className="action-form inline"
+            onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLElement).getAttribute('name') === 'holidays' && (e.preventDefault(), addHoliday())}
+          >
             <Field label="Holiday date" name="holidays" type="date" value={holiday} onChange={setHoliday} />
             <button type="button" onClick={addHoliday} disabled={!holiday}>
               Add holiday
@@ -123,7 +181,11 @@ function Preview({ shareClassId, draft }: { shareClassId: string; draft: Dealing
   return (
     <section aria-label="Dealing preview" className="preview" aria-busy={!result && !error}>
       <h3>Next dealing dates (computed by the gateway)</h3>
-      {error ? <ErrorNote error={error} /> : !result ? <Loading what="the preview" /> : (
+      {error ? (
+        <ErrorNote error={error} />
+      ) : !result ? (
+        <Loading what="the preview" />
+      ) : (
         <div className="columns">
           <DatesTable caption="Subscriptions" zone={result.timeZone} dates={result.subscriptions} />
           <DatesTable caption="Redemptions" zone={result.timeZone} dates={result.redemptions} />
@@ -136,7 +198,15 @@ function Preview({ shareClassId, draft }: { shareClassId: string; draft: Dealing
 
 function DatesTable({ caption, zone, dates }: { caption: string; zone: string; dates: DealingPreviewQuery['dealingPreview']['subscriptions'] }) {
   // Formatting only: the instants come from the gateway, shown in the calendar's zone and in UTC.
-  const inZone = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: '2-digit', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false });
+  const inZone = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'short',
+    day: '2-digit',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
   const inUtc = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit', day: '2-digit', month: 'short', hour12: false });
   return (
     <div>

@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/client';
-import { ChainTransactionsDocument, DealingSettlementPreviewDocument, OrdersOutcomeDocument, type ChainTxFragment, SettleDealingDateDocument, type OrdersOutcomeQuery, type SettleDealingDateMutation, type SettlementPlanFragment } from '../generated/graphql';
+import {
+  ChainTransactionsDocument,
+  DealingSettlementPreviewDocument,
+  OrdersOutcomeDocument,
+  type ChainTxFragment,
+  SettleDealingDateDocument,
+  type OrdersOutcomeQuery,
+  type SettleDealingDateMutation,
+  type SettlementPlanFragment,
+} from '../generated/graphql';
 import { count, decimal, time, txName } from '../ui/format';
 import { ActionForm, ConfirmAction, Field } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
@@ -31,13 +40,14 @@ export function DealingSettlementPanel({ shareClassId, currency, onSettled }: { 
       </ActionForm>
       {plan && !outcome && <Plan plan={plan} currency={currency} />}
       {plan && !outcome && (
-        <ConfirmAction operation="settleDealingDate"
+        <ConfirmAction
+          operation="settleDealingDate"
           label="Settle dealing date"
           title={`Settle ${plan.dealingDate}?`}
           description={
             <p>
-              {count(plan.rows.filter((r) => !r.refusal).length, 'order is', 'orders are')} minted or burned on chain {plan.chainId} at NAV {plan.nav}; {count(plan.rows.filter((r) => r.refusal).length, 'fails', 'fail')} with the
-              reason shown. Orders already in a transaction are not sent again.
+              {count(plan.rows.filter((r) => !r.refusal).length, 'order is', 'orders are')} minted or burned on chain {plan.chainId} at NAV {plan.nav};{' '}
+              {count(plan.rows.filter((r) => r.refusal).length, 'fails', 'fail')} with the reason shown. Orders already in a transaction are not sent again.
             </p>
           }
           confirmLabel="Settle"
@@ -56,7 +66,12 @@ function Plan({ plan, currency }: { plan: SettlementPlanFragment; currency: stri
       <Facts
         items={[
           ['NAV used', `${plan.nav} ${currency}, published ${time(plan.navPublishedAt)}`],
-          ['Token', <><Mono>{plan.tokenAddress}</Mono> on chain {plan.chainId}</>],
+          [
+            'Token',
+            <>
+              <Mono>{plan.tokenAddress}</Mono> on chain {plan.chainId}
+            </>,
+          ],
           ['Orders', String(plan.rows.length)],
           ['Tokens minted', decimal(plan.tokensMinted)],
           ['Tokens burned', decimal(plan.tokensBurned)],
@@ -71,7 +86,14 @@ function Plan({ plan, currency }: { plan: SettlementPlanFragment; currency: stri
         rowKey={(r) => r.orderId}
         empty="No accepted one-step order on this date."
         columns={[
-          { header: 'Order', cell: (r) => <Link to={['orders', r.orderId]} className="mono">{r.orderId}</Link> },
+          {
+            header: 'Order',
+            cell: (r) => (
+              <Link to={['orders', r.orderId]} className="mono">
+                {r.orderId}
+              </Link>
+            ),
+          },
           { header: 'Type', cell: (r) => r.type },
           { header: 'Wallet', cell: (r) => r.wallet, className: 'mono' },
           { header: 'Tokens', cell: (r) => decimal(r.tokens), num: true },
@@ -117,7 +139,9 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
   return (
     <section aria-label="Settlement outcome">
       <p className={!done ? 'muted' : count('failed') ? 'not-ready' : 'notice'} role="status" tabIndex={-1} ref={head}>
-        {done ? `Dealing date ${outcome.dealingDate}: ${count('settled')} settled, ${count('failed')} failed.` : `Dealing date ${outcome.dealingDate} sent: waiting for the chain…`}
+        {done
+          ? `Dealing date ${outcome.dealingDate}: ${count('settled')} settled, ${count('failed')} failed.`
+          : `Dealing date ${outcome.dealingDate} sent: waiting for the chain…`}
       </p>
       <ul className="plain" aria-label="Settlement transactions">
         {batches.map((t) => (
@@ -134,7 +158,14 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
         rowKey={(o) => o.id}
         empty="No order was settled in this run."
         columns={[
-          { header: 'Order', cell: (o) => <Link to={['orders', o.id]} className="mono">{o.id}</Link> },
+          {
+            header: 'Order',
+            cell: (o) => (
+              <Link to={['orders', o.id]} className="mono">
+                {o.id}
+              </Link>
+            ),
+          },
           { header: 'Status', cell: (o) => <Status value={o.status} /> },
           { header: 'Reason', cell: (o) => o.failureReason ?? outcome.failed.find((f) => f.orderId === o.id)?.reason ?? '' },
         ]}

@@ -46,11 +46,17 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
                 <td>{time(d.createdAt)}</td>
                 <td>{d.completedAt ? time(d.completedAt) : time(d.nextAttemptAt)}</td>
                 <td>
-                  <ConfirmAction operation="redeliverWebhookEvent"
+                  <ConfirmAction
+                    operation="redeliverWebhookEvent"
                     quiet
                     label="Redeliver"
                     title={`Redeliver ${d.eventId}?`}
-                    description={<p>The event is sent again to webhook <Mono>{d.webhookId}</Mono> from the start of the retry schedule, under the same <Mono>webhook-id</Mono>.</p>}
+                    description={
+                      <p>
+                        The event is sent again to webhook <Mono>{d.webhookId}</Mono> from the start of the retry schedule, under the same{' '}
+                        <Mono>webhook-id</Mono>.
+                      </p>
+                    }
                     run={() => request(RedeliverWebhookEventDocument, { eventId: d.eventId, webhookId: d.webhookId })}
                     onDone={onChange}
                   />

@@ -21,7 +21,8 @@ export function DistributorHosts({ distributor, onChange }: { distributor: { id:
           <li key={h.hostname} data-hostname={h.hostname}>
             <p>
               <Mono>{h.hostname}</Mono> <span className="muted">since {time(h.createdAt)}</span> <BindingSummary host={h} />{' '}
-              <ConfirmAction operation="removeDistributorHost"
+              <ConfirmAction
+                operation="removeDistributorHost"
                 label="Remove"
                 danger
                 title={`Unmap ${h.hostname}?`}
@@ -34,7 +35,13 @@ export function DistributorHosts({ distributor, onChange }: { distributor: { id:
           </li>
         ))}
       </ul>
-      <ActionForm operation="addDistributorHost" label="Add host" className="inline" submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })} onDone={() => (setHostname(''), onChange())}>
+      <ActionForm
+        operation="addDistributorHost"
+        label="Add host"
+        className="inline"
+        submit={() => request(AddDistributorHostDocument, { input: { distributorId: d.id, hostname } })}
+        onDone={() => (setHostname(''), onChange())}
+      >
         <Field label="Hostname" name="hostname" value={hostname} onChange={setHostname} placeholder="api.partner.example" />
       </ActionForm>
     </Panel>
@@ -64,7 +71,8 @@ function HostBindingForm({ host, onDone }: { host: Host; onDone: () => void }) {
   const [saved, setSaved] = useState<string | null>(null);
   return (
     <>
-      <ActionForm operation="bindDistributorHost"
+      <ActionForm
+        operation="bindDistributorHost"
         label="Save binding"
         name={`Binding of ${host.hostname}`}
         className="inline"
@@ -81,8 +89,22 @@ function HostBindingForm({ host, onDone }: { host: Host; onDone: () => void }) {
           onDone();
         }}
       >
-        <Field label="Source ranges" name="sourceRanges" value={ranges} onChange={setRanges} placeholder="203.0.113.0/24, 2001:db8::/32" hint="Empty: any address" />
-        <Field label="Client certificate SHA-256" name="clientCertSha256" value={fingerprint} onChange={setFingerprint} placeholder="64 hex digits, colons allowed" hint="Empty: none required" />
+        <Field
+          label="Source ranges"
+          name="sourceRanges"
+          value={ranges}
+          onChange={setRanges}
+          placeholder="203.0.113.0/24, 2001:db8::/32"
+          hint="Empty: any address"
+        />
+        <Field
+          label="Client certificate SHA-256"
+          name="clientCertSha256"
+          value={fingerprint}
+          onChange={setFingerprint}
+          placeholder="64 hex digits, colons allowed"
+          hint="Empty: none required"
+        />
       </ActionForm>
       {saved && (
         <p className="notice" role="status">

@@ -28,7 +28,13 @@ export function DistributorList() {
   const [name, setName] = useState('');
   return (
     <Page title="Distributors">
-      <NewRecord operation="createDistributor" title="New distributor" label="Create distributor" section="distributors" submit={() => request(CreateDistributorDocument, { input: { name } })}>
+      <NewRecord
+        operation="createDistributor"
+        title="New distributor"
+        label="Create distributor"
+        section="distributors"
+        submit={() => request(CreateDistributorDocument, { input: { name } })}
+      >
         <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
       </NewRecord>
       <RecordTable
@@ -39,7 +45,14 @@ export function DistributorList() {
         rowKey={(d) => d.id}
         empty="No distributors yet."
         columns={[
-          { header: 'Distributor', cell: (d) => <Link to={['distributors', d.id]} className="mono">{d.id}</Link> },
+          {
+            header: 'Distributor',
+            cell: (d) => (
+              <Link to={['distributors', d.id]} className="mono">
+                {d.id}
+              </Link>
+            ),
+          },
           { header: 'Surface O', cell: (d) => d.partnerId, className: 'mono' },
           { header: 'Name', cell: (d) => d.name },
           { header: 'Status', cell: (d) => <Status value={d.status} /> },
@@ -112,7 +125,8 @@ export function DistributorDetail({ id }: { id: string }) {
                 <td>{g.deliveryMode}</td>
                 <td>{time(g.createdAt)}</td>
                 <td>
-                  <ConfirmAction operation="revokeShareClass"
+                  <ConfirmAction
+                    operation="revokeShareClass"
                     label="Revoke"
                     danger
                     title={`Stop ${d.name} selling ${g.shareClassId}?`}
@@ -125,21 +139,51 @@ export function DistributorDetail({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
-        <ActionForm operation="grantShareClass" label="Grant" className="inline" submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })} onDone={() => (setGrantSc(''), reload())}>
-          <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...q.data.shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]} />
-          <Select label="Delivery mode" name="deliveryMode" value={mode} onChange={(v) => setMode(v as DeliveryMode)} options={[['passthrough', 'passthrough (investor wallet)'], ['hold', 'hold (distributor wallet)']]} />
+        <ActionForm
+          operation="grantShareClass"
+          label="Grant"
+          className="inline"
+          submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })}
+          onDone={() => (setGrantSc(''), reload())}
+        >
+          <Select
+            label="Share class"
+            name="shareClass"
+            value={grantSc}
+            onChange={setGrantSc}
+            options={[['', 'Choose…'], ...q.data.shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]}
+          />
+          <Select
+            label="Delivery mode"
+            name="deliveryMode"
+            value={mode}
+            onChange={(v) => setMode(v as DeliveryMode)}
+            options={[
+              ['passthrough', 'passthrough (investor wallet)'],
+              ['hold', 'hold (distributor wallet)'],
+            ]}
+          />
         </ActionForm>
       </Panel>
       <Panel title="Wallets (hold delivery)">
         <ul className="plain">
           {d.wallets.map((w) => (
             <li key={w.chainId}>
-              Chain {w.chainId}: <Mono>{w.address}</Mono> <span className="muted">set {time(w.updatedAt)} by {w.updatedBy}</span>
+              Chain {w.chainId}: <Mono>{w.address}</Mono>{' '}
+              <span className="muted">
+                set {time(w.updatedAt)} by {w.updatedBy}
+              </span>
             </li>
           ))}
           {!d.wallets.length && <li className="muted">No wallet.</li>}
         </ul>
-        <ActionForm operation="setDistributorWallet" label="Set wallet" className="inline" submit={() => request(SetDistributorWalletDocument, { input: { distributorId: d.id, chainId, address } })} onDone={() => (setChainId(''), setAddress(''), reload())}>
+        <ActionForm
+          operation="setDistributorWallet"
+          label="Set wallet"
+          className="inline"
+          submit={() => request(SetDistributorWalletDocument, { input: { distributorId: d.id, chainId, address } })}
+          onDone={() => (setChainId(''), setAddress(''), reload())}
+        >
           <Field label="Chain id" name="chainId" value={chainId} onChange={setChainId} required placeholder="11155111" />
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
         </ActionForm>
@@ -148,7 +192,8 @@ export function DistributorDetail({ id }: { id: string }) {
       <Panel
         title="API credentials (surface O)"
         actions={
-          <ConfirmAction operation="issueApiCredential"
+          <ConfirmAction
+            operation="issueApiCredential"
             label="Issue credential"
             title={`Issue a key and secret for ${d.name}?`}
             description={<p>The secret is shown once, right after this; only a hash of it is kept.</p>}
@@ -181,7 +226,8 @@ export function DistributorDetail({ id }: { id: string }) {
                 <td className="row-actions">
                   {!c.revokedAt && (
                     <>
-                      <ConfirmAction operation="rotateApiCredential"
+                      <ConfirmAction
+                        operation="rotateApiCredential"
                         quiet
                         label="Rotate"
                         title={`Rotate ${c.apiKey}?`}
@@ -189,7 +235,8 @@ export function DistributorDetail({ id }: { id: string }) {
                         run={() => request(RotateApiCredentialDocument, { apiKey: c.apiKey })}
                         onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), reload())}
                       />
-                      <ConfirmAction operation="revokeApiCredential"
+                      <ConfirmAction
+                        operation="revokeApiCredential"
                         label="Revoke"
                         danger
                         title={`Revoke ${c.apiKey}?`}
@@ -220,7 +267,13 @@ function EditDistributor({ distributor, onDone }: { distributor: { id: string; n
   const [name, setName] = useState(distributor.name);
   const [status, setStatus] = useState(distributor.status);
   return (
-    <ActionForm operation="updateDistributor" label="Save distributor" className="inline" submit={() => request(UpdateDistributorDocument, { id: distributor.id, input: { name, status } })} onDone={onDone}>
+    <ActionForm
+      operation="updateDistributor"
+      label="Save distributor"
+      className="inline"
+      submit={() => request(UpdateDistributorDocument, { id: distributor.id, input: { name, status } })}
+      onDone={onDone}
+    >
       <Field label="Name" name="name" value={name} onChange={setName} />
       <Field label="Status" name="status" value={status} onChange={setStatus} hint="active, or e.g. suspended (every door refuses it)" />
     </ActionForm>
@@ -238,7 +291,8 @@ function RegisterInvestor({ distributorId, onDone }: { distributorId: string; on
   const [registered, setRegistered] = useState<string | null>(null);
   return (
     <Panel title="Register an investor">
-      <ActionForm operation="registerInvestor"
+      <ActionForm
+        operation="registerInvestor"
         label="Register investor"
         className="inline"
         submit={() => request(RegisterInvestorDocument, { input: { distributorId, externalInvestorId, email, countryCode: countryCode || null } })}
@@ -272,8 +326,18 @@ function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => vo
       </p>
       <Facts
         items={[
-          ['API key', <><Mono>{issued.apiKey}</Mono> <CopyButton text={issued.apiKey} label="Copy key" /></>],
-          ['API secret', <><Mono>{issued.apiSecret}</Mono> <CopyButton text={issued.apiSecret} label="Copy secret" /></>],
+          [
+            'API key',
+            <>
+              <Mono>{issued.apiKey}</Mono> <CopyButton text={issued.apiKey} label="Copy key" />
+            </>,
+          ],
+          [
+            'API secret',
+            <>
+              <Mono>{issued.apiSecret}</Mono> <CopyButton text={issued.apiSecret} label="Copy secret" />
+            </>,
+          ],
           ['Surface O id', <Mono>{issued.partnerId}</Mono>],
         ]}
       />

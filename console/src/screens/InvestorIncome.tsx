@@ -1,21 +1,12 @@
-import { InvestorIncomeDocument } from "../generated/graphql";
-import { time } from "../ui/format";
-import { ErrorNote, Loading, Mono, Panel, Status } from "../ui/parts";
-import { useQuery } from "../ui/use-query";
+import { InvestorIncomeDocument } from '../generated/graphql';
+import { time } from '../ui/format';
+import { ErrorNote, Loading, Mono, Panel, Status } from '../ui/parts';
+import { useQuery } from '../ui/use-query';
 
 /** An investor's income (docs/income.md): each distribution's entitlement and how it was paid, newest pay date first. */
 export function InvestorIncome({ investorId }: { investorId: string }) {
   const q = useQuery(InvestorIncomeDocument, { investorId }, investorId);
-  if (!q.data)
-    return (
-      <Panel title="Income">
-        {q.error ? (
-          <ErrorNote error={q.error} />
-        ) : (
-          <Loading what="the income" />
-        )}
-      </Panel>
-    );
+  if (!q.data) return <Panel title="Income">{q.error ? <ErrorNote error={q.error} /> : <Loading what="the income" />}</Panel>;
   const rows = q.data.incomeHistory;
   return (
     <Panel title="Income">
@@ -39,17 +30,13 @@ export function InvestorIncome({ investorId }: { investorId: string }) {
                 <td>
                   <Mono>{r.shareClassId}</Mono>
                 </td>
-                <td>
-                  {r.periodFrom === r.periodTo
-                    ? `record date ${r.periodTo}`
-                    : `${r.periodFrom} – ${r.periodTo}`}
-                </td>
+                <td>{r.periodFrom === r.periodTo ? `record date ${r.periodTo}` : `${r.periodFrom} – ${r.periodTo}`}</td>
                 <td>{r.payment}</td>
                 <td>
                   {r.gross} {r.currency}
                 </td>
                 <td>
-                  {r.amount ? `${r.amount} ${r.currency}` : "—"}
+                  {r.amount ? `${r.amount} ${r.currency}` : '—'}
                   {r.tokens && <div className="muted">{r.tokens} tokens</div>}
                   {r.transferHash && (
                     <div className="muted">

@@ -51,7 +51,14 @@ export function InvestorList() {
         rowKey={(i) => i.id}
         empty="No investor matches."
         columns={[
-          { header: 'Investor', cell: (i) => <Link to={['investors', i.id]} className="mono">{i.id}</Link> },
+          {
+            header: 'Investor',
+            cell: (i) => (
+              <Link to={['investors', i.id]} className="mono">
+                {i.id}
+              </Link>
+            ),
+          },
           { header: 'Surface O', cell: (i) => i.userId, className: 'mono' },
           { header: 'E-mail', cell: (i) => i.email ?? '—' },
           { header: 'External id', cell: (i) => i.externalInvestorId ?? '—' },
@@ -69,7 +76,11 @@ export function InvestorDetail({ id }: { id: string }) {
   const q = useQuery(InvestorDetailDocument, { id }, id);
   const [grantSc, setGrantSc] = useState('');
   // A wallet may be on a chain the gateway does not read (kept as given), hence "another chain".
-  const walletChain = useChainChoice({ writable: false, other: true, otherLabel: 'Another chain (not read: the wallet is kept as given, not whitelisted on chain)' });
+  const walletChain = useChainChoice({
+    writable: false,
+    other: true,
+    otherLabel: 'Another chain (not read: the wallet is kept as given, not whitelisted on chain)',
+  });
   const [address, setAddress] = useState('');
   const [whitelisted, setWhitelisted] = useState('no');
   const [reason, setReason] = useState('');
@@ -93,13 +104,23 @@ export function InvestorDetail({ id }: { id: string }) {
         <Panel title="Investor">
           <Facts
             items={[
-              ['Id', <><Mono>{inv.id}</Mono> / <Mono>{inv.userId}</Mono></>],
+              [
+                'Id',
+                <>
+                  <Mono>{inv.id}</Mono> / <Mono>{inv.userId}</Mono>
+                </>,
+              ],
               ['E-mail', inv.email],
               ['External id', inv.externalInvestorId],
               ['Name', inv.name],
               ['Country', inv.countryCode],
               ['Status', <Status value={inv.status} />],
-              ['Distributor', <><Link to={['distributors', inv.distributorId]}>{inv.distributor.name}</Link> <Mono>{inv.distributorId}</Mono></>],
+              [
+                'Distributor',
+                <>
+                  <Link to={['distributors', inv.distributorId]}>{inv.distributor.name}</Link> <Mono>{inv.distributorId}</Mono>
+                </>,
+              ],
               ['Registered', `${time(inv.createdAt)} by ${inv.createdBy}`],
             ]}
           />
@@ -109,7 +130,8 @@ export function InvestorDetail({ id }: { id: string }) {
             {inv.grantedShareClasses.map((s) => (
               <li key={s.id}>
                 <Link to={['share-classes', s.id]}>{s.meta.name}</Link> <Mono>{s.id}</Mono>{' '}
-                <ConfirmAction operation="revokeInvestorShareClass"
+                <ConfirmAction
+                  operation="revokeInvestorShareClass"
                   label="Revoke"
                   danger
                   title={`Withdraw ${s.id} from this investor?`}
@@ -121,8 +143,20 @@ export function InvestorDetail({ id }: { id: string }) {
             ))}
             {!inv.grantedShareClasses.length && <li className="muted">None.</li>}
           </ul>
-          <ActionForm operation="grantInvestorShareClass" label="Grant" className="inline" submit={() => request(GrantInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: grantSc } })} onDone={() => (setGrantSc(''), reload())}>
-            <Select label="Share class" name="shareClass" value={grantSc} onChange={setGrantSc} options={[['', 'Choose…'], ...grantable.map((g): [string, string] => [g.shareClassId, `${g.shareClassId} · ${g.shareClass.meta.name}`])]} />
+          <ActionForm
+            operation="grantInvestorShareClass"
+            label="Grant"
+            className="inline"
+            submit={() => request(GrantInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: grantSc } })}
+            onDone={() => (setGrantSc(''), reload())}
+          >
+            <Select
+              label="Share class"
+              name="shareClass"
+              value={grantSc}
+              onChange={setGrantSc}
+              options={[['', 'Choose…'], ...grantable.map((g): [string, string] => [g.shareClassId, `${g.shareClassId} · ${g.shareClass.meta.name}`])]}
+            />
           </ActionForm>
         </Panel>
       </div>
@@ -160,13 +194,15 @@ export function InvestorDetail({ id }: { id: string }) {
                   <td className="reason">{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
                   <td className="row-actions">
                     {w.status === 'pending' && (
-                      <ConfirmAction operation="whitelistInvestorWallet"
+                      <ConfirmAction
+                        operation="whitelistInvestorWallet"
                         label="Whitelist"
                         title={`Whitelist ${w.address}?`}
                         description={
                           <p>
-                            Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes to, it creates the
-                            investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet reads pending until that is confirmed.
+                            Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes
+                            to, it creates the investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet
+                            reads pending until that is confirmed.
                           </p>
                         }
                         run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
@@ -174,17 +210,20 @@ export function InvestorDetail({ id }: { id: string }) {
                       />
                     )}
                     {w.status !== 'removed' && (
-                      <ConfirmAction operation="removeInvestorWallet"
+                      <ConfirmAction
+                        operation="removeInvestorWallet"
                         label="Remove"
                         danger
                         title={`Remove ${w.address}?`}
                         description={
                           <p>
-                            It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway writes to, it is
-                            frozen on every token and its identity deleted from the registry.
+                            It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway
+                            writes to, it is frozen on every token and its identity deleted from the registry.
                           </p>
                         }
-                        fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
+                        fields={(af) => (
+                          <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />
+                        )}
                         run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
                         onDone={() => (setReason(''), reload())}
                       />
@@ -204,15 +243,27 @@ export function InvestorDetail({ id }: { id: string }) {
           </table>
         </div>
         {recovery.panel}
-        <ActionForm operation="addInvestorWallet"
+        <ActionForm
+          operation="addInvestorWallet"
           label="Add wallet"
           className="inline"
-          submit={() => request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId: walletChain.chainId, address, whitelisted: whitelisted === 'yes' } })}
+          submit={() =>
+            request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId: walletChain.chainId, address, whitelisted: whitelisted === 'yes' } })
+          }
           onDone={() => (setAddress(''), setWhitelisted('no'), reload())}
         >
           {walletChain.fields}
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
-          <Select label="Whitelist now" name="whitelisted" value={whitelisted} onChange={setWhitelisted} options={[['no', 'No: pending'], ['yes', 'Yes: identity verified']]} />
+          <Select
+            label="Whitelist now"
+            name="whitelisted"
+            value={whitelisted}
+            onChange={setWhitelisted}
+            options={[
+              ['no', 'No: pending'],
+              ['yes', 'Yes: identity verified'],
+            ]}
+          />
         </ActionForm>
       </Panel>
       <InvestorIncome investorId={inv.id} />

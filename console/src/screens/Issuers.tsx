@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { CreateFundDocument, CreateIssuerDocument, IssuerDetailDocument, IssuerListDocument, UpdateFundDocument, UpdateIssuerDocument } from '../generated/graphql';
+import {
+  CreateFundDocument,
+  CreateIssuerDocument,
+  IssuerDetailDocument,
+  IssuerListDocument,
+  UpdateFundDocument,
+  UpdateIssuerDocument,
+} from '../generated/graphql';
 import { time } from '../ui/format';
 import { ActionForm, ConfirmAction, Field, NewRecord } from '../ui/forms';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
@@ -15,7 +22,14 @@ export function IssuerList() {
   const [jurisdiction, setJurisdiction] = useState('');
   return (
     <Page title="Issuers">
-      <NewRecord operation="createIssuer" title="New issuer" label="Create issuer" section="issuers" input="CreateIssuerInput" submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}>
+      <NewRecord
+        operation="createIssuer"
+        title="New issuer"
+        label="Create issuer"
+        section="issuers"
+        input="CreateIssuerInput"
+        submit={() => request(CreateIssuerDocument, { input: { name, lei: lei || null, jurisdiction: jurisdiction || null } })}
+      >
         <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Asset Management S.A." />
         <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" hint="ISO 17442, check digits included" />
         <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" hint="ISO 3166 country code" />
@@ -28,7 +42,14 @@ export function IssuerList() {
         rowKey={(i) => i.id}
         empty="No issuers yet."
         columns={[
-          { header: 'Issuer', cell: (i) => <Link to={['issuers', i.id]} className="mono">{i.id}</Link> },
+          {
+            header: 'Issuer',
+            cell: (i) => (
+              <Link to={['issuers', i.id]} className="mono">
+                {i.id}
+              </Link>
+            ),
+          },
           { header: 'Name', cell: (i) => i.name },
           { header: 'LEI', cell: (i) => i.lei ?? '—', className: 'mono' },
           { header: 'Jurisdiction', cell: (i) => i.jurisdiction ?? '—' },
@@ -124,7 +145,13 @@ function EditIssuer({ issuer, onDone }: { issuer: { id: string; name: string; le
   const [jurisdiction, setJurisdiction] = useState(issuer.jurisdiction ?? '');
   // An empty optional field clears it (UpdateIssuerInput).
   return (
-    <ActionForm operation="updateIssuer" label="Save issuer" className="inline" submit={() => request(UpdateIssuerDocument, { id: issuer.id, input: { name, lei, jurisdiction } })} onDone={onDone}>
+    <ActionForm
+      operation="updateIssuer"
+      label="Save issuer"
+      className="inline"
+      submit={() => request(UpdateIssuerDocument, { id: issuer.id, input: { name, lei, jurisdiction } })}
+      onDone={onDone}
+    >
       <Field label="Name" name="name" value={name} onChange={setName} />
       <Field label="LEI" name="lei" value={lei} onChange={setLei} />
       <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} />
@@ -136,7 +163,8 @@ function NewFund({ issuerId }: { issuerId: string }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   return (
-    <ActionForm operation="createFund"
+    <ActionForm
+      operation="createFund"
       label="Create fund"
       input="CreateFundInput"
       submit={() => request(CreateFundDocument, { input: { issuerId, name, description: description || null } })}
@@ -153,7 +181,8 @@ function EditFund({ fund, onDone }: { fund: { id: string; name: string; descript
   const [name, setName] = useState(fund.name);
   const [description, setDescription] = useState(fund.description ?? '');
   return (
-    <ConfirmAction operation="updateFund"
+    <ConfirmAction
+      operation="updateFund"
       quiet
       label="Edit"
       title={`Edit fund ${fund.id}`}

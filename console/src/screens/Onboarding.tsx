@@ -29,15 +29,17 @@ function ChecklistPanel({ self, checklist, error }: { self: string; checklist: C
       ) : (
         <>
           <p className={checklist.ready ? 'ready' : 'not-ready'} role="status">
-            {checklist.ready ? 'Ready: nothing stops a first order.' : `${missing} ${missing === 1 ? 'thing' : 'things'} missing before a first order can succeed.`}
+            {checklist.ready
+              ? 'Ready: nothing stops a first order.'
+              : `${missing} ${missing === 1 ? 'thing' : 'things'} missing before a first order can succeed.`}
           </p>
           <ul className="checklist" aria-label="Onboarding checklist">
             {checklist.items.map((i) => (
               <li key={i.key} data-key={i.key} data-done={String(i.done)}>
-                <span className={`mark ${i.done ? 'done' : i.blocking ? 'missing' : 'advice'}`}>{i.done ? '✓ Done' : i.blocking ? '✗ Missing' : '! Advised'}</span>
-                <span>
-                  {i.subject && i.subject !== self ? <Link to={['share-classes', i.subject]}>{i.label}</Link> : i.label}
+                <span className={`mark ${i.done ? 'done' : i.blocking ? 'missing' : 'advice'}`}>
+                  {i.done ? '✓ Done' : i.blocking ? '✗ Missing' : '! Advised'}
                 </span>
+                <span>{i.subject && i.subject !== self ? <Link to={['share-classes', i.subject]}>{i.label}</Link> : i.label}</span>
                 {!i.done && i.refusal && <span className="why">Until then an order meets: “{i.refusal}”</span>}
               </li>
             ))}

@@ -59,9 +59,25 @@ export function OrderDetail({ id }: { id: string }) {
               ['Status', <Status value={o.status} />],
               [sub ? 'Amount' : 'Tokens', sub ? money(o.amount, o.currency) : decimal(o.tokenCount)],
               ['Currency', o.currency],
-              ['Distributor', <><Link to={['distributors', o.distributorId]}>{o.distributor.name}</Link> <Mono>{o.distributorId}</Mono> / <Mono>{o.partnerId}</Mono></>],
-              ['Investor', <><Link to={['investors', o.investorId]}>{o.investor.email ?? o.investor.name ?? o.investorId}</Link> <Mono>{o.investorId}</Mono> / <Mono>{o.userId}</Mono></>],
-              ['Share class', <><Link to={['share-classes', o.shareClassId]}>{o.shareClass.meta.name}</Link> <Mono>{o.shareClassId}</Mono></>],
+              [
+                'Distributor',
+                <>
+                  <Link to={['distributors', o.distributorId]}>{o.distributor.name}</Link> <Mono>{o.distributorId}</Mono> / <Mono>{o.partnerId}</Mono>
+                </>,
+              ],
+              [
+                'Investor',
+                <>
+                  <Link to={['investors', o.investorId]}>{o.investor.email ?? o.investor.name ?? o.investorId}</Link> <Mono>{o.investorId}</Mono> /{' '}
+                  <Mono>{o.userId}</Mono>
+                </>,
+              ],
+              [
+                'Share class',
+                <>
+                  <Link to={['share-classes', o.shareClassId]}>{o.shareClass.meta.name}</Link> <Mono>{o.shareClassId}</Mono>
+                </>,
+              ],
               ['External ref', o.externalRef],
               ['Chain', o.chainId],
               ['Wallet', orderWallet(o)],
@@ -106,7 +122,13 @@ export function OrderDetail({ id }: { id: string }) {
         </ol>
       </Panel>
       <Panel title="Supply-side exchange">
-        {o.supplyRefs ? <pre className="raw" tabIndex={0} aria-label="Supply references, raw">{JSON.stringify(o.supplyRefs, null, 2)}</pre> : <p className="muted">Not pushed to a supply-side platform.</p>}
+        {o.supplyRefs ? (
+          <pre className="raw" tabIndex={0} aria-label="Supply references, raw">
+            {JSON.stringify(o.supplyRefs, null, 2)}
+          </pre>
+        ) : (
+          <p className="muted">Not pushed to a supply-side platform.</p>
+        )}
       </Panel>
       <Panel title="Webhook deliveries of its events">
         <DeliveryTable deliveries={q.data.webhookDeliveries} onChange={() => void reload()} />
@@ -118,7 +140,15 @@ export function OrderDetail({ id }: { id: string }) {
 /** The order's settlement transaction on chain: where it stands, its hash (linked to the chain's explorer when configured), why it failed. */
 function settlementTransactionFacts(tx: OrderFullFragment['settlementTransaction']): [string, ReactNode][] {
   if (!tx) return [];
-  const hash = tx.hash && (tx.explorerUrl ? <a href={tx.explorerUrl} target="_blank" rel="noreferrer"><Mono>{tx.hash}</Mono></a> : <Mono>{tx.hash}</Mono>);
+  const hash =
+    tx.hash &&
+    (tx.explorerUrl ? (
+      <a href={tx.explorerUrl} target="_blank" rel="noreferrer">
+        <Mono>{tx.hash}</Mono>
+      </a>
+    ) : (
+      <Mono>{tx.hash}</Mono>
+    ));
   return [
     ['Chain transaction', `${tx.status}${tx.blockNumber ? `, block ${tx.blockNumber}` : ''}, ${tx.confirmations}/${tx.requiredConfirmations} confirmations`],
     ['Transaction hash', hash],

@@ -16,7 +16,12 @@ export function ReconciliationPanel({ shareClassId }: { shareClassId: string }) 
   const [result, setResult] = useState<Result | null>(null);
   return (
     <Panel title="Reconciliation with the chain">
-      <ActionForm label="Reconcile now" busyLabel="Reading the chain…" submit={() => request(ReconciliationDocument, { shareClassId })} onDone={(r) => setResult((r as ReconciliationQuery).reconciliation)}>
+      <ActionForm
+        label="Reconcile now"
+        busyLabel="Reading the chain…"
+        submit={() => request(ReconciliationDocument, { shareClassId })}
+        onDone={(r) => setResult((r as ReconciliationQuery).reconciliation)}
+      >
         {null}
       </ActionForm>
       {result && <ReconciliationResult result={result} />}
@@ -24,7 +29,14 @@ export function ReconciliationPanel({ shareClassId }: { shareClassId: string }) 
   );
 }
 
-const holder = (investorId: string | null | undefined) => (investorId ? <Link to={['investors', investorId]} className="mono">{investorId}</Link> : <span className="differs">unknown holder</span>);
+const holder = (investorId: string | null | undefined) =>
+  investorId ? (
+    <Link to={['investors', investorId]} className="mono">
+      {investorId}
+    </Link>
+  ) : (
+    <span className="differs">unknown holder</span>
+  );
 const diff = (d: string) => (Number(d) === 0 ? '0' : <span className="differs">{decimal(d)}</span>);
 
 function ReconciliationResult({ result: r }: { result: Result }) {
@@ -39,7 +51,12 @@ function ReconciliationResult({ result: r }: { result: Result }) {
       <Facts
         items={[
           ['Pinned block', r.blockNumber],
-          ['Token', <><Mono>{r.tokenAddress}</Mono> on chain {r.chainId}</>],
+          [
+            'Token',
+            <>
+              <Mono>{r.tokenAddress}</Mono> on chain {r.chainId}
+            </>,
+          ],
           ['totalSupply', decimal(r.totalSupply)],
           ['Register total', decimal(r.registerTotal)],
           ['Supply difference', diff(r.supplyDifference)],

@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument, type CreateShareClassInput, type ShareClassFormQuery } from '../generated/graphql';
+import {
+  CreateShareClassDocument,
+  FundChoicesDocument,
+  ShareClassFormDocument,
+  UpdateShareClassDocument,
+  type CreateShareClassInput,
+  type ShareClassFormQuery,
+} from '../generated/graphql';
 import { ActionForm, Field, Select } from '../ui/forms';
 import { ErrorNote, Loading, Mono, Page } from '../ui/parts';
 import { href, Link } from '../ui/router';
@@ -17,18 +24,56 @@ type Kind = 'text' | 'int' | 'number';
 type Spec = [path: string, label: string, kind: Kind, hint?: string];
 
 const GROUPS: { legend: string; fields: Spec[] }[] = [
-  { legend: 'Share class', fields: [['currency', 'Currency', 'text', 'ISO 4217, e.g. EUR'], ['provider', 'Supply-side platform', 'text', 'e.g. supply-sim']] },
-  { legend: 'Name', fields: [['meta.name', 'Name', 'text'], ['meta.manager', 'Manager', 'text']] },
+  {
+    legend: 'Share class',
+    fields: [
+      ['currency', 'Currency', 'text', 'ISO 4217, e.g. EUR'],
+      ['provider', 'Supply-side platform', 'text', 'e.g. supply-sim'],
+    ],
+  },
+  {
+    legend: 'Name',
+    fields: [
+      ['meta.name', 'Name', 'text'],
+      ['meta.manager', 'Manager', 'text'],
+    ],
+  },
   {
     legend: 'Fees (basis points, 100 = 1 %)',
-    fields: [['feesSubBps', 'Subscription fee', 'int'], ['feesRedBps', 'Redemption fee', 'int'], ['feesMgmtBps', 'Management fee', 'int'], ['feesPerfBps', 'Performance fee', 'int'], ['feesWatermarkBps', 'High watermark', 'int']],
+    fields: [
+      ['feesSubBps', 'Subscription fee', 'int'],
+      ['feesRedBps', 'Redemption fee', 'int'],
+      ['feesMgmtBps', 'Management fee', 'int'],
+      ['feesPerfBps', 'Performance fee', 'int'],
+      ['feesWatermarkBps', 'High watermark', 'int'],
+    ],
   },
-  { legend: 'Details', fields: [['details.isin', 'ISIN', 'text', 'ISO 6166, e.g. LU2900000030'], ['details.jurisdiction', 'Jurisdiction', 'text', 'ISO 3166 country code, e.g. LU'], ['details.minimumInvestment_fiat', 'Minimum investment', 'number']] },
+  {
+    legend: 'Details',
+    fields: [
+      ['details.isin', 'ISIN', 'text', 'ISO 6166, e.g. LU2900000030'],
+      ['details.jurisdiction', 'Jurisdiction', 'text', 'ISO 3166 country code, e.g. LU'],
+      ['details.minimumInvestment_fiat', 'Minimum investment', 'number'],
+    ],
+  },
   {
     legend: 'Metrics',
-    fields: [['metrics.apy_bps', 'APY (bps)', 'int'], ['metrics.tvl_fiat', 'TVL', 'text'], ['metrics.change7D', '7-day change', 'text'], ['metrics.currency', 'Metrics currency', 'text'], ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended']],
+    fields: [
+      ['metrics.apy_bps', 'APY (bps)', 'int'],
+      ['metrics.tvl_fiat', 'TVL', 'text'],
+      ['metrics.change7D', '7-day change', 'text'],
+      ['metrics.currency', 'Metrics currency', 'text'],
+      ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended'],
+    ],
   },
-  { legend: 'Overview', fields: [['overview.assetClass', 'Asset class', 'text'], ['overview.description', 'Description', 'text'], ['overview.riskLevel', 'Risk level', 'int', '1 to 7']] },
+  {
+    legend: 'Overview',
+    fields: [
+      ['overview.assetClass', 'Asset class', 'text'],
+      ['overview.description', 'Description', 'text'],
+      ['overview.riskLevel', 'Risk level', 'int', '1 to 7'],
+    ],
+  },
   {
     legend: 'Subscriptions and redemptions',
     fields: [
@@ -146,7 +191,8 @@ export function NewShareClass({ fundId }: { fundId?: string }) {
       {!funds.data ? (
         !funds.error && <Loading what="funds" />
       ) : (
-        <ActionForm operation="createShareClass"
+        <ActionForm
+          operation="createShareClass"
           label="Create share class"
           input="CreateShareClassInput"
           submit={() => request(CreateShareClassDocument, { input: { fundId: fund, ...inputOf(values) } })}
@@ -190,10 +236,22 @@ export function EditShareClass({ id }: { id: string }) {
       }
       actions={<Link to={['share-classes', id]}>← Back to the share class</Link>}
     >
-      <ActionForm operation="updateShareClass" label="Save share class" input="CreateShareClassInput" submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })} onDone={() => (window.location.hash = href('share-classes', id))}>
+      <ActionForm
+        operation="updateShareClass"
+        label="Save share class"
+        input="CreateShareClassInput"
+        submit={() => request(UpdateShareClassDocument, { id, input: { status: shown.status, ...inputOf(shown) } })}
+        onDone={() => (window.location.hash = href('share-classes', id))}
+      >
         <fieldset className="group">
           <legend>Status</legend>
-          <Field label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} hint="active takes orders; any other word (closed, suspended) refuses new ones" />
+          <Field
+            label="Status"
+            name="status"
+            value={shown.status}
+            onChange={(v) => set('status', v)}
+            hint="active takes orders; any other word (closed, suspended) refuses new ones"
+          />
         </fieldset>
         <Fields values={shown} set={set} />
       </ActionForm>

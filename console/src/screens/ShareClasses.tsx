@@ -207,16 +207,19 @@ export function ShareClassDetail({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {[...history].reverse().slice(0, 20).map((n) => (
-                <tr key={n.entryId}>
-                  <td>{day(n.publishedAt)}</td>
-                  <td className="num">{n.close}</td>
-                  <td className="num">
-                    {n.open} / {n.high} / {n.low}
-                  </td>
-                  <td>{n.createdBy}</td>
-                </tr>
-              ))}
+              {[...history]
+                .reverse()
+                .slice(0, 20)
+                .map((n) => (
+                  <tr key={n.entryId}>
+                    <td>{day(n.publishedAt)}</td>
+                    <td className="num">{n.close}</td>
+                    <td className="num">
+                      {n.open} / {n.high} / {n.low}
+                    </td>
+                    <td>{n.createdBy}</td>
+                  </tr>
+                ))}
             </tbody>
           </table>
         </div>
@@ -234,16 +237,24 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
-      <ActionForm operation="publishNav"
+      <ActionForm
+        operation="publishNav"
         label="Publish NAV"
         className="inline"
         submit={async () => {
           setNotice(null);
           if (!isDecimal(close)) throw new Error('close must be a decimal number, e.g. 1.0234');
-          for (const [name, v] of [['open', open], ['high', high], ['low', low]] as const) if (v && !isDecimal(v)) throw new Error(`${name} must be a decimal number`);
+          for (const [name, v] of [
+            ['open', open],
+            ['high', high],
+            ['low', low],
+          ] as const)
+            if (v && !isDecimal(v)) throw new Error(`${name} must be a decimal number`);
           const publishedAt = published ? new Date(published).getTime() : null;
           if (publishedAt !== null && Number.isNaN(publishedAt)) throw new Error('published at is not a date');
-          return request(PublishNavDocument, { input: { shareClassId, close: close.trim(), open: open || null, high: high || null, low: low || null, publishedAt } });
+          return request(PublishNavDocument, {
+            input: { shareClassId, close: close.trim(), open: open || null, high: high || null, low: low || null, publishedAt },
+          });
         }}
         onDone={(r) => {
           const nav = (r as { publishNav: { close: string } }).publishNav;

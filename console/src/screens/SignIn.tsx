@@ -27,7 +27,16 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (name: string) => v
         }}
         onDone={(name) => onSignedIn(name as string)}
       >
-        <Field label="Ops token" name="token" type="password" value={token} onChange={setToken} required autoFocus hint="npm run ops-token -- <name>, or the link a development start prints" />
+        <Field
+          label="Ops token"
+          name="token"
+          type="password"
+          value={token}
+          onChange={setToken}
+          required
+          autoFocus
+          hint="npm run ops-token -- <name>, or the link a development start prints"
+        />
       </ActionForm>
     </main>
   );

@@ -30,8 +30,21 @@ export function TokensPanel({ shareClassId, tokens, onChange }: { shareClassId: 
           { header: 'Primary', cell: (t) => (t.isPrimary ? 'primary' : '') },
         ]}
       />
-      <Select label="New token" name="tokenMode" value={mode} onChange={(v) => setMode(v as 'deploy' | 'register')} options={[['deploy', 'Deploy a new ERC-3643 suite'], ['register', 'Register an existing contract']]} />
-      {mode === 'deploy' ? <DeployToken shareClassId={shareClassId} first={!tokens.length} onDone={onChange} /> : <RegisterToken shareClassId={shareClassId} first={!tokens.length} onDone={onChange} />}
+      <Select
+        label="New token"
+        name="tokenMode"
+        value={mode}
+        onChange={(v) => setMode(v as 'deploy' | 'register')}
+        options={[
+          ['deploy', 'Deploy a new ERC-3643 suite'],
+          ['register', 'Register an existing contract'],
+        ]}
+      />
+      {mode === 'deploy' ? (
+        <DeployToken shareClassId={shareClassId} first={!tokens.length} onDone={onChange} />
+      ) : (
+        <RegisterToken shareClassId={shareClassId} first={!tokens.length} onDone={onChange} />
+      )}
     </Panel>
   );
 }
@@ -54,7 +67,16 @@ function useTokenFields(first: boolean, way: 'deploy' | 'register') {
       <Field label="Token name" name="name" value={name} onChange={setName} />
       <Field label="Symbol" name="symbol" value={symbol} onChange={setSymbol} />
       <Field label="Decimals" name="decimals" type="number" value={decimals} onChange={setDecimals} />
-      <Select label="Primary token" name="isPrimary" value={primary} onChange={setPrimary} options={[['yes', 'Yes: its chain becomes the default chain'], ['no', 'No']]} />
+      <Select
+        label="Primary token"
+        name="isPrimary"
+        value={primary}
+        onChange={setPrimary}
+        options={[
+          ['yes', 'Yes: its chain becomes the default chain'],
+          ['no', 'No'],
+        ]}
+      />
     </>
   );
   return { input, fields, chainId: chain.chainId };
@@ -82,7 +104,8 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
   }, []);
   return (
     <>
-      <ActionForm operation="deployToken"
+      <ActionForm
+        operation="deployToken"
         label="Deploy token"
         input="DeployTokenInput"
         busyLabel="Deploying…"
@@ -133,7 +156,8 @@ function RegisterToken({ shareClassId, first, onDone }: { shareClassId: string; 
   const [registered, setRegistered] = useState<string | null>(null);
   return (
     <>
-      <ActionForm operation="createToken"
+      <ActionForm
+        operation="createToken"
         label="Register token"
         input="CreateTokenInput"
         className="inline"

@@ -20,7 +20,8 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
   const [newAddress, setNewAddress] = useState('');
   const [reason, setReason] = useState('');
   const [following, setFollowing] = useState<{ chainId: string; address: string; from: string } | null>(null);
-  const fresh = following && wallets.find((w) => w.chainId === following.chainId && w.address.toLowerCase() === following.address.toLowerCase() && w.status !== 'removed');
+  const fresh =
+    following && wallets.find((w) => w.chainId === following.chainId && w.address.toLowerCase() === following.address.toLowerCase() && w.status !== 'removed');
   const settled = !!fresh && (fresh.status === 'whitelisted' || !!fresh.chainError);
   useEffect(() => {
     if (!following || settled) return;
@@ -44,10 +45,12 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
       {lost && (
         <section id={formId} className="recovery" aria-label={`Recover ${lost.address}`}>
           <p>
-            The investor lost the key of <span className="mono">{lost.address}</span> on chain {lost.chainId}: its tokens move to the new wallet (T-REX recovery, with the
-            same identity). The lost wallet is removed at once; the new one reads pending until the chain confirmed the recovery. Holdings do not change.
+            The investor lost the key of <span className="mono">{lost.address}</span> on chain {lost.chainId}: its tokens move to the new wallet (T-REX
+            recovery, with the same identity). The lost wallet is removed at once; the new one reads pending until the chain confirmed the recovery. Holdings do
+            not change.
           </p>
-          <ActionForm operation="requestWalletRecovery"
+          <ActionForm
+            operation="requestWalletRecovery"
             label="Request recovery"
             busyLabel="Requesting…"
             name={`Recover ${lost.address} to a new wallet`}

@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react';
 import { request, subscribe } from '../api/client';
-import { DeliveryOutcomesDocument, RecoverWebhookDeliveriesDocument, SetWebhookStatusDocument, WebhookDeliveriesDocument, WebhookListDocument, type WebhookDeliveryStatus, type WebhookListQuery } from '../generated/graphql';
+import {
+  DeliveryOutcomesDocument,
+  RecoverWebhookDeliveriesDocument,
+  SetWebhookStatusDocument,
+  WebhookDeliveriesDocument,
+  WebhookListDocument,
+  type WebhookDeliveryStatus,
+  type WebhookListQuery,
+} from '../generated/graphql';
 import { time } from '../ui/format';
 import { ConfirmAction, Field, Select } from '../ui/forms';
 import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
@@ -12,7 +20,11 @@ export function Webhooks() {
   const hooks = useQuery(WebhookListDocument, {}, 'hooks');
   const [webhookId, setWebhookId] = useState('');
   const [status, setStatus] = useState('');
-  const deliveries = useQuery(WebhookDeliveriesDocument, { webhookId: webhookId || null, status: (status || null) as WebhookDeliveryStatus | null, limit: 100 }, `${webhookId}|${status}`);
+  const deliveries = useQuery(
+    WebhookDeliveriesDocument,
+    { webhookId: webhookId || null, status: (status || null) as WebhookDeliveryStatus | null, limit: 100 },
+    `${webhookId}|${status}`,
+  );
   const [notice, setNotice] = useState<string | null>(null);
   const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
   const { reload } = deliveries;
@@ -51,14 +63,45 @@ export function Webhooks() {
               ),
             },
             { header: 'Registered', cell: (w) => time(w.createdAt) },
-            { header: <span className="sr-only">Actions</span>, className: 'row-actions', cell: (w) => <WebhookActions webhook={w} since={since} setSince={setSince} onShow={setWebhookId} onRecovered={(n) => (setNotice(`${n} deliveries of ${w.id} back on the schedule.`), void reload())} onChanged={() => void hooks.reload()} /> },
+            {
+              header: <span className="sr-only">Actions</span>,
+              className: 'row-actions',
+              cell: (w) => (
+                <WebhookActions
+                  webhook={w}
+                  since={since}
+                  setSince={setSince}
+                  onShow={setWebhookId}
+                  onRecovered={(n) => (setNotice(`${n} deliveries of ${w.id} back on the schedule.`), void reload())}
+                  onChanged={() => void hooks.reload()}
+                />
+              ),
+            },
           ]}
         />
       </Panel>
       <Panel title="Deliveries">
         <div className="filters">
-          <Select label="Webhook" name="webhook" value={webhookId} onChange={setWebhookId} options={[['', 'All webhooks'], ...list.map((w): [string, string] => [w.id, `${w.id} · ${w.eventType}`])]} />
-          <Select label="Status" name="deliveryStatus" value={status} onChange={setStatus} options={[['', 'Any status'], ['pending', 'pending'], ['in_flight', 'in flight'], ['succeeded', 'succeeded'], ['dead', 'dead']]} />
+          <Select
+            label="Webhook"
+            name="webhook"
+            value={webhookId}
+            onChange={setWebhookId}
+            options={[['', 'All webhooks'], ...list.map((w): [string, string] => [w.id, `${w.id} · ${w.eventType}`])]}
+          />
+          <Select
+            label="Status"
+            name="deliveryStatus"
+            value={status}
+            onChange={setStatus}
+            options={[
+              ['', 'Any status'],
+              ['pending', 'pending'],
+              ['in_flight', 'in flight'],
+              ['succeeded', 'succeeded'],
+              ['dead', 'dead'],
+            ]}
+          />
         </div>
         {notice && (
           <p className="notice" role="status">
@@ -66,7 +109,11 @@ export function Webhooks() {
           </p>
         )}
         <ErrorNote error={deliveries.error} />
-        {deliveries.data ? <DeliveryTable deliveries={deliveries.data.webhookDeliveries} onChange={() => void reload()} /> : !deliveries.error && <Loading what="deliveries" />}
+        {deliveries.data ? (
+          <DeliveryTable deliveries={deliveries.data.webhookDeliveries} onChange={() => void reload()} />
+        ) : (
+          !deliveries.error && <Loading what="deliveries" />
+        )}
         <p className="muted small">
           Showing the latest 100. Filter by webhook <Mono>wh_…</Mono> or status to narrow.
         </p>
@@ -76,14 +123,22 @@ export function Webhooks() {
 }
 
 /** What ops may do to one registration: show its deliveries, recover its dead ones, enable or disable it. */
-function WebhookActions(props: { webhook: WebhookListQuery['webhooks'][number]; since: string; setSince: (v: string) => void; onShow: (id: string) => void; onRecovered: (count: number) => void; onChanged: () => void }) {
+function WebhookActions(props: {
+  webhook: WebhookListQuery['webhooks'][number];
+  since: string;
+  setSince: (v: string) => void;
+  onShow: (id: string) => void;
+  onRecovered: (count: number) => void;
+  onChanged: () => void;
+}) {
   const w = props.webhook;
   return (
     <>
       <button type="button" onClick={() => props.onShow(w.id)} aria-label={`Show deliveries of ${w.id}`}>
         Deliveries
       </button>
-      <ConfirmAction operation="recoverWebhookDeliveries"
+      <ConfirmAction
+        operation="recoverWebhookDeliveries"
         quiet
         label="Recover"
         title={`Recover failed deliveries of ${w.id}?`}
@@ -92,7 +147,8 @@ function WebhookActions(props: { webhook: WebhookListQuery['webhooks'][number]; 
         run={() => request(RecoverWebhookDeliveriesDocument, { webhookId: w.id, since: new Date(props.since).getTime() })}
         onDone={(r) => props.onRecovered((r as { recoverWebhookDeliveries: { count: number } }).recoverWebhookDeliveries.count)}
       />
-      <ConfirmAction operation="setWebhookStatus"
+      <ConfirmAction
+        operation="setWebhookStatus"
         label={w.status === 'active' ? 'Disable' : 'Enable'}
         danger={w.status === 'active'}
         title={`${w.status === 'active' ? 'Disable' : 'Enable'} ${w.id}?`}

@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { AcceptOrderDocument, FailOrderDocument, RecordSupplyOutcomeDocument, RejectOrderDocument, SettleOrderDocument, type OrderAction, type OrderFullFragment, type SupplyOutcome } from '../generated/graphql';
+import {
+  AcceptOrderDocument,
+  FailOrderDocument,
+  RecordSupplyOutcomeDocument,
+  RejectOrderDocument,
+  SettleOrderDocument,
+  type OrderAction,
+  type OrderFullFragment,
+  type SupplyOutcome,
+} from '../generated/graphql';
 import { money } from '../ui/format';
 import { ConfirmAction, Field } from '../ui/forms';
 import { Mono } from '../ui/parts';
@@ -22,7 +31,8 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
   const what = (
     <p>
       {order.type === 'subscription' ? 'Subscription' : 'Redemption'} <Mono>{id}</Mono> of{' '}
-      {order.type === 'subscription' ? money(order.amount, order.currency) : `${order.tokenCount} tokens`} by <Mono>{order.investorId}</Mono> through <Mono>{order.distributorId}</Mono>.
+      {order.type === 'subscription' ? money(order.amount, order.currency) : `${order.tokenCount} tokens`} by <Mono>{order.investorId}</Mono> through{' '}
+      <Mono>{order.distributorId}</Mono>.
     </p>
   );
   const done = () => {
@@ -31,7 +41,9 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
     setHash('');
     onDone();
   };
-  const reasonField = (label: string, required: boolean) => (autoFocus: boolean) => <Field label={label} value={reason} onChange={setReason} required={required} autoFocus={autoFocus} name="reason" />;
+  const reasonField = (label: string, required: boolean) => (autoFocus: boolean) => (
+    <Field label={label} value={reason} onChange={setReason} required={required} autoFocus={autoFocus} name="reason" />
+  );
   const hashField = (required: boolean) => (autoFocus: boolean) => (
     <Field label="Transfer hash" value={hash} onChange={setHash} required={required} autoFocus={autoFocus} name="transferHash" placeholder="0x…" />
   );
@@ -42,37 +54,54 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
       return (
         <div className="actions">
           {allowed.has('accept') && (
-            <ConfirmAction operation="acceptOneStepOrder"
+            <ConfirmAction
+              operation="acceptOneStepOrder"
               label="Accept"
               title={`Accept ${id}?`}
-              description={<>{what}<p>It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.</p></>}
+              description={
+                <>
+                  {what}
+                  <p>
+                    It is priced at the share class's live NAV now, and the distributor is sent <Mono>order.accepted</Mono>.
+                  </p>
+                </>
+              }
               fields={(af) => <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />}
               run={() => request(AcceptOrderDocument, { orderId: id, note: note || null })}
               onDone={done}
             />
           )}
           {allowed.has('reject') && (
-            <ConfirmAction operation="rejectOneStepOrder"
+            <ConfirmAction
+              operation="rejectOneStepOrder"
               label="Reject"
               danger
               title={`Reject ${id}?`}
-              description={<>{what}<p>The distributor is sent <Mono>order.rejected</Mono> with this reason.</p></>}
+              description={
+                <>
+                  {what}
+                  <p>
+                    The distributor is sent <Mono>order.rejected</Mono> with this reason.
+                  </p>
+                </>
+              }
               fields={reasonField('Reason', true)}
               run={() => request(RejectOrderDocument, { orderId: id, reason })}
               onDone={done}
             />
           )}
           {allowed.has('settle') && (
-            <ConfirmAction operation="settleOneStepOrder"
+            <ConfirmAction
+              operation="settleOneStepOrder"
               label="Settle"
               title={`Settle ${id}?`}
               description={
                 <>
                   {what}
                   <p>
-                    Without a hash, the gateway mints (subscription) or burns (redemption) the tokens on chain; the order settles at the chain's confirmation depth and the
-                    distributor is sent <Mono>token.transfer_completed</Mono>, or <Mono>token.transfer_failed</Mono> with the contract's reason. With the hash of a transfer made
-                    elsewhere, it is checked on chain and the order settles now.
+                    Without a hash, the gateway mints (subscription) or burns (redemption) the tokens on chain; the order settles at the chain's confirmation
+                    depth and the distributor is sent <Mono>token.transfer_completed</Mono>, or <Mono>token.transfer_failed</Mono> with the contract's reason.
+                    With the hash of a transfer made elsewhere, it is checked on chain and the order settles now.
                   </p>
                 </>
               }
@@ -82,11 +111,19 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
             />
           )}
           {allowed.has('fail') && (
-            <ConfirmAction operation="failOneStepOrder"
+            <ConfirmAction
+              operation="failOneStepOrder"
               label="Fail"
               danger
               title={`Fail ${id}?`}
-              description={<>{what}<p>The token transfer failed: holdings stay as they are and the distributor is sent <Mono>token.transfer_failed</Mono>.</p></>}
+              description={
+                <>
+                  {what}
+                  <p>
+                    The token transfer failed: holdings stay as they are and the distributor is sent <Mono>token.transfer_failed</Mono>.
+                  </p>
+                </>
+              }
               fields={(af) => (
                 <>
                   {reasonField('Reason', true)(af)}
@@ -103,16 +140,23 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
   }
 
   const outcomes = order.allowedActions.flatMap((a) => (OUTCOME_OF[a] ? [OUTCOME_OF[a]] : []));
-  if (!outcomes.length) return <p className="muted">No ops action: a two-step order in status “{order.status}” moves by push, cancel or the supply-side platform.</p>;
+  if (!outcomes.length)
+    return <p className="muted">No ops action: a two-step order in status “{order.status}” moves by push, cancel or the supply-side platform.</p>;
   return (
     <div className="actions">
       {outcomes.map((outcome) => (
-        <ConfirmAction operation="recordSupplyOutcome"
+        <ConfirmAction
+          operation="recordSupplyOutcome"
           key={outcome}
           label={`Record ${outcome}`}
           danger={outcome === 'rejected' || outcome === 'failed'}
           title={`Record “${outcome}” for ${id}?`}
-          description={<>{what}<p>As if the supply-side platform had reported it.</p></>}
+          description={
+            <>
+              {what}
+              <p>As if the supply-side platform had reported it.</p>
+            </>
+          }
           fields={(af) => (
             <>
               <Field label="Note (optional)" value={note} onChange={setNote} autoFocus={af} name="note" />
@@ -120,7 +164,9 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
               {(outcome === 'settled' || outcome === 'failed') && hashField(outcome === 'settled')(false)}
             </>
           )}
-          run={() => request(RecordSupplyOutcomeDocument, { input: { orderId: id, outcome, note: note || null, reason: reason || null, transferHash: hash || null } })}
+          run={() =>
+            request(RecordSupplyOutcomeDocument, { input: { orderId: id, outcome, note: note || null, reason: reason || null, transferHash: hash || null } })
+          }
           onDone={done}
         />
       ))}

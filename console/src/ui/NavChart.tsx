@@ -37,7 +37,13 @@ export function NavChart({ points, currency }: { points: { publishedAt: number; 
   const last = points[points.length - 1];
   return (
     <figure className="chart">
-      <div ref={box} role="img" aria-label={`NAV history, ${points.length} points, latest ${last.close} ${currency}`} data-points={points.length} data-last-close={last.close} />
+      <div
+        ref={box}
+        role="img"
+        aria-label={`NAV history, ${points.length} points, latest ${last.close} ${currency}`}
+        data-points={points.length}
+        data-last-close={last.close}
+      />
       <figcaption className="muted">
         {points.length} NAVs, latest {last.close} {currency}
       </figcaption>

@@ -12,7 +12,15 @@ export function money(value: string | null | undefined, currency: string | null 
   return value == null ? '—' : `${decimal(value, 4)} ${currency ?? ''}`.trim();
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
 const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit' });
 
 export const time = (ms: number | null | undefined) => (ms == null ? '—' : dateTime.format(new Date(ms)));
@@ -51,7 +59,8 @@ const PURPOSES: Record<string, string> = {
  * `token proxy`), a mint or burn with its order, a wallet's registration; its id stays beside it.
  */
 export function txName(tx: { purpose: string; step?: string | null; orderId?: string | null }): string {
-  if (tx.purpose === 'settlement.mint' || tx.purpose === 'settlement.burn') return `${tx.purpose === 'settlement.mint' ? 'Mint' : 'Burn'}${tx.orderId ? ` of ${tx.orderId}` : ''}`;
+  if (tx.purpose === 'settlement.mint' || tx.purpose === 'settlement.burn')
+    return `${tx.purpose === 'settlement.mint' ? 'Mint' : 'Burn'}${tx.orderId ? ` of ${tx.orderId}` : ''}`;
   const words = tx.step ? `${tx.purpose === 'deploy' ? 'deployment: ' : ''}${tx.step}` : (PURPOSES[tx.purpose] ?? tx.purpose);
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

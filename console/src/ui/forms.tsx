@@ -61,7 +61,19 @@ function RequiredLabel({ id, label, required }: { id: string; label: string; req
   );
 }
 
-export function Field(props: { label: string; value: string; onChange: (v: string) => void; required?: boolean; placeholder?: string; type?: string; hint?: string; autoFocus?: boolean; name?: string; step?: string; list?: string }) {
+export function Field(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  required?: boolean;
+  placeholder?: string;
+  type?: string;
+  hint?: string;
+  autoFocus?: boolean;
+  name?: string;
+  step?: string;
+  list?: string;
+}) {
   const id = useId();
   const refusal = useRefusal(props.name, id, !!props.hint, props.label);
   const required = useRequired(props.name, props.required);
@@ -100,7 +112,15 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
   return (
     <div className="field">
       <RequiredLabel id={id} label={props.label} required={required} />
-      <select id={id} name={props.name} value={props.value} aria-required={required || undefined} onChange={(e) => props.onChange(e.target.value)} aria-invalid={refusal.invalid || undefined} aria-describedby={refusal.describedBy}>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        aria-required={required || undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={refusal.invalid || undefined}
+        aria-describedby={refusal.describedBy}
+      >
         {props.options.map(([v, l]) => (
           <option key={v} value={v}>
             {l}
@@ -120,7 +140,27 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
  * first submission. The browser's own checks are off (`noValidate`): they stop at the first empty
  * field, one at a time, and the gateway's rules are the ones that count.
  */
-export function ActionForm({ submit, label, children, onDone, className, busyLabel, name, input, operation }: { /** The root field it calls: the form shows only to a principal whose roles allow it. */ operation?: string; submit: () => Promise<unknown>; label: string; children: ReactNode; onDone?: (r: unknown) => void; className?: string; busyLabel?: string; /** The form's accessible name, when several share a button label. */ name?: string; /** The GraphQL input type whose required fields are marked. */ input?: string }) {
+export function ActionForm({
+  submit,
+  label,
+  children,
+  onDone,
+  className,
+  busyLabel,
+  name,
+  input,
+  operation,
+}: {
+  /** The root field it calls: the form shows only to a principal whose roles allow it. */ operation?: string;
+  submit: () => Promise<unknown>;
+  label: string;
+  children: ReactNode;
+  onDone?: (r: unknown) => void;
+  className?: string;
+  busyLabel?: string;
+  /** The form's accessible name, when several share a button label. */ name?: string;
+  /** The GraphQL input type whose required fields are marked. */ input?: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const [refused, setRefused] = useState<ReadonlyMap<string, Refusal>>(new Map());
@@ -254,7 +294,23 @@ export function ConfirmAction(props: {
 }
 
 /** The create half of a list screen: a form whose new record's page opens when the gateway made it. */
-export function NewRecord({ title, label, submit, section, children, input, operation }: { operation?: string; title: string; label: string; submit: () => Promise<unknown>; section: string; children: ReactNode; input?: string }) {
+export function NewRecord({
+  title,
+  label,
+  submit,
+  section,
+  children,
+  input,
+  operation,
+}: {
+  operation?: string;
+  title: string;
+  label: string;
+  submit: () => Promise<unknown>;
+  section: string;
+  children: ReactNode;
+  input?: string;
+}) {
   const me = useMe();
   if (operation && !may(me, operation)) return null;
   return (

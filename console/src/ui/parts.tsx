@@ -8,7 +8,7 @@ export function Page({ title, actions, children }: { title: ReactNode; actions?:
   // a screen read again (a JSX title is a new object each render) keeps the focus where it is.
   useEffect(() => {
     const text = ref.current?.textContent ?? null;
-    if (text !== shown.current) (shown.current = text), ref.current?.focus();
+    if (text !== shown.current) ((shown.current = text), ref.current?.focus());
   });
   return (
     <section className="page">
@@ -113,7 +113,15 @@ export interface Column<T> {
  * The one shape of the console's lists: the gateway's refusal, a loading note until the first
  * answer, then a table with a row saying so when nothing is there. Every list screen is this.
  */
-export function RecordTable<T>(props: { label: string; what: string; records: T[] | null | undefined; error?: Error | null; columns: Column<T>[]; rowKey: (r: T) => string; empty: string }) {
+export function RecordTable<T>(props: {
+  label: string;
+  what: string;
+  records: T[] | null | undefined;
+  error?: Error | null;
+  columns: Column<T>[];
+  rowKey: (r: T) => string;
+  empty: string;
+}) {
   const { records, columns } = props;
   if (!records) return props.error ? <ErrorNote error={props.error} /> : <Loading what={props.what} />;
   return (

@@ -12,12 +12,16 @@ export class ApprovalResolver {
     description:
       "Ops (`operator`): asks to recover a lost wallet's tokens to the investor's new wallet (T-REX `recoveryAddress`). Runs only once another principal approves it (`approveRequest`), RECOVERY_DELAY_SECONDS after that approval; the investor's distributor is told by webhook (`wallet.recovery_*`).",
   })
-  requestWalletRecovery(@Arg('input', () => RecoverInvestorWalletInput) input: RecoverInvestorWalletInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  requestWalletRecovery(
+    @Arg('input', () => RecoverInvestorWalletInput) input: RecoverInvestorWalletInput,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest> {
     return ctx.services.approval.requestWalletRecovery(ctx, input);
   }
 
   @Mutation(() => ApprovalRequest, {
-    description: 'Ops (`operator`): asks to book a holding adjustment (a transfer in from a previous register, a correction). Runs when another principal approves it.',
+    description:
+      'Ops (`operator`): asks to book a holding adjustment (a transfer in from a previous register, a correction). Runs when another principal approves it.',
   })
   requestHoldingAdjustment(@Arg('input', () => HoldingAdjustmentInput) input: HoldingAdjustmentInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
     return ctx.services.approval.requestHoldingAdjustment(ctx, input);
@@ -34,7 +38,11 @@ export class ApprovalResolver {
   @Mutation(() => ApprovalRequest, {
     description: "Ops (`approver`): approves another principal's request (403 for one's own, 409 once decided); it runs now, or when its delay has passed.",
   })
-  approveRequest(@Arg('id', () => ID) id: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  approveRequest(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest> {
     return ctx.services.approval.approve(ctx, id, reason);
   }
 
@@ -44,7 +52,10 @@ export class ApprovalResolver {
   }
 
   @Query(() => [ApprovalRequest], { description: 'Ops: approval requests, newest first (at most 200); `status: requested` is the inbox.' })
-  approvalRequests(@Arg('status', () => ApprovalStatus, { nullable: true }) status: ApprovalStatus | null, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest[]> {
+  approvalRequests(
+    @Arg('status', () => ApprovalStatus, { nullable: true }) status: ApprovalStatus | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest[]> {
     return ctx.services.approval.list(ctx, status);
   }
 

@@ -56,7 +56,12 @@ export class ApprovalService {
     ctx.access.requireRole('operator');
     const investor = await this.deps.investors.get(ctx, input.investorId);
     // Checked as the recovery will check them, so a request that cannot run is refused now.
-    const args = { investorId: investor.id, chainId: chainId(input.chainId), newAddress: evmAddress(input.newAddress, 'newAddress'), reason: required(input.reason, 'reason').trim() };
+    const args = {
+      investorId: investor.id,
+      chainId: chainId(input.chainId),
+      newAddress: evmAddress(input.newAddress, 'newAddress'),
+      reason: required(input.reason, 'reason').trim(),
+    };
     // The custody rule at request time too: nobody is asked to approve a move to another holder's wallet.
     await refuseTakenAddress(ctx.em, investor.id, args.newAddress, 'newAddress');
     const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
@@ -97,7 +102,13 @@ export class ApprovalService {
       const request = await this.decidable({ ...ctx, em }, id);
       const now = this.deps.clock.now();
       const delay = request.kind === ApprovalKind.wallet_recovery ? this.deps.recoveryDelaySeconds : 0;
-      Object.assign(request, { status: ApprovalStatus.approved, decidedBy: principalLabel(ctx.access.principal), decidedAt: now, decisionReason: reason?.trim() || undefined, executeAfter: new Date(now.getTime() + delay * 1000) });
+      Object.assign(request, {
+        status: ApprovalStatus.approved,
+        decidedBy: principalLabel(ctx.access.principal),
+        decidedAt: now,
+        decisionReason: reason?.trim() || undefined,
+        executeAfter: new Date(now.getTime() + delay * 1000),
+      });
       await em.flush();
       if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_approved', await this.distributorOf(em, request));
       if (delay === 0) await this.execute({ ...ctx, em }, request);
@@ -110,7 +121,12 @@ export class ApprovalService {
     const why = required(reason, 'reason').trim();
     return ctx.em.transactional(async (em) => {
       const request = await this.decidable({ ...ctx, em }, id);
-      Object.assign(request, { status: ApprovalStatus.rejected, decidedBy: principalLabel(ctx.access.principal), decidedAt: this.deps.clock.now(), decisionReason: why });
+      Object.assign(request, {
+        status: ApprovalStatus.rejected,
+        decidedBy: principalLabel(ctx.access.principal),
+        decidedAt: this.deps.clock.now(),
+        decisionReason: why,
+      });
       if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_rejected', await this.distributorOf(em, request));
       await em.flush();
       return request;
@@ -196,7 +212,13 @@ export class ApprovalService {
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
     } else if (request.kind === ApprovalKind.forced_transfer) {
       const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), args as unknown as ForcedTransferArgs);
-      request.result = { forcedTransferId: String(transfer.id), transactionId: transfer.transactionId, fromWallet: transfer.fromWallet, toWallet: transfer.toWallet, status: transfer.status };
+      request.result = {
+        forcedTransferId: String(transfer.id),
+        transactionId: transfer.transactionId,
+        fromWallet: transfer.fromWallet,
+        toWallet: transfer.toWallet,
+        status: transfer.status,
+      };
     } else {
       const settledAt = typeof args.settledAt === 'number' ? new Date(args.settledAt) : null;
       const view = await this.deps.holdings.adjust(ctx, { ...(args as Omit<HoldingAdjustmentInput, 'settledAt'>), settledAt });

@@ -133,8 +133,21 @@ export class ForcedTransfers {
     const [from, to] = await Promise.all([em.findOneOrFail(Investor, { id: row.fromInvestorId }), em.findOneOrFail(Investor, { id: row.toInvestorId })]);
     const common = { shareClassId: row.shareClassId, at: row.decidedAt, transferHash: outcome.hash, reason };
     const payload = { forcedTransfer: String(row.id), chainId: row.chainId };
-    const out = await this.ledger.chainMove(em, { ...common, investorId: from.id, distributorId: from.distributor.id, change: new Dec(row.quantity).neg().toFixed(), payload: { ...payload, wallet: row.fromWallet } });
-    await this.ledger.chainMove(em, { ...common, investorId: to.id, distributorId: to.distributor.id, change: row.quantity, lots: out.taken, payload: { ...payload, wallet: row.toWallet } });
+    const out = await this.ledger.chainMove(em, {
+      ...common,
+      investorId: from.id,
+      distributorId: from.distributor.id,
+      change: new Dec(row.quantity).neg().toFixed(),
+      payload: { ...payload, wallet: row.fromWallet },
+    });
+    await this.ledger.chainMove(em, {
+      ...common,
+      investorId: to.id,
+      distributorId: to.distributor.id,
+      change: row.quantity,
+      lots: out.taken,
+      payload: { ...payload, wallet: row.toWallet },
+    });
     row.status = ForcedTransferStatus.done;
   }
 
@@ -153,7 +166,8 @@ export class ForcedTransfers {
   private async walletOf(em: EntityManager, investorId: string, chainId: string, statuses: WalletStatus[], field: string): Promise<string> {
     const wallet = await em.findOne(InvestorWallet, { investor: investorId, chainId, status: { $in: statuses } }, { orderBy: { id: 'desc' } });
     if (!wallet) throw badRequest(`${field}: investor ${investorId} has no ${statuses.length === 1 ? 'whitelisted ' : ''}wallet on chain ${chainId}`);
-    if ((await walletCustody(em, { investorId, chainId, address: wallet.address })) !== 'own') throw badRequest(`${field}: wallet ${wallet.address} is not a wallet of investor ${investorId}`);
+    if ((await walletCustody(em, { investorId, chainId, address: wallet.address })) !== 'own')
+      throw badRequest(`${field}: wallet ${wallet.address} is not a wallet of investor ${investorId}`);
     return wallet.address.toLowerCase();
   }
 }

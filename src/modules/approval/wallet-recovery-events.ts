@@ -28,7 +28,12 @@ export interface WalletRecoveryWebhookData {
   test: boolean;
 }
 
-export function walletRecoveryWebhookData(event: { eventId: string; occurredAt: Date; distributorId: string; payload: Record<string, unknown> }): WalletRecoveryWebhookData {
+export function walletRecoveryWebhookData(event: {
+  eventId: string;
+  occurredAt: Date;
+  distributorId: string;
+  payload: Record<string, unknown>;
+}): WalletRecoveryWebhookData {
   const p = event.payload;
   const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
   return {

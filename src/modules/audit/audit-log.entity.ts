@@ -27,7 +27,7 @@ export class AuditLogEntry {
   @Property({ type: 'text' })
   principal: string;
 
-  @Field(() => String, { nullable: true, description: 'The caller\'s `x-actor`, kept as a note' })
+  @Field(() => String, { nullable: true, description: "The caller's `x-actor`, kept as a note" })
   @Property({ type: 'text', nullable: true })
   actorNote?: string;
 

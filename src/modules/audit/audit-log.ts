@@ -33,7 +33,10 @@ export function errorCodeOf(err: unknown): string {
 export class AuditLog {
   constructor(private readonly clock: Clock) {}
 
-  async record(em: EntityManager, entry: { principal: string; operation: string; args: Record<string, unknown>; outcome: 'ok' | 'error'; errorCode?: string }): Promise<void> {
+  async record(
+    em: EntityManager,
+    entry: { principal: string; operation: string; args: Record<string, unknown>; outcome: 'ok' | 'error'; errorCode?: string },
+  ): Promise<void> {
     const scope = currentScope();
     em.persist(
       em.create(AuditLogEntry, {

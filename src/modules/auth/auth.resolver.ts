@@ -10,7 +10,7 @@ import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, TokenPairRe
  */
 @Resolver()
 export class AuthResolver {
-  @Mutation(() => IssuedApiCredential, { description: "Ops: a new key and secret for a distributor (`DT######` or `PT######`). The secret is shown once." })
+  @Mutation(() => IssuedApiCredential, { description: 'Ops: a new key and secret for a distributor (`DT######` or `PT######`). The secret is shown once.' })
   issueApiCredential(@Arg('distributorId', () => String) distributorId: string, @Ctx() ctx: GatewayContext): Promise<IssuedApiCredential> {
     return ctx.services.apiCredential.issue(ctx, distributorId);
   }
@@ -32,7 +32,8 @@ export class AuthResolver {
   }
 
   @Mutation(() => IssuedOpsToken, {
-    description: 'Ops: rotates the ops token in use: a new token of the same name (shown once); every token of that name, this one included, stops working at once on every instance.',
+    description:
+      'Ops: rotates the ops token in use: a new token of the same name (shown once); every token of that name, this one included, stops working at once on every instance.',
   })
   rotateOpsToken(@Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
     ctx.access.requireOps();
@@ -43,10 +44,18 @@ export class AuthResolver {
   me(@Ctx() ctx: GatewayContext): Me {
     const p = ctx.access.principal;
     ctx.access.requireCaller();
-    return { kind: p.kind, principal: principalLabel(p)!, name: p.kind === 'ops' ? p.name : null, roles: [...ctx.access.opsRoles], mayCall: ctx.access.isOps ? opsFieldsAllowed(ctx.access.opsRoles) : [] };
+    return {
+      kind: p.kind,
+      principal: principalLabel(p)!,
+      name: p.kind === 'ops' ? p.name : null,
+      roles: [...ctx.access.opsRoles],
+      mayCall: ctx.access.isOps ? opsFieldsAllowed(ctx.access.opsRoles) : [],
+    };
   }
 
-  @Mutation(() => IssuedOpsToken, { description: 'Ops (`admin`): a new ops token for `name` with `roles` (`viewer`, `operator`, `approver`, `admin`), shown once.' })
+  @Mutation(() => IssuedOpsToken, {
+    description: 'Ops (`admin`): a new ops token for `name` with `roles` (`viewer`, `operator`, `approver`, `admin`), shown once.',
+  })
   issueOpsToken(@Arg('name', () => String) name: string, @Arg('roles', () => [String]) roles: string[], @Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
     ctx.access.requireRole('admin');
     return ctx.services.opsToken.issue(ctx.em, name.trim(), roles);

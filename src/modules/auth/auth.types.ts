@@ -78,6 +78,9 @@ export class Me {
   @Field(() => [String], { description: "An ops caller's roles; none for a distributor" })
   roles: string[];
 
-  @Field(() => [String], { description: "The ops mutations, and the reads that need more than `viewer`, this caller's roles allow (src/access/ops-roles.ts): what the console offers it. None for a distributor" })
+  @Field(() => [String], {
+    description:
+      "The ops mutations, and the reads that need more than `viewer`, this caller's roles allow (src/access/ops-roles.ts): what the console offers it. None for a distributor",
+  })
   mayCall: string[];
 }

@@ -61,7 +61,11 @@ export class OpsTokenService {
   async rotate(em: EntityManager, name: string, roles?: readonly string[]): Promise<IssuedOpsToken> {
     return em.transactional(async (tem) => {
       // The new token keeps the roles the name had (the union of its live tokens'), unless told.
-      const kept = roles ?? (await rawRows<{ role: string }>(tem, 'select distinct unnest(roles) as role from ops_token where name = ? and revoked_at is null', [name])).map((r) => r.role);
+      const kept =
+        roles ??
+        (await rawRows<{ role: string }>(tem, 'select distinct unnest(roles) as role from ops_token where name = ? and revoked_at is null', [name])).map(
+          (r) => r.role,
+        );
       await this.revokeIn(tem, name);
       return this.issueIn(tem, name, opsRoles(kept));
     });
@@ -78,7 +82,11 @@ export class OpsTokenService {
     const known = this.trusted ? this.known.get(key) : undefined;
     if (known) return known.expiresAt > now ? { name: known.name, roles: known.roles } : null;
     const generation = this.generation;
-    const [row] = await rawRows<{ name: string; roles: string[]; expires_at: Date | string }>(em, 'select name, roles, expires_at from ops_token where token_hash = ? and revoked_at is null', [key]);
+    const [row] = await rawRows<{ name: string; roles: string[]; expires_at: Date | string }>(
+      em,
+      'select name, roles, expires_at from ops_token where token_hash = ? and revoked_at is null',
+      [key],
+    );
     if (!row) return null;
     const expiresAt = new Date(row.expires_at).getTime();
     const roles = row.roles.filter((r): r is OpsRole => (OPS_ROLES as readonly string[]).includes(r));

@@ -4,7 +4,10 @@ import { Book } from './book.types';
 
 @Resolver()
 export class BookResolver {
-  @Query(() => Book, { description: 'Ops: the book at a glance: assets under management over time, flows per dealing date, orders waiting, the next cut-offs, the register against the chain.' })
+  @Query(() => Book, {
+    description:
+      'Ops: the book at a glance: assets under management over time, flows per dealing date, orders waiting, the next cut-offs, the register against the chain.',
+  })
   book(@Ctx() ctx: GatewayContext): Promise<Book> {
     return ctx.services.book.book(ctx);
   }

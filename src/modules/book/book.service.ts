@@ -35,7 +35,13 @@ export class BookService {
   async book(ctx: ServiceContext): Promise<Book> {
     ctx.access.requireOps();
     const at = this.clock.now();
-    const [aum, dealingFlows, waiting, cutOffs, chain] = [await this.aum(ctx, at), await this.flows(ctx, at), await this.waiting(ctx), await this.cutOffs(ctx, at), await this.chain(ctx)];
+    const [aum, dealingFlows, waiting, cutOffs, chain] = [
+      await this.aum(ctx, at),
+      await this.flows(ctx, at),
+      await this.waiting(ctx),
+      await this.cutOffs(ctx, at),
+      await this.chain(ctx),
+    ];
     return { at, aum, dealingFlows, waiting, cutOffs, chain };
   }
 
@@ -52,7 +58,15 @@ export class BookService {
         order by n.share_class_id, n.published_at, n.id`,
       [new Date(at.getTime() - AUM_DAYS * DAY_MS)],
     );
-    return rows.map((r) => ({ shareClassId: r.share_class_id, shareClassName: r.name, publishedAt: new Date(r.published_at), nav: r.nav, currency: r.currency, tokens: r.tokens, aum: r.aum }));
+    return rows.map((r) => ({
+      shareClassId: r.share_class_id,
+      shareClassName: r.name,
+      publishedAt: new Date(r.published_at),
+      nav: r.nav,
+      currency: r.currency,
+      tokens: r.tokens,
+      aum: r.aum,
+    }));
   }
 
   private async flows(ctx: ServiceContext, at: Date): Promise<BookDealingFlow[]> {
@@ -68,7 +82,14 @@ export class BookService {
         group by 1, 2 order by 1, 2`,
       [new Date(at.getTime() - FLOW_DAYS * DAY_MS).toISOString().slice(0, 10), NOT_DEALT],
     );
-    return rows.map((r) => ({ dealingDate: r.dealing_date, currency: r.currency, subscriptions: r.subscriptions, subscribedAmount: r.subscribed, redemptions: r.redemptions, redeemedTokens: r.redeemed }));
+    return rows.map((r) => ({
+      dealingDate: r.dealing_date,
+      currency: r.currency,
+      subscriptions: r.subscriptions,
+      subscribedAmount: r.subscribed,
+      redemptions: r.redemptions,
+      redeemedTokens: r.redeemed,
+    }));
   }
 
   private async waiting(ctx: ServiceContext): Promise<BookWaitingOrders[]> {
@@ -93,13 +114,28 @@ export class BookService {
       const rules = await this.dealing.rulesOf(ctx, sc);
       const sub = this.dealing.datesOf(rules, sc, 'subscription', at);
       const red = this.dealing.datesOf(rules, sc, 'redemption', at);
-      out.push({ shareClassId: sc.id, shareClassName: sc.meta.name, subscriptionDealingDate: sub.dealingDate, subscriptionCutOffAt: sub.cutOffAt, redemptionDealingDate: red.dealingDate, redemptionCutOffAt: red.cutOffAt });
+      out.push({
+        shareClassId: sc.id,
+        shareClassName: sc.meta.name,
+        subscriptionDealingDate: sub.dealingDate,
+        subscriptionCutOffAt: sub.cutOffAt,
+        redemptionDealingDate: red.dealingDate,
+        redemptionCutOffAt: red.cutOffAt,
+      });
     }
     return out.sort((a, b) => a.subscriptionCutOffAt.getTime() - b.subscriptionCutOffAt.getTime() || a.shareClassId.localeCompare(b.shareClassId));
   }
 
   private async chain(ctx: ServiceContext): Promise<BookChainStatus[]> {
-    const rows = await rawRows<{ id: string; name: string; token: string | null; chain_id: string | null; register: string; in_flight: number; unexplained: number }>(
+    const rows = await rawRows<{
+      id: string;
+      name: string;
+      token: string | null;
+      chain_id: string | null;
+      register: string;
+      in_flight: number;
+      unexplained: number;
+    }>(
       ctx.em,
       `select sc.id, sc.meta->>'name' as name, t.contract_address as token, t.chain_id,
               trim_scale(coalesce((select sum(h.balance) from holding h where h.share_class_id = sc.id), 0))::text as register,

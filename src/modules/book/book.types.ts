@@ -79,7 +79,7 @@ export class BookCutOff {
   redemptionCutOffAt: Date;
 }
 
-@ObjectType({ description: "The register against the chain per share class, as the gateway last saw the chain (reconciliation reads it now)" })
+@ObjectType({ description: 'The register against the chain per share class, as the gateway last saw the chain (reconciliation reads it now)' })
 export class BookChainStatus {
   @Field(() => String)
   shareClassId: string;
@@ -99,7 +99,9 @@ export class BookChainStatus {
   @Field(() => Int, { description: 'Settlement transactions of its orders not final on chain yet' })
   settlementsInFlight: number;
 
-  @Field(() => Int, { description: 'Movements the chain follower saw that the register does not follow (an unknown holder, a mint or burn the gateway did not send), not undone' })
+  @Field(() => Int, {
+    description: 'Movements the chain follower saw that the register does not follow (an unknown holder, a mint or burn the gateway did not send), not undone',
+  })
   unexplainedMovements: number;
 
   @Field(() => String, { description: '`no token`, `in step`, `settling` or `differs`' })

@@ -63,17 +63,23 @@ export function parseChains(raw: string | undefined, env: NodeJS.ProcessEnv, pro
     if (!/^[1-9][0-9]{0,17}$/.test(id)) problems.push(`CHAINS key "${id}" must be a numeric chain id`);
     const v = (value ?? {}) as Record<string, unknown>;
     const rpcUrls = Array.isArray(v.rpcUrls) ? v.rpcUrls : typeof v.rpcUrl === 'string' ? [v.rpcUrl] : [];
-    if (!rpcUrls.length || !rpcUrls.every((u) => typeof u === 'string' && /^(https?|wss?):\/\/\S+$/.test(u))) problems.push(`${at}.rpcUrls must be a non-empty list of http(s) or ws(s) URLs`);
+    if (!rpcUrls.length || !rpcUrls.every((u) => typeof u === 'string' && /^(https?|wss?):\/\/\S+$/.test(u)))
+      problems.push(`${at}.rpcUrls must be a non-empty list of http(s) or ws(s) URLs`);
     const confirmations = v.confirmations === undefined ? DEFAULT_CONFIRMATIONS : v.confirmations;
-    if (typeof confirmations !== 'number' || !Number.isInteger(confirmations) || confirmations < 1 || confirmations > 1000) problems.push(`${at}.confirmations must be an integer from 1 to 1000`);
+    if (typeof confirmations !== 'number' || !Number.isInteger(confirmations) || confirmations < 1 || confirmations > 1000)
+      problems.push(`${at}.confirmations must be an integer from 1 to 1000`);
     const replaceAfterMs = v.replaceAfterMs === undefined ? DEFAULT_REPLACE_AFTER_MS : v.replaceAfterMs;
-    if (typeof replaceAfterMs !== 'number' || !Number.isInteger(replaceAfterMs) || replaceAfterMs < 100) problems.push(`${at}.replaceAfterMs must be an integer of at least 100`);
+    if (typeof replaceAfterMs !== 'number' || !Number.isInteger(replaceAfterMs) || replaceAfterMs < 100)
+      problems.push(`${at}.replaceAfterMs must be an integer of at least 100`);
     const leaseSeconds = v.leaseSeconds === undefined ? DEFAULT_LEASE_SECONDS : v.leaseSeconds;
-    if (typeof leaseSeconds !== 'number' || !Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) problems.push(`${at}.leaseSeconds must be an integer from 1 to 3600`);
-    if (v.explorerUrl !== undefined && (typeof v.explorerUrl !== 'string' || !/^https?:\/\/\S+$/.test(v.explorerUrl))) problems.push(`${at}.explorerUrl must be an http(s) URL`);
+    if (typeof leaseSeconds !== 'number' || !Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600)
+      problems.push(`${at}.leaseSeconds must be an integer from 1 to 3600`);
+    if (v.explorerUrl !== undefined && (typeof v.explorerUrl !== 'string' || !/^https?:\/\/\S+$/.test(v.explorerUrl)))
+      problems.push(`${at}.explorerUrl must be an http(s) URL`);
     if (v.agentKey !== undefined) problems.push(`${at}.agentKey is refused: name a variable (agentKeyEnv) or a file (agentKeyFile) holding the key`);
     const pkcs11 = v.signer === undefined ? null : parsePkcs11Signer(`${at}.signer`, v.signer, env, problems);
-    if (v.signer !== undefined && (v.agentKeyEnv !== undefined || v.agentKeyFile !== undefined)) problems.push(`${at} must name a signer or agentKeyEnv / agentKeyFile, not both`);
+    if (v.signer !== undefined && (v.agentKeyEnv !== undefined || v.agentKeyFile !== undefined))
+      problems.push(`${at} must name a signer or agentKeyEnv / agentKeyFile, not both`);
     out[id] = {
       chainId: id,
       rpcUrls: rpcUrls as string[],

@@ -37,6 +37,10 @@ export const holdingOf = (h: Holder, shareClassId: string) => ({ investorId: h.i
  * investor holds it (a distributor never learns another's investors).
  */
 export function sideOf(own: Holder, other: Holder | null, ownWallet: string, otherWallet: string, direction: 'in' | 'out') {
-  const counterparty = !other ? { investorId: null, wallet: otherWallet } : other.distributorId === own.distributorId ? { investorId: other.investorId, wallet: otherWallet } : null;
+  const counterparty = !other
+    ? { investorId: null, wallet: otherWallet }
+    : other.distributorId === own.distributorId
+      ? { investorId: other.investorId, wallet: otherWallet }
+      : null;
   return { wallet: ownWallet, direction, counterparty };
 }

@@ -26,7 +26,10 @@ const KNOWN_NAMES: Record<string, string> = {
 export class ChainInfo {
   @Field(() => String, { description: 'Numeric EVM chain id, as tokens and wallets name it' }) chainId: string;
   @Field(() => String, { description: 'A readable name (the embedded chain says so); only a label' }) name: string;
-  @Field(() => Boolean, { description: 'Whether the gateway has an agent key here: it deploys tokens, whitelists wallets and settles on this chain; otherwise it only reads' }) writable: boolean;
+  @Field(() => Boolean, {
+    description: 'Whether the gateway has an agent key here: it deploys tokens, whitelists wallets and settles on this chain; otherwise it only reads',
+  })
+  writable: boolean;
   @Field(() => Int, { description: 'Blocks on top of a transaction before its outcome is declared (1 = the block itself)' }) confirmations: number;
 }
 

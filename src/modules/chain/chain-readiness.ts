@@ -12,7 +12,10 @@ export async function assertChainsConfigured(em: EntityManager, chains: ChainsCo
     `select t.chain_id, string_agg(t.id || ' (' || t.share_class_id || ')', ', ' order by t.id) as tokens
      from token t join share_class sc on sc.id = t.share_class_id where sc.status = 'active' group by t.chain_id order by t.chain_id`,
   );
-  const missing = rows.filter((r) => { const c = chains?.[r.chain_id]; return !c || !hasAgentKey(c); });
+  const missing = rows.filter((r) => {
+    const c = chains?.[r.chain_id];
+    return !c || !hasAgentKey(c);
+  });
   if (missing.length) {
     throw new ConfigError(
       `Invalid configuration:\n${missing.map((r) => `  - CHAINS has no agent key for chain ${r.chain_id}, which carries tokens of active share classes: ${r.tokens}`).join('\n')}`,

@@ -60,11 +60,16 @@ export class ChainTransaction {
   @Property({ type: bigintColumn(), nullable: true })
   nonce?: string;
 
-  @Field(() => String, { description: 'What it is for: settlement.mint, settlement.burn, wallet.identity, wallet.claim, wallet.register, wallet.freeze, wallet.delete, deploy' })
+  @Field(() => String, {
+    description: 'What it is for: settlement.mint, settlement.burn, wallet.identity, wallet.claim, wallet.register, wallet.freeze, wallet.delete, deploy',
+  })
   @Property({ type: 'text' })
   purpose: string;
 
-  @Field(() => String, { nullable: true, description: 'What it does, in words, where the purpose does not say (a deployment step: `identity registry`, `token`)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What it does, in words, where the purpose does not say (a deployment step: `identity registry`, `token`)',
+  })
   @Property({ type: 'text', nullable: true })
   step?: string;
 

@@ -5,7 +5,8 @@ export const chainNotReadable = (chainId: string) => badRequest(`chain ${chainId
 /** Seconds a client waits before asking again while a chain's node does not answer. */
 export const CHAIN_RETRY_AFTER_SECONDS = 5;
 /** A chain that is away is a 503 (SERVICE_UNAVAILABLE with retryAfter), never a 500: nothing was done, the same request may succeed later. */
-export const chainUnavailable = (chainId: string, detail: string) => new DomainError('SERVICE_UNAVAILABLE', `chain ${chainId} is unreachable: ${detail}`, CHAIN_RETRY_AFTER_SECONDS);
+export const chainUnavailable = (chainId: string, detail: string) =>
+  new DomainError('SERVICE_UNAVAILABLE', `chain ${chainId} is unreachable: ${detail}`, CHAIN_RETRY_AFTER_SECONDS);
 export const chainAway = (chainId: string) => chainUnavailable(chainId, 'its node does not answer');
 
 /** viem's errors for a node that did not answer (refused, reset, timed out), anywhere in the causes. */
@@ -13,8 +14,11 @@ export function isChainUnreachable(err: unknown): boolean {
   // The socket errors underneath (ECONNREFUSED…) are the ones the database check knows.
   return isDatabaseUnavailable(err);
 }
-export const deploymentFailed = (chainId: string, step: string, reason: string) => new DomainError('UPSTREAM_REJECTED', `deployment on chain ${chainId} failed at ${step}: ${reason}`);
-export const notAnErc3643Token = (address: string) => badRequest(`${address} does not answer the ERC-3643 token interface (identityRegistry, compliance, decimals)`);
+export const deploymentFailed = (chainId: string, step: string, reason: string) =>
+  new DomainError('UPSTREAM_REJECTED', `deployment on chain ${chainId} failed at ${step}: ${reason}`);
+export const notAnErc3643Token = (address: string) =>
+  badRequest(`${address} does not answer the ERC-3643 token interface (identityRegistry, compliance, decimals)`);
 export const notTokenAgent = (address: string, agent: string) => badRequest(`the gateway's key ${agent} is not an agent of token ${address}`);
-export const notRegistryAgent = (registry: string, agent: string) => badRequest(`the gateway's key ${agent} is not an agent of the token's identity registry ${registry}`);
+export const notRegistryAgent = (registry: string, agent: string) =>
+  badRequest(`the gateway's key ${agent} is not an agent of the token's identity registry ${registry}`);
 export const decimalsMismatch = (onChain: number, given: number) => badRequest(`decimals must be ${onChain} as the token answers on chain, got ${given}`);

@@ -5,7 +5,10 @@ import { ChainTransaction } from './chain-transaction.entity';
 /** Where ops see a transaction on its chain's block explorer. */
 @Resolver(() => ChainTransaction)
 export class ChainTransactionResolver {
-  @FieldResolver(() => String, { nullable: true, description: "The current transaction's page on the chain's block explorer, when the chain's configuration names one." })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The current transaction's page on the chain's block explorer, when the chain's configuration names one.",
+  })
   explorerUrl(@Root() tx: ChainTransaction, @Ctx() ctx: GatewayContext): string | null {
     const explorer = ctx.services.chain?.chains.get(tx.chainId)?.config.explorerUrl;
     return explorer && tx.hash ? `${explorer}/tx/${tx.hash}` : null;

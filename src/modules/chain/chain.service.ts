@@ -2,8 +2,32 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { ChainSetup, ChainTransaction, ChainTxStatus, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainHandle, Chains } from './chains';
-import { chainAway, chainNotReadable, chainNotWritable, chainUnavailable, decimalsMismatch, deploymentFailed, notAnErc3643Token, notRegistryAgent, notTokenAgent } from './chain.errors';
-import { AGENT_ROLE_ABI, CLAIM_SIGNER_KEY, CTR_ABI, ECDSA_KEY_TYPE, IA_ABI, IDENTITY_REGISTRY_ABI, IDENTITY_REGISTRY_STORAGE_ABI, KYC_CLAIM_TOPIC, ONCHAINID, T_REX, TIR_ABI, TOKEN_ABI, CLAIM_ISSUER_ABI } from './contracts';
+import {
+  chainAway,
+  chainNotReadable,
+  chainNotWritable,
+  chainUnavailable,
+  decimalsMismatch,
+  deploymentFailed,
+  notAnErc3643Token,
+  notRegistryAgent,
+  notTokenAgent,
+} from './chain.errors';
+import {
+  AGENT_ROLE_ABI,
+  CLAIM_SIGNER_KEY,
+  CTR_ABI,
+  ECDSA_KEY_TYPE,
+  IA_ABI,
+  IDENTITY_REGISTRY_ABI,
+  IDENTITY_REGISTRY_STORAGE_ABI,
+  KYC_CLAIM_TOPIC,
+  ONCHAINID,
+  T_REX,
+  TIR_ABI,
+  TOKEN_ABI,
+  CLAIM_ISSUER_ABI,
+} from './contracts';
 import type { ChainSender } from './sender';
 import { OutcomeHandlers, type OutcomeHandler } from './outcomes';
 import { currentPrincipal } from '../../common/request-scope';
@@ -179,15 +203,31 @@ export class ChainService {
       tirImplementation: await this.deploy(chainId, 'TrustedIssuersRegistry implementation', T_REX.TrustedIssuersRegistry, []),
       mcImplementation: await this.deploy(chainId, 'ModularCompliance implementation', T_REX.ModularCompliance, []),
     };
-    const trexAuthority = await this.deploy(chainId, 'TREXImplementationAuthority', T_REX.TREXImplementationAuthority, [true, '0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000000000000']);
+    const trexAuthority = await this.deploy(chainId, 'TREXImplementationAuthority', T_REX.TREXImplementationAuthority, [
+      true,
+      '0x0000000000000000000000000000000000000000',
+      '0x0000000000000000000000000000000000000000',
+    ]);
     await this.call(chainId, 'addAndUseTREXVersion', trexAuthority, IA_ABI, 'addAndUseTREXVersion', [{ major: 4, minor: 0, patch: 0 }, impl]);
     const identityImpl = await this.deploy(chainId, 'Identity implementation', ONCHAINID.Identity, [agent, true]);
     const identityAuthority = await this.deploy(chainId, 'ONCHAINID ImplementationAuthority', ONCHAINID.ImplementationAuthority, [identityImpl]);
     const claimIssuer = await this.deploy(chainId, 'ClaimIssuer', ONCHAINID.ClaimIssuer, [agent]);
-    await this.call(chainId, 'ClaimIssuer.addKey', claimIssuer, CLAIM_ISSUER_ABI, 'addKey', [keccak256(encodeAbiParameters([{ type: 'address' }], [agent as Hex])), CLAIM_SIGNER_KEY, ECDSA_KEY_TYPE]);
+    await this.call(chainId, 'ClaimIssuer.addKey', claimIssuer, CLAIM_ISSUER_ABI, 'addKey', [
+      keccak256(encodeAbiParameters([{ type: 'address' }], [agent as Hex])),
+      CLAIM_SIGNER_KEY,
+      ECDSA_KEY_TYPE,
+    ]);
     const identityStorage = await this.deploy(chainId, 'IdentityRegistryStorageProxy', T_REX.IdentityRegistryStorageProxy, [trexAuthority]);
     const em = this.orm.em.fork();
-    const setup = em.create(ChainSetup, { chainId, agentAddress: agent, trexAuthority, identityAuthority, claimIssuer, identityStorage, createdAt: new Date() });
+    const setup = em.create(ChainSetup, {
+      chainId,
+      agentAddress: agent,
+      trexAuthority,
+      identityAuthority,
+      claimIssuer,
+      identityStorage,
+      createdAt: new Date(),
+    });
     await em.flush();
     return setup;
   }
@@ -206,7 +246,15 @@ export class ChainService {
     const tir = await this.deploy(chainId, 'TrustedIssuersRegistryProxy', T_REX.TrustedIssuersRegistryProxy, [s.trexAuthority]);
     const mc = await this.deploy(chainId, 'ModularComplianceProxy', T_REX.ModularComplianceProxy, [s.trexAuthority]);
     const ir = await this.deploy(chainId, 'IdentityRegistryProxy', T_REX.IdentityRegistryProxy, [s.trexAuthority, tir, ctr, s.identityStorage]);
-    const address = await this.deploy(chainId, 'TokenProxy', T_REX.TokenProxy, [s.trexAuthority, ir, mc, token.name, token.symbol, token.decimals, '0x0000000000000000000000000000000000000000']);
+    const address = await this.deploy(chainId, 'TokenProxy', T_REX.TokenProxy, [
+      s.trexAuthority,
+      ir,
+      mc,
+      token.name,
+      token.symbol,
+      token.decimals,
+      '0x0000000000000000000000000000000000000000',
+    ]);
     await this.call(chainId, 'bindIdentityRegistry', s.identityStorage, IDENTITY_REGISTRY_STORAGE_ABI, 'bindIdentityRegistry', [ir]);
     await this.call(chainId, 'token.addAgent', address, AGENT_ROLE_ABI, 'addAgent', [chain.agent]);
     await this.call(chainId, 'identityRegistry.addAgent', ir, AGENT_ROLE_ABI, 'addAgent', [chain.agent]);
@@ -224,7 +272,8 @@ export class ChainService {
   async verifyToken(chainId: string, address: string, decimals: number): Promise<TokenOnChain> {
     const chain = this.writable(chainId);
     // `as never`: as in `call`, viem types a read only by a literal function name of a const ABI.
-    const read = <T>(to: string, abi: Abi, functionName: string, args: unknown[] = []) => chain.client.readContract({ address: to as Hex, abi, functionName, args } as never) as Promise<T>;
+    const read = <T>(to: string, abi: Abi, functionName: string, args: unknown[] = []) =>
+      chain.client.readContract({ address: to as Hex, abi, functionName, args } as never) as Promise<T>;
     let ir: string;
     let onChainDecimals: number;
     try {

@@ -29,7 +29,12 @@ export class ChainHandle {
     // No cached block number: confirmations are counted from the head as it is now (viem caches it for
     // cacheTime, which counted a block just mined as 0 confirmations).
     const transports = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 10_000 }));
-    this.client = createPublicClient({ chain: this.chain, transport: transports.length === 1 ? transports[0] : fallback(transports), pollingInterval: 250, cacheTime: 0 }) as PublicClient;
+    this.client = createPublicClient({
+      chain: this.chain,
+      transport: transports.length === 1 ? transports[0] : fallback(transports),
+      pollingInterval: 250,
+      cacheTime: 0,
+    }) as PublicClient;
     const batched = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 30_000, batch: { batchSize: READS_PER_BATCH } }));
     this.batchReads = createPublicClient({ chain: this.chain, transport: batched.length === 1 ? batched[0] : fallback(batched), cacheTime: 0 }) as PublicClient;
     this.signer = openSigner(config);

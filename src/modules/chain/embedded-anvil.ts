@@ -16,7 +16,9 @@ export function anvilBinary(env: NodeJS.ProcessEnv = process.env): string {
   try {
     dir = dirname(require.resolve(`${pkg}/package.json`));
   } catch {
-    throw new Error(`no anvil for ${process.platform}-${process.arch}: ${pkg} is not installed (set ANVIL_BINARY to an anvil from foundryup, or configure CHAINS)`);
+    throw new Error(
+      `no anvil for ${process.platform}-${process.arch}: ${pkg} is not installed (set ANVIL_BINARY to an anvil from foundryup, or configure CHAINS)`,
+    );
   }
   const bin = join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
   if (!existsSync(bin)) throw new Error(`${pkg} has no binary at ${bin}`);
@@ -83,7 +85,12 @@ export async function spawnWatchedAnvil(args: string[], ownerPid = process.pid):
 /** Whether an anvil answers JSON-RPC at `rpcUrl`. */
 async function answers(rpcUrl: string): Promise<boolean> {
   try {
-    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}', signal: AbortSignal.timeout(2000) });
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      signal: AbortSignal.timeout(2000),
+    });
     return res.ok;
   } catch {
     return false;

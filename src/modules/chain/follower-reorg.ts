@@ -34,13 +34,25 @@ export async function forkPoint(em: EntityManager, chain: ChainHandle, cursor: b
 
 /** Undoes, newest first, what the movements after `block` did to the register (their blocks left the chain). */
 export async function undoAfter(em: EntityManager, ledger: Register, chainId: string, block: bigint, now: Date): Promise<void> {
-  const gone = await em.find(ChainMovement, { chainId, blockNumber: { $gt: String(block) }, undoneAt: null }, { orderBy: { blockNumber: 'desc', logIndex: 'desc' } });
+  const gone = await em.find(
+    ChainMovement,
+    { chainId, blockNumber: { $gt: String(block) }, undoneAt: null },
+    { orderBy: { blockNumber: 'desc', logIndex: 'desc' } },
+  );
   for (const m of gone) {
     logger.warn({ chainId, block: m.blockNumber, tx: m.transactionHash }, 'reorg: a followed transfer left the chain; its effect on the register is undone');
     const [from, to] = [await holderById(em, m.fromInvestorId), await holderById(em, m.toInvestorId)];
     const moves = m.kind === ChainMovementKind.transfer || m.kind === ChainMovementKind.unknown_holder;
     const payload = { chainId, reorg: true, undoes: m.transactionHash };
-    if (moves && to) await ledger.chainMove(em, { ...holdingOf(to, m.shareClassId), change: `-${m.tokens}`, at: now, transferHash: m.transactionHash, reason: `reorg: transfer ${m.transactionHash} undone`, payload });
+    if (moves && to)
+      await ledger.chainMove(em, {
+        ...holdingOf(to, m.shareClassId),
+        change: `-${m.tokens}`,
+        at: now,
+        transferHash: m.transactionHash,
+        reason: `reorg: transfer ${m.transactionHash} undone`,
+        payload,
+      });
     if (moves && from) {
       await ledger.chainMove(em, {
         ...holdingOf(from, m.shareClassId),

@@ -109,12 +109,18 @@ export class ChainFollower {
       const [locked] = await rawRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(${FOLLOWER_LOCK}) as ok`, []);
       if (!locked?.ok) return false;
       const tokens = await this.tokens(em, chain.id);
-      const [cursor] = await rawRows<{ block_number: string }>(em, 'select block_number::text from chain_follow_cursor where chain_id = ? for update', [chain.id]);
+      const [cursor] = await rawRows<{ block_number: string }>(em, 'select block_number::text from chain_follow_cursor where chain_id = ? for update', [
+        chain.id,
+      ]);
       if (!cursor) {
         // First pass on this chain: every token the gateway knows was deployed or registered by
         // it, so its history starts with its own transactions; follow from the deployment's block.
         const start = await this.firstBlock(em, chain.id, safe);
-        await rawRows(em, 'insert into chain_follow_cursor (chain_id, block_number, updated_at) values (?, ?, ?)', [chain.id, String(start - 1n), this.clock.now()]);
+        await rawRows(em, 'insert into chain_follow_cursor (chain_id, block_number, updated_at) values (?, ?, ?)', [
+          chain.id,
+          String(start - 1n),
+          this.clock.now(),
+        ]);
         return true;
       }
       let from = BigInt(cursor.block_number) + 1n;
@@ -129,17 +135,23 @@ export class ChainFollower {
       }
       const to = safe - from + 1n > MAX_BLOCKS_PER_PASS ? from + MAX_BLOCKS_PER_PASS - 1n : safe;
       if (tokens.length) {
-        const logs = (await chain.client.getLogs({ address: tokens.map((t) => t.address as Hex), event: TRANSFER_EVENT, fromBlock: from, toBlock: to, strict: true })) as TransferLog[];
+        const logs = (await chain.client.getLogs({
+          address: tokens.map((t) => t.address as Hex),
+          event: TRANSFER_EVENT,
+          fromBlock: from,
+          toBlock: to,
+          strict: true,
+        })) as TransferLog[];
         const ours = await this.ourHashes(em, chain.id, [...new Set(logs.map((l) => l.transactionHash!.toLowerCase()))]);
         for (const log of logs) {
           if (ours.has(log.transactionHash!.toLowerCase())) continue;
           const token = tokens.find((t) => t.address === log.address.toLowerCase())!;
           await this.apply(em, chain.id, token, log);
-          await rawRows(em, 'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash', [
-            chain.id,
-            String(log.blockNumber),
-            log.blockHash!.toLowerCase(),
-          ]);
+          await rawRows(
+            em,
+            'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash',
+            [chain.id, String(log.blockNumber), log.blockHash!.toLowerCase()],
+          );
         }
       }
       await this.moveCursor(em, chain, to);
@@ -175,7 +187,11 @@ export class ChainFollower {
     const hash = block >= 0n ? (await chain.client.getBlock({ blockNumber: block })).hash.toLowerCase() : null;
     await rawRows(em, 'update chain_follow_cursor set block_number = ?, updated_at = ? where chain_id = ?', [String(block), this.clock.now(), chain.id]);
     if (hash) {
-      await rawRows(em, 'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash', [chain.id, String(block), hash]);
+      await rawRows(
+        em,
+        'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash',
+        [chain.id, String(block), hash],
+      );
     }
     await rawRows(
       em,
@@ -222,14 +238,29 @@ export class ChainFollower {
       let taken: LotPiece[] = [];
       if (from) {
         const side = sideOf(from, to, fromAddress, toAddress, 'out');
-        const out = await this.ledger.chainMove(em, { ...holdingOf(from, token.shareClassId), change: `-${tokens}`, at: now, transferHash: movement.transactionHash, reason, payload: { ...block, ...side } });
+        const out = await this.ledger.chainMove(em, {
+          ...holdingOf(from, token.shareClassId),
+          change: `-${tokens}`,
+          at: now,
+          transferHash: movement.transactionHash,
+          reason,
+          payload: { ...block, ...side },
+        });
         taken = out.taken;
         movement.lotsTaken = taken.map((l) => ({ quantity: l.quantity, settledAt: l.settledAt.toISOString() }));
       }
       if (to) {
         const side = sideOf(to, from, toAddress, fromAddress, 'in');
         // The tokens keep the settlement dates of the lots they left (a transfer never locks them again).
-        await this.ledger.chainMove(em, { ...holdingOf(to, token.shareClassId), change: tokens, at: now, transferHash: movement.transactionHash, reason, lots: taken, payload: { ...block, ...side } });
+        await this.ledger.chainMove(em, {
+          ...holdingOf(to, token.shareClassId),
+          change: tokens,
+          at: now,
+          transferHash: movement.transactionHash,
+          reason,
+          lots: taken,
+          payload: { ...block, ...side },
+        });
       }
     }
     if (kind === ChainMovementKind.unknown_holder || kind === ChainMovementKind.issuance) {
@@ -240,10 +271,16 @@ export class ChainFollower {
         aggregateId: `${chainId}:${movement.transactionHash}:${movement.logIndex}`,
         distributorId: (from ?? to)?.distributorId ?? null,
         occurredAt: now,
-        payload: { ...payload, shareClassId: token.shareClassId, tokens, transactionHash: movement.transactionHash, fromInvestorId: from?.investorId ?? null, toInvestorId: to?.investorId ?? null },
+        payload: {
+          ...payload,
+          shareClassId: token.shareClassId,
+          tokens,
+          transactionHash: movement.transactionHash,
+          fromInvestorId: from?.investorId ?? null,
+          toInvestorId: to?.investorId ?? null,
+        },
       });
     }
     await em.flush();
   }
 }
-

@@ -43,7 +43,14 @@ export class IntentRows {
             aggregateType: 'chain_transaction',
             aggregateId: row.id,
             occurredAt: new Date(),
-            payload: { chainTransactionId: row.id, chainId: row.chainId, purpose: row.purpose, status, orderId: row.orderId ?? null, walletId: row.walletId ?? null },
+            payload: {
+              chainTransactionId: row.id,
+              chainId: row.chainId,
+              purpose: row.purpose,
+              status,
+              orderId: row.orderId ?? null,
+              walletId: row.walletId ?? null,
+            },
           });
         }),
       );

@@ -40,14 +40,19 @@ class ReconciliationView {
   @Field(() => DecimalScalar) registerTotal: string;
   @Field(() => DecimalScalar, { description: 'totalSupply − registerTotal' }) supplyDifference: string;
   @Field(() => Int) holdersCompared: number;
-  @Field(() => [ReconciliationDifferenceView], { description: 'Every holder that differs; empty when the register is true to the chain' }) differences: ReconciliationDifference[];
-  @Field(() => [ReconciliationHolderView], { description: 'Every holder compared, equal or not, with each wallet\'s balanceOf' }) holders: ReconciliationHolder[];
+  @Field(() => [ReconciliationDifferenceView], { description: 'Every holder that differs; empty when the register is true to the chain' })
+  differences: ReconciliationDifference[];
+  @Field(() => [ReconciliationHolderView], { description: "Every holder compared, equal or not, with each wallet's balanceOf" })
+  holders: ReconciliationHolder[];
   @Field(() => DecimalScalar, { description: 'Σ |difference| over the holders (the metric register_chain_difference)' }) totalDifference: string;
 }
 
 @Resolver()
 export class ReconciliationResolver {
-  @Query(() => ReconciliationView, { description: "Ops: every holder's register balance against balanceOf at one pinned block, and totalSupply against the register's total; each difference with the movements that explain it." })
+  @Query(() => ReconciliationView, {
+    description:
+      "Ops: every holder's register balance against balanceOf at one pinned block, and totalSupply against the register's total; each difference with the movements that explain it.",
+  })
   async reconciliation(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<ReconciliationResult> {
     ctx.access.requireOps();
     const r = ctx.services.reconciliation;
@@ -56,9 +61,16 @@ export class ReconciliationResolver {
     return r.run(ctx.em, shareClassId);
   }
 
-  @Query(() => [ChainMovement], { description: 'Ops: movements on chain the register could not follow (to or from a wallet it does not know) or does not follow (mints and burns the gateway did not send), newest first.' })
+  @Query(() => [ChainMovement], {
+    description:
+      'Ops: movements on chain the register could not follow (to or from a wallet it does not know) or does not follow (mints and burns the gateway did not send), newest first.',
+  })
   unexplainedChainMovements(@Ctx() ctx: GatewayContext): Promise<ChainMovement[]> {
     ctx.access.requireOps();
-    return ctx.em.find(ChainMovement, { kind: { $in: [ChainMovementKind.unknown_holder, ChainMovementKind.issuance] }, undoneAt: null }, { orderBy: { id: 'desc' }, limit: 500 });
+    return ctx.em.find(
+      ChainMovement,
+      { kind: { $in: [ChainMovementKind.unknown_holder, ChainMovementKind.issuance] }, undoneAt: null },
+      { orderBy: { id: 'desc' }, limit: 500 },
+    );
   }
 }

@@ -13,7 +13,6 @@ import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 import type { Chains } from './chains';
 import { TOKEN_ABI } from './contracts';
 
-
 /** A holder whose register balance and on-chain balance differ (investorId null: a wallet the register does not know). */
 export interface ReconciliationDifference {
   investorId: string | null;
@@ -88,10 +87,13 @@ export class Reconciliation {
     });
     const units = (v: bigint) => formatUnits(v, token.decimals);
     // `as never`: one reader for two functions named at run time; viem types a read only by a literal function name.
-    const read = (functionName: string, args: unknown[]) => chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
+    const read = (functionName: string, args: unknown[]) =>
+      chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
 
     const register = new Map(
-      (await rawRows<{ investor_id: string; balance: string }>(em, 'select investor_id, balance::text from holding where share_class_id = ?', [shareClassId])).map((r) => [r.investor_id, new Dec(r.balance)]),
+      (
+        await rawRows<{ investor_id: string; balance: string }>(em, 'select investor_id, balance::text from holding where share_class_id = ?', [shareClassId])
+      ).map((r) => [r.investor_id, new Dec(r.balance)]),
     );
     const walletRows = await rawRows<{ investor_id: string; address: string }>(
       em,
@@ -122,16 +124,41 @@ export class Reconciliation {
       const onChain = new Dec(units([...h.wallets].reduce((s, w) => s + (balances.get(w) ?? 0n), 0n)));
       const held = h.investorId ? (register.get(h.investorId) ?? new Dec(0)) : new Dec(0);
       const diff = onChain.minus(held);
-      compared.push({ investorId: h.investorId, wallets: [...h.wallets].map((address) => ({ address, balance: decimalString(units(balances.get(address) ?? 0n)) })), registerBalance: decimalString(held), chainBalance: decimalString(onChain), difference: decimalString(diff) });
+      compared.push({
+        investorId: h.investorId,
+        wallets: [...h.wallets].map((address) => ({ address, balance: decimalString(units(balances.get(address) ?? 0n)) })),
+        registerBalance: decimalString(held),
+        chainBalance: decimalString(onChain),
+        difference: decimalString(diff),
+      });
       if (diff.isZero()) continue;
       total = total.plus(diff.abs());
-      const mine = movements.filter((m) => (h.investorId && (m.fromInvestorId === h.investorId || m.toInvestorId === h.investorId)) || h.wallets.has(m.fromAddress) || h.wallets.has(m.toAddress));
-      differences.push({ investorId: h.investorId, wallets: [...h.wallets], registerBalance: decimalString(held), chainBalance: decimalString(onChain), difference: decimalString(diff), movements: mine });
+      const mine = movements.filter(
+        (m) =>
+          (h.investorId && (m.fromInvestorId === h.investorId || m.toInvestorId === h.investorId)) ||
+          h.wallets.has(m.fromAddress) ||
+          h.wallets.has(m.toAddress),
+      );
+      differences.push({
+        investorId: h.investorId,
+        wallets: [...h.wallets],
+        registerBalance: decimalString(held),
+        chainBalance: decimalString(onChain),
+        difference: decimalString(diff),
+        movements: mine,
+      });
     }
     const unknownWalletTransfers = movements
       .filter((m) => m.kind === ChainMovementKind.unknown_holder)
-      .map((m) => ({ blockNumber: m.blockNumber, transactionHash: m.transactionHash, fromAddress: m.fromAddress, toAddress: m.toAddress, tokens: decimalString(m.tokens) }));
-    if (unknownWalletTransfers.length) logger.warn({ shareClassId, unknownWalletTransfers }, 'reconciliation: transfers to or from wallets the register does not know');
+      .map((m) => ({
+        blockNumber: m.blockNumber,
+        transactionHash: m.transactionHash,
+        fromAddress: m.fromAddress,
+        toAddress: m.toAddress,
+        tokens: decimalString(m.tokens),
+      }));
+    if (unknownWalletTransfers.length)
+      logger.warn({ shareClassId, unknownWalletTransfers }, 'reconciliation: transfers to or from wallets the register does not know');
     const registerTotal = [...register.values()].reduce((s, b) => s.plus(b), new Dec(0));
     return {
       shareClassId,
@@ -164,10 +191,14 @@ export class ReconciliationSchedule {
     private readonly clock: { now(): Date },
     intervalMs = DEFAULT_RECONCILIATION_INTERVAL_MS,
   ) {
-    this.loop = new WakeLoop('reconciliation', async () => {
-      await this.runAll();
-      return false;
-    }, intervalMs);
+    this.loop = new WakeLoop(
+      'reconciliation',
+      async () => {
+        await this.runAll();
+        return false;
+      },
+      intervalMs,
+    );
   }
 
   private started = false;
@@ -192,16 +223,24 @@ export class ReconciliationSchedule {
     for (const id of ids) {
       try {
         const r = await this.reconciliation.run(this.orm.em.fork(), id);
-        await rawRows(this.orm.em.fork(), 'insert into reconciliation_run (share_class_id, chain_id, block_number, total_difference, supply_difference, result, at) values (?, ?, ?, ?, ?, ?::jsonb, ?)', [
-          id,
-          r.chainId,
-          r.blockNumber,
-          r.totalDifference,
-          r.supplyDifference,
-          // The record keeps the differences only: the equal holders are the chain's to read again.
-          JSON.stringify({ ...r, holders: undefined, differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })) }),
-          this.clock.now(),
-        ]);
+        await rawRows(
+          this.orm.em.fork(),
+          'insert into reconciliation_run (share_class_id, chain_id, block_number, total_difference, supply_difference, result, at) values (?, ?, ?, ?, ?, ?::jsonb, ?)',
+          [
+            id,
+            r.chainId,
+            r.blockNumber,
+            r.totalDifference,
+            r.supplyDifference,
+            // The record keeps the differences only: the equal holders are the chain's to read again.
+            JSON.stringify({
+              ...r,
+              holders: undefined,
+              differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })),
+            }),
+            this.clock.now(),
+          ],
+        );
         done++;
       } catch (err) {
         logger.warn({ err: shortMessage(err), shareClassId: id }, 'scheduled reconciliation of a share class failed');

@@ -20,7 +20,12 @@ export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
   let detail: string | undefined;
   err.walk((e) => {
     const name = (e as Error).name;
-    if (name === 'ExecutionRevertedError' || name === 'RawContractError' || name === 'ContractFunctionRevertedError' || name === 'CallExecutionError' && /revert/i.test((e as BaseError).details ?? '')) {
+    if (
+      name === 'ExecutionRevertedError' ||
+      name === 'RawContractError' ||
+      name === 'ContractFunctionRevertedError' ||
+      (name === 'CallExecutionError' && /revert/i.test((e as BaseError).details ?? ''))
+    ) {
       reverted = true;
     }
     const d = (e as { data?: unknown }).data;
@@ -54,7 +59,13 @@ export function readCallFailure(err: unknown, abis: Abi[] = []): CallFailure {
 export async function revertReasonOf(chain: ChainHandle, intent: ChainTransaction, receipt: TransactionReceipt, abis: Abi[]): Promise<string> {
   if (intent.gasLimit && receipt.gasUsed >= BigInt(intent.gasLimit)) return 'out of gas';
   try {
-    await chain.client.call({ account: chain.account!.address, to: (intent.toAddress ?? undefined) as Hex | undefined, data: intent.data as Hex, gas: BigInt(intent.gasLimit!), blockNumber: receipt.blockNumber - 1n });
+    await chain.client.call({
+      account: chain.account!.address,
+      to: (intent.toAddress ?? undefined) as Hex | undefined,
+      data: intent.data as Hex,
+      gas: BigInt(intent.gasLimit!),
+      blockNumber: receipt.blockNumber - 1n,
+    });
     // The call succeeds on the state before the block: what changed it is earlier in the same block.
     return 'reverted';
   } catch (err) {

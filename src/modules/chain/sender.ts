@@ -95,7 +95,9 @@ export class ChainSender {
   }
 
   private intents(chain: ChainHandle, statuses: ChainTxStatus[]): Promise<ChainTransaction[]> {
-    return this.orm.em.fork().find(ChainTransaction, { chainId: chain.id, fromAddress: chain.agent!, status: { $in: statuses } }, { orderBy: { id: 'asc' }, limit: 100 });
+    return this.orm.em
+      .fork()
+      .find(ChainTransaction, { chainId: chain.id, fromAddress: chain.agent!, status: { $in: statuses } }, { orderBy: { id: 'asc' }, limit: 100 });
   }
 
   /** Queued → signed (or failed by its call). Stops at the first RPC failure: order is nonce order. */
@@ -127,7 +129,11 @@ export class ChainSender {
         return;
       }
       await this.orm.em.fork().transactional(async (em) => {
-        const signer = await em.findOne(ChainSigner, { chainId: chain.id, address: chain.agent!, leaseOwner: this.owner }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const signer = await em.findOne(
+          ChainSigner,
+          { chainId: chain.id, address: chain.agent!, leaseOwner: this.owner },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        );
         if (!signer) throw new Error('lease lost');
         const row = await em.findOneOrFail(ChainTransaction, { id: intent.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         if (row.status !== ChainTxStatus.queued) return;
@@ -144,17 +150,20 @@ export class ChainSender {
         });
         const hash = keccak256(raw);
         signer.nextNonce = String(nonce + 1n);
-        em.assign(row, stamped({
-          nonce: String(nonce),
-          gasLimit: String(gas),
-          maxFeePerGas: String(fees.maxFeePerGas),
-          maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas),
-          rawTx: raw,
-          hash,
-          hashes: [hash],
-          status: ChainTxStatus.signed,
-          lastError: null,
-        }));
+        em.assign(
+          row,
+          stamped({
+            nonce: String(nonce),
+            gasLimit: String(gas),
+            maxFeePerGas: String(fees.maxFeePerGas),
+            maxPriorityFeePerGas: String(fees.maxPriorityFeePerGas),
+            rawTx: raw,
+            hash,
+            hashes: [hash],
+            status: ChainTxStatus.signed,
+            lastError: null,
+          }),
+        );
       });
     }
   }
@@ -191,7 +200,10 @@ export class ChainSender {
         return true;
       }
     }
-    await this.rows.patch({ id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } }, { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null });
+    await this.rows.patch(
+      { id: intent.id, status: { $in: [ChainTxStatus.signed, ChainTxStatus.sent] } },
+      { status: ChainTxStatus.sent, sentAt: new Date(), lastError: null },
+    );
     return true;
   }
 
@@ -234,7 +246,12 @@ export class ChainSender {
           continue;
         }
         if (receipt.status === 'success') {
-          await this.rows.finish(intent.id, ChainTxStatus.confirmed, mined, { ok: true, hash: receipt.transactionHash, contractAddress: mined.contractAddress, logs: receipt.logs.map((l) => ({ address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data })) });
+          await this.rows.finish(intent.id, ChainTxStatus.confirmed, mined, {
+            ok: true,
+            hash: receipt.transactionHash,
+            contractAddress: mined.contractAddress,
+            logs: receipt.logs.map((l) => ({ address: l.address, logIndex: l.logIndex, topics: l.topics, data: l.data })),
+          });
         } else {
           const reason = await revertReasonOf(chain, intent, receipt, ABIS);
           await this.rows.finish(intent.id, ChainTxStatus.reverted, { ...mined, revertReason: reason }, { ok: false, reason, hash: receipt.transactionHash });
@@ -244,7 +261,10 @@ export class ChainSender {
       if (intent.status === ChainTxStatus.mined) {
         // Its block left the chain (a reorg) before the confirmation depth: send the same bytes again.
         logger.warn({ chainId: chain.id, intent: intent.id, hash: intent.hash }, 'receipt gone (reorg): sending the transaction again');
-        await this.rows.patch({ id: intent.id, status: ChainTxStatus.mined }, { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null });
+        await this.rows.patch(
+          { id: intent.id, status: ChainTxStatus.mined },
+          { status: ChainTxStatus.sent, confirmations: 0, blockNumber: null, blockHash: null },
+        );
         intent.status = ChainTxStatus.sent;
       }
       const known = await chain.client.getTransaction({ hash: intent.hash as Hex }).catch(() => null);
@@ -263,7 +283,14 @@ export class ChainSender {
     const hashes = [...intent.hashes, r.hash];
     const updated = await this.rows.patch(
       { id: intent.id, status: ChainTxStatus.sent, hash: intent.hash },
-      { rawTx: r.raw, hash: r.hash, hashes, maxFeePerGas: String(r.maxFeePerGas), maxPriorityFeePerGas: String(r.maxPriorityFeePerGas), status: ChainTxStatus.signed },
+      {
+        rawTx: r.raw,
+        hash: r.hash,
+        hashes,
+        maxFeePerGas: String(r.maxFeePerGas),
+        maxPriorityFeePerGas: String(r.maxPriorityFeePerGas),
+        status: ChainTxStatus.signed,
+      },
     );
     if (!updated) return;
     logger.info({ chainId: chain.id, intent: intent.id, replaced: intent.hash, by: r.hash }, 'transaction not mined in time: replaced at the same nonce');

@@ -137,7 +137,7 @@ function cutOffOf(calendar: CalendarRules, day: number, cutOffDays: number): Dat
 function addBusinessDays(calendar: CalendarRules, day: number, n: number): number {
   const step = n < 0 ? -1 : 1;
   let d = day;
-  for (let left = Math.abs(n); left > 0; ) {
+  for (let left = Math.abs(n); left > 0;) {
     d += step;
     if (isBusinessDay(calendar, d)) left--;
   }

@@ -13,7 +13,10 @@ export class DealingResolver {
     return (await ctx.loaders.manyBy(DealingCalendar, 'shareClass').load(sc.id))[0] ?? null;
   }
 
-  @Query(() => DealingPreview, { description: "Ops: the next dealing dates, cut-offs and settlement dates of a share class from `from` (default now), under its calendar or, with `draft`, under the calendar `setDealingCalendar(draft)` would leave (same checks, nothing stored)." })
+  @Query(() => DealingPreview, {
+    description:
+      'Ops: the next dealing dates, cut-offs and settlement dates of a share class from `from` (default now), under its calendar or, with `draft`, under the calendar `setDealingCalendar(draft)` would leave (same checks, nothing stored).',
+  })
   dealingPreview(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('draft', () => DealingCalendarInput, { nullable: true }) draft: DealingCalendarInput | null,
@@ -25,17 +28,29 @@ export class DealingResolver {
   }
 
   @Mutation(() => DealingCalendar, { description: "Ops: create or change a share class's dealing calendar; absent fields keep their value." })
-  setDealingCalendar(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('input', () => DealingCalendarInput) input: DealingCalendarInput, @Ctx() ctx: GatewayContext): Promise<DealingCalendar> {
+  setDealingCalendar(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('input', () => DealingCalendarInput) input: DealingCalendarInput,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DealingCalendar> {
     return ctx.services.dealing.setCalendar(ctx, shareClassId, input);
   }
 
   @Mutation(() => DealingCalendar, { description: "Ops: add holidays (`YYYY-MM-DD`) to a share class's dealing calendar." })
-  addDealingHolidays(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dates', () => [String]) dates: string[], @Ctx() ctx: GatewayContext): Promise<DealingCalendar> {
+  addDealingHolidays(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('dates', () => [String]) dates: string[],
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DealingCalendar> {
     return ctx.services.dealing.addHolidays(ctx, shareClassId, dates);
   }
 
   @Mutation(() => DealingCalendar, { nullable: true, description: "Ops: remove holidays from a share class's dealing calendar (null when it has none)." })
-  removeDealingHolidays(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dates', () => [String]) dates: string[], @Ctx() ctx: GatewayContext): Promise<DealingCalendar | null> {
+  removeDealingHolidays(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('dates', () => [String]) dates: string[],
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DealingCalendar | null> {
     return ctx.services.dealing.removeHolidays(ctx, shareClassId, dates);
   }
 }

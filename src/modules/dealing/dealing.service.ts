@@ -25,7 +25,10 @@ export interface DealingRules {
 }
 
 /** The share-class fields the dealing rules read (an entity or a cached ShareClassRecord). */
-export type DealingShareClass = Pick<ShareClass, 'id' | 'currency'> & { subRedemption: Pick<SubRedemption, 'subFreq' | 'redFreq' | 'cutOffTime_days' | 'lockup'>; details: { minimumInvestment_fiat: number } };
+export type DealingShareClass = Pick<ShareClass, 'id' | 'currency'> & {
+  subRedemption: Pick<SubRedemption, 'subFreq' | 'redFreq' | 'cutOffTime_days' | 'lockup'>;
+  details: { minimumInvestment_fiat: number };
+};
 
 const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -158,7 +161,7 @@ export class DealingService {
     const rules: DealingRules = { calendar, currencies: [sc.currency, ...settlementCurrencies.filter((c) => c !== sc.currency)] };
     const walk = (kind: 'subscription' | 'redemption') => {
       const out: DealingDates[] = [];
-      for (let at = from ?? this.clock.now(); out.length < n; ) {
+      for (let at = from ?? this.clock.now(); out.length < n;) {
         const dates = this.datesOf(rules, sc, kind, at);
         out.push(dates);
         at = dates.cutOffAt;
@@ -170,7 +173,13 @@ export class DealingService {
 
   /** The event of every calendar change (audit trail; drops the cached rules on every instance). */
   private changed(ctx: ServiceContext, shareClassId: string, payload: Record<string, unknown>): void {
-    appendEvent(ctx.em, { type: 'share_class.dealing_updated', aggregateType: 'share_class', aggregateId: shareClassId, payload: { shareClassId, ...payload }, occurredAt: this.clock.now() });
+    appendEvent(ctx.em, {
+      type: 'share_class.dealing_updated',
+      aggregateType: 'share_class',
+      aggregateId: shareClassId,
+      payload: { shareClassId, ...payload },
+      occurredAt: this.clock.now(),
+    });
   }
 }
 
@@ -220,7 +229,8 @@ function applyCalendarInput(cal: CalendarFields, input: DealingCalendarInput): v
   if (input.holidays != null) cal.holidays = holidayList(input.holidays);
   if (input.settlementCurrencies != null) {
     const codes = input.settlementCurrencies.map((c) => (typeof c === 'string' ? c.trim() : c));
-    if (!codes.every((c) => typeof c === 'string' && SETTLEMENT_CURRENCY.test(c))) throw badRequest('settlementCurrencies must be upper-case currency codes such as USDC');
+    if (!codes.every((c) => typeof c === 'string' && SETTLEMENT_CURRENCY.test(c)))
+      throw badRequest('settlementCurrencies must be upper-case currency codes such as USDC');
     cal.settlementCurrencies = [...new Set(codes)];
   }
 }

@@ -26,7 +26,7 @@ export class DealingCalendarInput {
 /** The dates placement gives an order placed at one moment (as on every order). */
 @ObjectType()
 export class DealingDatesView {
-  @Field(() => String, { description: '`YYYY-MM-DD` in the calendar\'s zone' })
+  @Field(() => String, { description: "`YYYY-MM-DD` in the calendar's zone" })
   dealingDate: string;
 
   @Field(() => EpochMs, { description: 'The cut-off of that dealing date; an order at or after it is dealt on the next one' })
@@ -60,7 +60,9 @@ export class DealingPreview {
   @Field(() => [String], { description: "The currencies an order may be placed in: the share class's own first" })
   currencies: string[];
 
-  @Field(() => [DealingDatesView], { description: 'Subscriptions (`subFreq`), the first for an order placed at `from`, each next for one placed at the previous cut-off' })
+  @Field(() => [DealingDatesView], {
+    description: 'Subscriptions (`subFreq`), the first for an order placed at `from`, each next for one placed at the previous cut-off',
+  })
   subscriptions: DealingDatesView[];
 
   @Field(() => [DealingDatesView], { description: 'Redemptions (`redFreq`), likewise' })

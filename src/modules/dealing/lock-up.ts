@@ -21,7 +21,12 @@ export interface LockUp {
  * Tokens of the balance that no lot accounts for (a holding written before lots were kept) count
  * as unlocked: they settled before anything this gateway recorded.
  */
-export function unlockedBalance(balance: Decimal.Value, lots: readonly LotView[], lockUp: LockUp, now: Date): { unlocked: Dec; later: { at: Date; amount: Dec }[] } {
+export function unlockedBalance(
+  balance: Decimal.Value,
+  lots: readonly LotView[],
+  lockUp: LockUp,
+  now: Date,
+): { unlocked: Dec; later: { at: Date; amount: Dec }[] } {
   let inLots = new Dec(0);
   let unlocked = new Dec(0);
   const later: { at: Date; amount: Dec }[] = [];
@@ -42,7 +47,14 @@ export function unlockedBalance(balance: Decimal.Value, lots: readonly LotView[]
  * redemptions (`reserved`, which take the oldest, first-unlocked tokens). Refused with 400 naming
  * the unlocked amount still free and the date on which enough will have unlocked.
  */
-export function assertUnlocked(tokenCount: Decimal.Value, reserved: Decimal.Value, balance: Decimal.Value, lots: readonly LotView[], lockUp: LockUp, now: Date): void {
+export function assertUnlocked(
+  tokenCount: Decimal.Value,
+  reserved: Decimal.Value,
+  balance: Decimal.Value,
+  lots: readonly LotView[],
+  lockUp: LockUp,
+  now: Date,
+): void {
   if (lockUp.days <= 0) return;
   const { unlocked, later } = unlockedBalance(balance, lots, lockUp, now);
   const need = new Dec(tokenCount).plus(reserved);

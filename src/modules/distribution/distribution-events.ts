@@ -70,12 +70,24 @@ export function paidEvent(em: EntityManager, d: Distribution, e: DistributionEnt
     aggregateType: 'distribution',
     aggregateId: String(d.id),
     distributorId: e.distributorId,
-    payload: { webhookEvent: 'distribution.paid', ...facts(d), investorId: e.investorId, amount: e.amount ?? null, tokens: e.tokens ?? null, transferHash: e.transferHash ?? null },
+    payload: {
+      webhookEvent: 'distribution.paid',
+      ...facts(d),
+      investorId: e.investorId,
+      amount: e.amount ?? null,
+      tokens: e.tokens ?? null,
+      transferHash: e.transferHash ?? null,
+    },
     occurredAt: at,
   });
 }
 
-export function distributionWebhookData(event: { eventId: string; occurredAt: Date; distributorId: string; payload: Record<string, unknown> }): DistributionWebhookData {
+export function distributionWebhookData(event: {
+  eventId: string;
+  occurredAt: Date;
+  distributorId: string;
+  payload: Record<string, unknown>;
+}): DistributionWebhookData {
   const p = event.payload;
   const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
   return {

@@ -37,11 +37,22 @@ export class DistributionOnChain {
 
   /** Batches of rows (each with its wallet and tokens), each a batchMint intent; rows get its id. */
   async enqueue(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH) await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, rows.slice(i, i + ROWS_PER_BATCH));
+    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH)
+      await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, rows.slice(i, i + ROWS_PER_BATCH));
   }
 
-  private async enqueueBatch(em: EntityManager, chainId: string, tokenAddress: string, decimals: number, rows: DistributionEntitlement[]): Promise<ChainTransaction> {
-    const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'batchMint', args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, decimals))] });
+  private async enqueueBatch(
+    em: EntityManager,
+    chainId: string,
+    tokenAddress: string,
+    decimals: number,
+    rows: DistributionEntitlement[],
+  ): Promise<ChainTransaction> {
+    const data = encodeFunctionData({
+      abi: TOKEN_ABI,
+      functionName: 'batchMint',
+      args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, decimals))],
+    });
     const intent = this.chain.enqueue(em, { chainId, purpose: DISTRIBUTION_MINT, to: tokenAddress, data });
     // The id is the rows' key: the intent is written first.
     await em.flush();

@@ -12,7 +12,9 @@ export class DistributionResolver {
     return ctx.services.distribution.policyOf(ctx, shareClassId);
   }
 
-  @Mutation(() => DistributionPolicy, { description: 'Ops: a share class accumulates its income, or distributes it by reinvest (new tokens at the pay date’s NAV) or cash.' })
+  @Mutation(() => DistributionPolicy, {
+    description: 'Ops: a share class accumulates its income, or distributes it by reinvest (new tokens at the pay date’s NAV) or cash.',
+  })
   setDistributionPolicy(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('treatment', () => IncomeTreatment) treatment: IncomeTreatment,
@@ -27,12 +29,17 @@ export class DistributionResolver {
     return ctx.services.distribution.preview(ctx, input);
   }
 
-  @Mutation(() => Distribution, { description: 'Ops: declare a distribution; each holder’s entitlement is computed from the daily closing balances and frozen (docs/income.md).' })
+  @Mutation(() => Distribution, {
+    description: 'Ops: declare a distribution; each holder’s entitlement is computed from the daily closing balances and frozen (docs/income.md).',
+  })
   declareDistribution(@Arg('input', () => DeclareDistributionInput) input: DeclareDistributionInput, @Ctx() ctx: GatewayContext) {
     return ctx.services.distribution.declare(ctx, input);
   }
 
-  @Mutation(() => Distribution, { description: 'Ops: pay a declared distribution: cash recorded, or reinvested (batchMint on chain; the register only for a class without a token). Idempotent: a second run pays nothing.' })
+  @Mutation(() => Distribution, {
+    description:
+      'Ops: pay a declared distribution: cash recorded, or reinvested (batchMint on chain; the register only for a class without a token). Idempotent: a second run pays nothing.',
+  })
   payDistribution(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext) {
     return ctx.services.distribution.pay(ctx, id);
   }

@@ -57,9 +57,7 @@ export interface DistributionPlan {
  * batchMint intents (distribution-onchain.ts), exactly once.
  */
 export class DistributionService implements MintOutcomes {
-  constructor(
-    private readonly deps: { clock: Clock; dealing: DealingService; ledger: HoldingLedger; onChain: DistributionOnChain | null },
-  ) {
+  constructor(private readonly deps: { clock: Clock; dealing: DealingService; ledger: HoldingLedger; onChain: DistributionOnChain | null }) {
     deps.onChain?.register(this);
   }
 
@@ -70,16 +68,29 @@ export class DistributionService implements MintOutcomes {
   async policyOf(ctx: ServiceContext, shareClassId: string): Promise<DistributionPolicy> {
     const found = await ctx.em.findOne(DistributionPolicy, { shareClassId });
     if (found) return found;
-    return Object.assign(new DistributionPolicy(), { shareClassId, treatment: IncomeTreatment.accumulating, payment: null, updatedAt: new Date(0), updatedBy: 'default' });
+    return Object.assign(new DistributionPolicy(), {
+      shareClassId,
+      treatment: IncomeTreatment.accumulating,
+      payment: null,
+      updatedAt: new Date(0),
+      updatedBy: 'default',
+    });
   }
 
-  async setPolicy(ctx: ServiceContext, shareClassId: string, treatment: IncomeTreatment, payment: IncomePayment | null | undefined): Promise<DistributionPolicy> {
+  async setPolicy(
+    ctx: ServiceContext,
+    shareClassId: string,
+    treatment: IncomeTreatment,
+    payment: IncomePayment | null | undefined,
+  ): Promise<DistributionPolicy> {
     ctx.access.requireOps();
     if (treatment === IncomeTreatment.distributing && !payment) throw badRequest('a distributing share class pays by reinvest or cash: payment is required');
     if (treatment === IncomeTreatment.accumulating && payment) throw badRequest('an accumulating share class pays nothing: leave payment out');
     return ctx.em.transactional(async (em) => {
       if (!(await em.findOne(ShareClass, { id: shareClassId }))) throw E.shareClassNotFound();
-      const policy = (await em.findOne(DistributionPolicy, { shareClassId })) ?? em.create(DistributionPolicy, { shareClassId, treatment, updatedAt: this.deps.clock.now(), updatedBy: currentPrincipal() });
+      const policy =
+        (await em.findOne(DistributionPolicy, { shareClassId })) ??
+        em.create(DistributionPolicy, { shareClassId, treatment, updatedAt: this.deps.clock.now(), updatedBy: currentPrincipal() });
       Object.assign(policy, { treatment, payment: payment ?? null, updatedAt: this.deps.clock.now(), updatedBy: currentPrincipal() });
       await em.flush();
       return policy;
@@ -115,7 +126,14 @@ export class DistributionService implements MintOutcomes {
       await em.flush();
       const perDistributor = new Map<string, number>();
       for (const h of plan.holders) {
-        em.create(DistributionEntitlement, { distributionId: d.id, investorId: h.investorId, distributorId: h.distributorId, tokenDays: h.tokenDays, gross: h.gross, status: EntitlementStatus.pending });
+        em.create(DistributionEntitlement, {
+          distributionId: d.id,
+          investorId: h.investorId,
+          distributorId: h.distributorId,
+          tokenDays: h.tokenDays,
+          gross: h.gross,
+          status: EntitlementStatus.pending,
+        });
         perDistributor.set(h.distributorId, (perDistributor.get(h.distributorId) ?? 0) + 1);
       }
       declaredEvents(em, d, perDistributor, now);
@@ -135,7 +153,8 @@ export class DistributionService implements MintOutcomes {
     if ((rate === null) === (perToken === null)) throw E.oneBasis();
     const perDay = rate !== null;
     const value = String(perDay ? rate : perToken);
-    if (!isDecimalLiteral(value) || !new Dec(value).isPositive() || new Dec(value).isZero()) throw E.notPositive(perDay ? 'ratePerTokenPerDay' : 'amountPerToken');
+    if (!isDecimalLiteral(value) || !new Dec(value).isPositive() || new Dec(value).isZero())
+      throw E.notPositive(perDay ? 'ratePerTokenPerDay' : 'amountPerToken');
     const [from, to] = this.period(input, perDay);
     const payDate = date(input.payDate, 'payDate');
     if (payDate < to) throw badRequest('payDate must be on or after the end of the period');
@@ -144,7 +163,19 @@ export class DistributionService implements MintOutcomes {
     const days = await dailyClosingBalances(em, shareClass.id, from, to, timeZone);
     const holders = days.map((h) => ({ ...h, gross: decimalString(grossOf(h.tokenDays, value)) }));
     const gross = decimalString(holders.reduce<Decimal>((s, h) => s.plus(h.gross), new Dec(0)));
-    return { shareClassId: shareClass.id, periodFrom: from, periodTo: to, payDate, rate: decimalString(value), perDay, payment: policy.payment!, currency: shareClass.currency, timeZone, gross, holders };
+    return {
+      shareClassId: shareClass.id,
+      periodFrom: from,
+      periodTo: to,
+      payDate,
+      rate: decimalString(value),
+      perDay,
+      payment: policy.payment!,
+      currency: shareClass.currency,
+      timeZone,
+      gross,
+      holders,
+    };
   }
 
   /** A period (from..to), or a record date (a period of one day); an amount per token needs a record date. */
@@ -189,11 +220,16 @@ export class DistributionService implements MintOutcomes {
       for (const r of rows) Object.assign(r, payOut(r.gross, { cash: false, nav: nav.close, decimals: token?.decimals ?? REGISTER_DECIMALS }));
       this.totals(d, rows);
       if (!token) return this.reinvestOnRegister(em, d, rows, now);
-      const wallets = await payableWallets(em, token.chainId, rows.map((r) => r.investorId));
+      const wallets = await payableWallets(
+        em,
+        token.chainId,
+        rows.map((r) => r.investorId),
+      );
       const minting: DistributionEntitlement[] = [];
       for (const r of rows) {
         if (new Dec(r.tokens!).isZero()) Object.assign(r, { status: EntitlementStatus.paid, paidAt: now });
-        else if (!wallets.get(r.investorId)) Object.assign(r, { status: EntitlementStatus.failed, failureReason: `investor ${r.investorId} has no whitelisted wallet on chain ${token.chainId}` });
+        else if (!wallets.get(r.investorId))
+          Object.assign(r, { status: EntitlementStatus.failed, failureReason: `investor ${r.investorId} has no whitelisted wallet on chain ${token.chainId}` });
         else minting.push(Object.assign(r, { status: EntitlementStatus.sending, wallet: wallets.get(r.investorId)! }));
       }
       d.status = minting.length ? DistributionStatus.paying : DistributionStatus.paid;
@@ -225,7 +261,15 @@ export class DistributionService implements MintOutcomes {
   private async reinvestOnRegister(em: EntityManager, d: Distribution, rows: DistributionEntitlement[], now: Date): Promise<Distribution> {
     for (const r of rows) {
       if (!new Dec(r.tokens!).isZero()) {
-        await this.deps.ledger.adjust(em, { investorId: r.investorId, shareClassId: d.shareClassId, distributorId: r.distributorId, quantity: r.tokens!, reason: `distribution ${d.id} reinvested`, at: now, settledAt: now });
+        await this.deps.ledger.adjust(em, {
+          investorId: r.investorId,
+          shareClassId: d.shareClassId,
+          distributorId: r.distributorId,
+          quantity: r.tokens!,
+          reason: `distribution ${d.id} reinvested`,
+          at: now,
+          settledAt: now,
+        });
       }
       Object.assign(r, { status: EntitlementStatus.paid, paidAt: now });
       paidEvent(em, d, r, now);
@@ -237,12 +281,25 @@ export class DistributionService implements MintOutcomes {
 
   /** A batchMint reached its depth: each row's tokens enter the register (the ledger), once. */
   async minted(em: EntityManager, transactionId: string, hash: string): Promise<void> {
-    const rows = await em.find(DistributionEntitlement, { transactionId, status: EntitlementStatus.sending }, { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const rows = await em.find(
+      DistributionEntitlement,
+      { transactionId, status: EntitlementStatus.sending },
+      { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!rows.length) return;
     const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const now = this.deps.clock.now();
     for (const r of rows) {
-      await this.deps.ledger.chainMove(em, { investorId: r.investorId, shareClassId: d.shareClassId, distributorId: r.distributorId, change: r.tokens!, at: now, transferHash: hash, reason: `distribution ${d.id} reinvested`, payload: { distributionId: String(d.id) } });
+      await this.deps.ledger.chainMove(em, {
+        investorId: r.investorId,
+        shareClassId: d.shareClassId,
+        distributorId: r.distributorId,
+        change: r.tokens!,
+        at: now,
+        transferHash: hash,
+        reason: `distribution ${d.id} reinvested`,
+        payload: { distributionId: String(d.id) },
+      });
       Object.assign(r, { status: EntitlementStatus.paid, transferHash: hash, paidAt: now });
       paidEvent(em, d, r, now);
     }
@@ -251,7 +308,11 @@ export class DistributionService implements MintOutcomes {
   }
 
   async reverted(em: EntityManager, transactionId: string, reason: string, hash: string | null): Promise<void> {
-    const rows = await em.find(DistributionEntitlement, { transactionId, status: EntitlementStatus.sending }, { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const rows = await em.find(
+      DistributionEntitlement,
+      { transactionId, status: EntitlementStatus.sending },
+      { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!rows.length) return;
     const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (rows.length > 1) {

@@ -3,7 +3,10 @@ import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { IncomePayment } from './distribution-policy.entity';
 import { DistributionStatus, EntitlementStatus } from './distribution.entity';
 
-@InputType('DeclareDistributionInput', { description: 'A period (periodFrom..periodTo, days of the dealing zone, both included) or a recordDate; and exactly one of ratePerTokenPerDay and amountPerToken (the latter with a recordDate).' })
+@InputType('DeclareDistributionInput', {
+  description:
+    'A period (periodFrom..periodTo, days of the dealing zone, both included) or a recordDate; and exactly one of ratePerTokenPerDay and amountPerToken (the latter with a recordDate).',
+})
 export class DeclareDistributionInput {
   @Field(() => ID) shareClassId: string;
   @Field(() => String, { nullable: true }) periodFrom?: string;

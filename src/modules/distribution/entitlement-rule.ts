@@ -14,7 +14,10 @@ export const grossOf = (basis: Decimal.Value, rate: Decimal.Value): Decimal => n
  * back (the residue, Σ gross − Σ paid) stays in the fund, where it raises the NAV for every
  * holder; it is reported on the distribution.
  */
-export function payOut(gross: Decimal.Value, how: { cash: true } | { cash: false; nav: Decimal.Value; decimals: number }): { amount: string; tokens: string | null } {
+export function payOut(
+  gross: Decimal.Value,
+  how: { cash: true } | { cash: false; nav: Decimal.Value; decimals: number },
+): { amount: string; tokens: string | null } {
   const g = new Dec(gross);
   if (how.cash) return { amount: decimalString(g.toDecimalPlaces(CASH_DECIMALS, Decimal.ROUND_DOWN)), tokens: null };
   const tokens = g.div(how.nav).toDecimalPlaces(how.decimals, Decimal.ROUND_DOWN);

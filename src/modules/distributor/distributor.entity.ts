@@ -37,7 +37,10 @@ export class DistributorHost extends Audited {
   @Property({ type: 'json', default: '[]' })
   sourceRanges: Opt<string[]> = [];
 
-  @Field(() => String, { nullable: true, description: 'SHA-256 fingerprint (lower-case hex) of the client certificate requests on this host must present over TLS; null: none' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'SHA-256 fingerprint (lower-case hex) of the client certificate requests on this host must present over TLS; null: none',
+  })
   @Property({ type: 'text', nullable: true })
   clientCertSha256?: string | null;
 }
@@ -68,7 +71,7 @@ export enum DeliveryMode {
 }
 registerEnumType(DeliveryMode, {
   name: 'DeliveryMode',
-  description: '`passthrough`: tokens to the investor\'s wallet; `hold`: to the distributor\'s wallet',
+  description: "`passthrough`: tokens to the investor's wallet; `hold`: to the distributor's wallet",
 });
 
 /** A share class a distributor may sell, and how its tokens are delivered. */

@@ -53,7 +53,8 @@ export class DistributorResolver {
   }
 
   @Mutation(() => DistributorHost, {
-    description: 'Ops: bind a surface-R hostname to source ranges and/or a client certificate fingerprint, replacing its binding (both empty: unbound, refused where HOST_BINDING_REQUIRED is on).',
+    description:
+      'Ops: bind a surface-R hostname to source ranges and/or a client certificate fingerprint, replacing its binding (both empty: unbound, refused where HOST_BINDING_REQUIRED is on).',
   })
   bindDistributorHost(@Arg('input', () => BindDistributorHostInput) input: BindDistributorHostInput, @Ctx() ctx: GatewayContext): Promise<DistributorHost> {
     return ctx.services.distributor.bindHost(ctx, input);
@@ -65,7 +66,10 @@ export class DistributorResolver {
   }
 
   @Mutation(() => DistributorWallet, { description: "Ops: set the distributor's own wallet on a chain (`hold` delivery)." })
-  setDistributorWallet(@Arg('input', () => SetDistributorWalletInput) input: SetDistributorWalletInput, @Ctx() ctx: GatewayContext): Promise<DistributorWallet> {
+  setDistributorWallet(
+    @Arg('input', () => SetDistributorWalletInput) input: SetDistributorWalletInput,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DistributorWallet> {
     return ctx.services.distributor.setWallet(ctx, input);
   }
 

@@ -74,7 +74,11 @@ export class DistributorService {
   async grantsOf(em: EntityManager, distributorId: string): Promise<GrantMap> {
     const load = async () => {
       // Plain rows: no partially loaded grants left in the request's identity map.
-      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(em, 'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?', [distributorId]);
+      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(
+        em,
+        'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?',
+        [distributorId],
+      );
       return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode])) as GrantMap;
     };
     if (em.isInTransaction()) return load();
@@ -83,7 +87,10 @@ export class DistributorService {
 
   /** A distributor's status (cached; its update event drops it), or null when there is no such distributor. */
   async standingOf(em: EntityManager, distributorId: string): Promise<string | null> {
-    const status = await this.cache.standings.get(distributorId, async () => (await rawRows<{ status: string }>(em, 'select status from distributor where id = ?', [distributorId]))[0]?.status);
+    const status = await this.cache.standings.get(
+      distributorId,
+      async () => (await rawRows<{ status: string }>(em, 'select status from distributor where id = ?', [distributorId]))[0]?.status,
+    );
     return status ?? null;
   }
 
@@ -187,7 +194,10 @@ export class DistributorService {
   }
 
   /** Ops: let a distributor sell a share class, delivering tokens `passthrough` or `hold`. Granting again changes the mode. */
-  async grant(ctx: ServiceContext, input: { distributorId?: string | null; shareClassId?: string | null; deliveryMode?: DeliveryMode | null }): Promise<ShareClassGrant> {
+  async grant(
+    ctx: ServiceContext,
+    input: { distributorId?: string | null; shareClassId?: string | null; deliveryMode?: DeliveryMode | null },
+  ): Promise<ShareClassGrant> {
     const distributor = await this.get(ctx, input.distributorId);
     const shareClassId = required(input.shareClassId, 'shareClassId');
     const mode = input.deliveryMode;
@@ -216,5 +226,4 @@ export class DistributorService {
     await ctx.em.flush();
     return distributor;
   }
-
 }

@@ -37,7 +37,7 @@ export class DistributorHostInput {
   @Field(() => [String], { nullable: true, description: 'Source CIDR ranges the host admits (the client address as TRUST_PROXY resolves it); none: any' })
   sourceRanges?: string[] | null;
 
-  @Field(() => String, { nullable: true, description: 'SHA-256 fingerprint of the client certificate the host requires (over the gateway\'s TLS)' })
+  @Field(() => String, { nullable: true, description: "SHA-256 fingerprint of the client certificate the host requires (over the gateway's TLS)" })
   clientCertSha256?: string | null;
 }
 

@@ -3,7 +3,15 @@ import type { TLSSocket } from 'node:tls';
 import type { Socket } from 'node:net';
 import { coversEveryAddress, inRanges, parseRange, type IpRange } from '../../common/cidr';
 import type { DomainError } from '../../common/errors';
-import { hostAddressRefused, hostCertificateRefused, hostCertificateRequired, hostNotBound, invalidFingerprint, invalidSourceRange, sourceRangesCoverEveryone } from './distributor.errors';
+import {
+  hostAddressRefused,
+  hostCertificateRefused,
+  hostCertificateRequired,
+  hostNotBound,
+  invalidFingerprint,
+  invalidSourceRange,
+  sourceRangesCoverEveryone,
+} from './distributor.errors';
 
 /**
  * Surface R names its caller by hostname (the description's "hostname provisioning"), and a

@@ -135,7 +135,10 @@ export class HoldingLedger {
    */
   async position(em: EntityManager, investorId: string, shareClass: DealingShareClass, now: Date): Promise<Position> {
     const key = { investorId, shareClassId: shareClass.id };
-    const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ?', [investorId, shareClass.id]);
+    const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ?', [
+      investorId,
+      shareClass.id,
+    ]);
     const balance = new Dec(row?.balance ?? '0');
     const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
     const unlocked = lockUp ? unlockedBalance(balance, await openLots(em, investorId, shareClass.id), lockUp, now).unlocked : balance;

@@ -28,7 +28,10 @@ export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Dat
       [createAt, createAt, by, by, principal, principal, key.investorId, key.shareClassId],
     );
   }
-  const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [key.investorId, key.shareClassId]);
+  const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [
+    key.investorId,
+    key.shareClassId,
+  ]);
   return new Dec(row?.balance ?? '0');
 }
 
@@ -52,7 +55,15 @@ export async function move(em: EntityManager, held: HoldingKey & { balance: Dec 
   const { investorId, shareClassId } = held;
   if (change.isPositive()) {
     for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
-      addLot(em, { investorId, shareClassId, quantity: lot.quantity, settledAt: new Date(lot.settledAt), source: m.source, orderId: m.orderId, reason: m.reason });
+      addLot(em, {
+        investorId,
+        shareClassId,
+        quantity: lot.quantity,
+        settledAt: new Date(lot.settledAt),
+        source: m.source,
+        orderId: m.orderId,
+        reason: m.reason,
+      });
     }
   } else {
     // Taken first, then reported: `m.taken?.push(await …)` would skip the taking when no one asks.

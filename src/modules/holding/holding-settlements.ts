@@ -36,7 +36,9 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   if (!settlements.length) return results;
   const by = currentActor();
   const principal = currentPrincipal();
-  const keys = [...new Map(settlements.map((s) => [keyOf(s.order.investor.id, s.order.shareClass.id), { i: s.order.investor.id, s: s.order.shareClass.id }])).values()];
+  const keys = [
+    ...new Map(settlements.map((s) => [keyOf(s.order.investor.id, s.order.shareClass.id), { i: s.order.investor.id, s: s.order.shareClass.id }])).values(),
+  ];
   const keysJson = JSON.stringify(keys);
   const first = settlements[0].at;
   await rawRows(
@@ -55,7 +57,11 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   );
   const balances = new Map(held.map((h) => [keyOf(h.investor_id, h.share_class_id), new Dec(h.balance)]));
   const done = new Set(
-    (await rawRows<{ order_id: string }>(em, `select order_id from holding_movement where order_id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(settlements.map((s) => s.order.id))])).map((r) => r.order_id),
+    (
+      await rawRows<{ order_id: string }>(em, `select order_id from holding_movement where order_id in (select jsonb_array_elements_text(?::jsonb))`, [
+        JSON.stringify(settlements.map((s) => s.order.id)),
+      ])
+    ).map((r) => r.order_id),
   );
   const lots = await lotsOut(em, settlements);
 
@@ -102,7 +108,15 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
     balances.set(key, balance);
     touched.set(key, { at: s.at });
     const [changeText, balanceText] = [decimalString(change), decimalString(balance)];
-    movements.push({ i: investorId, s: shareClassId, change: changeText, balance: balanceText, order_id: orderId, transfer_hash: s.transferHash ?? null, at: s.at.toISOString() });
+    movements.push({
+      i: investorId,
+      s: shareClassId,
+      change: changeText,
+      balance: balanceText,
+      order_id: orderId,
+      transfer_hash: s.transferHash ?? null,
+      at: s.at.toISOString(),
+    });
     events.push({
       type: 'holding.changed',
       aggregateType: 'holding',
@@ -116,7 +130,14 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   if (!movements.length) return results;
 
   if (newLots.length) {
-    const rows = newLots.map((l) => ({ i: l.investorId, s: l.shareClassId, quantity: l.quantity, remaining: decimalString(l.remaining), settled_at: l.settledAt.toISOString(), order_id: l.orderId }));
+    const rows = newLots.map((l) => ({
+      i: l.investorId,
+      s: l.shareClassId,
+      quantity: l.quantity,
+      remaining: decimalString(l.remaining),
+      settled_at: l.settledAt.toISOString(),
+      order_id: l.orderId,
+    }));
     await rawRows(
       em,
       `insert into holding_lot (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, quantity, remaining, settled_at, source, order_id)
@@ -161,7 +182,15 @@ async function lotsOut(em: EntityManager, settlements: Settlement[]): Promise<Ma
   const out = new Map<Key, Lot[]>();
   const keys = [...new Set(settlements.filter((s) => s.order.type !== 'subscription').map((s) => keyOf(s.order.investor.id, s.order.shareClass.id)))];
   if (!keys.length) return out;
-  const rows = await rawRows<{ id: string; investor_id: string; share_class_id: string; quantity: string; remaining: string; settled_at: Date; order_id: string | null }>(
+  const rows = await rawRows<{
+    id: string;
+    investor_id: string;
+    share_class_id: string;
+    quantity: string;
+    remaining: string;
+    settled_at: Date;
+    order_id: string | null;
+  }>(
     em,
     `select id::text, investor_id, share_class_id, quantity::text, remaining::text, settled_at, order_id from holding_lot
      where (investor_id, share_class_id) in (select k->>'i', k->>'s' from jsonb_array_elements(?::jsonb) k) and remaining > 0
@@ -170,7 +199,16 @@ async function lotsOut(em: EntityManager, settlements: Settlement[]): Promise<Ma
   );
   for (const r of rows) {
     const key = keyOf(r.investor_id, r.share_class_id);
-    const lot: Lot = { id: r.id, quantity: r.quantity, remaining: new Dec(r.remaining), settledAt: new Date(r.settled_at), orderId: r.order_id ?? undefined, investorId: r.investor_id, shareClassId: r.share_class_id, taken: false };
+    const lot: Lot = {
+      id: r.id,
+      quantity: r.quantity,
+      remaining: new Dec(r.remaining),
+      settledAt: new Date(r.settled_at),
+      orderId: r.order_id ?? undefined,
+      investorId: r.investor_id,
+      shareClassId: r.share_class_id,
+      taken: false,
+    };
     const list = out.get(key);
     if (list) list.push(lot);
     else out.set(key, [lot]);

@@ -6,7 +6,11 @@ import { HoldingView } from './holding.types';
 @Resolver(() => HoldingView)
 export class HoldingResolver {
   @Query(() => HoldingView, { description: "An investor's tokens of a share class (`userId` `US######`, or `IN######` for ops and surface R)." })
-  holding(@Arg('userId', () => String) userId: string, @Arg('shareClassId', () => String) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<HoldingView> {
+  holding(
+    @Arg('userId', () => String) userId: string,
+    @Arg('shareClassId', () => String) shareClassId: string,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<HoldingView> {
     return ctx.services.holding.get(ctx, userId, shareClassId);
   }
 }

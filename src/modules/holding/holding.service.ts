@@ -76,7 +76,15 @@ export class HoldingService {
     if (!investor) throw investorNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
     await ctx.em.transactional((em) =>
-      this.ledger.adjust(em, { investorId: investor.id, shareClassId: shareClass.id, distributorId: investor.distributor.id, quantity, reason, at: now, settledAt }),
+      this.ledger.adjust(em, {
+        investorId: investor.id,
+        shareClassId: shareClass.id,
+        distributorId: investor.distributor.id,
+        quantity,
+        reason,
+        at: now,
+        settledAt,
+      }),
     );
     return this.get(ctx, investor.id, shareClass.id);
   }

@@ -17,13 +17,21 @@ export class HoldingView {
   @Field(() => DecimalScalar, { description: 'Tokens held, a decimal string; "0" when none' })
   tokenBalance: string;
 
-  @Field(() => DecimalScalar, { description: "Tokens settled at least the share class's `lockup` days ago (all of them without a lock-up); a redemption may use these, less those promised to open redemptions" })
+  @Field(() => DecimalScalar, {
+    description:
+      "Tokens settled at least the share class's `lockup` days ago (all of them without a lock-up); a redemption may use these, less those promised to open redemptions",
+  })
   unlockedBalance: string;
 
-  @Field(() => DecimalScalar, { description: 'Tokens expected from accepted subscriptions not yet settled, at the tokens each was priced at on acceptance (an order not yet priced counts for none); a decimal string' })
+  @Field(() => DecimalScalar, {
+    description:
+      'Tokens expected from accepted subscriptions not yet settled, at the tokens each was priced at on acceptance (an order not yet priced counts for none); a decimal string',
+  })
   pendingIn: string;
 
-  @Field(() => DecimalScalar, { description: 'Tokens promised to open (pending or accepted) redemptions, which further redemptions cannot use; a decimal string' })
+  @Field(() => DecimalScalar, {
+    description: 'Tokens promised to open (pending or accepted) redemptions, which further redemptions cannot use; a decimal string',
+  })
   pendingOut: string;
 
   @Field(() => String, { nullable: true, description: "The investor's wallet on the token's chain (whitelisted first), if any" })

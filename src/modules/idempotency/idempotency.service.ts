@@ -121,7 +121,12 @@ export class IdempotencyService {
     const abandoned = row.state === 'running' && now.getTime() - new Date(row.created_at).getTime() > IDEMPOTENCY_ABANDONED_MS;
     if (expired || abandoned) {
       // Only the request that removes this very row claims next; a concurrent one finds it gone or new.
-      await em.execute(`delete from idempotency_key where distributor_id = ? and key = ? and created_at = ? and state = ?`, [distributorId, key, new Date(row.created_at), row.state]);
+      await em.execute(`delete from idempotency_key where distributor_id = ? and key = ? and created_at = ? and state = ?`, [
+        distributorId,
+        key,
+        new Date(row.created_at),
+        row.state,
+      ]);
       return null;
     }
     if (row.fingerprint !== fingerprint) throw idempotencyKeyReused();

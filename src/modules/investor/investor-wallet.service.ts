@@ -39,7 +39,10 @@ export class InvestorWalletService {
     return !!this.onChain?.writes(chain);
   }
 
-  async add(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; address?: string | null; whitelisted?: boolean | null }): Promise<InvestorWallet> {
+  async add(
+    ctx: ServiceContext,
+    input: { investorId?: string | null; chainId?: string | null; address?: string | null; whitelisted?: boolean | null },
+  ): Promise<InvestorWallet> {
     const chain = chainId(input.chainId);
     const address = evmAddress(input.address, 'address');
     const investor = await this.investors.get(ctx, input.investorId);
@@ -99,7 +102,8 @@ export class InvestorWalletService {
     wallet.status = WalletStatus.removed;
     wallet.removedAt = this.clock.now();
     wallet.removalReason = reason;
-    if (this.writesOnChain(wallet.chainId) && wallet.onchainIdentity) this.onChain!.remove(ctx.em, wallet, await this.onChain!.tokensOn(ctx.em, wallet.chainId));
+    if (this.writesOnChain(wallet.chainId) && wallet.onchainIdentity)
+      this.onChain!.remove(ctx.em, wallet, await this.onChain!.tokensOn(ctx.em, wallet.chainId));
     await ctx.em.flush();
     return wallet;
   }
@@ -111,14 +115,18 @@ export class InvestorWalletService {
    * same identity, reads `pending` until the recovery is confirmed, then `whitelisted`. The
    * register does not move: holdings are the investor's, and lots keep their dates.
    */
-  async recover(ctx: ServiceContext, input: { investorId?: string | null; chainId?: string | null; newAddress?: string | null; reason?: string | null }): Promise<InvestorWallet> {
+  async recover(
+    ctx: ServiceContext,
+    input: { investorId?: string | null; chainId?: string | null; newAddress?: string | null; reason?: string | null },
+  ): Promise<InvestorWallet> {
     ctx.access.requireOps();
     const address = evmAddress(input.newAddress, 'newAddress');
     const reason = required(input.reason, 'reason').trim();
     const lost = await this.inUse(ctx, input);
     // The custody rule: the new address is not a wallet of anyone else.
     await refuseTakenAddress(ctx.em, lost.investor.id, address, 'newAddress');
-    if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity) throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
+    if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity)
+      throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
     if (lost.address.toLowerCase() === address.toLowerCase()) throw badRequest('newAddress must differ from the lost wallet');
     // A chain read, before the transaction: recoveryAddress refuses a wallet without tokens.
     await this.onChain!.reachable(lost.chainId);
@@ -133,7 +141,14 @@ export class InvestorWalletService {
       locked.removedAt = this.clock.now();
       locked.removalReason = `lost: recovered to ${address} (${reason})`;
       await em.flush();
-      const fresh = em.create(InvestorWallet, { investor: locked.investor, chainId: locked.chainId, address, status: WalletStatus.pending, onchainIdentity: locked.onchainIdentity, recoveredFrom: String(locked.id) });
+      const fresh = em.create(InvestorWallet, {
+        investor: locked.investor,
+        chainId: locked.chainId,
+        address,
+        status: WalletStatus.pending,
+        onchainIdentity: locked.onchainIdentity,
+        recoveredFrom: String(locked.id),
+      });
       await em.flush();
       this.onChain!.recover(em, fresh);
       await em.flush();

@@ -73,8 +73,7 @@ registerEnumType(WalletStatus, { name: 'WalletStatus' });
 @Entity({ tableName: 'investor_wallet' })
 @Index({
   name: 'investor_wallet_in_use_unique',
-  expression:
-    'create unique index "investor_wallet_in_use_unique" on "investor_wallet" ("investor_id", "chain_id") where "status" <> \'removed\'',
+  expression: 'create unique index "investor_wallet_in_use_unique" on "investor_wallet" ("investor_id", "chain_id") where "status" <> \'removed\'',
 })
 export class InvestorWallet extends Audited {
   @PrimaryKey({ type: bigintColumn(), autoincrement: true })

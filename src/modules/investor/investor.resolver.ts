@@ -57,7 +57,7 @@ export class InvestorOpsResolver {
     return ctx.services.investor.get(ctx, id);
   }
 
-  @Mutation(() => Investor, { description: "Ops: let an investor use a share class (one its distributor may sell)." })
+  @Mutation(() => Investor, { description: 'Ops: let an investor use a share class (one its distributor may sell).' })
   grantInvestorShareClass(@Arg('input', () => InvestorShareClassInput) input: InvestorShareClassInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
     return ctx.services.investor.grantShareClass(ctx, input);
   }

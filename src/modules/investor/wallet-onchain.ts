@@ -64,22 +64,44 @@ export class WalletOnChain {
       purpose: 'wallet.identity',
       walletId: wallet.id,
       to: null,
-      data: encodeDeployData({ abi: ONCHAINID.IdentityProxy.abi, bytecode: ONCHAINID.IdentityProxy.bytecode, args: [setup.identityAuthority, this.chain.writable(wallet.chainId).account!.address] } as never),
+      data: encodeDeployData({
+        abi: ONCHAINID.IdentityProxy.abi,
+        bytecode: ONCHAINID.IdentityProxy.bytecode,
+        args: [setup.identityAuthority, this.chain.writable(wallet.chainId).account!.address],
+      } as never),
     });
   }
 
   /** Whether a whitelisting of this wallet is under way (an intent not yet final): whitelisting twice is harmless. */
   async whitelisting(em: EntityManager, wallet: InvestorWallet): Promise<boolean> {
-    return (await em.count(ChainTransaction, { walletId: wallet.id, purpose: { $in: ['wallet.identity', 'wallet.claim', 'wallet.register'] }, status: { $nin: [...FINAL_TX_STATUSES] } })) > 0;
+    return (
+      (await em.count(ChainTransaction, {
+        walletId: wallet.id,
+        purpose: { $in: ['wallet.identity', 'wallet.claim', 'wallet.register'] },
+        status: { $nin: [...FINAL_TX_STATUSES] },
+      })) > 0
+    );
   }
 
   /** Freezes the wallet on every token of its chain, then deletes its identity from their registries. */
   remove(em: EntityManager, wallet: InvestorWallet, tokens: Token[]): void {
     for (const token of tokens) {
-      this.chain.enqueue(em, { chainId: wallet.chainId, purpose: 'wallet.freeze', walletId: wallet.id, to: token.contractAddress, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet.address as Hex, true] }) });
+      this.chain.enqueue(em, {
+        chainId: wallet.chainId,
+        purpose: 'wallet.freeze',
+        walletId: wallet.id,
+        to: token.contractAddress,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet.address as Hex, true] }),
+      });
     }
     for (const token of registries(tokens)) {
-      this.chain.enqueue(em, { chainId: wallet.chainId, purpose: 'wallet.delete', walletId: wallet.id, to: token.identityRegistry!, data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'deleteIdentity', args: [wallet.address as Hex] }) });
+      this.chain.enqueue(em, {
+        chainId: wallet.chainId,
+        purpose: 'wallet.delete',
+        walletId: wallet.id,
+        to: token.identityRegistry!,
+        data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'deleteIdentity', args: [wallet.address as Hex] }),
+      });
     }
   }
 
@@ -99,7 +121,11 @@ export class WalletOnChain {
       purpose: 'wallet.claim',
       walletId: wallet.id,
       to: identity,
-      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addClaim', args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer as Hex, signature, KYC_CLAIM_DATA, ''] }),
+      data: encodeFunctionData({
+        abi: IDENTITY_ABI,
+        functionName: 'addClaim',
+        args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer as Hex, signature, KYC_CLAIM_DATA, ''],
+      }),
     });
   }
 
@@ -112,7 +138,11 @@ export class WalletOnChain {
         purpose: 'wallet.register',
         walletId: wallet.id,
         to: token.identityRegistry!,
-        data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'registerIdentity', args: [wallet.address as Hex, wallet.onchainIdentity as Hex, 0] }),
+        data: encodeFunctionData({
+          abi: IDENTITY_REGISTRY_ABI,
+          functionName: 'registerIdentity',
+          args: [wallet.address as Hex, wallet.onchainIdentity as Hex, 0],
+        }),
       });
     }
   }
@@ -153,7 +183,12 @@ export class WalletOnChain {
     } else if (tx.purpose === 'wallet.claim') {
       await this.register(em, wallet);
     } else if (tx.purpose === 'wallet.register') {
-      const open = await em.count(ChainTransaction, { walletId: wallet.id, purpose: 'wallet.register', status: { $nin: [...FINAL_TX_STATUSES] }, id: { $ne: tx.id } });
+      const open = await em.count(ChainTransaction, {
+        walletId: wallet.id,
+        purpose: 'wallet.register',
+        status: { $nin: [...FINAL_TX_STATUSES] },
+        id: { $ne: tx.id },
+      });
       if (!open) this.whitelisted(wallet);
     }
     await em.flush();

@@ -50,7 +50,11 @@ export class WalletRecovery {
       purpose: 'wallet.recoveryKey',
       walletId: fresh.id,
       to: fresh.onchainIdentity!,
-      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addKey', args: [keccak256(encodeAbiParameters([{ type: 'address' }], [fresh.address as Hex])), MANAGEMENT, ECDSA] }),
+      data: encodeFunctionData({
+        abi: IDENTITY_ABI,
+        functionName: 'addKey',
+        args: [keccak256(encodeAbiParameters([{ type: 'address' }], [fresh.address as Hex])), MANAGEMENT, ECDSA],
+      }),
     });
   }
 
@@ -80,10 +84,24 @@ export class WalletRecovery {
       return;
     }
     const [first, ...rest] = held;
-    this.step(em, fresh, first!, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }));
+    this.step(
+      em,
+      fresh,
+      first!,
+      encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }),
+    );
     for (const t of rest) {
       // The registry is shared: the new wallet is registered by the first recovery; the rest is a transfer.
-      this.step(em, fresh, t, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [lost.address as Hex, fresh.address as Hex, await this.balanceOf(t, lost.address)] }));
+      this.step(
+        em,
+        fresh,
+        t,
+        encodeFunctionData({
+          abi: TOKEN_ABI,
+          functionName: 'forcedTransfer',
+          args: [lost.address as Hex, fresh.address as Hex, await this.balanceOf(t, lost.address)],
+        }),
+      );
     }
   }
 
@@ -91,10 +109,21 @@ export class WalletRecovery {
     const chain = this.chain.writable(fresh.chainId);
     let any = false;
     for (const t of tokens) {
-      const frozen = await chain.client.readContract({ address: t.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'isFrozen', args: [fresh.address as Hex] });
+      const frozen = await chain.client.readContract({
+        address: t.contractAddress as Hex,
+        abi: TOKEN_ABI,
+        functionName: 'isFrozen',
+        args: [fresh.address as Hex],
+      });
       if (frozen !== true) continue;
       any = true;
-      this.chain.enqueue(em, { chainId: fresh.chainId, purpose: 'wallet.unfreeze', walletId: fresh.id, to: t.contractAddress, data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [fresh.address as Hex, false] }) });
+      this.chain.enqueue(em, {
+        chainId: fresh.chainId,
+        purpose: 'wallet.unfreeze',
+        walletId: fresh.id,
+        to: t.contractAddress,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [fresh.address as Hex, false] }),
+      });
     }
     if (!any) {
       fresh.status = WalletStatus.whitelisted;
@@ -113,7 +142,12 @@ export class WalletRecovery {
 
   private async balanceOf(token: Token, wallet: string): Promise<bigint> {
     const chain = this.chain.writable(token.chainId);
-    const balance = await chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] });
+    const balance = await chain.client.readContract({
+      address: token.contractAddress as Hex,
+      abi: TOKEN_ABI,
+      functionName: 'balanceOf',
+      args: [wallet as Hex],
+    });
     return typeof balance === 'bigint' ? balance : 0n;
   }
 }

@@ -23,7 +23,10 @@ export class IssuerService {
 
   async update(ctx: ServiceContext, id: string, input: IssuerFields): Promise<Issuer> {
     const issuer = await this.get(ctx, id);
-    const fields = readInput((p) => ({ name: input.name !== undefined ? p.take('name', () => required(input.name, 'name').trim()) : undefined, ...identity(input, p) }));
+    const fields = readInput((p) => ({
+      name: input.name !== undefined ? p.take('name', () => required(input.name, 'name').trim()) : undefined,
+      ...identity(input, p),
+    }));
     if (input.name !== undefined) issuer.name = fields.name!;
     if (input.lei !== undefined) issuer.lei = cleared(fields.lei);
     if (input.jurisdiction !== undefined) issuer.jurisdiction = cleared(fields.jurisdiction);

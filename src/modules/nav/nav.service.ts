@@ -65,7 +65,11 @@ export class NavService {
     const end = optionalEpochMs(endDate, 'endDate');
     // Plain rows as read-only records: hydrating and tracking 100 entities cost more than the SQL.
     if (start && end) {
-      const rows = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? and published_at >= ? and published_at <= ? order by published_at asc', [sc.id, start, end]);
+      const rows = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? and published_at >= ? and published_at <= ? order by published_at asc', [
+        sc.id,
+        start,
+        end,
+      ]);
       return rows.map((row) => rowRecord(ctx.em, Nav, row));
     }
     const latest = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? order by published_at desc limit ?', [sc.id, NAV_HISTORY_DEFAULT_SIZE]);
@@ -102,7 +106,6 @@ export class NavService {
     return nav;
   }
 }
-
 
 /** A NAV as frozen data with the entity's fields (shared by the requests reading it from the cache). */
 function navRecord(nav: Nav): EntityRecord<Nav> {

@@ -6,7 +6,10 @@ import { Onboarding } from './onboarding.types';
 
 @Resolver(() => ShareClass)
 export class ShareClassOnboardingResolver {
-  @FieldResolver(() => Onboarding, { nullable: true, description: 'Ops: what the share class still lacks before its first order can succeed (the rules placement applies).' })
+  @FieldResolver(() => Onboarding, {
+    nullable: true,
+    description: 'Ops: what the share class still lacks before its first order can succeed (the rules placement applies).',
+  })
   onboarding(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Onboarding> {
     return ctx.services.onboarding.shareClass(ctx, sc.id);
   }
@@ -14,7 +17,10 @@ export class ShareClassOnboardingResolver {
 
 @Resolver(() => Distributor)
 export class DistributorOnboardingResolver {
-  @FieldResolver(() => Onboarding, { nullable: true, description: 'Ops: what the distributor still lacks before its first order can succeed (the rules placement applies).' })
+  @FieldResolver(() => Onboarding, {
+    nullable: true,
+    description: 'Ops: what the distributor still lacks before its first order can succeed (the rules placement applies).',
+  })
   onboarding(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<Onboarding> {
     return ctx.services.onboarding.distributor(ctx, d.id);
   }

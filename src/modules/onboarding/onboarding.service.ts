@@ -50,8 +50,16 @@ export class OnboardingService {
     return checklist([
       ...(await this.tradable(ctx, sc)),
       item('grant', 'Granted to a distributor', grants ? null : shareClassNotFound(), { subject: null }),
-      item('calendar', 'A dealing calendar (without one: every weekday in UTC, cut-off at the end of the day)', null, { done: calendar !== null, blocking: false }),
-      item('provider', `Supply-side platform ${sc.provider} configured (two-step push)`, this.deps.supply.get(sc.provider) ? null : providerNotConfigured(sc.provider), { blocking: false }),
+      item('calendar', 'A dealing calendar (without one: every weekday in UTC, cut-off at the end of the day)', null, {
+        done: calendar !== null,
+        blocking: false,
+      }),
+      item(
+        'provider',
+        `Supply-side platform ${sc.provider} configured (two-step push)`,
+        this.deps.supply.get(sc.provider) ? null : providerNotConfigured(sc.provider),
+        { blocking: false },
+      ),
     ]);
   }
 
@@ -109,7 +117,12 @@ export class OnboardingService {
       ...perGrant.map((i) => ({ ...i, blocking: !someGrantTrades })),
       item('investor', 'An investor registered', investors.length ? null : investorNotFound()),
       item('investorWallet', 'An investor with a wallet in use on a granted share class’s default chain', firstRefusal(wallet)),
-      item('investorTwoStep', 'An investor granted a share class, with a wallet on its default chain (two-step subscriptions)', firstRefusal(investorPrerequisiteRefusal), { blocking: false }),
+      item(
+        'investorTwoStep',
+        'An investor granted a share class, with a wallet on its default chain (two-step subscriptions)',
+        firstRefusal(investorPrerequisiteRefusal),
+        { blocking: false },
+      ),
     ];
     return checklist(items);
   }
@@ -136,8 +149,20 @@ export class OnboardingService {
 }
 
 /** An item; done when its rule answers no refusal (or as `done` says, for what no order is refused for). */
-function item(key: string, label: string, refusal: DomainError | string | null, opts: { done?: boolean; blocking?: boolean; subject?: string | null } = {}): OnboardingItem {
-  return { key, label, done: opts.done ?? refusal === null, blocking: opts.blocking ?? true, refusal: refusal === null ? null : typeof refusal === 'string' ? refusal : refusal.message, subject: opts.subject ?? null };
+function item(
+  key: string,
+  label: string,
+  refusal: DomainError | string | null,
+  opts: { done?: boolean; blocking?: boolean; subject?: string | null } = {},
+): OnboardingItem {
+  return {
+    key,
+    label,
+    done: opts.done ?? refusal === null,
+    blocking: opts.blocking ?? true,
+    refusal: refusal === null ? null : typeof refusal === 'string' ? refusal : refusal.message,
+    subject: opts.subject ?? null,
+  };
 }
 
 function checklist(items: OnboardingItem[]): Onboarding {

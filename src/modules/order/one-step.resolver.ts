@@ -34,12 +34,20 @@ export class OneStepOrderResolver {
   }
 
   @Mutation(() => Order, { description: 'Ops: accept a pending one-step order, priced at the live NAV (event `order.accepted`).' })
-  acceptOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('note', () => String, { nullable: true }) note: string | null, @Ctx() ctx: GatewayContext): Promise<Order> {
+  acceptOneStepOrder(
+    @Arg('orderId', () => ID) orderId: string,
+    @Arg('note', () => String, { nullable: true }) note: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Order> {
     return ctx.services.oneStepOrder.accept(ctx, orderId, note);
   }
 
   @Mutation(() => Order, { description: 'Ops: decline a pending one-step order (event `order.rejected`).' })
-  rejectOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Arg('reason', () => String, { nullable: true }) reason: string | null, @Ctx() ctx: GatewayContext): Promise<Order> {
+  rejectOneStepOrder(
+    @Arg('orderId', () => ID) orderId: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Order> {
     return ctx.services.oneStepOrder.reject(ctx, orderId, reason);
   }
 
@@ -49,7 +57,11 @@ export class OneStepOrderResolver {
   })
   settleOneStepOrder(
     @Arg('orderId', () => ID) orderId: string,
-    @Arg('transferHash', () => String, { nullable: true, description: 'Settled elsewhere: the transaction, checked on chain when the chain is readable. Omitted: the gateway mints or burns on chain itself.' }) transferHash: string | null,
+    @Arg('transferHash', () => String, {
+      nullable: true,
+      description: 'Settled elsewhere: the transaction, checked on chain when the chain is readable. Omitted: the gateway mints or burns on chain itself.',
+    })
+    transferHash: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<Order> {
     return ctx.services.oneStepSettlement.settle(ctx, orderId, transferHash);

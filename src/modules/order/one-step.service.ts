@@ -23,13 +23,7 @@ import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import type { OrderRecord, OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
 import { pricingRefusal, refuse } from './placement-prerequisites';
-import {
-  noLongerCancellable,
-  noTokenOnChain,
-  tokenCountExceedsHoldings,
-  walletRequiredBeforeSettlement,
-  wrongStatus,
-} from './one-step.errors';
+import { noLongerCancellable, noTokenOnChain, tokenCountExceedsHoldings, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
 
 export interface PlacementInput {
   distributorId?: string | null;
@@ -114,7 +108,14 @@ export class OneStepOrderService {
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
       await this.deps.ledger.assertRedeemable(em, { investorId, shareClass, tokens: tokenCount, now }, tokenCountExceedsHoldings);
-      return this.place(em, ctx.access, parties, now, { type: OrderType.redemption, tokenCount, currency: shareClass.currency, feesRedBps: shareClass.feesRedBps, ...dates, ...delivery });
+      return this.place(em, ctx.access, parties, now, {
+        type: OrderType.redemption,
+        tokenCount,
+        currency: shareClass.currency,
+        feesRedBps: shareClass.feesRedBps,
+        ...dates,
+        ...delivery,
+      });
     });
   }
 
@@ -123,14 +124,30 @@ export class OneStepOrderService {
    * registered to anyone else; an address the register does not know is held as the investor's
    * own claim and settles only once ops added and whitelisted it for this investor.
    */
-  private async refuseForeign(em: EntityManager, access: Access, parties: PlacementParties, delivery: { chainId?: string; walletAddress?: string }): Promise<void> {
+  private async refuseForeign(
+    em: EntityManager,
+    access: Access,
+    parties: PlacementParties,
+    delivery: { chainId?: string; walletAddress?: string },
+  ): Promise<void> {
     if (!delivery.walletAddress) return;
     const chainId = delivery.chainId ?? parties.shareClass.primaryChainId ?? '';
-    await refuseForeignWallet(em, { investorId: parties.investorId, chainId, address: delivery.walletAddress }, access.shownId(parties.investorId, 'investor'), 'input');
+    await refuseForeignWallet(
+      em,
+      { investorId: parties.investorId, chainId, address: delivery.walletAddress },
+      access.shownId(parties.investorId, 'investor'),
+      'input',
+    );
   }
 
   /** A placement of this flow: `pending`, under a fresh `ord_…` id, through the caller's surface. */
-  private place(em: EntityManager, access: Access, parties: PlacementParties, now: Date, order: Pick<NewOrder, 'type'> & Partial<NewOrder>): Promise<OrderRecord> {
+  private place(
+    em: EntityManager,
+    access: Access,
+    parties: PlacementParties,
+    now: Date,
+    order: Pick<NewOrder, 'type'> & Partial<NewOrder>,
+  ): Promise<OrderRecord> {
     return recordPlacement(
       em,
       {
@@ -180,9 +197,7 @@ export class OneStepOrderService {
       if (!chainId) throw walletRequiredBeforeSettlement();
       const token = primary?.chainId === chainId ? primary : await em.findOne(Token, { shareClass: shareClassId, chainId });
       if (!token) throw noTokenOnChain(chainId);
-      const wallet =
-        order.walletAddress ??
-        (await walletInUse(em, order.investor.id, chainId))?.address;
+      const wallet = order.walletAddress ?? (await walletInUse(em, order.investor.id, chainId))?.address;
       if (!wallet) throw walletRequiredBeforeSettlement();
       await refuseForeignWallet(em, { investorId: order.investor.id, chainId, address: wallet }, orderInvestorShown(order), 'state');
 
@@ -199,7 +214,14 @@ export class OneStepOrderService {
         as: 'ops',
         now: this.clock.now(),
         note: note ?? undefined,
-        details: { nav: order.settlementNav, tokens: order.settlementTokens, amount: order.settlementAmount, currency: order.currency, chainId, walletAddress: wallet },
+        details: {
+          nav: order.settlementNav,
+          tokens: order.settlementTokens,
+          amount: order.settlementAmount,
+          currency: order.currency,
+          chainId,
+          walletAddress: wallet,
+        },
       });
       await em.flush();
       return order;

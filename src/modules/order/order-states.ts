@@ -73,7 +73,9 @@ export function statusesOf(flow: OrderFlow): string[] {
 }
 
 /** The webhook event types a distributor can register for: every event the table names, once. */
-export const ORDER_EVENT_TYPES: readonly OrderEventType[] = unique(Object.values(OrderFlow).flatMap((f) => rules(f).flatMap((r) => (r.event ? [r.event as OrderEventType] : []))));
+export const ORDER_EVENT_TYPES: readonly OrderEventType[] = unique(
+  Object.values(OrderFlow).flatMap((f) => rules(f).flatMap((r) => (r.event ? [r.event as OrderEventType] : []))),
+);
 
 /** The status an order is in when `event` fires (the same in both flows), or undefined for no order event. */
 export function statusOfEvent(event: string): string | undefined {
@@ -83,7 +85,11 @@ export function statusOfEvent(event: string): string | undefined {
 }
 
 /** The two-step statuses the supply-side platform reports (the moves it may make). */
-export const SUPPLY_OUTCOMES: readonly string[] = unique(rules(OrderFlow.two_step).filter((r) => r.by.includes('provider')).map((r) => r.to));
+export const SUPPLY_OUTCOMES: readonly string[] = unique(
+  rules(OrderFlow.two_step)
+    .filter((r) => r.by.includes('provider'))
+    .map((r) => r.to),
+);
 
 /** The statuses from which `to` can still be reached by some path of the flow's table, in the table's order. */
 export function statusesLeadingTo(flow: OrderFlow, to: string): string[] {
@@ -120,7 +126,12 @@ export function statusesBefore(flow: OrderFlow, to: string): string[] {
  * `order` to `to` by `by`, `refused(status, from)` is thrown (e.g. `Cannot push subscription in
  * status "submitted" (only "created")`), `from` being the statuses the move may start from.
  */
-export function assertMove(order: { flow: OrderFlow; status: string }, to: OrderStatus, by: TransitionActor, refused: (status: string, from: string[]) => Error): void {
+export function assertMove(
+  order: { flow: OrderFlow; status: string },
+  to: OrderStatus,
+  by: TransitionActor,
+  refused: (status: string, from: string[]) => Error,
+): void {
   const rule = rules(order.flow).find((r) => r.from === order.status && r.to === to);
   if (!rule || !rule.by.includes(by)) throw refused(order.status, statusesBefore(order.flow, to));
 }
@@ -148,6 +159,8 @@ export const ACTION_TARGET: Record<OrderAction, OrderStatus> = {
 
 /** The actions the table allows `by` on an order in its current status, in the table's order. */
 export function allowedActions(order: { flow: OrderFlow; status: string }, by: TransitionActor): OrderAction[] {
-  const targets = rules(order.flow).filter((r) => r.from === order.status && r.by.includes(by)).map((r) => r.to);
+  const targets = rules(order.flow)
+    .filter((r) => r.from === order.status && r.by.includes(by))
+    .map((r) => r.to);
   return targets.flatMap((to) => Object.values(OrderAction).filter((a) => ACTION_TARGET[a] === to));
 }

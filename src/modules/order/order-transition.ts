@@ -63,7 +63,11 @@ export interface SetMove {
 export async function recordTransitions(em: EntityManager, moves: SetMove[]): Promise<void> {
   if (!moves.length) return;
   const ids = JSON.stringify(moves.map((m) => m.order.id));
-  const last = await rawRows<{ order_id: string; at: Date }>(em, `select order_id, max("at") as "at" from order_status_entry where order_id in (select jsonb_array_elements_text(?::jsonb)) group by order_id`, [ids]);
+  const last = await rawRows<{ order_id: string; at: Date }>(
+    em,
+    `select order_id, max("at") as "at" from order_status_entry where order_id in (select jsonb_array_elements_text(?::jsonb)) group by order_id`,
+    [ids],
+  );
   const lastAt = new Map(last.map((r) => [r.order_id, new Date(r.at).getTime()]));
   const by = currentActor();
   const made = moves.map((m) => ({ m, move: moveOf(m.order, m.order.status, m.t, lastAt.get(m.order.id) ?? 0) }));
@@ -93,11 +97,17 @@ export async function recordTransitions(em: EntityManager, moves: SetMove[]): Pr
      select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', ?, r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
     [currentPrincipal(), json],
   );
-  await appendEventRows(em, made.map(({ move }) => move.event));
+  await appendEventRows(
+    em,
+    made.map(({ move }) => move.event),
+  );
 }
 
 /** An order being placed: its fields (relations by id); its id, or null for the next `OR` id. */
-export interface NewOrder extends Omit<Partial<Order>, 'id' | 'distributor' | 'investor' | 'shareClass' | 'history' | 'status' | 'eventSeq' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'> {
+export interface NewOrder extends Omit<
+  Partial<Order>,
+  'id' | 'distributor' | 'investor' | 'shareClass' | 'history' | 'status' | 'eventSeq' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy'
+> {
   id: string | null;
   flow: OrderFlow;
   surface: OrderSurface;
@@ -129,7 +139,10 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
     // A new order's createdAt is its first entry's instant (as recordTransition sets it).
     ...firstWrite(at),
   };
-  const columns = orderColumns(em, Object.keys(row).filter((k) => row[k] !== undefined));
+  const columns = orderColumns(
+    em,
+    Object.keys(row).filter((k) => row[k] !== undefined),
+  );
   const { orderId: _, ...payload } = move.event.payload;
   const eventId = opaqueId('evt');
   const [written] = await rawRows<{ id: string; entry_id: string }>(
@@ -143,8 +156,17 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
     [
       ...(id === null ? [] : [id]),
       ...columns.map((c) => row[c.property]),
-      at, t.status, move.by, currentPrincipal(), t.note ?? null,
-      eventId, move.event.type, move.event.aggregateType, move.event.distributorId, JSON.stringify(payload), at,
+      at,
+      t.status,
+      move.by,
+      currentPrincipal(),
+      t.note ?? null,
+      eventId,
+      move.event.type,
+      move.event.aggregateType,
+      move.event.distributorId,
+      JSON.stringify(payload),
+      at,
     ],
   );
   eventsWritten(em, [{ ...move.event, aggregateId: written.id, payload: { ...move.event.payload, orderId: written.id } }]);

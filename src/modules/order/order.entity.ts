@@ -94,15 +94,19 @@ export class Order extends Audited {
   @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   tokenCount?: string;
 
-  @Field(() => Int, { nullable: true, description: "Subscription fee in bps, copied from the share class at placement" })
+  @Field(() => Int, { nullable: true, description: 'Subscription fee in bps, copied from the share class at placement' })
   @Property({ type: 'integer', nullable: true })
   feesSubBps?: number;
 
-  @Field(() => Int, { nullable: true, description: "Redemption fee in bps, copied from the share class at placement" })
+  @Field(() => Int, { nullable: true, description: 'Redemption fee in bps, copied from the share class at placement' })
   @Property({ type: 'integer', nullable: true })
   feesRedBps?: number;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: amount × feesSubBps / 10000, on top of the amount. Redemption, once priced: tokens × NAV × feesRedBps / 10000, kept from the proceeds' })
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description:
+      'Subscription: amount × feesSubBps / 10000, on top of the amount. Redemption, once priced: tokens × NAV × feesRedBps / 10000, kept from the proceeds',
+  })
   @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   amountFeesTotal?: string;
 
@@ -143,7 +147,7 @@ export class Order extends Audited {
   externalRef?: string;
 
   /** Dealing date, `YYYY-MM-DD` in the share class's dealing zone, fixed at placement (src/modules/dealing). */
-  @Field(() => String, { nullable: true, description: 'Dealing date `YYYY-MM-DD` in the share class\'s dealing zone' })
+  @Field(() => String, { nullable: true, description: "Dealing date `YYYY-MM-DD` in the share class's dealing zone" })
   @Index()
   @Property({ type: 'date', nullable: true })
   dealingDate?: string;
@@ -169,7 +173,10 @@ export class Order extends Audited {
   @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   settlementTokens?: string;
 
-  @Field(() => DecimalScalar, { nullable: true, description: 'Subscription: the amount invested. Redemption: the proceeds paid out, tokens × NAV less amountFeesTotal' })
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: 'Subscription: the amount invested. Redemption: the proceeds paid out, tokens × NAV less amountFeesTotal',
+  })
   @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
   settlementAmount?: string;
 

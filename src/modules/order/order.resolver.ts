@@ -84,7 +84,9 @@ export class OrderResolver {
     return (await ctx.loaders.byId(ShareClass).load(order.shareClass.id))!;
   }
 
-  @FieldResolver(() => [OrderAction], { description: "The moves the caller may ask of the order in its current status (the transition table's); the console offers these and no others" })
+  @FieldResolver(() => [OrderAction], {
+    description: "The moves the caller may ask of the order in its current status (the transition table's); the console offers these and no others",
+  })
   @Reads(Order, 'flow', 'status')
   allowedActions(@Root() order: Projected<Order, 'flow' | 'status'>, @Ctx() ctx: GatewayContext): OrderAction[] {
     return allowedActions(order, ctx.access.actor);

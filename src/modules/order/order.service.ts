@@ -75,12 +75,20 @@ export class OrderService {
   async visibleOrderRecord(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
     const scope = ctx.access.scope();
     if (readOrderId(orderId) === null) throw orderNotFound();
-    const rows = await rawRows(ctx.em, scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`, scope.all ? [orderId] : [orderId, scope.distributorId]);
+    const rows = await rawRows(
+      ctx.em,
+      scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`,
+      scope.all ? [orderId] : [orderId, scope.distributorId],
+    );
     if (!rows.length) throw orderNotFound();
     const { status_history: history, ...row } = rows[0];
-    return orderRecord(ctx, row, (history as { id: number | string; at: string; status: string; by: string; note: string | null }[]).map((e) =>
-      readRecord(OrderStatusEntry, { id: String(e.id), order: { id: orderId }, at: new Date(e.at), status: e.status, by: e.by, note: e.note ?? undefined }),
-    ));
+    return orderRecord(
+      ctx,
+      row,
+      (history as { id: number | string; at: string; status: string; by: string; note: string | null }[]).map((e) =>
+        readRecord(OrderStatusEntry, { id: String(e.id), order: { id: orderId }, at: new Date(e.at), status: e.status, by: e.by, note: e.note ?? undefined }),
+      ),
+    );
   }
 
   /**
@@ -122,9 +130,11 @@ export class OrderService {
     check(() => {
       const investorId = optionalId(filter.investorId, 'investorId');
       if (investorId === undefined) return;
-      named.push(scope.all
-        ? { sql: 'exists(select 1 from investor where id = ?)', params: [investorId], missing: investorNotFound }
-        : { sql: 'exists(select 1 from investor where id = ? and distributor_id = ?)', params: [investorId, scope.distributorId], missing: investorNotFound });
+      named.push(
+        scope.all
+          ? { sql: 'exists(select 1 from investor where id = ?)', params: [investorId], missing: investorNotFound }
+          : { sql: 'exists(select 1 from investor where id = ? and distributor_id = ?)', params: [investorId, scope.distributorId], missing: investorNotFound },
+      );
       where.add('o.investor_id = ?', investorId);
     });
     let limit = DEFAULT_PAGE;
@@ -153,7 +163,11 @@ export class OrderService {
       }
     });
     if (problem) {
-      const [found] = await rawRows<Record<string, boolean>>(ctx.em, `select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}`, named.flatMap((n) => n.params));
+      const [found] = await rawRows<Record<string, boolean>>(
+        ctx.em,
+        `select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}`,
+        named.flatMap((n) => n.params),
+      );
       named.forEach((n, i) => {
         if (!found[`found_${i}`]) throw n.missing();
       });

@@ -6,10 +6,10 @@ import { Order, OrderFlow } from './order.entity';
 /** Filters of the order book; every one optional, combined with AND. */
 @InputType()
 export class OrderFilter {
-  @Field(() => String, { nullable: true, description: '`DT######`; another distributor\'s answers `distributorId not found`' })
+  @Field(() => String, { nullable: true, description: "`DT######`; another distributor's answers `distributorId not found`" })
   distributorId?: string | null;
 
-  @Field(() => String, { nullable: true, description: '`IN######`; another distributor\'s answers `investorId not found`' })
+  @Field(() => String, { nullable: true, description: "`IN######`; another distributor's answers `investorId not found`" })
   investorId?: string | null;
 
   @Field(() => String, { nullable: true })

@@ -112,7 +112,11 @@ export interface ClaimStore {
 export function orderClaims(em: EntityManager): ClaimStore {
   return {
     take: async (orderId, claim, now, staleBefore) =>
-      (await em.nativeUpdate(Order, { id: orderId, status: PUSHABLE, $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: staleBefore } }] }, { pushClaim: claim, pushClaimedAt: now })) === 1,
+      (await em.nativeUpdate(
+        Order,
+        { id: orderId, status: PUSHABLE, $or: [{ pushClaim: null }, { pushClaimedAt: { $lt: staleBefore } }] },
+        { pushClaim: claim, pushClaimedAt: now },
+      )) === 1,
     state: async (orderId) => {
       const [r] = await em.execute<{ status: string; push_claim: string | null; push_claimed_at: Date | string | null }[]>(
         'select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?',

@@ -20,14 +20,7 @@ import { placementParties } from './placement-parties';
 import { holdWalletRefusal, investorPrerequisiteRefusal, refuse } from './placement-prerequisites';
 import { supplyRequest } from './supply-request';
 import { SupplyOutcomes, type SupplyOutcomeInput, type SupplyTransferCheck } from './supply-outcomes';
-import {
-  cannotCancel,
-  cannotPush,
-  providerNotConfigured,
-  pushInProgress,
-  supplyRejected,
-  supplyUnavailable,
-} from './two-step.errors';
+import { cannotCancel, cannotPush, providerNotConfigured, pushInProgress, supplyRejected, supplyUnavailable } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
 import { assertMove } from './order-states';
 import { CANCEL_PATIENCE_MS, orderClaims, Patience, PushClaims } from './push-claim';
@@ -109,7 +102,12 @@ export class TwoStepService {
 
     // 5. the dealing rules: currency, minimum investment, dealing and settlement dates
     const now = this.deps.clock.now();
-    const { currency, ...dates } = await this.deps.dealing.subscriptionTerms(ctx, shareClass, { amount, currency: currencyIn, field: 'amountSubscription', placedAt: now });
+    const { currency, ...dates } = await this.deps.dealing.subscriptionTerms(ctx, shareClass, {
+      amount,
+      currency: currencyIn,
+      field: 'amountSubscription',
+      placedAt: now,
+    });
     const nav = await this.deps.navs.latestRecord(ctx, shareClass.id);
     const price = priceSubscription({ amount: amount.toFixed(), feesSubBps: shareClass.feesSubBps, nav: nav?.close ?? null, tokenDecimals });
 

@@ -6,7 +6,10 @@ import type { PublicClient } from 'viem';
  * chain (viem `getBlock`; about log2(head) reads), not from the follower's records, which hold
  * only the blocks with a movement. Null when the chain had no block yet.
  */
-export async function closingBlock(client: Pick<PublicClient, 'getBlock' | 'getBlockNumber'>, closesAt: Date): Promise<{ number: bigint; timestamp: Date } | null> {
+export async function closingBlock(
+  client: Pick<PublicClient, 'getBlock' | 'getBlockNumber'>,
+  closesAt: Date,
+): Promise<{ number: bigint; timestamp: Date } | null> {
   const limit = BigInt(Math.floor((closesAt.getTime() - 1) / 1000));
   const at = async (n: bigint) => (await client.getBlock({ blockNumber: n })).timestamp;
   let hi = await client.getBlockNumber({ cacheTime: 0 });

@@ -93,7 +93,15 @@ export class RegisterAtDateReader {
     const units = (v: bigint) => new Dec(formatUnits(v, token.decimals));
     const balanceOf = async (address: string): Promise<Dec> =>
       block
-        ? units((await chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [address], blockNumber: block.number } as never)) as bigint)
+        ? units(
+            (await chain.client.readContract({
+              address: token.contractAddress as Hex,
+              abi: TOKEN_ABI,
+              functionName: 'balanceOf',
+              args: [address],
+              blockNumber: block.number,
+            } as never)) as bigint,
+          )
         : new Dec(0);
     const holders: RegisterHolder[] = [];
     let total = new Dec(0);
@@ -108,7 +116,14 @@ export class RegisterAtDateReader {
         own.push({ address: w.address, balance: decimalString(v) });
       }
       total = total.plus(b.balance);
-      holders.push({ investorId: b.investor_id, distributorId: b.distributor_id, balance: decimalString(b.balance), locked: decimalString(locked.get(b.investor_id) ?? 0), wallets: own, chainBalance: decimalString(onChain) });
+      holders.push({
+        investorId: b.investor_id,
+        distributorId: b.distributor_id,
+        balance: decimalString(b.balance),
+        locked: decimalString(locked.get(b.investor_id) ?? 0),
+        wallets: own,
+        chainBalance: decimalString(onChain),
+      });
     }
     return {
       shareClassId,
@@ -125,7 +140,13 @@ export class RegisterAtDateReader {
   }
 
   /** Each holder's tokens still in lock-up at `closesAt`: its lots replayed to then (lots-at.ts). */
-  private async lockedAt(em: EntityManager, shareClassId: string, ids: string[], closesAt: Date, lockUp: { days: number; timeZone: string }): Promise<Map<string, Dec>> {
+  private async lockedAt(
+    em: EntityManager,
+    shareClassId: string,
+    ids: string[],
+    closesAt: Date,
+    lockUp: { days: number; timeZone: string },
+  ): Promise<Map<string, Dec>> {
     const inList = ids.map(() => '?').join(', ');
     const lots = await rawRows<{ investor_id: string; quantity: string; settled_at: Date; created_at: Date }>(
       em,
@@ -139,7 +160,9 @@ export class RegisterAtDateReader {
     );
     const result = new Map<string, Dec>();
     for (const id of ids) {
-      const arrivals: LotArrival[] = lots.filter((l) => l.investor_id === id).map((l) => ({ remaining: l.quantity, settledAt: new Date(l.settled_at), arrivedAt: new Date(l.created_at) }));
+      const arrivals: LotArrival[] = lots
+        .filter((l) => l.investor_id === id)
+        .map((l) => ({ remaining: l.quantity, settledAt: new Date(l.settled_at), arrivedAt: new Date(l.created_at) }));
       const departures: Departure[] = outs.filter((o) => o.investor_id === id).map((o) => ({ quantity: new Dec(o.change).abs(), at: new Date(o.at) }));
       const open = lotsAt(arrivals, departures);
       const inLots = open.reduce((s, l) => s.plus(l.remaining), new Dec(0));

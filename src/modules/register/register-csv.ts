@@ -10,7 +10,18 @@ import type { RegisterAtDate } from './register-at-date';
 export function registerCsv(r: RegisterAtDate): string {
   const header = ['shareClassId', 'asOf', 'timeZone', 'blockNumber', 'investorId', 'distributorId', 'balance', 'locked', 'wallet', 'walletBalance'];
   const rows = r.holders.flatMap((h) =>
-    (h.wallets.length ? h.wallets : [{ address: '', balance: '' }]).map((w) => [r.shareClassId, r.asOf, r.timeZone, r.blockNumber, h.investorId, h.distributorId, h.balance, h.locked, w.address, w.balance]),
+    (h.wallets.length ? h.wallets : [{ address: '', balance: '' }]).map((w) => [
+      r.shareClassId,
+      r.asOf,
+      r.timeZone,
+      r.blockNumber,
+      h.investorId,
+      h.distributorId,
+      h.balance,
+      h.locked,
+      w.address,
+      w.balance,
+    ]),
   );
   return toCsv(header, rows);
 }
@@ -23,7 +34,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * section yet: the distribution module (issue 31 item 1) adds its rows at INCOME_HOOK.
  */
 export async function statementCsv(em: EntityManager, investorId: string, from: string, to: string): Promise<string> {
-  if (!DATE.test(from) || !DATE.test(to) || !DateTime.fromISO(from, { zone: 'utc' }).isValid || !DateTime.fromISO(to, { zone: 'utc' }).isValid) throw badRequest('from and to must be dates YYYY-MM-DD');
+  if (!DATE.test(from) || !DATE.test(to) || !DateTime.fromISO(from, { zone: 'utc' }).isValid || !DateTime.fromISO(to, { zone: 'utc' }).isValid)
+    throw badRequest('from and to must be dates YYYY-MM-DD');
   if (from > to) throw badRequest('from must not be after to');
   const [investor] = await rawRows<{ id: string }>(em, 'select id from investor where id = ?', [investorId]);
   if (!investor) throw notFound('Investor not found');
@@ -37,18 +49,61 @@ export async function statementCsv(em: EntityManager, investorId: string, from: 
     [investorId, end],
   );
   for (const h of holdings) rows.push(['holding', end, h.share_class_id, '', '', '', '', decimalString(h.balance), '', '', '']);
-  const moves = await rawRows<{ at: Date; share_class_id: string; order_id: string | null; transfer_hash: string | null; source: string; change: string; balance: string }>(
+  const moves = await rawRows<{
+    at: Date;
+    share_class_id: string;
+    order_id: string | null;
+    transfer_hash: string | null;
+    source: string;
+    change: string;
+    balance: string;
+  }>(
     em,
     `select at, share_class_id, order_id, transfer_hash, source, change::text, balance::text from holding_movement where investor_id = ? and at >= ? and at < ? order by at, id`,
     [investorId, start, end],
   );
-  for (const m of moves) rows.push(['movement', new Date(m.at), m.share_class_id, m.order_id ?? m.transfer_hash ?? '', m.source, '', decimalString(m.change), decimalString(m.balance), '', '', '']);
-  const orders = await rawRows<{ id: string; created_at: Date; share_class_id: string; type: string; status: string; amount: string | null; currency: string | null; tokens: string | null }>(
+  for (const m of moves)
+    rows.push([
+      'movement',
+      new Date(m.at),
+      m.share_class_id,
+      m.order_id ?? m.transfer_hash ?? '',
+      m.source,
+      '',
+      decimalString(m.change),
+      decimalString(m.balance),
+      '',
+      '',
+      '',
+    ]);
+  const orders = await rawRows<{
+    id: string;
+    created_at: Date;
+    share_class_id: string;
+    type: string;
+    status: string;
+    amount: string | null;
+    currency: string | null;
+    tokens: string | null;
+  }>(
     em,
     `select id, created_at, share_class_id, type, status, amount::text, currency, coalesce(settlement_tokens, token_count)::text as tokens from "order" where investor_id = ? and created_at >= ? and created_at < ? order by created_at, id`,
     [investorId, start, end],
   );
-  for (const o of orders) rows.push(['order', new Date(o.created_at), o.share_class_id, o.id, o.type, o.status, '', '', o.amount === null ? '' : decimalString(o.amount), o.currency ?? '', o.tokens === null ? '' : decimalString(o.tokens)]);
+  for (const o of orders)
+    rows.push([
+      'order',
+      new Date(o.created_at),
+      o.share_class_id,
+      o.id,
+      o.type,
+      o.status,
+      '',
+      '',
+      o.amount === null ? '' : decimalString(o.amount),
+      o.currency ?? '',
+      o.tokens === null ? '' : decimalString(o.tokens),
+    ]);
   // INCOME_HOOK: the income module's rows for this investor and period go here (section `income`).
   return toCsv(header, rows);
 }

@@ -27,7 +27,8 @@ class RegisterAtDateView {
   @Field(() => EpochMs, { description: "The next day's start in the dealing zone: the register is as of just before it" }) closesAt: Date;
   @Field(() => String) chainId: string;
   @Field(() => String) tokenAddress: string;
-  @Field(() => String, { nullable: true, description: 'The last block with a timestamp before closesAt (null: the chain had none)' }) blockNumber: string | null;
+  @Field(() => String, { nullable: true, description: 'The last block with a timestamp before closesAt (null: the chain had none)' }) blockNumber:
+    string | null;
   @Field(() => EpochMs, { nullable: true }) blockTimestamp: Date | null;
   @Field(() => DecimalScalar) total: string;
   @Field(() => [RegisterHolderView]) holders: RegisterHolder[];

@@ -32,7 +32,13 @@ export function registerRoutes(orm: MikroORM, services: Services): Router {
   return router;
 }
 
-async function csvAnswer(req: Request, res: Response, orm: MikroORM, services: Services, make: (em: ReturnType<MikroORM['em']['fork']>) => Promise<{ name: string; body: string }>): Promise<void> {
+async function csvAnswer(
+  req: Request,
+  res: Response,
+  orm: MikroORM,
+  services: Services,
+  make: (em: ReturnType<MikroORM['em']['fork']>) => Promise<{ name: string; body: string }>,
+): Promise<void> {
   const em = orm.em.fork();
   try {
     const principal = await graphqlPrincipal(services, em, req.get('authorization')).catch(() => null);
@@ -45,7 +51,12 @@ async function csvAnswer(req: Request, res: Response, orm: MikroORM, services: S
       return;
     }
     const { name, body } = await make(em);
-    res.status(200).type('text/csv; charset=utf-8').set('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`).set('cache-control', 'no-store').send(body);
+    res
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .set('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`)
+      .set('cache-control', 'no-store')
+      .send(body);
   } catch (err) {
     const { error } = toDomainError(err);
     res.status(ERROR_TABLE[error.code].http).type('text/plain').send(error.message);

@@ -29,7 +29,11 @@ export function batchCall(purpose: BatchPurpose, rows: BatchRow[]): Hex {
  * A batch intent and its rows (`chain_batch_order`: an order in one batch at a time), in the
  * caller's transaction: the intent exists with its rows or not at all.
  */
-export async function enqueueBatch(em: EntityManager, chain: ChainService, b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] }): Promise<ChainTransaction> {
+export async function enqueueBatch(
+  em: EntityManager,
+  chain: ChainService,
+  b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] },
+): Promise<ChainTransaction> {
   const intent = await enqueue(em, chain, b);
   for (const r of b.rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(r.units) });
   return intent;
@@ -42,7 +46,13 @@ export async function enqueueBatch(em: EntityManager, chain: ChainService, b: { 
  * reason). The rows move to the halves' intents in the transaction that declares the batch's
  * outcome, so each order is in exactly one live intent, and settles once.
  */
-export async function splitBatch(em: EntityManager, chain: ChainService, failed: ChainTransaction, rows: BatchRow[], reason: string): Promise<ChainTransaction[]> {
+export async function splitBatch(
+  em: EntityManager,
+  chain: ChainService,
+  failed: ChainTransaction,
+  rows: BatchRow[],
+  reason: string,
+): Promise<ChainTransaction[]> {
   if (!isBatchPurpose(failed.purpose)) throw new Error(`chain transaction ${failed.id} is not a batch (${failed.purpose})`);
   const purpose = failed.purpose;
   const token = failed.toAddress;
@@ -55,11 +65,18 @@ export async function splitBatch(em: EntityManager, chain: ChainService, failed:
     await em.nativeUpdate(ChainBatchOrder, { orderId: { $in: part.map((r) => r.orderId) } }, { transactionId: String(intent.id) });
     intents.push(intent);
   }
-  logger.info({ chainId: failed.chainId, intent: failed.id, rows: rows.length, reason, halves: intents.map((i) => String(i.id)) }, 'a batch reverted: its rows go again in two halves');
+  logger.info(
+    { chainId: failed.chainId, intent: failed.id, rows: rows.length, reason, halves: intents.map((i) => String(i.id)) },
+    'a batch reverted: its rows go again in two halves',
+  );
   return intents;
 }
 
-async function enqueue(em: EntityManager, chain: ChainService, b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] }): Promise<ChainTransaction> {
+async function enqueue(
+  em: EntityManager,
+  chain: ChainService,
+  b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] },
+): Promise<ChainTransaction> {
   const intent = chain.enqueue(em, { chainId: b.chainId, purpose: b.purpose, to: b.tokenAddress, data: batchCall(b.purpose, b.rows) });
   // The id is the rows' key: the intent is written first.
   await em.flush();

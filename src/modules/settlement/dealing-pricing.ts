@@ -53,7 +53,12 @@ export const dealingNavNotPublished = (dealingDate: string) =>
  * settles it (a dealing date's batch, or one order on its own); before that NAV exists there is
  * nothing to settle.
  */
-export async function navOfDealingDate(em: EntityManager, dealing: DealingService, shareClass: Pick<ShareClass, 'id' | 'currency'>, dealingDate: string): Promise<Nav> {
+export async function navOfDealingDate(
+  em: EntityManager,
+  dealing: DealingService,
+  shareClass: Pick<ShareClass, 'id' | 'currency'>,
+  dealingDate: string,
+): Promise<Nav> {
   const { calendar } = await dealing.rulesOf({ em }, shareClass);
   const [row] = await rawRows<{ id: string }>(
     em,

@@ -40,7 +40,10 @@ class DealingSettlementFailureView {
 
 @ObjectType('DealingSettlement', { description: 'Ops: a dealing date sent to settle: its batch transactions and the orders failed by their check.' })
 class DealingSettlementView extends DealingSettlementPreviewView {
-  @Field(() => [ChainTransaction], { description: 'The batchMint / batchBurn intents queued by this run; each order settles when its batch reaches the confirmation depth' }) transactions: ChainTransaction[];
+  @Field(() => [ChainTransaction], {
+    description: 'The batchMint / batchBurn intents queued by this run; each order settles when its batch reaches the confirmation depth',
+  })
+  transactions: ChainTransaction[];
   @Field(() => [DealingSettlementFailureView]) failed: { orderId: string; reason: string }[];
 }
 
@@ -63,8 +66,15 @@ export class DealingSettlementResolver {
     return s;
   }
 
-  @Query(() => DealingSettlementPreviewView, { description: "Ops: the accepted one-step orders of a share class's dealing date, priced at that date's NAV and checked on chain (409 while the date's NAV is not published)." })
-  dealingSettlementPreview(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dealingDate', () => String) dealingDate: string, @Ctx() ctx: GatewayContext) {
+  @Query(() => DealingSettlementPreviewView, {
+    description:
+      "Ops: the accepted one-step orders of a share class's dealing date, priced at that date's NAV and checked on chain (409 while the date's NAV is not published).",
+  })
+  dealingSettlementPreview(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('dealingDate', () => String) dealingDate: string,
+    @Ctx() ctx: GatewayContext,
+  ) {
     return this.service(ctx).preview(ctx, shareClassId, dealingDate).then(view);
   }
 
@@ -72,7 +82,11 @@ export class DealingSettlementResolver {
     description:
       "Ops: settle a dealing date: every accepted one-step order of the share class and date, priced at the date's NAV (409 while it is not published), checked row by row (a row failing is failed with its reason), minted or burned with batchMint / batchBurn in gas-sized chunks. Idempotent: orders already in a transaction are not sent again.",
   })
-  settleDealingDate(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('dealingDate', () => String) dealingDate: string, @Ctx() ctx: GatewayContext): Promise<DealingOutcome> {
+  settleDealingDate(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('dealingDate', () => String) dealingDate: string,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<DealingOutcome> {
     return this.service(ctx).settle(ctx, shareClassId, dealingDate).then(view);
   }
 }

@@ -117,7 +117,8 @@ export class DealingDateSettlement {
   /** Locks (when settling) and prices the date's accepted orders, and checks each row on chain. */
   private async plan(em: EntityManager, shareClassIdIn: unknown, dealingDateIn: unknown, settling: boolean): Promise<DealingPlan> {
     if (typeof shareClassIdIn !== 'string' || !shareClassIdIn) throw badRequest('shareClassId is required');
-    if (typeof dealingDateIn !== 'string' || !DATE.test(dealingDateIn) || Number.isNaN(Date.parse(dealingDateIn))) throw badRequest('dealingDate must be a date YYYY-MM-DD');
+    if (typeof dealingDateIn !== 'string' || !DATE.test(dealingDateIn) || Number.isNaN(Date.parse(dealingDateIn)))
+      throw badRequest('dealingDate must be a date YYYY-MM-DD');
     const shareClassId = shareClassIdIn;
     const dealingDate = dealingDateIn;
     const shareClass = await em.findOne(ShareClass, { id: shareClassId });
@@ -132,7 +133,10 @@ export class DealingDateSettlement {
       { flow: OrderFlow.one_step, shareClass: shareClassId, dealingDate, status: 'accepted', chainId: token.chainId },
       { orderBy: { id: 'asc' }, ...(settling ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}), refresh: settling },
     );
-    const busy = await this.inTransaction(em, orders.map((o) => o.id));
+    const busy = await this.inTransaction(
+      em,
+      orders.map((o) => o.id),
+    );
     const open = orders.filter((o) => !busy.has(o.id)).map(acceptedOrder);
     // Forward pricing: the order's tokens (subscription) or proceeds (redemption) at the date's NAV,
     // recorded by one statement when settling; the entities, unchanged, leave the unit of work.
@@ -142,10 +146,22 @@ export class DealingDateSettlement {
     const rows = await this.check(chain, token, open, priced);
     // The custody rule for each row, first of its checks: a row whose wallet is not its investor's
     // own in the register fails its order with that reason, and nothing is sent for it.
-    const custody = await walletCustodyMany(em, open.map((o) => ({ key: o.id, investorId: o.investor.id, chainId: o.chainId, address: o.deliveryWallet })));
+    const custody = await walletCustodyMany(
+      em,
+      open.map((o) => ({ key: o.id, investorId: o.investor.id, chainId: o.chainId, address: o.deliveryWallet })),
+    );
     const shown = new Map(open.map((o) => [o.id, orderInvestorShown(o)]));
     for (const row of rows) if (custody.get(row.orderId) !== 'own') row.refusal = notInvestorsWallet(shown.get(row.orderId)!);
-    return { shareClassId, dealingDate, nav: decimalString(price), navPublishedAt: nav.publishedAt, chainId: token.chainId, tokenAddress: token.contractAddress, rows, inFlight: [...busy] };
+    return {
+      shareClassId,
+      dealingDate,
+      nav: decimalString(price),
+      navPublishedAt: nav.publishedAt,
+      chainId: token.chainId,
+      tokenAddress: token.contractAddress,
+      rows,
+      inFlight: [...busy],
+    };
   }
 
   /** Orders already in a transaction: a batch row, or their own single-order intent. */
@@ -162,7 +178,8 @@ export class DealingDateSettlement {
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
   private async check(chain: ChainHandle, token: Token, orders: AcceptedOrder[], priced: DealingPriced[]): Promise<DealingRow[]> {
-    const read = async (to: string, abi: Abi, functionName: string, w: string) => chain.batchReads.readContract({ address: to as Hex, abi, functionName, args: [w as Hex] });
+    const read = async (to: string, abi: Abi, functionName: string, w: string) =>
+      chain.batchReads.readContract({ address: to as Hex, abi, functionName, args: [w as Hex] });
     const wallets = [...new Set(orders.map((o) => o.deliveryWallet.toLowerCase()))];
     const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
     // Every call at once: the client sends them in JSON-RPC batches (a few HTTP requests, not one per call).
@@ -209,7 +226,11 @@ export class DealingDateSettlement {
     const sample = rows.slice(0, SAMPLE_ROWS);
     let size = MAX_ROWS;
     try {
-      const gas = await chain.client.estimateGas({ account: chain.account!.address, to: plan.tokenAddress as Hex, data: batchCall(purposeOf(first.type), this.batchRows(sample, await this.decimals(plan))) });
+      const gas = await chain.client.estimateGas({
+        account: chain.account!.address,
+        to: plan.tokenAddress as Hex,
+        data: batchCall(purposeOf(first.type), this.batchRows(sample, await this.decimals(plan))),
+      });
       size = Math.max(1, Math.min(MAX_ROWS, Number((BigInt(sample.length) * BATCH_GAS_BUDGET) / gas)));
     } catch {
       // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.
@@ -235,7 +256,12 @@ export class DealingDateSettlement {
   }
 
   private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<ChainTransaction> {
-    return enqueueBatch(em, this.chain, { chainId: plan.chainId, tokenAddress: plan.tokenAddress, purpose: purposeOf(type), rows: this.batchRows(rows, await this.decimals(plan)) });
+    return enqueueBatch(em, this.chain, {
+      chainId: plan.chainId,
+      tokenAddress: plan.tokenAddress,
+      purpose: purposeOf(type),
+      rows: this.batchRows(rows, await this.decimals(plan)),
+    });
   }
 }
 

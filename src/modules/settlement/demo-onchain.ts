@@ -12,7 +12,12 @@ import type { WalletOnChain } from '../investor/wallet-onchain';
  * whitelisted wallet an identity registered on chain, and the holdings it was seeded with are
  * minted to that wallet, so register and chain agree from the start. Later starts find it done.
  */
-export async function bringDemoOnChain(em: EntityManager, chain: ChainService, wallets: WalletOnChain, chainId: string): Promise<{ tokens: number; wallets: number }> {
+export async function bringDemoOnChain(
+  em: EntityManager,
+  chain: ChainService,
+  wallets: WalletOnChain,
+  chainId: string,
+): Promise<{ tokens: number; wallets: number }> {
   const tokens = await em.find(Token, { chainId, identityRegistry: null }, { orderBy: { id: 'asc' } });
   for (const token of tokens) {
     const suite = await chain.deploySuite(chainId, token);
@@ -32,7 +37,8 @@ export async function bringDemoOnChain(em: EntityManager, chain: ChainService, w
     for (;;) {
       const w = await em.fork().findOneOrFail(InvestorWallet, { id: wallet.id });
       if (w.status === WalletStatus.whitelisted) break;
-      if (w.chainError || Date.now() > deadline) throw new Error(`demo wallet ${w.address} was not whitelisted on chain ${chainId}: ${w.chainError ?? 'timed out'}`);
+      if (w.chainError || Date.now() > deadline)
+        throw new Error(`demo wallet ${w.address} was not whitelisted on chain ${chainId}: ${w.chainError ?? 'timed out'}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     for (const holding of await em.find(Holding, { investor: wallet.investor.id }, { populate: ['shareClass'] })) {

@@ -77,17 +77,35 @@ export class LockUpOnChain {
     const lockUp = await this.dealing.lockUpOf(em, await em.findOneOrFail(ShareClass, { id: shareClassId }));
     if (!lockUp) return;
     // Addresses as ops typed them or lower-cased: compared lower-cased.
-    const token = (await em.find(Token, { chainId: tx.chainId, shareClass: shareClassId })).find((t) => t.contractAddress.toLowerCase() === tx.toAddress!.toLowerCase());
+    const token = (await em.find(Token, { chainId: tx.chainId, shareClass: shareClassId })).find(
+      (t) => t.contractAddress.toLowerCase() === tx.toAddress!.toLowerCase(),
+    );
     if (!token) throw new Error(`chain transaction ${tx.id} minted on ${tx.toAddress}, which is no token of share class ${shareClassId}`);
     const now = this.clock.now();
     const held = lots
       .map((l) => ({ ...l, unlocksAt: plusDays(new Date(l.settled_at), lockUp.days, lockUp.timeZone), units: parseUnits(l.remaining, token.decimals) }))
       .filter((l) => l.unlocksAt.getTime() > now.getTime() && l.units > 0n);
     if (!held.length) return;
-    const intent = this.intent(em, tx.chainId, token.contractAddress, 'lockup.freeze', held.map((l) => ({ wallet: l.wallet, units: l.units })));
+    const intent = this.intent(
+      em,
+      tx.chainId,
+      token.contractAddress,
+      'lockup.freeze',
+      held.map((l) => ({ wallet: l.wallet, units: l.units })),
+    );
     await em.flush();
     for (const l of held) {
-      em.create(LotFreeze, { lotId: l.lot_id, chainId: tx.chainId, tokenAddress: token.contractAddress.toLowerCase(), wallet: l.wallet, units: String(l.units), unlocksAt: l.unlocksAt, status: LotFreezeStatus.freezing, freezeTxId: intent.id, updatedAt: now });
+      em.create(LotFreeze, {
+        lotId: l.lot_id,
+        chainId: tx.chainId,
+        tokenAddress: token.contractAddress.toLowerCase(),
+        wallet: l.wallet,
+        units: String(l.units),
+        unlocksAt: l.unlocksAt,
+        status: LotFreezeStatus.freezing,
+        freezeTxId: intent.id,
+        updatedAt: now,
+      });
     }
     this.chain.wake();
   }
@@ -103,7 +121,11 @@ export class LockUpOnChain {
       else if (!freeze && outcome.reason.includes(NOTHING_FROZEN)) Object.assign(row, { status: LotFreezeStatus.released, error: outcome.reason });
       else Object.assign(row, { status: LotFreezeStatus.failed, error: `${tx.purpose}: ${outcome.reason}` });
     }
-    if (!outcome.ok) logger.error({ chainId: tx.chainId, intent: tx.id, lots: rows.map((r) => r.lotId), reason: outcome.reason }, `a lock-up ${freeze ? 'freeze' : 'release'} failed on chain`);
+    if (!outcome.ok)
+      logger.error(
+        { chainId: tx.chainId, intent: tx.id, lots: rows.map((r) => r.lotId), reason: outcome.reason },
+        `a lock-up ${freeze ? 'freeze' : 'release'} failed on chain`,
+      );
   }
 
   /**
@@ -132,13 +154,26 @@ export class LockUpOnChain {
     for (const row of due) byToken.set(`${row.chainId} ${row.tokenAddress}`, [...(byToken.get(`${row.chainId} ${row.tokenAddress}`) ?? []), row]);
     for (const rows of byToken.values()) {
       const releases: Release[] = [];
-      for (const wallet of new Set(rows.map((r) => r.wallet))) releases.push(...(await this.stillFrozen(em, rows.filter((r) => r.wallet === wallet))));
+      for (const wallet of new Set(rows.map((r) => r.wallet)))
+        releases.push(
+          ...(await this.stillFrozen(
+            em,
+            rows.filter((r) => r.wallet === wallet),
+          )),
+        );
       for (const r of rows) r.updatedAt = now;
       const live = releases.filter((r) => r.units > 0n);
-      for (const r of releases.filter((x) => x.units === 0n)) Object.assign(r.row, { status: LotFreezeStatus.released, releasedUnits: '0', error: 'nothing left frozen: a burn or a forced transfer released it' });
+      for (const r of releases.filter((x) => x.units === 0n))
+        Object.assign(r.row, { status: LotFreezeStatus.released, releasedUnits: '0', error: 'nothing left frozen: a burn or a forced transfer released it' });
       if (!live.length) continue;
       const { chainId, tokenAddress } = rows[0]!;
-      const intent = this.intent(em, chainId, tokenAddress, 'lockup.unfreeze', live.map((r) => ({ wallet: r.row.wallet, units: r.units })));
+      const intent = this.intent(
+        em,
+        chainId,
+        tokenAddress,
+        'lockup.unfreeze',
+        live.map((r) => ({ wallet: r.row.wallet, units: r.units })),
+      );
       await em.flush();
       for (const r of live) Object.assign(r.row, { status: LotFreezeStatus.unfreezing, releasedUnits: String(r.units), unfreezeTxId: intent.id });
     }
@@ -154,8 +189,19 @@ export class LockUpOnChain {
   private async stillFrozen(em: EntityManager, due: LotFreeze[]): Promise<Release[]> {
     const { chainId, tokenAddress, wallet } = due[0]!;
     const chain = this.chain.writable(chainId);
-    let available = (await chain.client.readContract({ address: tokenAddress as Hex, abi: TOKEN_ABI, functionName: 'getFrozenTokens', args: [wallet as Hex] })) as bigint;
-    const others = await em.find(LotFreeze, { chainId, tokenAddress, wallet, lotId: { $nin: due.map((d) => d.lotId) }, status: { $in: [LotFreezeStatus.freezing, LotFreezeStatus.frozen, LotFreezeStatus.unfreezing] } });
+    let available = (await chain.client.readContract({
+      address: tokenAddress as Hex,
+      abi: TOKEN_ABI,
+      functionName: 'getFrozenTokens',
+      args: [wallet as Hex],
+    })) as bigint;
+    const others = await em.find(LotFreeze, {
+      chainId,
+      tokenAddress,
+      wallet,
+      lotId: { $nin: due.map((d) => d.lotId) },
+      status: { $in: [LotFreezeStatus.freezing, LotFreezeStatus.frozen, LotFreezeStatus.unfreezing] },
+    });
     // A freeze still queued adds its units and keeps them: it changes nothing here.
     for (const o of others) {
       if (o.status === LotFreezeStatus.unfreezing) available -= BigInt(o.releasedUnits ?? '0');
@@ -168,12 +214,26 @@ export class LockUpOnChain {
     });
   }
 
-  private intent(em: EntityManager, chainId: string, token: string, purpose: (typeof LOCK_UP_PURPOSES)[number], rows: { wallet: string; units: bigint }[]): ChainTransaction {
+  private intent(
+    em: EntityManager,
+    chainId: string,
+    token: string,
+    purpose: (typeof LOCK_UP_PURPOSES)[number],
+    rows: { wallet: string; units: bigint }[],
+  ): ChainTransaction {
     const freeze = purpose === 'lockup.freeze';
     const data =
       rows.length === 1
-        ? encodeFunctionData({ abi: TOKEN_ABI, functionName: freeze ? 'freezePartialTokens' : 'unfreezePartialTokens', args: [rows[0]!.wallet as Hex, rows[0]!.units] })
-        : encodeFunctionData({ abi: TOKEN_ABI, functionName: freeze ? 'batchFreezePartialTokens' : 'batchUnfreezePartialTokens', args: [rows.map((r) => r.wallet as Hex), rows.map((r) => r.units)] });
+        ? encodeFunctionData({
+            abi: TOKEN_ABI,
+            functionName: freeze ? 'freezePartialTokens' : 'unfreezePartialTokens',
+            args: [rows[0]!.wallet as Hex, rows[0]!.units],
+          })
+        : encodeFunctionData({
+            abi: TOKEN_ABI,
+            functionName: freeze ? 'batchFreezePartialTokens' : 'batchUnfreezePartialTokens',
+            args: [rows.map((r) => r.wallet as Hex), rows.map((r) => r.units)],
+          });
     return this.chain.enqueue(em, { chainId, purpose, to: token, data });
   }
 }
@@ -183,10 +243,14 @@ export class LockUpSchedule {
   private readonly loop: WakeLoop;
 
   constructor(orm: MikroORM, lockUp: LockUpOnChain, intervalMs = DEFAULT_LOCK_UP_RELEASE_MS) {
-    this.loop = new WakeLoop('lock-up release', async () => {
-      await lockUp.releaseDue(orm);
-      return false;
-    }, intervalMs);
+    this.loop = new WakeLoop(
+      'lock-up release',
+      async () => {
+        await lockUp.releaseDue(orm);
+        return false;
+      },
+      intervalMs,
+    );
   }
 
   start(): void {

@@ -25,7 +25,14 @@ export class OneStepOutcomes {
    * whitelisted wallet: when the delivery wallet is not (or no longer) whitelisted, the order
    * fails instead, with the reason, and holdings stay as they were.
    */
-  async settleLocked(em: EntityManager, order: AcceptedOrder, hash: string, as: TransitionActor, checkWallet = true, claim?: SettlementTransfer): Promise<Order> {
+  async settleLocked(
+    em: EntityManager,
+    order: AcceptedOrder,
+    hash: string,
+    as: TransitionActor,
+    checkWallet = true,
+    claim?: SettlementTransfer,
+  ): Promise<Order> {
     // One transfer settles one order (a 409 naming the order it settled), before anything moves.
     if (claim) await claimTransfer(em, order.id, claim);
     if (order.type === OrderType.subscription && checkWallet) {
@@ -55,7 +62,10 @@ export class OneStepOutcomes {
    */
   async settleManyLocked(em: EntityManager, orders: AcceptedOrder[], hash: string, as: TransitionActor): Promise<void> {
     const now = this.deps.clock.now();
-    const moved = await this.deps.ledger.settleMany(em, orders.map((order) => ({ order, tokens: order.settlementTokens, at: now, transferHash: hash })));
+    const moved = await this.deps.ledger.settleMany(
+      em,
+      orders.map((order) => ({ order, tokens: order.settlementTokens, at: now, transferHash: hash })),
+    );
     const next = orders.map((order) => {
       const answer = moved.get(order.id);
       if (!answer) throw new Error(`the holding ledger did not answer for order ${order.id}`);
@@ -63,7 +73,9 @@ export class OneStepOutcomes {
     });
     await recordTransitions(
       em,
-      next.filter((o) => o.next === 'settle').map(({ order }) => ({ order, t: { status: 'settled', as, now, details: settledDetails(order, hash) }, fields: { transferHash: hash } })),
+      next
+        .filter((o) => o.next === 'settle')
+        .map(({ order }) => ({ order, t: { status: 'settled', as, now, details: settledDetails(order, hash) }, fields: { transferHash: hash } })),
     );
     for (const { order } of next.filter((o) => o.next === 'short')) await this.failLocked(em, order, SHORT, hash, as);
   }

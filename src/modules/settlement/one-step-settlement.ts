@@ -117,6 +117,7 @@ export class OneStepSettlement {
       priceAtNav(order, nav, token.decimals, shareClass.currency);
     }
     const custody = await walletCustody(em, { investorId: order.investor.id, chainId: order.chainId, address: order.deliveryWallet });
-    if (custody === 'foreign' || (custody === 'unknown' && (path === 'send' || order.type === OrderType.redemption))) throw conflict(notInvestorsWallet(orderInvestorShown(order)));
+    if (custody === 'foreign' || (custody === 'unknown' && (path === 'send' || order.type === OrderType.redemption)))
+      throw conflict(notInvestorsWallet(orderInvestorShown(order)));
   }
 }

@@ -8,7 +8,10 @@ import { ChainTransaction } from '../chain/chain-transaction.entity';
 /** The chain side of an order: its settlement transaction. */
 @Resolver(() => Order)
 export class OrderChainResolver {
-  @FieldResolver(() => ChainTransaction, { nullable: true, description: 'The transaction that mints or burns this order\'s tokens, from intent to its confirmation depth; null when settled without one.' })
+  @FieldResolver(() => ChainTransaction, {
+    nullable: true,
+    description: "The transaction that mints or burns this order's tokens, from intent to its confirmation depth; null when settled without one.",
+  })
   @Reads(Order, 'id')
   settlementTransaction(@Root() order: Projected<Order, 'id'>, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
     return ctx.em.findOne(ChainTransaction, { orderId: order.id });

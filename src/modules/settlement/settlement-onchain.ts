@@ -101,7 +101,8 @@ export class SettlementOnChain {
     const transfers = transfersOf(receipt.logs, token.contractAddress);
     if (!transfers.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress}`);
     const ours = transfers.filter((e) => (from === null || e.from === from) && (to === null || e.to === to));
-    if (!ours.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress} ${from ? `from ${from} ` : ''}${to ? `to ${to}` : ''}`.trimEnd());
+    if (!ours.length)
+      throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress} ${from ? `from ${from} ` : ''}${to ? `to ${to}` : ''}`.trimEnd());
     const exact = amount === undefined ? ours : ours.filter((e) => e.value === amount);
     if (!exact.length) throw badRequest(`transaction ${hash} transfers ${ours.map((e) => e.value).join(', ')} units, the order's tokens are ${amount} units`);
     return exact.map((e) => e.logIndex);
@@ -122,7 +123,14 @@ export class SettlementOnChain {
   private async decideAll(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
     if (tx.orderId) return this.decide(em, tx.orderId, tx, outcome);
     const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
-    const locked = new Map((await lockOneStepOrders(em, rows.map((r) => r.orderId))).map((o) => [o.id, o]));
+    const locked = new Map(
+      (
+        await lockOneStepOrders(
+          em,
+          rows.map((r) => r.orderId),
+        )
+      ).map((o) => [o.id, o]),
+    );
     // Only orders still accepted: one decided otherwise meanwhile is left as it is.
     const orders = rows.flatMap((r) => {
       const order = locked.get(r.orderId);
@@ -130,10 +138,21 @@ export class SettlementOnChain {
     });
     if (outcome.ok) {
       await this.recordLogs(em, tx, outcome, orders);
-      return this.outcomes.settleManyLocked(em, orders.map((o) => o.order), outcome.hash, CHAIN_ACTOR);
+      return this.outcomes.settleManyLocked(
+        em,
+        orders.map((o) => o.order),
+        outcome.hash,
+        CHAIN_ACTOR,
+      );
     }
     if (orders.length > 1) {
-      await splitBatch(em, this.chain, tx, orders.map(({ order, units }) => ({ orderId: order.id, wallet: order.deliveryWallet, units })), outcome.reason);
+      await splitBatch(
+        em,
+        this.chain,
+        tx,
+        orders.map(({ order, units }) => ({ orderId: order.id, wallet: order.deliveryWallet, units })),
+        outcome.reason,
+      );
       this.chain.wake();
       return;
     }
@@ -141,7 +160,12 @@ export class SettlementOnChain {
   }
 
   /** Each order's own `Transfer` log of the gateway's transaction, recorded: a hash settles no other order with it. */
-  private async recordLogs(em: EntityManager, tx: ChainTransaction, outcome: Extract<TxOutcome, { ok: true }>, orders: { order: AcceptedOrder; units: bigint }[]): Promise<void> {
+  private async recordLogs(
+    em: EntityManager,
+    tx: ChainTransaction,
+    outcome: Extract<TxOutcome, { ok: true }>,
+    orders: { order: AcceptedOrder; units: bigint }[],
+  ): Promise<void> {
     const free = transfersOf(outcome.logs ?? [], tx.toAddress ?? '');
     const rows: { orderId: string; chainId: string; hash: string; logIndex: number }[] = [];
     for (const { order, units } of orders) {
@@ -169,12 +193,18 @@ export class SettlementOnChain {
 }
 
 /** The `Transfer` events of `token` among a receipt's logs, addresses lower-cased. */
-function transfersOf(logs: readonly { address: string; logIndex: number | null; topics: readonly Hex[]; data: Hex }[], token: string): { logIndex: number; from: string; to: string; value: bigint }[] {
+function transfersOf(
+  logs: readonly { address: string; logIndex: number | null; topics: readonly Hex[]; data: Hex }[],
+  token: string,
+): { logIndex: number; from: string; to: string; value: bigint }[] {
   const out: { logIndex: number; from: string; to: string; value: bigint }[] = [];
   for (const l of logs) {
     if (l.address.toLowerCase() !== token.toLowerCase() || l.logIndex === null) continue;
     try {
-      const e = decodeEventLog({ abi: TOKEN_ABI, data: l.data, topics: l.topics as [Hex, ...Hex[]] }) as unknown as { eventName: string; args: { from: string; to: string; value: bigint } };
+      const e = decodeEventLog({ abi: TOKEN_ABI, data: l.data, topics: l.topics as [Hex, ...Hex[]] }) as unknown as {
+        eventName: string;
+        args: { from: string; to: string; value: bigint };
+      };
       if (e.eventName === 'Transfer') out.push({ logIndex: l.logIndex, from: e.args.from.toLowerCase(), to: e.args.to.toLowerCase(), value: e.args.value });
     } catch {
       // not an event of the token's ABI

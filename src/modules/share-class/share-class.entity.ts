@@ -2,14 +2,7 @@ import { Embedded, Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } fr
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { Fund } from '../fund/fund.entity';
-import {
-  BankDetails,
-  ShareClassDetails,
-  ShareClassMeta,
-  ShareClassMetrics,
-  ShareClassOverview,
-  SubRedemption,
-} from './share-class.parts';
+import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /** Read-only to distributors; provisioned by operations. `defaultChainId` is its primary token's chain. */
 @ObjectType()

@@ -1,6 +1,19 @@
 import { DECIMAL_COLUMN } from '../../common/money';
 import { badRequest } from '../../common/errors';
-import { bic, bps, countryCode, currencyCode, decimal, iban, intInRange, isin, nonNegativeDecimal, required, statusWord, type Problems } from '../../common/validate';
+import {
+  bic,
+  bps,
+  countryCode,
+  currencyCode,
+  decimal,
+  iban,
+  intInRange,
+  isin,
+  nonNegativeDecimal,
+  required,
+  statusWord,
+  type Problems,
+} from '../../common/validate';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /*

@@ -101,7 +101,11 @@ export class ShareClassService {
   }
 
   /** Ops: a page of share classes, newest first, by fund and status. */
-  async list(ctx: ServiceContext, filter: { fundId?: string | null; status?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
+  async list(
+    ctx: ServiceContext,
+    filter: { fundId?: string | null; status?: string | null } = {},
+    page: { first?: number | null; after?: string | null } = {},
+  ) {
     ctx.access.requireOps();
     const where: FilterQuery<ShareClass> = {};
     const fundId = optional(filter.fundId, 'fundId');

@@ -47,7 +47,10 @@ export class Token extends Audited {
   @Property({ type: 'boolean', default: false })
   isPrimary: Opt<boolean> = false;
 
-  @Field(() => String, { nullable: true, description: "The token's ERC-3643 identity registry (its whitelist); null for a token the gateway has not read on chain" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The token's ERC-3643 identity registry (its whitelist); null for a token the gateway has not read on chain",
+  })
   @Property({ type: 'text', nullable: true })
   identityRegistry?: string;
 

@@ -23,7 +23,8 @@ export class TokenResolver {
   }
 
   @Mutation(() => Token, {
-    description: 'Ops: deploy a full ERC-3643 suite (T-REX 4.1.6: token, identity registry, compliance, registries) for a share class on a chain the gateway has a key for, and record it as a token (`TK######`).',
+    description:
+      'Ops: deploy a full ERC-3643 suite (T-REX 4.1.6: token, identity registry, compliance, registries) for a share class on a chain the gateway has a key for, and record it as a token (`TK######`).',
   })
   deployToken(@Arg('input', () => DeployTokenInput) input: DeployTokenInput, @Ctx() ctx: GatewayContext): Promise<Token> {
     return ctx.services.token.deploy(ctx, input);

@@ -88,7 +88,12 @@ export class TokenService {
     onChain: TokenOnChain | null,
   ): Promise<Token> {
     const { isPrimary, ...rest } = input;
-    const fields = { ...rest, contractAddress: onChain?.contractAddress ?? rest.contractAddress!, identityRegistry: onChain?.identityRegistry, identityStorage: onChain?.identityStorage };
+    const fields = {
+      ...rest,
+      contractAddress: onChain?.contractAddress ?? rest.contractAddress!,
+      identityRegistry: onChain?.identityRegistry,
+      identityStorage: onChain?.identityStorage,
+    };
     const id = await ctx.em.transactional(async (tem) => {
       await this.lockShareClass(tem, shareClassId);
       await this.assertAddressFree(tem, fields.chainId, fields.contractAddress);
@@ -137,7 +142,11 @@ export class TokenService {
     return token;
   }
 
-  async list(ctx: ServiceContext, filter: { shareClassId?: string | null; chainId?: string | null } = {}, page: { first?: number | null; after?: string | null } = {}) {
+  async list(
+    ctx: ServiceContext,
+    filter: { shareClassId?: string | null; chainId?: string | null } = {},
+    page: { first?: number | null; after?: string | null } = {},
+  ) {
     ctx.access.requireOps();
     const where: FilterQuery<Token> = {};
     const shareClassId = optional(filter.shareClassId, 'shareClassId');

@@ -50,7 +50,11 @@ const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() 
  * payload; facts fixed at placement (amount, currency, token count) from the order. Settlement
  * facts missing from the payload are taken from the order only while it has not moved since.
  */
-export function orderWebhookData(event: { eventId: string; occurredAt: Date; payload: Record<string, unknown> }, order: Order | null, test = false): WebhookData {
+export function orderWebhookData(
+  event: { eventId: string; occurredAt: Date; payload: Record<string, unknown> },
+  order: Order | null,
+  test = false,
+): WebhookData {
   const p = event.payload;
   const current = order !== null && order.eventSeq === p.sequence;
   const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order[k] : undefined);

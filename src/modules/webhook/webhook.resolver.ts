@@ -37,7 +37,11 @@ export class WebhookResolver {
   }
 
   @Mutation(() => Webhook, { description: 'Ops: enable or disable a webhook.' })
-  setWebhookStatus(@Arg('webhookId', () => String) webhookId: string, @Arg('status', () => WebhookStatus) status: WebhookStatus, @Ctx() ctx: GatewayContext): Promise<Webhook> {
+  setWebhookStatus(
+    @Arg('webhookId', () => String) webhookId: string,
+    @Arg('status', () => WebhookStatus) status: WebhookStatus,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Webhook> {
     return ctx.services.webhook.setStatus(ctx, webhookId, status);
   }
 

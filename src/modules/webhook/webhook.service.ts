@@ -45,7 +45,10 @@ export class WebhookService {
   }
 
   /** Registers one event type at one HTTPS endpoint; the secret is returned this once. */
-  async register(ctx: ServiceContext, input: { event_type?: unknown; endpoint_url?: unknown; distributorId?: unknown }): Promise<{ webhook: Webhook; secret: string }> {
+  async register(
+    ctx: ServiceContext,
+    input: { event_type?: unknown; endpoint_url?: unknown; distributorId?: unknown },
+  ): Promise<{ webhook: Webhook; secret: string }> {
     ctx.access.requireCaller();
     const eventType = this.eventType(input.event_type);
     const endpointUrl = required(input.endpoint_url, 'endpoint_url').trim();
@@ -108,9 +111,23 @@ export class WebhookService {
       createdAt: now,
     });
     await ctx.em.flush();
-    const claim = { id: String(delivery.id), attempt: 1, scheduleStep: 0, webhookId: webhook.id, eventId, eventType, distributorId: webhook.distributor.id, body: delivery.body, test: true };
+    const claim = {
+      id: String(delivery.id),
+      attempt: 1,
+      scheduleStep: 0,
+      webhookId: webhook.id,
+      eventId,
+      eventType,
+      distributorId: webhook.distributor.id,
+      body: delivery.body,
+      test: true,
+    };
     if (webhook.status !== WebhookStatus.active) {
-      await this.deps.recorder.record(claim, { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false }, { retry: false });
+      await this.deps.recorder.record(
+        claim,
+        { statusCode: null, latencyMs: 0, success: false, error: 'webhook is disabled', retryAfterMs: null, gone: false },
+        { retry: false },
+      );
       return { success: false, message: 'webhook is disabled' };
     }
     const outcome = await this.deps.sender.send(webhook, { eventId, body: delivery.body });
@@ -208,7 +225,13 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (!(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) && !isWalletRecoveryEvent(eventType) && !isDistributionEvent(eventType) && !isHoldingEvent(eventType)) throw eventTypeInvalid();
+    if (
+      !(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) &&
+      !isWalletRecoveryEvent(eventType) &&
+      !isDistributionEvent(eventType) &&
+      !isHoldingEvent(eventType)
+    )
+      throw eventTypeInvalid();
     return eventType;
   }
 

@@ -31,8 +31,13 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     return false;
   };
 
-  const run = (document: DocumentNode, operationName: string | null, isQuery: boolean, variableValues: Record<string, unknown> | undefined, contextValue: GatewayContext) =>
-    executeCompiled(schema, document, operationName, variableValues ?? {}, contextValue, isQuery && seenBefore(document, operationName));
+  const run = (
+    document: DocumentNode,
+    operationName: string | null,
+    isQuery: boolean,
+    variableValues: Record<string, unknown> | undefined,
+    contextValue: GatewayContext,
+  ) => executeCompiled(schema, document, operationName, variableValues ?? {}, contextValue, isQuery && seenBefore(document, operationName));
 
   return {
     onSchemaLoadOrUpdate(callback) {
@@ -41,7 +46,8 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     },
     async load() {
       return {
-        executor: (request) => run(request.document, request.operationName, request.operation.operation === 'query', request.request.variables, request.context as GatewayContext),
+        executor: (request) =>
+          run(request.document, request.operationName, request.operation.operation === 'query', request.request.variables, request.context as GatewayContext),
       };
     },
     async stop() {},

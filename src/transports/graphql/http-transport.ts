@@ -98,7 +98,8 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
   return {
     handlers: [
       express.json({ limit: deps.bodyLimit }),
-      (req, _res, next) => runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined, principal: 'anonymous' }, next),
+      (req, _res, next) =>
+        runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined, principal: 'anonymous' }, next),
       expressMiddleware(apollo, {
         context: async ({ req }) => {
           const scope = currentScope();

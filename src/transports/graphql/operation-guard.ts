@@ -17,7 +17,13 @@ export const operationGuardPlugin: ApolloServerPlugin = {
         if (!operation) {
           const named = request.operationName;
           const count = document?.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length ?? 0;
-          throw badRequest(named ? `Unknown operation named "${String(named).slice(0, 100)}".` : count > 1 ? 'Must provide operation name if query contains multiple operations.' : 'The document holds no operation.');
+          throw badRequest(
+            named
+              ? `Unknown operation named "${String(named).slice(0, 100)}".`
+              : count > 1
+                ? 'Must provide operation name if query contains multiple operations.'
+                : 'The document holds no operation.',
+          );
         }
         if (operation.operation === OperationTypeNode.SUBSCRIPTION) throw badRequest(`subscriptions are not served over HTTP: ${GRAPHQL_WS_HINT}`);
       },

@@ -61,7 +61,9 @@ function guardMutation(field: GraphQLField<unknown, GatewayContext>, role: OpsRo
       await log.record(ctx.em.fork(), { ...entry, outcome: 'ok' });
       return out;
     } catch (err) {
-      await log.record(ctx.em.fork(), { ...entry, outcome: 'error', errorCode: errorCodeOf(err) }).catch((e) => logger.error({ err: e }, 'audit log entry not written'));
+      await log
+        .record(ctx.em.fork(), { ...entry, outcome: 'error', errorCode: errorCodeOf(err) })
+        .catch((e) => logger.error({ err: e }, 'audit log entry not written'));
       throw err;
     }
   };

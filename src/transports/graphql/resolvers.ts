@@ -1,6 +1,11 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../../modules/auth/auth.resolver';
-import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from '../../modules/distributor/distributor.resolver';
+import {
+  DistributorHostResolver,
+  DistributorResolver,
+  DistributorWalletResolver,
+  ShareClassGrantResolver,
+} from '../../modules/distributor/distributor.resolver';
 import { DealingResolver } from '../../modules/dealing/dealing.resolver';
 import { FundResolver } from '../../modules/fund/fund.resolver';
 import { HealthResolver } from '../../modules/health/health.resolver';

@@ -241,7 +241,10 @@ export class SubscriptionResolver {
       )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
-  webhookDeliveryOutcome(@Root() m: DeliveryOutcomeMessage, @Arg('webhookId', () => String, { nullable: true }) _webhookId: string | null): WebhookDeliveryOutcome {
+  webhookDeliveryOutcome(
+    @Root() m: DeliveryOutcomeMessage,
+    @Arg('webhookId', () => String, { nullable: true }) _webhookId: string | null,
+  ): WebhookDeliveryOutcome {
     return { ...m, attemptedAt: new Date(m.attemptedAt), nextAttemptAt: m.nextAttemptAt === null ? null : new Date(m.nextAttemptAt) };
   }
 }

@@ -43,7 +43,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  */
 function mapEvents(source: AsyncIterable<unknown>, map: (event: unknown) => Promise<ExecutionResult>): AsyncGenerator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
-  const mapped = async (r: IteratorResult<unknown>): Promise<IteratorResult<ExecutionResult>> => (r.done ? { value: undefined, done: true } : { value: await map(r.value), done: false });
+  const mapped = async (r: IteratorResult<unknown>): Promise<IteratorResult<ExecutionResult>> =>
+    r.done ? { value: undefined, done: true } : { value: await map(r.value), done: false };
   const generator: AsyncGenerator<ExecutionResult> = {
     next: () => iterator.next().then(mapped),
     return: async () => (iterator.return ? mapped(await iterator.return()) : { value: undefined, done: true }),

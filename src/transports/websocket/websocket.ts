@@ -89,7 +89,10 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
 
   /** The principal of `authorization` now, admitted (an inactive distributor is refused), in a scope carrying the client's address (rate limits). */
   const authenticate = (authorization: string, clientAddress: string | undefined) =>
-    runInScope({ requestId: 'ws', clientAddress, principal: 'anonymous' }, async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal);
+    runInScope(
+      { requestId: 'ws', clientAddress, principal: 'anonymous' },
+      async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal,
+    );
 
   return useServer(
     {
@@ -100,7 +103,10 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       // `issueAccessToken` and the other counted attempts count against it (src/access/rate-limit.ts).
       // Its writes record the connection's principal (no header exists here to lie about it).
       execute: (args: ExecutionArgs) =>
-        runInScope({ requestId: 'ws', clientAddress: addresses.get(args.contextValue as object), ...wsActor((args.contextValue as GatewayContext).access.principal) }, () => execute(args)),
+        runInScope(
+          { requestId: 'ws', clientAddress: addresses.get(args.contextValue as object), ...wsActor((args.contextValue as GatewayContext).access.principal) },
+          () => execute(args),
+        ),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         if (!authorization) return false;
@@ -110,7 +116,10 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
           if (principal.kind === 'anonymous') return false;
           const opened = await deps.services.quotas.openSocket(principal, clientAddress);
           if ('refused' in opened) {
-            ctx.extra.socket.close(WS_CLOSE.rateLimited, `${SOCKET_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`);
+            ctx.extra.socket.close(
+              WS_CLOSE.rateLimited,
+              `${SOCKET_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`,
+            );
             return false;
           }
           const connection: Connection = { authorization, principal, clientAddress, release: opened.release, subscriptions: new Map() };
@@ -150,7 +159,12 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         const connection = connections.get(ctx);
         if (connection && getOperationAST(document, payload.operationName)?.operation === 'subscription') {
           const opened = await deps.services.quotas.openSubscription(connection.principal, connection.clientAddress);
-          if ('refused' in opened) return [new GraphQLError(`${SUBSCRIPTION_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`, { extensions: { code: 'RATE_LIMITED' } })];
+          if ('refused' in opened)
+            return [
+              new GraphQLError(`${SUBSCRIPTION_QUOTA_MESSAGE} ${opened.refused === 'principal' ? 'for this principal' : 'from this address'}`, {
+                extensions: { code: 'RATE_LIMITED' },
+              }),
+            ];
           connection.subscriptions.set(id, opened.release);
         }
         return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables };

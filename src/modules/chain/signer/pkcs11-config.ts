@@ -40,13 +40,15 @@ export function parsePkcs11Signer(at: string, raw: unknown, env: NodeJS.ProcessE
     return null;
   }
   if (v.pin !== undefined) problems.push(`${at}.pin is refused: name a variable (pinEnv) or a file (pinFile) holding the PIN`);
-  for (const key of Object.keys(v)) if (key !== 'pin' && !FIELDS.includes(key)) problems.push(`${at}.${key} is not a field of a PKCS#11 signer (${FIELDS.join(', ')})`);
+  for (const key of Object.keys(v))
+    if (key !== 'pin' && !FIELDS.includes(key)) problems.push(`${at}.${key} is not a field of a PKCS#11 signer (${FIELDS.join(', ')})`);
   const before = problems.length;
   if (typeof v.library !== 'string' || !isAbsolute(v.library)) problems.push(`${at}.library must be the absolute path of the HSM's PKCS#11 library`);
   else if (!existsSync(v.library)) problems.push(`${at}.library does not exist: "${v.library}"`);
   for (const field of ['tokenLabel', 'keyLabel']) {
     const label = v[field];
-    if (typeof label !== 'string' || label === '' || Buffer.byteLength(label) > (field === 'tokenLabel' ? 32 : 256)) problems.push(`${at}.${field} must be a non-empty label${field === 'tokenLabel' ? ' of at most 32 bytes' : ''}`);
+    if (typeof label !== 'string' || label === '' || Buffer.byteLength(label) > (field === 'tokenLabel' ? 32 : 256))
+      problems.push(`${at}.${field} must be a non-empty label${field === 'tokenLabel' ? ' of at most 32 bytes' : ''}`);
   }
   const pin = readPin(at, v, env, problems);
   if (problems.length > before || !pin) return null;

@@ -102,16 +102,21 @@ export class Pkcs11Token {
     const privates = this.session.find({ class: graphene.ObjectClass.PRIVATE_KEY, keyType: graphene.KeyType.EC, label });
     if (privates.length === 0) return null;
     const at = `the key labelled "${label}" in token "${this.config.tokenLabel}"`;
-    if (privates.length > 1) throw new Error(`${privates.length} private keys are labelled "${label}" in token "${this.config.tokenLabel}": the agent key must be one`);
+    if (privates.length > 1)
+      throw new Error(`${privates.length} private keys are labelled "${label}" in token "${this.config.tokenLabel}": the agent key must be one`);
     const privateKey = privates.items(0).toType<graphene.PrivateKey>();
     const guard = privateKey.getAttribute({ sensitive: null, extractable: null, sign: null });
-    if (guard.sensitive !== true || guard.extractable !== false) throw new Error(`${at} could leave the HSM (CKA_SENSITIVE ${guard.sensitive}, CKA_EXTRACTABLE ${guard.extractable}): an agent key must be sensitive and not extractable`);
+    if (guard.sensitive !== true || guard.extractable !== false)
+      throw new Error(
+        `${at} could leave the HSM (CKA_SENSITIVE ${guard.sensitive}, CKA_EXTRACTABLE ${guard.extractable}): an agent key must be sensitive and not extractable`,
+      );
     if (guard.sign !== true) throw new Error(`${at} may not sign (CKA_SIGN false)`);
     const publics = this.session.find({ class: graphene.ObjectClass.PUBLIC_KEY, keyType: graphene.KeyType.EC, label });
     if (publics.length !== 1) throw new Error(`${at} has ${publics.length} public keys of its label; its address is read from exactly one`);
     // CKA_EC_PARAMS and CKA_ECDSA_PARAMS are one attribute; graphene names it by the older name when reading.
     const pub = publics.items(0).getAttribute({ paramsECDSA: null, pointEC: null });
-    if (!pub.paramsECDSA || !Buffer.from(pub.paramsECDSA).equals(SECP256K1_EC_PARAMS)) throw new Error(`${at} is not on secp256k1 (CKA_EC_PARAMS ${pub.paramsECDSA?.toString('hex')})`);
+    if (!pub.paramsECDSA || !Buffer.from(pub.paramsECDSA).equals(SECP256K1_EC_PARAMS))
+      throw new Error(`${at} is not on secp256k1 (CKA_EC_PARAMS ${pub.paramsECDSA?.toString('hex')})`);
     return { privateKey, address: addressOfEcPoint(pub.pointEC!) };
   }
 
