@@ -7,7 +7,7 @@ import { AGENT_ROLE_ABI, IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modu
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import type { EntityRecord } from '../../src/persistence/read-record';
-import { aNav } from '../support/factories';
+import { aDealingDateNav } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually } from '../support/chain';
 import { aChainMarket, fourWhitelistedInvestors, behindTheGateway, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
@@ -46,7 +46,7 @@ describe('A batch reverted by one row that turned bad after its check', () => {
       orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const doomedOrders = orders.filter((o) => o.investor.id === doomed.id).map((o) => o.id);
     const dealingDate = orders[0].dealingDate!;
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, AGENT_ROLE_ABI, 'addAgent', [SECOND_AGENT.address]);
 
     // when the batch has passed its checks and is sent, and the wallet's identity is deleted in the same block, first

@@ -9,7 +9,7 @@ import { HoldingMovement } from '../../src/modules/holding/holding-movement.enti
 import { Order } from '../../src/modules/order/order.entity';
 import type { EntityRecord } from '../../src/persistence/read-record';
 import { serverUrl } from '../support/database';
-import { aNav } from '../support/factories';
+import { aDealingDateNav } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
@@ -63,7 +63,7 @@ onServer('A gateway SIGKILLed while settling a dealing date settles each order e
     for (let i = 0; i < ORDERS; i++)
       orders.push(await aOneStepOrder(gw, { ...m, investor: investors[i % 4] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const dealingDate = orders[0].dealingDate!;
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
     const token = await gw.opsToken();
     await gw.gateway.close(); // its sender stops and releases the key's lease: the child is the one writer
 

@@ -6,7 +6,7 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { HoldingMovement } from '../../src/modules/holding/holding-movement.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import type { EntityRecord } from '../../src/persistence/read-record';
-import { aNav, anInvestor } from '../support/factories';
+import { aDealingDateNav, anInvestor } from '../support/factories';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, randomWallet } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
@@ -61,7 +61,7 @@ describe('Settling a dealing date in batches on chain', () => {
     await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'setAddressFrozen', [frozenWallet, true]);
 
     // The date's NAV: 2.00 (orders were accepted at 1.25; they settle at the date's NAV).
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
 
     const preview = (await opsCall(gw, PREVIEW, { sc: m.shareClass.id, d: dealingDate })).data!.dealingSettlementPreview;
     expect(preview.nav).toBe('2');

@@ -18,7 +18,7 @@ import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { chainClients, eventually, randomWallet, workerChain, type ChainClients } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
-import { aNav, anInvestor } from '../support/factories';
+import { aDealingDateNav, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { aSoftHsmToken, anHsmAgentKey, hsmSigner, type SoftHsmToken } from '../support/softhsm';
@@ -90,7 +90,7 @@ describe('The agent key in an HSM (SoftHSM through PKCS#11)', () => {
     const orders: Awaited<ReturnType<typeof aOneStepOrder>>[] = [];
     for (const investor of investors) orders.push(await aOneStepOrder(gw, { ...m, investor }, { amount: '100', stage: 'accepted', chainId: CHAIN }));
     const dealingDate = orders[0].dealingDate!;
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
     const run = await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: dealingDate });
     expect(run.errors).toBeUndefined();
     expect(run.data!.settleDealingDate.failed).toEqual([]);

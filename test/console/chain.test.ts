@@ -6,7 +6,7 @@ import { screenshot } from '../support/browser';
 import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet } from '../support/chain.factories';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
-import { aNav, aShareClass } from '../support/factories';
+import { aDealingDateNav, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { asOps } from '../support/ops.factories';
@@ -141,7 +141,7 @@ describe('Ops console on chain (browser)', () => {
   it('settles a dealing date whose order fails its check on chain: the preview says why, and the order fails with that reason', async () => {
     const order = await aOneStepOrder(gw, m, { amount: '100', stage: 'accepted', chainId: CHAIN });
     const date = order.dealingDate!;
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${date}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', date);
     // After acceptance, the issuer's agent freezes the wallet directly on chain.
     const { rpcUrl } = await workerChain();
     const chain = chainClients(rpcUrl);

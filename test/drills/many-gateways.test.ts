@@ -10,7 +10,7 @@ import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-t
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { serverUrl } from '../support/database';
-import { aNav } from '../support/factories';
+import { aDealingDateNav } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
@@ -117,7 +117,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     expect(hook.status).toBe(200);
     const probe = await aOneStepOrder(gw, { ...m, investor: investors[0] }, { amount: '100', chainId: '31337' });
     const dealingDate = probe.dealingDate!;
-    await aNav(gw.em(), m.shareClass, '2', new Date(`${dealingDate}T21:59:00Z`));
+    await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
     const opsToken = await gw.opsToken();
     const { accessToken } = await aTokenPair(gw, m.distributor);
     await gw.gateway.close(); // its sender releases the key's lease: the children are its only candidates

@@ -77,6 +77,15 @@ export async function aShareClass(em: EntityManager, over: Partial<ShareClass> &
   });
 }
 
+/**
+ * The NAV struck for `dealingDate`: the last one published on that date (navOfDealingDate). Late in
+ * the date's evening, not before now: a market's own NAV of a minute ago must not come after it
+ * when the test runs after 21:59 on the dealing date.
+ */
+export async function aDealingDateNav(em: EntityManager, shareClass: ShareClass, close: string, dealingDate: string): Promise<Nav> {
+  return aNav(em, shareClass, close, new Date(Math.max(Date.parse(`${dealingDate}T21:59:00Z`), Date.now())));
+}
+
 export async function aNav(em: EntityManager, shareClass: ShareClass, close: string, publishedAt: Date): Promise<Nav> {
   return asFactory(async () => {
     const nav = em.create(Nav, {
