@@ -1,4 +1,5 @@
-import { DEMO_PROVIDER, seedDemo, seedDemoOrders } from '../../src/boot/seed';
+import { DEMO_PROVIDER, seedDemo } from '../../src/boot/seed';
+import { seedDemoOrders } from '../../src/boot/demo-orders';
 import { statusesOf } from '../../src/modules/order/order-states';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
