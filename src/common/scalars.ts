@@ -1,3 +1,4 @@
+import type Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { fitsDecimalColumns, isDecimalLiteral, decimalString, MAX_INTEGER_DIGITS } from './money';
 import { MAX_EPOCH_MS } from './validate';
@@ -41,7 +42,7 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
   description: 'An exact decimal number as a string, e.g. "1234.5678".',
   serialize(value) {
     if (typeof value === 'string' || typeof value === 'number') return decimalString(value);
-    if (value && typeof (value as { toFixed?: unknown }).toFixed === 'function') return decimalString(value as never);
+    if (value && typeof (value as { toFixed?: unknown }).toFixed === 'function') return decimalString(value as Decimal);
     throw new GraphQLError('Decimal cannot represent this value');
   },
   parseValue(value) {

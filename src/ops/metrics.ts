@@ -125,7 +125,7 @@ export class GatewayMetrics {
           next: () => inner.next(),
           return: async (value?: unknown) => {
             closed();
-            return inner.return ? inner.return(value) : { done: true, value: undefined as never };
+            return inner.return ? inner.return(value) : { done: true as const, value: undefined };
           },
           throw: async (err?: unknown) => {
             closed();

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { ReferenceKind, type EntityClass, type FilterQuery } from '@mikro-orm/core';
+import { ReferenceKind, type EntityClass, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager, QBFilterQuery } from '@mikro-orm/postgresql';
 import { rowRecord, type EntityRecord } from './read-record';
 
@@ -50,13 +50,13 @@ export class Loaders {
     if (meta.props.some((p) => p.kind === ReferenceKind.EMBEDDED)) {
       // A managed entity has every field a record of it has (for a concrete class the compiler
       // checks it; for a type parameter it cannot).
-      return (await this.em.find(entity, where, { orderBy } as never)) as unknown as EntityRecord<T>[];
+      return (await this.em.find(entity, where, { orderBy: orderBy as QueryOrderMap<T> })) as unknown as EntityRecord<T>[];
     }
     const rows = await this.em
       .createQueryBuilder(entity)
       .select('*')
       .where(where as QBFilterQuery<T>)
-      .orderBy(orderBy as never)
+      .orderBy(orderBy)
       .execute('all', false);
     return rows.map((row) => rowRecord(this.em, entity as abstract new (...args: never[]) => T, row as Record<string, unknown>));
   }

@@ -90,6 +90,10 @@ export async function paginate<T extends Keyed>(
   max = MAX_PAGE,
 ): Promise<{ items: T[]; nextCursor: string | null }> {
   const limit = pageSize(page.first, max, Math.min(DEFAULT_PAGE, max));
-  const rows = await em.find(entity, afterCursor(where, page.after), { orderBy: { createdAt: 'desc', id: 'desc' } as never, limit: limit + 1 });
+  const rows = await em.find(entity, afterCursor(where, page.after), {
+    // `as never`: MikroORM types `orderBy` by T's own keys, which a type parameter hides although `Keyed` has both.
+    orderBy: { createdAt: 'desc', id: 'desc' } as never,
+    limit: limit + 1,
+  });
   return pageOf(rows, limit);
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 
 /**
  * One SQL statement with bound parameters, straight through the ORM's knex (in the caller's
@@ -8,6 +8,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
-  const result: unknown = await knex.raw(sql, params as never[]);
+  const result: unknown = await knex.raw(sql, params as Knex.RawBinding[]);
   return (result as { rows: T[] }).rows;
 }

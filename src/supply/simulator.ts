@@ -32,6 +32,9 @@ interface Received {
   headers: IncomingMessage['headers'];
 }
 
+/** What a test asks the supplier to answer an order with (`POST /orders/:ref/outcome`). */
+type SimulatedOutcome = { status: string; note?: string; reason?: string; transferHash?: string };
+
 export class SupplySimulator {
   readonly providerId: string;
   readonly received: Received[] = [];
@@ -110,10 +113,7 @@ export class SupplySimulator {
   }
 
   /** Calls the gateway back with a signed outcome of an order it accepted. */
-  async sendOutcome(
-    orderReference: string,
-    outcome: { status: string; note?: string; reason?: string; transferHash?: string },
-  ): Promise<{ status: number; body: unknown }> {
+  async sendOutcome(orderReference: string, outcome: SimulatedOutcome): Promise<{ status: number; body: unknown }> {
     const clientOrderId = this.byReference.get(orderReference);
     if (!clientOrderId) throw new Error(`unknown order reference ${orderReference}`);
     if (!this.callbackUrl || !this.callbackSecret) throw new Error('callbackUrl and callbackSecret are not configured');
@@ -155,7 +155,7 @@ export class SupplySimulator {
     const outcome = /^\/orders\/([^/]+)\/outcome$/.exec(path);
     if (req.method === 'POST' && outcome) {
       try {
-        const sent = await this.sendOutcome(decodeURIComponent(outcome[1]), body as never);
+        const sent = await this.sendOutcome(decodeURIComponent(outcome[1]), body as SimulatedOutcome);
         return this.answer(res, 200, { delivered: sent.status, gateway: sent.body });
       } catch (err) {
         return this.answer(res, 400, { reason: (err as Error).message });

@@ -141,7 +141,9 @@ export class ApprovalService {
 
   async get(ctx: ServiceContext, id: unknown): Promise<ApprovalRequest> {
     ctx.access.requireOps();
-    const found = /^\d{1,18}$/.test(String(id ?? '')) ? await ctx.em.findOne(ApprovalRequest, { id: String(id) }) : null;
+    const found = /^\d{1,18}$/.test(typeof id === 'string' || typeof id === 'number' ? String(id) : '')
+      ? await ctx.em.findOne(ApprovalRequest, { id: String(id) })
+      : null;
     if (!found) throw notFound('approval request not found');
     return found;
   }

@@ -1,3 +1,4 @@
+import { payloadText } from '../../common/payload-text';
 import { shownId } from '../../common/ids';
 
 /**
@@ -35,7 +36,7 @@ export function walletRecoveryWebhookData(event: {
   payload: Record<string, unknown>;
 }): WalletRecoveryWebhookData {
   const p = event.payload;
-  const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  const str = payloadText;
   return {
     eventId: event.eventId,
     requestId: String(p.requestId),

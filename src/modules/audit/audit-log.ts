@@ -21,7 +21,7 @@ export function redacted(value: unknown): unknown {
 
 /** The code an error answers with (the one error table's, or a GraphQL error's own). */
 export function errorCodeOf(err: unknown): string {
-  if (err instanceof GraphQLError) return String(err.extensions.code ?? 'INTERNAL_SERVER_ERROR');
+  if (err instanceof GraphQLError) return typeof err.extensions.code === 'string' ? err.extensions.code : 'INTERNAL_SERVER_ERROR';
   return toDomainError(err).error.code;
 }
 

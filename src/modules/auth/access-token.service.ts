@@ -7,6 +7,7 @@ import type { Clock } from '../../common/clock';
 import { Distributor } from '../distributor/distributor.entity';
 import type { Principal } from '../../access/principal';
 import type { RateLimits } from '../../access/rate-limit';
+import type { DomainError } from '../../common/errors';
 import { required } from '../../common/validate';
 import type { JwtConfig } from '../../config';
 import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entity';
@@ -77,7 +78,7 @@ export class AccessTokenService {
     await this.limits.tokenAttempt(token);
     const now = this.clock.now();
     // The family revocation of a reuse must commit even though the request is refused.
-    const outcome = await em.transactional(async (tem) => {
+    const outcome = await em.transactional(async (tem): Promise<{ refused: DomainError } | { pair: TokenPair }> => {
       const row = await tem.findOne(RefreshToken, { tokenHash: sha256(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) return { refused: invalidRefreshToken() };
       const family = await tem.findOneOrFail(TokenFamily, { id: row.family.id }, { populate: ['credential'] });

@@ -68,7 +68,7 @@ export class ApiCredentialService {
   private async create(ctx: ServiceContext, distributor: Distributor): Promise<IssuedCredential> {
     const apiKey = `pk_${randomBytes(16).toString('hex')}`;
     const apiSecret = `sk_${randomBytes(32).toString('base64url')}`;
-    const credential = ctx.em.create(ApiCredential, { distributor, apiKey, secretHash: await hashSecret(apiSecret) } as never);
+    const credential = ctx.em.create(ApiCredential, { distributor, apiKey, secretHash: await hashSecret(apiSecret) });
     await ctx.em.flush();
     return { apiKey, apiSecret, distributorId: distributor.id, partnerId: shownId(distributor.id, 'distributor', 'O'), createdAt: credential.createdAt };
   }

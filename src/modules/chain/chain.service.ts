@@ -165,15 +165,13 @@ export class ChainService {
   }
 
   private async deploy(chainId: string, step: string, artifact: { abi: Abi; bytecode: Hex }, args: unknown[]): Promise<string> {
-    // `as never`: viem types the args by a const ABI; the T-REX artifacts' ABIs are JSON (`Abi`), so nothing to check them against.
-    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
+    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
     const tx = await this.execute({ chainId, purpose: 'deploy', to: null, data }, step);
     return tx.contractAddress!;
   }
 
   private async call(chainId: string, step: string, to: string, abi: Abi, functionName: string, args: unknown[]): Promise<void> {
-    // `as never`: a function named at run time of an `Abi` that is not const; viem can type only a literal name of a const ABI.
-    await this.execute({ chainId, purpose: 'deploy', to, data: encodeFunctionData({ abi, functionName, args } as never) }, step);
+    await this.execute({ chainId, purpose: 'deploy', to, data: encodeFunctionData({ abi, functionName, args }) }, step);
   }
 
   /**
@@ -213,7 +211,7 @@ export class ChainService {
     const identityAuthority = await this.deploy(chainId, 'ONCHAINID ImplementationAuthority', ONCHAINID.ImplementationAuthority, [identityImpl]);
     const claimIssuer = await this.deploy(chainId, 'ClaimIssuer', ONCHAINID.ClaimIssuer, [agent]);
     await this.call(chainId, 'ClaimIssuer.addKey', claimIssuer, CLAIM_ISSUER_ABI, 'addKey', [
-      keccak256(encodeAbiParameters([{ type: 'address' }], [agent as Hex])),
+      keccak256(encodeAbiParameters([{ type: 'address' }], [agent])),
       CLAIM_SIGNER_KEY,
       ECDSA_KEY_TYPE,
     ]);
@@ -271,9 +269,8 @@ export class ChainService {
    */
   async verifyToken(chainId: string, address: string, decimals: number): Promise<TokenOnChain> {
     const chain = this.writable(chainId);
-    // `as never`: as in `call`, viem types a read only by a literal function name of a const ABI.
     const read = <T>(to: string, abi: Abi, functionName: string, args: unknown[] = []) =>
-      chain.client.readContract({ address: to as Hex, abi, functionName, args } as never) as Promise<T>;
+      chain.client.readContract({ address: to as Hex, abi, functionName, args }) as Promise<T>;
     let ir: string;
     let onChainDecimals: number;
     try {

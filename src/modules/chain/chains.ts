@@ -34,9 +34,9 @@ export class ChainHandle {
       transport: transports.length === 1 ? transports[0] : fallback(transports),
       pollingInterval: 250,
       cacheTime: 0,
-    }) as PublicClient;
+    });
     const batched = config.rpcUrls.map((url) => http(url, { retryCount: 0, timeout: 30_000, batch: { batchSize: READS_PER_BATCH } }));
-    this.batchReads = createPublicClient({ chain: this.chain, transport: batched.length === 1 ? batched[0] : fallback(batched), cacheTime: 0 }) as PublicClient;
+    this.batchReads = createPublicClient({ chain: this.chain, transport: batched.length === 1 ? batched[0] : fallback(batched), cacheTime: 0 });
     this.signer = openSigner(config);
     this.account = this.signer ? agentAccount(this.signer) : null;
   }
@@ -80,6 +80,6 @@ export class Chains {
 
   /** Ends the signers' sessions (an HSM's): the gateway's close. */
   async close(): Promise<void> {
-    await Promise.all(this.all().map((h) => h.signer?.close()));
+    await Promise.all(this.all().map(async (h) => h.signer?.close()));
   }
 }

@@ -64,14 +64,14 @@ export async function spawnWatchedAnvil(args: string[], ownerPid = process.pid):
   const child = spawn('sh', ['-c', watch, anvilBinary(), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   const pid = await new Promise<number>((resolvePid, reject) => {
     let out = '';
-    child.stdout!.on('data', (c) => {
+    child.stdout.on('data', (c) => {
       out += c;
       if (out.includes('\n')) resolvePid(Number(out.trim()));
     });
     child.once('error', reject);
     child.once('exit', () => reject(new Error('the anvil watcher ended at once')));
   });
-  child.stdout!.destroy();
+  child.stdout.destroy();
   child.unref();
   const rpcUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;

@@ -29,7 +29,7 @@ export async function forkPoint(em: EntityManager, chain: ChainHandle, cursor: b
     if (now && now.hash.toLowerCase() === b.block_hash) return forked ? BigInt(b.block_number) : null;
     forked = true;
   }
-  return BigInt(kept[kept.length - 1]!.block_number) - 1n;
+  return BigInt(kept[kept.length - 1].block_number) - 1n;
 }
 
 /** Undoes, newest first, what the movements after `block` did to the register (their blocks left the chain). */

@@ -142,15 +142,15 @@ export class ChainFollower {
           toBlock: to,
           strict: true,
         })) as TransferLog[];
-        const ours = await this.ourHashes(em, chain.id, [...new Set(logs.map((l) => l.transactionHash!.toLowerCase()))]);
+        const ours = await this.ourHashes(em, chain.id, [...new Set(logs.map((l) => l.transactionHash.toLowerCase()))]);
         for (const log of logs) {
-          if (ours.has(log.transactionHash!.toLowerCase())) continue;
+          if (ours.has(log.transactionHash.toLowerCase())) continue;
           const token = tokens.find((t) => t.address === log.address.toLowerCase())!;
           await this.apply(em, chain.id, token, log);
           await rawRows(
             em,
             'insert into chain_followed_block (chain_id, block_number, block_hash) values (?, ?, ?) on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash',
-            [chain.id, String(log.blockNumber), log.blockHash!.toLowerCase()],
+            [chain.id, String(log.blockNumber), log.blockHash.toLowerCase()],
           );
         }
       }
@@ -220,9 +220,9 @@ export class ChainFollower {
       tokenAddress: token.address,
       shareClassId: token.shareClassId,
       blockNumber: String(log.blockNumber),
-      blockHash: log.blockHash!.toLowerCase(),
-      logIndex: log.logIndex!,
-      transactionHash: log.transactionHash!.toLowerCase(),
+      blockHash: log.blockHash.toLowerCase(),
+      logIndex: log.logIndex,
+      transactionHash: log.transactionHash.toLowerCase(),
       fromAddress,
       toAddress,
       tokens,

@@ -1,7 +1,7 @@
 import { chainAway } from './chain.errors';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { formatUnits, type Hex } from 'viem';
-import { conflict, notFound } from '../../common/errors';
+import { conflict } from '../../common/errors';
 import { DEFAULT_RECONCILIATION_INTERVAL_MS } from '../../config';
 import { logger } from '../../common/logger';
 import { shortMessage } from '../../common/redact';
@@ -86,9 +86,8 @@ export class Reconciliation {
       throw chainAway(token.chainId);
     });
     const units = (v: bigint) => formatUnits(v, token.decimals);
-    // `as never`: one reader for two functions named at run time; viem types a read only by a literal function name.
     const read = (functionName: string, args: unknown[]) =>
-      chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber } as never) as Promise<bigint>;
+      chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber }) as Promise<bigint>;
 
     const register = new Map(
       (

@@ -121,7 +121,7 @@ export class ChainSender {
       let fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
       let pending: number;
       try {
-        fees = (await chain.client.estimateFeesPerGas()) as typeof fees;
+        fees = await chain.client.estimateFeesPerGas();
         pending = await chain.client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       } catch (err) {
         const failure = readCallFailure(err);

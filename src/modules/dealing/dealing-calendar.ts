@@ -57,7 +57,7 @@ export function dealingDates(calendar: CalendarRules, placedAt: Date, frequency:
   const hit = memo?.get(key);
   if (hit && t >= hit.from && t < hit.dates.cutOffAt.getTime()) return { ...hit.dates, cutOffAt: new Date(hit.dates.cutOffAt) };
   const dates = computeDealingDates(calendar, placedAt, frequency, cutOffDays);
-  if (!memo) LAST_ANSWER.set(calendar, (memo = new Map()));
+  if (!memo) LAST_ANSWER.set(calendar, (memo = new Map<string, { from: number; dates: DealingDates }>()));
   memo.set(key, { from: t, dates: { ...dates, cutOffAt: new Date(dates.cutOffAt) } });
   return dates;
 }

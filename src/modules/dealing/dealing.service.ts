@@ -113,7 +113,7 @@ export class DealingService {
   async setCalendar(ctx: ServiceContext, shareClassId: unknown, input: DealingCalendarInput): Promise<DealingCalendar> {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, shareClassId);
-    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc } as never);
+    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc });
     applyCalendarInput(cal, input);
     this.changed(ctx, sc.id, { fields: Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] != null) });
     await ctx.em.flush();
@@ -124,7 +124,7 @@ export class DealingService {
   async addHolidays(ctx: ServiceContext, shareClassId: unknown, dates: string[]): Promise<DealingCalendar> {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, shareClassId);
-    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc } as never);
+    const cal = (await this.calendarOf(ctx, sc.id)) ?? ctx.em.create(DealingCalendar, { shareClass: sc });
     cal.holidays = holidayList([...cal.holidays, ...dates]);
     this.changed(ctx, sc.id, { added: dates });
     await ctx.em.flush();

@@ -1,3 +1,4 @@
+import { payloadText } from '../../common/payload-text';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { shownId } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
@@ -89,7 +90,7 @@ export function distributionWebhookData(event: {
   payload: Record<string, unknown>;
 }): DistributionWebhookData {
   const p = event.payload;
-  const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  const str = payloadText;
   return {
     eventId: event.eventId,
     distributionId: String(p.distributionId),
@@ -100,7 +101,7 @@ export function distributionWebhookData(event: {
     payDate: String(p.payDate),
     payment: String(p.payment),
     currency: String(p.currency),
-    investorId: p.investorId ? shownId(String(p.investorId), 'investor', 'R') : null,
+    investorId: p.investorId ? shownId(payloadText(p.investorId)!, 'investor', 'R') : null,
     amount: str(p.amount),
     tokens: str(p.tokens),
     transferHash: str(p.transferHash),

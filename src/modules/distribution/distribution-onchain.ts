@@ -3,7 +3,6 @@ import { encodeFunctionData, parseUnits, type Hex } from 'viem';
 import type { ChainService } from '../chain/chain.service';
 import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
 import type { Token } from '../token/token.entity';
 import type { DistributionEntitlement } from './distribution.entity';
 

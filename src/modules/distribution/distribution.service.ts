@@ -152,6 +152,7 @@ export class DistributionService implements MintOutcomes {
     const perToken = input.amountPerToken ?? null;
     if ((rate === null) === (perToken === null)) throw E.oneBasis();
     const perDay = rate !== null;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the input as given (GraphQL Decimal or REST JSON); a non-decimal text is refused just below
     const value = String(perDay ? rate : perToken);
     if (!isDecimalLiteral(value) || !new Dec(value).isPositive() || new Dec(value).isZero())
       throw E.notPositive(perDay ? 'ratePerTokenPerDay' : 'amountPerToken');
@@ -287,7 +288,7 @@ export class DistributionService implements MintOutcomes {
       { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!rows.length) return;
-    const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const d = await em.findOneOrFail(Distribution, { id: rows[0].distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const now = this.deps.clock.now();
     for (const r of rows) {
       await this.deps.ledger.chainMove(em, {
@@ -314,16 +315,16 @@ export class DistributionService implements MintOutcomes {
       { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!rows.length) return;
-    const d = await em.findOneOrFail(Distribution, { id: rows[0]!.distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const d = await em.findOneOrFail(Distribution, { id: rows[0].distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (rows.length > 1) {
       const token = await em.findOneOrFail(Token, { shareClass: d.shareClassId, isPrimary: true });
       return this.deps.onChain!.split(em, token, rows);
     }
     const now = this.deps.clock.now();
-    Object.assign(rows[0]!, { status: EntitlementStatus.failed, failureReason: reason, transferHash: hash });
+    Object.assign(rows[0], { status: EntitlementStatus.failed, failureReason: reason, transferHash: hash });
     // What a failed row would have been paid is owed still: it leaves the paid total.
-    d.paid = decimalString(new Dec(d.paid ?? 0).minus(rows[0]!.amount ?? 0));
-    d.tokens = decimalString(new Dec(d.tokens ?? 0).minus(rows[0]!.tokens ?? 0));
+    d.paid = decimalString(new Dec(d.paid ?? 0).minus(rows[0].amount ?? 0));
+    d.tokens = decimalString(new Dec(d.tokens ?? 0).minus(rows[0].tokens ?? 0));
     await em.flush();
     await this.finishIfDone(em, d, now);
   }

@@ -25,7 +25,7 @@ export class FundService {
       description: p.take('description', () => optional(input.description, 'description')?.trim()),
     }));
     const issuer = await this.issuers.get(ctx, fields.issuerId);
-    const fund = ctx.em.create(Fund, { id: await nextId(ctx.em, 'FN'), issuer, name: fields.name, description: fields.description } as never);
+    const fund = ctx.em.create(Fund, { id: await nextId(ctx.em, 'FN'), issuer, name: fields.name, description: fields.description });
     await ctx.em.flush();
     return fund;
   }

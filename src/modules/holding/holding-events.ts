@@ -1,3 +1,4 @@
+import { payloadText } from '../../common/payload-text';
 import { shownId } from '../../common/ids';
 import { decimalString } from '../../common/money';
 
@@ -48,7 +49,7 @@ export interface HoldingWebhookData {
 
 export function holdingWebhookData(event: { eventId: string; occurredAt: Date; distributorId: string; payload: Record<string, unknown> }): HoldingWebhookData {
   const p = event.payload;
-  const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  const str = payloadText;
   const cp = p.counterparty as HoldingCounterparty | null | undefined;
   return {
     eventId: event.eventId,

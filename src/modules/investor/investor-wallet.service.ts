@@ -58,7 +58,7 @@ export class InvestorWalletService {
       address,
       status: whitelisted ? WalletStatus.whitelisted : WalletStatus.pending,
       whitelistedAt: whitelisted ? this.clock.now() : undefined,
-    } as never);
+    });
     // A concurrent add on the same chain fails on the partial unique index: the same 409.
     await ctx.em.flush().catch((err) => {
       throw err instanceof UniqueConstraintViolationException ? walletAlreadyInUse(investor.id, chain) : err;

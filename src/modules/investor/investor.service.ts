@@ -49,7 +49,7 @@ export class InvestorService {
       email,
       countryCode,
       status: 'active',
-    } as never);
+    });
     await ctx.em.flush();
     return investor;
   }
@@ -81,7 +81,7 @@ export class InvestorService {
     if (distributorId) where.distributor = ctx.access.recordId(distributorId.trim(), 'distributor') ?? distributorId.trim();
     if (externalInvestorId) where.externalInvestorId = externalInvestorId;
     if (status) where.status = status;
-    if (email) (where as Record<string, unknown>)[raw((a: string) => `lower(${a}."email")`)] = email.trim().toLowerCase();
+    if (email) (where as Record<string, unknown>)[raw<Investor, string>((a: string) => `lower(${a}."email")`)] = email.trim().toLowerCase();
     return paginate(ctx.em, Investor, where, page);
   }
 
@@ -97,7 +97,7 @@ export class InvestorService {
       throw shareClassNotGrantedToDistributor(shareClassId, investor.distributor.id);
     }
     if (!(await ctx.em.count(InvestorGrant, { investor, shareClass: shareClassId }))) {
-      ctx.em.create(InvestorGrant, { investor, shareClass: shareClassId } as never);
+      ctx.em.create(InvestorGrant, { investor, shareClass: shareClassId });
       await ctx.em.flush();
     }
     return investor;
@@ -139,7 +139,7 @@ export class InvestorService {
       email,
       name: name.trim(),
       status: 'active',
-    } as never);
+    });
     await ctx.em.flush();
     return investor;
   }

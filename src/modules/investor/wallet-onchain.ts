@@ -68,7 +68,7 @@ export class WalletOnChain {
         abi: ONCHAINID.IdentityProxy.abi,
         bytecode: ONCHAINID.IdentityProxy.bytecode,
         args: [setup.identityAuthority, this.chain.writable(wallet.chainId).account!.address],
-      } as never),
+      }),
     });
   }
 

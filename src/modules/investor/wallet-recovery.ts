@@ -87,7 +87,7 @@ export class WalletRecovery {
     this.step(
       em,
       fresh,
-      first!,
+      first,
       encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }),
     );
     for (const t of rest) {

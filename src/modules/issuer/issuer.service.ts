@@ -16,7 +16,7 @@ export class IssuerService {
   async create(ctx: ServiceContext, input: IssuerFields): Promise<Issuer> {
     ctx.access.requireOps();
     const fields = readInput((p) => ({ name: p.take('name', () => required(input.name, 'name').trim()), ...identity(input, p) }));
-    const issuer = ctx.em.create(Issuer, { id: await nextId(ctx.em, 'IS'), ...fields } as never);
+    const issuer = ctx.em.create(Issuer, { id: await nextId(ctx.em, 'IS'), ...fields });
     await ctx.em.flush();
     return issuer;
   }

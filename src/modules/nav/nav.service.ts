@@ -94,7 +94,7 @@ export class NavService {
       currency: sc.currency,
       volume: input.volume != null ? nonNegativeDecimal(input.volume, 'volume', VOLUME_COLUMN) : '0',
       publishedAt,
-    } as never);
+    });
     appendEvent(ctx.em, {
       type: 'nav.published',
       aggregateType: 'share_class',

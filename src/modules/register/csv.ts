@@ -8,6 +8,7 @@ export function toCsv(header: readonly string[], rows: readonly (readonly unknow
 }
 
 function field(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the rows are the register's own scalars (text, numbers, decimals as strings, dates)
   const s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

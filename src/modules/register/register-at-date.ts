@@ -100,7 +100,7 @@ export class RegisterAtDateReader {
               functionName: 'balanceOf',
               args: [address],
               blockNumber: block.number,
-            } as never)) as bigint,
+            })) as bigint,
           )
         : new Dec(0);
     const holders: RegisterHolder[] = [];

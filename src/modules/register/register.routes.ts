@@ -19,13 +19,13 @@ export function registerRoutes(orm: MikroORM, services: Services): Router {
   const router = Router();
   router.get(REGISTER_CSV_PATH, (req, res) =>
     csvAnswer(req, res, orm, services, async (em) => {
-      const r = await services.register.read(em, String(req.query.shareClassId ?? ''), String(req.query.asOf ?? ''));
+      const r = await services.register.read(em, queryText(req, 'shareClassId'), queryText(req, 'asOf'));
       return { name: `register-${r.shareClassId}-${r.asOf}.csv`, body: registerCsv(r) };
     }),
   );
   router.get(STATEMENT_CSV_PATH, (req, res) =>
     csvAnswer(req, res, orm, services, async (em) => {
-      const [investorId, from, to] = [String(req.query.investorId ?? ''), String(req.query.from ?? ''), String(req.query.to ?? '')];
+      const [investorId, from, to] = [queryText(req, 'investorId'), queryText(req, 'from'), queryText(req, 'to')];
       return { name: `statement-${investorId}-${from}-${to}.csv`, body: await statementCsv(em, investorId, from, to) };
     }),
   );
@@ -61,4 +61,10 @@ async function csvAnswer(
     const { error } = toDomainError(err);
     res.status(ERROR_TABLE[error.code].http).type('text/plain').send(error.message);
   }
+}
+
+/** A query parameter as the text the service validates; absent is empty. */
+function queryText(req: Request, name: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a repeated parameter (an array) reads as its values joined by commas, which the service then refuses as malformed
+  return String(req.query[name] ?? '');
 }

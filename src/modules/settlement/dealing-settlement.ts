@@ -108,7 +108,7 @@ export class DealingDateSettlement {
         for (const chunk of await this.chunks(plan, rows)) transactions.push(await this.enqueue(em, plan, type, chunk));
       }
       await em.flush();
-      return { ...plan, transactions: transactions.map((t) => ({ ...t, id: String(t.id) }) as ChainTransaction), failed };
+      return { ...plan, transactions: transactions.map((t) => ({ ...t, id: String(t.id) })), failed };
     });
     this.chain.wake();
     return outcome;
@@ -224,7 +224,7 @@ export class DealingDateSettlement {
     if (!first) return [];
     const chain = this.chain.writable(plan.chainId);
     const sample = rows.slice(0, SAMPLE_ROWS);
-    let size = MAX_ROWS;
+    let size: number;
     try {
       const gas = await chain.client.estimateGas({
         account: chain.account!.address,

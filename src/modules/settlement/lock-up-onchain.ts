@@ -73,7 +73,7 @@ export class LockUpOnChain {
       orderIds,
     );
     if (!lots.length) return;
-    const shareClassId = lots[0]!.share_class_id;
+    const shareClassId = lots[0].share_class_id;
     const lockUp = await this.dealing.lockUpOf(em, await em.findOneOrFail(ShareClass, { id: shareClassId }));
     if (!lockUp) return;
     // Addresses as ops typed them or lower-cased: compared lower-cased.
@@ -166,7 +166,7 @@ export class LockUpOnChain {
       for (const r of releases.filter((x) => x.units === 0n))
         Object.assign(r.row, { status: LotFreezeStatus.released, releasedUnits: '0', error: 'nothing left frozen: a burn or a forced transfer released it' });
       if (!live.length) continue;
-      const { chainId, tokenAddress } = rows[0]!;
+      const { chainId, tokenAddress } = rows[0];
       const intent = this.intent(
         em,
         chainId,
@@ -187,7 +187,7 @@ export class LockUpOnChain {
    * oldest first.
    */
   private async stillFrozen(em: EntityManager, due: LotFreeze[]): Promise<Release[]> {
-    const { chainId, tokenAddress, wallet } = due[0]!;
+    const { chainId, tokenAddress, wallet } = due[0];
     const chain = this.chain.writable(chainId);
     let available = (await chain.client.readContract({
       address: tokenAddress as Hex,
@@ -227,7 +227,7 @@ export class LockUpOnChain {
         ? encodeFunctionData({
             abi: TOKEN_ABI,
             functionName: freeze ? 'freezePartialTokens' : 'unfreezePartialTokens',
-            args: [rows[0]!.wallet as Hex, rows[0]!.units],
+            args: [rows[0].wallet as Hex, rows[0].units],
           })
         : encodeFunctionData({
             abi: TOKEN_ABI,

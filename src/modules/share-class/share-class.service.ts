@@ -1,4 +1,4 @@
-import type { FilterQuery } from '@mikro-orm/core';
+import type { FilterQuery, RequiredEntityData } from '@mikro-orm/core';
 import type { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors';
 import type { ReadCache } from '../../persistence/read-cache';
@@ -121,7 +121,9 @@ export class ShareClassService {
     const { fundId, fields } = readInput((p) => ({ fundId: p.take('fundId', () => required(input.fundId, 'fundId')), fields: this.validated(input, true, p) }));
     const fund = await ctx.em.findOne(Fund, { id: fundId });
     if (!fund) throw fundNotFound(fundId);
-    const sc = ctx.em.create(ShareClass, { id: await nextId(ctx.em, 'SC'), fund, status: 'active', ...fields } as never);
+    // `validated(…, true)` refuses a create without its required fields; its return type cannot say so.
+    const data = { id: await nextId(ctx.em, 'SC'), fund, status: 'active', ...fields } as RequiredEntityData<ShareClass>;
+    const sc = ctx.em.create(ShareClass, data);
     this.changed(ctx, sc.id, 'share_class.created');
     await ctx.em.flush();
     return sc;
@@ -132,7 +134,7 @@ export class ShareClassService {
     ctx.access.requireOps();
     const sc = await this.getVisible(ctx, id);
     const fields = readInput((p) => this.validated(input, false, p));
-    ctx.em.assign(sc, fields as never);
+    ctx.em.assign(sc, fields);
     this.changed(ctx, sc.id, 'share_class.updated', { fields: Object.keys(fields) });
     await ctx.em.flush();
     return sc;

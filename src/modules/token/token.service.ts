@@ -100,7 +100,7 @@ export class TokenService {
       const hasPrimary = (await tem.count(Token, { shareClass: shareClassId, isPrimary: true })) > 0;
       const primary = isPrimary === true || !hasPrimary;
       if (primary) await tem.nativeUpdate(Token, { shareClass: shareClassId, isPrimary: true }, { isPrimary: false });
-      const token = tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: shareClassId, ...fields, isPrimary: primary } as never);
+      const token = tem.create(Token, { id: await nextId(tem, 'TK'), shareClass: shareClassId, ...fields, isPrimary: primary });
       this.changed(tem, token.id, shareClassId, 'token.created');
       await tem.flush();
       return token.id;

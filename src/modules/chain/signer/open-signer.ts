@@ -10,6 +10,6 @@ export function openSigner(config: ChainConfig): AgentSigner | null {
   try {
     return new Pkcs11Signer(config.pkcs11);
   } catch (err) {
-    throw new Error(`chain ${config.chainId}: ${(err as Error).message}`);
+    throw new Error(`chain ${config.chainId}: ${(err as Error).message}`, { cause: err });
   }
 }

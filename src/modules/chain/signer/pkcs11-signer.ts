@@ -54,7 +54,7 @@ export class Pkcs11Signer implements AgentSigner {
     try {
       rs = await this.ecdsa(hash);
     } catch (err) {
-      if (!SESSION_LOST.has(pkcs11Code(err))) throw new Error(`the HSM refused to sign with ${this.description}: ${pkcs11Code(err)}`);
+      if (!SESSION_LOST.has(pkcs11Code(err))) throw new Error(`the HSM refused to sign with ${this.description}: ${pkcs11Code(err)}`, { cause: err });
       this.reopen();
       rs = await this.ecdsa(hash);
     }
@@ -66,6 +66,7 @@ export class Pkcs11Signer implements AgentSigner {
       try {
         this.token.session.createSign('ECDSA', this.key).once(Buffer.from(hexToBytes(hash)), (err, signature) => (err ? reject(err) : resolve(signature)));
       } catch (err) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- graphene's own throw, passed on as is: signOnce reads its PKCS#11 code
         reject(err);
       }
     });

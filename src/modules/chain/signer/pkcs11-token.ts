@@ -83,7 +83,7 @@ export class Pkcs11Token {
         // Logged in already: PKCS#11 login is per application and token, and another session of this process did it.
         if (pkcs11Code(err) !== 'CKR_USER_ALREADY_LOGGED_IN') {
           session.close();
-          throw new Error(`logging in to the PKCS#11 token "${config.tokenLabel}" failed: ${pkcs11Code(err)}`);
+          throw new Error(`logging in to the PKCS#11 token "${config.tokenLabel}" failed: ${pkcs11Code(err)}`, { cause: err });
         }
       }
       return new Pkcs11Token(config, slot, session);
