@@ -269,7 +269,8 @@ describe('one trust boundary: every field and every route, as nobody and as anot
       for (const aliasForm of [false, true]) {
         const values = world.values(aliasForm);
         const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
-          encodeURIComponent(String((name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x')) as string | number)),
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+          encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))),
         );
         const query = `?shareClassId=${String(values.shareClassId)}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
         const res = await gw.api(r.method, `${path}${query}`, {
@@ -290,7 +291,8 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     for (const r of SURFACE_R) {
       const values = world.values(false);
       const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
-        encodeURIComponent(String((name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x')) as string | number)),
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+        encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))),
       );
       const query = `?shareClassId=${String(values.shareClassId)}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
       const res = await gw.api(r.method, `${path}${query}`, {
@@ -308,7 +310,8 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     for (const { r, surface } of [...SURFACE_R.map((r) => ({ r, surface: 'R' as const })), ...SURFACE_O.map((r) => ({ r, surface: 'O' as const }))]) {
       const values = world.values(surface === 'O');
       const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
-        encodeURIComponent(String((name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x')) as string | number)),
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+        encodeURIComponent(String(name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x'))),
       );
       for (const crossSite of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
         // A's own host and credentials: the victim's browser would send them

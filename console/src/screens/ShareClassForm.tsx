@@ -147,7 +147,8 @@ function valuesOf(sc: ShareClassFormQuery['shareClass']): Values {
     for (const [path] of fields) {
       const [head, leaf] = path.split('.');
       const v = leaf ? (record[head] as Record<string, unknown>)[leaf] : record[head];
-      values[path] = v == null ? '' : String(v as string | number);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a share class's form fields are numbers and texts
+      values[path] = v == null ? '' : String(v);
     }
   }
   return values;

@@ -114,7 +114,8 @@ export class ChainTransactionFinal {
   occurredAt: Date;
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? null : String(v as string | number));
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- event payload fields are JSON scalars
+const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
 interface OrderArgs {
   distributorId?: string | null;
