@@ -73,6 +73,7 @@ async function main() {
   const port = await gateway.listen(0, '127.0.0.1');
 
   let statements = 0;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be called back with .apply(this) below
   const query = Client.prototype.query;
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
     statements++;

@@ -120,7 +120,7 @@ export function markdownReport(report: RunReport, body: string): string {
     `Machine: ${machineLine(report.machine)}`,
     '',
     `Settings: ${Object.entries(report.settings)
-      .map(([k, v]) => `${k}=${v}`)
+      .map(([k, v]) => `${k}=${String(v)}`)
       .join(', ')}`,
     '',
     body,

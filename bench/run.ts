@@ -294,7 +294,7 @@ async function main() {
     warmup: `${opts.warmup}s and ${opts.warmupRequests} requests`,
     connections: opts.connections,
   };
-  let failed = false;
+  let failed: boolean;
 
   if (!opts.scale) {
     const { target, close } = await openTarget('bench');

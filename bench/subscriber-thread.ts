@@ -76,6 +76,7 @@ async function main() {
   }
   parentPort!.postMessage({ type: 'connected', connected: subscribed });
   const startElu = { value: performance.eventLoopUtilization() };
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a failure here ends the worker as an unhandled rejection, which fails the bench
   parentPort!.on('message', async (m: { type: string; ids?: string[]; committed?: [string, number][]; until?: number }) => {
     if (m.type === 'await') {
       await awaitAll(m.ids!, m.until!);
@@ -98,7 +99,7 @@ async function main() {
         if (list.length < subscribed) missing += subscribed - list.length;
         else duplicates += list.length - subscribed;
       }
-      await Promise.all(clients.map((c) => c.dispose()));
+      await Promise.all(clients.map(async (c) => c.dispose()));
       const buffer = Float64Array.from(latencies);
       parentPort!.postMessage({ type: 'finished', latencies: buffer, missing, duplicates, received, errors, elu, subscribers: subscribed }, [buffer.buffer]);
     }

@@ -139,7 +139,10 @@ async function main() {
     for (const p of producers) {
       p.on('message', (msg: { type: string; id?: string; at?: number; error?: string }) => {
         if (msg.type === 'moved') committed.push([msg.id!, msg.at!]);
-        else if (msg.type === 'failed') (failures++, (lastError = msg.error!));
+        else if (msg.type === 'failed') {
+          failures++;
+          lastError = msg.error!;
+        }
         if (msg.type === 'moved' || msg.type === 'failed') inFlight--;
       });
     }
@@ -184,7 +187,10 @@ async function main() {
     const gatewayCpu = gateways.map((g, i) => cpuMsOf(g.child.pid!) - cpuBefore.gateways[i]);
     const all = new Float64Array(results.reduce((a, r) => a + r.latencies.length, 0));
     let at = 0;
-    for (const r of results) (all.set(r.latencies, at), (at += r.latencies.length));
+    for (const r of results) {
+      all.set(r.latencies, at);
+      at += r.latencies.length;
+    }
     const subscribed = results.reduce((a, r) => a + r.subscribers, 0);
     const result = {
       subscribers: {

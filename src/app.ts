@@ -133,10 +133,7 @@ export interface GatewayDeps {
  */
 function httpServer(app: express.Express, tls: Config['tls']): Server {
   if (!tls) return createServer(app);
-  return createTlsServer(
-    { cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) },
-    app,
-  ) as unknown as Server;
+  return createTlsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) }, app);
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -229,7 +226,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     limits: deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS,
     bodyLimit: deps.config.bodyLimit,
     maxPayload: bodyLimitBytes(deps.config.bodyLimit),
-    clientAddress: (req) => proxyAddr(req, app.get('trust proxy fn')),
+    clientAddress: (req) => proxyAddr(req, app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1]),
     plugins: [ops.metrics.apolloPlugin()],
     websocketRecheckMs: deps.websocketRecheckMs,
   });

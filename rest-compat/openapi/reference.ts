@@ -28,7 +28,9 @@ export function apiReference(restPrefix: string, surfaceR: RestRoute[], surfaceO
   const docs = express.Router();
   docs.use('/assets', express.static(REDOC_DIR, { index: false, maxAge: '1d' }));
   docs.get('/', (req, res) => {
-    const surface = String(req.query.surface ?? 'r').toUpperCase() === 'O' ? 'O' : 'R';
+    // Express 5's simple query parser gives a string, or an array for a repeated key (never 'O').
+    const asked = req.query.surface;
+    const surface = typeof asked === 'string' && asked.toUpperCase() === 'O' ? 'O' : 'R';
     res.type('html').send(page(`${restPrefix}${OPENAPI_PATHS[surface]}`, surface));
   });
   return { documents, openapi, docs };

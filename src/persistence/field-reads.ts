@@ -26,7 +26,7 @@ export function Reads<T extends object, K extends FieldOf<T>>(type: abstract new
     _descriptor: TypedPropertyDescriptor<M>,
   ): void => {
     let fields = declared.get(type);
-    if (!fields) declared.set(type, (fields = new Map()));
+    if (!fields) declared.set(type, (fields = new Map<string, readonly string[]>()));
     fields.set(String(field), props);
   };
 }
@@ -59,7 +59,7 @@ export function selectionProjection<T extends object, K extends FieldOf<T>>(
 ): Projection<T, K> | null {
   const node = info.fieldNodes[0];
   let byType = cached.get(node);
-  if (!byType) cached.set(node, (byType = new Map()));
+  if (!byType) cached.set(node, (byType = new Map<Entity, Projection<never, never> | null>()));
   if (byType.has(type)) return byType.get(type) as Projection<T, K> | null;
   const made = project(em, type, selectedFields(info, path), always);
   byType.set(type, made);

@@ -7,7 +7,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
  * choices").
  */
 export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const knex = (em.getTransactionContext() as ReturnType<EntityManager['getKnex']> | undefined) ?? em.getKnex();
+  const knex = em.getTransactionContext<ReturnType<EntityManager['getKnex']>>() ?? em.getKnex();
   const result: unknown = await knex.raw(sql, params as Knex.RawBinding[]);
   return (result as { rows: T[] }).rows;
 }

@@ -55,12 +55,12 @@ const prototypes = new WeakMap<object, RecordPrototype>();
 
 function recordPrototype(type: abstract new (...args: never[]) => unknown): RecordPrototype {
   let proto = prototypes.get(type);
-  if (!proto) prototypes.set(type, (proto = { layer: Object.create(type.prototype) as object, seen: new Set() }));
+  if (!proto) prototypes.set(type, (proto = { layer: Object.create(type.prototype as object) as object, seen: new Set() }));
   return proto;
 }
 
 function shadow(type: abstract new (...args: never[]) => unknown, proto: RecordPrototype, key: string): void {
-  for (let p: object | null = type.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+  for (let p = type.prototype as object | null; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object | null) {
     const d = Object.getOwnPropertyDescriptor(p, key);
     if (!d) continue;
     if (d.get || d.set || !d.writable) Object.defineProperty(proto.layer, key, { value: undefined, writable: true, enumerable: false, configurable: true });
@@ -131,7 +131,7 @@ export function projection<T extends object, K extends keyof EntityRecord<T> & s
 ): Projection<T, K> {
   const wanted: string[] = [...new Set(props)].sort();
   let cache = projections.get(type);
-  if (!cache) projections.set(type, (cache = new Map()));
+  if (!cache) projections.set(type, (cache = new Map<string, Projection<never, never>>()));
   const key = wanted.join(',');
   const cached = cache.get(key);
   if (cached) return cached;

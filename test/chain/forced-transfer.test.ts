@@ -82,7 +82,7 @@ describe('Forced transfer on chain', () => {
     expect(Number(await balance(heir.id))).toBe(300);
     const heirLots = await gw.em().find(HoldingLot, { investor: heir.id });
     expect(heirLots.map((l) => [Number(l.remaining), l.settledAt.getTime()])).toEqual([[300, lotBefore.settledAt.getTime()]]);
-    const events = await gw.em().find(DomainEvent, { type: 'holding.changed', payload: { forcedTransfer: done.id } } as never);
+    const events = await gw.em().find(DomainEvent, { type: 'holding.changed', payload: { forcedTransfer: done.id } });
     expect(events).toHaveLength(2);
   });
 

@@ -178,7 +178,7 @@ describe('Ops console (browser)', () => {
     const delivery = received.find((r) => r.json.data.orderId === placed)!;
     expect(delivery.json.event_type).toBe('order.accepted');
     // The page follows the delivery live: its attempt appears under the order's deliveries.
-    await page.locator(`tr[data-event-id="${delivery.headers['webhook-id']}"]`).waitFor();
+    await page.locator(`tr[data-event-id="${String(delivery.headers['webhook-id'])}"]`).waitFor();
     await page.locator('tr.attempt').filter({ hasText: 'delivered · HTTP 200' }).first().waitFor();
     await screenshot(page, 'order-detail', { fullPage: true });
     await expectAccessible('order detail');

@@ -95,8 +95,8 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
   afterAll(async () => {
     stopWriters();
     if (failedOutput) for (const g of gateways) if (g) process.stderr.write(`\n--- gateway ${g.port} ---\n${g.output().slice(-4000)}\n`);
-    await Promise.all(listeners.map((l) => l.client.dispose()));
-    await Promise.all(gateways.map((g) => g && killed(g.child, 'SIGKILL')));
+    await Promise.all(listeners.map(async (l) => l.client.dispose()));
+    await Promise.all(gateways.map(async (g) => g && killed(g.child, 'SIGKILL')));
     await proxy?.close();
     await receiver.close();
     certs.cleanup();

@@ -25,7 +25,6 @@ const POLICY = `mutation($sc: ID!) { setDistributionPolicy(shareClassId: $sc, tr
 const PREVIEW = `query($i: DeclareDistributionInput!) { distributionPreview(input: $i) { gross timeZone holders { investorId tokenDays daysHeld gross } } }`;
 const DECLARE = `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id status gross } }`;
 const PAY = `mutation($id: ID!) { payDistribution(id: $id) { id status nav tokens paid residue } }`;
-const ENTITLEMENTS = `query($id: ID!) { distributionEntitlements(id: $id) { investorId tokenDays gross tokens amount status transferHash wallet } }`;
 const HISTORY = `query($i: ID!) { incomeHistory(investorId: $i) { distributionId payment tokens amount status transferHash } }`;
 
 describe('A month of income reinvested on chain', () => {
@@ -48,7 +47,7 @@ describe('A month of income reinvested on chain', () => {
       em
         .fork()
         .transactional((tem) =>
-          bookOpening(tem, { investorId: inv[n]!.id, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }),
+          bookOpening(tem, { investorId: inv[n].id, shareClassId: m.shareClass.id, quantity, settledAt: new Date(at), at: new Date(at) }),
         );
     await book('all', '1000', '2026-09-15T10:00:00Z');
     await book('leaves', '300', '2026-09-20T10:00:00Z');
@@ -61,7 +60,7 @@ describe('A month of income reinvested on chain', () => {
     // …and the same tokens on chain (minted by the issuer's agent behind the gateway: recorded, not followed)
     const held: Record<string, string> = { all: '1000', joins: '500', leaves: '0', redeems: '600', lastEvening: '100', afterClose: '100' };
     for (const n of names)
-      if (held[n] !== '0') await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [inv[n]!.wallet, parseUnits(held[n]!, DECIMALS)]);
+      if (held[n] !== '0') await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [inv[n].wallet, parseUnits(held[n], DECIMALS)]);
     await aNav(em, m.shareClass, NAV, new Date('2026-11-02T10:00:00Z'));
     expect((await opsCall(gw, POLICY, { sc: m.shareClass.id })).errors).toBeUndefined();
 
@@ -78,7 +77,7 @@ describe('A month of income reinvested on chain', () => {
     const byInvestor = new Map(preview.holders.map((h: any) => [h.investorId, h]));
     expect(preview.holders).toHaveLength(5);
     for (const [n, [days, held]] of Object.entries(expectedDays))
-      expect(byInvestor.get(inv[n]!.id)).toMatchObject({ tokenDays: days, daysHeld: held, gross: new Decimal(days).mul(RATE).toFixed() });
+      expect(byInvestor.get(inv[n].id)).toMatchObject({ tokenDays: days, daysHeld: held, gross: new Decimal(days).mul(RATE).toFixed() });
     const declared = await opsCall(gw, DECLARE, { i: input });
     expect(declared.errors).toBeUndefined();
     const id = declared.data!.declareDistribution.id;
@@ -101,10 +100,10 @@ describe('A month of income reinvested on chain', () => {
       },
       120_000,
     );
-    const expected = (n: string) => new Decimal(expectedDays[n]![0]).mul(RATE).div(NAV).toDecimalPlaces(DECIMALS, Decimal.ROUND_DOWN);
+    const expected = (n: string) => new Decimal(expectedDays[n][0]).mul(RATE).div(NAV).toDecimalPlaces(DECIMALS, Decimal.ROUND_DOWN);
     let totalTokens = new Decimal(0);
     for (const n of Object.keys(expectedDays)) {
-      const row = rows.find((r) => r.investorId === inv[n]!.id)!;
+      const row = rows.find((r) => r.investorId === inv[n].id)!;
       expect(new Decimal(row.tokens!).equals(expected(n))).toBe(true);
       totalTokens = totalTokens.plus(row.tokens!);
       // the chain equals the register, wallet by wallet
@@ -112,12 +111,12 @@ describe('A month of income reinvested on chain', () => {
         address: m.token.contractAddress as Hex,
         abi: TOKEN_ABI,
         functionName: 'balanceOf',
-        args: [inv[n]!.wallet as Hex],
+        args: [inv[n].wallet as Hex],
       })) as bigint;
-      const register = await em.fork().findOneOrFail(Holding, { investor: inv[n]!.id, shareClass: m.shareClass.id });
+      const register = await em.fork().findOneOrFail(Holding, { investor: inv[n].id, shareClass: m.shareClass.id });
       expect(onChain).toBe(parseUnits(new Decimal(register.balance).toFixed(), DECIMALS));
-      expect(new Decimal(register.balance).equals(new Decimal(held[n]!).plus(expected(n)))).toBe(true);
-      expect(row.transferHash).toBe(intents[0]!.hash ?? (await em.fork().findOneOrFail(ChainTransaction, { id: intents[0]!.id })).hash);
+      expect(new Decimal(register.balance).equals(new Decimal(held[n]).plus(expected(n)))).toBe(true);
+      expect(row.transferHash).toBe(intents[0].hash ?? (await em.fork().findOneOrFail(ChainTransaction, { id: intents[0].id })).hash);
     }
     // the residue is what rounding down kept back, reported on the distribution
     const done = (await opsCall(gw, PAY, { id })).data!.payDistribution;
@@ -139,12 +138,12 @@ describe('A month of income reinvested on chain', () => {
         .sort(),
     ).toEqual(
       Object.keys(expectedDays)
-        .map((n) => inv[n]!.id)
+        .map((n) => inv[n].id)
         .sort(),
     );
 
     // the income history of an investor
-    const history = (await opsCall(gw, HISTORY, { i: inv.joins!.id })).data!.incomeHistory;
+    const history = (await opsCall(gw, HISTORY, { i: inv.joins.id })).data!.incomeHistory;
     expect(history).toEqual([expect.objectContaining({ distributionId: id, payment: 'reinvest', status: 'paid', tokens: expected('joins').toFixed() })]);
   });
 });

@@ -120,7 +120,7 @@ describe('Transfers between holders and the register at a date', () => {
     const toCarol = await transfer(m, alice, carol.address, 10_000_000n);
 
     const bobLots = await gw.em().find(HoldingLot, { investor: bob.investor.id, shareClass: m.shareClass.id });
-    expect(bobLots.map((l) => [Number(l.quantity), l.source, l.settledAt.getTime()])).toEqual([[125.5, 'transfer', aliceLot!.settledAt.getTime()]]);
+    expect(bobLots.map((l) => [Number(l.quantity), l.source, l.settledAt.getTime()])).toEqual([[125.5, 'transfer', aliceLot.settledAt.getTime()]]);
     const position = await gw.gateway.services.ledger.position(gw.em(), bob.investor.id, sc, gw.clock.now());
     expect(position).toMatchObject({ balance: '125.5', unlocked: '125.5' });
 
@@ -177,7 +177,7 @@ describe('Transfers between holders and the register at a date', () => {
         functionName: 'balanceOf',
         args: [alice.address as Hex],
         blockNumber: BigInt(r1.blockNumber),
-      } as never),
+      }),
     ).toBe(800_000_000n);
 
     const r2 = (await opsCall(gw, REGISTER, { sc: m.shareClass.id, d: d2 })).data!.register;
@@ -190,7 +190,7 @@ describe('Transfers between holders and the register at a date', () => {
         functionName: 'balanceOf',
         args: [w.address],
         blockNumber: BigInt(r2.blockNumber),
-      } as never);
+      });
       expect(onChain).toBe(BigInt(Number(h.balance) * 1e6));
     }
     expect(r2.holders.map((h: any) => h.balance).sort()).toEqual(['100', '700']);

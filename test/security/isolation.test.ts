@@ -268,8 +268,11 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     for (const { r, surface } of routes) {
       for (const aliasForm of [false, true]) {
         const values = world.values(aliasForm);
-        const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))));
-        const query = `?shareClassId=${values.shareClassId}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
+        const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+          encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))),
+        );
+        const query = `?shareClassId=${String(values.shareClassId)}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
         const res = await gw.api(r.method, `${path}${query}`, {
           host: world.bHost,
           headers: surface === 'O' ? bearer : {},
@@ -287,8 +290,11 @@ describe('one trust boundary: every field and every route, as nobody and as anot
   it('every surface-R route, called on B’s host with X-Forwarded-Host naming A’s, answers as B (nothing of A)', async () => {
     for (const r of SURFACE_R) {
       const values = world.values(false);
-      const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))));
-      const query = `?shareClassId=${values.shareClassId}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
+      const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+        encodeURIComponent(String(name === 'id' ? world.ordersOfA[1] : (values[name] ?? 'x'))),
+      );
+      const query = `?shareClassId=${String(values.shareClassId)}&startDate=0&endDate=${Date.now()}&endpoint_url=${encodeURIComponent(String(values.endpoint_url))}`;
       const res = await gw.api(r.method, `${path}${query}`, {
         host: world.bHost,
         headers: { 'x-forwarded-host': world.aHost, forwarded: `host=${world.aHost}` },
@@ -303,7 +309,10 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     const bearer = { authorization: `Bearer ${world.bToken}` };
     for (const { r, surface } of [...SURFACE_R.map((r) => ({ r, surface: 'R' as const })), ...SURFACE_O.map((r) => ({ r, surface: 'O' as const }))]) {
       const values = world.values(surface === 'O');
-      const path = r.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x'))));
+      const path = r.path.replace(/:(\w+)/g, (_m, name: string) =>
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the placeholder values are texts and numbers
+        encodeURIComponent(String(name === 'id' ? world.ordersOfA[0] : (values[name] ?? 'x'))),
+      );
       for (const crossSite of <Array<Record<string, string>>>[{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
         // A's own host and credentials: the victim's browser would send them
         const res = await gw.api(r.method, path, {
@@ -337,7 +346,7 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     await asOps(gw, `mutation { rejectOneStepOrder(orderId: "${world.ordersOfA[1]}", reason: "walk") { status } }`, undefined, {
       authorization: `Bearer ${token}`,
     }).catch(() => undefined);
-    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${world.values(false).shareClassId}", close: "2.75"}) { close } }`, undefined, {
+    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${String(world.values(false).shareClassId)}", close: "2.75"}) { close } }`, undefined, {
       authorization: `Bearer ${token}`,
     }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -154,7 +154,7 @@ describe('sockets and subscriptions per principal and per address', () => {
     await gw.reset();
   });
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.dispose()));
+    await Promise.all(open.splice(0).map(async (c) => c.dispose()));
   });
   afterAll(() => gw.close());
 
@@ -251,7 +251,7 @@ describe('quotas shared by two gateways through Redis (REDIS_URL)', () => {
     };
   });
   afterAll(async () => {
-    await Promise.all(open.map((c) => c.dispose()));
+    await Promise.all(open.map(async (c) => c.dispose()));
     await second.close();
     await first.close();
   });

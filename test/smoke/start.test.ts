@@ -40,7 +40,7 @@ describe('npm start on the embedded database', () => {
     expect(first.output()).toMatch(/GraphQL http:\/\/127\.0\.0\.1:\d+\/graphql/);
     // its own chain, the demo's tokens deployed there at this first start
     expect(first.output()).toContain(`Chain    31337 http://127.0.0.1:`);
-    expect(first.output()).toMatch(/Chain    31337 http:\/\/127\.0\.0\.1:\d+   \(embedded anvil, state in .*anvil\)/);
+    expect(first.output()).toMatch(/Chain {4}31337 http:\/\/127\.0\.0\.1:\d+ {3}\(embedded anvil, state in .*anvil\)/);
     expect(first.output()).toMatch(/Bearer ops_\S+/);
     const health = await httpRequest(first.port, 'GET', '/api/v1/health');
     expect(health.body).toMatchObject({ isError: false, errorMsg: 'NA', data: { status: 'ok', env: 'development' } });
@@ -55,7 +55,7 @@ describe('npm start on the embedded database', () => {
     });
     expect(who.body).toEqual({ data: { opsTokenName: 'demo-console', me: { roles: ['admin'] } } });
     // and a second principal, approver only, so the demo can approve what the admin requests (four eyes)
-    const [, approverToken] = /Console http:\/\/127\.0\.0\.1:\d+\/console\/#token=(ops_\S+)   \(signs in as a second ops principal, role approver/.exec(
+    const [, approverToken] = /Console http:\/\/127\.0\.0\.1:\d+\/console\/#token=(ops_\S+) {3}\(signs in as a second ops principal, role approver/.exec(
       first.output(),
     )!;
     const approver = await httpRequest(first.port, 'POST', '/graphql', {

@@ -18,9 +18,9 @@ export class RpcProxy {
   ) {}
 
   static async start(targetUrl: string): Promise<RpcProxy> {
-    let proxy!: RpcProxy;
+    // The handler reads `proxy` only when a request arrives, by which time it is set.
     const server = createServer((req, res) => proxy.handle(req, res));
-    proxy = new RpcProxy(server, new URL(targetUrl));
+    const proxy = new RpcProxy(server, new URL(targetUrl));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     return proxy;
   }

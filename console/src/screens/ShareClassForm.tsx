@@ -126,7 +126,7 @@ const NEW: Values = {
  */
 type ShareClassFields = Omit<CreateShareClassInput, 'fundId' | 'status'>;
 function inputOf(values: Values): ShareClassFields {
-  const out: Record<string, Record<string, unknown> | unknown> = {};
+  const out: Record<string, unknown> = {};
   for (const { fields } of GROUPS) {
     for (const [path, , kind] of fields) {
       const raw = (values[path] ?? '').trim();
@@ -147,6 +147,7 @@ function valuesOf(sc: ShareClassFormQuery['shareClass']): Values {
     for (const [path] of fields) {
       const [head, leaf] = path.split('.');
       const v = leaf ? (record[head] as Record<string, unknown>)[leaf] : record[head];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a share class's form fields are numbers and texts
       values[path] = v == null ? '' : String(v);
     }
   }

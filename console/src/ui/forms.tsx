@@ -190,7 +190,7 @@ export function ActionForm({
   const me = useMe();
   if (operation && !may(me, operation)) return null;
   return (
-    <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={onSubmit} aria-label={name ?? label} noValidate>
+    <form ref={form} className={`action-form ${className ?? ''}`} onSubmit={(e) => void onSubmit(e)} aria-label={name ?? label} noValidate>
       <FormState.Provider value={{ refused, required }}>
         <div className="form-fields">{children}</div>
       </FormState.Provider>
@@ -274,7 +274,7 @@ export function ConfirmAction(props: {
         {props.label}
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} className="confirm">
-        <form onSubmit={confirm}>
+        <form onSubmit={(e) => void confirm(e)}>
           <h2 id={titleId}>{props.title}</h2>
           <div className="dialog-text">{props.description}</div>
           {props.fields && <div className="form-fields">{props.fields(true)}</div>}

@@ -8,7 +8,10 @@ export function Page({ title, actions, children }: { title: ReactNode; actions?:
   // a screen read again (a JSX title is a new object each render) keeps the focus where it is.
   useEffect(() => {
     const text = ref.current?.textContent ?? null;
-    if (text !== shown.current) ((shown.current = text), ref.current?.focus());
+    if (text !== shown.current) {
+      shown.current = text;
+      ref.current?.focus();
+    }
   });
   return (
     <section className="page">
@@ -84,14 +87,16 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   return (
     <button
       type="button"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setDone(true);
-        } catch {
-          setDone(false);
-        }
-      }}
+      onClick={() =>
+        void (async () => {
+          try {
+            await navigator.clipboard.writeText(text);
+            setDone(true);
+          } catch {
+            setDone(false);
+          }
+        })()
+      }
     >
       {done ? 'Copied' : label}
     </button>

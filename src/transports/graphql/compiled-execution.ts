@@ -62,7 +62,7 @@ export function compiledOperation(schema: GraphQLSchema, document: DocumentNode,
   let byDocument = compiledOperations.get(schema);
   if (!byDocument) compiledOperations.set(schema, (byDocument = new WeakMap()));
   let byName = byDocument.get(document);
-  if (!byName) byDocument.set(document, (byName = new Map()));
+  if (!byName) byDocument.set(document, (byName = new Map<string, CompiledQuery | null>()));
   const key = operationName ?? '';
   let query = byName.get(key);
   if (query === undefined) {

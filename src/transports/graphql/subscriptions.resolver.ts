@@ -114,6 +114,7 @@ export class ChainTransactionFinal {
   occurredAt: Date;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- event payload fields are JSON scalars
 const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
 
 interface OrderArgs {
@@ -141,7 +142,7 @@ export class SubscriptionResolver {
           if (a.flow && a.flow !== p.flow) return false;
           return true;
         },
-      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
+      )(undefined, args as OrderArgs, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   orderUpdated(
@@ -164,7 +165,7 @@ export class SubscriptionResolver {
       shareClassId: String(p.shareClassId),
       investorId: String(p.investorId),
       distributorId: String(p.distributorId),
-      by: String(p.by ?? ''),
+      by: String((p.by as string | null | undefined) ?? ''),
       note: str(p.note),
       transferHash: str(p.transferHash),
       failureReason: str(p.failureReason ?? p.reason),
@@ -192,7 +193,7 @@ export class SubscriptionResolver {
           // A fork per event: the subscription's context lives as long as the socket.
           return ctx.access.seesShareClass(ctx.em.fork(), shareClassId);
         },
-      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
+      )(undefined, args as { shareClassId?: string | null }, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   navPublished(@Root() e: RelayedEvent, @Arg('shareClassId', () => String, { nullable: true }) _shareClassId: string | null): NavPublication {
@@ -213,7 +214,7 @@ export class SubscriptionResolver {
       return withFilter(
         () => ctx.services.eventBus.iterator<RelayedEvent>([TOPICS.chain]),
         (e: RelayedEvent | undefined, a?: { chainId?: string | null }) => !!e && (!a?.chainId || a.chainId === e.payload.chainId),
-      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
+      )(undefined, args as { chainId?: string | null }, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   chainTransactionFinal(@Root() e: RelayedEvent, @Arg('chainId', () => String, { nullable: true }) _chainId: string | null): ChainTransactionFinal {
@@ -238,7 +239,7 @@ export class SubscriptionResolver {
         () => ctx.services.eventBus.iterator<DeliveryOutcomeMessage>([TOPICS.delivery]),
         (m: DeliveryOutcomeMessage | undefined, a?: { webhookId?: string | null }) =>
           !!m && ctx.access.sees(m.distributorId) && (!a?.webhookId || a.webhookId === m.webhookId),
-      )(undefined, args, ctx, undefined) as AsyncIterable<unknown>;
+      )(undefined, args as { webhookId?: string | null }, ctx, undefined) as AsyncIterable<unknown>;
     },
   })
   webhookDeliveryOutcome(

@@ -25,7 +25,7 @@ export function sharedSubscribe(): (args: ExecutionArgs) => Promise<AsyncGenerat
       const run = () => Promise.resolve(execute({ ...args, rootValue: event }));
       if (event === null || typeof event !== 'object') return run();
       let byKey = executions.get(event);
-      if (!byKey) executions.set(event, (byKey = new Map()));
+      if (!byKey) executions.set(event, (byKey = new Map<string, Promise<ExecutionResult>>()));
       let result = byKey.get(key);
       if (!result) byKey.set(key, (result = run()));
       return result;
