@@ -1,8 +1,8 @@
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit';
 import { DEFAULT_QUOTAS, type QuotaConfig } from '../access/quotas';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql-limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
-import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
+import { parseChains, type ChainsConfig } from './chains';
 import { appEnvOf, ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
 import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProxy } from './transport';
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';

@@ -1,8 +1,8 @@
-import { appEnvOf } from '../../config/environment';
-import { readSecretFile } from '../../config/secret-file';
+import { appEnvOf } from './environment';
+import { readSecretFile } from './secret-file';
 import type { Hex } from 'viem';
 import { Secret } from './secret';
-import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './signer/pkcs11-config';
+import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './pkcs11';
 
 /** An agent key held by this process (read from a variable or a file). */
 export class AgentKey extends Secret<Hex> {}
