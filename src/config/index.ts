@@ -96,7 +96,7 @@ export interface Config {
   /** How long an approved wallet recovery waits before it runs (RECOVERY_DELAY_SECONDS; default 0 in development and test, 24 hours elsewhere; at most 30 days). */
   recoveryDelaySeconds: number;
   /**
-   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
+   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/config/chains.ts).
    * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
    */
   chains: ChainsConfig | null;

@@ -13,12 +13,10 @@ import { distributorNotFound } from '../distributor/distributor.errors';
 import { ShareClassGrant } from '../distributor/distributor.entity';
 import { EndpointGuard, ForbiddenAddress } from './endpoint-guard';
 import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
-import { ORDER_EVENT_TYPES, statusOfEvent } from '../order/order-states';
-import { isWalletRecoveryEvent } from '../approval/wallet-recovery-events';
-import { isDistributionEvent } from '../distribution/distribution-events';
-import { isHoldingEvent } from '../holding/holding-events';
+import { statusOfEvent } from '../order/order-states';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
-import { webhookBody, type WebhookData } from './webhook-payload';
+import type { WebhookData } from './webhook-payload';
+import { isWebhookEventType, webhookBody } from './webhook-event-types';
 import { encryptSecret, newSecret } from './webhook-secret';
 
 export interface WebhookServiceDeps {
@@ -225,13 +223,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (
-      !(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) &&
-      !isWalletRecoveryEvent(eventType) &&
-      !isDistributionEvent(eventType) &&
-      !isHoldingEvent(eventType)
-    )
-      throw eventTypeInvalid();
+    if (!isWebhookEventType(eventType)) throw eventTypeInvalid();
     return eventType;
   }
 
