@@ -7,7 +7,7 @@
  * agent of the tokens, and to fund with gas. CHAINS names the same library, token, label and PIN
  * source (docs/agent-key.md).
  */
-import { parsePkcs11Signer } from '../src/modules/chain/signer/pkcs11-config';
+import { parsePkcs11Signer } from '../src/config/pkcs11';
 import { Pkcs11Token } from '../src/modules/chain/signer/pkcs11-token';
 
 const USAGE = 'usage: npm run hsm-key -- --library <path> --token <token label> --label <key label> (--pin-env <VAR> | --pin-file <path>) [--show]';

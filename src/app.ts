@@ -17,14 +17,15 @@ import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, typ
 import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
 import { EventRelay, listenForDeliveries } from './events/relay';
-import { DeliveryWorker } from './events/webhook-delivery';
-import { WebhookSender } from './events/webhook-sender';
+import { DeliveryWorker } from './modules/webhook/webhook-delivery';
+import { createDeliveries } from './modules/webhook/webhook-fanout';
+import { WebhookSender } from './modules/webhook/webhook-sender';
 import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
 import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
 import { DEFAULT_QUOTAS, Quotas, type QuotaConfig } from './access/quotas';
-import { DEFAULT_GRAPHQL_LIMITS } from './transports/graphql/limits';
+import { DEFAULT_GRAPHQL_LIMITS } from './config/graphql-limits';
 import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transport';
 import { gatewaySchema } from './transports/graphql/schema';
 import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
@@ -35,7 +36,7 @@ import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import type { SupplyProvidersConfig } from './supply/provider';
 import { operations } from './ops/operations';
 import { registerRoutes } from './modules/register/register.routes';
-import type { ChainsConfig } from './modules/chain/chain-config';
+import type { ChainsConfig } from './config/chains';
 import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
@@ -164,7 +165,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const clientUrl = deps.orm.config.get('clientUrl');
   // The embedded database's socket server does not carry LISTEN: there the relay polls.
   const listen = clientUrl ? { connectionString: clientUrl } : null;
-  const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, onDeliveries: () => worker.wake() });
+  const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, fanOut: createDeliveries, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
   const quotas = new Quotas({ ...DEFAULT_QUOTAS, ...deps.config.quotas }, rateLimits.redis, events.redisChannelPrefix);
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.

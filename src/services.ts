@@ -30,7 +30,7 @@ import { SupplyRegistry } from './supply/http-provider';
 import type { SupplyProvidersConfig } from './supply/provider';
 import type { EventBus } from './events/pubsub';
 import { IdempotencyService } from './modules/idempotency/idempotency.service';
-import { EventFeedService } from './events/event-feed';
+import { EventFeedService } from './transports/graphql/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 import type { ChainService } from './modules/chain/chain.service';
 import { SettlementOnChain } from './modules/settlement/settlement-onchain';

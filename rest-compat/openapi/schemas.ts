@@ -4,10 +4,7 @@
  * unknown fields). Fields the gateway adds beyond the description carry `x-additive: true`.
  */
 
-import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
-import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
-import { ORDER_EVENT_TYPES } from '../../src/modules/order/order-states';
-import { HOLDING_EVENTS } from '../../src/modules/holding/holding-events';
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -23,8 +20,8 @@ export const additive = (s: JsonSchema): JsonSchema => ({
   description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).`,
 });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
-/** A webhook event type: the transition table's events (order-states.ts), and a wallet recovery's steps (additive, src/modules/approval). */
-export const eventType: JsonSchema = { enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, ...DISTRIBUTION_EVENTS, ...HOLDING_EVENTS] };
+/** A webhook event type: every family's (src/modules/webhook/webhook-event-types.ts). */
+export const eventType: JsonSchema = { enum: [...WEBHOOK_EVENT_TYPES] };
 
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });

@@ -1,8 +1,8 @@
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from '../access/rate-limit';
 import { DEFAULT_QUOTAS, type QuotaConfig } from '../access/quotas';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from '../transports/graphql/limits';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphqlLimits } from './graphql-limits';
 import type { SupplyProvidersConfig } from '../supply/provider';
-import { parseChains, type ChainsConfig } from '../modules/chain/chain-config';
+import { parseChains, type ChainsConfig } from './chains';
 import { appEnvOf, ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
 import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProxy } from './transport';
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
@@ -96,7 +96,7 @@ export interface Config {
   /** How long an approved wallet recovery waits before it runs (RECOVERY_DELAY_SECONDS; default 0 in development and test, 24 hours elsewhere; at most 30 days). */
   recoveryDelaySeconds: number;
   /**
-   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/modules/chain/chain-config.ts).
+   * The chains the gateway speaks to (CHAINS, JSON by chain id; see src/config/chains.ts).
    * Null: none configured — in development and test the gateway then runs its own anvil (chain 31337).
    */
   chains: ChainsConfig | null;

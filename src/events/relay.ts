@@ -1,14 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../common/clock';
-import { Order } from '../modules/order/order.entity';
-import { Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
-import { orderWebhookData, webhookBody } from '../modules/webhook/webhook-payload';
 import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
-import { isWalletRecoveryEvent, walletRecoveryWebhookData } from '../modules/approval/wallet-recovery-events';
-import { distributionWebhookData, isDistributionEvent } from '../modules/distribution/distribution-events';
-import { holdingWebhookData, isHoldingEvent } from '../modules/holding/holding-events';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -22,6 +16,11 @@ export interface RelayOptions {
   batchSize?: number;
   /** Where to LISTEN (a PostgreSQL server); null polls only (the embedded database). */
   listen: { connectionString?: string; host?: string; port?: number; user?: string; database?: string } | null;
+  /**
+   * Creates the batch's webhook deliveries in the relay's transaction; returns how many. Given at
+   * wiring (the webhook module's fan-out): the events layer knows no module.
+   */
+  fanOut: (tem: EntityManager, events: RelayedEvent[], now: Date) => Promise<number>;
   /** Called when the relay created deliveries (wakes the local worker). */
   onDeliveries: () => void;
 }
@@ -39,8 +38,7 @@ interface EventRow {
 
 /**
  * The relay: reads committed events the log has not announced yet (`relayed_at is null`), in
- * position order, and in one transaction per batch creates their webhook deliveries (at most once
- * per webhook and event: a unique key), announces them to subscriptions and marks them relayed.
+ * position order, and in one transaction per batch has their webhook deliveries created (`fanOut`), announces them to subscriptions and marks them relayed.
  *
  * - Only committed rows are visible to it, so nothing is announced that did not commit.
  * - A row stays pending until the transaction that marks it commits; a crash before that leaves
@@ -113,7 +111,7 @@ export class EventRelay {
       );
       if (!rows.length) return;
       const events = rows.map(toRelayed);
-      created = await this.createDeliveries(tem, events);
+      created = await this.options.fanOut(tem, events, this.clock.now());
       await markRelayed(tem, events, this.clock.now());
       if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
       // Announced before the mark commits: at least once (a failed commit announces again later).
@@ -127,59 +125,6 @@ export class EventRelay {
     if (created) this.options.onDeliveries();
     return count;
   }
-
-  /** One delivery per active webhook of the order's distributor for the event's type. */
-  private async createDeliveries(tem: EntityManager, events: RelayedEvent[]): Promise<number> {
-    const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
-    if (!announcing.length) return 0;
-    const hooks = await tem.find(Webhook, {
-      status: WebhookStatus.active,
-      distributor: { $in: [...new Set(announcing.map((e) => e.distributorId!))] },
-      eventType: { $in: [...new Set(announcing.map((e) => webhookTypeOf(e)!))] },
-    });
-    if (!hooks.length) return 0;
-    const orderIds = [...new Set(announcing.filter((e) => e.type === 'order.transition').map((e) => e.aggregateId))];
-    const orders = new Map((orderIds.length ? await tem.find(Order, { id: { $in: orderIds } }) : []).map((o) => [o.id, o]));
-    const now = this.clock.now();
-    const values: unknown[] = [];
-    let n = 0;
-    for (const e of announcing) {
-      const eventType = webhookTypeOf(e)!;
-      const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
-      if (!targets.length) continue;
-      const occurredAt = new Date(e.occurredAt);
-      const facts = { eventId: e.eventId, occurredAt, distributorId: e.distributorId!, payload: e.payload };
-      const data =
-        e.type === 'order.transition'
-          ? orderWebhookData({ eventId: e.eventId, occurredAt, payload: e.payload }, orders.get(e.aggregateId) ?? null)
-          : isDistributionEvent(e.type)
-            ? distributionWebhookData(facts)
-            : isHoldingEvent(e.type)
-              ? holdingWebhookData(facts)
-              : walletRecoveryWebhookData(facts);
-      const body = webhookBody(eventType, data);
-      for (const h of targets) {
-        values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
-        n++;
-      }
-    }
-    if (!n) return 0;
-    const placeholders = Array.from({ length: n }, () => `(?, ?, ?, ?, ?, false, 'pending', 0, 0, ?, ?)`).join(', ');
-    const inserted = await tem.execute<{ id: string }[]>(
-      `insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
-       values ${placeholders} on conflict (webhook_id, event_id) do nothing returning id`,
-      values,
-    );
-    return inserted.length;
-  }
-}
-
-/** The webhook event type an event is delivered as (an order's transition names its own), or null for none. */
-function webhookTypeOf(e: RelayedEvent): string | null {
-  if (isHoldingEvent(e.type)) return e.type;
-  return (e.type === 'order.transition' || isWalletRecoveryEvent(e.type) || isDistributionEvent(e.type)) && typeof e.payload.webhookEvent === 'string'
-    ? e.payload.webhookEvent
-    : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseAbiItem, parseEther, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
-import { ANVIL_DEV_KEY, type ChainConfig } from '../../src/modules/chain/chain-config';
-import { Pkcs11Pin } from '../../src/modules/chain/signer/pkcs11-config';
+import { ANVIL_DEV_KEY, type ChainConfig } from '../../src/config/chains';
+import { Pkcs11Pin } from '../../src/config/pkcs11';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { serverUrl } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';

@@ -1,6 +1,6 @@
 import { parseAbiItem, zeroAddress, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
-import { ANVIL_DEV_KEY } from '../../src/modules/chain/chain-config';
+import { ANVIL_DEV_KEY } from '../../src/config/chains';
 import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';

@@ -11,7 +11,7 @@ import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-t
 import { Chains } from '../../src/modules/chain/chains';
 import { AGENT_ROLE_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { SECP256K1_N } from '../../src/modules/chain/signer/ecdsa';
-import { Pkcs11Pin } from '../../src/modules/chain/signer/pkcs11-config';
+import { Pkcs11Pin } from '../../src/config/pkcs11';
 import { Pkcs11Signer } from '../../src/modules/chain/signer/pkcs11-signer';
 import { Pkcs11Token } from '../../src/modules/chain/signer/pkcs11-token';
 import { Holding } from '../../src/modules/holding/holding.entity';

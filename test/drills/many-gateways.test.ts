@@ -4,7 +4,7 @@ import { parseAbiItem, zeroAddress, type Hex } from 'viem';
 import WebSocket from 'ws';
 import { Access } from '../../src/access/access';
 import { runInScope } from '../../src/common/request-scope';
-import { ANVIL_DEV_KEY } from '../../src/modules/chain/chain-config';
+import { ANVIL_DEV_KEY } from '../../src/config/chains';
 import { freePort } from '../../src/modules/chain/embedded-anvil';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { Holding } from '../../src/modules/holding/holding.entity';

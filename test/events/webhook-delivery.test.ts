@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { createGateway, type Gateway } from '../../src/app';
 import { ManualClock } from '../../src/common/clock';
 import { ormOptions } from '../../src/boot/orm';
-import { RETRY_SCHEDULE_MS } from '../../src/events/webhook-delivery';
+import { RETRY_SCHEDULE_MS } from '../../src/modules/webhook/webhook-delivery';
 import { aPendingOrder, aRolledBackTransition, moveOrder } from '../support/event.factories';
 import { aMarket, anInvestor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';

@@ -2,7 +2,8 @@ import { introspectionFromSchema, parse, specifiedRules, validate } from 'graphq
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOrdersPage } from '../../bench/graphql-page';
-import { DEFAULT_GRAPHQL_LIMITS, graphqlGuards } from '../../src/transports/graphql/limits';
+import { DEFAULT_GRAPHQL_LIMITS } from '../../src/config/graphql-limits';
+import { graphqlGuards } from '../../src/transports/graphql/limits';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';

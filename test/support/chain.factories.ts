@@ -2,7 +2,7 @@ import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investo
 import { Order } from '../../src/modules/order/order.entity';
 import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from './factories';
 import { createWalletClient, encodeFunctionData, http, type Abi, type Account, type Hex } from 'viem';
-import type { ChainConfig } from '../../src/modules/chain/chain-config';
+import type { ChainConfig } from '../../src/config/chains';
 import { startTestGateway, type TestGateway } from './gateway';
 import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createPublicClient, createTestClient, defineChain, http, type Hex } from 'viem';
-import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/modules/chain/chain-config';
+import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/config/chains';
 import { freePort, spawnWatchedAnvil } from '../../src/modules/chain/embedded-anvil';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 

@@ -1,7 +1,7 @@
 import { hexToBytes, keccak256, numberToHex, toHex, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress, sign } from 'viem/accounts';
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { AgentKey } from '../../src/modules/chain/chain-config';
+import { AgentKey } from '../../src/config/chains';
 import { agentAccount } from '../../src/modules/chain/signer/agent-signer';
 import { addressOfEcPoint, ethereumSignature, SECP256K1_N } from '../../src/modules/chain/signer/ecdsa';
 import { KeySigner } from '../../src/modules/chain/signer/key-signer';

@@ -4,7 +4,7 @@ import { Access } from '../../access/access';
 import { principalLabel } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import { runInScope } from '../../common/request-scope';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, required, requiredDecimal } from '../../common/validate';
 import { DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest, conflict, forbidden, notFound } from '../../common/errors';

@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { Clock } from '../../common/clock';
 import { toDomainError } from '../../common/errors';
 import { currentScope } from '../../common/request-scope';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { AuditLogEntry } from './audit-log.entity';
 
 /** Argument names whose values never reach the log (tokens, secrets, keys, signatures, passwords). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { recordId, shownId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { required } from '../../common/validate';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFoundNamed } from '../distributor/distributor.errors';

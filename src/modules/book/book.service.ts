@@ -1,5 +1,5 @@
 import type { Clock } from '../../common/clock';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { rawRows } from '../../persistence/raw-query';
 import { ShareClass } from '../share-class/share-class.entity';
 import type { DealingService } from '../dealing/dealing.service';

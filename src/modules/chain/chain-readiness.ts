@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConfigError, isDevelopmentEnv } from '../../config';
-import { hasAgentKey, type ChainsConfig } from './chain-config';
+import { hasAgentKey, type ChainsConfig } from '../../config/chains';
 
 /**
  * Fails closed: outside development and test, every chain that carries a token of an active share

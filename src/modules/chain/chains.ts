@@ -1,6 +1,6 @@
 import { createPublicClient, defineChain, fallback, http, type Chain, type PublicClient } from 'viem';
 import type { LocalAccount } from 'viem/accounts';
-import type { ChainConfig, ChainsConfig } from './chain-config';
+import type { ChainConfig, ChainsConfig } from '../../config/chains';
 import { agentAccount, type AgentSigner } from './signer/agent-signer';
 import { openSigner } from './signer/open-signer';
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { Dec } from '../../common/money';
 import type { ReadCache } from '../../persistence/read-cache';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { intInRange, optional } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -5,7 +5,7 @@ import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { Dec, decimalString, isDecimalLiteral } from '../../common/money';
 import { currentPrincipal } from '../../common/request-scope';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import type { DealingService } from '../dealing/dealing.service';
 import { dateIn } from '../dealing/dealing-calendar';
 import type { HoldingLedger } from '../holding/holding-ledger';

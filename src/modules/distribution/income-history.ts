@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { Investor } from '../investor/investor.entity';
 import { Distribution, DistributionEntitlement } from './distribution.entity';
 import type { IncomeEntryView } from './distribution.types';

@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm
 import { nextId } from '../../common/ids';
 import type { GrantMap } from '../../access/access';
 import { rawRows } from '../../persistence/raw-query';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { badRequest } from '../../common/errors';
 import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../persistence/read-cache';

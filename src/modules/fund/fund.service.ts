@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { nextId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { cleared, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import type { IssuerService } from '../issuer/issuer.service';

@@ -2,7 +2,7 @@ import type { Clock } from '../../common/clock';
 import { DECIMAL_COLUMN } from '../../common/money';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, shownId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { optionalEpochMs, required, requiredDecimal } from '../../common/validate';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { Investor } from '../investor/investor.entity';

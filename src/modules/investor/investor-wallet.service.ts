@@ -2,7 +2,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { badRequest, conflict } from '../../common/errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, required } from '../../common/validate';
 import type { InvestorService } from './investor.service';
 import { InvestorWallet, WalletStatus } from './investor.entity';

@@ -1,7 +1,7 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { badRequest } from '../../common/errors';
 import { nextId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { emailAddress, optional, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -1,5 +1,5 @@
 import { nextId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { cleared, containsPattern, countryCode, lei, optional, readInput, required, type Problems } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { Issuer } from './issuer.entity';

@@ -3,7 +3,7 @@ import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../persistence/read-cache';
 import { rawRows } from '../../persistence/raw-query';
 import { readRecord, rowRecord, type EntityRecord } from '../../persistence/read-record';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import type { ShareClassService } from '../share-class/share-class.service';

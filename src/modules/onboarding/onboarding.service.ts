@@ -1,6 +1,6 @@
 import { standingRefusal } from '../../access/access';
 import { DomainError } from '../../common/errors';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import type { SupplyRegistry } from '../../supply/http-provider';
 import { ApiCredential } from '../auth/api-credential.entity';
 import { invalidCredentials } from '../auth/auth.errors';

@@ -2,7 +2,18 @@ import type { Access } from '../../access/access';
 import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { optional } from '../../common/validate';
-import type { PlacementInput } from './one-step.service';
+
+/** What both one-step placements name: who, which share class, which wallet (one-step.service.ts). */
+export interface PlacementInput {
+  distributorId?: string | null;
+  /** `IN######` on surface R. */
+  investorId?: string | null;
+  /** `US######` on surface O. */
+  userId?: string | null;
+  shareClassId?: string | null;
+  chainId?: string | null;
+  walletAddress?: string | null;
+}
 
 const CHAIN_ID = /^\d{1,20}$/;
 const WALLET = /^0x[0-9a-fA-F]{40}$/;

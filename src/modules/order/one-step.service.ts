@@ -4,7 +4,7 @@ import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN } from '../../common/money';
 import type { Access } from '../../access/access';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optional } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import type { HoldingLedger } from '../holding/holding-ledger';
@@ -15,7 +15,7 @@ import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { orderInvestorShown, refuseForeignWallet } from '../investor/wallet-custody';
 import { assertMove } from './order-states';
-import { readDelivery, readIds } from './one-step.input';
+import { readDelivery, readIds, type PlacementInput } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { lockOneStepOrder } from './order-locks';
 import { priceAtNav, subscriptionFees } from './order.pricing';
@@ -24,17 +24,6 @@ import type { OrderRecord, OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
 import { pricingRefusal, refuse } from './placement-prerequisites';
 import { noLongerCancellable, noTokenOnChain, tokenCountExceedsHoldings, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
-
-export interface PlacementInput {
-  distributorId?: string | null;
-  /** `IN######` on surface R. */
-  investorId?: string | null;
-  /** `US######` on surface O. */
-  userId?: string | null;
-  shareClassId?: string | null;
-  chainId?: string | null;
-  walletAddress?: string | null;
-}
 
 export interface SubscriptionInput extends PlacementInput {
   amount?: string | null;

@@ -1,7 +1,7 @@
 import { badRequest } from '../../common/errors';
 import { rawRows } from '../../persistence/raw-query';
 import { readRecord, rowRecord, type EntityRecord, type Projected, type Projection } from '../../persistence/read-record';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { afterCursorSql, cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../persistence/pagination';

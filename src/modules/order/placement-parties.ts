@@ -1,5 +1,5 @@
 import { rawRows } from '../../persistence/raw-query';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import type { DeliveryMode } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { investorNotFound, investorNotTrading } from '../investor/investor.errors';

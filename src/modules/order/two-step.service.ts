@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
 import { logger } from '../../common/logger';
 import { DECIMAL_COLUMN } from '../../common/money';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { notNegative, optional, requiredDecimal } from '../../common/validate';
 import { SupplyUnavailableError } from '../../supply/provider';
 import type { SupplyRegistry } from '../../supply/http-provider';

@@ -4,7 +4,7 @@ import { parseUnits, type Abi, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { navOfDealingDate, priceDealingDate, type DealingPriced } from './dealing-pricing';
 import { Order, OrderFlow, OrderType } from '../order/order.entity';
 import { lockOneStepOrder } from '../order/order-locks';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict } from '../../common/errors';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { optional, required } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import { notInvestorsWallet, orderInvestorShown, walletCustody } from '../investor/wallet-custody';

@@ -5,7 +5,7 @@ import type { ReadCache } from '../../persistence/read-cache';
 import { readRecord } from '../../persistence/read-record';
 import { appendEvent } from '../../events/event-log';
 import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { currencyCode, optional, readInput, required, type Problems } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { Fund } from '../fund/fund.entity';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { nextId } from '../../common/ids';
 import { appendEvent } from '../../events/event-log';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, intInRange, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
 import { ShareClass } from '../share-class/share-class.entity';

@@ -1,9 +1,6 @@
-import type { DistributionWebhookData } from '../distribution/distribution-events';
 import { shownId } from '../../common/ids';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
-import type { WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
-import type { HoldingWebhookData } from '../holding/holding-events';
 
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are
@@ -85,9 +82,4 @@ export function orderWebhookData(
     occurredAt: event.occurredAt.getTime(),
     test,
   };
-}
-
-/** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
-export function webhookBody(eventType: string, data: WebhookData | WalletRecoveryWebhookData | DistributionWebhookData | HoldingWebhookData): string {
-  return JSON.stringify({ event_type: eventType, data });
 }

@@ -3,22 +3,20 @@ import { dealingDates, DEFAULT_CALENDAR } from '../dealing/dealing-calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { opaqueId } from '../../common/ids';
-import type { ServiceContext } from '../../common/service-context';
+import type { ServiceContext } from '../../access/service-context';
 import { optionalEpochMs, required } from '../../common/validate';
 import { DomainEvent } from '../../events/event.entity';
-import type { DeliveryRecorder } from '../../events/webhook-delivery';
-import type { WebhookSender } from '../../events/webhook-sender';
+import type { DeliveryRecorder } from './webhook-delivery';
+import type { WebhookSender } from './webhook-sender';
 import { Distributor } from '../distributor/distributor.entity';
 import { distributorNotFound } from '../distributor/distributor.errors';
 import { ShareClassGrant } from '../distributor/distributor.entity';
 import { EndpointGuard, ForbiddenAddress } from './endpoint-guard';
 import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
-import { ORDER_EVENT_TYPES, statusOfEvent } from '../order/order-states';
-import { isWalletRecoveryEvent } from '../approval/wallet-recovery-events';
-import { isDistributionEvent } from '../distribution/distribution-events';
-import { isHoldingEvent } from '../holding/holding-events';
+import { statusOfEvent } from '../order/order-states';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
-import { webhookBody, type WebhookData } from './webhook-payload';
+import type { WebhookData } from './webhook-payload';
+import { isWebhookEventType, webhookBody } from './webhook-event-types';
 import { encryptSecret, newSecret } from './webhook-secret';
 
 export interface WebhookServiceDeps {
@@ -225,13 +223,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (
-      !(ORDER_EVENT_TYPES as readonly string[]).includes(eventType) &&
-      !isWalletRecoveryEvent(eventType) &&
-      !isDistributionEvent(eventType) &&
-      !isHoldingEvent(eventType)
-    )
-      throw eventTypeInvalid();
+    if (!isWebhookEventType(eventType)) throw eventTypeInvalid();
     return eventType;
   }
 

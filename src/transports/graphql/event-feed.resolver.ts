@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { EpochMs } from '../../common/scalars';
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedItem, type FeedPage } from '../../events/event-feed';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedItem, type FeedPage } from './event-feed';
 
 @ObjectType('FeedEvent', { description: 'One webhook event of the feed, with the `data` its webhook carries.' })
 export class FeedEventType implements FeedItem {

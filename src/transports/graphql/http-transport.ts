@@ -15,7 +15,8 @@ import { compiledExecution } from './compiled-execution';
 import type { GatewayContext } from '../../access/graphql-context';
 import { errorFormatter } from './format-error';
 import { graphqlBodyErrors, inputHygienePlugin } from './input-guard';
-import { graphqlGuards, type GraphqlLimits } from './limits';
+import type { GraphqlLimits } from '../../config/graphql-limits';
+import { graphqlGuards } from './limits';
 import { operationGuardPlugin } from './operation-guard';
 
 /** Where GraphQL answers, over HTTP and graphql-ws alike. */

@@ -1,6 +1,6 @@
 import type { Address, Hex, Signature } from 'viem';
 import { privateKeyToAddress, sign } from 'viem/accounts';
-import type { AgentKey } from '../chain-config';
+import type { AgentKey } from '../../../config/chains';
 import type { AgentSigner } from './agent-signer';
 
 /** The agent key as bytes in this process (from a variable or a file): development, tests, and operators without an HSM. */

@@ -1,4 +1,4 @@
-import type { ChainConfig } from '../chain-config';
+import type { ChainConfig } from '../../../config/chains';
 import type { AgentSigner } from './agent-signer';
 import { KeySigner } from './key-signer';
 import { Pkcs11Signer } from './pkcs11-signer';

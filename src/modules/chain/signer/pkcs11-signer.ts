@@ -2,7 +2,7 @@ import type * as graphene from 'graphene-pk11';
 import { hexToBytes, type Address, type Hex, type Signature } from 'viem';
 import type { AgentSigner } from './agent-signer';
 import { ethereumSignature } from './ecdsa';
-import { describePkcs11Key, type Pkcs11SignerConfig } from './pkcs11-config';
+import { describePkcs11Key, type Pkcs11SignerConfig } from '../../../config/pkcs11';
 import { pkcs11Code, Pkcs11Token } from './pkcs11-token';
 
 /** Answers after which the session is opened again once (the HSM restarted, a network HSM dropped it, a fail-over). */

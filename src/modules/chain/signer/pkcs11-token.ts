@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as graphene from 'graphene-pk11';
 import type { Address } from 'viem';
 import { addressOfEcPoint } from './ecdsa';
-import type { Pkcs11SignerConfig } from './pkcs11-config';
+import type { Pkcs11SignerConfig } from '../../../config/pkcs11';
 
 /** secp256k1's curve (OID 1.3.132.0.10) as DER: the CKA_EC_PARAMS of an agent key. */
 export const SECP256K1_EC_PARAMS = Buffer.from('06052b8104000a', 'hex');

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest } from '../common/errors';
-import type { Clock } from '../common/clock';
-import type { Access } from '../access/access';
-import { pageSize } from '../persistence/pagination';
-import { Order } from '../modules/order/order.entity';
-import { orderWebhookData, type WebhookData } from '../modules/webhook/webhook-payload';
+import { badRequest } from '../../common/errors';
+import type { Clock } from '../../common/clock';
+import type { Access } from '../../access/access';
+import { pageSize } from '../../persistence/pagination';
+import { Order } from '../../modules/order/order.entity';
+import { orderWebhookData, type WebhookData } from '../../modules/webhook/webhook-payload';
 
 /** How long the feed serves an event (docs/api.md, "Event feed"). */
 export const FEED_RETENTION_DAYS = 30;

@@ -1,8 +1,8 @@
-import { appEnvOf } from '../../config/environment';
-import { readSecretFile } from '../../config/secret-file';
+import { appEnvOf } from './environment';
+import { readSecretFile } from './secret-file';
 import type { Hex } from 'viem';
 import { Secret } from './secret';
-import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './signer/pkcs11-config';
+import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './pkcs11';
 
 /** An agent key held by this process (read from a variable or a file). */
 export class AgentKey extends Secret<Hex> {}
@@ -17,7 +17,7 @@ export interface ChainConfig {
   confirmations: number;
   /** The agent key that signs every transaction of the gateway on this chain, held by this process; null: read only, or `pkcs11`. */
   agentKey: AgentKey | null;
-  /** The agent key in an HSM, reached through PKCS#11 (signer/pkcs11-config.ts); null: none. */
+  /** The agent key in an HSM, reached through PKCS#11 (pkcs11.ts); null: none. */
   pkcs11: Pkcs11SignerConfig | null;
   /** Block explorer base URL (`<explorerUrl>/tx/<hash>`), shown by the console; optional. */
   explorerUrl: string | null;
@@ -40,7 +40,7 @@ const DEFAULT_LEASE_SECONDS = 30;
  * `{"<chainId>": {"rpcUrls": ["https://…"], "confirmations": 12, "agentKeyEnv": "AGENT_KEY_1" | "agentKeyFile": "/run/secrets/agent",
  *   "explorerUrl": "https://etherscan.io", "replaceAfterMs": 60000, "leaseSeconds": 30}}`;
  * or, for a key in an HSM, `"signer": {"kind": "pkcs11", "library": …, "tokenLabel": …, "keyLabel": …, "pinEnv" | "pinFile": …}`
- * in place of agentKeyEnv / agentKeyFile (signer/pkcs11-config.ts).
+ * in place of agentKeyEnv / agentKeyFile (pkcs11.ts).
  * The key (or the HSM's PIN) is read from the named variable or file, never from CHAINS itself
  * (which is logged by careless shells and process lists). Every mistake is named; the key's value never is.
  */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Access } from '../access/access';
+import type { Access } from './access';
 
 /** What a service method needs from the request: its unit of work and what the caller may see and do. */
 export interface ServiceContext {

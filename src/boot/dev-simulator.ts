@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { Fund } from '../modules/fund/fund.entity';
-import { callbackPath } from './callback.routes';
-import type { SupplyProviderConfig } from './provider';
-import { SupplySimulator } from './simulator';
+import { callbackPath } from '../supply/callback.routes';
+import type { SupplyProviderConfig } from '../supply/provider';
+import { SupplySimulator } from '../supply/simulator';
 
 /**
  * `npm start` in development: the provider simulator on a free loopback port, knowing the funds

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { appEnvOf } from '../../../config/environment';
-import { readSecretFile } from '../../../config/secret-file';
-import { Secret } from '../secret';
+import { appEnvOf } from './environment';
+import { readSecretFile } from './secret-file';
+import { Secret } from './secret';
 
 /** The user PIN of a PKCS#11 token (read from a variable or a file, never from CHAINS). */
 export class Pkcs11Pin extends Secret {}

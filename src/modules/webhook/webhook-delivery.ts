@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Clock } from '../common/clock';
-import { WakeLoop } from './wake-loop';
-import { runInScope } from '../common/request-scope';
-import { DeliveryStatus, Webhook, WebhookStatus } from '../modules/webhook/webhook.entity';
-import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from './pubsub';
+import type { Clock } from '../../common/clock';
+import { WakeLoop } from '../../events/wake-loop';
+import { runInScope } from '../../common/request-scope';
+import { DeliveryStatus, Webhook, WebhookStatus } from './webhook.entity';
+import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from '../../events/pubsub';
 import type { AttemptOutcome, WebhookSender } from './webhook-sender';
 
 /**

@@ -1,11 +1,11 @@
 import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import type { Clock } from '../common/clock';
-import { logger } from '../common/logger';
-import { EndpointGuard, ForbiddenAddress, type ResolvedAddress } from '../modules/webhook/endpoint-guard';
-import type { Webhook } from '../modules/webhook/webhook.entity';
-import { decryptSecret, signatureHeader } from '../modules/webhook/webhook-secret';
+import type { Clock } from '../../common/clock';
+import { logger } from '../../common/logger';
+import { EndpointGuard, ForbiddenAddress, type ResolvedAddress } from './endpoint-guard';
+import type { Webhook } from './webhook.entity';
+import { decryptSecret, signatureHeader } from './webhook-secret';
 
 /** What one HTTP attempt came to. */
 export interface AttemptOutcome {

@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RelayedEvent } from '../../events/pubsub';
+import { Order } from '../order/order.entity';
+import { familyOf, webhookBody, webhookTypeOf } from './webhook-event-types';
+import { Webhook, WebhookStatus } from './webhook.entity';
+
+/**
+ * The relay's fan-out to webhooks (src/events/relay.ts, given it at wiring): in the relay's
+ * transaction, one delivery per active webhook of the event's distributor for the event's type,
+ * at most once per webhook and event (a unique key). Returns how many deliveries it created.
+ */
+export async function createDeliveries(tem: EntityManager, events: RelayedEvent[], now: Date): Promise<number> {
+  const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
+  if (!announcing.length) return 0;
+  const hooks = await tem.find(Webhook, {
+    status: WebhookStatus.active,
+    distributor: { $in: [...new Set(announcing.map((e) => e.distributorId!))] },
+    eventType: { $in: [...new Set(announcing.map((e) => webhookTypeOf(e)!))] },
+  });
+  if (!hooks.length) return 0;
+  const orderIds = [...new Set(announcing.filter((e) => familyOf(e.type)!.readsOrder).map((e) => e.aggregateId))];
+  const orders = new Map((orderIds.length ? await tem.find(Order, { id: { $in: orderIds } }) : []).map((o) => [o.id, o]));
+  const values: unknown[] = [];
+  let n = 0;
+  for (const e of announcing) {
+    const eventType = webhookTypeOf(e)!;
+    const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
+    if (!targets.length) continue;
+    const family = familyOf(e.type)!;
+    const logged = {
+      eventId: e.eventId,
+      type: e.type,
+      aggregateId: e.aggregateId,
+      distributorId: e.distributorId!,
+      occurredAt: new Date(e.occurredAt),
+      payload: e.payload,
+    };
+    const body = webhookBody(eventType, family.data(logged, family.readsOrder ? (orders.get(e.aggregateId) ?? null) : null));
+    for (const h of targets) {
+      values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
+      n++;
+    }
+  }
+  if (!n) return 0;
+  const placeholders = Array.from({ length: n }, () => `(?, ?, ?, ?, ?, false, 'pending', 0, 0, ?, ?)`).join(', ');
+  const inserted = await tem.execute<{ id: string }[]>(
+    `insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
+     values ${placeholders} on conflict (webhook_id, event_id) do nothing returning id`,
+    values,
+  );
+  return inserted.length;
+}
