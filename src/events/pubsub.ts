@@ -9,6 +9,8 @@ export const TOPICS = {
   delivery: 'gw.webhook.delivery',
   /** A chain transaction became final (confirmed, reverted, failed), with what it settled. */
   chain: 'gw.chain.transaction',
+  /** An approval request was made, decided, executed or failed (ops only). */
+  approval: 'gw.approval.changed',
   /** Changes of reference data (share classes, tokens, host mappings, grants) that caches drop. */
   reference: 'gw.reference.changed',
 } as const;
@@ -18,6 +20,7 @@ export function topicOf(event: { type: string; aggregateType: string }): string 
   if (event.type === 'order.transition') return TOPICS.order;
   if (event.type === 'nav.published') return TOPICS.nav;
   if (event.type === 'chain.transaction_final') return TOPICS.chain;
+  if (event.type === 'approval.changed') return TOPICS.approval;
   if (['share_class', 'token', 'distributor'].includes(event.aggregateType)) return TOPICS.reference;
   return null;
 }

@@ -453,6 +453,11 @@ export type AuditLogQueryVariables = Exact<{
 
 export type AuditLogQuery = { auditLog: Array<{ id: string, at: number, principal: string, actorNote: string | null, operation: string, arguments: Record<string, unknown>, outcome: string, errorCode: string | null }> };
 
+export type ApprovalChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApprovalChangesSubscription = { approvalChanged: { eventId: string, requestId: string, kind: ApprovalKind, status: ApprovalStatus } };
+
 export type BookQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1210,6 +1215,16 @@ export const AuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditLogQuery, AuditLogQueryVariables>;
+export const ApprovalChangesDocument = new TypedDocumentString(`
+    subscription ApprovalChanges {
+  approvalChanged {
+    eventId
+    requestId
+    kind
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovalChangesSubscription, ApprovalChangesSubscriptionVariables>;
 export const BookDocument = new TypedDocumentString(`
     query Book {
   book {

@@ -5,6 +5,7 @@ import { time } from '../ui/format';
 import { ConfirmAction, Field } from '../ui/forms';
 import { may, useMe } from '../ui/me';
 import { Page, Panel, RecordTable, Status } from '../ui/parts';
+import { useApprovalsLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
@@ -30,6 +31,8 @@ export function Approvals() {
   const all = useQuery(ApprovalRequestsDocument, { status: null }, 'all');
   const [notice, setNotice] = useState<string | null>(null);
   const reload = () => void Promise.all([inbox.reload(), all.reload()]);
+  // Another principal's request or decision shows at once, without a reload.
+  useApprovalsLive(reload);
   return (
     <Page title="Approvals">
       {notice && (

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { request } from '../api/client';
+import { request, subscribe } from '../api/client';
 import {
   ChainTransactionsDocument,
   DealingSettlementPreviewDocument,
   OrdersOutcomeDocument,
+  OrderUpdatesDocument,
   type ChainTxFragment,
   SettleDealingDateDocument,
   type OrdersOutcomeQuery,
@@ -15,6 +16,7 @@ import { ActionForm, ConfirmAction, Field } from '../ui/forms';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { ChainTxState } from './ChainTransaction';
+import { useChainLive } from '../ui/use-chain-live';
 
 type Outcome = SettleDealingDateMutation['settleDealingDate'];
 type OrderOutcome = OrdersOutcomeQuery['orders']['items'][number];
@@ -106,8 +108,9 @@ function Plan({ plan, currency }: { plan: SettlementPlanFragment; currency: stri
 }
 
 /**
- * The run's orders and its batch transactions, read again every second until each order is
- * settled or failed (a batch settles its orders at its confirmation depth).
+ * The run's orders and its batch transactions, read again as a batch becomes final or one of
+ * its orders moves, until each order is settled or failed (a batch settles its orders at its
+ * confirmation depth).
  */
 function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: string; outcome: Outcome; onFinal: () => void }) {
   const [orders, setOrders] = useState<OrderOutcome[] | null>(null);
@@ -117,23 +120,25 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
   useEffect(() => head.current?.focus(), []);
   const ids = new Set(outcome.rows.map((r) => r.orderId));
   const done = orders !== null && orders.every((o) => ['settled', 'failed'].includes(o.status));
+  const read = async () => {
+    const purposes = [...new Set(outcome.transactions.map((t) => t.purpose))];
+    const reads = Promise.all([
+      request(OrdersOutcomeDocument, { filter: { shareClassId, dealingDate: outcome.dealingDate, flow: 'one_step' }, page: { first: 1000 } }),
+      Promise.all(purposes.map((purpose) => request(ChainTransactionsDocument, { chainId: outcome.chainId, purpose, last: 100 }))),
+    ]);
+    const r = await reads.catch(() => null);
+    if (!r) return;
+    setOrders(r[0].orders.items.filter((x) => ids.has(x.id)));
+    const fresh = new Map(r[1].flatMap((t) => t.chainTransactions).map((t) => [t.id, t]));
+    setBatches(outcome.transactions.map((t) => fresh.get(t.id) ?? t));
+  };
+  const batchIds = new Set(outcome.transactions.map((t) => t.id));
+  useChainLive(read, (tx) => batchIds.has(tx.chainTransactionId), !done);
+  useEffect(() => (done ? undefined : subscribe(OrderUpdatesDocument, {}, (m) => ids.has(m.orderUpdated.orderId) && void read())), [done]);
   useEffect(() => {
-    const read = async () => {
-      const purposes = [...new Set(outcome.transactions.map((t) => t.purpose))];
-      const reads = Promise.all([
-        request(OrdersOutcomeDocument, { filter: { shareClassId, dealingDate: outcome.dealingDate, flow: 'one_step' }, page: { first: 1000 } }),
-        Promise.all(purposes.map((purpose) => request(ChainTransactionsDocument, { chainId: outcome.chainId, purpose, last: 100 }))),
-      ]);
-      const r = await reads.catch(() => null);
-      if (!r) return;
-      setOrders(r[0].orders.items.filter((x) => ids.has(x.id)));
-      const fresh = new Map(r[1].flatMap((t) => t.chainTransactions).map((t) => [t.id, t]));
-      setBatches(outcome.transactions.map((t) => fresh.get(t.id) ?? t));
-    };
     if (done) return void onFinal();
+    // What became final between the send and the subscription is read once here.
     void read();
-    const timer = setInterval(() => void read(), 1000);
-    return () => clearInterval(timer);
   }, [done]);
   const count = (s: string) => orders?.filter((o) => o.status === s).length ?? 0;
   return (

@@ -1,11 +1,12 @@
 import { txName } from '../ui/format';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { request } from '../api/client';
 import { ChainTransactionsDocument, CreateTokenDocument, DeployTokenDocument, type ChainTxFragment, type ShareClassDetailQuery } from '../generated/graphql';
 import { ActionForm, Field, Select } from '../ui/forms';
 import { Panel, RecordTable } from '../ui/parts';
 import { useChainChoice } from './ChainChoice';
 import { ChainTxState } from './ChainTransaction';
+import { useChainLive } from '../ui/use-chain-live';
 
 type Token = ShareClassDetailQuery['shareClass']['tokens'][number];
 
@@ -84,8 +85,8 @@ function useTokenFields(first: boolean, way: 'deploy' | 'register') {
 
 /**
  * Deployment is one synchronous call that sends a dozen transactions and waits for each; while
- * it runs, the page reads the chain's newest `deploy` transactions every second, so ops see
- * every step go from queued to confirmed (or the one that failed, and why).
+ * it runs, the page reads the chain's newest `deploy` transactions again as each becomes final, so
+ * ops see every step confirmed as it happens (or the one that failed, and why).
  */
 function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; first: boolean; onDone: () => void }) {
   const f = useTokenFields(first, 'deploy');
@@ -98,10 +99,7 @@ function DeployToken({ shareClassId, first, onDone }: { shareClassId: string; fi
     const r = await request(ChainTransactionsDocument, { chainId: w.chainId, purpose: 'deploy', last: 100 }).catch(() => null);
     if (r && watch.current === w) setTxs(r.chainTransactions.filter((t) => BigInt(t.id) > w.after).reverse());
   };
-  useEffect(() => {
-    const timer = setInterval(() => void read(), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  useChainLive(read, (tx) => tx.purpose.startsWith('deploy') && tx.chainId === watch.current?.chainId);
   return (
     <>
       <ActionForm

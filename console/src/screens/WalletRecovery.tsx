@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { request } from '../api/client';
 import { RequestWalletRecoveryDocument, type InvestorDetailQuery } from '../generated/graphql';
 import { may, useMe } from '../ui/me';
 import { ActionForm, Field } from '../ui/forms';
+import { useApprovalsLive, useChainLive } from '../ui/use-chain-live';
 
 type Wallet = InvestorDetailQuery['investor']['wallets'][number];
 
@@ -12,8 +13,9 @@ export const recoverable = (w: Wallet) => w.status !== 'removed' && !!w.onchainI
 /**
  * Recovering a lost wallet from the investor's page: each recoverable wallet's row has a button
  * that opens the form under the table (one at a time, so the row stays readable); once the gateway
- * took it, the new wallet is followed — the page reads the investor again every second — until
- * it is whitelisted or its chain step failed, since the recovery is three transactions on chain.
+ * took it, the new wallet is followed — the page reads the investor again as the request is decided
+ * and as each of the recovery's three chain transactions becomes final — until it is whitelisted or
+ * its chain step failed.
  */
 export function useWalletRecovery(investorId: string, wallets: Wallet[], reload: () => void) {
   const [lost, setLost] = useState<Wallet | null>(null);
@@ -23,11 +25,9 @@ export function useWalletRecovery(investorId: string, wallets: Wallet[], reload:
   const fresh =
     following && wallets.find((w) => w.chainId === following.chainId && w.address.toLowerCase() === following.address.toLowerCase() && w.status !== 'removed');
   const settled = !!fresh && (fresh.status === 'whitelisted' || !!fresh.chainError);
-  useEffect(() => {
-    if (!following || settled) return;
-    const timer = setInterval(reload, 1000);
-    return () => clearInterval(timer);
-  }, [following, settled]);
+  const follow = !!following && !settled;
+  useApprovalsLive(reload, (c) => c.kind === 'wallet_recovery', follow);
+  useChainLive(reload, (tx) => tx.purpose.startsWith('wallet.'), follow);
 
   const formId = `recover-${investorId}`;
   // Requesting a recovery is an operator's; the approval is another person's (Approvals).

@@ -110,6 +110,7 @@ export class ApprovalService {
         executeAfter: new Date(now.getTime() + delay * 1000),
       });
       await em.flush();
+      this.changed(em, request);
       if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_approved', await this.distributorOf(em, request));
       if (delay === 0) await this.execute({ ...ctx, em }, request);
       await em.flush();
@@ -127,6 +128,7 @@ export class ApprovalService {
         decidedAt: this.deps.clock.now(),
         decisionReason: why,
       });
+      this.changed(em, request);
       if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_rejected', await this.distributorOf(em, request));
       await em.flush();
       return request;
@@ -171,6 +173,7 @@ export class ApprovalService {
             due.status = ApprovalStatus.failed;
             due.failure = err instanceof Error ? err.message : String(err);
             due.executedAt = this.deps.clock.now();
+            this.changed(tem, due);
           }
           await tem.flush();
         });
@@ -191,6 +194,8 @@ export class ApprovalService {
       requestedAt: this.deps.clock.now(),
       status: ApprovalStatus.requested,
     });
+    await ctx.em.flush();
+    this.changed(ctx.em, request);
     await ctx.em.flush();
     return request;
   }
@@ -228,6 +233,7 @@ export class ApprovalService {
     }
     request.status = ApprovalStatus.executed;
     request.executedAt = this.deps.clock.now();
+    this.changed(ctx.em, request);
     await ctx.em.flush();
   }
 
@@ -256,6 +262,18 @@ export class ApprovalService {
         status: request.status,
         executeAfter: request.executeAfter?.getTime() ?? null,
       },
+    });
+  }
+
+  /** For the approvals inbox to follow live (approvalChanged); no distributor hears it, no webhook is sent. */
+  private changed(em: EntityManager, request: ApprovalRequest): void {
+    appendEvent(em, {
+      type: 'approval.changed',
+      aggregateType: 'approval_request',
+      aggregateId: String(request.id),
+      distributorId: null,
+      occurredAt: this.deps.clock.now(),
+      payload: { requestId: String(request.id), kind: request.kind, status: request.status },
     });
   }
 }

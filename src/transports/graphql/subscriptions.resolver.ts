@@ -1,9 +1,11 @@
 import { withFilter } from 'graphql-subscriptions';
+import { payloadText } from '../../common/payload-text';
 import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { recordId } from '../../common/ids';
 import type { GatewayContext } from '../../access/graphql-context';
 import { EpochMs } from '../../common/scalars';
 import { Order, OrderFlow } from '../../modules/order/order.entity';
+import { ApprovalKind, ApprovalStatus } from '../../modules/approval/approval-request.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from '../../events/pubsub';
 
 /*
@@ -114,8 +116,21 @@ export class ChainTransactionFinal {
   occurredAt: Date;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-base-to-string -- event payload fields are JSON scalars
-const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+@ObjectType({ description: 'An approval request was made, approved, rejected, executed or failed.' })
+export class ApprovalChange {
+  @Field(() => ID)
+  eventId: string;
+  @Field(() => ID)
+  requestId: string;
+  @Field(() => ApprovalKind)
+  kind: ApprovalKind;
+  @Field(() => ApprovalStatus)
+  status: ApprovalStatus;
+  @Field(() => EpochMs)
+  occurredAt: Date;
+}
+
+const str = payloadText;
 
 interface OrderArgs {
   distributorId?: string | null;
@@ -247,5 +262,23 @@ export class SubscriptionResolver {
     @Arg('webhookId', () => String, { nullable: true }) _webhookId: string | null,
   ): WebhookDeliveryOutcome {
     return { ...m, attemptedAt: new Date(m.attemptedAt), nextAttemptAt: m.nextAttemptAt === null ? null : new Date(m.nextAttemptAt) };
+  }
+
+  @Subscription(() => ApprovalChange, {
+    description: 'Approval requests as they are made and decided (ops only), for the approvals inbox.',
+    subscribe: ({ context }) => {
+      (context as GatewayContext).access.requireOps();
+      return (context as GatewayContext).services.eventBus.iterator<RelayedEvent>([TOPICS.approval]);
+    },
+  })
+  approvalChanged(@Root() e: RelayedEvent): ApprovalChange {
+    const p = e.payload;
+    return {
+      eventId: e.eventId,
+      requestId: String(p.requestId),
+      kind: p.kind as ApprovalKind,
+      status: p.status as ApprovalStatus,
+      occurredAt: new Date(e.occurredAt),
+    };
   }
 }

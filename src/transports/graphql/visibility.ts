@@ -76,6 +76,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   /** The caller itself. */
   Me: 'open',
   ChainTransactionFinal: 'ops',
+  ApprovalChange: 'ops',
 
   Distributor: { owner: (d) => d.id },
   DistributorHost: { owner: (h) => ref(h.distributor) },
