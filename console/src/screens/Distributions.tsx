@@ -12,6 +12,9 @@ import {
   type DistributionsQuery,
 } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
+
+/** Entitlements are shown unrounded: the rounding rule and its residue are the point (docs/income.md). */
+const exact = (v: string | null | undefined) => decimal(v, 30);
 import { ActionForm, Field, Select } from '../ui/forms';
 import { ErrorNote, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
 import { href } from '../ui/router';
@@ -126,13 +129,13 @@ function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
         <td>{d.amountPerToken ? `${d.amountPerToken} per token` : `${d.ratePerTokenPerDay ?? ''} per token per day`}</td>
         <td>{d.payment}</td>
         <td className="num">
-          {decimal(d.gross)} {d.currency}
+          {exact(d.gross)} {d.currency}
         </td>
         <td className="num">
-          {d.paid ? `${decimal(d.paid)} ${d.currency}` : '—'}
+          {d.paid ? `${exact(d.paid)} ${d.currency}` : '—'}
           {d.tokens && <div className="muted">{d.tokens} tokens</div>}
         </td>
-        <td className="num">{d.residue ? decimal(d.residue) : '—'}</td>
+        <td className="num">{d.residue ? exact(d.residue) : '—'}</td>
         <td>
           <Status value={d.status} />
           {d.paidAt && <div className="muted">{time(d.paidAt)}</div>}
@@ -190,10 +193,10 @@ function Entitlements({ id }: { id: string }) {
             <td>
               <Mono>{e.distributorId}</Mono>
             </td>
-            <td className="num">{decimal(e.tokenDays)}</td>
-            <td className="num">{decimal(e.gross)}</td>
+            <td className="num">{exact(e.tokenDays)}</td>
+            <td className="num">{exact(e.gross)}</td>
             <td className="num">
-              {e.amount ? decimal(e.amount) : '—'}
+              {e.amount ? exact(e.amount) : '—'}
               {e.tokens && <div className="muted">{e.tokens} tokens</div>}
             </td>
             <td>
@@ -240,7 +243,7 @@ function DeclarePanel({ shareClassId, onDeclared }: { shareClassId: string; onDe
       {preview && (
         <>
           <p>
-            {preview.holders.length} holders, {decimal(preview.gross)} {preview.currency} in total, paid as {preview.payment} on {preview.payDate}.
+            {preview.holders.length} holders, {exact(preview.gross)} {preview.currency} in total, paid as {preview.payment} on {preview.payDate}.
           </p>
           <table className="grid" aria-label="Preview">
             <thead>
@@ -264,8 +267,8 @@ function DeclarePanel({ shareClassId, onDeclared }: { shareClassId: string; onDe
                     <Mono>{h.investorId}</Mono>
                   </td>
                   <td className="num">{h.daysHeld}</td>
-                  <td className="num">{decimal(h.tokenDays)}</td>
-                  <td className="num">{decimal(h.gross)}</td>
+                  <td className="num">{exact(h.tokenDays)}</td>
+                  <td className="num">{exact(h.gross)}</td>
                 </tr>
               ))}
             </tbody>
