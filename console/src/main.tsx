@@ -7,6 +7,7 @@ import { Approvals, AuditLog } from './screens/Approvals';
 import { may, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
 import { BookScreen } from './screens/Book';
+import { Distributions } from './screens/Distributions';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
 import { InvestorDetail, InvestorList } from './screens/Investors';
 import { IssuerDetail, IssuerList } from './screens/Issuers';
@@ -24,6 +25,7 @@ const SECTIONS: [string, string][] = [
   ['orders', 'Blotter'],
   ['issuers', 'Issuers'],
   ['share-classes', 'Share classes'],
+  ['distributions', 'Distributions'],
   ['distributors', 'Distributors'],
   ['investors', 'Investors'],
   ['webhooks', 'Webhooks'],
@@ -42,6 +44,8 @@ function Screen({ route }: { route: string[] }) {
       if (id === 'new') return <NewShareClass fundId={sub} key={sub ?? ''} />;
       if (id && sub === 'edit') return <EditShareClass id={id} key={`${id}/edit`} />;
       return id ? <ShareClassDetail id={id} key={id} /> : <ShareClassList />;
+    case 'distributions':
+      return <Distributions shareClassId={id} />;
     case 'distributors':
       return id ? <DistributorDetail id={id} key={id} /> : <DistributorList />;
     case 'investors':

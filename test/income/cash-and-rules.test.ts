@@ -6,6 +6,7 @@ import { bearerOf } from '../support/auth.factories';
 import { Token } from '../../src/modules/token/token.entity';
 import { aDistributor, aGrant, aMarket, anInvestor, aNav, CHAIN } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { httpRequest } from '../support/http';
 
 const POLICY = `mutation($sc: ID!, $t: IncomeTreatment!, $p: IncomePayment) { setDistributionPolicy(shareClassId: $sc, treatment: $t, payment: $p) { treatment payment } }`;
 const DECLARE = `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id status gross amountPerToken periodFrom periodTo } }`;
@@ -87,6 +88,12 @@ describe('Income paid in cash, and the rules of a declaration', () => {
     expect(own.body.data.incomeHistory).toHaveLength(1);
     const foreign = await gw.graphql(HISTORY, { i: a.id }, { headers: await bearerOf(gw, other) });
     expect(foreign.body.errors?.[0]).toMatchObject({ message: 'Investor not found', extensions: { code: 'NOT_FOUND' } });
+    // the investor's statement lists the income in the period of its pay date, not outside it
+    const statement = (from: string, to: string) =>
+      httpRequest(gw.port, 'GET', `/ops/statement.csv?investorId=${a.id}&from=${from}&to=${to}`, { headers: { authorization: `Bearer ${opsToken}` } });
+    const opsToken = await gw.opsToken();
+    expect((await statement('2026-11-01', '2026-11-30')).text).toContain(`\r\nincome,2026-11-05,${m.shareClass.id},${declared.id},cash,paid,,,4.09,`);
+    expect((await statement('2026-11-06', '2026-11-30')).text).not.toContain('income,');
     // and a distributor may not declare
     const refused = await gw.graphql(DECLARE, { i: input }, { headers: await bearerOf(gw, m.distributor) });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');

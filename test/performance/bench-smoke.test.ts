@@ -69,6 +69,12 @@ onServer('bench scripts start and print their tables in --quick', () => {
     expectRan(r);
     expect(r.stdout).toMatch(/dealing/i);
   }, 600_000);
+
+  test('bench:distribution (a reinvest distribution on the embedded chain)', async () => {
+    const r = await runBench('distribution.js', ['--quick'], { APP_ENV: 'test' });
+    expectRan(r);
+    expect(r.stdout).toMatch(/gas per holder/);
+  }, 600_000);
 });
 
 test('bench:ws-floor (no gateway)', async () => {

@@ -133,6 +133,19 @@ export type DealingCalendarInput = {
   timeZone?: string | null | undefined;
 };
 
+/** A period (periodFrom..periodTo, days of the dealing zone, both included) or a recordDate; and exactly one of ratePerTokenPerDay and amountPerToken (the latter with a recordDate). */
+export type DeclareDistributionInput = {
+  /** Currency per token held at the close of the record date */
+  amountPerToken?: string | null | undefined;
+  payDate: string;
+  periodFrom?: string | null | undefined;
+  periodTo?: string | null | undefined;
+  /** Currency per token per day, on each daily closing balance */
+  ratePerTokenPerDay?: string | null | undefined;
+  recordDate?: string | null | undefined;
+  shareClassId: string;
+};
+
 /** `passthrough`: tokens to the investor's wallet; `hold`: to the distributor's wallet */
 export type DeliveryMode =
   | 'hold'
@@ -150,6 +163,11 @@ export type DeployTokenInput = {
   shareClassId: string;
   symbol: string;
 };
+
+export type DistributionStatus =
+  | 'declared'
+  | 'paid'
+  | 'paying';
 
 export type DistributorFilter = {
   /** Case-insensitive substring of the name */
@@ -184,6 +202,10 @@ export type GrantShareClassInput = {
 export type IncomePayment =
   | 'cash'
   | 'reinvest';
+
+export type IncomeTreatment =
+  | 'accumulating'
+  | 'distributing';
 
 export type InvestorFilter = {
   /** `DT######` (or `PT######`) */
@@ -530,6 +552,41 @@ export type ChainTransactionsFinalSubscriptionVariables = Exact<{ [key: string]:
 
 
 export type ChainTransactionsFinalSubscription = { chainTransactionFinal: { eventId: string, chainTransactionId: string, chainId: string, purpose: string, status: string, orderId: string | null, walletId: string | null } };
+
+export type DistributionsQueryVariables = Exact<{
+  shareClassId: string;
+}>;
+
+
+export type DistributionsQuery = { distributionPolicy: { treatment: IncomeTreatment, payment: IncomePayment | null }, distributions: Array<{ id: string, periodFrom: string, periodTo: string, payDate: string, ratePerTokenPerDay: string | null, amountPerToken: string | null, payment: IncomePayment, currency: string, status: DistributionStatus, gross: string, paid: string | null, residue: string | null, nav: string | null, tokens: string | null, declaredAt: number, declaredBy: string, paidAt: number | null }> };
+
+export type DistributionPreviewQueryVariables = Exact<{
+  input: DeclareDistributionInput;
+}>;
+
+
+export type DistributionPreviewQuery = { distributionPreview: { periodFrom: string, periodTo: string, payDate: string, payment: IncomePayment, currency: string, gross: string, holders: Array<{ investorId: string, distributorId: string, tokenDays: string, daysHeld: number, gross: string }> } };
+
+export type DeclareDistributionMutationVariables = Exact<{
+  input: DeclareDistributionInput;
+}>;
+
+
+export type DeclareDistributionMutation = { declareDistribution: { id: string, status: DistributionStatus } };
+
+export type PayDistributionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PayDistributionMutation = { payDistribution: { id: string, status: DistributionStatus } };
+
+export type DistributionEntitlementsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DistributionEntitlementsQuery = { distributionEntitlements: Array<{ investorId: string, distributorId: string, tokenDays: string, gross: string, amount: string | null, tokens: string | null, status: EntitlementStatus, transferHash: string | null, failureReason: string | null, paidAt: number | null }> };
 
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
@@ -885,6 +942,14 @@ export type RecordSupplyOutcomeMutationVariables = Exact<{
 
 
 export type RecordSupplyOutcomeMutation = { recordSupplyOutcome: { id: string, status: string } };
+
+export type RegisterAtDateQueryVariables = Exact<{
+  shareClassId: string;
+  asOf: string;
+}>;
+
+
+export type RegisterAtDateQuery = { register: { asOf: string, timeZone: string, chainId: string, tokenAddress: string, blockNumber: string | null, total: string, holders: Array<{ investorId: string, distributorId: string, balance: string, locked: string, chainBalance: string, wallets: Array<{ address: string, balance: string }> }> } };
 
 export type OpsTokenNameQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1459,6 +1524,84 @@ export const ChainTransactionsFinalDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChainTransactionsFinalSubscription, ChainTransactionsFinalSubscriptionVariables>;
+export const DistributionsDocument = new TypedDocumentString(`
+    query Distributions($shareClassId: ID!) {
+  distributionPolicy(shareClassId: $shareClassId) {
+    treatment
+    payment
+  }
+  distributions(shareClassId: $shareClassId) {
+    id
+    periodFrom
+    periodTo
+    payDate
+    ratePerTokenPerDay
+    amountPerToken
+    payment
+    currency
+    status
+    gross
+    paid
+    residue
+    nav
+    tokens
+    declaredAt
+    declaredBy
+    paidAt
+  }
+}
+    `) as unknown as TypedDocumentString<DistributionsQuery, DistributionsQueryVariables>;
+export const DistributionPreviewDocument = new TypedDocumentString(`
+    query DistributionPreview($input: DeclareDistributionInput!) {
+  distributionPreview(input: $input) {
+    periodFrom
+    periodTo
+    payDate
+    payment
+    currency
+    gross
+    holders {
+      investorId
+      distributorId
+      tokenDays
+      daysHeld
+      gross
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DistributionPreviewQuery, DistributionPreviewQueryVariables>;
+export const DeclareDistributionDocument = new TypedDocumentString(`
+    mutation DeclareDistribution($input: DeclareDistributionInput!) {
+  declareDistribution(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<DeclareDistributionMutation, DeclareDistributionMutationVariables>;
+export const PayDistributionDocument = new TypedDocumentString(`
+    mutation PayDistribution($id: ID!) {
+  payDistribution(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<PayDistributionMutation, PayDistributionMutationVariables>;
+export const DistributionEntitlementsDocument = new TypedDocumentString(`
+    query DistributionEntitlements($id: ID!) {
+  distributionEntitlements(id: $id) {
+    investorId
+    distributorId
+    tokenDays
+    gross
+    amount
+    tokens
+    status
+    transferHash
+    failureReason
+    paidAt
+  }
+}
+    `) as unknown as TypedDocumentString<DistributionEntitlementsQuery, DistributionEntitlementsQueryVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {
@@ -2248,6 +2391,29 @@ export const RecordSupplyOutcomeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RecordSupplyOutcomeMutation, RecordSupplyOutcomeMutationVariables>;
+export const RegisterAtDateDocument = new TypedDocumentString(`
+    query RegisterAtDate($shareClassId: ID!, $asOf: String!) {
+  register(shareClassId: $shareClassId, asOf: $asOf) {
+    asOf
+    timeZone
+    chainId
+    tokenAddress
+    blockNumber
+    total
+    holders {
+      investorId
+      distributorId
+      balance
+      locked
+      chainBalance
+      wallets {
+        address
+        balance
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RegisterAtDateQuery, RegisterAtDateQueryVariables>;
 export const OpsTokenNameDocument = new TypedDocumentString(`
     query OpsTokenName {
   opsTokenName

@@ -11,6 +11,7 @@ import { useQuery } from '../ui/use-query';
 import { DealingCalendarPanel } from './DealingCalendar';
 import { DealingSettlementPanel } from './DealingSettlement';
 import { ReconciliationPanel } from './Reconciliation';
+import { RegisterAtDatePanel } from './RegisterAtDate';
 import { TokensPanel } from './Tokens';
 import { ShareClassChecklist } from './Onboarding';
 
@@ -178,6 +179,7 @@ export function ShareClassDetail({ id }: { id: string }) {
       <TokensPanel shareClassId={s.id} tokens={s.tokens} onChange={changed} />
       <DealingSettlementPanel shareClassId={s.id} currency={s.currency} onSettled={changed} />
       <ReconciliationPanel shareClassId={s.id} />
+      <RegisterAtDatePanel shareClassId={s.id} />
       <Panel title="Distributors granted">
         {s.grants.length ? (
           <ul className="plain">

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { badRequest, notFound } from '../../common/errors';
 import { decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
+import { incomeInPeriod } from '../distribution/income-in-period';
 import { toCsv } from './csv';
 import type { RegisterAtDate } from './register-at-date';
 
@@ -30,8 +31,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * An investor's statement over the days `from`..`to` (UTC, both included) as CSV: its holdings at
- * the period's end, every holding movement and every order placed in the period. Income has no
- * section yet: the distribution module (issue 31 item 1) adds its rows at INCOME_HOOK.
+ * the period's end, every holding movement, every order placed in the period and its income: each
+ * distribution payable in the period (section `income`, `at` the pay date; docs/register.md).
  */
 export async function statementCsv(em: EntityManager, investorId: string, from: string, to: string): Promise<string> {
   if (!DATE.test(from) || !DATE.test(to) || !DateTime.fromISO(from, { zone: 'utc' }).isValid || !DateTime.fromISO(to, { zone: 'utc' }).isValid)
@@ -104,6 +105,7 @@ export async function statementCsv(em: EntityManager, investorId: string, from: 
       o.currency ?? '',
       o.tokens === null ? '' : decimalString(o.tokens),
     ]);
-  // INCOME_HOOK: the income module's rows for this investor and period go here (section `income`).
+  for (const i of await incomeInPeriod(em, investorId, from, to))
+    rows.push(['income', i.payDate, i.shareClassId, i.distributionId, i.payment, i.status, '', '', i.amount, i.currency, i.tokens ?? '']);
   return toCsv(header, rows);
 }

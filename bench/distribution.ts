@@ -1,0 +1,107 @@
+/**
+ * A reinvest distribution paid on the embedded chain: BENCH_HOLDERS holders (default 10,000;
+ * `--quick` 20: whitelisting a wallet on chain takes seconds), each with one whitelisted wallet and 1,000 tokens in the register and on chain
+ * since the period began; ops declare a month at a rate per token per day and pay it with
+ * batchMint through the chain's intents (docs/income.md).
+ *
+ *   npm run bench:distribution                       (10,000 holders: the setup whitelists each wallet on chain, which takes long)
+ *   BENCH_HOLDERS=1000 DATABASE_URL=postgres://… npm run bench:distribution
+ *
+ * Gateway time is what the gateway spends beyond the chain's mining: the payDistribution call
+ * (entitlements to intents) plus the outcome work of every batch, timed where the sender calls
+ * it, per 1,000 holders. Gas per holder: the batchMint transactions' gas over the holders.
+ */
+import 'reflect-metadata';
+import { parseUnits } from 'viem';
+import { ChainTransaction } from '../src/modules/chain/chain-transaction.entity';
+import { TOKEN_ABI } from '../src/modules/chain/contracts';
+import { DISTRIBUTION_MINT } from '../src/modules/distribution/distribution-onchain';
+import { Distribution } from '../src/modules/distribution/distribution.entity';
+import { bookOpening } from '../src/modules/holding/holding-ledger';
+import { QUICK } from './production-env';
+import { startTestGateway } from '../test/support/gateway';
+import { aNav, anInvestor } from '../test/support/factories';
+import { randomWallet, testChains, workerChain } from '../test/support/chain';
+import { aChainMarket, aWhitelistedWallet, behindTheGateway, opsCall } from '../test/support/chain.factories';
+
+const N = Number(process.env.BENCH_HOLDERS ?? (QUICK ? 20 : 10_000));
+const DAY = 86_400_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+async function main() {
+  const gw = await startTestGateway({ chains: await testChains() });
+  const { rpcUrl } = await workerChain();
+  try {
+    const setupStart = Date.now();
+    const m = await aChainMarket(gw);
+    const opened = new Date(Date.now() - 40 * DAY);
+    for (let i = 0; i < N; i++) {
+      const investor = i === 0 ? m.investor : await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null });
+      const wallet = randomWallet();
+      await aWhitelistedWallet(gw, investor.id, wallet);
+      await gw
+        .em()
+        .fork()
+        .transactional((em) => bookOpening(em, { investorId: investor.id, shareClassId: m.shareClass.id, quantity: '1000', settledAt: opened, at: opened }));
+      await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [wallet, parseUnits('1000', m.token.decimals)]);
+    }
+    const setupMs = Date.now() - setupStart;
+    const periodTo = utcDay(Date.now() - 2 * DAY);
+    const periodFrom = utcDay(Date.now() - 31 * DAY);
+    const payDate = utcDay(Date.now() - DAY);
+    await aNav(gw.em(), m.shareClass, '2', new Date(`${payDate}T10:00:00Z`));
+    const policy = await opsCall(
+      gw,
+      `mutation($sc: ID!) { setDistributionPolicy(shareClassId: $sc, treatment: distributing, payment: reinvest) { treatment } }`,
+      {
+        sc: m.shareClass.id,
+      },
+    );
+    if (policy.errors) throw new Error(JSON.stringify(policy.errors));
+    const declareStart = Date.now();
+    const declared = await opsCall(gw, `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id } }`, {
+      i: { shareClassId: m.shareClass.id, periodFrom, periodTo, payDate, ratePerTokenPerDay: '0.0001' },
+    });
+    if (declared.errors) throw new Error(JSON.stringify(declared.errors));
+    const declareMs = Date.now() - declareStart;
+    const id = declared.data.declareDistribution.id as string;
+
+    // The outcome work of each batch (the service's minted, called by the sender), timed where it is called.
+    const service = gw.gateway.services.distribution;
+    const minted = service.minted.bind(service);
+    const outcomeMs: number[] = [];
+    service.minted = async (...args: Parameters<typeof minted>) => {
+      const t0 = Date.now();
+      await minted(...args);
+      outcomeMs.push(Date.now() - t0);
+    };
+    const payStart = Date.now();
+    const paid = await opsCall(gw, `mutation($id: ID!) { payDistribution(id: $id) { status } }`, { id });
+    if (paid.errors) throw new Error(JSON.stringify(paid.errors));
+    const callMs = Date.now() - payStart;
+    // One read a second until every mint is final.
+    while ((await gw.em().fork().findOneOrFail(Distribution, { id })).status !== 'paid') await new Promise((r) => setTimeout(r, 1000));
+    const payMs = Date.now() - payStart;
+    const outcomesMs = outcomeMs.reduce((a, b) => a + b, 0);
+    const batches = (await gw.em().find(ChainTransaction, { purpose: DISTRIBUTION_MINT })).filter((x) => x.gasUsed).map((x) => Number(x.gasUsed));
+    const gas = batches.reduce((a, b) => a + b, 0);
+    const gatewayMs = callMs + outcomesMs;
+    const lines = [
+      `Reinvest distribution to ${N.toLocaleString('en')} holders on the embedded chain (anvil, 1-second blocks)`,
+      `  setup (wallets whitelisted on chain, register and chain balances): ${setupMs} ms`,
+      `  declareDistribution (entitlements from the daily closes of ${periodFrom}..${periodTo}): ${declareMs} ms`,
+      `  payDistribution answered in ${callMs} ms; paid after ${payMs} ms; outcomes written in ${outcomesMs} ms over ${outcomeMs.length} batches`,
+      `  gateway time (the mutation + the outcomes): ${gatewayMs} ms, ${((gatewayMs * 1000) / N).toFixed(0)} ms per 1,000 holders`,
+      `  ${batches.length} batchMint transactions, ${gas.toLocaleString('en')} gas, ${Math.round(gas / N).toLocaleString('en')} gas per holder`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await gw.close();
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

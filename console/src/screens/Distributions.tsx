@@ -1,0 +1,288 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import {
+  DeclareDistributionDocument,
+  DistributionEntitlementsDocument,
+  DistributionPreviewDocument,
+  DistributionsDocument,
+  PayDistributionDocument,
+  ShareClassListDocument,
+  type DeclareDistributionInput,
+  type DistributionPreviewQuery,
+  type DistributionsQuery,
+} from '../generated/graphql';
+import { decimal, time } from '../ui/format';
+
+/** Entitlements are shown unrounded: the rounding rule and its residue are the point (docs/income.md). */
+const exact = (v: string | null | undefined) => decimal(v, 30);
+import { ActionForm, Field, Select } from '../ui/forms';
+import { ErrorNote, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
+import { href } from '../ui/router';
+import { useQuery } from '../ui/use-query';
+
+/** Distributions of a share class (docs/income.md): declare with a preview of the entitlements, pay, follow. */
+export function Distributions({ shareClassId }: { shareClassId?: string }) {
+  const classes = useQuery(ShareClassListDocument, { page: { first: 200 } }, 'list');
+  const options: [string, string][] = [
+    ['', 'Choose a share class'],
+    ...(classes.data?.shareClassPage.items ?? []).map((s): [string, string] => [s.id, `${s.id} ${s.meta.name}`]),
+  ];
+  return (
+    <Page title="Distributions">
+      <ErrorNote error={classes.error} />
+      <Select
+        label="Share class"
+        value={shareClassId ?? ''}
+        options={options}
+        onChange={(v) => (window.location.hash = v ? href('distributions', v) : href('distributions'))}
+      />
+      {shareClassId && <ClassDistributions shareClassId={shareClassId} key={shareClassId} />}
+    </Page>
+  );
+}
+
+function ClassDistributions({ shareClassId }: { shareClassId: string }) {
+  const q = useQuery(DistributionsDocument, { shareClassId }, shareClassId);
+  if (!q.data) return q.error ? <ErrorNote error={q.error} /> : <Loading what="the distributions" />;
+  const { distributionPolicy: policy, distributions } = q.data;
+  return (
+    <>
+      <p>
+        Policy: <Status value={policy.treatment} /> {policy.payment && <>paid by {policy.payment}</>}
+      </p>
+      <DeclarePanel shareClassId={shareClassId} onDeclared={() => void q.reload()} />
+      <Panel
+        title="Declared distributions"
+        actions={
+          <button type="button" onClick={() => void q.reload()} disabled={q.loading}>
+            Refresh
+          </button>
+        }
+      >
+        <div className="table-wrap" {...scrollable('Distribution table')}>
+          <table className="grid" aria-label="Distributions">
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Period</th>
+                <th scope="col">Pay date</th>
+                <th scope="col">Rate</th>
+                <th scope="col">Paid as</th>
+                <th scope="col" className="num">
+                  Gross
+                </th>
+                <th scope="col" className="num">
+                  Paid
+                </th>
+                <th scope="col" className="num">
+                  Residue
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {distributions.map((d) => (
+                <DistributionRow key={d.id} d={d} onPaid={() => void q.reload()} />
+              ))}
+              {!distributions.length && (
+                <tr>
+                  <td colSpan={10} className="muted">
+                    No distribution declared.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+    </>
+  );
+}
+
+type Row = DistributionsQuery['distributions'][number];
+
+function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const pay = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await request(PayDistributionDocument, { id: d.id });
+      onPaid();
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <tr>
+        <td>
+          <Mono>{d.id}</Mono>
+        </td>
+        <td>{d.periodFrom === d.periodTo ? `record date ${d.periodTo}` : `${d.periodFrom} – ${d.periodTo}`}</td>
+        <td>{d.payDate}</td>
+        <td>{d.amountPerToken ? `${d.amountPerToken} per token` : `${d.ratePerTokenPerDay ?? ''} per token per day`}</td>
+        <td>{d.payment}</td>
+        <td className="num">
+          {exact(d.gross)} {d.currency}
+        </td>
+        <td className="num">
+          {d.paid ? `${exact(d.paid)} ${d.currency}` : '—'}
+          {d.tokens && <div className="muted">{d.tokens} tokens</div>}
+        </td>
+        <td className="num">{d.residue ? exact(d.residue) : '—'}</td>
+        <td>
+          <Status value={d.status} />
+          {d.paidAt && <div className="muted">{time(d.paidAt)}</div>}
+        </td>
+        <td>
+          {d.status !== 'paid' && (
+            <button type="button" onClick={() => void pay()} disabled={busy} aria-label={`Pay distribution ${d.id}`}>
+              {busy ? 'Paying…' : 'Pay'}
+            </button>
+          )}
+          <button type="button" onClick={() => setOpen(!open)} aria-expanded={open} aria-label={`Entitlements of distribution ${d.id}`}>
+            Entitlements
+          </button>
+          <ErrorNote error={error} />
+        </td>
+      </tr>
+      {open && (
+        <tr>
+          <td colSpan={10}>
+            <Entitlements id={d.id} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function Entitlements({ id }: { id: string }) {
+  const q = useQuery(DistributionEntitlementsDocument, { id }, id);
+  if (!q.data) return q.error ? <ErrorNote error={q.error} /> : <Loading what="the entitlements" />;
+  return (
+    <table className="grid" aria-label={`Entitlements of distribution ${id}`}>
+      <thead>
+        <tr>
+          <th scope="col">Investor</th>
+          <th scope="col">Distributor</th>
+          <th scope="col" className="num">
+            Token-days
+          </th>
+          <th scope="col" className="num">
+            Entitled
+          </th>
+          <th scope="col" className="num">
+            Paid
+          </th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {q.data.distributionEntitlements.map((e) => (
+          <tr key={e.investorId}>
+            <td>
+              <Mono>{e.investorId}</Mono>
+            </td>
+            <td>
+              <Mono>{e.distributorId}</Mono>
+            </td>
+            <td className="num">{exact(e.tokenDays)}</td>
+            <td className="num">{exact(e.gross)}</td>
+            <td className="num">
+              {e.amount ? exact(e.amount) : '—'}
+              {e.tokens && <div className="muted">{e.tokens} tokens</div>}
+            </td>
+            <td>
+              <Status value={e.status} />
+              {e.failureReason && <div role="note">{e.failureReason}</div>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The declaration's fields: a period with a rate per token per day, or a record date with an amount per token. */
+function DeclarePanel({ shareClassId, onDeclared }: { shareClassId: string; onDeclared: () => void }) {
+  const [f, setF] = useState({ periodFrom: '', periodTo: '', recordDate: '', payDate: '', ratePerTokenPerDay: '', amountPerToken: '' });
+  const [preview, setPreview] = useState<DistributionPreviewQuery['distributionPreview'] | null>(null);
+  const set = (k: keyof typeof f) => (v: string) => (setF({ ...f, [k]: v }), setPreview(null));
+  const input = (): DeclareDistributionInput => {
+    const given = Object.fromEntries(Object.entries(f).filter(([, v]) => v.trim() !== ''));
+    return { shareClassId, payDate: f.payDate, ...given };
+  };
+  return (
+    <Panel title="Declare a distribution">
+      <ActionForm
+        label="Preview entitlements"
+        name="Preview entitlements"
+        submit={async () => setPreview((await request(DistributionPreviewDocument, { input: input() })).distributionPreview)}
+      >
+        <Field label="Period from" name="periodFrom" type="date" value={f.periodFrom} onChange={set('periodFrom')} />
+        <Field label="Period to" name="periodTo" type="date" value={f.periodTo} onChange={set('periodTo')} />
+        <Field
+          label="Record date"
+          name="recordDate"
+          type="date"
+          value={f.recordDate}
+          onChange={set('recordDate')}
+          hint="instead of a period, with an amount per token"
+        />
+        <Field label="Pay date" name="payDate" type="date" value={f.payDate} onChange={set('payDate')} required />
+        <Field label="Rate per token per day" name="ratePerTokenPerDay" value={f.ratePerTokenPerDay} onChange={set('ratePerTokenPerDay')} />
+        <Field label="Amount per token" name="amountPerToken" value={f.amountPerToken} onChange={set('amountPerToken')} />
+      </ActionForm>
+      {preview && (
+        <>
+          <p>
+            {preview.holders.length} holders, {exact(preview.gross)} {preview.currency} in total, paid as {preview.payment} on {preview.payDate}.
+          </p>
+          <table className="grid" aria-label="Preview">
+            <thead>
+              <tr>
+                <th scope="col">Investor</th>
+                <th scope="col" className="num">
+                  Days held
+                </th>
+                <th scope="col" className="num">
+                  Token-days
+                </th>
+                <th scope="col" className="num">
+                  Entitled
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.holders.map((h) => (
+                <tr key={h.investorId}>
+                  <td>
+                    <Mono>{h.investorId}</Mono>
+                  </td>
+                  <td className="num">{h.daysHeld}</td>
+                  <td className="num">{exact(h.tokenDays)}</td>
+                  <td className="num">{exact(h.gross)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ActionForm
+            label="Declare"
+            name="Declare the distribution"
+            submit={() => request(DeclareDistributionDocument, { input: input() })}
+            onDone={() => (setPreview(null), onDeclared())}
+          >
+            {null}
+          </ActionForm>
+        </>
+      )}
+    </Panel>
+  );
+}

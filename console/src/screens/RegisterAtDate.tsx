@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { request } from '../api/client';
+import { currentToken } from '../api/session';
+import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/graphql';
+import { decimal } from '../ui/format';
+import { ActionForm, Field } from '../ui/forms';
+import { ErrorNote, Mono, Panel } from '../ui/parts';
+
+/**
+ * The register at the close of a day (docs/register.md): every holder with its balance, locked part
+ * and wallets' balanceOf at the block that closes the day. The CSV route wants the bearer token,
+ * which a plain link cannot send: the page fetches it and saves it through a Blob link.
+ */
+export function RegisterAtDatePanel({ shareClassId }: { shareClassId: string }) {
+  const [asOf, setAsOf] = useState('');
+  const [register, setRegister] = useState<RegisterAtDateQuery['register'] | null>(null);
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const download = async (day: string) => {
+    setCsvError(null);
+    const res = await fetch(`/ops/register.csv?shareClassId=${encodeURIComponent(shareClassId)}&asOf=${encodeURIComponent(day)}`, {
+      headers: { authorization: `Bearer ${currentToken() ?? ''}` },
+    });
+    if (!res.ok) return setCsvError(`The gateway answered HTTP ${res.status}`);
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `register-${shareClassId}-${day}.csv`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <Panel title="Register at a date">
+      <ActionForm label="Show the register" submit={async () => setRegister((await request(RegisterAtDateDocument, { shareClassId, asOf })).register)}>
+        <Field label="As of" name="asOf" type="date" value={asOf} onChange={(v) => (setAsOf(v), setRegister(null))} required />
+      </ActionForm>
+      {register && (
+        <>
+          <p>
+            {register.holders.length} holders, {decimal(register.total)} tokens at the close of {register.asOf} ({register.timeZone}), block{' '}
+            {register.blockNumber ?? 'none'} on chain {register.chainId}.{' '}
+            <button type="button" onClick={() => void download(register.asOf)}>
+              Download CSV
+            </button>
+          </p>
+          <ErrorNote error={csvError} />
+          <table className="grid" aria-label={`Register at ${register.asOf}`}>
+            <thead>
+              <tr>
+                <th scope="col">Investor</th>
+                <th scope="col">Distributor</th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
+                <th scope="col" className="num">
+                  Locked
+                </th>
+                <th scope="col" className="num">
+                  On chain
+                </th>
+                <th scope="col">Wallets</th>
+              </tr>
+            </thead>
+            <tbody>
+              {register.holders.map((h) => (
+                <tr key={h.investorId}>
+                  <td>
+                    <Mono>{h.investorId}</Mono>
+                  </td>
+                  <td>
+                    <Mono>{h.distributorId}</Mono>
+                  </td>
+                  <td className="num">{decimal(h.balance)}</td>
+                  <td className="num">{decimal(h.locked)}</td>
+                  <td className="num">{decimal(h.chainBalance)}</td>
+                  <td>
+                    {h.wallets.map((w) => (
+                      <div key={w.address}>
+                        <span className="mono">{w.address}</span> {decimal(w.balance)}
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </Panel>
+  );
+}
