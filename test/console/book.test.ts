@@ -37,17 +37,15 @@ describe('Ops console: the book (browser)', () => {
     const investor = await anInvestor(em, distributor, { grants: [shareClass] });
     // 100 tokens in the register from two days ago, a NAV before them and one after
     await runInScope({ actor: 'factory' }, () =>
-      gw
-        .em()
-        .transactional((tem) =>
-          bookOpening(tem, {
-            investorId: investor.id,
-            shareClassId: shareClass.id,
-            quantity: '100',
-            settledAt: new Date(now - 48 * HOUR),
-            at: new Date(now - 48 * HOUR),
-          }),
-        ),
+      gw.em().transactional((tem) =>
+        bookOpening(tem, {
+          investorId: investor.id,
+          shareClassId: shareClass.id,
+          quantity: '100',
+          settledAt: new Date(now - 48 * HOUR),
+          at: new Date(now - 48 * HOUR),
+        }),
+      ),
     );
     await aNav(em, shareClass, '10', new Date(now - 72 * HOUR));
     await aNav(em, shareClass, '10.5', new Date(now - 24 * HOUR));

@@ -143,19 +143,17 @@ describe('Holding ledger', () => {
       body: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: 4 },
     });
     const adjust = (quantity: string) =>
-      gw
-        .em()
-        .transactional((em) =>
-          ledger().adjust(em, {
-            investorId: m.investor.id,
-            shareClassId: m.shareClass.id,
-            distributorId: m.distributor.id,
-            quantity,
-            reason: 'correction',
-            at: gw.clock.now(),
-            settledAt: gw.clock.now(),
-          }),
-        );
+      gw.em().transactional((em) =>
+        ledger().adjust(em, {
+          investorId: m.investor.id,
+          shareClassId: m.shareClass.id,
+          distributorId: m.distributor.id,
+          quantity,
+          reason: 'correction',
+          at: gw.clock.now(),
+          settledAt: gw.clock.now(),
+        }),
+      );
     await expect(adjust('-7')).rejects.toThrow('quantity exceeds holdings');
     await adjust('-6');
     const held = await gw.em().transactional((em) => ledger().lock(em, { investorId: m.investor.id, shareClassId: m.shareClass.id }));

@@ -11,6 +11,7 @@ import {
   type DistributionPreviewQuery,
   type DistributionsQuery,
 } from '../generated/graphql';
+import { may, useMe } from '../ui/me';
 import { decimal, time } from '../ui/format';
 
 /** Entitlements are shown unrounded: the rounding rule and its residue are the point (docs/income.md). */
@@ -43,6 +44,7 @@ export function Distributions({ shareClassId }: { shareClassId?: string }) {
 
 function ClassDistributions({ shareClassId }: { shareClassId: string }) {
   const q = useQuery(DistributionsDocument, { shareClassId }, shareClassId);
+  const me = useMe();
   if (!q.data) return q.error ? <ErrorNote error={q.error} /> : <Loading what="the distributions" />;
   const { distributionPolicy: policy, distributions } = q.data;
   return (
@@ -50,7 +52,7 @@ function ClassDistributions({ shareClassId }: { shareClassId: string }) {
       <p>
         Policy: <Status value={policy.treatment} /> {policy.payment && <>paid by {policy.payment}</>}
       </p>
-      <DeclarePanel shareClassId={shareClassId} onDeclared={() => void q.reload()} />
+      {may(me, 'declareDistribution') && <DeclarePanel shareClassId={shareClassId} onDeclared={() => void q.reload()} />}
       <Panel
         title="Declared distributions"
         actions={
@@ -103,6 +105,7 @@ function ClassDistributions({ shareClassId }: { shareClassId: string }) {
 type Row = DistributionsQuery['distributions'][number];
 
 function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
+  const me = useMe();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
@@ -141,7 +144,7 @@ function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
           {d.paidAt && <div className="muted">{time(d.paidAt)}</div>}
         </td>
         <td>
-          {d.status !== 'paid' && (
+          {d.status !== 'paid' && may(me, 'payDistribution') && (
             <button type="button" onClick={() => void pay()} disabled={busy} aria-label={`Pay distribution ${d.id}`}>
               {busy ? 'Paying…' : 'Pay'}
             </button>
