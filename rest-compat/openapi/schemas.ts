@@ -17,7 +17,7 @@ export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => 
 export const additive = (s: JsonSchema): JsonSchema => ({
   ...s,
   'x-additive': true,
-  description: `${s.description ? `${s.description}. ` : ''}Additive (beyond the description).`,
+  description: `${typeof s.description === 'string' && s.description ? `${s.description}. ` : ''}Additive (beyond the description).`,
 });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
 /** A webhook event type: every family's (src/modules/webhook/webhook-event-types.ts). */

@@ -111,6 +111,6 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
 
 /** BODY_LIMIT (validated by loadConfig: `<n>b|kb|mb`) in bytes, for limits that take a number (WebSocket messages). */
 export function bodyLimitBytes(limit: string): number {
-  const [, n, unit] = /^(\d+)(b|kb|mb)$/i.exec(limit) ?? [, '102400', 'b'];
+  const [, n, unit] = /^(\d+)(b|kb|mb)$/i.exec(limit) ?? ['', '102400', 'b'];
   return Number(n) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[unit.toLowerCase()];
 }

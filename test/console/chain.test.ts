@@ -121,7 +121,7 @@ describe('Ops console on chain (browser)', () => {
     const result = panel.getByRole('region', { name: 'Reconciliation result' });
     await result
       .getByRole('status')
-      .filter({ hasText: /^At block \d+: 1 of 1 holders differ; total supply differs from the register by 42\.$/ })
+      .filter({ hasText: /^At block \d+: 1 of 1 holder differs; total supply differs from the register by 42\.$/ })
       .waitFor();
     const rows = (name: string) =>
       result

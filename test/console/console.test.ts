@@ -105,6 +105,8 @@ describe('Ops console (browser)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('Signed in as').waitFor();
     await expect(page.locator('.who strong').textContent()).resolves.toBe('test-ops');
+    // The console opens on the book; the blotter is one section away.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Blotter' }).click();
     for (const id of Object.values(seeded)) await page.locator(`tr[data-order-id="${id}"]`).waitFor();
     // Newest first.
     const ids = await page.locator('tbody tr[data-order-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')));

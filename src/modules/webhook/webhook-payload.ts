@@ -1,4 +1,5 @@
 import { shownId } from '../../common/ids';
+import { payloadText } from '../../common/payload-text';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { Order } from '../order/order.entity';
 
@@ -36,9 +37,9 @@ export interface WebhookData {
 
 const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redemption: 'redeem' };
 
-const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
+const str = (v: unknown): string | null => (v === '' ? null : payloadText(v));
 /** Amounts as plain decimal strings (`1000`, not `1000.000000000000000000`). */
-const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : String(v));
+const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : payloadText(v));
 
 const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() : typeof v === 'number' ? v : null);
 
