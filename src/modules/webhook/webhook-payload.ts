@@ -39,7 +39,8 @@ const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redem
 
 const str = (v: unknown): string | null => (v === '' ? null : payloadText(v));
 /** Amounts as plain decimal strings (`1000`, not `1000.000000000000000000`). */
-const dec = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : payloadText(v));
+const dec = (v: unknown): string | null =>
+  v === undefined || v === null || v === '' ? null : isDecimalLiteral(v) ? decimalString(v as string) : payloadText(v);
 
 const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() : typeof v === 'number' ? v : null);
 
