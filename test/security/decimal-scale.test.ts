@@ -47,6 +47,14 @@ const placement =
       input: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, [field]: value },
     });
 
+/** A distribution declared for the market's class, `value` as its rate or amount per token. */
+const declare =
+  (basis: (v: string | number) => Record<string, unknown>): DecimalInput['send'] =>
+  (gw, m, value) =>
+    ops(gw, 'mutation($input: DeclareDistributionInput!) { declareDistribution(input: $input) { id } }', {
+      input: { shareClassId: m.shareClass.id, periodFrom: '2031-02-01', periodTo: '2031-02-28', payDate: '2031-03-02', ...basis(value) },
+    });
+
 const INPUTS: Record<string, DecimalInput> = {
   'OneStepSubscriptionInput.amount': {
     column: DECIMAL_COLUMN,
@@ -71,6 +79,27 @@ const INPUTS: Record<string, DecimalInput> = {
         input: { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: value, reason: 'scale test' },
       }),
   },
+  'ForcedTransferInput.quantity': {
+    column: DECIMAL_COLUMN,
+    field: 'quantity',
+    send: (gw, m, value) =>
+      ops(gw, 'mutation($input: ForcedTransferInput!) { requestForcedTransfer(input: $input) { id } }', {
+        input: {
+          shareClassId: m.shareClass.id,
+          chainId: '31337',
+          fromInvestorId: m.investor.id,
+          toInvestorId: m.investor.id,
+          quantity: value,
+          reason: 'scale test',
+        },
+      }),
+  },
+  'DeclareDistributionInput.ratePerTokenPerDay': {
+    column: DECIMAL_COLUMN,
+    field: 'ratePerTokenPerDay',
+    send: declare((ratePerTokenPerDay) => ({ ratePerTokenPerDay })),
+  },
+  'DeclareDistributionInput.amountPerToken': { column: DECIMAL_COLUMN, field: 'amountPerToken', send: declare((amountPerToken) => ({ amountPerToken })) },
   'PublishNavInput.close': { column: DECIMAL_COLUMN, field: 'close', send: publishNav((close) => ({ close })) },
   'PublishNavInput.open': { column: DECIMAL_COLUMN, field: 'open', send: publishNav((open) => ({ open })) },
   'PublishNavInput.high': { column: DECIMAL_COLUMN, field: 'high', send: publishNav((high) => ({ high })) },

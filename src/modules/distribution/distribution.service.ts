@@ -3,7 +3,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { Dec, decimalString, isDecimalLiteral } from '../../common/money';
+import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
+import { requiredDecimal } from '../../common/validate';
 import { currentPrincipal } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
 import type { DealingService } from '../dealing/dealing.service';
@@ -144,18 +145,19 @@ export class DistributionService implements MintOutcomes {
 
   private async plan(em: EntityManager, input: DeclareInput): Promise<DistributionPlan> {
     if (typeof input.shareClassId !== 'string' || !input.shareClassId) throw badRequest('shareClassId is required');
-    const shareClass = await em.findOne(ShareClass, { id: input.shareClassId });
-    if (!shareClass) throw E.shareClassNotFound();
-    const policy = await em.findOne(DistributionPolicy, { shareClassId: shareClass.id });
-    if (!policy || policy.treatment !== IncomeTreatment.distributing) throw E.accumulatingClass(shareClass.id);
     const rate = input.ratePerTokenPerDay ?? null;
     const perToken = input.amountPerToken ?? null;
     if ((rate === null) === (perToken === null)) throw E.oneBasis();
     const perDay = rate !== null;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the input as given (GraphQL Decimal or REST JSON); a non-decimal text is refused just below
-    const value = String(perDay ? rate : perToken);
-    if (!isDecimalLiteral(value) || !new Dec(value).isPositive() || new Dec(value).isZero())
-      throw E.notPositive(perDay ? 'ratePerTokenPerDay' : 'amountPerToken');
+    const field = perDay ? 'ratePerTokenPerDay' : 'amountPerToken';
+    // The input's own checks come first: more decimals than the column holds is refused, never rounded.
+    const given = requiredDecimal(perDay ? rate : perToken, field, DECIMAL_COLUMN, 'must be a positive decimal');
+    if (!given.gt(0)) throw E.notPositive(field);
+    const value = decimalString(given);
+    const shareClass = await em.findOne(ShareClass, { id: input.shareClassId });
+    if (!shareClass) throw E.shareClassNotFound();
+    const policy = await em.findOne(DistributionPolicy, { shareClassId: shareClass.id });
+    if (!policy || policy.treatment !== IncomeTreatment.distributing) throw E.accumulatingClass(shareClass.id);
     const [from, to] = this.period(input, perDay);
     const payDate = date(input.payDate, 'payDate');
     if (payDate < to) throw badRequest('payDate must be on or after the end of the period');
