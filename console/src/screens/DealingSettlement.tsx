@@ -19,6 +19,8 @@ import { ChainTxState } from './ChainTransaction';
 import { useChainLive } from '../ui/use-chain-live';
 
 type Outcome = SettleDealingDateMutation['settleDealingDate'];
+/** How often a run still in flight is read besides its live messages. */
+const SAFETY_READ_MS = 3000;
 type OrderOutcome = OrdersOutcomeQuery['orders']['items'][number];
 
 /**
@@ -137,8 +139,11 @@ function SettlementOutcome({ shareClassId, outcome, onFinal }: { shareClassId: s
   useEffect(() => (done ? undefined : subscribe(OrderUpdatesDocument, {}, (m) => ids.has(m.orderUpdated.orderId) && void read())), [done]);
   useEffect(() => {
     if (done) return void onFinal();
-    // What became final between the send and the subscription is read once here.
+    // What became final before the subscriptions reached the gateway is not replayed to them: the run
+    // is read now, and again every few seconds until each order is final, besides each live message.
     void read();
+    const timer = setInterval(() => void read(), SAFETY_READ_MS);
+    return () => clearInterval(timer);
   }, [done]);
   const count = (s: string) => orders?.filter((o) => o.status === s).length ?? 0;
   return (
