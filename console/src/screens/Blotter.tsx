@@ -9,7 +9,7 @@ import {
   type OrderRowFragment,
 } from '../generated/graphql';
 import { decimal, time } from '../ui/format';
-import { Field, Select } from '../ui/forms';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote, Page, Status, scrollable } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ChainsDocument, type ChainsQuery } from '../generated/graphql';
-import { Field, Select } from '../ui/forms';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 

@@ -8,7 +8,8 @@ import {
   type DealingPreviewQuery,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field } from '../ui/fields';
 import { ErrorNote, Loading, Panel } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 

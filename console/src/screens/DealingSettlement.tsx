@@ -12,7 +12,9 @@ import {
   type SettlementPlanFragment,
 } from '../generated/graphql';
 import { count, decimal, time, txName } from '../ui/format';
-import { ActionForm, ConfirmAction, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/fields';
 import { Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { ChainTxState } from './ChainTransaction';

@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { request } from '../api/client';
 import { RedeliverWebhookEventDocument, type DeliveryFragment } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ConfirmAction } from '../ui/forms';
+import { ConfirmAction } from '../ui/confirm-action';
 import { Mono, Status, scrollable } from '../ui/parts';
 
 /** Webhook deliveries with every attempt under each, and redelivery of an event to that webhook. */

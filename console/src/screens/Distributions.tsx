@@ -16,7 +16,8 @@ import { decimal, time } from '../ui/format';
 
 /** Entitlements are shown unrounded: the rounding rule and its residue are the point (docs/income.md). */
 const exact = (v: string | null | undefined) => decimal(v, 30);
-import { ActionForm, Field, Select } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
 import { href } from '../ui/router';
 import { useQuery } from '../ui/use-query';

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { AddDistributorHostDocument, BindDistributorHostDocument, RemoveDistributorHostDocument, type DistributorDetailQuery } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/fields';
 import { Mono, Panel } from '../ui/parts';
 
 type Host = DistributorDetailQuery['distributor']['hosts'][number];

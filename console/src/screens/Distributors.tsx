@@ -6,20 +6,16 @@ import {
   UpdateDistributorDocument,
   DistributorDetailDocument,
   DistributorListDocument,
-  GrantShareClassDocument,
-  IssueApiCredentialDocument,
-  RevokeApiCredentialDocument,
-  RevokeShareClassDocument,
-  RotateApiCredentialDocument,
   SetDistributorWalletDocument,
-  type DeliveryMode,
-  type IssueApiCredentialMutation,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, Field, NewRecord, Select } from '../ui/forms';
-import { CopyButton, ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
+import { ActionForm, NewRecord } from '../ui/action-form';
+import { Field } from '../ui/fields';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { DistributorCredentials } from './DistributorCredentials';
+import { DistributorGrants } from './DistributorGrants';
 import { DistributorHosts } from './DistributorHosts';
 import { DistributorChecklist } from './Onboarding';
 
@@ -64,15 +60,10 @@ export function DistributorList() {
   );
 }
 
-type Issued = IssueApiCredentialMutation['issueApiCredential'];
-
 export function DistributorDetail({ id }: { id: string }) {
   const q = useQuery(DistributorDetailDocument, { id, distributorId: id }, id);
-  const [issued, setIssued] = useState<Issued | null>(null);
   const [chainId, setChainId] = useState('');
   const [address, setAddress] = useState('');
-  const [grantSc, setGrantSc] = useState('');
-  const [mode, setMode] = useState<DeliveryMode>('passthrough');
   // The checklist is read again whenever this screen changes something.
   const [version, setVersion] = useState(0);
   const reload = () => (setVersion((v) => v + 1), void q.reload());
@@ -104,67 +95,7 @@ export function DistributorDetail({ id }: { id: string }) {
         </Panel>
         <DistributorHosts distributor={d} onChange={reload} />
       </div>
-      <Panel title="Share classes it may sell">
-        <table className="grid" aria-label="Grants">
-          <thead>
-            <tr>
-              <th scope="col">Share class</th>
-              <th scope="col">Delivery mode</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.grants.map((g) => (
-              <tr key={g.shareClassId}>
-                <td>
-                  <Link to={['share-classes', g.shareClassId]}>{g.shareClass.meta.name}</Link> <Mono>{g.shareClassId}</Mono>
-                </td>
-                <td>{g.deliveryMode}</td>
-                <td>{time(g.createdAt)}</td>
-                <td>
-                  <ConfirmAction
-                    operation="revokeShareClass"
-                    label="Revoke"
-                    danger
-                    title={`Stop ${d.name} selling ${g.shareClassId}?`}
-                    description={<p>New orders of this share class through {d.name} are refused.</p>}
-                    run={() => request(RevokeShareClassDocument, { input: { distributorId: d.id, shareClassId: g.shareClassId } })}
-                    onDone={reload}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <ActionForm
-          operation="grantShareClass"
-          label="Grant"
-          className="inline"
-          submit={() => request(GrantShareClassDocument, { input: { distributorId: d.id, shareClassId: grantSc, deliveryMode: mode } })}
-          onDone={() => (setGrantSc(''), reload())}
-        >
-          <Select
-            label="Share class"
-            name="shareClass"
-            value={grantSc}
-            onChange={setGrantSc}
-            options={[['', 'Choose…'], ...q.data.shareClasses.map((s): [string, string] => [s.id, `${s.id} · ${s.meta.name}`])]}
-          />
-          <Select
-            label="Delivery mode"
-            name="deliveryMode"
-            value={mode}
-            onChange={(v) => setMode(v as DeliveryMode)}
-            options={[
-              ['passthrough', 'passthrough (investor wallet)'],
-              ['hold', 'hold (distributor wallet)'],
-            ]}
-          />
-        </ActionForm>
-      </Panel>
+      <DistributorGrants distributor={d} shareClasses={q.data.shareClasses} onChange={reload} />
       <Panel title="Wallets (hold delivery)">
         <ul className="plain">
           {d.wallets.map((w) => (
@@ -189,76 +120,7 @@ export function DistributorDetail({ id }: { id: string }) {
         </ActionForm>
       </Panel>
       <RegisterInvestor distributorId={d.id} onDone={reload} />
-      <Panel
-        title="API credentials (surface O)"
-        actions={
-          <ConfirmAction
-            operation="issueApiCredential"
-            label="Issue credential"
-            title={`Issue a key and secret for ${d.name}?`}
-            description={<p>The secret is shown once, right after this; only a hash of it is kept.</p>}
-            confirmLabel="Issue"
-            run={() => request(IssueApiCredentialDocument, { distributorId: d.id })}
-            onDone={(r) => (setIssued((r as IssueApiCredentialMutation).issueApiCredential), reload())}
-          />
-        }
-      >
-        {issued && <SecretOnce issued={issued} onDismiss={() => setIssued(null)} />}
-        <table className="grid" aria-label="API credentials">
-          <thead>
-            <tr>
-              <th scope="col">API key</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {credentials.map((c) => (
-              <tr key={c.apiKey}>
-                <td className="mono">{c.apiKey}</td>
-                <td>
-                  {time(c.createdAt)} by {c.createdBy}
-                </td>
-                <td>{c.revokedAt ? <Status value={`revoked ${time(c.revokedAt)}`} /> : <Status value="active" />}</td>
-                <td className="row-actions">
-                  {!c.revokedAt && (
-                    <>
-                      <ConfirmAction
-                        operation="rotateApiCredential"
-                        quiet
-                        label="Rotate"
-                        title={`Rotate ${c.apiKey}?`}
-                        description={<p>A new key and secret replace it; the old pair and every token it produced stop working at once.</p>}
-                        run={() => request(RotateApiCredentialDocument, { apiKey: c.apiKey })}
-                        onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), reload())}
-                      />
-                      <ConfirmAction
-                        operation="revokeApiCredential"
-                        label="Revoke"
-                        danger
-                        title={`Revoke ${c.apiKey}?`}
-                        description={<p>The key and every access and refresh token it produced stop working at once.</p>}
-                        run={() => request(RevokeApiCredentialDocument, { apiKey: c.apiKey })}
-                        onDone={reload}
-                      />
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-            {!credentials.length && (
-              <tr>
-                <td colSpan={4} className="muted">
-                  No credentials.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </Panel>
+      <DistributorCredentials distributor={d} credentials={credentials} onChange={reload} />
     </Page>
   );
 }
@@ -314,36 +176,5 @@ function RegisterInvestor({ distributorId, onDone }: { distributorId: string; on
         </p>
       )}
     </Panel>
-  );
-}
-
-/** A just-issued secret: shown this once, with a copy button; gone when dismissed or on leaving the page. */
-function SecretOnce({ issued, onDismiss }: { issued: Issued; onDismiss: () => void }) {
-  return (
-    <div className="secret" role="region" aria-label="New credential">
-      <p>
-        <strong>Copy the secret now: it is not shown again.</strong>
-      </p>
-      <Facts
-        items={[
-          [
-            'API key',
-            <>
-              <Mono>{issued.apiKey}</Mono> <CopyButton text={issued.apiKey} label="Copy key" />
-            </>,
-          ],
-          [
-            'API secret',
-            <>
-              <Mono>{issued.apiSecret}</Mono> <CopyButton text={issued.apiSecret} label="Copy secret" />
-            </>,
-          ],
-          ['Surface O id', <Mono>{issued.partnerId}</Mono>],
-        ]}
-      />
-      <button type="button" onClick={onDismiss}>
-        I have stored it
-      </button>
-    </div>
   );
 }

@@ -11,7 +11,9 @@ import {
   type InvestorFilter,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, Field, Select } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';

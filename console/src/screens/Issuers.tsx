@@ -9,7 +9,9 @@ import {
   UpdateIssuerDocument,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ActionForm, ConfirmAction, Field, NewRecord } from '../ui/forms';
+import { ActionForm, NewRecord } from '../ui/action-form';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/fields';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';

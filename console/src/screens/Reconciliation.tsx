@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { ReconciliationDocument, type ReconciliationQuery } from '../generated/graphql';
 import { count, decimal } from '../ui/format';
-import { ActionForm } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
 import { Facts, Mono, Panel, RecordTable } from '../ui/parts';
 import { Link } from '../ui/router';
 

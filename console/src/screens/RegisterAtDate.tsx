@@ -3,7 +3,8 @@ import { request } from '../api/client';
 import { currentToken } from '../api/session';
 import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/graphql';
 import { decimal } from '../ui/format';
-import { ActionForm, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field } from '../ui/fields';
 import { ErrorNote, Mono, Panel } from '../ui/parts';
 
 /**

@@ -8,7 +8,8 @@ import {
   type CreateShareClassInput,
   type ShareClassFormQuery,
 } from '../generated/graphql';
-import { ActionForm, Field, Select } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { saveToken } from '../api/session';
 import { OpsTokenNameDocument } from '../generated/graphql';
-import { ActionForm, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field } from '../ui/fields';
 
 /** Sign-in with an ops token; it is checked against the gateway before it is kept (for this tab's session only). */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (name: string) => void; notice?: string | null }) {

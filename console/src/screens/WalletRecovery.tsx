@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { RequestWalletRecoveryDocument, type InvestorDetailQuery } from '../generated/graphql';
 import { may, useMe } from '../ui/me';
-import { ActionForm, Field } from '../ui/forms';
+import { ActionForm } from '../ui/action-form';
+import { Field } from '../ui/fields';
 import { useApprovalsLive, useChainLive } from '../ui/use-chain-live';
 
 type Wallet = InvestorDetailQuery['investor']['wallets'][number];

@@ -10,7 +10,8 @@ import {
   type WebhookListQuery,
 } from '../generated/graphql';
 import { time } from '../ui/format';
-import { ConfirmAction, Field, Select } from '../ui/forms';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 import { DeliveryTable } from './DeliveryTable';

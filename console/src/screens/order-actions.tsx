@@ -11,7 +11,8 @@ import {
   type SupplyOutcome,
 } from '../generated/graphql';
 import { money } from '../ui/format';
-import { ConfirmAction, Field } from '../ui/forms';
+import { ConfirmAction } from '../ui/confirm-action';
+import { Field } from '../ui/fields';
 import { Mono } from '../ui/parts';
 
 /** A two-step order's ops actions are supply-side outcomes recorded for the platform: the outcome each records. */
