@@ -12,7 +12,7 @@ import { aOneStepOrder } from '../support/one-step.factories';
 import { asOps } from '../support/ops.factories';
 
 /*
- * The console's chain screens where the journey (onboarding.test.ts) does not go: a contract
+ * The console's chain screens where the onboarding journey (onboarding-*.test.ts) does not go: a contract
  * registered rather than deployed, refused first for an address that is no ERC-3643 token; a
  * reconciliation that finds a difference — a mint made with the agent key behind the gateway's
  * back — with the movement that explains it; a dealing date whose one order fails its check on

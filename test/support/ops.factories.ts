@@ -55,3 +55,39 @@ export const SHARE_CLASS_FIELDS = `
   subRedemption { subFreq redFreq cutOffTime_days lockup eligibleInvestors distributionPolicy }
   bank { accountHolderName accountNumber accountType bankName swiftCode currency }
   defaultChainId createdBy updatedBy`;
+
+/** An EVM address made of a number: distinct, readable test addresses. */
+export const evmAddress = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+
+/** An issuer and one fund of it, created as ops. */
+export async function aFundViaOps(gw: TestGateway) {
+  const { createIssuer } = await asOps(
+    gw,
+    `mutation { createIssuer(input: {name: "Issuer", lei: "5493001KJTIIGC8Y1R12", jurisdiction: "LU"}) { id name lei createdBy } }`,
+  );
+  const { createFund } = await asOps(gw, `mutation($i: ID!) { createFund(input: {issuerId: $i, name: "Fund"}) { id issuerId } }`, { i: createIssuer.id });
+  return { issuer: createIssuer, fund: createFund };
+}
+
+/** A share class of the fund, created as ops from `shareClassInput` with `over`. */
+export async function aShareClassViaOps(gw: TestGateway, fundId: string, over: Record<string, unknown> = {}) {
+  const { createShareClass } = await asOps(gw, `mutation($in: CreateShareClassInput!) { createShareClass(input: $in) { ${SHARE_CLASS_FIELDS} } }`, {
+    in: shareClassInput(fundId, over),
+  });
+  return createShareClass;
+}
+
+export const TOKEN_FIELDS = `id shareClassId chainId contractAddress name symbol decimals isPrimary`;
+
+/** A token of the share class at `evmAddress(n)`, created as ops. */
+export async function aTokenViaOps(gw: TestGateway, shareClassId: string, chainId: string, n: number, isPrimary?: boolean) {
+  const { createToken } = await asOps(gw, `mutation($in: CreateTokenInput!) { createToken(input: $in) { ${TOKEN_FIELDS} } }`, {
+    in: { shareClassId, chainId, contractAddress: evmAddress(n), name: `Token ${n}`, symbol: `T${n}`, decimals: 6, isPrimary },
+  });
+  return createToken;
+}
+
+/** A distributor created as ops. */
+export async function aDistributorViaOps(gw: TestGateway, name = 'Dist') {
+  return (await asOps(gw, `mutation($n: String!) { createDistributor(input: {name: $n}) { id partnerId status } }`, { n: name })).createDistributor;
+}
