@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -9,11 +8,11 @@ import { SURFACE_R } from '../rest-compat/surface-r';
 import { failure } from '../rest-compat/envelope';
 import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
-import type { Clock } from './common/clock';
 import { logger } from './common/logger';
 import { readCacheListener } from './persistence/read-cache';
 import { runInDoorScope, runRequest } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
+import type { Gateway, GatewayDeps } from './gateway';
 import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
 import { EventRelay, listenForDeliveries } from './events/relay';
@@ -23,20 +22,18 @@ import { WebhookSender } from './modules/webhook/webhook-sender';
 import { EndpointGuard } from './modules/webhook/endpoint-guard';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
-import { RateLimits, DEFAULT_RATE_LIMITS, type RateLimitConfig } from './access/rate-limit';
-import { DEFAULT_QUOTAS, Quotas, type QuotaConfig } from './access/quotas';
+import { RateLimits, DEFAULT_RATE_LIMITS } from './access/rate-limit';
+import { DEFAULT_QUOTAS, Quotas } from './access/quotas';
 import { DEFAULT_GRAPHQL_LIMITS } from './config/graphql-limits';
 import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transport';
 import { gatewaySchema } from './transports/graphql/schema';
 import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
 import { followCommittedChanges } from './events/cache-follower';
-import { createServices, type Services } from './services';
+import { createServices } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
-import type { SupplyProvidersConfig } from './supply/provider';
 import { operations } from './ops/operations';
 import { registerRoutes } from './modules/register/register.routes';
-import type { ChainsConfig } from './config/chains';
 import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
@@ -47,6 +44,8 @@ import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
 
 export const REST_PREFIX = '/api/v1';
 export { GRAPHQL_PATH };
+// The gateway's callers take its contract from where they take createGateway.
+export type { Gateway, GatewayDeps };
 
 /**
  * Every API answer (REST and GraphQL, errors included) holds one caller's view of the books: no
@@ -56,76 +55,6 @@ function apiAnswerHeaders(_req: express.Request, res: express.Response, next: ex
   res.setHeader('cache-control', 'no-store');
   res.setHeader('x-content-type-options', 'nosniff');
   next();
-}
-
-export interface Gateway {
-  server: Server;
-  services: Services;
-  /** Starts listening; resolves with the bound port. */
-  listen(port: number, host: string): Promise<number>;
-  /** The chain follower (src/modules/chain/follower.ts), running whenever a chain is configured. */
-  chainFollower: ChainFollower | null;
-  /** The event relay and the webhook delivery worker, running unless the gateway was built without them. */
-  background: {
-    start(): Promise<void>;
-    /** Lets the current cycle finish, then stops; nothing is lost (work left stays in the database). */
-    stop(): Promise<void>;
-  };
-  /** Starts the scheduled reconciliation where it was held (GatewayDeps.reconcileAtOnce false). */
-  startReconciliation(): void;
-  /**
-   * Says "not ready" on /ready (503, `draining`) while still serving everything: a load balancer
-   * that checks readiness stops sending here before `close` stops listening (docs/scaling.md).
-   */
-  drain(): void;
-  /** Stops taking requests, lets in-flight ones finish, then stops. */
-  close(): Promise<void>;
-}
-
-export interface GatewayDeps {
-  config: Pick<Config, 'env' | 'bodyLimit'> &
-    Partial<
-      Pick<
-        Config,
-        | 'jwt'
-        | 'trustProxy'
-        | 'graphqlIntrospection'
-        | 'graphqlLimits'
-        | 'metricsToken'
-        | 'corsAllowedOrigins'
-        | 'hostBindingRequired'
-        | 'tls'
-        | 'opsTokenTtlSeconds'
-        | 'recoveryDelaySeconds'
-      >
-    > & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };
-  orm: MikroORM;
-  clock: Clock;
-  /** Supply-side platforms by provider id (Config.supplyProviders). */
-  supply?: SupplyProvidersConfig;
-  /** Events settings (relay, webhooks, subscriptions); unset ones take their defaults. */
-  events?: Partial<EventsConfig>;
-  /** Start the event relay and the delivery worker (default true; tests that do not need them turn them off). */
-  background?: boolean;
-  /** Lifetime of read-cache entries (default READ_CACHE_TTL_MS). */
-  readCacheTtlMs?: number;
-  /** How often a graphql-ws connection's credential is checked again (default 15 s). */
-  websocketRecheckMs?: number;
-  /** The chains the gateway speaks to (CHAINS, or the embedded anvil); unset: none. */
-  chains?: ChainsConfig;
-  /** How often the chain sender looks for work (default 250 ms). */
-  chainPollMs?: number;
-  /** How often the chain follower reads new blocks (default 1 s). */
-  chainFollowMs?: number;
-  /** How often the lock-up release job runs (src/modules/settlement/lock-up-onchain.ts); a minute by default. */
-  lockUpReleaseMs?: number;
-  /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
-  reconciliationIntervalMs?: number;
-  /**
-   * Start the scheduled reconciliation at once (default true). A first development start holds
-   * it until the demo's tokens are deployed: before, the register names placeholder addresses.
-   */
-  reconcileAtOnce?: boolean;
 }
 
 /**

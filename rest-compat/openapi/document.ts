@@ -1,9 +1,9 @@
 import type { RestRoute, RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
-import { distributionWebhookData, str, walletRecoveryWebhookData, type JsonSchema } from './schemas';
-import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
+import { str, type JsonSchema } from './schemas';
+import { distributionWebhooks } from './distribution-webhook';
 import { holdingWebhooks } from './holding-webhook';
-import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
+import { walletRecoveryWebhooks } from './wallet-recovery-webhook';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
 /*
@@ -278,59 +278,4 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     paths,
     webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks() },
   };
-}
-
-/**
- * What the gateway POSTs to a distributor's webhook registered for a wallet recovery's event type
- * (additive; a webhook receives only the type it registered, so order webhooks never see these).
- */
-function walletRecoveryWebhooks(): Record<string, unknown> {
-  return Object.fromEntries(
-    WALLET_RECOVERY_EVENTS.map((type) => [
-      type,
-      {
-        post: {
-          summary: `${type}: a recovery of one of the distributor's investors' wallets (four eyes, docs/approvals.md)`,
-          'x-additive': true,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] },
-              },
-            },
-          },
-          responses: { '2XX': { description: 'Received' } },
-        },
-      },
-    ]),
-  );
-}
-
-/** What the gateway POSTs to a webhook registered for an income event type (additive, docs/income.md). */
-function distributionWebhooks(): Record<string, unknown> {
-  const summary = {
-    'distribution.declared': "a distribution declared on a share class the distributor's investors hold",
-    'distribution.paid': "one investor's entitlement paid (cash recorded, or tokens minted)",
-  };
-  return Object.fromEntries(
-    DISTRIBUTION_EVENTS.map((type) => [
-      type,
-      {
-        post: {
-          summary: `${type}: ${summary[type]}`,
-          'x-additive': true,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { event_type: { const: type }, data: distributionWebhookData }, required: ['event_type', 'data'] },
-              },
-            },
-          },
-          responses: { '2XX': { description: 'Received' } },
-        },
-      },
-    ]),
-  );
 }

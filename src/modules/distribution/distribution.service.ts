@@ -3,53 +3,25 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
-import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
-import { requiredDecimal } from '../../common/validate';
+import { Dec, decimalString } from '../../common/money';
 import { currentPrincipal } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
 import type { DealingService } from '../dealing/dealing.service';
-import { dateIn } from '../dealing/dealing-calendar';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import { navOfDealingDate } from '../settlement/dealing-pricing';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
-import { dailyClosingBalances, type HolderDays } from './daily-balances';
 import { declaredEvents, paidEvent } from './distribution-events';
 import type { DistributionOnChain, MintOutcomes } from './distribution-onchain';
 import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distribution-policy.entity';
 import { Distribution, DistributionEntitlement, DistributionStatus, EntitlementStatus } from './distribution.entity';
 import * as E from './distribution.errors';
-import { grossOf, payOut, residueOf } from './entitlement-rule';
+import { payOut, residueOf } from './entitlement-rule';
 import { payableWallets } from './payable-wallets';
+import { planDistribution, type DeclareInput, type DistributionPlan } from './distribution-plan';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Decimals of register-only reinvestment (no token): the register's own scale. */
 const REGISTER_DECIMALS = 18;
-
-export interface DeclareInput {
-  shareClassId: unknown;
-  periodFrom?: unknown;
-  periodTo?: unknown;
-  recordDate?: unknown;
-  payDate: unknown;
-  ratePerTokenPerDay?: unknown;
-  amountPerToken?: unknown;
-}
-
-/** What a declaration would compute, written nowhere. */
-export interface DistributionPlan {
-  shareClassId: string;
-  periodFrom: string;
-  periodTo: string;
-  payDate: string;
-  rate: string;
-  perDay: boolean;
-  payment: IncomePayment;
-  currency: string;
-  timeZone: string;
-  gross: string;
-  holders: (HolderDays & { gross: string })[];
-}
 
 /**
  * Income (issue 31 item 1; docs/income.md): a share class's policy, distributions declared by
@@ -100,14 +72,14 @@ export class DistributionService implements MintOutcomes {
 
   async preview(ctx: ServiceContext, input: DeclareInput): Promise<DistributionPlan> {
     ctx.access.requireOps();
-    return this.plan(ctx.em, input);
+    return planDistribution(this.deps, ctx.em, input);
   }
 
   /** Declares a distribution: its entitlements frozen, one `distribution.declared` per distributor concerned. */
   async declare(ctx: ServiceContext, input: DeclareInput): Promise<Distribution> {
     ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const plan = await this.plan(em, input);
+      const plan = await planDistribution(this.deps, em, input);
       const now = this.deps.clock.now();
       const d = em.create(Distribution, {
         shareClassId: plan.shareClassId,
@@ -141,58 +113,6 @@ export class DistributionService implements MintOutcomes {
       await em.flush();
       return d;
     });
-  }
-
-  private async plan(em: EntityManager, input: DeclareInput): Promise<DistributionPlan> {
-    if (typeof input.shareClassId !== 'string' || !input.shareClassId) throw badRequest('shareClassId is required');
-    const rate = input.ratePerTokenPerDay ?? null;
-    const perToken = input.amountPerToken ?? null;
-    if ((rate === null) === (perToken === null)) throw E.oneBasis();
-    const perDay = rate !== null;
-    const field = perDay ? 'ratePerTokenPerDay' : 'amountPerToken';
-    // The input's own checks come first: more decimals than the column holds is refused, never rounded.
-    const given = requiredDecimal(perDay ? rate : perToken, field, DECIMAL_COLUMN, 'must be a positive decimal');
-    if (!given.gt(0)) throw E.notPositive(field);
-    const value = decimalString(given);
-    const shareClass = await em.findOne(ShareClass, { id: input.shareClassId });
-    if (!shareClass) throw E.shareClassNotFound();
-    const policy = await em.findOne(DistributionPolicy, { shareClassId: shareClass.id });
-    if (!policy || policy.treatment !== IncomeTreatment.distributing) throw E.accumulatingClass(shareClass.id);
-    const [from, to] = this.period(input, perDay);
-    const payDate = date(input.payDate, 'payDate');
-    if (payDate < to) throw badRequest('payDate must be on or after the end of the period');
-    const timeZone = (await this.deps.dealing.rulesOf({ em }, shareClass)).calendar.timeZone;
-    if (to >= dateIn(this.deps.clock.now(), timeZone)) throw E.periodNotEnded(to);
-    const days = await dailyClosingBalances(em, shareClass.id, from, to, timeZone);
-    const holders = days.map((h) => ({ ...h, gross: decimalString(grossOf(h.tokenDays, value)) }));
-    const gross = decimalString(holders.reduce<Decimal>((s, h) => s.plus(h.gross), new Dec(0)));
-    return {
-      shareClassId: shareClass.id,
-      periodFrom: from,
-      periodTo: to,
-      payDate,
-      rate: decimalString(value),
-      perDay,
-      payment: policy.payment!,
-      currency: shareClass.currency,
-      timeZone,
-      gross,
-      holders,
-    };
-  }
-
-  /** A period (from..to), or a record date (a period of one day); an amount per token needs a record date. */
-  private period(input: DeclareInput, perDay: boolean): [string, string] {
-    if (input.recordDate !== undefined && input.recordDate !== null) {
-      if (input.periodFrom != null || input.periodTo != null) throw badRequest('give a period (periodFrom, periodTo) or a recordDate, not both');
-      const d = date(input.recordDate, 'recordDate');
-      return [d, d];
-    }
-    if (!perDay) throw badRequest('an amountPerToken is paid on the balances of a recordDate');
-    const from = date(input.periodFrom, 'periodFrom');
-    const to = date(input.periodTo, 'periodTo');
-    if (from > to) throw badRequest('periodFrom must be on or before periodTo');
-    return [from, to];
   }
 
   /**
@@ -337,9 +257,4 @@ export class DistributionService implements MintOutcomes {
     Object.assign(d, { status: DistributionStatus.paid, paidAt: now });
     await em.flush();
   }
-}
-
-function date(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) throw E.invalidDate(field);
-  return value;
 }
