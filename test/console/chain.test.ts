@@ -167,7 +167,7 @@ describe('Ops console on chain (browser)', () => {
     await panel.getByRole('button', { name: 'Settle dealing date' }).click();
     const dialog = page.getByRole('dialog', { name: `Settle ${date}?` });
     await expect(dialog.locator('.dialog-text').textContent()).resolves.toBe(
-      `0 orders are minted or burned on chain ${CHAIN} at NAV 2; 1 fail with the reason shown. Orders already in a transaction are not sent again.`,
+      `0 orders are minted or burned on chain ${CHAIN} at NAV 2; 1 fails with the reason shown. Orders already in a transaction are not sent again.`,
     );
     await dialog.getByRole('button', { name: 'Settle', exact: true }).click();
     const outcome = panel.getByRole('region', { name: 'Settlement outcome' });
