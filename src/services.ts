@@ -92,7 +92,7 @@ export function createServices(deps: ServiceDeps) {
   const settlement = chain && lockUp ? new SettlementOnChain(chain, outcomes, lockUp) : null;
   const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
   const holding = new HoldingService(shareClass, ledger, clock);
-  const forcedTransfers = new ForcedTransfers(chain, ledger, clock);
+  const forcedTransfers = new ForcedTransfers(chain, ledger, clock, lockUp);
   const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
   return {
     clock,

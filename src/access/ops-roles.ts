@@ -69,6 +69,7 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   setDistributionPolicy: 'operator',
   declareDistribution: 'operator',
   payDistribution: 'operator',
+  retryDistributionPayments: 'operator',
 
   registerWebhook: 'operator',
   testWebhook: 'operator',

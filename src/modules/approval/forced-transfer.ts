@@ -12,6 +12,7 @@ import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import { TOKEN_ABI } from '../chain/contracts';
 import type { TxOutcome } from '../chain/outcomes';
 import type { HoldingLedger } from '../holding/holding-ledger';
+import type { LockUpOnChain } from '../settlement/lock-up-onchain';
 import { Holding } from '../holding/holding.entity';
 import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import { walletCustody } from '../investor/wallet-custody';
@@ -60,7 +61,8 @@ export const FORCED_TRANSFER_PURPOSE = 'forced.transfer';
  * transaction (the `forced_transfer` row with it: once). At the confirmation depth the register
  * moves with the chain, in the sender's transaction: the holding ledger takes the tokens from
  * the sender's oldest lots and books them to the receiver as those same lots (their settlement
- * dates kept, so lock-up does not start again). Both wallets pass the custody rule at request
+ * dates kept, so lock-up does not start again; what is still in lock-up is frozen again at the
+ * receiver's wallet, as T-REX delivers it free). Both wallets pass the custody rule at request
  * and again at approval: each is its investor's own, the receiver's whitelisted.
  */
 export class ForcedTransfers {
@@ -68,6 +70,7 @@ export class ForcedTransfers {
     private readonly chain: ChainService | null,
     private readonly ledger: HoldingLedger,
     private readonly clock: Clock,
+    private readonly lockUp: LockUpOnChain | null = null,
   ) {
     chain?.onOutcome('forced', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
@@ -140,7 +143,7 @@ export class ForcedTransfers {
       change: new Dec(row.quantity).neg().toFixed(),
       payload: { ...payload, wallet: row.fromWallet },
     });
-    await this.ledger.chainMove(em, {
+    const into = await this.ledger.chainMove(em, {
       ...common,
       investorId: to.id,
       distributorId: to.distributor.id,
@@ -148,6 +151,7 @@ export class ForcedTransfers {
       lots: out.taken,
       payload: { ...payload, wallet: row.toWallet },
     });
+    await this.lockUp?.freezeReceived(em, tx, row.shareClassId, row.toWallet, into.added);
     row.status = ForcedTransferStatus.done;
   }
 

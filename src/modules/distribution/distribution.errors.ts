@@ -11,3 +11,4 @@ export const oneBasis = () => badRequest('give exactly one of ratePerTokenPerDay
 export const notPositive = (field: string) => badRequest(`${field} must be a positive decimal`);
 export const noChainForToken = (shareClassId: string, chainId: string) =>
   conflict(`share class ${shareClassId} has a token on chain ${chainId}, which the gateway does not write to: its reinvestment cannot be minted`);
+export const notPaidYet = (id: string) => conflict(`distribution ${id} is declared: payDistribution pays it; only the failed rows of a payment are sent again`);

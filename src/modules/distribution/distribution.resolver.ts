@@ -44,6 +44,14 @@ export class DistributionResolver {
     return ctx.services.distribution.pay(ctx, id);
   }
 
+  @Mutation(() => Distribution, {
+    description:
+      'Ops: send the failed rows of a paid or paying reinvest distribution again (new batchMint intents), once their cause is fixed; a row still without a whitelisted wallet stays failed. Idempotent: rows already sent again are not sent twice.',
+  })
+  retryDistributionPayments(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext) {
+    return ctx.services.distribution.retryFailed(ctx, id);
+  }
+
   @Query(() => [Distribution], { description: "Ops: a share class's distributions, newest first." })
   distributions(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext) {
     ctx.access.requireOps();

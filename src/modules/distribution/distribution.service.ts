@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
@@ -16,8 +15,9 @@ import type { DistributionOnChain, MintOutcomes } from './distribution-onchain';
 import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distribution-policy.entity';
 import { Distribution, DistributionEntitlement, DistributionStatus, EntitlementStatus } from './distribution.entity';
 import * as E from './distribution.errors';
-import { payOut, residueOf } from './entitlement-rule';
-import { payableWallets } from './payable-wallets';
+import { payOut } from './entitlement-rule';
+import { noPayableWallet, payableWallets } from './payable-wallets';
+import { countInTotals, totalsOf } from './payment-totals';
 import { planDistribution, type DeclareInput, type DistributionPlan } from './distribution-plan';
 
 /** Decimals of register-only reinvestment (no token): the register's own scale. */
@@ -123,13 +123,7 @@ export class DistributionService implements MintOutcomes {
    */
   async pay(ctx: ServiceContext, id: string): Promise<Distribution> {
     ctx.access.requireOps();
-    const pre = await ctx.em.fork().findOne(Distribution, { id });
-    if (!pre) throw E.distributionNotFound();
-    const token = pre.payment === IncomePayment.reinvest ? await ctx.em.fork().findOne(Token, { shareClass: pre.shareClassId, isPrimary: true }) : null;
-    if (token) {
-      if (!this.deps.onChain?.writes(token.chainId)) throw E.noChainForToken(pre.shareClassId, token.chainId);
-      await this.deps.onChain.reachable(token.chainId);
-    }
+    const token = await this.mintingToken(ctx, id);
     const paid = await ctx.em.transactional(async (em) => {
       const d = await em.findOneOrFail(Distribution, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (d.status !== DistributionStatus.declared) return d;
@@ -141,7 +135,7 @@ export class DistributionService implements MintOutcomes {
       if (new Dec(nav.close).isZero()) throw badRequest(`the NAV of ${d.payDate} is zero: nothing can be reinvested at it`);
       d.nav = decimalString(nav.close);
       for (const r of rows) Object.assign(r, payOut(r.gross, { cash: false, nav: nav.close, decimals: token?.decimals ?? REGISTER_DECIMALS }));
-      this.totals(d, rows);
+      totalsOf(d, rows);
       if (!token) return this.reinvestOnRegister(em, d, rows, now);
       const wallets = await payableWallets(
         em,
@@ -151,9 +145,10 @@ export class DistributionService implements MintOutcomes {
       const minting: DistributionEntitlement[] = [];
       for (const r of rows) {
         if (new Dec(r.tokens!).isZero()) Object.assign(r, { status: EntitlementStatus.paid, paidAt: now });
-        else if (!wallets.get(r.investorId))
-          Object.assign(r, { status: EntitlementStatus.failed, failureReason: `investor ${r.investorId} has no whitelisted wallet on chain ${token.chainId}` });
-        else minting.push(Object.assign(r, { status: EntitlementStatus.sending, wallet: wallets.get(r.investorId)! }));
+        else if (!wallets.get(r.investorId)) {
+          Object.assign(r, { status: EntitlementStatus.failed, failureReason: noPayableWallet(r.investorId, token.chainId) });
+          countInTotals(d, r, -1);
+        } else minting.push(Object.assign(r, { status: EntitlementStatus.sending, wallet: wallets.get(r.investorId)! }));
       }
       d.status = minting.length ? DistributionStatus.paying : DistributionStatus.paid;
       if (!minting.length) d.paidAt = now;
@@ -165,15 +160,57 @@ export class DistributionService implements MintOutcomes {
     return paid;
   }
 
-  private totals(d: Distribution, rows: DistributionEntitlement[]): void {
-    d.paid = decimalString(rows.reduce<Decimal>((s, r) => s.plus(r.amount ?? 0), new Dec(0)));
-    d.residue = residueOf([d.gross], [d.paid]);
-    if (d.payment === IncomePayment.reinvest) d.tokens = decimalString(rows.reduce<Decimal>((s, r) => s.plus(r.tokens ?? 0), new Dec(0)));
+  /**
+   * Sends a reinvest distribution's failed rows again once ops fixed their cause (a wallet
+   * whitelisted again): each to the investor's payable wallet now, in new batchMint intents, its
+   * tokens as priced at payment; the distribution is `paying` until they are final. A row still
+   * without a wallet stays failed. Idempotent: the rows sent are `sending`, not `failed`, so a
+   * second call finds nothing to send.
+   */
+  async retryFailed(ctx: ServiceContext, id: string): Promise<Distribution> {
+    ctx.access.requireOps();
+    const token = await this.mintingToken(ctx, id);
+    const retried = await ctx.em.transactional(async (em) => {
+      const d = await em.findOneOrFail(Distribution, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (d.status === DistributionStatus.declared) throw E.notPaidYet(d.id);
+      const rows = await em.find(DistributionEntitlement, { distributionId: d.id, status: EntitlementStatus.failed }, { orderBy: { investorId: 'asc' } });
+      // Only a mint on chain fails (cash and the register are paid in the paying transaction).
+      if (!rows.length || !token) return d;
+      const wallets = await payableWallets(
+        em,
+        token.chainId,
+        rows.map((r) => r.investorId),
+      );
+      const again = rows.filter((r) => wallets.has(r.investorId));
+      for (const r of rows) if (!wallets.has(r.investorId)) r.failureReason = noPayableWallet(r.investorId, token.chainId);
+      for (const r of again) {
+        Object.assign(r, { status: EntitlementStatus.sending, wallet: wallets.get(r.investorId)!, failureReason: null, transferHash: null });
+        countInTotals(d, r, 1);
+      }
+      if (again.length) Object.assign(d, { status: DistributionStatus.paying, paidAt: null });
+      await em.flush();
+      await this.deps.onChain!.enqueue(em, token, again);
+      return d;
+    });
+    if (token) this.deps.onChain!.wake();
+    return retried;
+  }
+
+  /** A reinvest distribution's token, if it has one, on a chain the gateway writes to and reaches now (409 / 503 otherwise). */
+  private async mintingToken(ctx: ServiceContext, id: string): Promise<Token | null> {
+    const pre = await ctx.em.fork().findOne(Distribution, { id });
+    if (!pre) throw E.distributionNotFound();
+    const token = pre.payment === IncomePayment.reinvest ? await ctx.em.fork().findOne(Token, { shareClass: pre.shareClassId, isPrimary: true }) : null;
+    if (token) {
+      if (!this.deps.onChain?.writes(token.chainId)) throw E.noChainForToken(pre.shareClassId, token.chainId);
+      await this.deps.onChain.reachable(token.chainId);
+    }
+    return token;
   }
 
   private async payCash(em: EntityManager, d: Distribution, rows: DistributionEntitlement[], now: Date): Promise<Distribution> {
     for (const r of rows) Object.assign(r, payOut(r.gross, { cash: true }), { status: EntitlementStatus.paid, paidAt: now });
-    this.totals(d, rows);
+    totalsOf(d, rows);
     Object.assign(d, { status: DistributionStatus.paid, paidAt: now });
     for (const r of rows) paidEvent(em, d, r, now);
     await em.flush();
@@ -244,9 +281,7 @@ export class DistributionService implements MintOutcomes {
     }
     const now = this.deps.clock.now();
     Object.assign(rows[0], { status: EntitlementStatus.failed, failureReason: reason, transferHash: hash });
-    // What a failed row would have been paid is owed still: it leaves the paid total.
-    d.paid = decimalString(new Dec(d.paid ?? 0).minus(rows[0].amount ?? 0));
-    d.tokens = decimalString(new Dec(d.tokens ?? 0).minus(rows[0].tokens ?? 0));
+    countInTotals(d, rows[0], -1);
     await em.flush();
     await this.finishIfDone(em, d, now);
   }

@@ -2,6 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
 import { WalletStatus } from '../investor/investor.entity';
 
+/** Why a holder's tokens could not be minted at all: no wallet of theirs is whitelisted on the token's chain. */
+export const noPayableWallet = (investorId: string, chainId: string) => `investor ${investorId} has no whitelisted wallet on chain ${chainId}`;
+
 /**
  * The wallet each investor's reinvested tokens are minted to: their oldest wallet whitelisted on
  * the token's chain (the register is per investor; any of their own wallets keeps it whole).

@@ -4,7 +4,7 @@ import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
-import { LotSource } from './holding-lot.entity';
+import { LotSource, type HoldingLot } from './holding-lot.entity';
 import { openLots, piecesCovering, type TakenPiece } from './holding-lots';
 import { lockRow, move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
@@ -111,9 +111,10 @@ export class HoldingLedger {
   }
 
   /** Tokens moved on chain outside any order (see the class comment): no free-balance check, the chain has decided. */
-  async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[] }> {
+  async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[]; added: HoldingLot[] }> {
     const held = await this.lock(em, c, { create: c.at });
     const taken: TakenPiece[] = [];
+    const added: HoldingLot[] = [];
     const balance = await move(em, held, new Dec(c.change), {
       source: LotSource.transfer,
       at: c.at,
@@ -123,9 +124,10 @@ export class HoldingLedger {
       // Tokens arriving keep the settlement dates of the lots they left; what those do not cover counts from `at`.
       lots: c.lots && piecesCovering(c.lots, c.change, c.at),
       taken,
+      added,
       event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
     });
-    return { balance, taken };
+    return { balance, taken, added };
   }
 
   /**

@@ -5,7 +5,7 @@ import { rawRows } from '../../persistence/raw-query';
 import { appendEvent } from '../../events/event-log';
 import { Investor } from '../investor/investor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
-import type { LotSource } from './holding-lot.entity';
+import type { HoldingLot, LotSource } from './holding-lot.entity';
 import { addLot, takeFromLots, type TakenPiece } from './holding-lots';
 import { HoldingMovement } from './holding-movement.entity';
 import type { HoldingKey } from './holding-ledger.types';
@@ -46,6 +46,8 @@ export interface Move {
   lots?: TakenPiece[];
   /** Tokens out: the pieces of lots taken are pushed here. */
   taken?: TakenPiece[];
+  /** Tokens in: the lots added are pushed here (flushed, with their ids). */
+  added?: HoldingLot[];
   /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. */
   event?: { distributorId: string; payload: Record<string, unknown> };
 }
@@ -55,7 +57,7 @@ export async function move(em: EntityManager, held: HoldingKey & { balance: Dec 
   const { investorId, shareClassId } = held;
   if (change.isPositive()) {
     for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
-      addLot(em, {
+      const added = addLot(em, {
         investorId,
         shareClassId,
         quantity: lot.quantity,
@@ -64,6 +66,7 @@ export async function move(em: EntityManager, held: HoldingKey & { balance: Dec 
         orderId: m.orderId,
         reason: m.reason,
       });
+      m.added?.push(added);
     }
   } else {
     // Taken first, then reported: `m.taken?.push(await …)` would skip the taking when no one asks.

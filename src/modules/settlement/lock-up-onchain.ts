@@ -10,6 +10,7 @@ import type { DealingService } from '../dealing/dealing.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import { ChainBatchOrder } from './chain-batch.entity';
+import type { HoldingLot } from '../holding/holding-lot.entity';
 import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import type { ChainService } from '../chain/chain.service';
 import { TOKEN_ABI } from '../chain/contracts';
@@ -34,7 +35,7 @@ interface Release {
 
 /**
  * Lock-up held by the token (T-REX partial freezes), so a holder's wallet cannot send tokens
- * still in lock-up to anyone:
+ * still in lock-up to anyone (lots received by a forced transfer are frozen again at the receiver: `freezeReceived`):
  * - **Freeze at mint.** In the transaction that declares a mint's outcome (the same one that books
  *   the order's lot), each new lot still in lock-up gets a `lot_freeze` row and one intent
  *   freezes them all (`freezePartialTokens`, or `batchFreezePartialTokens` for a batch's lots) on
@@ -72,15 +73,33 @@ export class LockUpOnChain {
         order by l.id`,
       orderIds,
     );
-    if (!lots.length) return;
-    const shareClassId = lots[0].share_class_id;
+    if (lots.length) await this.freezeLots(em, tx, lots[0].share_class_id, lots);
+  }
+
+  /**
+   * After a forced transfer's outcome (the receiver's lots booked in `em`, keeping the settlement
+   * dates of the lots they left): T-REX `forcedTransfer` unfreezes at the sender what it must and
+   * the tokens arrive free, so the received lots still in lock-up are frozen again at the receiver.
+   */
+  async freezeReceived(em: EntityManager, tx: ChainTransaction, shareClassId: string, wallet: string, lots: HoldingLot[]): Promise<void> {
+    const open = lots.map((l) => ({ lot_id: String(l.id), remaining: l.remaining, settled_at: l.settledAt, wallet: wallet.toLowerCase() }));
+    if (open.length) await this.freezeLots(em, tx, shareClassId, open);
+  }
+
+  /** One freeze intent for the lots still in lock-up, each at its wallet, and their `lot_freeze` rows: in the caller's transaction. */
+  private async freezeLots(
+    em: EntityManager,
+    tx: ChainTransaction,
+    shareClassId: string,
+    lots: { lot_id: string; remaining: string; settled_at: Date; wallet: string }[],
+  ): Promise<void> {
     const lockUp = await this.dealing.lockUpOf(em, await em.findOneOrFail(ShareClass, { id: shareClassId }));
     if (!lockUp) return;
     // Addresses as ops typed them or lower-cased: compared lower-cased.
     const token = (await em.find(Token, { chainId: tx.chainId, shareClass: shareClassId })).find(
       (t) => t.contractAddress.toLowerCase() === tx.toAddress!.toLowerCase(),
     );
-    if (!token) throw new Error(`chain transaction ${tx.id} minted on ${tx.toAddress}, which is no token of share class ${shareClassId}`);
+    if (!token) throw new Error(`chain transaction ${tx.id} moved tokens on ${tx.toAddress}, which is no token of share class ${shareClassId}`);
     const now = this.clock.now();
     const held = lots
       .map((l) => ({ ...l, unlocksAt: plusDays(new Date(l.settled_at), lockUp.days, lockUp.timeZone), units: parseUnits(l.remaining, token.decimals) }))
