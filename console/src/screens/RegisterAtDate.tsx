@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { currentToken } from '../api/session';
 import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/graphql';
-import { decimal } from '../ui/format';
+import { count, decimal } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
 import { ErrorNote, Mono, Panel } from '../ui/parts';
@@ -37,7 +37,7 @@ export function RegisterAtDatePanel({ shareClassId }: { shareClassId: string }) 
       {register && (
         <>
           <p>
-            {register.holders.length} holders, {decimal(register.total)} tokens at the close of {register.asOf} ({register.timeZone}), block{' '}
+            {count(register.holders.length, 'holder')}, {count(decimal(register.total), 'token')} at the close of {register.asOf} ({register.timeZone}), block{' '}
             {register.blockNumber ?? 'none'} on chain {register.chainId}.{' '}
             <button type="button" onClick={() => void download(register.asOf)}>
               Download CSV
