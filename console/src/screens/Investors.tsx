@@ -155,7 +155,7 @@ export function InvestorDetail({ id }: { id: string }) {
                   operation="revokeInvestorShareClass"
                   label="Revoke"
                   danger
-                  title={`Withdraw ${s.id} from this investor?`}
+                  title={`Withdraw ${s.meta.name} from this investor?`}
                   description={<p>New orders of this share class by this investor are refused.</p>}
                   run={() => request(RevokeInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: s.id } })}
                   onDone={reload}

@@ -5,7 +5,7 @@ import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/g
 import { count, decimal } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
-import { ErrorNote, Mono, Panel } from '../ui/parts';
+import { ErrorNote, Mono, Panel, RecordTable } from '../ui/parts';
 
 /**
  * The register at the close of a day (docs/register.md): every holder with its balance, locked part
@@ -44,46 +44,29 @@ export function RegisterAtDatePanel({ shareClassId }: { shareClassId: string }) 
             </button>
           </p>
           <ErrorNote error={csvError} />
-          <table className="grid" aria-label={`Register at ${register.asOf}`}>
-            <thead>
-              <tr>
-                <th scope="col">Investor</th>
-                <th scope="col">Distributor</th>
-                <th scope="col" className="num">
-                  Balance
-                </th>
-                <th scope="col" className="num">
-                  Locked
-                </th>
-                <th scope="col" className="num">
-                  On chain
-                </th>
-                <th scope="col">Wallets</th>
-              </tr>
-            </thead>
-            <tbody>
-              {register.holders.map((h) => (
-                <tr key={h.investorId}>
-                  <td>
-                    <Mono>{h.investorId}</Mono>
-                  </td>
-                  <td>
-                    <Mono>{h.distributorId}</Mono>
-                  </td>
-                  <td className="num">{decimal(h.balance)}</td>
-                  <td className="num">{decimal(h.locked)}</td>
-                  <td className="num">{decimal(h.chainBalance)}</td>
-                  <td>
-                    {h.wallets.map((w) => (
-                      <div key={w.address}>
-                        <span className="mono">{w.address}</span> {decimal(w.balance)}
-                      </div>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RecordTable
+            label={`Register at ${register.asOf}`}
+            what="holders"
+            records={register.holders}
+            rowKey={(h) => h.investorId}
+            empty="No holder."
+            columns={[
+              { header: 'Investor', cell: (h) => <Mono>{h.investorId}</Mono> },
+              { header: 'Distributor', cell: (h) => <Mono>{h.distributorId}</Mono> },
+              { header: 'Balance', cell: (h) => decimal(h.balance), num: true },
+              { header: 'Locked', cell: (h) => decimal(h.locked), num: true },
+              { header: 'On chain', cell: (h) => decimal(h.chainBalance), num: true },
+              {
+                header: 'Wallets',
+                cell: (h) =>
+                  h.wallets.map((w) => (
+                    <div key={w.address}>
+                      <span className="mono">{w.address}</span> {decimal(w.balance)}
+                    </div>
+                  )),
+              },
+            ]}
+          />
         </>
       )}
     </Panel>
