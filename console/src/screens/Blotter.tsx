@@ -206,6 +206,7 @@ export function Blotter() {
         </div>
       </form>
       <ErrorNote error={error} />
+      {/* Not a RecordTable: rows carry the order's id and status for the live updates, and a fresh one is highlighted. */}
       <div className="table-wrap" {...scrollable('Order table')}>
         <table className="grid" aria-label="Orders" aria-busy={loading}>
           <thead>
