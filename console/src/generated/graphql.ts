@@ -588,6 +588,8 @@ export type DistributionEntitlementsQueryVariables = Exact<{
 
 export type DistributionEntitlementsQuery = { distributionEntitlements: Array<{ investorId: string, distributorId: string, tokenDays: string, gross: string, amount: string | null, tokens: string | null, status: EntitlementStatus, transferHash: string | null, failureReason: string | null, paidAt: number | null }> };
 
+export type DistributorRowFragment = { id: string, partnerId: string, name: string, status: string, hosts: Array<{ hostname: string }>, grants: Array<{ shareClassId: string }> };
+
 export type DistributorListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
   filter?: DistributorFilter | null | undefined;
@@ -602,7 +604,7 @@ export type DistributorDetailQueryVariables = Exact<{
 }>;
 
 
-export type DistributorDetailQuery = { distributor: { id: string, partnerId: string, name: string, status: string, createdAt: number, createdBy: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, updatedAt: number, updatedBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
+export type DistributorDetailQuery = { distributor: { createdAt: number, createdBy: string, id: string, partnerId: string, name: string, status: string, hosts: Array<{ hostname: string, createdAt: number, createdBy: string, updatedAt: number, updatedBy: string, sourceRanges: Array<string>, clientCertSha256: string | null }>, wallets: Array<{ chainId: string, address: string, updatedAt: number, updatedBy: string }>, grants: Array<{ shareClassId: string, deliveryMode: DeliveryMode, createdAt: number, shareClass: { meta: { name: string } } }> }, apiCredentials: Array<{ apiKey: string, createdAt: number, createdBy: string, revokedAt: number | null }>, shareClasses: Array<{ id: string, meta: { name: string } }> };
 
 export type AddDistributorHostMutationVariables = Exact<{
   input: DistributorHostInput;
@@ -674,20 +676,22 @@ export type InvestorIncomeQueryVariables = Exact<{
 
 export type InvestorIncomeQuery = { incomeHistory: Array<{ distributionId: string, shareClassId: string, periodFrom: string, periodTo: string, payDate: string, payment: IncomePayment, currency: string, status: EntitlementStatus, gross: string, amount: string | null, tokens: string | null, transferHash: string | null, failureReason: string | null, paidAt: number | null }> };
 
+export type InvestorRowFragment = { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number, distributor: { id: string, name: string } };
+
 export type InvestorSearchQueryVariables = Exact<{
   filter?: InvestorFilter | null | undefined;
   page?: PageInput | null | undefined;
 }>;
 
 
-export type InvestorSearchQuery = { investors: { nextCursor: string | null, items: Array<{ id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number }> } };
+export type InvestorSearchQuery = { investors: { nextCursor: string | null, items: Array<{ id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number, distributor: { id: string, name: string } }> } };
 
 export type InvestorDetailQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type InvestorDetailQuery = { investor: { id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, countryCode: string | null, status: string, distributorId: string, createdAt: number, createdBy: string, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
+export type InvestorDetailQuery = { investor: { createdBy: string, id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
 
 export type GrantInvestorShareClassMutationVariables = Exact<{
   input: InvestorShareClassInput;
@@ -731,6 +735,8 @@ export type RequestWalletRecoveryMutationVariables = Exact<{
 
 export type RequestWalletRecoveryMutation = { requestWalletRecovery: { id: string, status: ApprovalStatus, requestedBy: string } };
 
+export type IssuerRowFragment = { id: string, name: string, lei: string | null, jurisdiction: string | null, createdAt: number, funds: Array<{ id: string }> };
+
 export type IssuerListQueryVariables = Exact<{
   page?: PageInput | null | undefined;
 }>;
@@ -743,7 +749,7 @@ export type IssuerDetailQueryVariables = Exact<{
 }>;
 
 
-export type IssuerDetailQuery = { issuer: { id: string, name: string, lei: string | null, jurisdiction: string | null, createdAt: number, createdBy: string, updatedAt: number, updatedBy: string, funds: Array<{ id: string, name: string, description: string | null, createdAt: number, shareClasses: Array<{ id: string, status: string, meta: { name: string } }> }> } };
+export type IssuerDetailQuery = { issuer: { createdBy: string, updatedAt: number, updatedBy: string, id: string, name: string, lei: string | null, jurisdiction: string | null, createdAt: number, funds: Array<{ id: string, name: string, description: string | null, createdAt: number, shareClasses: Array<{ id: string, status: string, meta: { name: string } }> }> } };
 
 export type CreateIssuerMutationVariables = Exact<{
   input: CreateIssuerInput;
@@ -1091,6 +1097,49 @@ export const SettlementPlanFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"SettlementPlan"}) as unknown as TypedDocumentString<SettlementPlanFragment, unknown>;
+export const DistributorRowFragmentDoc = new TypedDocumentString(`
+    fragment DistributorRow on Distributor {
+  id
+  partnerId
+  name
+  status
+  hosts {
+    hostname
+  }
+  grants {
+    shareClassId
+  }
+}
+    `, {"fragmentName":"DistributorRow"}) as unknown as TypedDocumentString<DistributorRowFragment, unknown>;
+export const InvestorRowFragmentDoc = new TypedDocumentString(`
+    fragment InvestorRow on Investor {
+  id
+  userId
+  email
+  externalInvestorId
+  name
+  status
+  distributorId
+  distributor {
+    id
+    name
+  }
+  countryCode
+  createdAt
+}
+    `, {"fragmentName":"InvestorRow"}) as unknown as TypedDocumentString<InvestorRowFragment, unknown>;
+export const IssuerRowFragmentDoc = new TypedDocumentString(`
+    fragment IssuerRow on Issuer {
+  id
+  name
+  lei
+  jurisdiction
+  createdAt
+  funds {
+    id
+  }
+}
+    `, {"fragmentName":"IssuerRow"}) as unknown as TypedDocumentString<IssuerRowFragment, unknown>;
 export const ChecklistFragmentDoc = new TypedDocumentString(`
     fragment Checklist on Onboarding {
   ready
@@ -1606,28 +1655,27 @@ export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {
     items {
-      id
-      partnerId
-      name
-      status
-      hosts {
-        hostname
-      }
-      grants {
-        shareClassId
-      }
+      ...DistributorRow
     }
     nextCursor
   }
 }
-    `) as unknown as TypedDocumentString<DistributorListQuery, DistributorListQueryVariables>;
+    fragment DistributorRow on Distributor {
+  id
+  partnerId
+  name
+  status
+  hosts {
+    hostname
+  }
+  grants {
+    shareClassId
+  }
+}`) as unknown as TypedDocumentString<DistributorListQuery, DistributorListQueryVariables>;
 export const DistributorDetailDocument = new TypedDocumentString(`
     query DistributorDetail($id: ID!, $distributorId: String!) {
   distributor(id: $id) {
-    id
-    partnerId
-    name
-    status
+    ...DistributorRow
     createdAt
     createdBy
     hosts {
@@ -1669,7 +1717,18 @@ export const DistributorDetailDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<DistributorDetailQuery, DistributorDetailQueryVariables>;
+    fragment DistributorRow on Distributor {
+  id
+  partnerId
+  name
+  status
+  hosts {
+    hostname
+  }
+  grants {
+    shareClassId
+  }
+}`) as unknown as TypedDocumentString<DistributorDetailQuery, DistributorDetailQueryVariables>;
 export const AddDistributorHostDocument = new TypedDocumentString(`
     mutation AddDistributorHost($input: DistributorHostInput!) {
   addDistributorHost(input: $input) {
@@ -1767,32 +1826,30 @@ export const InvestorSearchDocument = new TypedDocumentString(`
     query InvestorSearch($filter: InvestorFilter, $page: PageInput) {
   investors(filter: $filter, page: $page) {
     items {
-      id
-      userId
-      email
-      externalInvestorId
-      name
-      status
-      distributorId
-      countryCode
-      createdAt
+      ...InvestorRow
     }
     nextCursor
   }
 }
-    `) as unknown as TypedDocumentString<InvestorSearchQuery, InvestorSearchQueryVariables>;
+    fragment InvestorRow on Investor {
+  id
+  userId
+  email
+  externalInvestorId
+  name
+  status
+  distributorId
+  distributor {
+    id
+    name
+  }
+  countryCode
+  createdAt
+}`) as unknown as TypedDocumentString<InvestorSearchQuery, InvestorSearchQueryVariables>;
 export const InvestorDetailDocument = new TypedDocumentString(`
     query InvestorDetail($id: ID!) {
   investor(id: $id) {
-    id
-    userId
-    email
-    externalInvestorId
-    name
-    countryCode
-    status
-    distributorId
-    createdAt
+    ...InvestorRow
     createdBy
     distributor {
       id
@@ -1825,7 +1882,21 @@ export const InvestorDetailDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<InvestorDetailQuery, InvestorDetailQueryVariables>;
+    fragment InvestorRow on Investor {
+  id
+  userId
+  email
+  externalInvestorId
+  name
+  status
+  distributorId
+  distributor {
+    id
+    name
+  }
+  countryCode
+  createdAt
+}`) as unknown as TypedDocumentString<InvestorDetailQuery, InvestorDetailQueryVariables>;
 export const GrantInvestorShareClassDocument = new TypedDocumentString(`
     mutation GrantInvestorShareClass($input: InvestorShareClassInput!) {
   grantInvestorShareClass(input: $input) {
@@ -1878,27 +1949,25 @@ export const IssuerListDocument = new TypedDocumentString(`
     query IssuerList($page: PageInput) {
   issuers(page: $page) {
     items {
-      id
-      name
-      lei
-      jurisdiction
-      createdAt
-      funds {
-        id
-      }
+      ...IssuerRow
     }
     nextCursor
   }
 }
-    `) as unknown as TypedDocumentString<IssuerListQuery, IssuerListQueryVariables>;
+    fragment IssuerRow on Issuer {
+  id
+  name
+  lei
+  jurisdiction
+  createdAt
+  funds {
+    id
+  }
+}`) as unknown as TypedDocumentString<IssuerListQuery, IssuerListQueryVariables>;
 export const IssuerDetailDocument = new TypedDocumentString(`
     query IssuerDetail($id: ID!) {
   issuer(id: $id) {
-    id
-    name
-    lei
-    jurisdiction
-    createdAt
+    ...IssuerRow
     createdBy
     updatedAt
     updatedBy
@@ -1917,7 +1986,16 @@ export const IssuerDetailDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<IssuerDetailQuery, IssuerDetailQueryVariables>;
+    fragment IssuerRow on Issuer {
+  id
+  name
+  lei
+  jurisdiction
+  createdAt
+  funds {
+    id
+  }
+}`) as unknown as TypedDocumentString<IssuerDetailQuery, IssuerDetailQueryVariables>;
 export const CreateIssuerDocument = new TypedDocumentString(`
     mutation CreateIssuer($input: CreateIssuerInput!) {
   createIssuer(input: $input) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { request } from '../api/client';
 import { ApprovalRequestsDocument, ApproveRequestDocument, AuditLogDocument, RejectRequestDocument, type ApprovalRequestsQuery } from '../generated/graphql';
-import { time } from '../ui/format';
+import { count, time } from '../ui/format';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/fields';
 import { may, useMe } from '../ui/me';
@@ -17,8 +17,9 @@ const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holdi
 function what(r: Request): string {
   const a = r.arguments as Record<string, string>;
   if (r.kind === 'wallet_recovery') return `${a.investorId} on chain ${a.chainId} to ${a.newAddress}`;
-  if (r.kind === 'forced_transfer') return `${a.quantity} tokens of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
-  return `${a.quantity} tokens of ${a.shareClassId} for ${a.investorId}`;
+  if (r.kind === 'forced_transfer')
+    return `${count(a.quantity, 'token')} of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
+  return `${count(a.quantity, 'token')} of ${a.shareClassId} for ${a.investorId}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type OrderFilter,
   type OrderRowFragment,
 } from '../generated/graphql';
-import { decimal, time } from '../ui/format';
+import { count, decimal, time } from '../ui/format';
 import { Field, Select } from '../ui/fields';
 import { ErrorNote, Page, Status, scrollable } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -206,6 +206,7 @@ export function Blotter() {
         </div>
       </form>
       <ErrorNote error={error} />
+      {/* Not a RecordTable: rows carry the order's id and status for the live updates, and a fresh one is highlighted. */}
       <div className="table-wrap" {...scrollable('Order table')}>
         <table className="grid" aria-label="Orders" aria-busy={loading}>
           <thead>
@@ -242,7 +243,7 @@ export function Blotter() {
                 <td>
                   <Status value={o.status} />
                 </td>
-                <td className="num">{o.type === 'subscription' ? `${decimal(o.amount, 4)} ${o.currency ?? ''}` : `${decimal(o.tokenCount)} tokens`}</td>
+                <td className="num">{o.type === 'subscription' ? `${decimal(o.amount, 4)} ${o.currency ?? ''}` : count(decimal(o.tokenCount), 'token')}</td>
                 <td className="mono">{o.distributorId}</td>
                 <td className="mono">{o.investorId}</td>
                 <td title={scName[o.shareClassId]} className="mono">

@@ -10,7 +10,7 @@ import {
 import { time } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
-import { ErrorNote, Loading, Panel } from '../ui/parts';
+import { ErrorNote, Loading, Panel, RecordTable } from '../ui/parts';
 import { useQuery } from '../ui/use-query';
 
 /** Dealing dates the preview shows. */
@@ -212,26 +212,25 @@ function DatesTable({ caption, zone, dates }: { caption: string; zone: string; d
   return (
     <div>
       <h4>{caption}</h4>
-      <table className="grid" aria-label={`${caption}: next dealing dates`}>
-        <thead>
-          <tr>
-            <th scope="col">Dealing date</th>
-            <th scope="col">Cut-off ({zone})</th>
-            <th scope="col">Settlement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {dates.map((x) => (
-            <tr key={x.dealingDate}>
-              <td className="mono">{x.dealingDate}</td>
-              <td>
+      <RecordTable
+        label={`${caption}: next dealing dates`}
+        what="the dealing dates"
+        records={dates}
+        rowKey={(x) => x.dealingDate}
+        empty="No dealing date."
+        columns={[
+          { header: 'Dealing date', cell: (x) => x.dealingDate, className: 'mono' },
+          {
+            header: `Cut-off (${zone})`,
+            cell: (x) => (
+              <>
                 {inZone.format(new Date(x.cutOffAt))} <span className="muted small">({inUtc.format(new Date(x.cutOffAt))} UTC)</span>
-              </td>
-              <td className="mono">{x.expectedSettlementDate}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Settlement', cell: (x) => x.expectedSettlementDate, className: 'mono' },
+        ]}
+      />
     </div>
   );
 }

@@ -10,6 +10,7 @@ export function DeliveryTable({ deliveries, onChange }: { deliveries: DeliveryFr
   if (!deliveries.length) return <p className="muted">No deliveries.</p>;
   return (
     <div className="table-wrap" {...scrollable('Delivery table')}>
+      {/* Not a RecordTable: each delivery is followed by a row per attempt. */}
       <table className="grid" aria-label="Webhook deliveries">
         <thead>
           <tr>

@@ -12,13 +12,13 @@ import {
   type DistributionsQuery,
 } from '../generated/graphql';
 import { may, useMe } from '../ui/me';
-import { decimal, time } from '../ui/format';
+import { count, decimal, time } from '../ui/format';
 
 /** Entitlements are shown unrounded: the rounding rule and its residue are the point (docs/income.md). */
 const exact = (v: string | null | undefined) => decimal(v, 30);
 import { ActionForm } from '../ui/action-form';
 import { Field, Select } from '../ui/fields';
-import { ErrorNote, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
+import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status, scrollable } from '../ui/parts';
 import { href } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 
@@ -62,6 +62,7 @@ function ClassDistributions({ shareClassId }: { shareClassId: string }) {
           </button>
         }
       >
+        {/* Not a RecordTable: a distribution opens a second row under its own, with its entitlements. */}
         <div className="table-wrap" {...scrollable('Distribution table')}>
           <table className="grid" aria-label="Distributions">
             <thead>
@@ -137,7 +138,7 @@ function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
         </td>
         <td className="num">
           {d.paid ? `${exact(d.paid)} ${d.currency}` : '—'}
-          {d.tokens && <div className="muted">{d.tokens} tokens</div>}
+          {d.tokens && <div className="muted">{count(d.tokens, 'token')}</div>}
         </td>
         <td className="num">{d.residue ? exact(d.residue) : '—'}</td>
         <td>
@@ -171,46 +172,38 @@ function Entitlements({ id }: { id: string }) {
   const q = useQuery(DistributionEntitlementsDocument, { id }, id);
   if (!q.data) return q.error ? <ErrorNote error={q.error} /> : <Loading what="the entitlements" />;
   return (
-    <table className="grid" aria-label={`Entitlements of distribution ${id}`}>
-      <thead>
-        <tr>
-          <th scope="col">Investor</th>
-          <th scope="col">Distributor</th>
-          <th scope="col" className="num">
-            Token-days
-          </th>
-          <th scope="col" className="num">
-            Entitled
-          </th>
-          <th scope="col" className="num">
-            Paid
-          </th>
-          <th scope="col">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {q.data.distributionEntitlements.map((e) => (
-          <tr key={e.investorId}>
-            <td>
-              <Mono>{e.investorId}</Mono>
-            </td>
-            <td>
-              <Mono>{e.distributorId}</Mono>
-            </td>
-            <td className="num">{exact(e.tokenDays)}</td>
-            <td className="num">{exact(e.gross)}</td>
-            <td className="num">
+    <RecordTable
+      label={`Entitlements of distribution ${id}`}
+      what="the entitlements"
+      records={q.data.distributionEntitlements}
+      rowKey={(e) => e.investorId}
+      empty="No entitlement."
+      columns={[
+        { header: 'Investor', cell: (e) => <Mono>{e.investorId}</Mono> },
+        { header: 'Distributor', cell: (e) => <Mono>{e.distributorId}</Mono> },
+        { header: 'Token-days', cell: (e) => exact(e.tokenDays), num: true },
+        { header: 'Entitled', cell: (e) => exact(e.gross), num: true },
+        {
+          header: 'Paid',
+          cell: (e) => (
+            <>
               {e.amount ? exact(e.amount) : '—'}
-              {e.tokens && <div className="muted">{e.tokens} tokens</div>}
-            </td>
-            <td>
+              {e.tokens && <div className="muted">{count(e.tokens, 'token')}</div>}
+            </>
+          ),
+          num: true,
+        },
+        {
+          header: 'Status',
+          cell: (e) => (
+            <>
               <Status value={e.status} />
               {e.failureReason && <div role="note">{e.failureReason}</div>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -247,36 +240,21 @@ function DeclarePanel({ shareClassId, onDeclared }: { shareClassId: string; onDe
       {preview && (
         <>
           <p>
-            {preview.holders.length} holders, {exact(preview.gross)} {preview.currency} in total, paid as {preview.payment} on {preview.payDate}.
+            {count(preview.holders.length, 'holder')}, {exact(preview.gross)} {preview.currency} in total, paid as {preview.payment} on {preview.payDate}.
           </p>
-          <table className="grid" aria-label="Preview">
-            <thead>
-              <tr>
-                <th scope="col">Investor</th>
-                <th scope="col" className="num">
-                  Days held
-                </th>
-                <th scope="col" className="num">
-                  Token-days
-                </th>
-                <th scope="col" className="num">
-                  Entitled
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.holders.map((h) => (
-                <tr key={h.investorId}>
-                  <td>
-                    <Mono>{h.investorId}</Mono>
-                  </td>
-                  <td className="num">{h.daysHeld}</td>
-                  <td className="num">{exact(h.tokenDays)}</td>
-                  <td className="num">{exact(h.gross)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RecordTable
+            label="Preview"
+            what="the preview"
+            records={preview.holders}
+            rowKey={(h) => h.investorId}
+            empty="No holder."
+            columns={[
+              { header: 'Investor', cell: (h) => <Mono>{h.investorId}</Mono> },
+              { header: 'Days held', cell: (h) => h.daysHeld, num: true },
+              { header: 'Token-days', cell: (h) => exact(h.tokenDays), num: true },
+              { header: 'Entitled', cell: (h) => exact(h.gross), num: true },
+            ]}
+          />
           <ActionForm
             label="Declare"
             name="Declare the distribution"

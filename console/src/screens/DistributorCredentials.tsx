@@ -9,7 +9,7 @@ import {
 } from '../generated/graphql';
 import { time } from '../ui/format';
 import { ConfirmAction } from '../ui/confirm-action';
-import { CopyButton, Facts, Mono, Panel, Status } from '../ui/parts';
+import { CopyButton, Facts, Mono, Panel, RecordTable, Status } from '../ui/parts';
 
 type Issued = IssueApiCredentialMutation['issueApiCredential'];
 
@@ -24,6 +24,28 @@ export function DistributorCredentials({
   onChange: () => void;
 }) {
   const [issued, setIssued] = useState<Issued | null>(null);
+  const actions = (apiKey: string) => (
+    <>
+      <ConfirmAction
+        operation="rotateApiCredential"
+        quiet
+        label="Rotate"
+        title={`Rotate ${apiKey}?`}
+        description={<p>A new key and secret replace it; the old pair and every token it produced stop working at once.</p>}
+        run={() => request(RotateApiCredentialDocument, { apiKey })}
+        onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), onChange())}
+      />
+      <ConfirmAction
+        operation="revokeApiCredential"
+        label="Revoke"
+        danger
+        title={`Revoke ${apiKey}?`}
+        description={<p>The key and every access and refresh token it produced stop working at once.</p>}
+        run={() => request(RevokeApiCredentialDocument, { apiKey })}
+        onDone={onChange}
+      />
+    </>
+  );
   return (
     <Panel
       title="API credentials (surface O)"
@@ -40,60 +62,19 @@ export function DistributorCredentials({
       }
     >
       {issued && <SecretOnce issued={issued} onDismiss={() => setIssued(null)} />}
-      <table className="grid" aria-label="API credentials">
-        <thead>
-          <tr>
-            <th scope="col">API key</th>
-            <th scope="col">Issued</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {credentials.map((c) => (
-            <tr key={c.apiKey}>
-              <td className="mono">{c.apiKey}</td>
-              <td>
-                {time(c.createdAt)} by {c.createdBy}
-              </td>
-              <td>{c.revokedAt ? <Status value={`revoked ${time(c.revokedAt)}`} /> : <Status value="active" />}</td>
-              <td className="row-actions">
-                {!c.revokedAt && (
-                  <>
-                    <ConfirmAction
-                      operation="rotateApiCredential"
-                      quiet
-                      label="Rotate"
-                      title={`Rotate ${c.apiKey}?`}
-                      description={<p>A new key and secret replace it; the old pair and every token it produced stop working at once.</p>}
-                      run={() => request(RotateApiCredentialDocument, { apiKey: c.apiKey })}
-                      onDone={(r) => (setIssued((r as { rotateApiCredential: Issued }).rotateApiCredential), onChange())}
-                    />
-                    <ConfirmAction
-                      operation="revokeApiCredential"
-                      label="Revoke"
-                      danger
-                      title={`Revoke ${c.apiKey}?`}
-                      description={<p>The key and every access and refresh token it produced stop working at once.</p>}
-                      run={() => request(RevokeApiCredentialDocument, { apiKey: c.apiKey })}
-                      onDone={onChange}
-                    />
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-          {!credentials.length && (
-            <tr>
-              <td colSpan={4} className="muted">
-                No credentials.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <RecordTable
+        label="API credentials"
+        what="credentials"
+        records={credentials}
+        rowKey={(c) => c.apiKey}
+        empty="No credentials."
+        columns={[
+          { header: 'API key', cell: (c) => c.apiKey, className: 'mono' },
+          { header: 'Issued', cell: (c) => `${time(c.createdAt)} by ${c.createdBy}` },
+          { header: 'Status', cell: (c) => (c.revokedAt ? <Status value={`revoked ${time(c.revokedAt)}`} /> : <Status value="active" />) },
+          { header: <span className="sr-only">Actions</span>, cell: (c) => !c.revokedAt && actions(c.apiKey), className: 'row-actions' },
+        ]}
+      />
     </Panel>
   );
 }

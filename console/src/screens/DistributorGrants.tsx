@@ -5,7 +5,7 @@ import { time } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Select } from '../ui/fields';
-import { Mono, Panel } from '../ui/parts';
+import { Mono, Panel, RecordTable } from '../ui/parts';
 import { Link } from '../ui/router';
 
 type Detail = DistributorDetailQuery;
@@ -24,40 +24,39 @@ export function DistributorGrants({
   const [mode, setMode] = useState<DeliveryMode>('passthrough');
   return (
     <Panel title="Share classes it may sell">
-      <table className="grid" aria-label="Grants">
-        <thead>
-          <tr>
-            <th scope="col">Share class</th>
-            <th scope="col">Delivery mode</th>
-            <th scope="col">Since</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {d.grants.map((g) => (
-            <tr key={g.shareClassId}>
-              <td>
+      <RecordTable
+        label="Grants"
+        what="grants"
+        records={d.grants}
+        rowKey={(g) => g.shareClassId}
+        empty="No share class granted."
+        columns={[
+          {
+            header: 'Share class',
+            cell: (g) => (
+              <>
                 <Link to={['share-classes', g.shareClassId]}>{g.shareClass.meta.name}</Link> <Mono>{g.shareClassId}</Mono>
-              </td>
-              <td>{g.deliveryMode}</td>
-              <td>{time(g.createdAt)}</td>
-              <td>
-                <ConfirmAction
-                  operation="revokeShareClass"
-                  label="Revoke"
-                  danger
-                  title={`Stop ${d.name} selling ${g.shareClassId}?`}
-                  description={<p>New orders of this share class through {d.name} are refused.</p>}
-                  run={() => request(RevokeShareClassDocument, { input: { distributorId: d.id, shareClassId: g.shareClassId } })}
-                  onDone={onChange}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Delivery mode', cell: (g) => g.deliveryMode },
+          { header: 'Since', cell: (g) => time(g.createdAt) },
+          {
+            header: <span className="sr-only">Actions</span>,
+            cell: (g) => (
+              <ConfirmAction
+                operation="revokeShareClass"
+                label="Revoke"
+                danger
+                title={`Stop ${d.name} selling ${g.shareClass.meta.name}?`}
+                description={<p>New orders of this share class through {d.name} are refused.</p>}
+                run={() => request(RevokeShareClassDocument, { input: { distributorId: d.id, shareClassId: g.shareClassId } })}
+                onDone={onChange}
+              />
+            ),
+          },
+        ]}
+      />
       <ActionForm
         operation="grantShareClass"
         label="Grant"

@@ -10,8 +10,9 @@ import {
 } from '../generated/graphql';
 import { time } from '../ui/format';
 import { ActionForm, NewRecord } from '../ui/action-form';
+import { EntityList } from '../ui/EntityList';
 import { Field } from '../ui/fields';
-import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
 import { DistributorCredentials } from './DistributorCredentials';
@@ -20,7 +21,6 @@ import { DistributorHosts } from './DistributorHosts';
 import { DistributorChecklist } from './Onboarding';
 
 export function DistributorList() {
-  const q = useQuery(DistributorListDocument, { page: { first: 200 } }, 'list');
   const [name, setName] = useState('');
   return (
     <Page title="Distributors">
@@ -33,22 +33,15 @@ export function DistributorList() {
       >
         <Field label="Name" name="name" value={name} onChange={setName} placeholder="Example Bank AG" />
       </NewRecord>
-      <RecordTable
+      <EntityList
+        doc={DistributorListDocument}
+        page={(d) => d.distributors}
+        pageSize={200}
         label="Distributors"
         what="distributors"
-        records={q.data?.distributors.items}
-        error={q.error}
-        rowKey={(d) => d.id}
         empty="No distributors yet."
+        link={{ section: 'distributors', header: 'Distributor' }}
         columns={[
-          {
-            header: 'Distributor',
-            cell: (d) => (
-              <Link to={['distributors', d.id]} className="mono">
-                {d.id}
-              </Link>
-            ),
-          },
           { header: 'Surface O', cell: (d) => d.partnerId, className: 'mono' },
           { header: 'Name', cell: (d) => d.name },
           { header: 'Status', cell: (d) => <Status value={d.status} /> },

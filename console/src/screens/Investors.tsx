@@ -13,6 +13,7 @@ import {
 import { time } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { ConfirmAction } from '../ui/confirm-action';
+import { EntityList } from '../ui/EntityList';
 import { Field, Select } from '../ui/fields';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
@@ -24,48 +25,28 @@ import { InvestorIncome } from './InvestorIncome';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
-  const [text, setText] = useState('');
-  const [filter, setFilter] = useState<InvestorFilter>({});
-  const q = useQuery(InvestorSearchDocument, { filter, page: { first: 100 } }, JSON.stringify(filter));
   return (
     <Page title="Investors">
-      <form
-        className="filters"
-        aria-label="Search investors"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const t = text.trim();
-          setFilter(!t ? {} : t.includes('@') ? { email: t } : { externalInvestorId: t });
+      <EntityList
+        doc={InvestorSearchDocument}
+        page={(d) => d.investors}
+        pageSize={100}
+        search={{
+          name: 'Search investors',
+          label: 'E-mail or external id',
+          placeholder: 'ada@example.com / crm-42',
+          filter: (t): InvestorFilter => (t.includes('@') ? { email: t } : { externalInvestorId: t }),
         }}
-      >
-        <Field label="E-mail or external id" name="search" value={text} onChange={setText} placeholder="ada@example.com / crm-42" />
-        <div className="filter-buttons">
-          <button type="submit" className="primary">
-            Search
-          </button>
-        </div>
-      </form>
-      <RecordTable
         label="Investors"
         what="investors"
-        records={q.data?.investors.items}
-        error={q.error}
-        rowKey={(i) => i.id}
         empty="No investor matches."
+        link={{ section: 'investors', header: 'Investor' }}
         columns={[
-          {
-            header: 'Investor',
-            cell: (i) => (
-              <Link to={['investors', i.id]} className="mono">
-                {i.id}
-              </Link>
-            ),
-          },
           { header: 'Surface O', cell: (i) => i.userId, className: 'mono' },
           { header: 'E-mail', cell: (i) => i.email ?? '—' },
           { header: 'External id', cell: (i) => i.externalInvestorId ?? '—' },
           { header: 'Name', cell: (i) => i.name ?? '—' },
-          { header: 'Distributor', cell: (i) => i.distributorId, className: 'mono' },
+          { header: 'Distributor', cell: (i) => <Link to={['distributors', i.distributorId]}>{i.distributor.name}</Link> },
           { header: 'Status', cell: (i) => <Status value={i.status} /> },
           { header: 'Registered', cell: (i) => time(i.createdAt) },
         ]}
@@ -93,6 +74,44 @@ export function InvestorDetail({ id }: { id: string }) {
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
   const grantable = inv.distributor.grants.filter((g) => !inv.grantedShareClasses.some((s) => s.id === g.shareClassId));
+  const walletActions = (w: (typeof inv.wallets)[number]) => (
+    <>
+      {w.status === 'pending' && (
+        <ConfirmAction
+          operation="whitelistInvestorWallet"
+          label="Whitelist"
+          title={`Whitelist ${w.address}?`}
+          description={
+            <p>
+              Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes to, it creates
+              the investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet reads pending until that is
+              confirmed.
+            </p>
+          }
+          run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
+          onDone={reload}
+        />
+      )}
+      {w.status !== 'removed' && (
+        <ConfirmAction
+          operation="removeInvestorWallet"
+          label="Remove"
+          danger
+          title={`Remove ${w.address}?`}
+          description={
+            <p>
+              It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway writes to, it
+              is frozen on every token and its identity deleted from the registry.
+            </p>
+          }
+          fields={(af) => <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />}
+          run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
+          onDone={() => (setReason(''), reload())}
+        />
+      )}
+      {recovery.action(w)}
+    </>
+  );
   return (
     <Page
       title={
@@ -136,7 +155,7 @@ export function InvestorDetail({ id }: { id: string }) {
                   operation="revokeInvestorShareClass"
                   label="Revoke"
                   danger
-                  title={`Withdraw ${s.id} from this investor?`}
+                  title={`Withdraw ${s.meta.name} from this investor?`}
                   description={<p>New orders of this share class by this investor are refused.</p>}
                   run={() => request(RevokeInvestorShareClassDocument, { input: { investorId: inv.id, shareClassId: s.id } })}
                   onDone={reload}
@@ -164,25 +183,19 @@ export function InvestorDetail({ id }: { id: string }) {
       </div>
       <Panel title="Wallets">
         <div className="table-wrap">
-          <table className="grid" aria-label="Wallets">
-            <thead>
-              <tr>
-                <th scope="col">Chain</th>
-                <th scope="col">Address</th>
-                <th scope="col">Status</th>
-                <th scope="col">Whitelisted</th>
-                <th scope="col">Removed</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {inv.wallets.map((w) => (
-                <tr key={`${w.chainId}-${w.address}-${w.createdAt}`}>
-                  <td>{w.chainId}</td>
-                  <td className="mono">{w.address}</td>
-                  <td>
+          <RecordTable
+            label="Wallets"
+            what="wallets"
+            records={inv.wallets}
+            rowKey={(w) => `${w.chainId}-${w.address}-${w.createdAt}`}
+            empty="No wallet."
+            columns={[
+              { header: 'Chain', cell: (w) => w.chainId },
+              { header: 'Address', cell: (w) => w.address, className: 'mono' },
+              {
+                header: 'Status',
+                cell: (w) => (
+                  <>
                     <Status value={w.status} />
                     {w.onchainIdentity && (
                       <div className="muted">
@@ -190,59 +203,15 @@ export function InvestorDetail({ id }: { id: string }) {
                       </div>
                     )}
                     {w.chainError && <div role="note">on chain: {w.chainError}</div>}
-                  </td>
-                  <td>{time(w.whitelistedAt)}</td>
-                  {/* A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel. */}
-                  <td className="reason">{w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'}</td>
-                  <td className="row-actions">
-                    {w.status === 'pending' && (
-                      <ConfirmAction
-                        operation="whitelistInvestorWallet"
-                        label="Whitelist"
-                        title={`Whitelist ${w.address}?`}
-                        description={
-                          <p>
-                            Confirms the investor's identity for this wallet on chain {w.chainId}: settlements may deliver to it. On a chain the gateway writes
-                            to, it creates the investor's ONCHAINID identity with a KYC claim and registers it in the tokens' identity registry; the wallet
-                            reads pending until that is confirmed.
-                          </p>
-                        }
-                        run={() => request(WhitelistInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId } })}
-                        onDone={reload}
-                      />
-                    )}
-                    {w.status !== 'removed' && (
-                      <ConfirmAction
-                        operation="removeInvestorWallet"
-                        label="Remove"
-                        danger
-                        title={`Remove ${w.address}?`}
-                        description={
-                          <p>
-                            It leaves the whitelist for good (kept for the record with the reason); the chain is free for another wallet. On a chain the gateway
-                            writes to, it is frozen on every token and its identity deleted from the registry.
-                          </p>
-                        }
-                        fields={(af) => (
-                          <Field label="Reason" name="reason" value={reason} onChange={setReason} required autoFocus={af} placeholder="compromised" />
-                        )}
-                        run={() => request(RemoveInvestorWalletDocument, { input: { investorId: inv.id, chainId: w.chainId, reason } })}
-                        onDone={() => (setReason(''), reload())}
-                      />
-                    )}
-                    {recovery.action(w)}
-                  </td>
-                </tr>
-              ))}
-              {!inv.wallets.length && (
-                <tr>
-                  <td colSpan={6} className="muted">
-                    No wallet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { header: 'Whitelisted', cell: (w) => time(w.whitelistedAt) },
+              // A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel.
+              { header: 'Removed', cell: (w) => (w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'), className: 'reason' },
+              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions' },
+            ]}
+          />
         </div>
         {recovery.panel}
         <ActionForm

@@ -11,6 +11,7 @@ import {
 import { time } from '../ui/format';
 import { ActionForm, NewRecord } from '../ui/action-form';
 import { ConfirmAction } from '../ui/confirm-action';
+import { EntityList } from '../ui/EntityList';
 import { Field } from '../ui/fields';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { href, Link } from '../ui/router';
@@ -18,7 +19,6 @@ import { useQuery } from '../ui/use-query';
 
 /** Issuers, newest first, and the form that starts onboarding: a new issuer. */
 export function IssuerList() {
-  const q = useQuery(IssuerListDocument, { page: { first: 200 } }, 'list');
   const [name, setName] = useState('');
   const [lei, setLei] = useState('');
   const [jurisdiction, setJurisdiction] = useState('');
@@ -36,22 +36,15 @@ export function IssuerList() {
         <Field label="LEI" name="lei" value={lei} onChange={setLei} placeholder="20 characters" hint="ISO 17442, check digits included" />
         <Field label="Jurisdiction" name="jurisdiction" value={jurisdiction} onChange={setJurisdiction} placeholder="LU" hint="ISO 3166 country code" />
       </NewRecord>
-      <RecordTable
+      <EntityList
+        doc={IssuerListDocument}
+        page={(d) => d.issuers}
+        pageSize={200}
         label="Issuers"
         what="issuers"
-        records={q.data?.issuers.items}
-        error={q.error}
-        rowKey={(i) => i.id}
         empty="No issuers yet."
+        link={{ section: 'issuers', header: 'Issuer' }}
         columns={[
-          {
-            header: 'Issuer',
-            cell: (i) => (
-              <Link to={['issuers', i.id]} className="mono">
-                {i.id}
-              </Link>
-            ),
-          },
           { header: 'Name', cell: (i) => i.name },
           { header: 'LEI', cell: (i) => i.lei ?? '—', className: 'mono' },
           { header: 'Jurisdiction', cell: (i) => i.jurisdiction ?? '—' },
@@ -95,47 +88,41 @@ export function IssuerDetail({ id }: { id: string }) {
         </Panel>
       </div>
       <Panel title="Funds">
-        <table className="grid" aria-label="Funds">
-          <thead>
-            <tr>
-              <th scope="col">Fund</th>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Share classes</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {issuer.funds.map((f) => (
-              <tr key={f.id}>
-                <td className="mono">{f.id}</td>
-                <td>{f.name}</td>
-                <td className="wrap">{f.description ?? '—'}</td>
-                <td>
+        <RecordTable
+          label="Funds"
+          what="funds"
+          records={issuer.funds}
+          rowKey={(f) => f.id}
+          empty="No funds yet."
+          columns={[
+            { header: 'Fund', cell: (f) => f.id, className: 'mono' },
+            { header: 'Name', cell: (f) => f.name },
+            { header: 'Description', cell: (f) => f.description ?? '—', className: 'wrap' },
+            {
+              header: 'Share classes',
+              cell: (f) => (
+                <>
                   {f.shareClasses.map((s) => (
                     <span key={s.id}>
                       <Link to={['share-classes', s.id]}>{s.meta.name}</Link> <Status value={s.status} />{' '}
                     </span>
                   ))}
                   {!f.shareClasses.length && <span className="muted">none</span>}
-                </td>
-                <td className="row-actions">
+                </>
+              ),
+            },
+            {
+              header: <span className="sr-only">Actions</span>,
+              cell: (f) => (
+                <>
                   <a href={href('share-classes', 'new', f.id)}>New share class</a>
                   <EditFund fund={f} onDone={reload} />
-                </td>
-              </tr>
-            ))}
-            {!issuer.funds.length && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No funds yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+                </>
+              ),
+              className: 'row-actions',
+            },
+          ]}
+        />
       </Panel>
     </Page>
   );

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { request } from '../api/client';
 import { currentToken } from '../api/session';
 import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/graphql';
-import { decimal } from '../ui/format';
+import { count, decimal } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
-import { ErrorNote, Mono, Panel } from '../ui/parts';
+import { ErrorNote, Mono, Panel, RecordTable } from '../ui/parts';
 
 /**
  * The register at the close of a day (docs/register.md): every holder with its balance, locked part
@@ -37,53 +37,36 @@ export function RegisterAtDatePanel({ shareClassId }: { shareClassId: string }) 
       {register && (
         <>
           <p>
-            {register.holders.length} holders, {decimal(register.total)} tokens at the close of {register.asOf} ({register.timeZone}), block{' '}
+            {count(register.holders.length, 'holder')}, {count(decimal(register.total), 'token')} at the close of {register.asOf} ({register.timeZone}), block{' '}
             {register.blockNumber ?? 'none'} on chain {register.chainId}.{' '}
             <button type="button" onClick={() => void download(register.asOf)}>
               Download CSV
             </button>
           </p>
           <ErrorNote error={csvError} />
-          <table className="grid" aria-label={`Register at ${register.asOf}`}>
-            <thead>
-              <tr>
-                <th scope="col">Investor</th>
-                <th scope="col">Distributor</th>
-                <th scope="col" className="num">
-                  Balance
-                </th>
-                <th scope="col" className="num">
-                  Locked
-                </th>
-                <th scope="col" className="num">
-                  On chain
-                </th>
-                <th scope="col">Wallets</th>
-              </tr>
-            </thead>
-            <tbody>
-              {register.holders.map((h) => (
-                <tr key={h.investorId}>
-                  <td>
-                    <Mono>{h.investorId}</Mono>
-                  </td>
-                  <td>
-                    <Mono>{h.distributorId}</Mono>
-                  </td>
-                  <td className="num">{decimal(h.balance)}</td>
-                  <td className="num">{decimal(h.locked)}</td>
-                  <td className="num">{decimal(h.chainBalance)}</td>
-                  <td>
-                    {h.wallets.map((w) => (
-                      <div key={w.address}>
-                        <span className="mono">{w.address}</span> {decimal(w.balance)}
-                      </div>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RecordTable
+            label={`Register at ${register.asOf}`}
+            what="holders"
+            records={register.holders}
+            rowKey={(h) => h.investorId}
+            empty="No holder."
+            columns={[
+              { header: 'Investor', cell: (h) => <Mono>{h.investorId}</Mono> },
+              { header: 'Distributor', cell: (h) => <Mono>{h.distributorId}</Mono> },
+              { header: 'Balance', cell: (h) => decimal(h.balance), num: true },
+              { header: 'Locked', cell: (h) => decimal(h.locked), num: true },
+              { header: 'On chain', cell: (h) => decimal(h.chainBalance), num: true },
+              {
+                header: 'Wallets',
+                cell: (h) =>
+                  h.wallets.map((w) => (
+                    <div key={w.address}>
+                      <span className="mono">{w.address}</span> {decimal(w.balance)}
+                    </div>
+                  )),
+              },
+            ]}
+          />
         </>
       )}
     </Panel>

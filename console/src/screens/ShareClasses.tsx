@@ -4,8 +4,9 @@ import { NavPublishedDocument, PublishNavDocument, ShareClassDetailDocument, Sha
 import { bps, count, day, decimal, isDecimal, money, time } from '../ui/format';
 import { NavChart } from '../ui/NavChart';
 import { ActionForm } from '../ui/action-form';
+import { EntityList } from '../ui/EntityList';
 import { Field } from '../ui/fields';
-import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status, scrollable } from '../ui/parts';
+import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status, scrollable } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
@@ -17,7 +18,6 @@ import { TokensPanel } from './Tokens';
 import { ShareClassChecklist } from './Onboarding';
 
 export function ShareClassList() {
-  const q = useQuery(ShareClassListDocument, { page: { first: 200 } }, 'list');
   return (
     <Page
       title="Share classes"
@@ -27,51 +27,27 @@ export function ShareClassList() {
         </a>
       }
     >
-      <ErrorNote error={q.error} />
-      {!q.data ? (
-        !q.error && <Loading what="share classes" />
-      ) : (
-        <div className="table-wrap" {...scrollable('Share class table')}>
-          <table className="grid" aria-label="Share classes">
-            <thead>
-              <tr>
-                <th scope="col">Share class</th>
-                <th scope="col">Name</th>
-                <th scope="col">Manager</th>
-                <th scope="col">Status</th>
-                <th scope="col">Currency</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Default chain</th>
-                <th scope="col" className="num">
-                  Live NAV
-                </th>
-                <th scope="col">Published</th>
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.shareClassPage.items.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <Link to={['share-classes', s.id]} className="mono">
-                      {s.id}
-                    </Link>
-                  </td>
-                  <td>{s.meta.name}</td>
-                  <td>{s.meta.manager}</td>
-                  <td>
-                    <Status value={s.status} />
-                  </td>
-                  <td>{s.currency}</td>
-                  <td>{s.provider}</td>
-                  <td>{s.defaultChainId ?? '—'}</td>
-                  <td className="num">{decimal(s.liveNav?.close)}</td>
-                  <td>{time(s.liveNav?.publishedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <div className="table-wrap" {...scrollable('Share class table')}>
+        <EntityList
+          doc={ShareClassListDocument}
+          page={(d) => d.shareClassPage}
+          pageSize={200}
+          label="Share classes"
+          what="share classes"
+          empty="No share classes yet."
+          link={{ section: 'share-classes', header: 'Share class' }}
+          columns={[
+            { header: 'Name', cell: (s) => s.meta.name },
+            { header: 'Manager', cell: (s) => s.meta.manager },
+            { header: 'Status', cell: (s) => <Status value={s.status} /> },
+            { header: 'Currency', cell: (s) => s.currency },
+            { header: 'Provider', cell: (s) => s.provider },
+            { header: 'Default chain', cell: (s) => s.defaultChainId ?? '—' },
+            { header: 'Live NAV', cell: (s) => decimal(s.liveNav?.close), num: true },
+            { header: 'Published', cell: (s) => time(s.liveNav?.publishedAt) },
+          ]}
+        />
+      </div>
     </Page>
   );
 }
@@ -196,35 +172,19 @@ export function ShareClassDetail({ id }: { id: string }) {
       </Panel>
       <Panel title="Recent NAVs">
         <div className="table-wrap short" {...scrollable('Recent NAV table')}>
-          <table className="grid" aria-label="Recent NAVs">
-            <thead>
-              <tr>
-                <th scope="col">Published</th>
-                <th scope="col" className="num">
-                  Close
-                </th>
-                <th scope="col" className="num">
-                  Open / high / low
-                </th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...history]
-                .reverse()
-                .slice(0, 20)
-                .map((n) => (
-                  <tr key={n.entryId}>
-                    <td>{day(n.publishedAt)}</td>
-                    <td className="num">{n.close}</td>
-                    <td className="num">
-                      {n.open} / {n.high} / {n.low}
-                    </td>
-                    <td>{n.createdBy}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
+          <RecordTable
+            label="Recent NAVs"
+            what="NAVs"
+            records={[...history].reverse().slice(0, 20)}
+            rowKey={(n) => n.entryId}
+            empty="No NAV published yet."
+            columns={[
+              { header: 'Published', cell: (n) => day(n.publishedAt) },
+              { header: 'Close', cell: (n) => n.close, num: true },
+              { header: 'Open / high / low', cell: (n) => `${n.open} / ${n.high} / ${n.low}`, num: true },
+              { header: 'By', cell: (n) => n.createdBy },
+            ]}
+          />
         </div>
       </Panel>
     </Page>

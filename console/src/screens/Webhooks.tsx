@@ -9,7 +9,7 @@ import {
   type WebhookDeliveryStatus,
   type WebhookListQuery,
 } from '../generated/graphql';
-import { time } from '../ui/format';
+import { count, time } from '../ui/format';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status } from '../ui/parts';
@@ -73,7 +73,7 @@ export function Webhooks() {
                   since={since}
                   setSince={setSince}
                   onShow={setWebhookId}
-                  onRecovered={(n) => (setNotice(`${n} deliveries of ${w.id} back on the schedule.`), void reload())}
+                  onRecovered={(n) => (setNotice(`${count(n, 'delivery', 'deliveries')} of ${w.id} back on the schedule.`), void reload())}
                   onChanged={() => void hooks.reload()}
                 />
               ),

@@ -10,7 +10,7 @@ import {
   type OrderFullFragment,
   type SupplyOutcome,
 } from '../generated/graphql';
-import { money } from '../ui/format';
+import { count, money } from '../ui/format';
 import { ConfirmAction } from '../ui/confirm-action';
 import { Field } from '../ui/fields';
 import { Mono } from '../ui/parts';
@@ -32,8 +32,8 @@ export function OrderActions({ order, onDone }: { order: OrderFullFragment; onDo
   const what = (
     <p>
       {order.type === 'subscription' ? 'Subscription' : 'Redemption'} <Mono>{id}</Mono> of{' '}
-      {order.type === 'subscription' ? money(order.amount, order.currency) : `${order.tokenCount} tokens`} by <Mono>{order.investorId}</Mono> through{' '}
-      <Mono>{order.distributorId}</Mono>.
+      {order.type === 'subscription' ? money(order.amount, order.currency) : count(order.tokenCount ?? '', 'token')} by{' '}
+      {order.investor.email ?? order.investor.name ?? <Mono>{order.investorId}</Mono>} through {order.distributor.name}.
     </p>
   );
   const done = () => {

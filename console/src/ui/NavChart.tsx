@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { count } from './format';
 import 'uplot/dist/uPlot.min.css';
 
 /**
@@ -40,7 +41,7 @@ export function NavChart({ points, currency }: { points: { publishedAt: number; 
       <div
         ref={box}
         role="img"
-        aria-label={`NAV history, ${points.length} points, latest ${last.close} ${currency}`}
+        aria-label={`NAV history, ${count(points.length, 'point')}, latest ${last.close} ${currency}`}
         data-points={points.length}
         data-last-close={last.close}
       />

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { requiredPaths } from '../api/required-fields';
+import { count } from './format';
 import { ErrorNote, Panel } from './parts';
 import { FormState, refusedFields, withLabel, type Refusal } from './refusals';
 import { href } from './router';
@@ -77,7 +78,7 @@ export function ActionForm({
       </button>
       {refused.size > 1 ? (
         <div className="error" role="alert">
-          <span className="message">Not saved: {refused.size} fields to correct</span>
+          <span className="message">Not saved: {count(refused.size, 'field')} to correct</span>
           <ul className="refusals">
             {[...refused].map(([path, r]) => (
               <li key={path}>{r.message ?? withLabel(labelOf(path), r.words)}</li>

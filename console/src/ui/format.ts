@@ -25,8 +25,11 @@ const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'sho
 
 export const time = (ms: number | null | undefined) => (ms == null ? '—' : dateTime.format(new Date(ms)));
 export const day = (ms: number | null | undefined) => (ms == null ? '—' : dateOnly.format(new Date(ms)));
-/** `1 day`, `2 days`, `-1 days`: the word in the plural unless the count is exactly one. */
-export const count = (n: number, one: string, many = `${one}s`) => `${n} ${Math.abs(n) === 1 ? one : many}`;
+/**
+ * `1 day`, `2 days`, `1.5 tokens`: the word in the plural unless the count is exactly one (a
+ * decimal string is shown as it came).
+ */
+export const count = (n: number | string, one: string, many = `${one}s`) => `${n} ${Math.abs(Number(n)) === 1 ? one : many}`;
 
 /**
  * Who did it, as a person reads it: surface R stamps a distributor's request `Network` when the

@@ -61,7 +61,7 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function Status({ value }: { value: string }) {
-  return <span className={`status status-${value}`}>{value.replace('_', ' ')}</span>;
+  return <span className={`status status-${value}`}>{value.replace(/_/g, ' ')}</span>;
 }
 
 /** Definition list of label/value pairs. */
