@@ -581,6 +581,13 @@ export type PayDistributionMutationVariables = Exact<{
 
 export type PayDistributionMutation = { payDistribution: { id: string, status: DistributionStatus } };
 
+export type RetryDistributionPaymentsMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RetryDistributionPaymentsMutation = { retryDistributionPayments: { id: string, status: DistributionStatus } };
+
 export type DistributionEntitlementsQueryVariables = Exact<{
   id: string;
 }>;
@@ -1635,6 +1642,14 @@ export const PayDistributionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PayDistributionMutation, PayDistributionMutationVariables>;
+export const RetryDistributionPaymentsDocument = new TypedDocumentString(`
+    mutation RetryDistributionPayments($id: ID!) {
+  retryDistributionPayments(id: $id) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RetryDistributionPaymentsMutation, RetryDistributionPaymentsMutationVariables>;
 export const DistributionEntitlementsDocument = new TypedDocumentString(`
     query DistributionEntitlements($id: ID!) {
   distributionEntitlements(id: $id) {

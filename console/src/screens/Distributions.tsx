@@ -21,6 +21,7 @@ import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status, scrollable } from '../ui/parts';
 import { href } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { PayFailedAgain } from './PayFailedAgain';
 
 /** Distributions of a share class (docs/income.md): declare with a preview of the entitlements, pay, follow. */
 export function Distributions({ shareClassId }: { shareClassId?: string }) {
@@ -160,7 +161,7 @@ function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
       {open && (
         <tr>
           <td colSpan={10}>
-            <Entitlements id={d.id} />
+            <Entitlements id={d.id} retryable={d.payment === 'reinvest' && d.status !== 'declared'} onRetried={onPaid} />
           </td>
         </tr>
       )}
@@ -168,42 +169,46 @@ function DistributionRow({ d, onPaid }: { d: Row; onPaid: () => void }) {
   );
 }
 
-function Entitlements({ id }: { id: string }) {
+function Entitlements({ id, retryable, onRetried }: { id: string; retryable: boolean; onRetried: () => void }) {
   const q = useQuery(DistributionEntitlementsDocument, { id }, id);
   if (!q.data) return q.error ? <ErrorNote error={q.error} /> : <Loading what="the entitlements" />;
+  const failed = q.data.distributionEntitlements.filter((e) => e.status === 'failed').length;
   return (
-    <RecordTable
-      label={`Entitlements of distribution ${id}`}
-      what="the entitlements"
-      records={q.data.distributionEntitlements}
-      rowKey={(e) => e.investorId}
-      empty="No entitlement."
-      columns={[
-        { header: 'Investor', cell: (e) => <Mono>{e.investorId}</Mono> },
-        { header: 'Distributor', cell: (e) => <Mono>{e.distributorId}</Mono> },
-        { header: 'Token-days', cell: (e) => exact(e.tokenDays), num: true },
-        { header: 'Entitled', cell: (e) => exact(e.gross), num: true },
-        {
-          header: 'Paid',
-          cell: (e) => (
-            <>
-              {e.amount ? exact(e.amount) : '—'}
-              {e.tokens && <div className="muted">{count(e.tokens, 'token')}</div>}
-            </>
-          ),
-          num: true,
-        },
-        {
-          header: 'Status',
-          cell: (e) => (
-            <>
-              <Status value={e.status} />
-              {e.failureReason && <div role="note">{e.failureReason}</div>}
-            </>
-          ),
-        },
-      ]}
-    />
+    <>
+      {retryable && failed > 0 && <PayFailedAgain id={id} failed={failed} onSent={() => (void q.reload(), onRetried())} />}
+      <RecordTable
+        label={`Entitlements of distribution ${id}`}
+        what="the entitlements"
+        records={q.data.distributionEntitlements}
+        rowKey={(e) => e.investorId}
+        empty="No entitlement."
+        columns={[
+          { header: 'Investor', cell: (e) => <Mono>{e.investorId}</Mono> },
+          { header: 'Distributor', cell: (e) => <Mono>{e.distributorId}</Mono> },
+          { header: 'Token-days', cell: (e) => exact(e.tokenDays), num: true },
+          { header: 'Entitled', cell: (e) => exact(e.gross), num: true },
+          {
+            header: 'Paid',
+            cell: (e) => (
+              <>
+                {e.amount ? exact(e.amount) : '—'}
+                {e.tokens && <div className="muted">{count(e.tokens, 'token')}</div>}
+              </>
+            ),
+            num: true,
+          },
+          {
+            header: 'Status',
+            cell: (e) => (
+              <>
+                <Status value={e.status} />
+                {e.failureReason && <div role="note">{e.failureReason}</div>}
+              </>
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }
 
