@@ -2,6 +2,9 @@
  * `npm run bench:cpu [-- --only a,b --requests N --in-flight K --quick --profile]`: the gateway's CPU and SQL
  * statements per request, through REST and through GraphQL (the calls `npm run bench` makes), measured in one process (the gateway and a keep-alive client), on
  * the bench dataset (`<database>_bench_cpu`, prepared like `npm run bench` prepares its own).
+ * The bare server (bench/servers/baseline.ts, its own process) answers the same calls from the
+ * same client in the same minutes: its CPU per request is its process's plus the client's, so
+ * the ratio to it compares like with like.
  *
  * A figure that holds on a shared machine, where the req/s and p99 of `npm run bench` swing with
  * what else runs: CPU time is the process's own (`process.cpuUsage`, the client's share included
@@ -15,6 +18,7 @@ import { Session } from 'node:inspector';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarizeProfile } from './profile-summary';
+import { ServerProcess } from './child';
 import { Client } from 'pg';
 import { createGateway } from '../src/app';
 import { systemClock } from '../src/common/clock';
@@ -71,6 +75,11 @@ async function main() {
   logger.level = 'warn';
   const gateway = await createGateway({ config, orm: db.orm, clock: systemClock });
   const port = await gateway.listen(0, '127.0.0.1');
+  const baseline = await ServerProcess.start('baseline', 'baseline.js', {
+    BENCH_DATABASE_URL: url,
+    DB_POOL_MAX: String(config.dbPoolMax),
+    NODE_ENV: process.env.NODE_ENV || 'production',
+  });
 
   let statements = 0;
   // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be called back with .apply(this) below
@@ -82,7 +91,7 @@ async function main() {
 
   const agent = new Agent({ keepAlive: true, maxSockets: opts.inFlight });
   let seq = 0;
-  const send = (call: HttpCall, index: number) =>
+  const send = (port: number, call: HttpCall, index: number) =>
     new Promise<void>((resolve, reject) => {
       const { path, body } = call.requests[index % call.requests.length];
       const payload = body?.split(SEQ).join(`cpu${seq++}`);
@@ -109,44 +118,58 @@ async function main() {
       req.end(payload);
     });
 
-  // The very calls `npm run bench` makes (the baseline's plans are ignored: none runs here).
+  // The very calls `npm run bench` makes, to the gateway and to the bare server.
   const navAt = await lastNavAt(url);
   const introspection = introspectionFromSchema(gatewaySchema());
+  const ports = { baseline: baseline.port, gateway: port };
   const scenarios = [
-    ...(await planScenarios({ baseline: port, gateway: port }, { orders: size.orders, scale: false, lastNavAt: navAt }, introspection)),
+    ...(await planScenarios(ports, { orders: size.orders, scale: false, lastNavAt: navAt }, introspection)),
     // The scale run's scenarios the main run lacks (NAV history).
-    ...(await planScenarios({ baseline: port, gateway: port }, { orders: size.orders, scale: true, lastNavAt: navAt }, introspection)),
+    ...(await planScenarios(ports, { orders: size.orders, scale: true, lastNavAt: navAt }, introspection)),
   ];
-  const rows: string[] = ['| Scenario | Door | CPU µs/request (client included) | SQL statements/request | req/s |', '|---|---|---|---|---|'];
+  const rows: string[] = [
+    '| Scenario | Door | CPU µs/request (client included) | × bare server | SQL statements/request | req/s |',
+    '|---|---|---|---|---|---|',
+  ];
   const done = new Set<string>();
   const profiler = windowProfiler();
   const profiles: string[] = [];
   for (const scenario of scenarios) {
     if ((opts.only && !opts.only.includes(scenario.key)) || done.has(scenario.key)) continue;
     done.add(scenario.key);
-    for (const door of ['rest', 'graphql'] as const) {
+    let bare: number | null = null;
+    for (const door of ['baseline', 'rest', 'graphql'] as const) {
       const plan = scenario.plans[door];
       if (plan.state !== 'ready') continue;
+      const target = door === 'baseline' ? baseline.port : port;
       let next = 0;
       const run = async (n: number) => {
         let started = 0;
         await Promise.all(
           Array.from({ length: opts.inFlight }, async () => {
-            while (started++ < n) await send(plan.call, next++);
+            while (started++ < n) await send(target, plan.call, next++);
           }),
         );
       };
       await run(Math.min(300, opts.requests * 3));
-      if (opts.profile) await profiler.start();
+      const profiled = opts.profile && door !== 'baseline';
+      if (profiled) await profiler.start();
       statements = 0;
+      const child0 = door === 'baseline' ? (await baseline.cpu()).micros : 0;
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
       await run(opts.requests);
       const cpu = process.cpuUsage(cpu0);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      if (opts.profile) profiles.push(`### ${scenario.title}, ${door}\n\n${await profiler.stop(`cpu-${scenario.key}-${door}`)}`);
+      const child = door === 'baseline' ? (await baseline.cpu()).micros - child0 : 0;
+      const micros = (cpu.user + cpu.system + child) / opts.requests;
+      if (door === 'baseline') bare = micros;
+      if (profiled) profiles.push(`### ${scenario.title}, ${door}\n\n${await profiler.stop(`cpu-${scenario.key}-${door}`, micros)}`);
+      const ratio = door !== 'baseline' && bare ? `${(micros / bare).toFixed(1)}×` : '';
+      // The bare server's statements are its own pool's, not counted at this process's driver.
+      const sql = door === 'baseline' ? '' : (statements / opts.requests).toFixed(1);
       rows.push(
-        `| ${scenario.title} | ${door} | ${Math.round((cpu.user + cpu.system) / opts.requests).toLocaleString('en-US')} | ${(statements / opts.requests).toFixed(1)} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`,
+        `| ${scenario.title} | ${door} | ${Math.round(micros).toLocaleString('en-US')} | ${ratio} | ${sql} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`,
       );
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }
@@ -154,6 +177,7 @@ async function main() {
   process.stdout.write(`\n${opts.requests} requests per scenario, ${opts.inFlight} in flight\n\n${rows.join('\n')}\n`);
   if (profiles.length) process.stdout.write(`\n${profiles.join('\n\n')}\n`);
   agent.destroy();
+  await baseline.stop();
   await gateway.close();
   await db.close();
 }
@@ -173,13 +197,13 @@ function windowProfiler() {
       await post('Profiler.setSamplingInterval', { interval: 200 });
       await post('Profiler.start');
     },
-    async stop(name: string): Promise<string> {
+    async stop(name: string, microsPerRequest: number): Promise<string> {
       const { profile } = await post<{ profile: object }>('Profiler.stop');
       const dir = join(__dirname, '..', '..', 'bench', 'results');
       mkdirSync(dir, { recursive: true });
       const file = join(dir, `${name}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
-      return summarizeProfile(file, 12);
+      return summarizeProfile(file, 12, microsPerRequest);
     },
   };
 }

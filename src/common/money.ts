@@ -29,6 +29,9 @@ const PLAIN_DECIMAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?$/;
 
 /** A decimal as a JSON number where the description types the field as a number. */
 export function decimalNumber(value: Decimal.Value): number {
+  // A plain literal parses to the same double as through Decimal (which keeps every digit and
+  // parses its own text), without a Decimal per value: a page of orders has hundreds (docs/benchmarks.md).
+  if (typeof value === 'string' && PLAIN_DECIMAL.test(value)) return Number(value);
   return new Dec(value).toNumber();
 }
 

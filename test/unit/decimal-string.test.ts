@@ -1,4 +1,4 @@
-import { Dec, decimalString } from '../../src/common/money';
+import { Dec, decimalNumber, decimalString } from '../../src/common/money';
 
 /** Every decimal the API answers goes through decimalString: its fast path must be Decimal's rule. */
 describe('decimal strings', () => {
@@ -61,6 +61,20 @@ describe('decimal strings', () => {
       const zeros = '0'.repeat(rand(6));
       const value = `${rand(3) === 0 ? '-' : ''}${int}${rand(4) === 0 ? '' : `.${digits(rand(18))}${zeros}`}`;
       expect([value, decimalString(value)]).toEqual([value, new Dec(value).toFixed()]);
+      expect([value, decimalNumber(value)]).toEqual([value, new Dec(value).toNumber()]);
+    }
+  });
+
+  it('as a number where the description types a number, is the double Decimal gives, edge cases included', () => {
+    for (const value of edges) {
+      let expected: number | Error;
+      try {
+        expected = new Dec(value).toNumber();
+      } catch (err) {
+        expected = err as Error;
+      }
+      if (expected instanceof Error) expect(() => decimalNumber(value)).toThrow();
+      else expect([value, Object.is(decimalNumber(value), expected)]).toEqual([value, true]);
     }
   });
 

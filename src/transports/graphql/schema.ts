@@ -5,16 +5,20 @@ import { RESOLVERS } from './resolvers';
 import { guardSchema } from './visibility';
 import { guardOpsRoles } from './ops-guard';
 import { countWrites } from '../../access/quotas';
+import { callFieldResolversDirectly, ResolverInstances } from './field-resolver-calls';
 
 let schema: GraphQLSchema | null = null;
 
 /**
- * The schema, built once per process (type-graphql keeps global metadata), with its visibility
- * rules, ops role rules and write quota applied; the quota wraps outermost, so a refused write
- * opens no transaction.
+ * The schema, built once per process (type-graphql keeps global metadata), its field resolvers
+ * called directly (field-resolver-calls.ts), with its visibility rules, ops role rules and write
+ * quota applied; the quota wraps outermost, so a refused write opens no transaction.
  */
 export function gatewaySchema(): GraphQLSchema {
-  schema ??= countWrites(guardOpsRoles(guardSchema(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED }))));
+  if (schema) return schema;
+  const container = new ResolverInstances();
+  const built = buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED, container });
+  schema = countWrites(guardOpsRoles(guardSchema(callFieldResolversDirectly(built, RESOLVERS, container))));
   return schema;
 }
 
