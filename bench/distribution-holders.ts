@@ -30,15 +30,8 @@ const ROWS_PER_FLUSH = 1_000;
 
 type Market = Awaited<ReturnType<typeof aChainMarket>>;
 
-export interface Holders {
-  /** Every holder's wallet, the market's investor's first. */
-  wallets: string[];
-  /** The setup's last block: the follower has read the openings once its cursor passed it. */
-  lastBlock: bigint;
-}
-
-/** `n` holders of `tokens` each since `opened`, in the register and on chain (see the file comment). */
-export async function manyHolders(gw: TestGateway, m: Market, rpcUrl: string, n: number, tokens: string, opened: Date): Promise<Holders> {
+/** `n` holders of `tokens` each since `opened`, in the register and on chain (see the file comment); their wallets, the market's investor's first. */
+export async function manyHolders(gw: TestGateway, m: Market, rpcUrl: string, n: number, tokens: string, opened: Date): Promise<string[]> {
   const first = await aWhitelistedWallet(gw, m.investor.id, randomWallet());
   await gw
     .em()
@@ -56,10 +49,8 @@ export async function manyHolders(gw: TestGateway, m: Market, rpcUrl: string, n:
   }
   const wallets = [first.address, ...others];
   const amount = parseUnits(tokens, m.token.decimals);
-  let lastBlock = 0n;
-  for (const rows of chunks(wallets, ROWS_PER_TX))
-    lastBlock = await agent.send(m.token.contractAddress, TOKEN_ABI, 'batchMint', [rows, rows.map(() => amount)]);
-  return { wallets, lastBlock };
+  for (const rows of chunks(wallets, ROWS_PER_TX)) await agent.send(m.token.contractAddress, TOKEN_ABI, 'batchMint', [rows, rows.map(() => amount)]);
+  return wallets;
 }
 
 /** Investors of the market's distributor, each granted the share class, with a whitelisted wallet and an opening lot. */
@@ -104,11 +95,10 @@ function agentSender(gw: TestGateway, rpcUrl: string) {
   const { pub } = chainClients(rpcUrl);
   const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
   return {
-    async send(to: string, abi: Abi, functionName: string, args: readonly unknown[]): Promise<bigint> {
+    async send(to: string, abi: Abi, functionName: string, args: readonly unknown[]): Promise<void> {
       const hash = await wallet.sendTransaction({ to: to as Hex, data: encodeFunctionData({ abi, functionName, args }) });
       const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
       if (receipt.status !== 'success') throw new Error(`${functionName} reverted (${hash})`);
-      return receipt.blockNumber;
     },
   };
 }
