@@ -135,6 +135,68 @@ describe('Holding ledger', () => {
     ]);
   });
 
+  it('chainMoveMany books each arrival on chain exactly as chainMove would, one after the other: holdings created, lots, journal, balances and events alike', async () => {
+    // given two pairs of investors: one of each pair holds 10 tokens, the other holds none (no holding row)
+    const m = await aMarket(gw.em(), gw.clock.now());
+    const [a1, a2, b1, b2] = [m.investor, ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass] }))))];
+    const at = gw.clock.now();
+    for (const inv of [a1, b1]) await aHolding(gw.em(), inv, m.shareClass, '10', new Date(at.getTime() - 86_400_000));
+    const arrivals = (one: typeof a1, two: typeof a1) =>
+      [
+        [one, '1.5'],
+        [two, '2'],
+        [one, '0.25'],
+      ].map(([inv, change]) => ({
+        investorId: (inv as typeof a1).id,
+        shareClassId: m.shareClass.id,
+        distributorId: m.distributor.id,
+        change: change as string,
+        at,
+        transferHash: '0xmint',
+        reason: 'distribution 1 reinvested',
+        payload: { distributionId: '1' },
+      }));
+    // when the first pair's arrivals are booked as one batch and the second pair's one at a time
+    await gw.em().transactional((em) => ledger().chainMoveMany(em, arrivals(a1, a2)));
+    for (const c of arrivals(b1, b2)) await gw.em().transactional((em) => ledger().chainMove(em, c));
+    // then each holding reads the same
+    const state = async (inv: typeof a1) => ({
+      balance: dec((await gw.em().findOneOrFail(Holding, { investor: inv.id, shareClass: m.shareClass.id })).balance),
+      lots: (await gw.em().find(HoldingLot, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((l) => [
+        dec(l.quantity),
+        dec(l.remaining),
+        l.settledAt.getTime(),
+        l.source,
+        l.reason ?? null,
+      ]),
+      journal: (await gw.em().find(HoldingMovement, { investor: inv.id }, { orderBy: { id: 'asc' } })).map((j) => [
+        dec(j.change),
+        dec(j.balance),
+        j.source,
+        j.transferHash ?? null,
+        j.reason ?? null,
+        j.source === 'opening' ? 'opening' : j.at.getTime(),
+      ]),
+      events: (await gw.em().find(DomainEvent, { type: 'holding.changed', aggregateId: `${inv.id}:${m.shareClass.id}` }, { orderBy: { position: 'asc' } })).map(
+        (e) => ({ ...e.payload, investorId: null, distributorId: e.distributorId }),
+      ),
+    });
+    expect(await state(a1)).toEqual(await state(b1));
+    expect(await state(a2)).toEqual(await state(b2));
+    expect((await state(a1)).balance).toBe('11.75');
+    expect((await state(a2)).events).toEqual([
+      {
+        investorId: null,
+        shareClassId: m.shareClass.id,
+        transferHash: '0xmint',
+        distributionId: '1',
+        change: '2',
+        balance: '2',
+        distributorId: m.distributor.id,
+      },
+    ]);
+  });
+
   it('an ops adjustment out never takes tokens promised to open redemptions (free = balance − reserved)', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());
     await aHolding(gw.em(), m.investor, m.shareClass, '10');

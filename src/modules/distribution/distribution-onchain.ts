@@ -36,34 +36,39 @@ export class DistributionOnChain {
 
   /** Batches of rows (each with its wallet and tokens), each a batchMint intent; rows get its id. */
   async enqueue(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH)
-      await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, rows.slice(i, i + ROWS_PER_BATCH));
-  }
-
-  private async enqueueBatch(
-    em: EntityManager,
-    chainId: string,
-    tokenAddress: string,
-    decimals: number,
-    rows: DistributionEntitlement[],
-  ): Promise<ChainTransaction> {
-    const data = encodeFunctionData({
-      abi: TOKEN_ABI,
-      functionName: 'batchMint',
-      args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, decimals))],
-    });
-    const intent = this.chain.enqueue(em, { chainId, purpose: DISTRIBUTION_MINT, to: tokenAddress, data });
-    // The id is the rows' key: the intent is written first.
-    await em.flush();
-    for (const r of rows) r.transactionId = String(intent.id);
-    await em.flush();
-    return intent;
+    const batches: DistributionEntitlement[][] = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_BATCH) batches.push(rows.slice(i, i + ROWS_PER_BATCH));
+    await this.enqueueBatches(em, token, batches);
   }
 
   /** A reverted batch's rows as two new intents (halves). */
   async split(em: EntityManager, token: Token, rows: DistributionEntitlement[]): Promise<void> {
     const half = Math.ceil(rows.length / 2);
-    for (const part of [rows.slice(0, half), rows.slice(half)]) await this.enqueueBatch(em, token.chainId, token.contractAddress, token.decimals, part);
+    await this.enqueueBatches(em, token, [rows.slice(0, half), rows.slice(half)]);
+  }
+
+  /**
+   * Every batch's intent, then the rows' `transaction_id`: two flushes whatever the number of
+   * batches (a flush looks at every entity the unit of work holds: one per batch made 10,000
+   * holders' payment quadratic).
+   */
+  private async enqueueBatches(em: EntityManager, token: Token, batches: DistributionEntitlement[][]): Promise<void> {
+    const intents: ChainTransaction[] = batches.map((rows) =>
+      this.chain.enqueue(em, {
+        chainId: token.chainId,
+        purpose: DISTRIBUTION_MINT,
+        to: token.contractAddress,
+        data: encodeFunctionData({
+          abi: TOKEN_ABI,
+          functionName: 'batchMint',
+          args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, token.decimals))],
+        }),
+      }),
+    );
+    // The ids are the rows' keys: the intents are written first.
+    await em.flush();
+    batches.forEach((rows, i) => rows.forEach((r) => (r.transactionId = String(intents[i].id))));
+    await em.flush();
   }
 
   wake(): void {

@@ -249,8 +249,10 @@ export class DistributionService implements MintOutcomes {
     if (!rows.length) return;
     const d = await em.findOneOrFail(Distribution, { id: rows[0].distributionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const now = this.deps.clock.now();
-    for (const r of rows) {
-      await this.deps.ledger.chainMove(em, {
+    // One set-based write for the batch's rows: a move per row would flush per row (issue 31's 10,000 holders).
+    await this.deps.ledger.chainMoveMany(
+      em,
+      rows.map((r) => ({
         investorId: r.investorId,
         shareClassId: d.shareClassId,
         distributorId: r.distributorId,
@@ -259,7 +261,9 @@ export class DistributionService implements MintOutcomes {
         transferHash: hash,
         reason: `distribution ${d.id} reinvested`,
         payload: { distributionId: String(d.id) },
-      });
+      })),
+    );
+    for (const r of rows) {
       Object.assign(r, { status: EntitlementStatus.paid, transferHash: hash, paidAt: now });
       paidEvent(em, d, r, now);
     }

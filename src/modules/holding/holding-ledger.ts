@@ -8,6 +8,7 @@ import { LotSource, type HoldingLot } from './holding-lot.entity';
 import { openLots, piecesCovering, type TakenPiece } from './holding-lots';
 import { lockRow, move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
+import { arriveMany } from './holding-arrivals';
 import { quantityExceedsHoldings } from './holding.errors';
 import type { HoldingKey, LockedHolding, OpenOrders, Settlement, SettleResult, Adjustment, ChainMove, Position } from './holding-ledger.types';
 
@@ -49,7 +50,8 @@ export type { HoldingKey, LockedHolding, OpenOrders, SettlingOrder, Settlement, 
  * - `chainMove(em, { investorId, shareClassId, distributorId, change, at, transferHash, lots?, payload })`:
  *   tokens that moved on chain outside any order (the chain follower); in: a lot settled at `at`
  *   (or the given lots as they were, when a move is undone after a reorg); out: oldest lots first,
- *   returned so that an undo can put them back.
+ *   returned so that an undo can put them back. `chainMoveMany(em, moves)`: many moves of tokens in
+ *   (no lots: a lot settled at `at` each) with a few statements, as a distribution's batchMint lands.
  * - `position(em, investorId, shareClass, now)` → balance, unlocked, pendingIn, pendingOut.
  * - `bookOpening(em, …)` (a function, no dependencies): tokens held before this register (seed).
  */
@@ -128,6 +130,11 @@ export class HoldingLedger {
       event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
     });
     return { balance, taken, added };
+  }
+
+  /** Tokens in on chain for many holdings at once, each as `chainMove` books it (holding-arrivals.ts). */
+  chainMoveMany(em: EntityManager, moves: ChainMove[]): Promise<void> {
+    return arriveMany(em, moves);
   }
 
   /**
