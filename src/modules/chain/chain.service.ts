@@ -141,22 +141,33 @@ export class ChainService {
    * What the gateway deploys once per chain (T-REX's deploy-full-suite fixture, steps 1–2 and the
    * ONCHAINID side): the six T-REX implementations and their implementation authority, the
    * ONCHAINID identity implementation and its authority, the gateway's claim issuer (the agent
-   * key signs claims), and the identity registry storage its tokens share.
+   * key signs claims), and the identity registry storage its tokens share; then T-REX's factory
+   * (suite-deployment.ts `factory`), which deploys every token after.
    */
   async setup(chainId: string): Promise<ChainSetup> {
     const existing = await this.orm.em.fork().findOne(ChainSetup, { chainId });
     if (existing) return existing;
     const running = this.setupRunning.get(chainId);
     if (running) return running;
-    const p = this.deployment.deploySetup(chainId, this.writable(chainId).agent!).finally(() => this.setupRunning.delete(chainId));
+    const chain = this.writable(chainId);
+    const p = this.deployment
+      .deploySetup(chainId, chain.agent!)
+      .then(async (setup) => {
+        await this.deployment.factory(chain, chain.agent!, setup);
+        return setup;
+      })
+      .finally(() => this.setupRunning.delete(chainId));
     this.setupRunning.set(chainId, p);
     return p;
   }
 
-  /** A full ERC-3643 suite for one token, over the chain's set-up (suite-deployment.ts). */
-  async deploySuite(chainId: string, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
-    const agent = this.writable(chainId).agent!;
-    return this.deployment.deploySuite(chainId, agent, await this.setup(chainId), token);
+  /**
+   * A full ERC-3643 suite for one token, over the chain's set-up (suite-deployment.ts). `salt`
+   * names the token for good: a second call with it returns the suite the first deployed.
+   */
+  async deploySuite(chainId: string, salt: string, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
+    const chain = this.writable(chainId);
+    return this.deployment.deploySuite(chain, chain.agent!, await this.setup(chainId), salt, token);
   }
 
   /**

@@ -1,19 +1,19 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, type Hex } from 'viem';
+import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, parseEventLogs, zeroAddress, type Hex } from 'viem';
+import type { ChainHandle } from './chains';
 import { ChainSetup, type ChainTransaction } from './chain-transaction.entity';
 import {
-  AGENT_ROLE_ABI,
   CLAIM_ISSUER_ABI,
   CLAIM_SIGNER_KEY,
-  CTR_ABI,
+  ID_FACTORY_ABI,
   ECDSA_KEY_TYPE,
   IA_ABI,
   IDENTITY_REGISTRY_STORAGE_ABI,
   KYC_CLAIM_TOPIC,
   ONCHAINID,
   T_REX,
-  TIR_ABI,
   TOKEN_ABI,
+  TREX_FACTORY_ABI,
 } from './contracts';
 
 /** A suite the gateway deployed or verified: what a Token row records. */
@@ -32,6 +32,8 @@ export type SetupWrite = (chainId: string, step: string, to: Hex | null, data: H
  * Every step is one intent waited for, so each address is known before the next step uses it.
  */
 export class SuiteDeployment {
+  private readonly factoryRunning = new Map<string, Promise<Hex>>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly write: SetupWrite,
@@ -118,50 +120,95 @@ export class SuiteDeployment {
   }
 
   /**
-   * A full ERC-3643 suite for one token (the fixture's step 3 and wiring): claim topics and
-   * trusted issuers registries, compliance (no modules), identity registry over the chain's
-   * shared storage, the token proxy; the agent key as agent of token and registry, the token as
-   * agent of its registry (for `recoveryAddress`), the KYC topic trusted from the gateway's claim
-   * issuer; then `unpause` (tokens are born paused).
+   * The chain's TREXFactory, set up once (T-REX's factory fixture): an ONCHAINID IdFactory over
+   * the identity authority, the factory over both authorities, the factory allowed to create token
+   * identities, and the shared identity registry storage handed to the factory (it binds each new
+   * identity registry, which only the storage's owner may). The storage's owner is therefore the
+   * chain's answer to "is the factory set up": read from the chain, it survives a crash between
+   * the steps (a retry deploys another factory, and hands the storage over once).
    */
-  async deploySuite(chainId: string, agent: Hex, s: ChainSetup, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
-    const ctr = await this.deploy(chainId, 'ClaimTopicsRegistryProxy', encodeDeployData({ ...T_REX.ClaimTopicsRegistryProxy, args: [s.trexAuthority] }));
-    const tir = await this.deploy(chainId, 'TrustedIssuersRegistryProxy', encodeDeployData({ ...T_REX.TrustedIssuersRegistryProxy, args: [s.trexAuthority] }));
-    const mc = await this.deploy(chainId, 'ModularComplianceProxy', encodeDeployData({ ...T_REX.ModularComplianceProxy, args: [s.trexAuthority] }));
-    const ir = await this.deploy(
-      chainId,
-      'IdentityRegistryProxy',
-      encodeDeployData({ ...T_REX.IdentityRegistryProxy, args: [s.trexAuthority, tir, ctr, s.identityStorage] }),
-    );
-    const address = await this.deploy(
-      chainId,
-      'TokenProxy',
-      encodeDeployData({
-        ...T_REX.TokenProxy,
-        args: [s.trexAuthority, ir, mc, token.name, token.symbol, token.decimals, '0x0000000000000000000000000000000000000000'],
-      }),
-    );
-    await this.call(
-      chainId,
-      'bindIdentityRegistry',
-      s.identityStorage,
-      encodeFunctionData({
-        abi: IDENTITY_REGISTRY_STORAGE_ABI,
-        functionName: 'bindIdentityRegistry',
-        args: [ir],
-      }),
-    );
-    await this.call(chainId, 'token.addAgent', address, encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'addAgent', args: [agent] }));
-    await this.call(chainId, 'identityRegistry.addAgent', ir, encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'addAgent', args: [agent] }));
-    await this.call(chainId, 'identityRegistry.addAgent(token)', ir, encodeFunctionData({ abi: AGENT_ROLE_ABI, functionName: 'addAgent', args: [address] }));
-    await this.call(chainId, 'addClaimTopic', ctr, encodeFunctionData({ abi: CTR_ABI, functionName: 'addClaimTopic', args: [KYC_CLAIM_TOPIC] }));
-    await this.call(
-      chainId,
-      'addTrustedIssuer',
-      tir,
-      encodeFunctionData({ abi: TIR_ABI, functionName: 'addTrustedIssuer', args: [s.claimIssuer, [KYC_CLAIM_TOPIC]] }),
-    );
-    await this.call(chainId, 'unpause', address, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'unpause', args: [] }));
-    return { contractAddress: address, identityRegistry: ir, identityStorage: s.identityStorage.toLowerCase(), decimals: token.decimals };
+  async factory(chain: ChainHandle, agent: Hex, s: ChainSetup): Promise<Hex> {
+    const chainId = chain.config.chainId;
+    const owner = await chain.client.readContract({ address: s.identityStorage, abi: IDENTITY_REGISTRY_STORAGE_ABI, functionName: 'owner' });
+    if (owner.toLowerCase() !== agent.toLowerCase()) return owner;
+    const running = this.factoryRunning.get(chainId);
+    if (running) return running;
+    const p = (async () => {
+      const idFactory = await this.deploy(chainId, 'IdFactory', encodeDeployData({ ...ONCHAINID.IdFactory, args: [s.identityAuthority] }));
+      const factory = await this.deploy(chainId, 'TREXFactory', encodeDeployData({ ...T_REX.TREXFactory, args: [s.trexAuthority, idFactory] }));
+      await this.call(
+        chainId,
+        'IdFactory.addTokenFactory',
+        idFactory,
+        encodeFunctionData({ abi: ID_FACTORY_ABI, functionName: 'addTokenFactory', args: [factory] }),
+      );
+      await this.call(
+        chainId,
+        'IdentityRegistryStorage.transferOwnership(TREXFactory)',
+        s.identityStorage,
+        encodeFunctionData({ abi: IDENTITY_REGISTRY_STORAGE_ABI, functionName: 'transferOwnership', args: [factory] }),
+      );
+      return factory;
+    })().finally(() => this.factoryRunning.delete(chainId));
+    this.factoryRunning.set(chainId, p);
+    return p;
+  }
+
+  /**
+   * A full ERC-3643 suite for one token, the way T-REX intends: one `deployTREXSuite` of the
+   * chain's factory (token, identity registry over the shared storage, claim topics and trusted
+   * issuers registries, compliance without modules, the token's ONCHAINID; the agent key as owner
+   * and as agent of token and registry, the token as agent of its registry, the KYC topic trusted
+   * from the gateway's claim issuer), then `unpause` (tokens are born paused). `salt` names the
+   * token for good: deploying it again (a retry after a crash) finds the suite the factory
+   * already holds under it instead of failing "token already deployed".
+   */
+  async deploySuite(
+    chain: ChainHandle,
+    agent: Hex,
+    s: ChainSetup,
+    salt: string,
+    token: { name: string; symbol: string; decimals: number },
+  ): Promise<TokenOnChain> {
+    const chainId = chain.config.chainId;
+    const factory = await this.factory(chain, agent, s);
+    const deployed = () => chain.client.readContract({ address: factory, abi: TREX_FACTORY_ABI, functionName: 'getToken', args: [salt] });
+    let address = await deployed();
+    if (address === zeroAddress) {
+      const details = {
+        owner: agent,
+        name: token.name,
+        symbol: token.symbol,
+        decimals: token.decimals,
+        irs: s.identityStorage,
+        ONCHAINID: zeroAddress,
+        irAgents: [agent],
+        tokenAgents: [agent],
+        complianceModules: [],
+        complianceSettings: [],
+      };
+      const claims = { claimTopics: [KYC_CLAIM_TOPIC], issuers: [s.claimIssuer], issuerClaims: [[KYC_CLAIM_TOPIC]] };
+      const data = encodeFunctionData({ abi: TREX_FACTORY_ABI, functionName: 'deployTREXSuite', args: [salt, details, claims] });
+      try {
+        const tx = await this.write(chainId, 'TREXFactory.deployTREXSuite', factory, data);
+        const receipt = await chain.client.getTransactionReceipt({ hash: tx.hash as Hex });
+        const [event] = parseEventLogs({ abi: TREX_FACTORY_ABI, eventName: 'TREXSuiteDeployed', logs: receipt.logs });
+        address = event.args._token;
+      } catch (err) {
+        // Sent before a crash, or by a concurrent request for the same token: the factory has it.
+        address = await deployed();
+        if (address === zeroAddress) throw err;
+      }
+    }
+    const ofToken = { address, abi: TOKEN_ABI } as const;
+    if (await chain.client.readContract({ ...ofToken, functionName: 'paused' }))
+      await this.call(chainId, 'unpause', address, encodeFunctionData({ abi: TOKEN_ABI, functionName: 'unpause', args: [] }));
+    const ir = await chain.client.readContract({ ...ofToken, functionName: 'identityRegistry' });
+    return {
+      contractAddress: address.toLowerCase(),
+      identityRegistry: ir.toLowerCase(),
+      identityStorage: s.identityStorage.toLowerCase(),
+      decimals: token.decimals,
+    };
   }
 }
