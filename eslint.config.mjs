@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    // Generated (codegen.yml, `npm run openapi:examples`, `npm run migration:create`), built, or
+    // Generated (codegen.yml, `npm run openapi:examples`, `npm run migration:create`, `npm run abis`), built, or
     // outside the scope; a migration is never edited once committed, so it is not linted either.
     ignores: [
       'dist/**',
@@ -16,6 +16,7 @@ export default tseslint.config(
       '**/generated/**',
       'rest-compat/openapi/examples.ts',
       'src/persistence/migrations/**',
+      'src/modules/chain/abis/**',
     ],
   },
   {

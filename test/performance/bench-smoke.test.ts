@@ -76,6 +76,12 @@ onServer('bench scripts start and print their tables in --quick', () => {
     expectRan(r);
     expect(r.stdout).toMatch(/gas per holder/);
   }, 600_000);
+
+  test('bench:token-deploy (tokens deployed on the embedded chain)', async () => {
+    const r = await runBench('token-deploy.js', ['--quick'], { APP_ENV: 'test' });
+    expectRan(r);
+    expect(r.stdout).toMatch(/per token: [\d.]+ transactions/);
+  }, 600_000);
 });
 
 test('bench:ws-floor (no gateway)', async () => {

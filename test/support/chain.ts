@@ -61,8 +61,7 @@ export function chainClients(rpcUrl: string) {
   return {
     pub,
     test,
-    balanceOf: (token: string, wallet: string) =>
-      pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }) as Promise<bigint>,
+    balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }),
     read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) =>
       pub.readContract({ address: to as Hex, abi: abi as never, functionName, args }) as Promise<T>,
   };

@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { EpochMs } from '../../common/scalars';
+import type { Hex } from 'viem';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
@@ -198,19 +199,19 @@ export class ChainSetup {
   chainId: string;
 
   @Property({ type: 'text' })
-  agentAddress: string;
+  agentAddress: Hex;
 
   @Property({ type: 'text' })
-  trexAuthority: string;
+  trexAuthority: Hex;
 
   @Property({ type: 'text' })
-  identityAuthority: string;
+  identityAuthority: Hex;
 
   @Property({ type: 'text' })
-  claimIssuer: string;
+  claimIssuer: Hex;
 
   @Property({ type: 'text' })
-  identityStorage: string;
+  identityStorage: Hex;
 
   @Property({ type: 'datetime', length: 3 })
   createdAt: Date;

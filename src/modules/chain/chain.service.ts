@@ -1,37 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { ChainSetup, ChainTransaction, ChainTxStatus, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainHandle, Chains } from './chains';
-import {
-  chainAway,
-  chainNotReadable,
-  chainNotWritable,
-  chainUnavailable,
-  decimalsMismatch,
-  deploymentFailed,
-  notAnErc3643Token,
-  notRegistryAgent,
-  notTokenAgent,
-} from './chain.errors';
-import {
-  AGENT_ROLE_ABI,
-  CLAIM_SIGNER_KEY,
-  CTR_ABI,
-  ECDSA_KEY_TYPE,
-  IA_ABI,
-  IDENTITY_REGISTRY_ABI,
-  IDENTITY_REGISTRY_STORAGE_ABI,
-  KYC_CLAIM_TOPIC,
-  ONCHAINID,
-  T_REX,
-  TIR_ABI,
-  TOKEN_ABI,
-  CLAIM_ISSUER_ABI,
-} from './contracts';
+import { chainAway, chainNotReadable, chainNotWritable, chainUnavailable, deploymentFailed } from './chain.errors';
 import type { ChainSender } from './sender';
 import { OutcomeHandlers, type OutcomeHandler } from './outcomes';
 import { currentPrincipal } from '../../common/request-scope';
-import { encodeAbiParameters, keccak256 } from 'viem';
+import { SuiteDeployment, type TokenOnChain } from './suite-deployment';
+import { verifyToken } from './token-verification';
 
 /** A write the gateway wants on a chain. */
 export interface IntentInput {
@@ -49,13 +25,7 @@ export interface IntentInput {
   confirmations?: number;
 }
 
-/** A suite the gateway deployed or verified: what a Token row records. */
-export interface TokenOnChain {
-  contractAddress: string;
-  identityRegistry: string;
-  identityStorage: string;
-  decimals: number;
-}
+export type { TokenOnChain } from './suite-deployment';
 
 const lower = (a: string) => a.toLowerCase();
 
@@ -77,12 +47,15 @@ const lower = (a: string) => a.toLowerCase();
 export class ChainService {
   private setupRunning = new Map<string, Promise<ChainSetup>>();
   private readonly outcomes = new OutcomeHandlers();
+  private readonly deployment: SuiteDeployment;
 
   constructor(
     private readonly orm: MikroORM,
     readonly chains: Chains,
     private readonly sender: () => ChainSender | null,
-  ) {}
+  ) {
+    this.deployment = new SuiteDeployment(orm, (chainId, step, to, data) => this.execute({ chainId, purpose: 'deploy', to, data }, step));
+  }
 
   /** The chain, which must have an agent key. */
   writable(chainId: string): ChainHandle {
@@ -164,103 +137,37 @@ export class ChainService {
     }
   }
 
-  private async deploy(chainId: string, step: string, artifact: { abi: Abi; bytecode: Hex }, args: unknown[]): Promise<string> {
-    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
-    const tx = await this.execute({ chainId, purpose: 'deploy', to: null, data }, step);
-    return tx.contractAddress!;
-  }
-
-  private async call(chainId: string, step: string, to: string, abi: Abi, functionName: string, args: unknown[]): Promise<void> {
-    await this.execute({ chainId, purpose: 'deploy', to, data: encodeFunctionData({ abi, functionName, args }) }, step);
-  }
-
   /**
    * What the gateway deploys once per chain (T-REX's deploy-full-suite fixture, steps 1–2 and the
    * ONCHAINID side): the six T-REX implementations and their implementation authority, the
    * ONCHAINID identity implementation and its authority, the gateway's claim issuer (the agent
-   * key signs claims), and the identity registry storage its tokens share.
+   * key signs claims), and the identity registry storage its tokens share; then T-REX's factory
+   * (suite-deployment.ts `factory`), which deploys every token after.
    */
   async setup(chainId: string): Promise<ChainSetup> {
     const existing = await this.orm.em.fork().findOne(ChainSetup, { chainId });
     if (existing) return existing;
     const running = this.setupRunning.get(chainId);
     if (running) return running;
-    const p = this.deploySetup(chainId).finally(() => this.setupRunning.delete(chainId));
+    const chain = this.writable(chainId);
+    const p = this.deployment
+      .deploySetup(chainId, chain.agent!)
+      .then(async (setup) => {
+        await this.deployment.factory(chain, chain.agent!, setup);
+        return setup;
+      })
+      .finally(() => this.setupRunning.delete(chainId));
     this.setupRunning.set(chainId, p);
     return p;
   }
 
-  private async deploySetup(chainId: string): Promise<ChainSetup> {
-    const chain = this.writable(chainId);
-    const agent = chain.agent!;
-    const impl = {
-      tokenImplementation: await this.deploy(chainId, 'Token implementation', T_REX.Token, []),
-      ctrImplementation: await this.deploy(chainId, 'ClaimTopicsRegistry implementation', T_REX.ClaimTopicsRegistry, []),
-      irImplementation: await this.deploy(chainId, 'IdentityRegistry implementation', T_REX.IdentityRegistry, []),
-      irsImplementation: await this.deploy(chainId, 'IdentityRegistryStorage implementation', T_REX.IdentityRegistryStorage, []),
-      tirImplementation: await this.deploy(chainId, 'TrustedIssuersRegistry implementation', T_REX.TrustedIssuersRegistry, []),
-      mcImplementation: await this.deploy(chainId, 'ModularCompliance implementation', T_REX.ModularCompliance, []),
-    };
-    const trexAuthority = await this.deploy(chainId, 'TREXImplementationAuthority', T_REX.TREXImplementationAuthority, [
-      true,
-      '0x0000000000000000000000000000000000000000',
-      '0x0000000000000000000000000000000000000000',
-    ]);
-    await this.call(chainId, 'addAndUseTREXVersion', trexAuthority, IA_ABI, 'addAndUseTREXVersion', [{ major: 4, minor: 0, patch: 0 }, impl]);
-    const identityImpl = await this.deploy(chainId, 'Identity implementation', ONCHAINID.Identity, [agent, true]);
-    const identityAuthority = await this.deploy(chainId, 'ONCHAINID ImplementationAuthority', ONCHAINID.ImplementationAuthority, [identityImpl]);
-    const claimIssuer = await this.deploy(chainId, 'ClaimIssuer', ONCHAINID.ClaimIssuer, [agent]);
-    await this.call(chainId, 'ClaimIssuer.addKey', claimIssuer, CLAIM_ISSUER_ABI, 'addKey', [
-      keccak256(encodeAbiParameters([{ type: 'address' }], [agent])),
-      CLAIM_SIGNER_KEY,
-      ECDSA_KEY_TYPE,
-    ]);
-    const identityStorage = await this.deploy(chainId, 'IdentityRegistryStorageProxy', T_REX.IdentityRegistryStorageProxy, [trexAuthority]);
-    const em = this.orm.em.fork();
-    const setup = em.create(ChainSetup, {
-      chainId,
-      agentAddress: agent,
-      trexAuthority,
-      identityAuthority,
-      claimIssuer,
-      identityStorage,
-      createdAt: new Date(),
-    });
-    await em.flush();
-    return setup;
-  }
-
   /**
-   * A full ERC-3643 suite for one token (the fixture's step 3 and wiring): claim topics and
-   * trusted issuers registries, compliance (no modules), identity registry over the chain's
-   * shared storage, the token proxy; the agent key as agent of token and registry, the token as
-   * agent of its registry (for `recoveryAddress`), the KYC topic trusted from the gateway's claim
-   * issuer; then `unpause` (tokens are born paused).
+   * A full ERC-3643 suite for one token, over the chain's set-up (suite-deployment.ts). `salt`
+   * names the token for good: a second call with it returns the suite the first deployed.
    */
-  async deploySuite(chainId: string, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
+  async deploySuite(chainId: string, salt: string, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
     const chain = this.writable(chainId);
-    const s = await this.setup(chainId);
-    const ctr = await this.deploy(chainId, 'ClaimTopicsRegistryProxy', T_REX.ClaimTopicsRegistryProxy, [s.trexAuthority]);
-    const tir = await this.deploy(chainId, 'TrustedIssuersRegistryProxy', T_REX.TrustedIssuersRegistryProxy, [s.trexAuthority]);
-    const mc = await this.deploy(chainId, 'ModularComplianceProxy', T_REX.ModularComplianceProxy, [s.trexAuthority]);
-    const ir = await this.deploy(chainId, 'IdentityRegistryProxy', T_REX.IdentityRegistryProxy, [s.trexAuthority, tir, ctr, s.identityStorage]);
-    const address = await this.deploy(chainId, 'TokenProxy', T_REX.TokenProxy, [
-      s.trexAuthority,
-      ir,
-      mc,
-      token.name,
-      token.symbol,
-      token.decimals,
-      '0x0000000000000000000000000000000000000000',
-    ]);
-    await this.call(chainId, 'bindIdentityRegistry', s.identityStorage, IDENTITY_REGISTRY_STORAGE_ABI, 'bindIdentityRegistry', [ir]);
-    await this.call(chainId, 'token.addAgent', address, AGENT_ROLE_ABI, 'addAgent', [chain.agent]);
-    await this.call(chainId, 'identityRegistry.addAgent', ir, AGENT_ROLE_ABI, 'addAgent', [chain.agent]);
-    await this.call(chainId, 'identityRegistry.addAgent(token)', ir, AGENT_ROLE_ABI, 'addAgent', [address]);
-    await this.call(chainId, 'addClaimTopic', ctr, CTR_ABI, 'addClaimTopic', [KYC_CLAIM_TOPIC]);
-    await this.call(chainId, 'addTrustedIssuer', tir, TIR_ABI, 'addTrustedIssuer', [s.claimIssuer, [KYC_CLAIM_TOPIC]]);
-    await this.call(chainId, 'unpause', address, TOKEN_ABI, 'unpause', []);
-    return { contractAddress: address, identityRegistry: ir, identityStorage: lower(s.identityStorage), decimals: token.decimals };
+    return this.deployment.deploySuite(chain, chain.agent!, await this.setup(chainId), salt, token);
   }
 
   /**
@@ -268,27 +175,6 @@ export class ChainService {
    * the agent key must be an agent of the token and of its identity registry.
    */
   async verifyToken(chainId: string, address: string, decimals: number): Promise<TokenOnChain> {
-    const chain = this.writable(chainId);
-    const read = <T>(to: string, abi: Abi, functionName: string, args: unknown[] = []) =>
-      chain.client.readContract({ address: to as Hex, abi, functionName, args }) as Promise<T>;
-    let ir: string;
-    let onChainDecimals: number;
-    try {
-      await chain.client.getChainId();
-    } catch (err) {
-      throw chainUnavailable(chainId, (err as Error).message.split('\n')[0]);
-    }
-    try {
-      ir = await read<string>(address, TOKEN_ABI, 'identityRegistry');
-      await read<string>(address, TOKEN_ABI, 'compliance');
-      onChainDecimals = Number(await read<number>(address, TOKEN_ABI, 'decimals'));
-    } catch {
-      throw notAnErc3643Token(address);
-    }
-    if (onChainDecimals !== decimals) throw decimalsMismatch(onChainDecimals, decimals);
-    if (!(await read<boolean>(address, AGENT_ROLE_ABI, 'isAgent', [chain.account!.address]).catch(() => false))) throw notTokenAgent(address, chain.agent!);
-    if (!(await read<boolean>(ir, AGENT_ROLE_ABI, 'isAgent', [chain.account!.address]).catch(() => false))) throw notRegistryAgent(ir, chain.agent!);
-    const storage = await read<string>(ir, IDENTITY_REGISTRY_ABI, 'identityStorage').catch(() => ir);
-    return { contractAddress: address, identityRegistry: lower(ir), identityStorage: lower(storage), decimals };
+    return verifyToken(this.writable(chainId), address, decimals);
   }
 }

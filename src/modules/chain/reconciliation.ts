@@ -86,8 +86,7 @@ export class Reconciliation {
       throw chainAway(token.chainId);
     });
     const units = (v: bigint) => formatUnits(v, token.decimals);
-    const read = (functionName: string, args: unknown[]) =>
-      chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName, args, blockNumber }) as Promise<bigint>;
+    const at = { address: token.contractAddress as Hex, abi: TOKEN_ABI, blockNumber } as const;
 
     const register = new Map(
       (
@@ -114,8 +113,9 @@ export class Reconciliation {
     }
 
     const balances = new Map<string, bigint>();
-    for (const address of new Set([...holders.values()].flatMap((h) => [...h.wallets]))) balances.set(address, await read('balanceOf', [address]));
-    const totalSupply = await read('totalSupply', []);
+    for (const address of new Set([...holders.values()].flatMap((h) => [...h.wallets])))
+      balances.set(address, await chain.client.readContract({ ...at, functionName: 'balanceOf', args: [address as Hex] }));
+    const totalSupply = await chain.client.readContract({ ...at, functionName: 'totalSupply' });
     const differences: ReconciliationDifference[] = [];
     const compared: ReconciliationHolder[] = [];
     let total = new Dec(0);

@@ -124,7 +124,7 @@ export class WalletOnChain {
       data: encodeFunctionData({
         abi: IDENTITY_ABI,
         functionName: 'addClaim',
-        args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer as Hex, signature, KYC_CLAIM_DATA, ''],
+        args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer, signature, KYC_CLAIM_DATA, ''],
       }),
     });
   }

@@ -115,7 +115,7 @@ export class WalletRecovery {
         functionName: 'isFrozen',
         args: [fresh.address as Hex],
       });
-      if (frozen !== true) continue;
+      if (!frozen) continue;
       any = true;
       this.chain.enqueue(em, {
         chainId: fresh.chainId,
@@ -142,12 +142,6 @@ export class WalletRecovery {
 
   private async balanceOf(token: Token, wallet: string): Promise<bigint> {
     const chain = this.chain.writable(token.chainId);
-    const balance = await chain.client.readContract({
-      address: token.contractAddress as Hex,
-      abi: TOKEN_ABI,
-      functionName: 'balanceOf',
-      args: [wallet as Hex],
-    });
-    return typeof balance === 'bigint' ? balance : 0n;
+    return chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] });
   }
 }

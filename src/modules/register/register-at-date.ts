@@ -94,13 +94,13 @@ export class RegisterAtDateReader {
     const balanceOf = async (address: string): Promise<Dec> =>
       block
         ? units(
-            (await chain.client.readContract({
+            await chain.client.readContract({
               address: token.contractAddress as Hex,
               abi: TOKEN_ABI,
               functionName: 'balanceOf',
-              args: [address],
+              args: [address as Hex],
               blockNumber: block.number,
-            })) as bigint,
+            }),
           )
         : new Dec(0);
     const holders: RegisterHolder[] = [];

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseUnits, type Abi, type Hex } from 'viem';
+import { parseUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
@@ -178,19 +178,18 @@ export class DealingDateSettlement {
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
   private async check(chain: ChainHandle, token: Token, orders: AcceptedOrder[], priced: DealingPriced[]): Promise<DealingRow[]> {
-    const read = async (to: string, abi: Abi, functionName: string, w: string) =>
-      chain.batchReads.readContract({ address: to as Hex, abi, functionName, args: [w as Hex] });
+    const ofToken = { address: token.contractAddress as Hex, abi: TOKEN_ABI } as const;
     const wallets = [...new Set(orders.map((o) => o.deliveryWallet.toLowerCase()))];
     const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
     // Every call at once: the client sends them in JSON-RPC batches (a few HTTP requests, not one per call).
     await Promise.all(
       wallets.map(async (w) => {
         const [verified, frozen, balance] = await Promise.all([
-          read(token.identityRegistry!, IDENTITY_REGISTRY_ABI, 'isVerified', w),
-          read(token.contractAddress, TOKEN_ABI, 'isFrozen', w),
-          read(token.contractAddress, TOKEN_ABI, 'balanceOf', w),
+          chain.batchReads.readContract({ address: token.identityRegistry! as Hex, abi: IDENTITY_REGISTRY_ABI, functionName: 'isVerified', args: [w as Hex] }),
+          chain.batchReads.readContract({ ...ofToken, functionName: 'isFrozen', args: [w as Hex] }),
+          chain.batchReads.readContract({ ...ofToken, functionName: 'balanceOf', args: [w as Hex] }),
         ]);
-        facts.set(w, { verified: verified === true, frozen: frozen === true, balance: typeof balance === 'bigint' ? balance : 0n });
+        facts.set(w, { verified, frozen, balance });
       }),
     );
     const prices = new Map(priced.map((p) => [p.id, p]));
@@ -246,7 +245,7 @@ export class DealingDateSettlement {
     const known = this.decimalsCache.get(plan.tokenAddress);
     if (known !== undefined) return known;
     const chain = this.chain.writable(plan.chainId);
-    const d = Number(await chain.client.readContract({ address: plan.tokenAddress as Hex, abi: TOKEN_ABI, functionName: 'decimals' }));
+    const d = await chain.client.readContract({ address: plan.tokenAddress as Hex, abi: TOKEN_ABI, functionName: 'decimals' });
     this.decimalsCache.set(plan.tokenAddress, d);
     return d;
   }

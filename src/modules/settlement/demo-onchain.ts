@@ -20,7 +20,7 @@ export async function bringDemoOnChain(
 ): Promise<{ tokens: number; wallets: number }> {
   const tokens = await em.find(Token, { chainId, identityRegistry: null }, { orderBy: { id: 'asc' } });
   for (const token of tokens) {
-    const suite = await chain.deploySuite(chainId, token);
+    const suite = await chain.deploySuite(chainId, token.id, token);
     em.assign(token, { contractAddress: suite.contractAddress, identityRegistry: suite.identityRegistry, identityStorage: suite.identityStorage });
     await em.flush();
   }

@@ -208,12 +208,12 @@ export class LockUpOnChain {
   private async stillFrozen(em: EntityManager, due: LotFreeze[]): Promise<Release[]> {
     const { chainId, tokenAddress, wallet } = due[0];
     const chain = this.chain.writable(chainId);
-    let available = (await chain.client.readContract({
+    let available = await chain.client.readContract({
       address: tokenAddress as Hex,
       abi: TOKEN_ABI,
       functionName: 'getFrozenTokens',
       args: [wallet as Hex],
-    })) as bigint;
+    });
     const others = await em.find(LotFreeze, {
       chainId,
       tokenAddress,

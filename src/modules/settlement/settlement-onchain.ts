@@ -201,10 +201,7 @@ function transfersOf(
   for (const l of logs) {
     if (l.address.toLowerCase() !== token.toLowerCase() || l.logIndex === null) continue;
     try {
-      const e = decodeEventLog({ abi: TOKEN_ABI, data: l.data, topics: l.topics as [Hex, ...Hex[]] }) as unknown as {
-        eventName: string;
-        args: { from: string; to: string; value: bigint };
-      };
+      const e = decodeEventLog({ abi: TOKEN_ABI, data: l.data, topics: l.topics as [Hex, ...Hex[]] });
       if (e.eventName === 'Transfer') out.push({ logIndex: l.logIndex, from: e.args.from.toLowerCase(), to: e.args.to.toLowerCase(), value: e.args.value });
     } catch {
       // not an event of the token's ABI

@@ -56,7 +56,9 @@ export class TokenService {
     if (!(await ctx.em.count(ShareClass, { id: shareClassId }))) throw shareClassNotFound();
     if (!this.chain) throw badRequest(`chain ${chain} is not configured`);
     this.chain.writable(chain);
-    const onChain = await this.chain.deploySuite(chain, fields);
+    // The token as the request names it (no row exists before its address does): a retry after a
+    // crash finds the suite already deployed under it instead of deploying a second one.
+    const onChain = await this.chain.deploySuite(chain, `${shareClassId}/${fields.symbol}`, fields);
     return this.record(ctx, shareClassId, { chainId: chain, ...fields, isPrimary: input.isPrimary }, onChain);
   }
 
