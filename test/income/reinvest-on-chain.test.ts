@@ -107,12 +107,12 @@ describe('A month of income reinvested on chain', () => {
       expect(new Decimal(row.tokens!).equals(expected(n))).toBe(true);
       totalTokens = totalTokens.plus(row.tokens!);
       // the chain equals the register, wallet by wallet
-      const onChain = (await chain.pub.readContract({
+      const onChain = await chain.pub.readContract({
         address: m.token.contractAddress as Hex,
         abi: TOKEN_ABI,
         functionName: 'balanceOf',
         args: [inv[n].wallet as Hex],
-      })) as bigint;
+      });
       const register = await em.fork().findOneOrFail(Holding, { investor: inv[n].id, shareClass: m.shareClass.id });
       expect(onChain).toBe(parseUnits(new Decimal(register.balance).toFixed(), DECIMALS));
       expect(new Decimal(register.balance).equals(new Decimal(held[n]).plus(expected(n)))).toBe(true);
