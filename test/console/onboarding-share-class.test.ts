@@ -208,17 +208,15 @@ describe('Ops console onboarding: a share class (browser)', () => {
     ]);
     const token = shareClass.tokens[0];
     await expect(done.textContent()).resolves.toBe(`Token ${token.id} deployed on chain ${CHAIN} at ${token.contractAddress}, primary.`);
-    // Every transaction of the deployment reached its depth; the last one created the token's proxy.
+    // Every transaction of the deployment reached its depth: the chain's set-up, then the token's suite from T-REX's factory, unpaused.
     const steps = tokens.getByRole('list', { name: 'Deployment transactions' }).locator('li');
     const states = await steps.locator('.chain-tx').evaluateAll((els) => els.map((e) => e.getAttribute('data-tx-status')));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['confirmed']));
-    // each step named by what it does, the token's own contract among them
-    await steps
-      .filter({ hasText: `Deployment: TokenProxy` })
-      .filter({ hasText: `creates ${token.contractAddress}` })
-      .waitFor();
-    await steps.filter({ hasText: 'Deployment: IdentityRegistryProxy' }).waitFor();
+    // each step named by what it does, the chain's factory and the token's suite among them
+    await steps.filter({ hasText: 'Deployment: TREXFactory (transaction' }).filter({ hasText: 'creates 0x' }).waitFor();
+    await steps.filter({ hasText: 'Deployment: TREXFactory.deployTREXSuite' }).waitFor();
+    await steps.filter({ hasText: 'Deployment: unpause' }).waitFor();
     await tokens.getByRole('table', { name: 'Tokens' }).getByRole('cell', { name: token.contractAddress, exact: true }).waitFor();
     await ui.checklistDone('primaryToken');
     await tokens.scrollIntoViewIfNeeded();
