@@ -85,7 +85,8 @@ function useTokenFields(first: boolean, way: 'deploy' | 'register') {
 }
 
 /**
- * Deployment is one synchronous call that sends a dozen transactions and waits for each; while
+ * Deployment is one synchronous call that sends its transactions and waits for each (the chain's
+ * one-time set-up, 17, then the token's suite from T-REX's factory and its unpause); while
  * it runs, the page reads the chain's newest `deploy` transactions again as each becomes final, so
  * ops see every step confirmed as it happens (or the one that failed, and why).
  */
