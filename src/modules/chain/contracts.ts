@@ -35,9 +35,9 @@ export interface Deployable<A extends Abi> {
 }
 
 type Artifacts = Record<string, { bytecode: Hex }>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the packages are CommonJS bundles of JSON artifacts with no types: required, typed by hand
 const trex = (require('@tokenysolutions/t-rex') as { contracts: Artifacts }).contracts;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const onchainId = (require('@onchain-id/solidity') as { contracts: Artifacts }).contracts;
 
 const deployable = <A extends Abi>(abi: A, artifact: { bytecode: Hex }): Deployable<A> => ({ abi, bytecode: artifact.bytecode });
