@@ -1,26 +1,24 @@
-import { createWalletClient, encodeFunctionData, http, parseUnits, type Abi, type Hex } from 'viem';
+import { parseUnits } from 'viem';
 import { formatId } from '../src/common/ids';
 import { runInScope } from '../src/common/request-scope';
-import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../src/modules/chain/contracts';
+import { TOKEN_ABI } from '../src/modules/chain/contracts';
 import { bookOpening } from '../src/modules/holding/holding-ledger';
 import { Holding } from '../src/modules/holding/holding.entity';
 import { HoldingLot, LotSource } from '../src/modules/holding/holding-lot.entity';
 import { HoldingMovement } from '../src/modules/holding/holding-movement.entity';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../src/modules/investor/investor.entity';
 import { rawRows } from '../src/persistence/raw-query';
-import { chainClients, randomWallet } from '../test/support/chain';
-import { aWhitelistedWallet, type aChainMarket } from '../test/support/chain.factories';
+import { randomWallet } from '../test/support/chain';
+import { aWhitelistedWallet, behindTheGateway, type aChainMarket } from '../test/support/chain.factories';
+import { registerSharingIdentity } from '../test/support/income.factories';
 import type { TestGateway } from '../test/support/gateway';
 
 /*
  * The bench's holders, set up in bulk (a bench, not the product): whitelisting one wallet through
  * the gateway takes three transactions and seconds, so only the market's first investor goes that
- * way. Its ONCHAINID (with the gateway's KYC claim) then stands for every other wallet: T-REX's
- * registry storage keys identities by wallet and never asks an identity to be unique, and
- * `isVerified` reads the claims of the identity a wallet points to, so a shared identity verifies
- * every wallet registered with it. The wallets are registered with `batchRegisterIdentity` and
- * funded with `batchMint` from the agent key, behind the gateway's back; investors, wallets and
- * opening lots are inserted through the ORM in chunks.
+ * way; its ONCHAINID then stands for every other wallet (registerSharingIdentity, as the income
+ * tests do). The wallets are funded with `batchMint` from the agent key, behind the gateway's
+ * back; investors, wallets and opening lots are inserted through the ORM in chunks.
  */
 
 /** Rows per setup transaction: a registration costs ~50k gas and a mint ~60–110k, so 200 stay far under anvil's 30M block. */
@@ -39,17 +37,11 @@ export async function manyHolders(gw: TestGateway, m: Market, rpcUrl: string, n:
     .transactional((em) => bookOpening(em, { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: tokens, settledAt: opened, at: opened }));
   const others = [...Array(n - 1)].map(() => randomWallet());
   await insertHolders(gw, m, others, first.onchainIdentity!, tokens, opened);
-  const agent = agentSender(gw, rpcUrl);
-  for (const rows of chunks(others, ROWS_PER_TX)) {
-    await agent.send(m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'batchRegisterIdentity', [
-      rows,
-      rows.map(() => first.onchainIdentity),
-      rows.map(() => 0),
-    ]);
-  }
+  await registerSharingIdentity(gw, rpcUrl, m, others, first.onchainIdentity!, ROWS_PER_TX);
   const wallets = [first.address, ...others];
   const amount = parseUnits(tokens, m.token.decimals);
-  for (const rows of chunks(wallets, ROWS_PER_TX)) await agent.send(m.token.contractAddress, TOKEN_ABI, 'batchMint', [rows, rows.map(() => amount)]);
+  for (const rows of chunks(wallets, ROWS_PER_TX))
+    await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'batchMint', [rows, rows.map(() => amount)]);
   return wallets;
 }
 
@@ -87,20 +79,6 @@ async function insertHolders(gw: TestGateway, m: Market, wallets: string[], iden
       await fork.flush();
     }
   });
-}
-
-/** The gateway's agent key, sending one transaction at a time and waiting for its receipt (polled every 100 ms). */
-function agentSender(gw: TestGateway, rpcUrl: string) {
-  const account = gw.gateway.services.chain!.writable('31337').account!;
-  const { pub } = chainClients(rpcUrl);
-  const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
-  return {
-    async send(to: string, abi: Abi, functionName: string, args: readonly unknown[]): Promise<void> {
-      const hash = await wallet.sendTransaction({ to: to as Hex, data: encodeFunctionData({ abi, functionName, args }) });
-      const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-      if (receipt.status !== 'success') throw new Error(`${functionName} reverted (${hash})`);
-    },
-  };
 }
 
 function chunks<T>(rows: T[], size: number): T[][] {

@@ -119,6 +119,8 @@ export async function sendAs(
   const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
   const fees = tip === undefined ? {} : { maxPriorityFeePerGas: tip, maxFeePerGas: tip * 2n + (await pub.getGasPrice()) };
   const hash = await wallet.sendTransaction({ to: to as Hex, data: encodeFunctionData({ abi, functionName, args }), ...fees });
-  if (tip === undefined && (await pub.waitForTransactionReceipt({ hash })).status !== 'success') throw new Error(`${functionName} reverted`);
+  // Polled every 100 ms: anvil mines each second, and viem's default (4 s without a chain block time) would wait most of that out.
+  if (tip === undefined && (await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 })).status !== 'success')
+    throw new Error(`${functionName} reverted`);
   return hash;
 }

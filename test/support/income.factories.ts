@@ -46,16 +46,25 @@ export async function manyWhitelistedHolders(gw: TestGateway, rpcUrl: string, m:
     }
     await em.flush();
   });
-  const others = [...wallets.values()].slice(1);
-  for (let i = 0; i < others.length; i += 50) {
-    const part = others.slice(i, i + 50);
+  await registerSharingIdentity(gw, rpcUrl, m, [...wallets.values()].slice(1), first.onchainIdentity!);
+  return wallets;
+}
+
+/**
+ * Wallets registered on the token's identity registry behind the gateway (`batchRegisterIdentity`
+ * from the agent key), each on one verified `identity`: T-REX's storage keys identities by wallet
+ * and never asks one to be unique, and `isVerified` reads the claims of the identity a wallet
+ * points to. `perTx` rows a transaction (a registration costs ~50k gas).
+ */
+export async function registerSharingIdentity(gw: TestGateway, rpcUrl: string, m: Market, addresses: string[], identity: string, perTx = 50): Promise<void> {
+  for (let i = 0; i < addresses.length; i += perTx) {
+    const part = addresses.slice(i, i + perTx);
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'batchRegisterIdentity', [
       part,
-      part.map(() => first.onchainIdentity),
+      part.map(() => identity),
       part.map(() => 0),
     ]);
   }
-  return wallets;
 }
 
 /**
