@@ -1,13 +1,62 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
- * One SQL statement with bound parameters, straight through the ORM's knex (in the caller's
- * transaction when there is one), returning plain rows. For hot reads that map their own rows:
- * `em.execute` costs more CPU per statement (docs/benchmarks.md, "Measured costs behind code
- * choices").
+ * One SQL statement with bound parameters (`?`, as knex writes them), sent to the driver on the
+ * ORM's own connection (the caller's transaction when there is one, else one from the ORM's
+ * pool), returning plain rows. For hot reads and set-based writes that map their own rows:
+ * `em.execute` costs more CPU per statement, and knex's `raw` builds, rescans and post-processes
+ * every statement on each call (docs/benchmarks.md, "Measured costs behind code choices").
+ *
+ * What knex would check is still checked: a statement's placeholders match its parameters and no
+ * parameter is `undefined` (a missing value is a bug, never a NULL). Every statement is still
+ * announced as knex's `query` event, so whoever watches the ORM's statements sees these too.
  */
 export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const knex = em.getTransactionContext<ReturnType<EntityManager['getKnex']>>() ?? em.getKnex();
-  const result: unknown = await knex.raw(sql, params as Knex.RawBinding[]);
-  return (result as { rows: T[] }).rows;
+  const knex = (em.getTransactionContext<ReturnType<EntityManager['getKnex']>>() ?? em.getKnex()) as unknown as { client: KnexClient };
+  const text = numbered(sql, params);
+  const client = knex.client;
+  client.emit('query', { sql: text, bindings: params });
+  // Inside a transaction knex's client hands out the transaction's connection and releases nothing.
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ text, values: params })).rows as T[];
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** What rawRows uses of knex's client (knex/lib/client.js and its transaction client). */
+interface KnexClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+  emit(event: 'query', statement: { sql: string; bindings: unknown[] }): boolean;
+}
+
+interface PgConnection {
+  query(config: { text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+interface Numbered {
+  text: string;
+  placeholders: number;
+}
+
+/** Statement texts are the code's constants: each is numbered once per process. */
+const texts = new Map<string, Numbered>();
+
+/**
+ * The statement with `?` as `$1`, `$2`… (knex's positionBindings: `\?` stays a literal `?`).
+ * knex's `??` (an identifier) is not supported: statements name their tables and columns.
+ */
+function numbered(sql: string, params: unknown[]): string {
+  let n = texts.get(sql);
+  if (!n) {
+    if (/(^|[^\\])\?\?/.test(sql)) throw new Error('rawRows: `??` identifiers are not supported; name the column in the statement');
+    let placeholders = 0;
+    const text = sql.replace(/(\\*)(\?)/g, (_m, escapes: string) => (escapes.length % 2 ? '?' : `$${++placeholders}`));
+    texts.set(sql, (n = { text, placeholders }));
+  }
+  if (n.placeholders !== params.length) throw new Error(`rawRows: expected ${n.placeholders} bindings, saw ${params.length}`);
+  for (const p of params) if (p === undefined || (Array.isArray(p) && p.includes(undefined))) throw new Error('rawRows: undefined binding');
+  return n.text;
 }
