@@ -1,5 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failure } from './envelope';
+import { sendEnvelope } from './send';
 
 /** What a browser says when the page that made the request is this gateway's own, or no page at all. */
 const FIRST_PARTY_FETCH = new Set(['same-origin', 'none']);
@@ -15,32 +16,40 @@ const FIRST_PARTY_FETCH = new Set(['same-origin', 'none']);
  */
 export function crossSiteGuard(allowedOrigins: readonly string[]) {
   const allowed = new Set(allowedOrigins.map((o) => o.toLowerCase()));
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const origin = req.get('origin');
-    const fetchSite = req.get('sec-fetch-site')?.trim().toLowerCase();
+  /** True when the guard answered (a refusal, or an allowed origin's preflight); false: go on. */
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const origin = req.headers.origin;
+    const fetchSite = header(req, 'sec-fetch-site')?.trim().toLowerCase();
     const originAllowed = origin !== undefined && allowed.has(origin.trim().toLowerCase());
     if (origin !== undefined && !originAllowed) return refuse(res, `cross-site request refused: origin ${printable(origin)} is not allowed`);
     if (fetchSite !== undefined && !FIRST_PARTY_FETCH.has(fetchSite) && !originAllowed)
       return refuse(res, `cross-site request refused: Sec-Fetch-Site ${printable(fetchSite)}`);
     if (originAllowed) {
-      res.set({ 'access-control-allow-origin': origin.trim(), vary: 'Origin' });
+      res.setHeader('access-control-allow-origin', origin.trim());
+      res.setHeader('vary', 'Origin');
       if (req.method === 'OPTIONS') {
-        res.set({
-          'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
-          'access-control-allow-headers': 'authorization, content-type, idempotency-key, x-actor, x-request-id',
-          'access-control-max-age': '600',
-        });
-        res.status(204).end();
-        return;
+        res.setHeader('access-control-allow-methods', 'GET, POST, PATCH, DELETE');
+        res.setHeader('access-control-allow-headers', 'authorization, content-type, idempotency-key, x-actor, x-request-id');
+        res.setHeader('access-control-max-age', '600');
+        res.statusCode = 204;
+        res.end();
+        return true;
       }
     }
-    next();
+    return false;
   };
 }
 
-function refuse(res: Response, message: string): void {
-  res.status(403).json(failure(message));
+function refuse(res: ServerResponse, message: string): true {
+  sendEnvelope(res, 403, failure(message));
+  return true;
 }
+
+/** A header as one string (node joins a repeated one, but for the few it keeps as a list). */
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
 
 /** A header value as it may appear in a message: printable ASCII, at most 100 characters; `""` when empty. */
 const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || '""';

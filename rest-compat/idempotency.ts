@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Access } from '../src/access/access';
 import type { IdempotencyService } from '../src/modules/idempotency/idempotency.service';
@@ -43,6 +42,14 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** What the key covers of a request: its `Idempotency-Key`, method, path as sent (the prefix included) and body. */
+export interface IdempotentRequest {
+  key: string | undefined;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
 /** An answer ready to send: its body already written as JSON text, the same bytes a replay sends. */
 export interface IdempotentOutcome {
   status: number;
@@ -70,16 +77,16 @@ const written = (o: RestOutcome): IdempotentOutcome => ({ status: o.status, json
 export async function idempotent(
   store: IdempotencyService,
   em: EntityManager,
-  req: Request,
+  req: IdempotentRequest,
   access: Access,
   run: (em: EntityManager) => Promise<RestOutcome>,
   options: { atomic: boolean },
 ): Promise<IdempotentOutcome> {
-  const key = req.get(IDEMPOTENCY_HEADER);
+  const key = req.key;
   const owner = idempotencyOwner(access);
   if (req.method !== 'POST' || key === undefined || owner === null) return written(await run(em));
   if (!KEY_FORMAT.test(key) || key.trim() === '') throw invalidIdempotencyKey();
-  const fingerprint = requestFingerprint(req.method, req.baseUrl + req.path, req.body ?? {});
+  const fingerprint = requestFingerprint(req.method, req.path, req.body);
   if (options.atomic) return runHoldingKey(store, em, owner, key, fingerprint, run);
   const claim = await store.claim(em, owner, key, fingerprint);
   if (claim.kind === 'replay') return replay(claim);

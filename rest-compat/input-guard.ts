@@ -1,6 +1,5 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { inputProblem, textProblem } from '../src/common/validate';
-import { failure } from './envelope';
 import type { RestRequest } from './route';
 
 /*
@@ -9,8 +8,11 @@ import type { RestRequest } from './route';
  * rules of src/common/validate.ts. Each refusal is a 400 in the envelope naming the field.
  */
 
-/** The one body media type accepted (with any charset), and its structured-syntax variants. */
-const JSON_TYPES = ['application/json', 'application/*+json'];
+/**
+ * The one body media type accepted (with any charset), and its structured-syntax variants
+ * (`application/*+json`): the type of `Content-Type`, lower-cased, parameters and spaces aside.
+ */
+const JSON_TYPE = /^application\/(json|[!#$%&'*+.^_`|~0-9a-z-]*\+json)$/;
 
 /**
  * A request body must be declared JSON. A `text/plain` or form POST is what a browser sends
@@ -18,15 +20,13 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
  * a distributor's surface-R hostname (CSRF). A request without a body (push, cancel) needs no
  * content type.
  */
-export function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (hasBody(req) && !req.is(JSON_TYPES)) {
-    res.status(400).json(failure('request body must be sent as application/json'));
-    return;
-  }
-  next();
+export function bodyTypeProblem(req: IncomingMessage): string | null {
+  if (!hasBody(req)) return null;
+  const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+  return JSON_TYPE.test(type) ? null : 'request body must be sent as application/json';
 }
 
-function hasBody(req: Request): boolean {
+function hasBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = Number(req.headers['content-length'] ?? 0);
   return !Number.isNaN(length) && length > 0;

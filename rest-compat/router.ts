@@ -1,4 +1,6 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import { unauthenticated } from '../src/common/errors';
@@ -8,10 +10,13 @@ import { contextOver, createContext } from '../src/access/graphql-context';
 import type { ContextServices as Services } from '../src/access/graphql-context';
 import { hostNotProvisioned } from '../src/modules/distributor/distributor.errors';
 import { bindingRefusal, clientCertificateSha256, requestHost } from '../src/modules/distributor/host-binding';
-import { failure, type Envelope } from './envelope';
+import { failure } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
-import { requestInputProblem, requireJsonBody } from './input-guard';
-import { idempotent, REPLAYED_HEADER } from './idempotency';
+import { bodyTypeProblem, requestInputProblem } from './input-guard';
+import { IDEMPOTENCY_HEADER, idempotent, REPLAYED_HEADER } from './idempotency';
+import { sendEnvelope, sendJson } from './send';
+import { nameRoute } from '../src/ops/metrics';
+import { logger } from '../src/common/logger';
 import type { RestRequest, RestRoute } from './route';
 
 interface CompiledRoute {
@@ -63,56 +68,65 @@ export interface RestRouterDeps {
   hostBindingRequired: boolean;
 }
 
+/** Where a request under the prefix goes, as its URL spells it (rest-compat/door.ts finds it). */
+export interface RestTarget {
+  /** The prefix as the URL spelled it (matched without regard to case, as express mounts). */
+  baseUrl: string;
+  /** The path under the prefix, `/` for the prefix itself. */
+  path: string;
+  /** The query string without its `?`, or null. */
+  search: string | null;
+}
+
+/** The facade's handler: it answers every request it is given (a failure is an envelope) and never throws. */
+export type RestHandler = (req: IncomingMessage, res: ServerResponse, target: RestTarget) => void;
+
 /**
- * The `/api/v1` facade. Both surfaces share the prefix and some of their paths, and a client
- * written against either description must work unchanged, so the request itself says which it
- * is: a request with `Authorization: Bearer` is surface O; without it, surface R,
- * falling back to surface O's own paths (its token endpoints, and its other paths, which then
- * answer 401 for want of a token).
+ * The `/api/v1` facade, on node's own request and response (rest-compat/door.ts says why not
+ * express's). Both surfaces share the prefix and some of their paths, and a client written
+ * against either description must work unchanged, so the request itself says which it is: a
+ * request with `Authorization: Bearer` is surface O; without it, surface R, falling back to
+ * surface O's own paths (its token endpoints, and its other paths, which then answer 401 for want
+ * of a token).
  */
-export function restRouter(deps: RestRouterDeps): express.Router {
+export function restRouter(deps: RestRouterDeps): RestHandler {
   validateRoutes(deps.schema, [...deps.surfaceR, ...deps.surfaceO]);
   const tableR = deps.surfaceR.map(compile);
   const tableO = deps.surfaceO.map(compile);
-  const router = express.Router();
+  // body-parser reads node's request as it is: limits, charsets, compressed bodies and their refusals.
+  const parseJson = express.json({ limit: deps.bodyLimit, type: () => true });
 
-  router.use(requireJsonBody);
-  router.use(express.json({ limit: deps.bodyLimit, type: () => true }));
-  router.use((err: { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
-    if (err?.type === 'entity.too.large') return sendEnvelope(res, 413, failure('request body too large'));
-    if (err?.type === 'entity.parse.failed' || err?.status === 400) return sendEnvelope(res, 400, failure('malformed JSON body'));
-    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return sendEnvelope(res, 400, failure('unsupported body encoding'));
-    return next(err);
-  });
-
-  router.use(async (req: Request, res: Response) => {
+  async function answer(req: IncomingMessage & { body?: unknown }, res: ServerResponse, target: RestTarget): Promise<void> {
     const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body)) {
       sendEnvelope(res, 400, failure('request body must be a JSON object'));
       return;
     }
-    const credentialParam = Object.keys(req.query ?? {}).find((k) => CREDENTIAL_PARAMS.has(k.toLowerCase().replace(/[-_]/g, '')));
+    // Express 5's "simple" query parser, which the facade has always read queries with.
+    const query = parseQuery(target.search ?? '') as Record<string, unknown>;
+    const credentialParam = Object.keys(query).find((k) => CREDENTIAL_PARAMS.has(k.toLowerCase().replace(/[-_]/g, '')));
     if (credentialParam !== undefined) {
       sendEnvelope(res, 400, failure(`credentials must not be sent in URL parameters (${credentialParam})`));
       return;
     }
     const bearer = bearerToken(req);
-    const base = { query: req.query as Record<string, unknown>, body: body as Record<string, unknown>, headers: req.headers };
+    const method = req.method ?? '';
+    const base = { query, body: body as Record<string, unknown>, headers: req.headers };
     const found =
-      bearer !== null ? match(tableO, req.method, req.path, base) : (match(tableR, req.method, req.path, base) ?? match(tableO, req.method, req.path, base));
+      bearer !== null ? match(tableO, method, target.path, base) : (match(tableR, method, target.path, base) ?? match(tableO, method, target.path, base));
     if (!found) {
-      sendEnvelope(res, 404, failure(`no route ${req.method} ${req.path}`));
+      sendEnvelope(res, 404, failure(`no route ${method} ${target.path}`));
       return;
     }
-    res.locals.route = `${found.route.method} ${found.route.path}`; // the metrics' label (src/ops/metrics.ts)
-    const actorHeader = req.get('x-actor')?.trim();
+    nameRoute(res, `${found.route.method} ${found.route.path}`);
+    const actorHeader = header(req, 'x-actor')?.trim();
     const problem = requestInputProblem(found.req, actorHeader);
     if (problem) {
       sendEnvelope(res, 400, failure(problem));
       return;
     }
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
-    await runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
+    await runInDoorScope({ requestId: header(req, 'x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
@@ -120,41 +134,54 @@ export function restRouter(deps: RestRouterDeps): express.Router {
         const outcome = await idempotent(
           deps.services.idempotency,
           em,
-          req,
+          { key: header(req, IDEMPOTENCY_HEADER), method, path: target.baseUrl + target.path, body },
           ctx.access,
           (runEm) => runRoute(deps.schema, found.route, found.req, runEm === em ? ctx : contextOver(ctx, runEm)),
           {
             atomic: !found.route.callsOut,
           },
         );
-        if (outcome.replayed) res.set(REPLAYED_HEADER, 'true');
+        if (outcome.replayed) res.setHeader(REPLAYED_HEADER, 'true');
         sendJson(res, outcome.status, outcome.json, outcome.headers);
       } catch (err) {
         const outcome = fromError(err);
         sendEnvelope(res, outcome.status, outcome.body, outcome.headers);
       }
     });
-  });
-  return router;
+  }
+
+  return (req, res, target) => {
+    const typeProblem = bodyTypeProblem(req);
+    if (typeProblem) return sendEnvelope(res, 400, failure(typeProblem));
+    parseJson(req, res, (err?: unknown) => {
+      if (err) return refuseBody(res, err);
+      answer(req, res, target).catch((failed: unknown) => {
+        logger.error({ err: failed }, 'unhandled failure');
+        if (!res.headersSent) sendEnvelope(res, 500, failure('internal server error'));
+      });
+    });
+  };
 }
 
-/**
- * The envelope as `res.json` writes it (same bytes and content type), without its ETag hash of
- * every body and the freshness check that goes with it: API answers are not revalidated by
- * clients (the description has no conditional requests), and the hash showed in an order read's
- * CPU (docs/benchmarks.md, "Measured costs behind code choices").
- */
-function sendEnvelope(res: Response, status: number, body: Envelope, headers?: Record<string, string>): void {
-  sendJson(res, status, JSON.stringify(body), headers);
+/** body-parser's errors carry a type and an HTTP status. */
+interface BodyError {
+  type?: string;
+  status?: number;
 }
 
-/** An envelope already written as JSON text (a kept idempotent answer is replayed as these bytes). */
-function sendJson(res: Response, status: number, json: string, headers?: Record<string, string>): void {
-  if (headers) res.set(headers);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
+/** Why a body could not be read, as the envelope says it; anything else body-parser fails with is the server's. */
+function refuseBody(res: ServerResponse, err: BodyError): void {
+  if (err.type === 'entity.too.large') return sendEnvelope(res, 413, failure('request body too large'));
+  if (err.type === 'entity.parse.failed' || err.status === 400) return sendEnvelope(res, 400, failure('malformed JSON body'));
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return sendEnvelope(res, 400, failure('unsupported body encoding'));
+  logger.error({ err }, 'unhandled failure');
+  sendEnvelope(res, 500, failure('internal server error'));
+}
+
+/** A header as one string (node joins a repeated one, but for the few it keeps as a list). */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**
@@ -176,18 +203,18 @@ const CREDENTIAL_PARAMS = new Set([
   'jwt',
 ]);
 
-function bearerToken(req: Request): string | null {
-  const header = req.get('authorization');
-  if (!header) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : header.toLowerCase().startsWith('bearer') ? '' : null;
+function bearerToken(req: IncomingMessage): string | null {
+  const value = req.headers.authorization;
+  if (!value) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return m ? m[1] : value.toLowerCase().startsWith('bearer') ? '' : null;
 }
 
 async function resolvePrincipal(
   deps: RestRouterDeps,
   em: ReturnType<MikroORM['em']['fork']>,
   route: RestRoute,
-  req: Request,
+  req: IncomingMessage,
   bearer: string | null,
 ): Promise<Principal> {
   switch (route.auth) {
@@ -198,7 +225,12 @@ async function resolvePrincipal(
       const host = requestHost(req.headers);
       const mapping = await deps.services.distributor.resolveHost({ em }, host);
       if (!mapping) throw hostNotProvisioned(host);
-      const refusal = bindingRefusal(host, mapping, { address: req.ip, certSha256: clientCertificateSha256(req.socket) }, deps.hostBindingRequired);
+      const refusal = bindingRefusal(
+        host,
+        mapping,
+        { address: currentScope()?.clientAddress, certSha256: clientCertificateSha256(req.socket) },
+        deps.hostBindingRequired,
+      );
       if (refusal) throw refusal;
       return { kind: 'distributor', distributorId: mapping.distributorId, surface: 'R' };
     }

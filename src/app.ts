@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import express from 'express';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SURFACE_O } from '../rest-compat/surface-o';
@@ -8,6 +8,8 @@ import { SURFACE_R } from '../rest-compat/surface-r';
 import { failure } from '../rest-compat/envelope';
 import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
+import { frontDoor } from '../rest-compat/door';
+import { OPENAPI_PATHS } from '../rest-compat/openapi/reference';
 import { logger } from './common/logger';
 import { readCacheListener } from './persistence/read-cache';
 import { runInDoorScope, runRequest } from './common/request-scope';
@@ -51,19 +53,18 @@ export type { Gateway, GatewayDeps };
  * Every API answer (REST and GraphQL, errors included) holds one caller's view of the books: no
  * shared cache may keep it, and no browser may read it as anything but what its type says.
  */
-function apiAnswerHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+function apiAnswerHeaders(res: ServerResponse): void {
   res.setHeader('cache-control', 'no-store');
   res.setHeader('x-content-type-options', 'nosniff');
-  next();
 }
 
 /**
  * Plain HTTP, or HTTPS when TLS is configured. With a client CA, client certificates are asked
  * for but not required: a surface-R host bound to a fingerprint decides (host-binding.ts).
  */
-function httpServer(app: express.Express, tls: Config['tls']): Server {
-  if (!tls) return createServer(app);
-  return createTlsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) }, app);
+function httpServer(tls: Config['tls']): Server {
+  if (!tls) return createServer();
+  return createTlsServer({ cert: tls.cert, key: tls.key, ...(tls.clientCa && { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }) });
 }
 
 /** One HTTP server: the REST facade under /api/v1 and GraphQL (with Sandbox) at /graphql. */
@@ -137,14 +138,14 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // Revoked ops tokens leave every instance's memory at once (src/modules/auth/ops-token-revocations.ts).
   const opsTokenFollower = await followOpsTokenRevocations(deps.orm, listen, services.opsToken);
   const app = express();
-  const server = httpServer(app, deps.config.tls ?? null);
+  const server = httpServer(deps.config.tls ?? null);
 
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy ?? false);
-  app.use(ops.first);
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
-  // One scope per request, opened here with the id ops.first settled on; the doors fill it in.
-  app.use((req, _res, next) => runRequest(req.headers['x-request-id'] as string, req.ip, next));
+  const clientAddress = (req: Parameters<typeof proxyAddr>[0]) => proxyAddr(req, app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1]);
+  // A request's arrival (its id and timer), then one scope per request with that id; the doors fill it in.
+  app.use((req, res, next) => runRequest(ops.arrive(req, res), req.ip, next));
 
   const graphql = await graphqlTransport({
     server,
@@ -156,32 +157,44 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     limits: deps.config.graphqlLimits ?? DEFAULT_GRAPHQL_LIMITS,
     bodyLimit: deps.config.bodyLimit,
     maxPayload: bodyLimitBytes(deps.config.bodyLimit),
-    clientAddress: (req) => proxyAddr(req, app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1]),
+    clientAddress,
     plugins: [ops.metrics.apolloPlugin()],
     websocketRecheckMs: deps.websocketRecheckMs,
   });
 
-  app.use([REST_PREFIX, GRAPHQL_PATH], apiAnswerHeaders);
+  app.use([REST_PREFIX, GRAPHQL_PATH], (_req, res, next) => (apiAnswerHeaders(res), next()));
   // Pages on other sites get nothing from /api/v1 (rest-compat/cross-site.ts); /graphql has Apollo's CSRF prevention.
-  app.use(REST_PREFIX, crossSiteGuard(deps.config.corsAllowedOrigins ?? []));
+  const crossSite = crossSiteGuard(deps.config.corsAllowedOrigins ?? []);
+  app.use(REST_PREFIX, (req, res, next) => crossSite(req, res) || next());
 
   ops.mount(app, REST_PREFIX, SURFACE_R, SURFACE_O);
   // The register's CSV exports for ops (src/modules/register/register.routes.ts).
   app.use(registerRoutes(deps.orm, services));
 
-  app.use(
-    REST_PREFIX,
-    // The router opens the request scope itself, once the route (and so the default actor) is known.
-    restRouter({
-      schema,
-      orm: deps.orm,
-      services,
-      surfaceR: SURFACE_R,
-      surfaceO: SURFACE_O,
-      bodyLimit: deps.config.bodyLimit,
-      // Development and test serve unbound hosts unless told otherwise; everywhere else they are refused.
-      hostBindingRequired: deps.config.hostBindingRequired ?? !development,
-    }),
+  // The REST facade is served ahead of express (rest-compat/door.ts), the same steps in the same order.
+  const rest = restRouter({
+    schema,
+    orm: deps.orm,
+    services,
+    surfaceR: SURFACE_R,
+    surfaceO: SURFACE_O,
+    bodyLimit: deps.config.bodyLimit,
+    // Development and test serve unbound hosts unless told otherwise; everywhere else they are refused.
+    hostBindingRequired: deps.config.hostBindingRequired ?? !development,
+  });
+  server.on(
+    'request',
+    frontDoor(
+      REST_PREFIX,
+      Object.values(OPENAPI_PATHS),
+      (req, res, target) =>
+        // The router fills the scope in itself, once the route (and so the default actor) is known.
+        runRequest(ops.arrive(req, res), clientAddress(req), () => {
+          apiAnswerHeaders(res);
+          if (!crossSite(req, res)) rest(req, res, target);
+        }),
+      app,
+    ),
   );
 
   // GraphQL over HTTP (graphql-ws shares the path): src/transports/graphql/http-transport.ts.

@@ -1,6 +1,7 @@
 import express from 'express';
 import { dirname, join } from 'node:path';
 import type { RestRoute } from '../route';
+import { nameRoute } from '../../src/ops/metrics';
 import { openApiDocument } from './document';
 
 /** Where the documents are served, under the REST prefix, without credentials. */
@@ -20,7 +21,7 @@ export function apiReference(restPrefix: string, surfaceR: RestRoute[], surfaceO
   for (const surface of ['R', 'O'] as const) {
     const body = JSON.stringify(documents[surface]);
     openapi.get(OPENAPI_PATHS[surface], (_req, res) => {
-      res.locals.route = OPENAPI_PATHS[surface];
+      nameRoute(res, OPENAPI_PATHS[surface]);
       res.type('application/json').send(body);
     });
   }

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../common/clock';
@@ -69,15 +69,14 @@ export class GatewayMetrics {
     unknownWalletGauge(this.registry, orm);
   }
 
-  /** Express middleware, mounted first: times every request and echoes nothing itself. */
-  readonly http = (req: Request, res: Response, next: NextFunction): void => {
+  /** Times a request from its arrival (both doors call it first, src/app.ts) and echoes nothing itself. */
+  readonly time = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): void => {
     const end = this.httpDuration.startTimer();
     res.on('finish', () => {
       const status = String(res.statusCode);
       end({ method: req.method, route: routeLabel(req, res), status });
       this.httpResponses.inc({ status });
     });
-    next();
   };
 
   /**
@@ -170,11 +169,18 @@ export function operationLabel(operation: OperationDefinitionNode | undefined): 
 /** Known mounts outside the facade; anything else is `other`, so labels stay few whatever is requested. */
 const MOUNTS = new Set(['/graphql', '/metrics', '/ready', '/docs', '/supply']);
 
-/** Route rows name themselves (rest-compat/router.ts, `res.locals.route`); elsewhere the mount, never the raw URL. */
-function routeLabel(req: Request, res: Response): string {
-  const row = res.locals.route as string | undefined;
+const routeNames = new WeakMap<ServerResponse, string>();
+
+/** What a response answered, as its metrics label: a route row (`GET /orders/:id`) or a document's path. */
+export function nameRoute(res: ServerResponse, route: string): void {
+  routeNames.set(res, route);
+}
+
+/** Route rows name themselves (nameRoute); elsewhere the mount, never the raw URL. */
+function routeLabel(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): string {
+  const row = routeNames.get(res);
   if (row) return row.replace(/^\S+ /, '');
-  const path = req.originalUrl.split('?')[0];
+  const path = (req.originalUrl ?? req.url ?? '').split('?')[0];
   if (path.startsWith('/api/v1')) return 'unmatched';
   const mount = '/' + (path.split('/')[1] ?? '');
   return MOUNTS.has(mount) ? mount : 'other';

@@ -1,5 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';
 import { apiReference, DOCS_PATH } from '../../rest-compat/openapi/reference';
 import { failure, success } from '../../rest-compat/envelope';
@@ -7,7 +8,7 @@ import type { RestRoute } from '../../rest-compat/route';
 import type { Clock } from '../common/clock';
 import { GatewayMetrics } from './metrics';
 import { checkReadiness } from './readiness';
-import { requestId } from './request-id';
+import { assignRequestId } from './request-id';
 
 export const METRICS_PATH = '/metrics';
 export const READY_PATH = '/ready';
@@ -24,7 +25,7 @@ export interface OperationsDeps {
 /**
  * What the people who run the gateway and the distributors' developers get besides the API:
  * `x-request-id` on every response, Prometheus metrics, readiness, and the API reference.
- * app.ts mounts `first` before everything and `mount` before the REST facade.
+ * Both doors of app.ts call `arrive` first with every request; `mount` serves the rest on express.
  */
 export function operations(deps: OperationsDeps) {
   const metrics = new GatewayMetrics(deps.orm, deps.clock);
@@ -35,7 +36,12 @@ export function operations(deps: OperationsDeps) {
     drain() {
       draining = true;
     },
-    first: [requestId, metrics.http],
+    /** A request's arrival: its id (echoed as `x-request-id`, returned for its scope) and its timer. */
+    arrive(req: IncomingMessage, res: ServerResponse): string {
+      const id = assignRequestId(req, res);
+      metrics.time(req, res);
+      return id;
+    },
     mount(app: Express, restPrefix: string, surfaceR: RestRoute[], surfaceO: RestRoute[]) {
       const reference = apiReference(restPrefix, surfaceR, surfaceO);
       app.use(restPrefix, reference.openapi);
