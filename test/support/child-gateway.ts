@@ -37,6 +37,8 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
   delete full.NODE_OPTIONS;
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete full[name];
   const child = spawn(process.execPath, [MAIN], { env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -52,6 +54,25 @@ export function startChildGateway(env: Record<string, string | undefined>): Prom
     });
     child.on('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${out}`)));
   });
+}
+
+/**
+ * Every gateway started and not yet gone. A test that fails half-way never reaches its own stop:
+ * under jest, whatever is still running when the file ends is stopped as an operator would (its
+ * embedded chain and database with it), and killed if it does not stop within 10 s, so no
+ * gateway outlives its test file and loads the machine under the next ones.
+ */
+const running = new Set<ChildProcess>();
+if (typeof afterAll === 'function') {
+  afterAll(async () => {
+    await Promise.all(
+      [...running].map(async (child) => {
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await killed(child, 'SIGTERM');
+        clearTimeout(force);
+      }),
+    );
+  }, 30_000);
 }
 
 export const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
