@@ -41,8 +41,13 @@ interface Numbered {
   placeholders: number;
 }
 
-/** Statement texts are the code's constants: each is numbered once per process. */
+/**
+ * Statement texts numbered so far. Most are the code's constants, but an `in (?, ?, …)` list
+ * makes a text per list length, so the map keeps the most recent MAX_TEXTS and forgets the
+ * oldest: a forgotten text is numbered again when it comes back.
+ */
 const texts = new Map<string, Numbered>();
+const MAX_TEXTS = 1_000;
 
 /**
  * The statement with `?` as `$1`, `$2`… (knex's positionBindings: `\?` stays a literal `?`).
@@ -54,6 +59,7 @@ function numbered(sql: string, params: unknown[]): string {
     if (/(^|[^\\])\?\?/.test(sql)) throw new Error('rawRows: `??` identifiers are not supported; name the column in the statement');
     let placeholders = 0;
     const text = sql.replace(/(\\*)(\?)/g, (_m, escapes: string) => (escapes.length % 2 ? '?' : `$${++placeholders}`));
+    if (texts.size >= MAX_TEXTS) texts.delete(texts.keys().next().value!);
     texts.set(sql, (n = { text, placeholders }));
   }
   if (n.placeholders !== params.length) throw new Error(`rawRows: expected ${n.placeholders} bindings, saw ${params.length}`);
