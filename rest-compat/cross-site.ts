@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failure } from './envelope';
+import { requestHeader } from './request-header';
 import { sendEnvelope } from './send';
 
 /** What a browser says when the page that made the request is this gateway's own, or no page at all. */
@@ -19,7 +20,7 @@ export function crossSiteGuard(allowedOrigins: readonly string[]) {
   /** True when the guard answered (a refusal, or an allowed origin's preflight); false: go on. */
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin;
-    const fetchSite = header(req, 'sec-fetch-site')?.trim().toLowerCase();
+    const fetchSite = requestHeader(req, 'sec-fetch-site')?.trim().toLowerCase();
     const originAllowed = origin !== undefined && allowed.has(origin.trim().toLowerCase());
     if (origin !== undefined && !originAllowed) return refuse(res, `cross-site request refused: origin ${printable(origin)} is not allowed`);
     if (fetchSite !== undefined && !FIRST_PARTY_FETCH.has(fetchSite) && !originAllowed)
@@ -44,12 +45,6 @@ function refuse(res: ServerResponse, message: string): true {
   sendEnvelope(res, 403, failure(message));
   return true;
 }
-
-/** A header as one string (node joins a repeated one, but for the few it keeps as a list). */
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
 /** A header value as it may appear in a message: printable ASCII, at most 100 characters; `""` when empty. */
 const printable = (value: string) => value.replace(/[^\x20-\x7e]/g, '?').slice(0, 100) || '""';

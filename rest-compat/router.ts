@@ -14,6 +14,7 @@ import { failure } from './envelope';
 import { fromError, runRoute, validateRoutes } from './executor';
 import { bodyTypeProblem, requestInputProblem } from './input-guard';
 import { IDEMPOTENCY_HEADER, idempotent, REPLAYED_HEADER } from './idempotency';
+import { requestHeader } from './request-header';
 import { sendEnvelope, sendJson } from './send';
 import { nameRoute } from '../src/ops/metrics';
 import { logger } from '../src/common/logger';
@@ -118,15 +119,15 @@ export function restRouter(deps: RestRouterDeps): RestHandler {
       sendEnvelope(res, 404, failure(`no route ${method} ${target.path}`));
       return;
     }
-    nameRoute(res, `${found.route.method} ${found.route.path}`);
-    const actorHeader = header(req, 'x-actor')?.trim();
+    nameRoute(res, found.route.path);
+    const actorHeader = requestHeader(req, 'x-actor')?.trim();
     const problem = requestInputProblem(found.req, actorHeader);
     if (problem) {
       sendEnvelope(res, 400, failure(problem));
       return;
     }
     const actor = actorHeader || found.route.defaultActor || DEFAULT_ACTOR[found.route.auth];
-    await runInDoorScope({ requestId: header(req, 'x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
+    await runInDoorScope({ requestId: requestHeader(req, 'x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
       const em = deps.orm.em.fork();
       try {
         const principal = await resolvePrincipal(deps, em, found.route, req, bearer);
@@ -134,7 +135,7 @@ export function restRouter(deps: RestRouterDeps): RestHandler {
         const outcome = await idempotent(
           deps.services.idempotency,
           em,
-          { key: header(req, IDEMPOTENCY_HEADER), method, path: target.baseUrl + target.path, body },
+          { key: requestHeader(req, IDEMPOTENCY_HEADER), method, path: target.baseUrl + target.path, body },
           ctx.access,
           (runEm) => runRoute(deps.schema, found.route, found.req, runEm === em ? ctx : contextOver(ctx, runEm)),
           {
@@ -176,12 +177,6 @@ function refuseBody(res: ServerResponse, err: BodyError): void {
   if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return sendEnvelope(res, 400, failure('unsupported body encoding'));
   logger.error({ err }, 'unhandled failure');
   sendEnvelope(res, 500, failure('internal server error'));
-}
-
-/** A header as one string (node joins a repeated one, but for the few it keeps as a list). */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /**

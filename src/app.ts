@@ -145,7 +145,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
   const clientAddress = (req: Parameters<typeof proxyAddr>[0]) => proxyAddr(req, app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1]);
   // A request's arrival (its id and timer), then one scope per request with that id; the doors fill it in.
-  app.use((req, res, next) => runRequest(ops.arrive(req, res), req.ip, next));
+  app.use((req, res, next) => runRequest(ops.arrive(req, res), clientAddress(req), next));
 
   const graphql = await graphqlTransport({
     server,

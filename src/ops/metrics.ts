@@ -171,7 +171,7 @@ const MOUNTS = new Set(['/graphql', '/metrics', '/ready', '/docs', '/supply']);
 
 const routeNames = new WeakMap<ServerResponse, string>();
 
-/** What a response answered, as its metrics label: a route row (`GET /orders/:id`) or a document's path. */
+/** What a response answered, as its metrics label: a route row's path (`/orders/:id`) or a document's. */
 export function nameRoute(res: ServerResponse, route: string): void {
   routeNames.set(res, route);
 }
@@ -179,9 +179,10 @@ export function nameRoute(res: ServerResponse, route: string): void {
 /** Route rows name themselves (nameRoute); elsewhere the mount, never the raw URL. */
 function routeLabel(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): string {
   const row = routeNames.get(res);
-  if (row) return row.replace(/^\S+ /, '');
+  if (row) return row;
   const path = (req.originalUrl ?? req.url ?? '').split('?')[0];
-  if (path.startsWith('/api/v1')) return 'unmatched';
+  // The REST door takes its prefix in any case, as express mounted it.
+  if (path.toLowerCase().startsWith('/api/v1')) return 'unmatched';
   const mount = '/' + (path.split('/')[1] ?? '');
   return MOUNTS.has(mount) ? mount : 'other';
 }
