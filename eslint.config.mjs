@@ -44,6 +44,21 @@ export default tseslint.config(
     },
   },
   {
+    files: ['{src,rest-compat}/**/*.ts'],
+    rules: {
+      // A statement's text is a constant (rawRows numbers each text once and keeps the latest
+      // thousand): a list is bound as one array parameter, `col = any(?::text[])`, never spelt
+      // as one placeholder per element, which made a new text for every list length.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='map'] > ArrowFunctionExpression > Literal.body[value='?']",
+          message: 'Bind the list as one array parameter (`= any(?::text[])`): a placeholder per element makes a statement text per list length.',
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read HTTP and GraphQL answers as the JSON the description documents
     // (`res.body.data.order.status`) and assert it exactly; typing every answer would restate the
     // schema in each test, and a wrong field fails the assertion anyway.

@@ -42,9 +42,10 @@ interface Numbered {
 }
 
 /**
- * Statement texts numbered so far. Most are the code's constants, but an `in (?, ?, …)` list
- * makes a text per list length, so the map keeps the most recent MAX_TEXTS and forgets the
- * oldest: a forgotten text is numbered again when it comes back.
+ * Statement texts numbered so far. They are the code's constants (a list is one array parameter,
+ * `= any(?::text[])`, which eslint's config holds every statement to), and the map still keeps
+ * only the most recent MAX_TEXTS, so a text built at run time could never grow it for good: a
+ * forgotten text is numbered again when it comes back.
  */
 const texts = new Map<string, Numbered>();
 const MAX_TEXTS = 1_000;

@@ -176,8 +176,8 @@ export class ChainFollower {
     if (!hashes.length) return new Set();
     const rows = await rawRows<{ h: string }>(
       em,
-      `select lower(h) as h from chain_transaction, jsonb_array_elements_text(hashes) as h where chain_id = ? and lower(h) in (${hashes.map(() => '?').join(', ')})`,
-      [chainId, ...hashes],
+      'select lower(h) as h from chain_transaction, jsonb_array_elements_text(hashes) as h where chain_id = ? and lower(h) = any(?::text[])',
+      [chainId, hashes],
     );
     return new Set(rows.map((r) => r.h));
   }

@@ -145,10 +145,13 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
   );
   const { orderId: _, ...payload } = move.event.payload;
   const eventId = opaqueId('evt');
+  // One placeholder per column written, not per list element: a text per set of columns, a handful.
+  // eslint-disable-next-line no-restricted-syntax
+  const values = columns.map(() => '?').join(', ');
   const [written] = await rawRows<{ id: string; entry_id: string }>(
     em,
     `with o as (insert into "order" ("id", ${columns.map((c) => `"${c.column}"`).join(', ')})
-                values (${id === null ? nextIdSql('OR') : '?'}, ${columns.map(() => '?').join(', ')}) returning "id"),
+                values (${id === null ? nextIdSql('OR') : '?'}, ${values}) returning "id"),
           h as (insert into "order_status_entry" ("order_id", "at", "status", "by", "by_principal", "note") select o.id, ?, ?, ?, ?, ? from o returning "id"),
           e as (insert into "event" ("event_id", "type", "aggregate_type", "aggregate_id", "distributor_id", "payload", "occurred_at")
                 select ?, ?, ?, o.id, ?, jsonb_build_object('orderId', o.id) || ?::jsonb, ? from o)

@@ -86,8 +86,8 @@ export class RegisterAtDateReader {
     const wallets = ids.length
       ? await rawRows<{ investor_id: string; address: string }>(
           em,
-          `select investor_id, lower(address) as address from investor_wallet where chain_id = ? and investor_id in (${ids.map(() => '?').join(', ')}) order by investor_id, id`,
-          [token.chainId, ...ids],
+          'select investor_id, lower(address) as address from investor_wallet where chain_id = ? and investor_id = any(?::text[]) order by investor_id, id',
+          [token.chainId, ids],
         )
       : [];
     const units = (v: bigint) => new Dec(formatUnits(v, token.decimals));
@@ -147,16 +147,15 @@ export class RegisterAtDateReader {
     closesAt: Date,
     lockUp: { days: number; timeZone: string },
   ): Promise<Map<string, Dec>> {
-    const inList = ids.map(() => '?').join(', ');
     const lots = await rawRows<{ investor_id: string; quantity: string; settled_at: Date; created_at: Date }>(
       em,
-      `select investor_id, quantity::text, settled_at, created_at from holding_lot where share_class_id = ? and created_at < ? and investor_id in (${inList})`,
-      [shareClassId, closesAt, ...ids],
+      'select investor_id, quantity::text, settled_at, created_at from holding_lot where share_class_id = ? and created_at < ? and investor_id = any(?::text[])',
+      [shareClassId, closesAt, ids],
     );
     const outs = await rawRows<{ investor_id: string; change: string; at: Date }>(
       em,
-      `select investor_id, change::text, at from holding_movement where share_class_id = ? and at < ? and change < 0 and investor_id in (${inList})`,
-      [shareClassId, closesAt, ...ids],
+      'select investor_id, change::text, at from holding_movement where share_class_id = ? and at < ? and change < 0 and investor_id = any(?::text[])',
+      [shareClassId, closesAt, ids],
     );
     const result = new Map<string, Dec>();
     for (const id of ids) {

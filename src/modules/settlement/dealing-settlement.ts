@@ -167,11 +167,10 @@ export class DealingDateSettlement {
   /** Orders already in a transaction: a batch row, or their own single-order intent. */
   private async inTransaction(em: EntityManager, orderIds: string[]): Promise<Set<string>> {
     if (!orderIds.length) return new Set();
-    const marks = orderIds.map(() => '?').join(', ');
     const rows = await rawRows<{ order_id: string }>(
       em,
-      `select order_id from chain_batch_order where order_id in (${marks}) union select order_id from chain_transaction where order_id in (${marks})`,
-      [...orderIds, ...orderIds],
+      'select order_id from chain_batch_order where order_id = any(?::text[]) union select order_id from chain_transaction where order_id = any(?::text[])',
+      [orderIds, orderIds],
     );
     return new Set(rows.map((r) => r.order_id));
   }

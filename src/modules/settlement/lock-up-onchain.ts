@@ -68,10 +68,10 @@ export class LockUpOnChain {
       em,
       `select l.id::text as lot_id, l.remaining::text as remaining, l.settled_at, lower(o.delivery_wallet) as wallet, l.share_class_id
          from holding_lot l join "order" o on o.id = l.order_id
-        where l.order_id in (${orderIds.map(() => '?').join(', ')}) and l.remaining > 0
+        where l.order_id = any(?::text[]) and l.remaining > 0
           and not exists (select 1 from lot_freeze f where f.lot_id = l.id)
         order by l.id`,
-      orderIds,
+      [orderIds],
     );
     if (lots.length) await this.freezeLots(em, tx, lots[0].share_class_id, lots);
   }
