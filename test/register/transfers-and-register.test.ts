@@ -4,6 +4,7 @@ import { ChainMovement } from '../../src/modules/chain/chain-movement.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
+import { LotFreeze, LotFreezeStatus } from '../../src/modules/settlement/lot-freeze.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { Webhook } from '../../src/modules/webhook/webhook.entity';
 import { Order } from '../../src/modules/order/order.entity';
@@ -74,6 +75,15 @@ describe('Transfers between holders and the register at a date', () => {
     });
   }
 
+  /** The share class's lock-up, in days from each lot's settlement. */
+  async function lockUp(m: Awaited<ReturnType<typeof aChainMarket>>, days: number) {
+    const em = gw.em();
+    const sc = await em.findOneOrFail(ShareClass, { id: m.shareClass.id });
+    sc.subRedemption = { ...sc.subRedemption, lockup: days };
+    await em.flush();
+    return sc;
+  }
+
   /** `from` sends `units` (6 decimals) to `to` with its own key; waits until the follower recorded it. */
   async function transfer(m: Awaited<ReturnType<typeof aChainMarket>>, from: Holder, to: string, units: bigint) {
     const hash = await from.wallet.sendTransaction({
@@ -88,9 +98,7 @@ describe('Transfers between holders and the register at a date', () => {
 
   it("a transfer keeps the lots' settlement dates (no re-lock: the receiver may redeem at once); each distributor's holding.changed webhook carries only its own investor", async () => {
     const m = await aChainMarket(gw);
-    const sc = await gw.em().findOneOrFail(ShareClass, { id: m.shareClass.id });
-    sc.subRedemption = { ...sc.subRedemption, lockup: 30 };
-    await gw.em().flush();
+    const sc = await lockUp(m, 30);
     const other = await aDistributor(gw.em(), ['dist-b.test']);
     await aGrant(gw.em(), other, m.shareClass);
     const [alice, carol, bob] = [await holder(m), await holder(m), await holder(m, other)];
@@ -116,6 +124,12 @@ describe('Transfers between holders and the register at a date', () => {
     const [aliceLot] = await gw.em().find(HoldingLot, { investor: alice.investor.id, shareClass: m.shareClass.id });
     // 31 days later Alice's tokens are out of lock-up; she sends 125.5 to Bob (another distributor's) and 10 to Carol (hers).
     gw.clock.set(new Date(settled.getTime() + 31 * DAY));
+    await gw.gateway.services.lockUpOnChain!.releaseDue(gw.db.orm);
+    await eventually('the lot released on chain', async () => {
+      const f = await gw.em().findOneOrFail(LotFreeze, { lotId: aliceLot.id });
+      if (f.status === LotFreezeStatus.failed) throw new Error(f.error);
+      return f.status === LotFreezeStatus.released;
+    });
     const toBob = await transfer(m, alice, bob.address, 125_500_000n);
     const toCarol = await transfer(m, alice, carol.address, 10_000_000n);
 
@@ -155,6 +169,8 @@ describe('Transfers between holders and the register at a date', () => {
     await nextNoon();
     const t = await transfer(m, alice, bob.address, 100_000_000n);
     gw.clock.set(new Date(gw.clock.now().getTime() + DAY));
+    // A 30-day lock-up from here on: at both dates every token is still in it (a transfer keeps its lot's settlement date).
+    await lockUp(m, 30);
     const d1 = day1.toISOString().slice(0, 10);
     const d2 = new Date(day1.getTime() + DAY).toISOString().slice(0, 10);
 
@@ -165,7 +181,7 @@ describe('Transfers between holders and the register at a date', () => {
         investorId: alice.investor.id,
         distributorId: m.distributor.id,
         balance: '800',
-        locked: '0',
+        locked: '800',
         chainBalance: '800',
         wallets: [{ address: alice.address, balance: '800' }],
       },
@@ -193,7 +209,10 @@ describe('Transfers between holders and the register at a date', () => {
       });
       expect(onChain).toBe(BigInt(Number(h.balance) * 1e6));
     }
-    expect(r2.holders.map((h: any) => h.balance).sort()).toEqual(['100', '700']);
+    expect(r2.holders.map((h: any) => [h.balance, h.locked]).sort()).toEqual([
+      ['100', '100'],
+      ['700', '700'],
+    ]);
 
     const csv = await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`, {
       headers: { authorization: `Bearer ${await gw.opsToken()}` },
@@ -202,7 +221,7 @@ describe('Transfers between holders and the register at a date', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.text).toBe(
       'shareClassId,asOf,timeZone,blockNumber,investorId,distributorId,balance,locked,wallet,walletBalance\r\n' +
-        `${m.shareClass.id},${d1},UTC,${r1.blockNumber},${alice.investor.id},${m.distributor.id},800,0,${alice.address},800\r\n`,
+        `${m.shareClass.id},${d1},UTC,${r1.blockNumber},${alice.investor.id},${m.distributor.id},800,800,${alice.address},800\r\n`,
     );
     expect((await httpRequest(gw.port, 'GET', `/ops/register.csv?shareClassId=${m.shareClass.id}&asOf=${d1}`)).status).toBe(401);
     expect(
