@@ -28,12 +28,7 @@ const SETTLE = `mutation($sc: ID!, $d: String!) { settleDealingDate(shareClassId
 
 describe('A batch reverted by one row that turned bad after its check', () => {
   const world = onTheWorkerChain({ replaceAfterMs: 600_000 });
-  afterAll(() => mining(true));
-
-  async function mining(on: boolean) {
-    await world.chain.test.setAutomine(on);
-    await world.chain.test.request({ method: 'evm_setIntervalMining', params: [on ? 1 : 0] } as never);
-  }
+  afterAll(() => world.chain.mining(true));
 
   it("is split in halves until the bad row is alone: that order fails with the contract's reason, every other settles exactly once, and the chain matches the register", async () => {
     const { gw, chain, rpcUrl } = world;
@@ -50,7 +45,7 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, AGENT_ROLE_ABI, 'addAgent', [SECOND_AGENT.address]);
 
     // when the batch has passed its checks and is sent, and the wallet's identity is deleted in the same block, first
-    await mining(false);
+    await chain.mining(false);
     const run = await opsCall(gw, SETTLE, { sc: m.shareClass.id, d: dealingDate });
     expect(run.errors).toBeUndefined();
     expect(run.data.settleDealingDate.failed).toEqual([]);
@@ -73,7 +68,7 @@ describe('A batch reverted by one row that turned bad after its check', () => {
     const [removed, batch] = [await chain.pub.getTransactionReceipt({ hash: removal }), await chain.pub.getTransactionReceipt({ hash: sent.hash as Hex })];
     expect(removed.status).toBe('success');
     expect(batch).toMatchObject({ status: 'reverted', blockNumber: removed.blockNumber });
-    await mining(true);
+    await chain.mining(true);
 
     // then the doomed orders fail with the contract's reason, the others settle, each once
     const final = await eventually(

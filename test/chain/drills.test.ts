@@ -27,24 +27,15 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     gw = await startTestGateway({ chains: await testChains({ rpcUrls: [proxy.url], confirmations: 3, replaceAfterMs: 1500 }) });
   });
   afterAll(async () => {
-    await restoreMining();
+    await chain.mining(true);
     await gw.close();
     await proxy.close();
   });
   beforeEach(async () => {
     proxy.decide = () => 'forward';
-    await restoreMining();
+    await chain.mining(true);
     await gw.reset();
   });
-
-  async function restoreMining() {
-    await chain.test.setAutomine(true);
-    await chain.test.request({ method: 'evm_setIntervalMining', params: [1] } as never);
-  }
-  async function stopMining() {
-    await chain.test.setAutomine(false);
-    await chain.test.request({ method: 'evm_setIntervalMining', params: [0] } as never);
-  }
 
   async function acceptedOrder() {
     const m = await aChainMarket(gw);
@@ -100,7 +91,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
 
   it('dropped, then stuck with mining stopped: sent again, replaced at the same nonce with higher fees (every hash kept), settled once', async () => {
     const { m, address, order } = await acceptedOrder();
-    await stopMining();
+    await chain.mining(false);
     await settle(order.id);
     const sent = await eventually('the mint sent', async () => ((await intent(order.id)).status === ChainTxStatus.sent ? intent(order.id) : undefined));
     await chain.test.request({ method: 'anvil_dropTransaction', params: [sent.hash] } as never);
@@ -112,7 +103,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     expect(replaced.hashes[0]).toBe(sent.hash);
     expect(replaced.nonce).toBe(sent.nonce);
     expect(BigInt(replaced.maxFeePerGas!)).toBeGreaterThan(BigInt(sent.maxFeePerGas!));
-    await restoreMining();
+    await chain.mining(true);
     const tx = await settledOnce(m, address, order.id);
     expect(tx.hashes).toContain(sent.hash);
     expect(tx.hashes).toContain(tx.hash);
@@ -120,7 +111,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
 
   it('a reorg under the confirmation depth takes the receipt away: the same transaction is sent again and the order settles once', async () => {
     const { m, address, order } = await acceptedOrder();
-    await stopMining();
+    await chain.mining(false);
     await settle(order.id);
     const sent = await eventually('the mint sent', async () => ((await intent(order.id)).status === ChainTxStatus.sent ? intent(order.id) : undefined));
     await chain.test.mine({ blocks: 1 });
@@ -133,7 +124,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
     // Sent again: back in the node's pool, mined in a later block.
     await eventually('sent again', async () => ((await chain.pub.getTransaction({ hash: sent.hash as Hex }).catch(() => null)) ? true : undefined));
     expect((await gw.em().findOneOrFail(Order, { id: order.id })).status).toBe('accepted');
-    await restoreMining();
+    await chain.mining(true);
     const tx = await settledOnce(m, address, order.id);
     expect(tx.hash).toBe(sent.hash);
     expect(BigInt(tx.blockNumber!)).toBeGreaterThanOrEqual(BigInt(mined.blockNumber!));

@@ -94,6 +94,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
   });
   afterAll(async () => {
     stopWriters();
+    await chainClients((await workerChain()).rpcUrl).mining(true);
     if (failedOutput) for (const g of gateways) if (g) process.stderr.write(`\n--- gateway ${g.port} ---\n${g.output().slice(-4000)}\n`);
     await Promise.all(listeners.map(async (l) => l.client.dispose()));
     await Promise.all(gateways.map(async (g) => g && killed(g.child, 'SIGKILL')));
@@ -208,6 +209,9 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     };
     progress(`${acknowledged().length} orders acknowledged; accepting and settling`);
     await acceptAll([probe.id, ...acknowledged()]);
+    // Nothing is mined until the lease has moved: the kill finds the batch on its way. Mined as it
+    // came, it could be confirmed within 200 ms of its signing, between two looks of the wait below.
+    await chain.mining(false);
     await settle();
     progress('settlement queued');
     const batches = () => gw.em().find(ChainTransaction, { purpose: 'settlement.batchMint' }, { orderBy: { id: 'asc' } });
@@ -238,6 +242,8 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     );
     const leaseMovedMs = Date.now() - killedAt;
     progress(`lease moved in ${leaseMovedMs} ms`);
+    // What the killed holder sent is mined now, under its successor's watch.
+    await chain.mining(true);
     gateways[holder] = await startChildGateway(envOf(holder));
     await listen(holder);
     await sleep(2000);

@@ -61,6 +61,15 @@ export function chainClients(rpcUrl: string) {
   return {
     pub,
     test,
+    /**
+     * Mining on (the worker's anvil as started: every transaction at once and a block a second) or
+     * off (nothing is mined: what is sent waits in the mempool). A test that turns it off turns it
+     * back on however it ends: the anvil is the jest worker's, shared with the next files.
+     */
+    async mining(on: boolean) {
+      await test.setAutomine(on);
+      await test.request({ method: 'evm_setIntervalMining', params: [on ? 1 : 0] } as never);
+    },
     balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }),
     read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) =>
       pub.readContract({ address: to as Hex, abi: abi as never, functionName, args }) as Promise<T>,
