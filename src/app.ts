@@ -162,7 +162,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     websocketRecheckMs: deps.websocketRecheckMs,
   });
 
-  app.use([REST_PREFIX, GRAPHQL_PATH], (_req, res, next) => (apiAnswerHeaders(res), next()));
+  // GraphQL over HTTP (graphql-ws shares the path): src/transports/graphql/http-transport.ts. Its
+  // path is express's first after the arrival, so its requests walk no other mount's layers.
+  const answerHeaders: express.RequestHandler = (_req, res, next) => (apiAnswerHeaders(res), next());
+  app.use(GRAPHQL_PATH, answerHeaders, ...graphql.handlers, graphql.errors);
+
+  app.use(REST_PREFIX, answerHeaders);
   // Pages on other sites get nothing from /api/v1 (rest-compat/cross-site.ts); /graphql has Apollo's CSRF prevention.
   const crossSite = crossSiteGuard(deps.config.corsAllowedOrigins ?? []);
   app.use(REST_PREFIX, (req, res, next) => crossSite(req, res) || next());
@@ -196,9 +201,6 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       app,
     ),
   );
-
-  // GraphQL over HTTP (graphql-ws shares the path): src/transports/graphql/http-transport.ts.
-  app.use(GRAPHQL_PATH, ...graphql.handlers, graphql.errors);
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(
