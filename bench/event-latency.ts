@@ -11,8 +11,9 @@
  *
  * The gateway runs as its own process (the built dist/src/main.js) on a fresh database
  * `<database>_bench`; this process commits the transitions (through `recordTransition`, in a
- * transaction, as the order services do), receives the webhooks over HTTPS and holds a
- * graphql-ws subscription. Times are wall-clock ms on one machine.
+ * transaction, as the order services do); the webhooks are received over HTTPS and the
+ * graphql-ws subscription held on threads of their own, so that each arrival is timed when it
+ * comes in. Times are wall-clock ms on one machine.
  */
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -22,7 +23,6 @@ import { aPendingOrder, moveOrder } from '../test/support/event.factories';
 import { httpRequest } from '../test/support/http';
 import { eventsBenchEnv, QUICK } from './production-env';
 import { killed, startChildGateway } from '../test/support/child-gateway';
-import { subscribe } from '../test/support/subscriptions';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { makeCertificates } from '../test/support/webhook-receiver';
@@ -66,10 +66,16 @@ async function main() {
     if (reg.status !== 200) throw new Error(`register: ${reg.text}`);
     // The gateway prints no token outside development: issue one through the CLI path the gateway uses.
     const ops = await issueOpsToken(orm);
-    const sub = await subscribe(gateway.port, `subscription { orderUpdated(status: "accepted") { orderId } }`, {}, ops, (msg: any) => {
-      const id = msg.orderUpdated.orderId;
-      if (!subscriptionAt.has(id)) subscriptionAt.set(id, Date.now());
+    const subscriber = new Worker(join(__dirname, 'subscriber-thread.js'), {
+      workerData: { port: gateway.port, query: `subscription { orderUpdated(status: "accepted") { orderId } }`, token: ops },
     });
+    await new Promise<void>((resolve, reject) =>
+      subscriber.on('message', (m: { subscribed?: boolean; error?: string; orderId?: string; at?: number }) => {
+        if (m.subscribed) resolve();
+        else if (m.error) reject(new Error(`subscribe: ${m.error}`));
+        else if (m.orderId && !subscriptionAt.has(m.orderId)) subscriptionAt.set(m.orderId, m.at!);
+      }),
+    );
 
     // Orders are placed first; the measured change is pending → accepted.
     const orders: string[] = [];
@@ -86,7 +92,7 @@ async function main() {
     }
     const deadline = Date.now() + 30_000;
     while ((webhookAt.size < N || subscriptionAt.size < N) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await sub.close();
+    await subscriber.terminate();
     const lat = (at: Map<string, number>) => orders.filter((o) => at.has(o)).map((o) => at.get(o)! - committedAt.get(o)!);
     const result = {
       events: N,

@@ -56,6 +56,7 @@ onServer('bench scripts start and print their tables in --quick', () => {
     const result = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
     expect(result.events).toBe(20);
     expect(result.webhookFirstAttemptMs.n).toBeGreaterThan(0);
+    expect(result.subscriptionMessageMs.n).toBeGreaterThan(0);
   }, 300_000);
 
   test('bench:subscribers (two gateways, APP_ENV=test with production keys, over Redis)', async () => {
