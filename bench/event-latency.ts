@@ -73,7 +73,7 @@ async function main() {
     if (reg.status !== 200) throw new Error(`register: ${reg.text}`);
     // The gateway prints no token outside development: issue one through the CLI path the gateway uses.
     const ops = await issueOpsToken(orm);
-    const subscriber = new Worker(join(__dirname, 'subscriber-thread.js'), {
+    const subscriber = new Worker(join(__dirname, 'event-subscriber-thread.js'), {
       workerData: { port: gateway.port, query: `subscription { orderUpdated(status: "accepted") { orderId } }`, token: ops },
     });
     await new Promise<void>((resolve, reject) =>
