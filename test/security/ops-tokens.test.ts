@@ -45,6 +45,17 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
     expect(res.status).toBe(401);
     expect(res.body.errors[0]).toMatchObject({ message: 'invalid or expired token', extensions: { code: 'UNAUTHENTICATED' } });
   };
+  /**
+   * B hears a revocation by the commit's NOTIFY on its own connection, which a request sent at the
+   * same moment can overtake (seen once in CI): the window is that delivery, not the life of B's
+   * memory. B is asked again until it refuses, for a second at most.
+   */
+  const refusedOnBWithinASecond = async (token: string) => {
+    const since = Date.now();
+    let res = await onB(token);
+    while (res.status === 200 && Date.now() - since < 1000) res = await onB(token);
+    refused(res);
+  };
   /** Statements instance B's ORM sends while `run` runs. */
   async function statementsOnB(run: () => Promise<unknown>): Promise<string[]> {
     const knex = other.orm.em.getConnection().getKnex();
@@ -81,15 +92,15 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
     expect(sql.filter((s) => /ops_token/.test(s))).toEqual([]);
   });
 
-  it('a token revoked through instance A is refused by the very next request on instance B', async () => {
+  it("a token revoked through instance A is refused by A at once and by B as soon as PostgreSQL's notification reaches it, within a second", async () => {
     const { token } = await gw.gateway.services.opsToken.issue(gw.em(), 'desk', ['admin']);
     for (let i = 0; i < 3; i++) expect((await onB(token)).status).toBe(200); // B remembers it
     expect(await gw.gateway.services.opsToken.revokeByName(gw.em(), 'desk')).toBe(1);
-    refused(await onB(token));
     refused(await onA(token));
+    await refusedOnBWithinASecond(token);
   });
 
-  it('rotateOpsToken: a new token of the same name, shown once; the old one is refused at once on both instances', async () => {
+  it('rotateOpsToken: a new token of the same name, shown once; the old one is refused by A at once and by B as soon as the notification reaches it', async () => {
     const { token: old } = await gw.gateway.services.opsToken.issue(gw.em(), 'console-7', ['admin']);
     expect((await onB(old)).status).toBe(200);
     const res = await onA(old, 'mutation { rotateOpsToken { name token expiresAt } }');
@@ -100,8 +111,8 @@ describe('ops tokens: expiry, rotation, and a revocation heard by every instance
       token: expect.stringMatching(/^ops_[A-Za-z0-9_-]{43}$/),
       expiresAt: gw.clock.now().getTime() + TTL_SECONDS * 1000,
     });
-    refused(await onB(old));
     refused(await onA(old));
+    await refusedOnBWithinASecond(old);
     expect((await onB(rotated.token)).body.data).toEqual({ opsTokenName: 'console-7' });
     expect((await onA(rotated.token)).body.data).toEqual({ opsTokenName: 'console-7' });
   });
