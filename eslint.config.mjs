@@ -47,8 +47,9 @@ export default tseslint.config(
     files: ['{src,rest-compat}/**/*.ts'],
     rules: {
       // A statement's text is a constant (rawRows numbers each text once and keeps the latest
-      // thousand): a list is bound as one array parameter, `col = any(?::text[])`, never spelt
-      // as one placeholder per element, which made a new text for every list length.
+      // thousand): a list of values is bound as one array parameter, `col = any(?::text[])`
+      // (rows of several fields as one jsonb parameter), never spelt as one placeholder per
+      // element, which made a new text for every list length.
       'no-restricted-syntax': [
         'error',
         {

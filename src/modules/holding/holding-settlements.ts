@@ -58,9 +58,7 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
   const balances = new Map(held.map((h) => [keyOf(h.investor_id, h.share_class_id), new Dec(h.balance)]));
   const done = new Set(
     (
-      await rawRows<{ order_id: string }>(em, `select order_id from holding_movement where order_id in (select jsonb_array_elements_text(?::jsonb))`, [
-        JSON.stringify(settlements.map((s) => s.order.id)),
-      ])
+      await rawRows<{ order_id: string }>(em, 'select order_id from holding_movement where order_id = any(?::text[])', [settlements.map((s) => s.order.id)])
     ).map((r) => r.order_id),
   );
   const lots = await lotsOut(em, settlements);

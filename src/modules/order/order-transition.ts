@@ -62,11 +62,10 @@ export interface SetMove {
  */
 export async function recordTransitions(em: EntityManager, moves: SetMove[]): Promise<void> {
   if (!moves.length) return;
-  const ids = JSON.stringify(moves.map((m) => m.order.id));
   const last = await rawRows<{ order_id: string; at: Date }>(
     em,
-    `select order_id, max("at") as "at" from order_status_entry where order_id in (select jsonb_array_elements_text(?::jsonb)) group by order_id`,
-    [ids],
+    'select order_id, max("at") as "at" from order_status_entry where order_id = any(?::text[]) group by order_id',
+    [moves.map((m) => m.order.id)],
   );
   const lastAt = new Map(last.map((r) => [r.order_id, new Date(r.at).getTime()]));
   const by = currentActor();
