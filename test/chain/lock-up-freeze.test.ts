@@ -7,7 +7,7 @@ import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { anInvestor } from '../support/factories';
 import { eventually, randomWallet } from '../support/chain';
-import { aChainMarket, aWhitelistedWallet, finalOrder, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
+import { aChainMarket, aReleasedLot, aWhitelistedWallet, finalOrder, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
 
 /*
  * Lock-up held by the token: tokens minted into lock-up are frozen on chain for their holder, so
@@ -67,11 +67,7 @@ describe('Lock-up held by the token', () => {
     afterRelease = () => gw.clock.advance(-31 * DAY);
     const runs = await Promise.all([gw.gateway.services.lockUpOnChain!.releaseDue(gw.db.orm), gw.gateway.services.lockUpOnChain!.releaseDue(gw.db.orm)]);
     expect(runs.sort()).toEqual([0, 1]);
-    const released = await eventually('the lot released on chain', async () => {
-      const f = await gw.em().findOneOrFail(LotFreeze, { lotId: lot.id });
-      if (f.status === LotFreezeStatus.failed) throw new Error(f.error);
-      return f.status === LotFreezeStatus.released ? f : undefined;
-    });
+    const released = await aReleasedLot(gw, lot.id);
     expect(released.releasedUnits).toBe('800000000');
     const intents = await gw.em().find(ChainTransaction, { purpose: { $in: ['lockup.freeze', 'lockup.unfreeze'] } }, { orderBy: { id: 'asc' } });
     expect(intents.map((t) => [t.purpose, t.status])).toEqual([

@@ -4,13 +4,12 @@ import { ChainMovement } from '../../src/modules/chain/chain-movement.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
-import { LotFreeze, LotFreezeStatus } from '../../src/modules/settlement/lot-freeze.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { Webhook } from '../../src/modules/webhook/webhook.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { rawRows } from '../../src/persistence/raw-query';
 import { aDistributor, aGrant, aNav, anInvestor } from '../support/factories';
-import { aChainMarket, aWhitelistedWallet, opsCall } from '../support/chain.factories';
+import { aChainMarket, aReleasedLot, aWhitelistedWallet, opsCall } from '../support/chain.factories';
 import { chainClients, eventually, testChains, workerChain, type ChainClients } from '../support/chain';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';
@@ -125,11 +124,7 @@ describe('Transfers between holders and the register at a date', () => {
     // 31 days later Alice's tokens are out of lock-up; she sends 125.5 to Bob (another distributor's) and 10 to Carol (hers).
     gw.clock.set(new Date(settled.getTime() + 31 * DAY));
     await gw.gateway.services.lockUpOnChain!.releaseDue(gw.db.orm);
-    await eventually('the lot released on chain', async () => {
-      const f = await gw.em().findOneOrFail(LotFreeze, { lotId: aliceLot.id });
-      if (f.status === LotFreezeStatus.failed) throw new Error(f.error);
-      return f.status === LotFreezeStatus.released;
-    });
+    await aReleasedLot(gw, aliceLot.id);
     const toBob = await transfer(m, alice, bob.address, 125_500_000n);
     const toCarol = await transfer(m, alice, carol.address, 10_000_000n);
 

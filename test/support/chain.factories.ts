@@ -1,10 +1,20 @@
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
+import { LotFreeze, LotFreezeStatus } from '../../src/modules/settlement/lot-freeze.entity';
 import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from './factories';
 import { createWalletClient, encodeFunctionData, http, type Abi, type Account, type Hex } from 'viem';
 import type { ChainConfig } from '../../src/config/chains';
 import { startTestGateway, type TestGateway } from './gateway';
 import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
+
+/** The lot's freeze once it is released on chain (a freeze that failed fails the test with its error). */
+export function aReleasedLot(gw: TestGateway, lotId: string): Promise<LotFreeze> {
+  return eventually('the lot released on chain', async () => {
+    const f = await gw.em().findOneOrFail(LotFreeze, { lotId });
+    if (f.status === LotFreezeStatus.failed) throw new Error(f.error);
+    return f.status === LotFreezeStatus.released ? f : undefined;
+  });
+}
 
 /** An ops GraphQL call of a test gateway; returns the body. */
 export async function opsCall(gw: TestGateway, query: string, variables: Record<string, unknown> = {}) {

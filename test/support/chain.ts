@@ -68,7 +68,7 @@ export function chainClients(rpcUrl: string) {
      */
     async mining(on: boolean) {
       await test.setAutomine(on);
-      await test.request({ method: 'evm_setIntervalMining', params: [on ? 1 : 0] } as never);
+      await test.setIntervalMining({ interval: on ? 1 : 0 });
     },
     balanceOf: (token: string, wallet: string) => pub.readContract({ address: token as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] }),
     read: <T>(to: string, abi: unknown, functionName: string, args: unknown[] = []) =>
