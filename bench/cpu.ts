@@ -9,7 +9,9 @@
  * A figure that holds on a shared machine, where the req/s and p99 of `npm run bench` swing with
  * what else runs: CPU time is the process's own (`process.cpuUsage`, the client's share included
  * and the same for every tree), statements are counted at the `pg` driver (the relay's and the
- * webhook worker's included, since they are part of what a write costs). Compare trees by running
+ * webhook worker's included, since they are part of what a write costs), and so are the
+ * transactions opened and the relay's passes, with those of them that found nothing to relay (a
+ * pass is a transaction whatever it finds). Compare trees by running
  * this alternately in the same minute. Scenario keys are those of bench/scenarios.ts.
  */
 import 'reflect-metadata';
@@ -81,11 +83,26 @@ async function main() {
     NODE_ENV: process.env.NODE_ENV || 'production',
   });
 
-  let statements = 0;
+  const counts = { statements: 0, transactions: 0, relayPasses: 0, emptyRelayPasses: 0 };
   // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be called back with .apply(this) below
   const query = Client.prototype.query;
   Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    statements++;
+    counts.statements++;
+    const text = statementText(args[0]);
+    if (/^begin\b/i.test(text)) counts.transactions++;
+    if (RELAY_PASS.test(text)) {
+      counts.relayPasses++;
+      // A pass that found nothing was a transaction for nothing. knex calls back, rawRows awaits.
+      const found = (r: { rowCount: number | null } | undefined) => r?.rowCount === 0 && counts.emptyRelayPasses++;
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last] as (err: unknown, r?: { rowCount: number | null }) => void;
+        args[last] = (err: unknown, r?: { rowCount: number | null }) => (err || found(r), callback(err, r));
+      }
+      const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (result instanceof Promise) void result.then(found, () => undefined);
+      return result;
+    }
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
 
@@ -128,8 +145,8 @@ async function main() {
     ...(await planScenarios(ports, { orders: size.orders, scale: true, lastNavAt: navAt }, introspection)),
   ];
   const rows: string[] = [
-    '| Scenario | Door | CPU µs/request (client included) | × bare server | SQL statements/request | req/s |',
-    '|---|---|---|---|---|---|',
+    '| Scenario | Door | CPU µs/request (client included) | × bare server | SQL statements/request | transactions/request | relay passes/request (found nothing) | req/s |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   const done = new Set<string>();
   const profiler = windowProfiler();
@@ -154,7 +171,7 @@ async function main() {
       await run(Math.min(300, opts.requests * 3));
       const profiled = opts.profile && door !== 'baseline';
       if (profiled) await profiler.start();
-      statements = 0;
+      Object.assign(counts, { statements: 0, transactions: 0, relayPasses: 0, emptyRelayPasses: 0 });
       const child0 = door === 'baseline' ? (await baseline.cpu()).micros : 0;
       const cpu0 = process.cpuUsage();
       const t0 = process.hrtime.bigint();
@@ -167,9 +184,10 @@ async function main() {
       if (profiled) profiles.push(`### ${scenario.title}, ${door}\n\n${await profiler.stop(`cpu-${scenario.key}-${door}`, micros)}`);
       const ratio = door !== 'baseline' && bare ? `${(micros / bare).toFixed(1)}×` : '';
       // The bare server's statements are its own pool's, not counted at this process's driver.
-      const sql = door === 'baseline' ? '' : (statements / opts.requests).toFixed(1);
+      const per = (n: number) => (door === 'baseline' ? '' : (n / opts.requests).toFixed(1));
+      const relay = door === 'baseline' ? '' : `${per(counts.relayPasses)} (${per(counts.emptyRelayPasses)})`;
       rows.push(
-        `| ${scenario.title} | ${door} | ${Math.round(micros).toLocaleString('en-US')} | ${ratio} | ${sql} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`,
+        `| ${scenario.title} | ${door} | ${Math.round(micros).toLocaleString('en-US')} | ${ratio} | ${per(counts.statements)} | ${per(counts.transactions)} | ${relay} | ${Math.round(opts.requests / seconds).toLocaleString('en-US')} |`,
       );
       process.stderr.write(`${rows[rows.length - 1]}\n`);
     }
@@ -206,6 +224,16 @@ function windowProfiler() {
       return summarizeProfile(file, 12, microsPerRequest);
     },
   };
+}
+
+/** The relay's batch statement (src/events/relay.ts): one per pass, which takes its advisory lock. */
+const RELAY_PASS = /^with relay as \(select pg_try_advisory_xact_lock\(/;
+
+/** A statement's text as pg's `query` takes it: a string or a config object. */
+function statementText(arg: unknown): string {
+  if (typeof arg === 'string') return arg;
+  const text = (arg as { text?: unknown } | null)?.text;
+  return typeof text === 'string' ? text : '';
 }
 
 async function lastNavAt(url: string): Promise<number> {
