@@ -6,10 +6,10 @@ import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * One ops mutation, as it happened: who (the principal that authenticated), what (the operation),
- * its arguments without secrets, and its outcome. Written in the transaction of the mutation it
- * records (an `ok` row commits with the change, or not at all); a refused or failed one is
- * written after its rollback. Append-only: the database refuses UPDATE and DELETE on this table
- * (trigger `audit_log_append_only`).
+ * its arguments without secrets, and its outcome. Appended once the mutation has committed, or
+ * once it was refused or failed (AuditLog.record; docs/approvals.md names the crash window this
+ * leaves). Append-only: the database refuses UPDATE and DELETE on this table (trigger
+ * `audit_log_append_only`).
  */
 @ObjectType({ description: 'An ops mutation in the append-only audit log' })
 @Entity({ tableName: 'audit_log' })
