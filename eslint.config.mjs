@@ -5,6 +5,9 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+const placeholderList =
+  'Bind the list as one array parameter (`= any(?::text[])`, rows as one jsonb array): a placeholder per element makes a statement text per list length.';
+
 export default tseslint.config(
   {
     // Generated (codegen.yml, `npm run openapi:examples`, `npm run migration:create`, `npm run abis`), built, or
@@ -52,9 +55,14 @@ export default tseslint.config(
       // element, which made a new text for every list length.
       'no-restricted-syntax': [
         'error',
+        // Any arrow function that returns placeholders, as `.map` or `Array.from({ length })` call it.
         {
-          selector: "CallExpression[callee.property.name='map'] > ArrowFunctionExpression > Literal.body[value='?']",
-          message: 'Bind the list as one array parameter (`= any(?::text[])`): a placeholder per element makes a statement text per list length.',
+          selector: 'ArrowFunctionExpression > Literal.body[value=/[?]/]',
+          message: placeholderList,
+        },
+        {
+          selector: 'ArrowFunctionExpression > TemplateLiteral.body > TemplateElement[value.raw=/[?]/]',
+          message: placeholderList,
         },
       ],
     },

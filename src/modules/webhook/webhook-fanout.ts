@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RelayedEvent } from '../../events/pubsub';
+import { rawRows } from '../../persistence/raw-query';
 import { Order } from '../order/order.entity';
 import { familyOf, webhookBody, webhookTypeOf } from './webhook-event-types';
 import { Webhook, WebhookStatus } from './webhook.entity';
@@ -20,8 +21,8 @@ export async function createDeliveries(tem: EntityManager, events: RelayedEvent[
   if (!hooks.length) return 0;
   const orderIds = [...new Set(announcing.filter((e) => familyOf(e.type)!.readsOrder).map((e) => e.aggregateId))];
   const orders = new Map((orderIds.length ? await tem.find(Order, { id: { $in: orderIds } }) : []).map((o) => [o.id, o]));
-  const values: unknown[] = [];
-  let n = 0;
+  // One row per (webhook, event), bound as one jsonb array: the statement's text is one constant.
+  const deliveries: { w: string; e: string; t: string; d: string; b: string }[] = [];
   for (const e of announcing) {
     const eventType = webhookTypeOf(e)!;
     const targets = hooks.filter((h) => h.distributor.id === e.distributorId && h.eventType === eventType);
@@ -36,17 +37,17 @@ export async function createDeliveries(tem: EntityManager, events: RelayedEvent[
       payload: e.payload,
     };
     const body = webhookBody(eventType, family.data(logged, family.readsOrder ? (orders.get(e.aggregateId) ?? null) : null));
-    for (const h of targets) {
-      values.push(h.id, e.eventId, eventType, e.distributorId, body, now, now);
-      n++;
-    }
+    for (const h of targets) deliveries.push({ w: h.id, e: e.eventId, t: eventType, d: e.distributorId!, b: body });
   }
-  if (!n) return 0;
-  const placeholders = Array.from({ length: n }, () => `(?, ?, ?, ?, ?, false, 'pending', 0, 0, ?, ?)`).join(', ');
-  const inserted = await tem.execute<{ id: string }[]>(
+  if (!deliveries.length) return 0;
+  // In the events' order (ordinality), so a webhook's deliveries are numbered as its events came.
+  const inserted = await rawRows<{ id: string }>(
+    tem,
     `insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
-     values ${placeholders} on conflict (webhook_id, event_id) do nothing returning id`,
-    values,
+     select r->>'w', r->>'e', r->>'t', r->>'d', r->>'b', false, 'pending', 0, 0, ?, ?
+     from jsonb_array_elements(?::jsonb) with ordinality as x(r, n) order by x.n
+     on conflict (webhook_id, event_id) do nothing returning id`,
+    [now, now, JSON.stringify(deliveries)],
   );
   return inserted.length;
 }
