@@ -3,6 +3,7 @@ import type { Clock } from '../common/clock';
 import { onEvents } from './event-log';
 import { topicOf, type EventBus, type RelayedEvent } from './pubsub';
 import { WakeLoop } from './wake-loop';
+import { rawRows } from '../persistence/raw-query';
 import { ListenConnection } from './listen-connection';
 
 /** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
@@ -103,7 +104,8 @@ export class EventRelay {
     await em.transactional(async (tem) => {
       // The relay lock and the batch in one round trip: without the lock, no rows (a CTE with a
       // volatile function is evaluated once; rows it filters out are not locked).
-      const rows = await tem.execute<EventRow[]>(
+      const rows = await rawRows<EventRow>(
+        tem,
         `with relay as (select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked)
          select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
          from "event", relay where relay.locked and relayed_at is null order by position limit ? for update of "event" skip locked`,
@@ -113,7 +115,7 @@ export class EventRelay {
       const events = rows.map(toRelayed);
       created = await this.options.fanOut(tem, events, this.clock.now());
       await markRelayed(tem, events, this.clock.now());
-      if (created) await tem.execute(`select pg_notify('${DELIVERY_CHANNEL}', '')`);
+      if (created) await rawRows(tem, `select pg_notify('${DELIVERY_CHANNEL}', '')`, []);
       // Announced before the mark commits: at least once (a failed commit announces again later).
       // An unreachable Redis loses live messages but never holds up webhook deliveries (EventBus.publish).
       for (const e of events) {
@@ -134,13 +136,14 @@ export class EventRelay {
  */
 async function markRelayed(tem: EntityManager, events: RelayedEvent[], now: Date): Promise<void> {
   // One statement: the i-th smallest new number goes to the i-th event of the batch.
-  await tem.execute(
+  await rawRows(
+    tem,
     `with numbers as (select nextval('event_feed_position_seq') as fp from generate_series(1, ?)),
           ranked as (select fp, row_number() over (order by fp) as i from numbers)
      update "event" as e set relayed_at = ?, feed_position = ranked.fp
      from unnest(?::bigint[]) with ordinality as batch(pos, i) join ranked using (i)
      where e.position = batch.pos`,
-    [events.length, now, `{${events.map((e) => e.position).join(',')}}`],
+    [events.length, now, events.map((e) => e.position)],
   );
 }
 
