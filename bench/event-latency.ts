@@ -13,7 +13,8 @@
  * `<database>_bench`; this process commits the transitions (through `recordTransition`, in a
  * transaction, as the order services do); the webhooks are received over HTTPS and the
  * graphql-ws subscription held on threads of their own, so that each arrival is timed when it
- * comes in. Times are wall-clock ms on one machine.
+ * comes in. Times are wall-clock ms on one machine. The gateway's CPU per measured event (its
+ * process's user and system time, read from /proc) is reported beside them.
  */
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -23,6 +24,8 @@ import { aPendingOrder, moveOrder } from '../test/support/event.factories';
 import { httpRequest } from '../test/support/http';
 import { eventsBenchEnv, QUICK } from './production-env';
 import { killed, startChildGateway } from '../test/support/child-gateway';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { makeCertificates } from '../test/support/webhook-receiver';
@@ -105,7 +108,9 @@ async function main() {
     };
     process.stdout.write(`placed ${WARM_UP + N} orders; ${WARM_UP} transitions to start with, then ${N} measured, at ${RATE}/s\n`);
     await transitions(cold);
+    const cpu0 = processCpuMicros(gateway.child.pid);
     await transitions(orders);
+    const cpu1 = processCpuMicros(gateway.child.pid);
     await subscriber.terminate();
     const lat = (ids: string[], at: Map<string, number>) => ids.filter((o) => at.has(o)).map((o) => at.get(o)! - committedAt.get(o)!);
     const missing = (ids: string[], at: Map<string, number>) => ids.filter((o) => !at.has(o)).length;
@@ -116,6 +121,9 @@ async function main() {
       subscriptionMessageMs: stats(lat(orders, subscriptionAt)),
       missingWebhooks: missing(orders, webhookAt),
       missingSubscriptionMessages: missing(orders, subscriptionAt),
+      // What the gateway spent per measured event: the relay's pass, the fan-out, the webhook's
+      // HTTPS attempt and its record, the subscription message (null where /proc is not there).
+      gatewayCpuPerEventUs: cpu0 === null || cpu1 === null ? null : Math.round((cpu1 - cpu0) / N),
       coldStart: {
         events: WARM_UP,
         webhookFirstAttemptMs: stats(lat(cold, webhookAt)),
@@ -130,6 +138,28 @@ async function main() {
     await receiver.terminate();
     certs.cleanup();
     await orm.close(true);
+  }
+}
+
+/** Ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 on Linux as built everywhere). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far (user and system), µs, from /proc; null where there is none. */
+function processCpuMicros(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's `(name)`: state is field 3, utime field 14, stime field 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return null;
   }
 }
 

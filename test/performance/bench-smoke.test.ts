@@ -58,6 +58,7 @@ onServer('bench scripts start and print their tables in --quick', () => {
     expect(result.events).toBe(20);
     expect(result.webhookFirstAttemptMs.n).toBeGreaterThan(0);
     expect(result.subscriptionMessageMs.n).toBeGreaterThan(0);
+    expect(result.gatewayCpuPerEventUs).toBeGreaterThan(0);
   }, 300_000);
 
   test('bench:subscribers (two gateways, APP_ENV=test with production keys, over Redis)', async () => {
