@@ -23,6 +23,7 @@ import { summarizeProfile } from './profile-summary';
 import { ServerProcess } from './child';
 import { Client } from 'pg';
 import { createGateway } from '../src/app';
+import { RELAY_BATCH } from '../src/events/relay';
 import { systemClock } from '../src/common/clock';
 import { logger } from '../src/common/logger';
 import { productionEnv } from './production-env';
@@ -90,7 +91,7 @@ async function main() {
     counts.statements++;
     const text = statementText(args[0]);
     if (/^begin\b/i.test(text)) counts.transactions++;
-    if (RELAY_PASS.test(text)) {
+    if (text.startsWith(RELAY_PASS)) {
       counts.relayPasses++;
       // A pass that found nothing was a transaction for nothing. knex calls back, rawRows awaits.
       const found = (r: { rowCount: number | null } | undefined) => r?.rowCount === 0 && counts.emptyRelayPasses++;
@@ -226,8 +227,8 @@ function windowProfiler() {
   };
 }
 
-/** The relay's batch statement (src/events/relay.ts): one per pass, which takes its advisory lock. */
-const RELAY_PASS = /^with relay as \(select pg_try_advisory_xact_lock\(/;
+/** The relay's batch statement, one per pass, as the driver sees it: up to its first `?`, which rawRows numbers. */
+const RELAY_PASS = RELAY_BATCH.slice(0, RELAY_BATCH.indexOf('?'));
 
 /** A statement's text as pg's `query` takes it: a string or a config object. */
 function statementText(arg: unknown): string {

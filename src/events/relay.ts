@@ -12,6 +12,15 @@ export const DELIVERY_CHANNEL = 'gateway_delivery';
 /** One relay at a time across instances, so announcements keep the log's order. */
 const RELAY_LOCK = 734100005;
 
+/**
+ * A pass's statement: the relay lock and the batch in one round trip. Without the lock, no rows (a
+ * CTE with a volatile function is evaluated once; rows it filters out are not locked). bench:cpu
+ * counts the relay's passes by it.
+ */
+export const RELAY_BATCH = `with relay as (select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked)
+  select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
+  from "event", relay where relay.locked and relayed_at is null order by position limit ? for update of "event" skip locked`;
+
 export interface RelayOptions {
   pollMs: number;
   batchSize?: number;
@@ -102,15 +111,7 @@ export class EventRelay {
     let count = 0;
     const em = this.orm.em.fork();
     await em.transactional(async (tem) => {
-      // The relay lock and the batch in one round trip: without the lock, no rows (a CTE with a
-      // volatile function is evaluated once; rows it filters out are not locked).
-      const rows = await rawRows<EventRow>(
-        tem,
-        `with relay as (select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked)
-         select position, event_id, type, aggregate_type, aggregate_id, distributor_id, payload, occurred_at
-         from "event", relay where relay.locked and relayed_at is null order by position limit ? for update of "event" skip locked`,
-        [this.batchSize],
-      );
+      const rows = await rawRows<EventRow>(tem, RELAY_BATCH, [this.batchSize]);
       if (!rows.length) return;
       const events = rows.map(toRelayed);
       created = await this.options.fanOut(tem, events, this.clock.now());
