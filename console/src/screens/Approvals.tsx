@@ -151,7 +151,8 @@ export function AuditLog() {
             { header: 'x-actor', cell: (e) => e.actorNote ?? '—', className: 'mono' },
             { header: 'Operation', cell: (e) => e.operation, className: 'mono' },
             { header: 'Arguments', cell: (e) => JSON.stringify(e.arguments), className: 'mono wrap small' },
-            { header: 'Outcome', cell: (e) => (e.outcome === 'ok' ? 'ok' : `error ${e.errorCode ?? ''}`) },
+            // `pending`: still running, or the gateway stopped before it answered (docs/approvals.md).
+            { header: 'Outcome', cell: (e) => (e.outcome === 'error' ? `error ${e.errorCode ?? ''}` : e.outcome) },
           ]}
         />
       </Panel>

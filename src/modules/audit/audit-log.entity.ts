@@ -6,10 +6,9 @@ import { bigintColumn } from '../../persistence/bigint-column';
 
 /**
  * One ops mutation, as it happened: who (the principal that authenticated), what (the operation),
- * its arguments without secrets, and its outcome. Appended once the mutation has committed, or
- * once it was refused or failed (AuditLog.record; docs/approvals.md names the crash window this
- * leaves). Append-only: the database refuses UPDATE and DELETE on this table (trigger
- * `audit_log_append_only`).
+ * its arguments without secrets, and its outcome. Appended `pending` before the mutation runs and
+ * sealed once with its outcome (AuditLog; docs/approvals.md). Append-only: the database refuses
+ * every UPDATE but that sealing, and every DELETE (trigger `audit_log_append_only`).
  */
 @ObjectType({ description: 'An ops mutation in the append-only audit log' })
 @Entity({ tableName: 'audit_log' })
@@ -39,13 +38,20 @@ export class AuditLogEntry {
   @Property({ type: 'json' })
   arguments: Record<string, unknown>;
 
-  @Field(() => String, { description: '`ok` or `error`' })
+  @Field(() => String, {
+    description:
+      '`ok`, `error`, or `pending`: still running, or the gateway stopped before it answered (whatever the mutation committed is in the records it touched)',
+  })
   @Property({ type: 'text' })
   outcome: string;
 
   @Field(() => String, { nullable: true, description: 'The error code of a refused or failed mutation (`FORBIDDEN`, `CONFLICT`, …)' })
   @Property({ type: 'text', nullable: true })
   errorCode?: string;
+
+  @Field(() => EpochMs, { nullable: true, description: 'When it answered; null while `pending`' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  answeredAt?: Date;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

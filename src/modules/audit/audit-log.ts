@@ -26,34 +26,67 @@ export function errorCodeOf(err: unknown): string {
   return toDomainError(err).error.code;
 }
 
+/** Who ran which ops mutation with what: a row of the log before it has an outcome. */
+export interface AuditedCall {
+  principal: string;
+  operation: string;
+  args: Record<string, unknown>;
+}
+
+/** How an ops mutation answered: `ok`, or `error` with the code it answered. */
+export type AuditOutcome = { outcome: 'ok' } | { outcome: 'error'; errorCode: string };
+
 /**
- * The append-only log of ops mutations. `record` appends one row in one statement of its own (the
- * ops guard calls it once the mutation has committed or failed: docs/approvals.md says why not in
- * the mutation's transaction); the table refuses UPDATE and DELETE (migration
- * Migration20261126200200), so no code path, this one included, can rewrite history.
+ * The append-only log of ops mutations, written ahead: `opened` appends a mutation's row, `pending`,
+ * in a statement of its own before the mutation runs, and `answered` seals it once with its outcome.
+ * The mutations plan their own transactions (docs/approvals.md says why the row cannot join them),
+ * so this order is what makes a committed mutation without its row impossible: a crash leaves at
+ * worst a row that stays `pending`. The table refuses every UPDATE but that one sealing, and every
+ * DELETE (trigger audit_log_append_only, Migration20261127600000), so no code path, this one
+ * included, can rewrite history. Each is one statement, not a unit of work: the ORM's flush wraps
+ * its one row in BEGIN/COMMIT and costs ~0.5 ms of CPU (docs/benchmarks.md, "Measured costs behind
+ * code choices").
  */
 export class AuditLog {
   constructor(private readonly clock: Clock) {}
 
-  async record(
-    em: EntityManager,
-    entry: { principal: string; operation: string; args: Record<string, unknown>; outcome: 'ok' | 'error'; errorCode?: string },
-  ): Promise<void> {
+  /** Appends the call's row, `pending`; its id is what `answered` seals. Throws (and the mutation must not run) when it cannot. */
+  async opened(em: EntityManager, call: AuditedCall): Promise<string> {
+    const [row] = await this.append(em, call, null);
+    return row.id;
+  }
+
+  /** Seals an opened row with the outcome, once; the database refuses a second seal. */
+  async answered(em: EntityManager, id: string, answer: AuditOutcome): Promise<void> {
+    await rawRows(em, `update audit_log set outcome = ?, error_code = ?, answered_at = ? where id = ?`, [
+      answer.outcome,
+      answer.outcome === 'error' ? answer.errorCode : null,
+      this.clock.now(),
+      id,
+    ]);
+  }
+
+  /** Appends a call that was refused before it ran (no role for it): its row, sealed, in one statement. */
+  async refused(em: EntityManager, call: AuditedCall, errorCode: string): Promise<void> {
+    await this.append(em, call, errorCode);
+  }
+
+  private append(em: EntityManager, call: AuditedCall, refusedWith: string | null): Promise<Array<{ id: string }>> {
     const scope = currentScope();
-    // One insert, not a unit of work: the ORM's flush wraps its one row in BEGIN/COMMIT and costs
-    // an ops mutation ~0.5 ms of CPU (docs/benchmarks.md, "Measured costs behind code choices").
-    await rawRows(
+    const now = this.clock.now();
+    return rawRows<{ id: string }>(
       em,
-      `insert into audit_log (at, principal, actor_note, operation, arguments, outcome, error_code, request_id)
-       values (?, ?, ?, ?, ?::jsonb, ?, ?, ?)`,
+      `insert into audit_log (at, principal, actor_note, operation, arguments, outcome, error_code, answered_at, request_id)
+       values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) returning id`,
       [
-        this.clock.now(),
-        entry.principal,
+        now,
+        call.principal,
         scope?.actor ?? null,
-        entry.operation,
-        JSON.stringify(redacted(entry.args)),
-        entry.outcome,
-        entry.errorCode ?? null,
+        call.operation,
+        JSON.stringify(redacted(call.args)),
+        refusedWith === null ? 'pending' : 'error',
+        refusedWith,
+        refusedWith === null ? null : now,
         scope?.requestId ?? null,
       ],
     );

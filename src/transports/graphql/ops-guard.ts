@@ -1,7 +1,7 @@
 import { defaultFieldResolver, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { forbidden } from '../../common/errors';
 import { logger } from '../../common/logger';
-import { errorCodeOf } from '../../modules/audit/audit-log';
+import { errorCodeOf, type AuditOutcome } from '../../modules/audit/audit-log';
 import type { GatewayContext } from '../../access/graphql-context';
 import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from '../../access/ops-roles';
 import { principalLabel, type OpsRole } from '../../access/principal';
@@ -13,8 +13,8 @@ export const missingRole = (role: OpsRole) => forbidden(`the ${role} role is req
  * Applies OPS_MUTATION_ROLES / OPS_QUERY_ROLES to the built schema, once per process, so every
  * door enforces them. An ops mutation:
  * - is refused (403) unless the principal has the field's role; the refusal is logged;
- * - is appended to the audit log (src/modules/audit/audit-log.ts) once it has run: `ok` after its
- *   own transactions committed, `error` with the code it answered.
+ * - is in the audit log (src/modules/audit/audit-log.ts) before it runs, `pending`, and its row is
+ *   sealed once it has answered: `ok` after its own transactions committed, `error` with its code.
  * Throws when a mutation has no rule, or a rule names no field: the gateway does not start.
  */
 export function guardOpsRoles(schema: GraphQLSchema): GraphQLSchema {
@@ -49,22 +49,29 @@ function guardMutation(field: GraphQLField<unknown, GatewayContext>, role: OpsRo
   field.resolve = async (source, args, ctx, info) => {
     // Distributors and nobody are their services' business (requireOps, the tenant rules).
     if (!ctx.access.isOps) return resolve(source, args, ctx, info);
-    const principal = principalLabel(ctx.access.principal)!;
-    const entry = { principal, operation: field.name, args: args as Record<string, unknown> };
+    const call = { principal: principalLabel(ctx.access.principal)!, operation: field.name, args: args as Record<string, unknown> };
     const log = ctx.services.auditLog;
+    if (!ctx.access.hasRole(role)) {
+      const refusal = missingRole(role);
+      await log.refused(ctx.em.fork(), call, errorCodeOf(refusal)).catch((e) => logger.error({ err: e }, 'audit log entry not written'));
+      throw refusal;
+    }
+    // Written ahead: the row is committed before the mutation runs (if it cannot be, nothing runs),
+    // and sealed with the outcome after. The mutation plans its own transactions (some wait on the
+    // chain sender, which needs connections of its own: one transaction held around them would
+    // starve the embedded database), so this order is what leaves no committed mutation unlogged.
+    const id = await log.opened(ctx.em.fork(), call);
+    // A row that cannot be sealed stays pending; the caller still gets the mutation's own answer.
+    const seal = (answer: AuditOutcome) =>
+      log.answered(ctx.em.fork(), id, answer).catch((e) => logger.error({ err: e, auditLogId: id }, 'audit log entry not sealed: it stays pending'));
+    let out: unknown;
     try {
-      if (!ctx.access.hasRole(role)) throw missingRole(role);
-      // The mutation runs as its service plans its own transactions (some wait on the chain sender,
-      // which needs connections of its own: one transaction held around them would starve the
-      // embedded database), and its entry is appended once it has committed.
-      const out = await resolve(source, args, ctx, info);
-      await log.record(ctx.em.fork(), { ...entry, outcome: 'ok' });
-      return out;
+      out = await resolve(source, args, ctx, info);
     } catch (err) {
-      await log
-        .record(ctx.em.fork(), { ...entry, outcome: 'error', errorCode: errorCodeOf(err) })
-        .catch((e) => logger.error({ err: e }, 'audit log entry not written'));
+      await seal({ outcome: 'error', errorCode: errorCodeOf(err) });
       throw err;
     }
+    await seal({ outcome: 'ok' });
+    return out;
   };
 }
