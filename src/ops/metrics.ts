@@ -67,6 +67,7 @@ export class GatewayMetrics {
     databaseGauges(this.registry, orm, clock);
     reconciliationGauge(this.registry, orm);
     unknownWalletGauge(this.registry, orm);
+    unansweredAuditGauge(this.registry, orm, clock);
   }
 
   /** Times a request from its arrival (both doors call it first, src/app.ts) and echoes nothing itself. */
@@ -279,6 +280,26 @@ function unknownWalletGauge(registry: Registry, orm: MikroORM): void {
         );
         this.reset();
         for (const r of rows) this.set({ share_class: r.share_class_id }, Number(r.n ?? 0));
+      });
+    },
+  });
+}
+
+/**
+ * `gateway_audit_log_unanswered_seconds`: how long the oldest ops mutation has been running without
+ * an answer in the audit log (0 when none). A row stays `pending` for good when the gateway stopped
+ * between the mutation and its seal (docs/approvals.md): an alert above the longest an ops mutation
+ * may take (the chain waits included) names a mutation whose outcome must be read from its records.
+ */
+function unansweredAuditGauge(registry: Registry, orm: MikroORM, clock: Clock): void {
+  new Gauge({
+    name: 'gateway_audit_log_unanswered_seconds',
+    help: 'Age of the oldest ops mutation in the audit log without an answer (0 when none)',
+    registers: [registry],
+    async collect() {
+      await readOrKeep(async () => {
+        const [row] = await orm.em.fork().execute<{ oldest: Date | string | null }[]>(`select min(at) as oldest from audit_log where outcome = 'pending'`);
+        this.set(row?.oldest ? Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
       });
     },
   });

@@ -3,6 +3,7 @@ import { rawRows } from '../../src/persistence/raw-query';
 import { serverUrl } from '../support/database';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { eventually } from '../support/chain';
+import { httpRequest } from '../support/http';
 
 /*
  * The audit log is written ahead (docs/approvals.md, "The audit log"): an ops mutation's row is
@@ -69,12 +70,12 @@ describe('The audit log, written ahead of the mutation', () => {
   });
 
   describe('the database lets a pending row be sealed once, and nothing else', () => {
-    async function aPendingRow(): Promise<string> {
+    async function aPendingRow(at = gw.clock.now()): Promise<string> {
       const [row] = await rawRows<{ id: string }>(
         gw.em(),
         `insert into audit_log (at, principal, actor_note, operation, arguments, outcome, request_id)
-         values (now(), 'ops:test-ops', 'desk', 'publishNav', '{"nav":"1.00"}', 'pending', 'req-1') returning id`,
-        [],
+         values (?, 'ops:test-ops', 'desk', 'publishNav', '{"nav":"1.00"}', 'pending', 'req-1') returning id`,
+        [at],
       );
       return row.id;
     }
@@ -126,6 +127,19 @@ describe('The audit log, written ahead of the mutation', () => {
       const id = await aPendingRow();
       await expect(update(id, `outcome = 'ok', answered_at = now(), ${change}`)).rejects.toThrow(REFUSED);
       expect(await rowsOf('publishNav')).toEqual([expect.objectContaining({ outcome: 'pending', answered_at: null })]);
+    });
+
+    it('gateway_audit_log_unanswered_seconds is the age of the oldest row without an answer, 0 once it is sealed', async () => {
+      // seconds by the gateway's clock, read when scraped: a few milliseconds past the rows' ages
+      const unanswered = async () => Number(/^gateway_audit_log_unanswered_seconds (\S+)$/m.exec((await httpRequest(gw.port, 'GET', '/metrics')).text)?.[1]);
+      expect(await unanswered()).toBe(0);
+      const oldest = await aPendingRow(new Date(gw.clock.now().getTime() - 600_000));
+      await aPendingRow(new Date(gw.clock.now().getTime() - 60_000));
+      expect(await unanswered()).toBeGreaterThanOrEqual(600);
+      expect(await unanswered()).toBeLessThan(630);
+      await update(oldest, `outcome = 'ok', answered_at = now()`);
+      expect(await unanswered()).toBeGreaterThanOrEqual(60);
+      expect(await unanswered()).toBeLessThan(90);
     });
 
     it('refuses deleting a pending row', async () => {

@@ -13,6 +13,7 @@ import { bigintColumn } from '../../persistence/bigint-column';
 @ObjectType({ description: 'An ops mutation in the append-only audit log' })
 @Entity({ tableName: 'audit_log' })
 @Index({ properties: ['at'] })
+@Index({ name: 'audit_log_pending_index', expression: `create index "audit_log_pending_index" on "audit_log" ("at") where "outcome" = 'pending'` })
 export class AuditLogEntry {
   @Field(() => ID)
   @PrimaryKey({ type: bigintColumn(), autoincrement: true })
