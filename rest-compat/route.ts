@@ -3,6 +3,9 @@ import type { DocumentNode } from 'graphql';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonSchema } from './openapi/schemas';
 
+/** The prefix both REST surfaces are served under: the description's paths follow it. */
+export const REST_PREFIX = '/api/v1';
+
 /** What a route sees of the HTTP request. */
 export interface RestRequest {
   params: Record<string, string>;

@@ -8,6 +8,7 @@ import { SURFACE_R } from '../rest-compat/surface-r';
 import { failure } from '../rest-compat/envelope';
 import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
+import { REST_PREFIX } from '../rest-compat/route';
 import { frontDoor } from '../rest-compat/door';
 import { OPENAPI_PATHS } from '../rest-compat/openapi/reference';
 import { logger } from './common/logger';
@@ -44,8 +45,7 @@ import { ReconciliationSchedule } from './modules/chain/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
 
-export const REST_PREFIX = '/api/v1';
-export { GRAPHQL_PATH };
+export { GRAPHQL_PATH, REST_PREFIX };
 // The gateway's callers take its contract from where they take createGateway.
 export type { Gateway, GatewayDeps };
 

@@ -1,4 +1,4 @@
-import type { RestRoute, RouteDoc } from '../route';
+import { REST_PREFIX, type RestRoute, type RouteDoc } from '../route';
 import { EXAMPLES } from './examples';
 import { str, type JsonSchema } from './schemas';
 import { distributionWebhooks } from './distribution-webhook';
@@ -251,7 +251,7 @@ function tagOf(path: string): string {
 }
 
 /** The OpenAPI 3.1 document of one surface, from its route rows. */
-export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl = '/api/v1'): Record<string, unknown> {
+export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl = REST_PREFIX): Record<string, unknown> {
   const groups = new Map<string, RestRoute[]>();
   for (const r of routes) {
     const key = `${r.method} ${pathShape(r.path)}`;

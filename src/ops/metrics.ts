@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Clock } from '../common/clock';
 import { logger } from '../common/logger';
 import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from '../events/pubsub';
+import { REST_PREFIX } from '../../rest-compat/route';
 
 /** Seconds: from a fast cached read to a push that waits on a slow platform. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -183,7 +184,7 @@ function routeLabel(req: IncomingMessage & { originalUrl?: string }, res: Server
   if (row) return row;
   const path = (req.originalUrl ?? req.url ?? '').split('?')[0];
   // The REST door takes its prefix in any case, as express mounted it.
-  if (path.toLowerCase().startsWith('/api/v1')) return 'unmatched';
+  if (path.toLowerCase().startsWith(REST_PREFIX)) return 'unmatched';
   const mount = '/' + (path.split('/')[1] ?? '');
   return MOUNTS.has(mount) ? mount : 'other';
 }
