@@ -6,7 +6,7 @@ import { WakeLoop } from './wake-loop';
 import { rawRows } from '../persistence/raw-query';
 import { ListenConnection } from './listen-connection';
 
-/** Channels of the NOTIFY trigger on `event` and of the relay telling workers of new deliveries. */
+/** Channels of the NOTIFY trigger on `event` and of the webhook fan-out telling delivery workers of new deliveries. */
 export const EVENT_CHANNEL = 'gateway_event';
 export const DELIVERY_CHANNEL = 'gateway_delivery';
 /** One relay at a time across instances, so announcements keep the log's order. */
@@ -27,8 +27,9 @@ export interface RelayOptions {
   /** Where to LISTEN (a PostgreSQL server); null polls only (the embedded database). */
   listen: { connectionString?: string; host?: string; port?: number; user?: string; database?: string } | null;
   /**
-   * Creates the batch's webhook deliveries in the relay's transaction; returns how many. Given at
-   * wiring (the webhook module's fan-out): the events layer knows no module.
+   * Creates the batch's webhook deliveries in the relay's transaction and notifies DELIVERY_CHANNEL
+   * of them; returns how many. Given at wiring (the webhook module's fan-out): the events layer
+   * knows no module.
    */
   fanOut: (tem: EntityManager, events: RelayedEvent[], now: Date) => Promise<number>;
   /** Called when the relay created deliveries (wakes the local worker). */
@@ -116,7 +117,6 @@ export class EventRelay {
       const events = rows.map(toRelayed);
       created = await this.options.fanOut(tem, events, this.clock.now());
       await markRelayed(tem, events, this.clock.now());
-      if (created) await rawRows(tem, `select pg_notify('${DELIVERY_CHANNEL}', '')`, []);
       // Announced before the mark commits: at least once (a failed commit announces again later).
       // An unreachable Redis loses live messages but never holds up webhook deliveries (EventBus.publish).
       for (const e of events) {

@@ -1,4 +1,9 @@
+import { Client } from 'pg';
 import { createGateway } from '../../src/app';
+import { DELIVERY_CHANNEL } from '../../src/events/relay';
+import { rawRows } from '../../src/persistence/raw-query';
+import { eventually } from '../support/chain';
+import { serverUrl } from '../support/database';
 import { aPendingOrder, aRolledBackTransition, moveOrder } from '../support/event.factories';
 import { aMarket } from '../support/factories';
 import type { TestGateway } from '../support/gateway';
@@ -83,6 +88,39 @@ describe('Webhook delivery from the event log', () => {
     await receiver.waitFor((all) => all.length >= 1);
     expect((await sentinel(gw, receiver, m)).others().map((r) => r.json.event_type)).toEqual(['order.rejected']);
   });
+
+  (serverUrl() ? it : it.skip)(
+    "tells every instance's delivery worker of new deliveries at commit (NOTIFY on gateway_delivery), and of nothing when a pass creates none",
+    async () => {
+      // given a connection of its own listening where the delivery workers of every instance listen
+      const listener = new Client({ connectionString: gw.db.url! });
+      await listener.connect();
+      let heard = 0;
+      listener.on('notification', (n) => (heard += n.channel === DELIVERY_CHANNEL ? 1 : 0));
+      await listener.query(`listen ${DELIVERY_CHANNEL}`);
+      try {
+        const m = await aMarket(gw.em(), gw.clock.now());
+        const relayed = (order: string) =>
+          eventually('the event relayed', async () => {
+            const rows = await rawRows(gw.em(), 'select 1 from event where aggregate_id = ? and relayed_at is not null', [order]);
+            return rows.length > 0;
+          });
+        // when an event is relayed that no webhook takes, then nobody is told
+        const unheard = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+        await moveOrder(gw.db.orm, unheard, 'accepted', gw.clock.now());
+        await relayed(unheard);
+        // when one is relayed that a webhook takes, then the workers are told once, and it is delivered
+        await registerForEveryEvent(gw, receiver, m.hostA, '/a');
+        const told = await aPendingOrder(gw.db.orm, m, gw.clock.now());
+        await moveOrder(gw.db.orm, told, 'accepted', gw.clock.now());
+        await receiver.waitFor((all) => all.some((r) => r.json.data.orderId === told));
+        await eventually('the notification', async () => heard > 0);
+        expect(heard).toBe(1);
+      } finally {
+        await listener.end();
+      }
+    },
+  );
 
   it('surface O orders announce the distributor and investor under their PT/US ids', async () => {
     const m = await aMarket(gw.em(), gw.clock.now());

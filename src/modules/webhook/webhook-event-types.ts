@@ -1,9 +1,8 @@
 import { isWalletRecoveryEvent, WALLET_RECOVERY_EVENTS, walletRecoveryWebhookData, type WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
 import { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent, type DistributionWebhookData } from '../distribution/distribution-events';
 import { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent, type HoldingWebhookData } from '../holding/holding-events';
-import type { Order } from '../order/order.entity';
 import { ORDER_EVENT_TYPES } from '../order/order-states';
-import { orderWebhookData, type WebhookData } from './webhook-payload';
+import { orderWebhookData, type WebhookData, type WebhookOrder } from './webhook-payload';
 
 /** A logged event as the webhooks see it. */
 export interface LoggedEvent {
@@ -25,7 +24,7 @@ interface WebhookEventFamily {
   deliveredAs(event: { type: string; payload: Record<string, unknown> }): string | null;
   /** Whether `data` needs the event's order (the aggregate), loaded once per batch. */
   readsOrder: boolean;
-  data(event: LoggedEvent, order: Order | null): WebhookEventData;
+  data(event: LoggedEvent, order: WebhookOrder | null): WebhookEventData;
 }
 
 export type WebhookEventData = WebhookData | WalletRecoveryWebhookData | DistributionWebhookData | HoldingWebhookData;

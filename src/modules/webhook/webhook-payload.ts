@@ -1,7 +1,10 @@
 import { shownId } from '../../common/ids';
 import { payloadText } from '../../common/payload-text';
 import { decimalString, isDecimalLiteral } from '../../common/money';
-import type { Order } from '../order/order.entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rawRows } from '../../persistence/raw-query';
+import { projection, rowRecord, type Projected } from '../../persistence/read-record';
+import { Order } from '../order/order.entity';
 
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are
@@ -35,6 +38,42 @@ export interface WebhookData {
   test: boolean;
 }
 
+/** The order's fields a webhook body reads (orderWebhookData), and no other. */
+const BODY_FIELDS = [
+  'id',
+  'eventSeq',
+  'failureReason',
+  'amount',
+  'currency',
+  'tokenCount',
+  'settlementNav',
+  'settlementTokens',
+  'settlementAmount',
+  'transferHash',
+  'dealingDate',
+  'cutOffAt',
+  'expectedSettlementDate',
+] as const;
+
+/** An order as a webhook body reads it: a record of BODY_FIELDS, whose other fields throw when read. */
+export type WebhookOrder = Projected<Order, (typeof BODY_FIELDS)[number]>;
+
+/**
+ * The orders a batch of webhook bodies reads (the relay's fan-out, the event feed), by id: one
+ * plain statement of BODY_FIELDS' columns, read as records, not hydrated and tracked as entities.
+ */
+export async function webhookOrders(em: EntityManager, ids: readonly string[]): Promise<Map<string, WebhookOrder>> {
+  if (!ids.length) return new Map();
+  const fields = projection(em, Order, BODY_FIELDS);
+  const rows = await rawRows(em, `select ${fields.columns.map((c) => `"${c}"`).join(', ')} from "order" where id = any(?)`, [[...new Set(ids)]]);
+  return new Map(
+    rows.map((row) => {
+      const order = rowRecord(em, Order, row, undefined, fields);
+      return [order.id, order];
+    }),
+  );
+}
+
 const ONE_STEP_TYPE: Record<string, string> = { subscription: 'subscribe', redemption: 'redeem' };
 
 const str = (v: unknown): string | null => (v === '' ? null : payloadText(v));
@@ -51,12 +90,12 @@ const epochMs = (v: unknown): number | null => (v instanceof Date ? v.getTime() 
  */
 export function orderWebhookData(
   event: { eventId: string; occurredAt: Date; payload: Record<string, unknown> },
-  order: Order | null,
+  order: WebhookOrder | null,
   test = false,
 ): WebhookData {
   const p = event.payload;
   const current = order !== null && order.eventSeq === p.sequence;
-  const fromOrder = <K extends keyof Order>(k: K): unknown => (current ? order[k] : undefined);
+  const fromOrder = <K extends keyof WebhookOrder>(k: K): unknown => (current ? order[k] : undefined);
   const surface = p.surface === 'O' ? 'O' : 'R';
   const reason = p.failureReason ?? p.reason ?? fromOrder('failureReason') ?? (p.status === 'rejected' ? p.note : undefined);
   return {

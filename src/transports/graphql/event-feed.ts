@@ -3,8 +3,7 @@ import { badRequest } from '../../common/errors';
 import type { Clock } from '../../common/clock';
 import type { Access } from '../../access/access';
 import { pageSize } from '../../persistence/pagination';
-import { Order } from '../../modules/order/order.entity';
-import { orderWebhookData, type WebhookData } from '../../modules/webhook/webhook-payload';
+import { orderWebhookData, webhookOrders, type WebhookData } from '../../modules/webhook/webhook-payload';
 
 /** How long the feed serves an event (docs/api.md, "Event feed"). */
 export const FEED_RETENTION_DAYS = 30;
@@ -69,7 +68,10 @@ export class EventFeedService {
       params,
     );
     const page = rows.slice(0, size);
-    const orders = new Map((await em.find(Order, { id: { $in: [...new Set(page.map((r) => r.aggregate_id))] } })).map((o) => [o.id, o]));
+    const orders = await webhookOrders(
+      em,
+      page.map((r) => r.aggregate_id),
+    );
     const items = page.map((r) => {
       const payload = typeof r.payload === 'string' ? (JSON.parse(r.payload) as Record<string, unknown>) : r.payload;
       const occurredAt = new Date(r.occurred_at);
