@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { RawTransaction, type KnexClient } from './raw-transaction';
 
 /**
  * One SQL statement with bound parameters (`?`, as knex writes them), sent to the driver on the
@@ -10,10 +11,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * What knex would check is still checked: a statement's placeholders match its parameters and no
  * parameter is `undefined` (a missing value is a bug, never a NULL). Every statement is still
  * announced as knex's `query` event, so whoever watches the ORM's statements sees these too.
+ * On a RawTransaction (raw-transaction.ts), the statement runs on that transaction's connection.
  */
-export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const knex = (em.getTransactionContext<ReturnType<EntityManager['getKnex']>>() ?? em.getKnex()) as unknown as { client: KnexClient };
+export async function rawRows<T = Record<string, unknown>>(on: EntityManager | RawTransaction, sql: string, params: unknown[]): Promise<T[]> {
   const text = numbered(sql, params);
+  if (on instanceof RawTransaction) return on.send<T>(text, params);
+  const em = on;
+  const knex = (em.getTransactionContext<ReturnType<EntityManager['getKnex']>>() ?? em.getKnex()) as unknown as { client: KnexClient };
   const client = knex.client;
   client.emit('query', { sql: text, bindings: params });
   // Inside a transaction knex's client hands out the transaction's connection and releases nothing.
@@ -23,17 +27,6 @@ export async function rawRows<T = Record<string, unknown>>(em: EntityManager, sq
   } finally {
     await client.releaseConnection(connection);
   }
-}
-
-/** What rawRows uses of knex's client (knex/lib/client.js and its transaction client). */
-interface KnexClient {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<unknown>;
-  emit(event: 'query', statement: { sql: string; bindings: unknown[] }): boolean;
-}
-
-interface PgConnection {
-  query(config: { text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 interface Numbered {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RawTransaction } from '../../persistence/raw-transaction';
 import type { RelayedEvent } from '../../events/pubsub';
 import { rawRows } from '../../persistence/raw-query';
 import { DELIVERY_CHANNEL } from '../../events/relay';
@@ -12,18 +12,18 @@ import { WebhookStatus } from './webhook.entity';
  * at most once per webhook and event (a unique key), announced to the delivery workers at commit.
  * Returns how many deliveries it created.
  */
-export async function createDeliveries(tem: EntityManager, events: RelayedEvent[], now: Date): Promise<number> {
+export async function createDeliveries(tx: RawTransaction, events: RelayedEvent[], now: Date): Promise<number> {
   const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
   if (!announcing.length) return 0;
   // A plain statement, not an ORM find: it runs on every relay pass, and three columns are all it needs.
   const hooks = await rawRows<{ id: string; distributor_id: string; event_type: string }>(
-    tem,
+    tx,
     `select id, distributor_id, event_type from webhook where status = ? and distributor_id = any(?) and event_type = any(?)`,
     [WebhookStatus.active, [...new Set(announcing.map((e) => e.distributorId!))], [...new Set(announcing.map((e) => webhookTypeOf(e)!))]],
   );
   if (!hooks.length) return 0;
   const orders = await webhookOrders(
-    tem,
+    tx,
     announcing.filter((e) => familyOf(e.type)!.readsOrder).map((e) => e.aggregateId),
   );
   // One row per (webhook, event), bound as one jsonb array: the statement's text is one constant.
@@ -50,7 +50,7 @@ export async function createDeliveries(tem: EntityManager, events: RelayedEvent[
   // round trip fewer in the relay's transaction. PostgreSQL sends a transaction's identical
   // notifications once.
   const inserted = await rawRows<{ id: string }>(
-    tem,
+    tx,
     `with d as (
        insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
        select r->>'w', r->>'e', r->>'t', r->>'d', r->>'b', false, 'pending', 0, 0, ?, ?

@@ -3,6 +3,7 @@ import { payloadText } from '../../common/payload-text';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
+import { metadataOf, type RawTransaction } from '../../persistence/raw-transaction';
 import { projection, rowRecord, type Projected } from '../../persistence/read-record';
 import { Order } from '../order/order.entity';
 
@@ -62,10 +63,11 @@ export type WebhookOrder = Projected<Order, (typeof BODY_FIELDS)[number]>;
  * The orders a batch of webhook bodies reads (the relay's fan-out, the event feed), by id: one
  * plain statement of BODY_FIELDS' columns, read as records, not hydrated and tracked as entities.
  */
-export async function webhookOrders(em: EntityManager, ids: readonly string[]): Promise<Map<string, WebhookOrder>> {
+export async function webhookOrders(on: EntityManager | RawTransaction, ids: readonly string[]): Promise<Map<string, WebhookOrder>> {
   if (!ids.length) return new Map();
+  const em = metadataOf(on);
   const fields = projection(em, Order, BODY_FIELDS);
-  const rows = await rawRows(em, `select ${fields.columns.map((c) => `"${c}"`).join(', ')} from "order" where id = any(?)`, [[...new Set(ids)]]);
+  const rows = await rawRows(on, `select ${fields.columns.map((c) => `"${c}"`).join(', ')} from "order" where id = any(?)`, [[...new Set(ids)]]);
   return new Map(
     rows.map((row) => {
       const order = rowRecord(em, Order, row, undefined, fields);
