@@ -114,7 +114,7 @@ export class EventRelay {
     let count = 0;
     // Plain statements only, so a RawTransaction: a pass runs once per write or two, and an ORM
     // transaction would cost it ~0.4 ms of CPU more (docs/benchmarks.md).
-    await rawTransaction(this.orm.em, async (tx) => {
+    await rawTransaction(this.orm, async (tx) => {
       const rows = await rawRows<EventRow>(tx, RELAY_BATCH, [this.batchSize]);
       if (!rows.length) return;
       const events = rows.map(toRelayed);

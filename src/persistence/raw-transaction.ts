@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
 /** What rawRows and rawTransaction use of knex's client (knex/lib/client.js and its transaction client). */
 export interface KnexClient {
@@ -43,13 +43,14 @@ export class RawTransaction {
 }
 
 /**
- * Runs `work` in a RawTransaction: committed when it returns, rolled back when it throws (a lost
- * connection has rolled back on its own; its error is the one thrown). The connection goes back to
- * the ORM's pool either way, as knex's own transactions give theirs back.
+ * Runs `work` in a RawTransaction of its own, on a connection of the ORM's pool: committed when it
+ * returns, rolled back when it throws (a lost connection has rolled back on its own; its error is
+ * the one thrown). The connection goes back to the pool either way, as knex's own transactions give
+ * theirs back. It takes the ORM, not an EntityManager, so it never joins, nor depends on, whatever
+ * transaction the caller's async context is in (the relay is woken from a commit's own hook).
  */
-export async function rawTransaction<T>(em: EntityManager, work: (tx: RawTransaction) => Promise<T>): Promise<T> {
-  // Inside an ORM transaction this would take a second connection and commit apart from it.
-  if (em.isInTransaction()) throw new Error('rawTransaction: not inside an ORM transaction');
+export async function rawTransaction<T>(orm: MikroORM, work: (tx: RawTransaction) => Promise<T>): Promise<T> {
+  const em = orm.em;
   const client = (em.getKnex() as unknown as { client: KnexClient }).client;
   const connection = await client.acquireConnection();
   const tx = new RawTransaction(em, client, connection);
