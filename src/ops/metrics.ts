@@ -221,7 +221,7 @@ function databaseGauges(registry: Registry, orm: MikroORM, clock: Clock): void {
         const [row] = await orm.em
           .fork()
           .execute<{ oldest: Date | string | null }[]>(`select min(occurred_at) as oldest from "event" where relayed_at is null`);
-        this.set(row?.oldest ? Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
+        this.set(secondsSince(clock, row?.oldest));
       });
     },
   });
@@ -300,10 +300,15 @@ function unansweredAuditGauge(registry: Registry, orm: MikroORM, clock: Clock): 
     async collect() {
       await readOrKeep(async () => {
         const [row] = await orm.em.fork().execute<{ oldest: Date | string | null }[]>(`select min(at) as oldest from audit_log where outcome = 'pending'`);
-        this.set(row?.oldest ? Math.max(0, (clock.now().getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
+        this.set(secondsSince(clock, row?.oldest));
       });
     },
   });
+}
+
+/** The age of the oldest thing waiting, in seconds by the gateway's clock; 0 when nothing waits. */
+function secondsSince(clock: Clock, oldest: Date | string | null | undefined): number {
+  return oldest ? Math.max(0, (clock.now().getTime() - new Date(oldest).getTime()) / 1000) : 0;
 }
 
 async function readOrKeep(read: () => Promise<void>): Promise<void> {

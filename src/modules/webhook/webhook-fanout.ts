@@ -22,16 +22,20 @@ export async function createDeliveries(tx: RawTransaction, events: RelayedEvent[
     [WebhookStatus.active, [...new Set(announcing.map((e) => e.distributorId!))], [...new Set(announcing.map((e) => webhookTypeOf(e)!))]],
   );
   if (!hooks.length) return 0;
+  // The events some webhook takes, with their targets: only their orders are read.
+  const taken = announcing
+    .map((e) => {
+      const eventType = webhookTypeOf(e)!;
+      return { e, eventType, targets: hooks.filter((h) => h.distributor_id === e.distributorId && h.event_type === eventType) };
+    })
+    .filter((t) => t.targets.length);
   const orders = await webhookOrders(
     tx,
-    announcing.filter((e) => familyOf(e.type)!.readsOrder).map((e) => e.aggregateId),
+    taken.filter((t) => familyOf(t.e.type)!.readsOrder).map((t) => t.e.aggregateId),
   );
   // One row per (webhook, event), bound as one jsonb array: the statement's text is one constant.
   const deliveries: { w: string; e: string; t: string; d: string; b: string }[] = [];
-  for (const e of announcing) {
-    const eventType = webhookTypeOf(e)!;
-    const targets = hooks.filter((h) => h.distributor_id === e.distributorId && h.event_type === eventType);
-    if (!targets.length) continue;
+  for (const { e, eventType, targets } of taken) {
     const family = familyOf(e.type)!;
     const logged = {
       eventId: e.eventId,
