@@ -4,11 +4,10 @@ import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
-import { LotSource, type HoldingLot } from './holding-lot.entity';
-import { openLots, piecesCovering, type TakenPiece } from './holding-lots';
-import { lockRow, move } from './holding-moves';
+import { LotSource } from './holding-lot.entity';
+import { holdingKey, openLots, piecesCovering, type BookedLot, type TakenPiece } from './holding-lots';
+import { applyMoves, lockHoldings, lockRow, type Move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
-import { arriveMany } from './holding-arrivals';
 import { quantityExceedsHoldings } from './holding.errors';
 import type { HoldingKey, LockedHolding, OpenOrders, Settlement, SettleResult, Adjustment, ChainMove, Position } from './holding-ledger.types';
 
@@ -31,7 +30,8 @@ export type { HoldingKey, LockedHolding, OpenOrders, SettlingOrder, Settlement, 
  *   most once: `order_id` is unique) and a `holding.changed` event, in the same transaction.
  *
  * API (every method needs the caller's transaction: `em.transactional(async (em) => …)`; its
- * writes are flushed before it returns and commit or roll back with that transaction):
+ * writes are plain statements (holding-moves.ts), made before it returns, that commit or roll
+ * back with that transaction):
  * - `lock(em, key, { create? })` → `{ balance, reserved, free }`, the row locked until commit.
  * - `assertRedeemable(em, { investorId, shareClass, tokens, now }, exceeds)`: a redemption placement's check;
  *   locks, then refuses with `exceeds()` when `tokens > free`, then applies lock-up (400 naming
@@ -103,38 +103,34 @@ export class HoldingLedger {
     const quantity = new Dec(a.quantity);
     const held = await this.lock(em, a, { create: a.at });
     if (quantity.isNegative() && quantity.abs().greaterThan(held.free)) throw quantityExceedsHoldings();
-    await move(em, held, quantity, {
-      source: LotSource.adjustment,
-      at: a.at,
-      settledAt: a.settledAt,
-      reason: a.reason,
-      event: { distributorId: a.distributorId, payload: { adjustment: true, reason: a.reason, settledAt: a.settledAt.getTime() } },
-    });
+    await applyMoves(em, balanceOf(held), [
+      {
+        investorId: a.investorId,
+        shareClassId: a.shareClassId,
+        change: quantity,
+        source: LotSource.adjustment,
+        at: a.at,
+        settledAt: a.settledAt,
+        reason: a.reason,
+        event: { distributorId: a.distributorId, payload: { adjustment: true, reason: a.reason, settledAt: a.settledAt.getTime() } },
+      },
+    ]);
   }
 
   /** Tokens moved on chain outside any order (see the class comment): no free-balance check, the chain has decided. */
-  async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[]; added: HoldingLot[] }> {
+  async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[]; added: BookedLot[] }> {
     const held = await this.lock(em, c, { create: c.at });
-    const taken: TakenPiece[] = [];
-    const added: HoldingLot[] = [];
-    const balance = await move(em, held, new Dec(c.change), {
-      source: LotSource.transfer,
-      at: c.at,
-      settledAt: c.at,
-      transferHash: c.transferHash,
-      reason: c.reason,
-      // Tokens arriving keep the settlement dates of the lots they left; what those do not cover counts from `at`.
-      lots: c.lots && piecesCovering(c.lots, c.change, c.at),
-      taken,
-      added,
-      event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
-    });
-    return { balance, taken, added };
+    const { moved, added } = await applyMoves(em, balanceOf(held), [chainMoveOf(c)]);
+    return { balance: moved[0].balance, taken: moved[0].taken, added };
   }
 
-  /** Tokens in on chain for many holdings at once, each as `chainMove` books it (holding-arrivals.ts). */
-  chainMoveMany(em: EntityManager, moves: ChainMove[]): Promise<void> {
-    return arriveMany(em, moves);
+  /** Tokens in on chain for many holdings at once, each as `chainMove` books it, with a few statements (a distribution's batchMint). */
+  async chainMoveMany(em: EntityManager, moves: ChainMove[]): Promise<void> {
+    if (!moves.length) return;
+    for (const m of moves) {
+      if (m.lots?.length || new Dec(m.change).isNegative()) throw new Error('chainMoveMany books tokens in, without lots: use chainMove');
+    }
+    await applyMoves(em, await lockHoldings(em, moves), moves.map(chainMoveOf));
   }
 
   /**
@@ -163,5 +159,25 @@ export class HoldingLedger {
  */
 export async function bookOpening(em: EntityManager, o: HoldingKey & { quantity: Decimal.Value; settledAt: Date; at: Date }): Promise<void> {
   const balance = await lockRow(em, o, o.at);
-  await move(em, { ...o, balance }, new Dec(o.quantity), { source: LotSource.opening, at: o.at, settledAt: o.settledAt });
+  await applyMoves(em, balanceOf({ ...o, balance }), [
+    { investorId: o.investorId, shareClassId: o.shareClassId, change: new Dec(o.quantity), source: LotSource.opening, at: o.at, settledAt: o.settledAt },
+  ]);
+}
+
+/** A holding locked alone, as `applyMoves` takes locked balances. */
+const balanceOf = (held: HoldingKey & { balance: Dec }): Map<string, Dec> => new Map([[holdingKey(held.investorId, held.shareClassId), held.balance]]);
+
+/** A move on chain as the ledger books it: tokens in keep the settlement dates of the lots they left; what those do not cover counts from `at`. */
+function chainMoveOf(c: ChainMove): Move {
+  return {
+    investorId: c.investorId,
+    shareClassId: c.shareClassId,
+    change: new Dec(c.change),
+    source: LotSource.transfer,
+    at: c.at,
+    transferHash: c.transferHash,
+    reason: c.reason,
+    lots: c.lots && piecesCovering(c.lots, c.change, c.at),
+    event: { distributorId: c.distributorId, payload: { transferHash: c.transferHash, ...c.payload } },
+  };
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Dec } from '../../common/money';
 import type { TakenPiece } from './holding-lots';
 
-/** The holding ledger's vocabulary (holding-ledger.ts), shared with its helpers holding-moves.ts and holding-settlements.ts. */
+/** The holding ledger's vocabulary (holding-ledger.ts), shared with its helpers holding-moves.ts, holding-lots.ts and holding-settlements.ts. */
 
 export interface HoldingKey {
   investorId: string;

@@ -2,32 +2,39 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { appendEvent } from '../../events/event-log';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
-import type { HoldingLot, LotSource } from './holding-lot.entity';
-import { addLot, takeFromLots, type TakenPiece } from './holding-lots';
-import { HoldingMovement } from './holding-movement.entity';
+import { appendEventRows, type NewEvent } from '../../events/event-log';
+import type { LotSource } from './holding-lot.entity';
+import { holdingKey, insertLot, openLotsOf, takeOldest, type BookedLot, type OpenLot, type TakenPiece } from './holding-lots';
 import type { HoldingKey } from './holding-ledger.types';
 
 /*
- * One holding's change at a time, for the holding ledger (holding-ledger.ts) only: its row lock
- * and its move (lots, balance, journal, event). The set-based settlement of many orders is
- * holding-settlements.ts, under the same rules.
+ * The holding ledger's writes, for the ledger (holding-ledger.ts, holding-settlements.ts) only:
+ * the row locks, and `applyMoves`, the one code that changes holdings. One move, a dealing
+ * date's batch and a distribution's arrivals all go through it, with a few plain statements
+ * whatever their number, so they cannot book a move differently.
  */
 
-/** The one way a holding's row is locked (optionally created empty first, so there is a row to lock). */
-export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Date): Promise<Dec> {
+function assertInTransaction(em: EntityManager): void {
   if (!em.isInTransaction()) throw new Error('the holding ledger works inside a transaction');
-  if (createAt) {
-    const by = currentActor();
-    const principal = currentPrincipal();
-    await rawRows(
-      em,
-      'insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance) values (?, ?, ?, ?, ?, ?, ?, ?, 0) on conflict (investor_id, share_class_id) do nothing',
-      [createAt, createAt, by, by, principal, principal, key.investorId, key.shareClassId],
-    );
-  }
+}
+
+/** Empty holdings where there are none yet, each created at its own instant, so that there is a row to lock. */
+async function createHoldings(em: EntityManager, keys: readonly (HoldingKey & { at: Date })[]): Promise<void> {
+  const by = currentActor();
+  const principal = currentPrincipal();
+  await rawRows(
+    em,
+    `insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance)
+     select (k->>'at')::timestamptz, (k->>'at')::timestamptz, ?, ?, ?, ?, k->>'i', k->>'s', 0 from jsonb_array_elements(?::jsonb) k
+     on conflict (investor_id, share_class_id) do nothing`,
+    [by, by, principal, principal, JSON.stringify(keys.map((k) => ({ i: k.investorId, s: k.shareClassId, at: k.at.toISOString() })))],
+  );
+}
+
+/** The one way a holding's row is locked alone (optionally created empty first at `createAt`, so there is a row to lock). Its balance. */
+export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Date): Promise<Dec> {
+  assertInTransaction(em);
+  if (createAt) await createHoldings(em, [{ ...key, at: createAt }]);
   const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [
     key.investorId,
     key.shareClassId,
@@ -35,74 +42,175 @@ export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Dat
   return new Dec(row?.balance ?? '0');
 }
 
-export interface Move {
+/**
+ * The holdings of many moves locked, each created empty first where there is none (at its first
+ * move's instant, as alone), in key order: two batches sharing holdings never wait on each other
+ * crosswise. Their balances by `holdingKey`.
+ */
+export async function lockHoldings(em: EntityManager, moves: readonly (HoldingKey & { at: Date })[]): Promise<Map<string, Dec>> {
+  assertInTransaction(em);
+  const first = new Map<string, HoldingKey & { at: Date }>();
+  for (const m of moves) {
+    const key = holdingKey(m.investorId, m.shareClassId);
+    if (!first.has(key)) first.set(key, { investorId: m.investorId, shareClassId: m.shareClassId, at: m.at });
+  }
+  const keys = [...first.values()];
+  await createHoldings(em, keys);
+  const held = await rawRows<{ investor_id: string; share_class_id: string; balance: string }>(
+    em,
+    `select investor_id, share_class_id, balance::text from holding
+     where (investor_id, share_class_id) in (select k->>'i', k->>'s' from jsonb_array_elements(?::jsonb) k)
+     order by investor_id, share_class_id for update`,
+    [JSON.stringify(keys.map((k) => ({ i: k.investorId, s: k.shareClassId })))],
+  );
+  return new Map(held.map((h) => [holdingKey(h.investor_id, h.share_class_id), new Dec(h.balance)]));
+}
+
+/** One change of one holding. */
+export interface Move extends HoldingKey {
+  /** Signed: tokens in are positive, tokens out negative. */
+  change: Dec;
   source: LotSource;
   at: Date;
-  settledAt: Date;
+  /** Tokens in: one lot settled here (default `at`)… */
+  settledAt?: Date;
+  /** …or these lots, their settlement dates kept. */
+  lots?: TakenPiece[];
   orderId?: string;
   transferHash?: string;
   reason?: string;
-  /** Tokens in: these lots instead of one settled at `settledAt`. */
-  lots?: TakenPiece[];
-  /** Tokens out: the pieces of lots taken are pushed here. */
-  taken?: TakenPiece[];
-  /** Tokens in: the lots added are pushed here (flushed, with their ids). */
-  added?: HoldingLot[];
-  /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. */
+  /** The `holding.changed` event: its distributor and its own facts besides investor, share class, change and balance. None for an opening. */
   event?: { distributorId: string; payload: Record<string, unknown> };
 }
 
-/** Applies `change` to a locked holding: lots, balance, journal row, event (but for an opening); flushed. Returns the new balance. */
-export async function move(em: EntityManager, held: HoldingKey & { balance: Dec }, change: Dec, m: Move): Promise<string> {
-  const { investorId, shareClassId } = held;
-  if (change.isPositive()) {
-    for (const lot of m.lots ?? [{ quantity: change, settledAt: m.settledAt }]) {
-      const added = addLot(em, {
-        investorId,
-        shareClassId,
-        quantity: lot.quantity,
-        settledAt: new Date(lot.settledAt),
-        source: m.source,
-        orderId: m.orderId,
-        reason: m.reason,
+export interface Moved {
+  change: string;
+  balance: string;
+  /** Tokens out: the pieces of lots taken, oldest first. */
+  taken: TakenPiece[];
+}
+
+/**
+ * Applies `moves`, in the given order, each exactly as it would apply alone after the ones before
+ * it, to holdings this transaction locked (`balances`, by `holdingKey`, kept up to date here): tokens
+ * in form lots (settled at `settledAt`, or the given ones); tokens out leave the oldest lots first,
+ * and what no lot covers is left to the balance alone; then the balance, a journal row
+ * (`holding_movement`) and the `holding.changed` event. It checks nothing: the caller decided
+ * (free balance, lock-up, `short`). Returns what each move did, and the lots written.
+ */
+export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, moves: readonly Move[]): Promise<{ moved: Moved[]; added: BookedLot[] }> {
+  assertInTransaction(em);
+  if (!moves.length) return { moved: [], added: [] };
+  const by = currentActor();
+  const principal = currentPrincipal();
+  // The open lots of each holding some move takes from (and every lot of this list arriving there).
+  const outKeys = moves.filter((m) => m.change.isNegative());
+  const open = await openLotsOf(em, outKeys);
+  for (const k of outKeys) if (!open.has(holdingKey(k.investorId, k.shareClassId))) open.set(holdingKey(k.investorId, k.shareClassId), []);
+  const arriving: (OpenLot & { m: Move; quantity: string })[] = [];
+  const takenFrom = new Set<OpenLot>();
+  const touched = new Map<string, { m: Move; balance: string }>();
+  const movements: Record<string, unknown>[] = [];
+  const events: NewEvent[] = [];
+  const moved: Moved[] = [];
+
+  for (const m of moves) {
+    const key = holdingKey(m.investorId, m.shareClassId);
+    const lots = open.get(key) ?? [];
+    let taken: TakenPiece[] = [];
+    if (m.change.isNegative()) {
+      taken = takeOldest(lots, m.change.abs(), (lot) => {
+        lot.takenAt = m.at;
+        if (lot.id !== null) takenFrom.add(lot);
       });
-      m.added?.push(added);
+    } else {
+      for (const piece of m.lots ?? [{ quantity: decimalString(m.change), settledAt: m.settledAt ?? m.at }]) {
+        const lot = { id: null, remaining: new Dec(piece.quantity), settledAt: new Date(piece.settledAt), m, quantity: decimalString(piece.quantity) };
+        arriving.push(lot);
+        if (open.has(key)) insertLot(lots, lot);
+      }
     }
-  } else {
-    // Taken first, then reported: `m.taken?.push(await …)` would skip the taking when no one asks.
-    const taken = await takeFromLots(em, investorId, shareClassId, change.abs());
-    m.taken?.push(...taken);
-  }
-  const balance = decimalString(held.balance.plus(change));
-  await rawRows(em, 'update holding set balance = ?, updated_at = ?, updated_by = ?, updated_by_principal = ? where investor_id = ? and share_class_id = ?', [
-    balance,
-    m.at,
-    currentActor(),
-    currentPrincipal(),
-    investorId,
-    shareClassId,
-  ]);
-  em.create(HoldingMovement, {
-    investor: em.getReference(Investor, investorId),
-    shareClass: em.getReference(ShareClass, shareClassId),
-    change: decimalString(change),
-    balance,
-    source: m.source,
-    orderId: m.orderId,
-    transferHash: m.transferHash,
-    reason: m.reason,
-    at: m.at,
-  });
-  if (m.event) {
-    appendEvent(em, {
-      type: 'holding.changed',
-      aggregateType: 'holding',
-      aggregateId: `${investorId}:${shareClassId}`,
-      distributorId: m.event.distributorId,
-      occurredAt: m.at,
-      payload: { investorId, shareClassId, ...m.event.payload, change: decimalString(change), balance },
+    const before = balances.get(key);
+    if (!before) throw new Error(`the holding ${m.investorId}/${m.shareClassId} is not locked`);
+    const after = before.plus(m.change);
+    balances.set(key, after);
+    const [change, balance] = [decimalString(m.change), decimalString(after)];
+    touched.set(key, { m, balance });
+    moved.push({ change, balance, taken });
+    movements.push({
+      i: m.investorId,
+      s: m.shareClassId,
+      change,
+      balance,
+      source: m.source,
+      order_id: m.orderId ?? null,
+      transfer_hash: m.transferHash ?? null,
+      reason: m.reason ?? null,
+      at: m.at.toISOString(),
     });
+    if (m.event)
+      events.push({
+        type: 'holding.changed',
+        aggregateType: 'holding',
+        aggregateId: `${m.investorId}:${m.shareClassId}`,
+        distributorId: m.event.distributorId,
+        occurredAt: m.at,
+        payload: { investorId: m.investorId, shareClassId: m.shareClassId, ...m.event.payload, change, balance },
+      });
   }
-  await em.flush();
-  return balance;
+
+  const added = arriving.length
+    ? (
+        await rawRows<{ id: string; remaining: string; settled_at: Date }>(
+          em,
+          `insert into holding_lot (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, quantity, remaining, settled_at, source, order_id, reason)
+           select (r->>'at')::timestamptz, (r->>'updated_at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'quantity')::numeric, (r->>'remaining')::numeric, (r->>'settled_at')::timestamptz, r->>'source', r->>'order_id', r->>'reason'
+           from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n
+           returning id::text, remaining::text, settled_at`,
+          [
+            by,
+            by,
+            principal,
+            principal,
+            JSON.stringify(
+              arriving.map((l) => ({
+                i: l.m.investorId,
+                s: l.m.shareClassId,
+                quantity: l.quantity,
+                remaining: decimalString(l.remaining),
+                settled_at: l.settledAt.toISOString(),
+                source: l.m.source,
+                order_id: l.m.orderId ?? null,
+                reason: l.m.reason ?? null,
+                at: l.m.at.toISOString(),
+                // Taken from by a later move of the list: last written then, as alone.
+                updated_at: (l.takenAt ?? l.m.at).toISOString(),
+              })),
+            ),
+          ],
+        )
+      ).map((r) => ({ id: r.id, remaining: decimalString(r.remaining), settledAt: new Date(r.settled_at) }))
+    : [];
+  if (takenFrom.size)
+    await rawRows(
+      em,
+      `update holding_lot l set remaining = (r->>'remaining')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?, updated_by_principal = ?
+       from jsonb_array_elements(?::jsonb) r where l.id = (r->>'id')::bigint`,
+      [by, principal, JSON.stringify([...takenFrom].map((l) => ({ id: l.id, remaining: decimalString(l.remaining), at: l.takenAt!.toISOString() })))],
+    );
+  await rawRows(
+    em,
+    `update holding h set balance = (r->>'balance')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?, updated_by_principal = ?
+     from jsonb_array_elements(?::jsonb) r where h.investor_id = r->>'i' and h.share_class_id = r->>'s'`,
+    [by, principal, JSON.stringify([...touched.values()].map(({ m, balance }) => ({ i: m.investorId, s: m.shareClassId, balance, at: m.at.toISOString() })))],
+  );
+  await rawRows(
+    em,
+    `insert into holding_movement (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, change, balance, source, order_id, transfer_hash, reason, at)
+     select (r->>'at')::timestamptz, (r->>'at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'change')::numeric, (r->>'balance')::numeric, r->>'source', r->>'order_id', r->>'transfer_hash', r->>'reason', (r->>'at')::timestamptz
+     from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
+    [by, by, principal, principal, JSON.stringify(movements)],
+  );
+  await appendEventRows(em, events);
+  return { moved, added };
 }

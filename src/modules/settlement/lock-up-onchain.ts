@@ -10,7 +10,7 @@ import type { DealingService } from '../dealing/dealing.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { HoldingLot } from '../holding/holding-lot.entity';
+import type { BookedLot } from '../holding/holding-lots';
 import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import type { ChainService } from '../chain/chain.service';
 import { TOKEN_ABI } from '../chain/contracts';
@@ -81,8 +81,8 @@ export class LockUpOnChain {
    * dates of the lots they left): T-REX `forcedTransfer` unfreezes at the sender what it must and
    * the tokens arrive free, so the received lots still in lock-up are frozen again at the receiver.
    */
-  async freezeReceived(em: EntityManager, tx: ChainTransaction, shareClassId: string, wallet: string, lots: HoldingLot[]): Promise<void> {
-    const open = lots.map((l) => ({ lot_id: String(l.id), remaining: l.remaining, settled_at: l.settledAt, wallet: wallet.toLowerCase() }));
+  async freezeReceived(em: EntityManager, tx: ChainTransaction, shareClassId: string, wallet: string, lots: BookedLot[]): Promise<void> {
+    const open = lots.map((l) => ({ lot_id: l.id, remaining: l.remaining, settled_at: l.settledAt, wallet: wallet.toLowerCase() }));
     if (open.length) await this.freezeLots(em, tx, shareClassId, open);
   }
 
