@@ -8,7 +8,7 @@ import { HoldingLot, LotSource } from '../src/modules/holding/holding-lot.entity
 import { HoldingMovement } from '../src/modules/holding/holding-movement.entity';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../src/modules/investor/investor.entity';
 import { rawRows } from '../src/persistence/raw-query';
-import { randomWallet } from '../test/support/chain';
+import { hex, randomWallet } from '../test/support/chain';
 import { aWhitelistedWallet, behindTheGateway, type aChainMarket } from '../test/support/chain.factories';
 import { registerSharingIdentity } from '../test/support/income.factories';
 import type { TestGateway } from '../test/support/gateway';
@@ -37,8 +37,8 @@ export async function manyHolders(gw: TestGateway, m: Market, rpcUrl: string, n:
     .transactional((em) => bookOpening(em, { investorId: m.investor.id, shareClassId: m.shareClass.id, quantity: tokens, settledAt: opened, at: opened }));
   const others = [...Array(n - 1)].map(() => randomWallet());
   await insertHolders(gw, m, others, first.onchainIdentity!, tokens, opened);
-  await registerSharingIdentity(gw, rpcUrl, m, others, first.onchainIdentity!, ROWS_PER_TX);
-  const wallets = [first.address, ...others];
+  await registerSharingIdentity(gw, rpcUrl, m, others, hex(first.onchainIdentity), ROWS_PER_TX);
+  const wallets = [hex(first.address), ...others];
   const amount = parseUnits(tokens, m.token.decimals);
   for (const rows of chunks(wallets, ROWS_PER_TX))
     await behindTheGateway(gw, rpcUrl, m.token.contractAddress, TOKEN_ABI, 'batchMint', [rows, rows.map(() => amount)]);

@@ -1,4 +1,4 @@
-import { parseAbiItem, parseEther, type Hex } from 'viem';
+import { parseEther, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ANVIL_DEV_KEY, type ChainConfig } from '../../src/config/chains';
 import { Pkcs11Pin } from '../../src/config/pkcs11';
@@ -8,7 +8,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, randomWallet, testChains, workerChain } from '../support/chain';
+import { chainClients, randomWallet, testChains, TRANSFER, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder } from '../support/chain.factories';
 import { RpcProxy } from '../support/rpc-proxy';
 import { aSoftHsmToken, anHsmAgentKey, hsmSigner, type SoftHsmToken } from '../support/softhsm';
@@ -20,7 +20,6 @@ import { aSoftHsmToken, anHsmAgentKey, hsmSigner, type SoftHsmToken } from '../s
  */
 jest.setTimeout(240_000);
 const onServer = serverUrl() ? describe : describe.skip;
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 /** Who holds the agent key, in the in-process gateway (`over`) and in the child's CHAINS (`entry`, `env`). */
 interface DrillSigner {
@@ -128,7 +127,7 @@ onServer.each([
     expect(tx).toMatchObject({ status: ChainTxStatus.confirmed, hash: signed.hash, hashes: [signed.hash], rawTx: signed.rawTx, nonce: signed.nonce });
     expect(done.transferHash).toBe(signed.hash);
     // Exactly one mint on chain, of exactly the order's tokens.
-    const logs = await chain.pub.getLogs({ address: m.token.contractAddress as Hex, event: TRANSFER, args: { to: address as Hex }, fromBlock: 0n });
+    const logs = await chain.pub.getLogs({ address: m.token.contractAddress as Hex, event: TRANSFER, args: { to: address }, fromBlock: 0n });
     expect(logs).toHaveLength(1);
     expect(logs[0].args.value).toBe(800n * 10n ** 6n);
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n);

@@ -1,4 +1,4 @@
-import { parseAbiItem, zeroAddress, type Hex } from 'viem';
+import { zeroAddress, type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ANVIL_DEV_KEY } from '../../src/config/chains';
 import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
@@ -14,7 +14,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { killed, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, testChains, workerChain, type ChainClients } from '../support/chain';
+import { chainClients, eventually, testChains, TRANSFER, workerChain, type ChainClients } from '../support/chain';
 import { aChainMarket, fourWhitelistedInvestors } from '../support/chain.factories';
 import { RpcProxy } from '../support/rpc-proxy';
 
@@ -28,7 +28,6 @@ import { RpcProxy } from '../support/rpc-proxy';
 jest.setTimeout(600_000);
 const onServer = serverUrl() ? describe : describe.skip;
 const ORDERS = Number(process.env.DRILL_ORDERS ?? 300);
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 onServer('A gateway SIGKILLed while settling a dealing date settles each order exactly once after a restart', () => {
   let gw: TestGateway;

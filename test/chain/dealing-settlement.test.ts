@@ -1,3 +1,4 @@
+import type { Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ChainBatchOrder } from '../../src/modules/settlement/chain-batch.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
@@ -35,7 +36,7 @@ describe('Settling a dealing date in batches on chain', () => {
     const investors = [m.investor];
     for (let i = 1; i < INVESTORS; i++) investors.push(await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null }));
     const frozenInvestor = await anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null });
-    const wallets = new Map<string, string>();
+    const wallets = new Map<string, Hex>();
     for (const inv of [...investors, frozenInvestor]) {
       const address = randomWallet();
       await aWhitelistedWallet(gw, inv.id, address);

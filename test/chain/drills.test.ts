@@ -1,10 +1,10 @@
-import { parseAbiItem, type Hex } from 'viem';
+import { type Hex } from 'viem';
 import { DomainEvent } from '../../src/events/event.entity';
 import { ChainTransaction, ChainTxStatus } from '../../src/modules/chain/chain-transaction.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, randomWallet, testChains, workerChain } from '../support/chain';
+import { chainClients, eventually, randomWallet, testChains, TRANSFER, workerChain } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../support/chain.factories';
 import { RpcProxy } from '../support/rpc-proxy';
 
@@ -14,7 +14,6 @@ import { RpcProxy } from '../support/rpc-proxy';
  * mint on chain and one event.
  */
 jest.setTimeout(240_000);
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', () => {
   let gw: TestGateway;

@@ -146,14 +146,14 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
       chain.pub.call({
         account: agent,
         to: m.token.contractAddress as Hex,
-        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [address as Hex, 1n] }),
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [address, 1n] }),
       }),
     ).rejects.toThrow(/Identity is not verified\./);
     // Cannot send: its own transfer reverts (frozen), though it still holds its tokens.
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(80n * 10n ** 6n);
     await expect(
       chain.pub.call({
-        account: address as Hex,
+        account: address,
         to: m.token.contractAddress as Hex,
         data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [agent, 1n] }),
       }),

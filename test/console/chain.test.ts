@@ -109,7 +109,7 @@ describe('Ops console on chain (browser)', () => {
     const agent = gw.gateway.services.chain!.writable(CHAIN).account!;
     const hash = await createWalletClient({ account: agent, chain: chain.pub.chain, transport: http(rpcUrl) }).sendTransaction({
       to: m.token.contractAddress as Hex,
-      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [wallet as Hex, 42_000_000n] }),
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [wallet, 42_000_000n] }),
     });
     expect((await chain.pub.waitForTransactionReceipt({ hash })).status).toBe('success');
     await eventually('the follower recorded the mint', async () => gw.em().findOne(ChainMovement, { transactionHash: hash.toLowerCase() }));
@@ -148,7 +148,7 @@ describe('Ops console on chain (browser)', () => {
     const agent = createWalletClient({ account: gw.gateway.services.chain!.writable(CHAIN).account!, chain: chain.pub.chain, transport: http(rpcUrl) });
     const freeze = await agent.sendTransaction({
       to: m.token.contractAddress as Hex,
-      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet as Hex, true] }),
+      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet, true] }),
     });
     expect((await chain.pub.waitForTransactionReceipt({ hash: freeze })).status).toBe('success');
 

@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import { randomUUID } from 'node:crypto';
-import { parseAbiItem, zeroAddress, type Hex } from 'viem';
+import { zeroAddress, type Hex } from 'viem';
 import WebSocket from 'ws';
 import { Access } from '../../src/access/access';
 import { runInScope } from '../../src/common/request-scope';
@@ -16,7 +16,7 @@ import { killed, startChildGateway, type ChildGateway } from '../support/child-g
 import { httpRequest } from '../support/http';
 import { aTokenPair } from '../support/auth.factories';
 import { aOneStepOrder } from '../support/one-step.factories';
-import { chainClients, eventually, testChains, workerChain } from '../support/chain';
+import { chainClients, eventually, testChains, TRANSFER, workerChain } from '../support/chain';
 import { aChainMarket, fourWhitelistedInvestors } from '../support/chain.factories';
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
@@ -47,7 +47,6 @@ const KILL_MARGIN_MS = 5000;
  */
 const SUBSCRIBE_MARGIN_MS = 1000;
 const THINK_MS = Number(process.env.DRILL_THINK_MS ?? 2000);
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 type Phase = 'steady' | 'kill' | 'restart' | 'tail';
 interface Attempt {

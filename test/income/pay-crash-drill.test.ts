@@ -99,7 +99,7 @@ onServer('A gateway SIGKILLed while paying a reinvestment mints each holder exac
       expect(mints.get(wallet)).toEqual({ count: 1, value: ENTITLED });
       const held = (await gw!.em().findOneOrFail(Holding, { investor: investorId, shareClass: m.shareClass.id })).balance;
       expect(Number(held)).toBe(1010);
-      expect(await chain.balanceOf(m.token.contractAddress, wallet as Hex)).toBe(parseUnits('1010', 6));
+      expect(await chain.balanceOf(m.token.contractAddress, wallet)).toBe(parseUnits('1010', 6));
     }
     // One distribution.paid per investor.
     const paid = await gw!.em().find(DomainEvent, { type: 'distribution.paid', aggregateId: id });

@@ -7,7 +7,7 @@ import { DistributionEntitlement } from '../../src/modules/distribution/distribu
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { bookOpening } from '../../src/modules/holding/holding-ledger';
 import { aNav, anInvestor } from '../support/factories';
-import { eventually, randomWallet } from '../support/chain';
+import { eventually, hex, randomWallet } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
 
 /*
@@ -35,12 +35,12 @@ describe('A month of income reinvested on chain', () => {
     const m = await aChainMarket(gw);
     const em = gw.em();
     const names = ['all', 'joins', 'leaves', 'redeems', 'lastEvening', 'afterClose'] as const;
-    const inv: Record<string, { id: string; wallet: string }> = {};
+    const inv: Record<string, { id: string; wallet: Hex }> = {};
     for (const n of names) {
       const investor = n === 'all' ? m.investor : await anInvestor(em, m.distributor, { grants: [m.shareClass], walletChain: null });
       const wallet = randomWallet();
       await aWhitelistedWallet(gw, investor.id, wallet);
-      inv[n] = { id: investor.id, wallet: wallet.toLowerCase() };
+      inv[n] = { id: investor.id, wallet: hex(wallet.toLowerCase()) };
     }
     // given the register's month (the journal's instants are what the daily closes read)
     const book = (n: string, quantity: string, at: string) =>
@@ -111,7 +111,7 @@ describe('A month of income reinvested on chain', () => {
         address: m.token.contractAddress as Hex,
         abi: TOKEN_ABI,
         functionName: 'balanceOf',
-        args: [inv[n].wallet as Hex],
+        args: [inv[n].wallet],
       });
       const register = await em.fork().findOneOrFail(Holding, { investor: inv[n].id, shareClass: m.shareClass.id });
       expect(onChain).toBe(parseUnits(new Decimal(register.balance).toFixed(), DECIMALS));

@@ -6,7 +6,7 @@ import { DISTRIBUTION_MINT } from '../../src/modules/distribution/distribution-o
 import { Distribution, DistributionEntitlement } from '../../src/modules/distribution/distribution.entity';
 import { Holding } from '../../src/modules/holding/holding.entity';
 import { InvestorWallet } from '../../src/modules/investor/investor.entity';
-import { eventually } from '../support/chain';
+import { eventually, hex } from '../support/chain';
 import { aChainMarket, behindTheGateway, fourWhitelistedInvestors, onTheWorkerChain, opsCall } from '../support/chain.factories';
 import { aDeclaredReinvestment, holdersSinceOctober, mintsSince, PAY, RETRY } from '../support/income.factories';
 
@@ -29,7 +29,7 @@ describe('Paying the failed rows of a reinvestment again', () => {
     await holdersSinceOctober(gw, rpcUrl, m, wallets, '1000');
     const doomed = investors[2];
     const doomedWallet = await gw.em().findOneOrFail(InvestorWallet, { investor: doomed.id, chainId: '31337' });
-    await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'deleteIdentity', [doomedWallet.address]);
+    await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'deleteIdentity', [hex(doomedWallet.address)]);
     const id = await aDeclaredReinvestment(gw, m, '0.02');
     const fromBlock = (await chain.pub.getBlockNumber()) + 1n;
 
@@ -54,8 +54,8 @@ describe('Paying the failed rows of a reinvestment again', () => {
 
     // and ops, once the wallet's identity is registered again, pay the failed rows again, twice in a row
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'registerIdentity', [
-      doomedWallet.address,
-      doomedWallet.onchainIdentity,
+      hex(doomedWallet.address),
+      hex(doomedWallet.onchainIdentity),
       0,
     ]);
     const intentsBefore = await gw.em().count(ChainTransaction, { purpose: DISTRIBUTION_MINT });

@@ -2,7 +2,17 @@ import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investo
 import { Order } from '../../src/modules/order/order.entity';
 import { LotFreeze, LotFreezeStatus } from '../../src/modules/settlement/lot-freeze.entity';
 import { aDistributor, aGrant, aNav, anInvestor, aShareClass } from './factories';
-import { createWalletClient, encodeFunctionData, http, type Abi, type Account, type Hex } from 'viem';
+import {
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  type Abi,
+  type Account,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type EncodeFunctionDataParameters,
+  type Hex,
+} from 'viem';
 import type { ChainConfig } from '../../src/config/chains';
 import { startTestGateway, type TestGateway } from './gateway';
 import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
@@ -71,7 +81,7 @@ export async function fourWhitelistedInvestors(gw: TestGateway, m: Awaited<Retur
     m.investor,
     ...(await Promise.all([1, 2, 3].map(() => anInvestor(gw.em(), m.distributor, { grants: [m.shareClass], walletChain: null })))),
   ];
-  const wallets = new Map<string, string>();
+  const wallets = new Map<string, Hex>();
   for (const inv of investors) {
     const address = randomWallet();
     await aWhitelistedWallet(gw, inv.id, address);
@@ -111,24 +121,37 @@ export function onTheWorkerChain(over: Partial<ChainConfig> = {}) {
  * The gateway's agent key used directly on chain, behind the gateway's back (as an issuer's
  * other tools would): sends a call and waits for its receipt, which must succeed.
  */
-export async function behindTheGateway(gw: TestGateway, rpcUrl: string, to: string, abi: Abi, functionName: string, args: readonly unknown[]): Promise<Hex> {
+export async function behindTheGateway<const A extends Abi, F extends Writes<A>>(
+  gw: TestGateway,
+  rpcUrl: string,
+  to: string,
+  abi: A,
+  functionName: F,
+  args: WriteArgs<A, F>,
+): Promise<Hex> {
   return sendAs(gw.gateway.services.chain!.writable('31337').account!, rpcUrl, to, abi, functionName, args);
 }
 
+/** A function of `A` that writes, and its arguments: a call the compiler checks against the contract's ABI. */
+type Writes<A extends Abi> = ContractFunctionName<A, 'nonpayable' | 'payable'>;
+type WriteArgs<A extends Abi, F extends Writes<A>> = ContractFunctionArgs<A, 'nonpayable' | 'payable', F>;
+
 /** Sends a call from `account` and waits for its receipt, which must succeed; with a `tip` (priority fee, wei) it returns once sent, for a block mined later. */
-export async function sendAs(
+export async function sendAs<const A extends Abi, F extends Writes<A>>(
   account: Account,
   rpcUrl: string,
   to: string,
-  abi: Abi,
-  functionName: string,
-  args: readonly unknown[],
+  abi: A,
+  functionName: F,
+  args: WriteArgs<A, F>,
   tip?: bigint,
 ): Promise<Hex> {
   const { pub } = chainClients(rpcUrl);
   const wallet = createWalletClient({ account, chain: pub.chain, transport: http(rpcUrl) });
   const fees = tip === undefined ? {} : { maxPriorityFeePerGas: tip, maxFeePerGas: tip * 2n + (await pub.getGasPrice()) };
-  const hash = await wallet.sendTransaction({ to: to as Hex, data: encodeFunctionData({ abi, functionName, args }), ...fees });
+  // Checked at the signature: viem's conditional types cannot follow the generic A and F in here.
+  const data = encodeFunctionData({ abi, functionName, args } as EncodeFunctionDataParameters);
+  const hash = await wallet.sendTransaction({ to: to as Hex, data, ...fees });
   // Polled every 100 ms: anvil mines each second, and viem's default (4 s without a chain block time) would wait most of that out.
   if (tip === undefined && (await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 })).status !== 'success')
     throw new Error(`${functionName} reverted`);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { createPublicClient, createTestClient, defineChain, http, type Hex } from 'viem';
+import { createPublicClient, createTestClient, defineChain, getAbiItem, http, isHex, type Hex } from 'viem';
 import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/config/chains';
 import { freePort, spawnWatchedAnvil } from '../../src/modules/chain/embedded-anvil';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
@@ -88,4 +88,13 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 }
 
 /** A random wallet address (the investor's; the gateway never holds its key). */
-export const randomWallet = () => `0x${[...Array(40)].map(() => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
+/** The token's ERC-20 `Transfer` event, as its generated ABI has it: for reading logs. */
+export const TRANSFER = getAbiItem({ abi: TOKEN_ABI, name: 'Transfer' });
+
+/** A hex value the register holds as text (an address, an identity), checked, for a typed contract call. */
+export function hex(value: string | null | undefined): Hex {
+  if (!isHex(value)) throw new Error(`not a hex value: ${value}`);
+  return value;
+}
+
+export const randomWallet = (): Hex => `0x${[...Array(40)].map(() => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;

@@ -1,10 +1,10 @@
-import { parseAbiItem, parseUnits, zeroAddress, type Hex } from 'viem';
+import { parseUnits, zeroAddress, type Hex } from 'viem';
 import { runInScope } from '../../src/common/request-scope';
 import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { bookOpening } from '../../src/modules/holding/holding-ledger';
 import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { aNav, anInvestor } from './factories';
-import { randomWallet, type ChainClients } from './chain';
+import { hex, randomWallet, TRANSFER, type ChainClients } from './chain';
 import { aWhitelistedWallet, behindTheGateway, opsCall, type aChainMarket } from './chain.factories';
 import type { TestGateway } from './gateway';
 
@@ -14,7 +14,6 @@ type Market = Awaited<ReturnType<typeof aChainMarket>>;
 export const RECORD_DATE = '2026-10-31';
 export const PAY_DATE = '2026-11-02';
 export const PAY_NAV = '2';
-export const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 export const PAY = `mutation($id: ID!) { payDistribution(id: $id) { id status tokens paid residue } }`;
 export const RETRY = `mutation($id: ID!) { retryDistributionPayments(id: $id) { id status tokens paid residue } }`;
@@ -26,9 +25,9 @@ export const RETRY = `mutation($id: ID!) { retryDistributionPayments(id: $id) { 
  * in bulk behind the gateway (`batchRegisterIdentity`) on that same verified identity, and
  * recorded as whitelisted. Investor id → wallet.
  */
-export async function manyWhitelistedHolders(gw: TestGateway, rpcUrl: string, m: Market, n: number): Promise<Map<string, string>> {
+export async function manyWhitelistedHolders(gw: TestGateway, rpcUrl: string, m: Market, n: number): Promise<Map<string, Hex>> {
   const first = await aWhitelistedWallet(gw, m.investor.id, randomWallet());
-  const wallets = new Map([[m.investor.id, first.address.toLowerCase()]]);
+  const wallets = new Map([[m.investor.id, hex(first.address.toLowerCase())]]);
   const em = gw.em();
   await runInScope({ actor: 'factory' }, async () => {
     for (let i = 1; i < n; i++) {
@@ -46,7 +45,7 @@ export async function manyWhitelistedHolders(gw: TestGateway, rpcUrl: string, m:
     }
     await em.flush();
   });
-  await registerSharingIdentity(gw, rpcUrl, m, [...wallets.values()].slice(1), first.onchainIdentity!);
+  await registerSharingIdentity(gw, rpcUrl, m, [...wallets.values()].slice(1), hex(first.onchainIdentity));
   return wallets;
 }
 
@@ -56,7 +55,7 @@ export async function manyWhitelistedHolders(gw: TestGateway, rpcUrl: string, m:
  * and never asks one to be unique, and `isVerified` reads the claims of the identity a wallet
  * points to. `perTx` rows a transaction (a registration costs ~50k gas).
  */
-export async function registerSharingIdentity(gw: TestGateway, rpcUrl: string, m: Market, addresses: string[], identity: string, perTx = 50): Promise<void> {
+export async function registerSharingIdentity(gw: TestGateway, rpcUrl: string, m: Market, addresses: Hex[], identity: Hex, perTx = 50): Promise<void> {
   for (let i = 0; i < addresses.length; i += perTx) {
     const part = addresses.slice(i, i + perTx);
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'batchRegisterIdentity', [
@@ -71,7 +70,7 @@ export async function registerSharingIdentity(gw: TestGateway, rpcUrl: string, m
  * Each investor holds `quantity` tokens since 1 October, in the register and on chain at their
  * wallet (minted by the issuer's agent behind the gateway: recorded, not followed).
  */
-export async function holdersSinceOctober(gw: TestGateway, rpcUrl: string, m: Market, wallets: Map<string, string>, quantity: string): Promise<void> {
+export async function holdersSinceOctober(gw: TestGateway, rpcUrl: string, m: Market, wallets: Map<string, Hex>, quantity: string): Promise<void> {
   const at = new Date('2026-10-01T10:00:00Z');
   for (const investorId of wallets.keys())
     await gw
