@@ -102,8 +102,8 @@ describe("An order settles at its own dealing date's NAV", () => {
     const m = await aChainMarket(gw);
     const wallet = randomWallet();
     await aWhitelistedWallet(gw, m.investor.id, wallet);
-    // given an order placed two days ahead: its dealing date has no NAV yet
-    gw.clock.set(new Date(Date.now() + 2 * 86_400_000));
+    // given an order placed a week ahead: its dealing date has no NAV yet (the market priced only this week's)
+    gw.clock.set(new Date(Date.now() + 7 * 86_400_000));
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted', chainId: CHAIN });
     expect(order).toMatchObject({ settlementTokens: '800', settlementNav: '1.25' }); // the estimate at the live NAV
     const notYet = `No NAV published for dealing date ${order.dealingDate}: the orders of that date are priced at it, so they settle once it is`;

@@ -14,6 +14,7 @@ import {
   type Hex,
 } from 'viem';
 import type { ChainConfig } from '../../src/config/chains';
+import { dateIn } from '../../src/modules/dealing/dealing-calendar';
 import { startTestGateway, type TestGateway } from './gateway';
 import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
 
@@ -35,13 +36,21 @@ export async function opsCall(gw: TestGateway, query: string, variables: Record<
 /**
  * A share class with a T-REX suite deployed by the gateway on chain 31337 (`deployToken`, its
  * primary token), a live NAV of 1.25, a distributor selling it and an investor without a wallet.
+ * Orders placed now are priced at their dealing date's NAV, so that date has one of 1.25 too: on a
+ * weekend, or just after midnight, the dealing date is not the day of the live NAV. (At 11:00 UTC:
+ * a test's own `aDealingDateNav`, at 12:00, is published later that day and prices instead.)
  */
 export async function aChainMarket(gw: TestGateway) {
   const em = gw.em();
   const shareClass = await aShareClass(em, { chainId: '1' });
   const distributor = await aDistributor(em, ['dist-a.test']);
   await aGrant(em, distributor, shareClass);
-  await aNav(em, shareClass, '1.25', new Date(Date.now() - 60_000));
+  const live = new Date(Date.now() - 60_000);
+  await aNav(em, shareClass, '1.25', live);
+  const dealing = gw.gateway.services.dealing;
+  const rules = await dealing.rulesOf({ em }, shareClass);
+  const dates = (['subscription', 'redemption'] as const).map((kind) => dealing.datesOf(rules, shareClass, kind, gw.clock.now()).dealingDate);
+  for (const date of new Set(dates)) if (date !== dateIn(live, rules.calendar.timeZone)) await aNav(em, shareClass, '1.25', new Date(`${date}T11:00:00Z`));
   const investor = await anInvestor(em, distributor, { grants: [shareClass], walletChain: null });
   const deployed = await opsCall(
     gw,
