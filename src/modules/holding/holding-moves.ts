@@ -106,7 +106,7 @@ export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, 
   // The open lots of each holding some move takes from (and every lot of this list arriving there).
   const outKeys = moves.filter((m) => m.change.isNegative());
   const open = await openLotsOf(em, outKeys);
-  for (const k of outKeys) if (!open.has(holdingKey(k.investorId, k.shareClassId))) open.set(holdingKey(k.investorId, k.shareClassId), []);
+  for (const key of outKeys.map((k) => holdingKey(k.investorId, k.shareClassId))) if (!open.has(key)) open.set(key, []);
   const arriving: (OpenLot & { m: Move; quantity: string })[] = [];
   const takenFrom = new Set<OpenLot>();
   const touched = new Map<string, { m: Move; balance: string }>();
@@ -116,6 +116,8 @@ export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, 
 
   for (const m of moves) {
     const key = holdingKey(m.investorId, m.shareClassId);
+    const before = balances.get(key);
+    if (!before) throw new Error(`the holding ${m.investorId}/${m.shareClassId} is not locked`);
     const lots = open.get(key) ?? [];
     let taken: TakenPiece[] = [];
     if (m.change.isNegative()) {
@@ -130,8 +132,6 @@ export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, 
         if (open.has(key)) insertLot(lots, lot);
       }
     }
-    const before = balances.get(key);
-    if (!before) throw new Error(`the holding ${m.investorId}/${m.shareClassId} is not locked`);
     const after = before.plus(m.change);
     balances.set(key, after);
     const [change, balance] = [decimalString(m.change), decimalString(after)];

@@ -28,7 +28,7 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
       await rawRows<{ order_id: string }>(em, 'select order_id from holding_movement where order_id = any(?::text[])', [settlements.map((s) => s.order.id)])
     ).map((r) => r.order_id),
   );
-  // What the balances will be after each decided move: a redemption is short against the moves before it.
+  // The balances after each decided move (as applyMoves will write them): a redemption is short against the moves before it.
   const after = new Map(balances);
   const moves: Move[] = [];
   for (const [n, s] of settlements.entries()) {
@@ -47,7 +47,9 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
     }
     done.add(orderId);
     const change = into ? tokens : tokens.negated();
-    after.set(key, before.plus(change));
+    const balance = before.plus(change);
+    after.set(key, balance);
+    results.set(orderId, { outcome: 'moved', change: decimalString(change), balance: decimalString(balance) });
     moves.push({
       ...keys[n],
       change,
@@ -57,10 +59,7 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
       transferHash: s.transferHash,
       event: { distributorId: s.order.distributor.id, payload: { orderId, transferHash: s.transferHash ?? null } },
     });
-    // Its place in the answer now; what it moved once the moves are written.
-    results.set(orderId, { outcome: 'already' });
   }
-  const { moved } = await applyMoves(em, balances, moves);
-  for (const [n, m] of moves.entries()) results.set(m.orderId!, { outcome: 'moved', change: moved[n].change, balance: moved[n].balance });
+  await applyMoves(em, balances, moves);
   return results;
 }
