@@ -141,6 +141,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const server = httpServer(deps.config.tls ?? null);
 
   app.disable('x-powered-by');
+  // API answers are `no-store` and never revalidated: express's ETag, a hash of every body it
+  // sends (GraphQL's), is work for nothing, as the REST door already found (rest-compat/send.ts).
+  // Static files (the console) keep theirs: serve-static sets them itself.
+  app.set('etag', false);
   app.set('trust proxy', deps.config.trustProxy ?? false);
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
   const clientAddress = (req: Parameters<typeof proxyAddr>[0]) => proxyAddr(req, app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1]);

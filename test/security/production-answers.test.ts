@@ -83,7 +83,7 @@ describe('Answers of a production gateway', () => {
     expect(page.text).not.toMatch(/<html|<script|embeddable|apollographql\.com|sandbox/i);
   });
 
-  it('puts Cache-Control: no-store and X-Content-Type-Options: nosniff on every API answer, errors included', async () => {
+  it('puts Cache-Control: no-store and X-Content-Type-Options: nosniff on every API answer, errors included, and no ETag', async () => {
     const answers = [
       await httpRequest(gw.port, 'GET', '/api/v1/health'),
       await httpRequest(gw.port, 'GET', '/api/v1/nowhere'),
@@ -93,7 +93,11 @@ describe('Answers of a production gateway', () => {
       await post({ query: '{' }),
       await httpRequest(gw.port, 'POST', '/graphql', { raw: '{', headers: { 'content-type': 'application/json' } }),
     ];
-    for (const res of answers) expect([res.headers['cache-control'], res.headers['x-content-type-options']]).toEqual(['no-store', 'nosniff']);
+    for (const res of answers) {
+      expect([res.headers['cache-control'], res.headers['x-content-type-options']]).toEqual(['no-store', 'nosniff']);
+      // Never revalidated, so never hashed for it.
+      expect(res.headers.etag).toBeUndefined();
+    }
   });
 
   it('refuses unbound surface-R hosts (HOST_BINDING_REQUIRED is always on)', async () => {
