@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChildGateway, type ChildGateway } from '../support/child-gateway';
+import { npmStartEnv, startChildGateway, type ChildGateway } from '../support/child-gateway';
 
 /**
  * The README's walk through both surfaces and the chain is what a newcomer types first: its
@@ -63,14 +63,7 @@ describe("the README's walk through both surfaces and the chain", () => {
   jest.setTimeout(300_000);
 
   it('runs as written against `npm start`: every answer a success, the one-step order settled on chain, the register equal to balanceOf', async () => {
-    const gw = await startChildGateway({
-      DATA_DIR: dataDir,
-      CHAIN_DATA_DIR: join(dataDir, 'anvil'),
-      APP_ENV: 'development',
-      SEED_DEMO: undefined,
-      DATABASE_URL: undefined,
-      CHAINS: undefined,
-    });
+    const gw = await startChildGateway(npmStartEnv(dataDir));
     const lines = (await bash(withBanner(walkScript(), gw))).trim().split('\n');
 
     // Each JSON answer on a line of its own, none of them a failure.

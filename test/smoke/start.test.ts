@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChildGateway } from '../support/child-gateway';
+import { npmStartEnv, startChildGateway } from '../support/child-gateway';
 import { httpRequest } from '../support/http';
 
 /**
@@ -11,15 +11,7 @@ import { httpRequest } from '../support/http';
  */
 
 /** The built gateway on the embedded database in `dataDir`, as `npm start` runs it. */
-const start = (dataDir: string) =>
-  startChildGateway({
-    DATA_DIR: dataDir,
-    CHAIN_DATA_DIR: join(dataDir, 'anvil'),
-    APP_ENV: 'development',
-    SEED_DEMO: undefined,
-    DATABASE_URL: undefined,
-    CHAINS: undefined,
-  });
+const start = (dataDir: string) => startChildGateway(npmStartEnv(dataDir));
 
 /** SIGTERM; resolves with the exit code. */
 const stop = (child: ChildProcess) =>

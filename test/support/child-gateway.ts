@@ -22,6 +22,19 @@ export interface ChildGateway {
   output: () => string;
 }
 
+/**
+ * What `npm start` runs on a machine with nothing installed: development, on the embedded
+ * database and chain, both kept in `dataDir`, with the demo data.
+ */
+export const npmStartEnv = (dataDir: string): Record<string, string | undefined> => ({
+  DATA_DIR: dataDir,
+  CHAIN_DATA_DIR: join(dataDir, 'anvil'),
+  APP_ENV: 'development',
+  SEED_DEMO: undefined,
+  DATABASE_URL: undefined,
+  CHAINS: undefined,
+});
+
 /** `env` overrides the test environment; an `undefined` value removes a variable (e.g. DATABASE_URL). */
 export function startChildGateway(env: Record<string, string | undefined>): Promise<ChildGateway> {
   const full = {
