@@ -143,7 +143,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.disable('x-powered-by');
   // API answers are `no-store` and never revalidated: express's ETag, a hash of every body it
   // sends (GraphQL's), is work for nothing, as the REST door already found (rest-compat/send.ts).
-  // Static files (the console) keep theirs: serve-static sets them itself.
+  // The console's assets keep serve-static's own ETags; its page (`no-cache`, ~500 bytes, the one
+  // other body express sends) is sent whole on each load instead of answering a revalidation 304.
   app.set('etag', false);
   app.set('trust proxy', deps.config.trustProxy ?? false);
   // Every door's rate limits count by the caller's address (behind TRUST_PROXY, the forwarded one).
