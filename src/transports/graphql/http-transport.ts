@@ -68,6 +68,10 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
     allowBatchedHttpRequests: false,
     // Outside development no answer carries a stack trace or a file path, whatever NODE_ENV says.
     includeStacktraceInErrorResponses: deps.development,
+    // Apollo's own SIGTERM handler (on unless NODE_ENV=test, which is why the suite never saw it)
+    // ran its drain plugin at once and closed the HTTP server: the 503 window of /ready never
+    // happened. The gateway's stop (src/main.ts) decides when serving ends and stops Apollo then.
+    stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: deps.server }),
       // Apollo's default cache-control plugin wraps every field's resolver to gather cache hints

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChildGateway, killed, type ChildGateway } from '../support/child-gateway';
+import { serverUrl } from '../support/database';
+import { httpRequest } from '../support/http';
+
+/**
+ * A drain that drains, seen as a load balancer sees it (docs/scaling.md): after SIGTERM the built
+ * gateway answers /ready 503 `draining` for SHUTDOWN_DRAIN_MS while it still serves every other
+ * request, then stops listening and exits 0. The child runs without NODE_ENV, as deployed: with
+ * NODE_ENV=test (jest's) Apollo's own termination handler, which closed the server at once, was off.
+ */
+const DRAIN_MS = 2000;
+const POLL_MS = 50;
+/** The metrics token's holder learns why /ready says no. */
+const METRICS_TOKEN = 'drain-drill-metrics-token-0123456789';
+
+describe('Draining on SIGTERM', () => {
+  let gateway: ChildGateway | null = null;
+  let dataDir: string | null = null;
+
+  afterAll(async () => {
+    if (gateway) await killed(gateway.child, 'SIGKILL');
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers /ready 503 while every request is still served for SHUTDOWN_DRAIN_MS, refuses nothing before, then exits 0', async () => {
+    // given a running gateway, in rotation
+    const db = serverUrl();
+    if (!db) dataDir = mkdtempSync(join(tmpdir(), 'drain-'));
+    gateway = await startChildGateway({
+      ...(db ? { DATABASE_URL: db } : { DATABASE_URL: undefined, DATA_DIR: dataDir! }),
+      NODE_ENV: undefined,
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      METRICS_TOKEN,
+    });
+    const port = gateway.port;
+    expect((await httpRequest(port, 'GET', '/ready')).status).toBe(200);
+    // (an unmapped Host's answer, whatever it is, is the answer a served request keeps getting)
+    const served = (await httpRequest(port, 'GET', '/api/v1/health')).status;
+
+    // when SIGTERM arrives and a load balancer keeps asking every 50 ms
+    const exited = new Promise<number | null>((resolve) => gateway!.child.once('exit', (code) => resolve(code)));
+    let done = false;
+    void exited.then(() => (done = true));
+    const started = Date.now();
+    gateway.child.kill('SIGTERM');
+    const seen: { at: number; ready: number | 'refused'; health: number | 'refused'; reason?: string }[] = [];
+    const answer = (path: string, headers: Record<string, string> = {}) =>
+      httpRequest(port, 'GET', path, { headers }).then(
+        (r) => r,
+        () => null,
+      );
+    while (!done && Date.now() - started < 15_000) {
+      const [ready, health] = await Promise.all([answer('/ready', { authorization: `Bearer ${METRICS_TOKEN}` }), answer('/api/v1/health')]);
+      seen.push({ at: Date.now() - started, ready: ready?.status ?? 'refused', health: health?.status ?? 'refused', reason: ready?.body?.errorMsg });
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    const code = await exited;
+    gateway = null;
+
+    // then, from the signal's handling on (a loaded child may answer 200 a moment after the kill),
+    // /ready said draining through the window and everything else was served
+    const from = seen.findIndex((s) => s.ready === 503);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(0, from).filter((s) => s.ready !== 200 || s.health !== served)).toEqual([]);
+    const windowEnds = seen[from].at + DRAIN_MS - 300;
+    const window = seen.slice(from).filter((s) => s.at < windowEnds);
+    expect(window.length).toBeGreaterThanOrEqual(5);
+    expect(window.filter((s) => s.ready !== 503 || s.reason !== 'draining' || s.health !== served)).toEqual([]);
+    // and nothing was refused before the window ended
+    expect(seen.filter((s) => s.at < windowEnds && (s.ready === 'refused' || s.health === 'refused'))).toEqual([]);
+    expect(code).toBe(0);
+  });
+});
