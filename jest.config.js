@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/support/log-level.ts'],
   // A limit for hangs, not a speed: a gateway's start on the embedded database (PGlite, every
   // migration) in a grown worker took over 60 s in a beforeAll.
   testTimeout: 120_000,

@@ -179,7 +179,7 @@ export function nameRoute(res: ServerResponse, route: string): void {
 }
 
 /** Route rows name themselves (nameRoute); elsewhere the mount, never the raw URL. */
-function routeLabel(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): string {
+export function routeLabel(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse): string {
   const row = routeNames.get(res);
   if (row) return row;
   const path = (req.originalUrl ?? req.url ?? '').split('?')[0];

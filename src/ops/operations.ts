@@ -9,6 +9,7 @@ import type { Clock } from '../common/clock';
 import { GatewayMetrics } from './metrics';
 import { checkReadiness } from './readiness';
 import { assignRequestId } from './request-id';
+import { logRequest } from './request-log';
 
 export const METRICS_PATH = '/metrics';
 export const READY_PATH = '/ready';
@@ -40,6 +41,7 @@ export function operations(deps: OperationsDeps) {
     arrive(req: IncomingMessage, res: ServerResponse): string {
       const id = assignRequestId(req, res);
       metrics.time(req, res);
+      logRequest(req, res, id);
       return id;
     },
     mount(app: Express, restPrefix: string, surfaceR: RestRoute[], surfaceO: RestRoute[]) {

@@ -6,7 +6,7 @@ import { serverUrl } from '../support/database';
 import { httpRequest } from '../support/http';
 
 /**
- * A drain that drains, seen as a load balancer sees it (docs/scaling.md): after SIGTERM the built
+ * The built gateway as an operator runs it: one log line per request, and a drain that drains, seen as a load balancer sees it (docs/scaling.md): after SIGTERM the built
  * gateway answers /ready 503 `draining` for SHUTDOWN_DRAIN_MS while it still serves every other
  * request, then stops listening and exits 0. The child runs without NODE_ENV, as deployed: with
  * NODE_ENV=test (jest's) Apollo's own termination handler, which closed the server at once, was off.
@@ -20,13 +20,7 @@ describe('Draining on SIGTERM', () => {
   let gateway: ChildGateway | null = null;
   let dataDir: string | null = null;
 
-  afterAll(async () => {
-    if (gateway) await killed(gateway.child, 'SIGKILL');
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('answers /ready 503 while every request is still served for SHUTDOWN_DRAIN_MS, refuses nothing before, then exits 0', async () => {
-    // given a running gateway, in rotation
+  beforeAll(async () => {
     const db = serverUrl();
     if (!db) dataDir = mkdtempSync(join(tmpdir(), 'drain-'));
     gateway = await startChildGateway({
@@ -34,18 +28,50 @@ describe('Draining on SIGTERM', () => {
       NODE_ENV: undefined,
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
       METRICS_TOKEN,
+      LOG_LEVEL: 'info',
     });
-    const port = gateway.port;
+  });
+  afterAll(async () => {
+    if (gateway) await killed(gateway.child, 'SIGKILL');
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('logs one info line per request: method, route, status, time and request id, and no query string', async () => {
+    const port = gateway!.port;
+    await httpRequest(port, 'GET', '/api/v1/funds/shareclass/nav/live?shareClassId=SC000001&secret=do-not-log', {
+      headers: { 'x-request-id': 'drill-request-1' },
+    });
+    await httpRequest(port, 'POST', '/graphql', { headers: { 'x-request-id': 'drill-request-2' }, body: { query: '{ __typename }' } });
+    const lines = () =>
+      gateway!
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'request' && typeof l.requestId === 'string' && l.requestId.startsWith('drill-request-'));
+    for (let i = 0; i < 50 && lines().length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    const [rest, graphql] = lines();
+    expect(rest).toMatchObject({ level: 30, requestId: 'drill-request-1', method: 'GET', route: 'unmatched' });
+    expect(typeof rest.status).toBe('number');
+    expect(typeof rest.ms).toBe('number');
+    expect(graphql).toMatchObject({ level: 30, requestId: 'drill-request-2', method: 'POST', route: '/graphql' });
+    expect(gateway!.output()).not.toContain('do-not-log');
+  });
+
+  it('answers /ready 503 while every request is still served for SHUTDOWN_DRAIN_MS, refuses nothing before, then exits 0', async () => {
+    // given a running gateway, in rotation
+    const port = gateway!.port;
     expect((await httpRequest(port, 'GET', '/ready')).status).toBe(200);
     // (an unmapped Host's answer, whatever it is, is the answer a served request keeps getting)
     const served = (await httpRequest(port, 'GET', '/api/v1/health')).status;
 
     // when SIGTERM arrives and a load balancer keeps asking every 50 ms
     const exited = new Promise<number | null>((resolve) => gateway!.child.once('exit', (code) => resolve(code)));
+    const child = gateway!.child;
     let done = false;
     void exited.then(() => (done = true));
     const started = Date.now();
-    gateway.child.kill('SIGTERM');
+    child.kill('SIGTERM');
     const seen: { at: number; ready: number | 'refused'; health: number | 'refused'; reason?: string }[] = [];
     const answer = (path: string, headers: Record<string, string> = {}) =>
       httpRequest(port, 'GET', path, { headers }).then(
@@ -53,8 +79,9 @@ describe('Draining on SIGTERM', () => {
         () => null,
       );
     while (!done && Date.now() - started < 15_000) {
+      const sent = Date.now() - started;
       const [ready, health] = await Promise.all([answer('/ready', { authorization: `Bearer ${METRICS_TOKEN}` }), answer('/api/v1/health')]);
-      seen.push({ at: Date.now() - started, ready: ready?.status ?? 'refused', health: health?.status ?? 'refused', reason: ready?.body?.errorMsg });
+      seen.push({ at: sent, ready: ready?.status ?? 'refused', health: health?.status ?? 'refused', reason: ready?.body?.errorMsg });
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const code = await exited;
@@ -65,7 +92,8 @@ describe('Draining on SIGTERM', () => {
     const from = seen.findIndex((s) => s.ready === 503);
     expect(from).toBeGreaterThanOrEqual(0);
     expect(seen.slice(0, from).filter((s) => s.ready !== 200 || s.health !== served)).toEqual([]);
-    const windowEnds = seen[from].at + DRAIN_MS - 300;
+    // (`at` is when a look was sent) the window began when the signal was handled: after the last 200's look was sent
+    const windowEnds = (from > 0 ? seen[from - 1].at : 0) + DRAIN_MS - 300;
     const window = seen.slice(from).filter((s) => s.at < windowEnds);
     expect(window.length).toBeGreaterThanOrEqual(5);
     expect(window.filter((s) => s.ready !== 503 || s.reason !== 'draining' || s.health !== served)).toEqual([]);
