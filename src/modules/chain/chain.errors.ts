@@ -1,3 +1,4 @@
+import { BaseError } from 'viem';
 import { badRequest, DomainError, isDatabaseUnavailable } from '../../common/errors';
 
 export const chainNotWritable = (chainId: string) => badRequest(`chain ${chainId} is not configured with an agent key`);
@@ -14,6 +15,20 @@ export function isChainUnreachable(err: unknown): boolean {
   // The socket errors underneath (ECONNREFUSED…) are the ones the database check knows.
   return isDatabaseUnavailable(err);
 }
+/**
+ * Whether a background pass failed because the database is away. A node's refused or reset socket
+ * carries the same codes (ECONNREFUSED…) under viem's own errors, and was taken for the database:
+ * a chain outage was logged as "chain follower: database unavailable". viem's errors are the node's.
+ */
+export function isDatabaseAway(err: unknown): boolean {
+  return isDatabaseUnavailable(err) && !raisedByViem(err);
+}
+
+function raisedByViem(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 10; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof BaseError) return true;
+  return false;
+}
+
 export const deploymentFailed = (chainId: string, step: string, reason: string) =>
   new DomainError('UPSTREAM_REJECTED', `deployment on chain ${chainId} failed at ${step}: ${reason}`);
 export const notAnErc3643Token = (address: string) =>

@@ -4,8 +4,8 @@ import { rawRows } from '../../persistence/raw-query';
 import { runInScope } from '../../common/request-scope';
 import { appendEvent } from '../../events/event-log';
 import { WakeLoop } from '../../events/wake-loop';
-import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
+import { isDatabaseAway } from './chain.errors';
 import type { LotPiece, Register } from './register-port';
 import { Token } from '../token/token.entity';
 import { holderOf, holdingOf, sideOf } from './chain-holders';
@@ -91,7 +91,7 @@ export class ChainFollower {
         if (await runInScope({ actor: 'chain' }, () => this.follow(chain))) behind = true;
         outage.back();
       } catch (err) {
-        if (isDatabaseUnavailable(err)) throw err;
+        if (isDatabaseAway(err)) throw err;
         outage.lost(err);
       }
     }

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
 import { logger } from '../../common/logger';
 import { WakeLoop } from '../../events/wake-loop';
-import { isDatabaseUnavailable } from '../../common/errors';
 import { ChainOutages } from './chain-outages';
+import { isDatabaseAway } from './chain.errors';
 import { ChainSigner, ChainTransaction, ChainTxStatus, stamped } from './chain-transaction.entity';
 import { releaseLeases, withLease } from './agent-lease';
 import { signReplacement } from './replacement';
@@ -78,7 +78,7 @@ export class ChainSender {
         await this.work(chain);
         outage.back();
       } catch (err) {
-        if (isDatabaseUnavailable(err)) throw err;
+        if (isDatabaseAway(err)) throw err;
         outage.lost(err);
       }
     }
