@@ -66,9 +66,13 @@ async function main() {
   const port = await gateway.listen(config.port, config.host);
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const scheme = config.tls ? 'https' : 'http';
+  // Outside development an unmapped Host is refused and there is no Sandbox: the banner says what is there instead.
+  const development = isDevelopmentEnv(config.env);
   const lines = [
-    `REST    ${scheme}://${shown}:${port}${REST_PREFIX}   (try GET ${REST_PREFIX}/funds/shareclass/all)`,
-    `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   (Apollo Sandbox in development)`,
+    `REST    ${scheme}://${shown}:${port}${REST_PREFIX}   ${
+      development ? `(try GET ${REST_PREFIX}/funds/shareclass/all)` : '(surface R: the hosts ops bound to a distributor; surface O: Bearer tokens)'
+    }`,
+    `GraphQL ${scheme}://${shown}:${port}${GRAPHQL_PATH}   ${development ? '(Apollo Sandbox in development)' : '(ops and surface-O Bearer tokens; no Sandbox)'}`,
   ];
   // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
   const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
