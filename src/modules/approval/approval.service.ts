@@ -110,7 +110,7 @@ export class ApprovalService {
     [K in ApprovalKind]: (ctx: ServiceContext, args: object, lock: boolean) => Promise<Extract<ApprovalEffect, { kind: `${K}` }>>;
   } = {
     // The stored arguments are those the request wrote, of its kind's shape.
-    [ApprovalKind.wallet_recovery]: (ctx, args, lock) => this.deps.wallets.recoveryEffect(ctx, args as WalletRecoveryArgs, lock),
+    [ApprovalKind.wallet_recovery]: (ctx, args, lock) => this.deps.wallets.recoveryEffect(ctx, args, lock),
     [ApprovalKind.forced_transfer]: (ctx, args, lock) => this.deps.forcedTransfers.effect(ctx.em, args as ForcedTransferArgs, lock),
     [ApprovalKind.holding_adjustment]: (ctx, args, lock) => holdingAdjustmentEffect(ctx.em, args as HoldingAdjustmentArgs, lock),
   };
