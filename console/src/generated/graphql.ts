@@ -450,7 +450,7 @@ export type ApprovalRequestsQueryVariables = Exact<{
 }>;
 
 
-export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null }> };
+export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null, effect: { version: number, forcedTransfer: { chainId: string, tokenAddress: string, shareClassId: string, fromInvestorId: string, fromWallet: string, toInvestorId: string, toWallet: string, quantity: string } | null, walletRecovery: { investorId: string, chainId: string, lostWallet: string, newWallet: string, tokens: Array<{ tokenAddress: string, shareClassId: string, quantity: string }> } | null, holdingAdjustment: { investorId: string, shareClassId: string, quantity: string, balanceBefore: string, balanceAfter: string } | null } | null }> };
 
 export type ApproveRequestMutationVariables = Exact<{
   id: string;
@@ -1302,6 +1302,37 @@ export const ApprovalRequestsDocument = new TypedDocumentString(`
     executeAfter
     executedAt
     failure
+    effect {
+      version
+      forcedTransfer {
+        chainId
+        tokenAddress
+        shareClassId
+        fromInvestorId
+        fromWallet
+        toInvestorId
+        toWallet
+        quantity
+      }
+      walletRecovery {
+        investorId
+        chainId
+        lostWallet
+        newWallet
+        tokens {
+          tokenAddress
+          shareClassId
+          quantity
+        }
+      }
+      holdingAdjustment {
+        investorId
+        shareClassId
+        quantity
+        balanceBefore
+        balanceAfter
+      }
+    }
   }
 }
     `) as unknown as TypedDocumentString<ApprovalRequestsQuery, ApprovalRequestsQueryVariables>;

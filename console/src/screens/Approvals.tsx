@@ -13,13 +13,27 @@ type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
 const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment', forced_transfer: 'Forced transfer' };
 
-/** What a request would do, in a line. */
+/**
+ * What a request will do, in a line: the effect it bound when it was requested (token, wallets,
+ * quantities), which is exactly what approving it runs — the gateway refuses the approval if the
+ * world no longer gives it (docs/approvals.md#a-request-binds-its-effect).
+ */
 function what(r: Request): string {
-  const a = r.arguments as Record<string, string>;
-  if (r.kind === 'wallet_recovery') return `${a.investorId} on chain ${a.chainId} to ${a.newAddress}`;
-  if (r.kind === 'forced_transfer')
-    return `${count(a.quantity, 'token')} of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
-  return `${count(a.quantity, 'token')} of ${a.shareClassId} for ${a.investorId}`;
+  const e = r.effect;
+  if (e?.forcedTransfer) {
+    const t = e.forcedTransfer;
+    return `${count(t.quantity, 'token')} of ${t.shareClassId} (${t.tokenAddress} on chain ${t.chainId}) from ${t.fromInvestorId} ${t.fromWallet} to ${t.toInvestorId} ${t.toWallet}`;
+  }
+  if (e?.walletRecovery) {
+    const w = e.walletRecovery;
+    const tokens = w.tokens.map((t) => `${count(t.quantity, 'token')} of ${t.shareClassId} (${t.tokenAddress})`).join(', ');
+    return `${w.investorId} on chain ${w.chainId}: ${tokens} from lost wallet ${w.lostWallet} to ${w.newWallet}`;
+  }
+  if (e?.holdingAdjustment) {
+    const h = e.holdingAdjustment;
+    return `${h.investorId} in ${h.shareClassId}: ${h.balanceBefore} → ${h.balanceAfter} (${Number(h.quantity) > 0 ? '+' : ''}${h.quantity}; the register only)`;
+  }
+  return 'Made before requests bound their effect: reject it and request it again.';
 }
 
 /**

@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { bigintColumn } from '../../persistence/bigint-column';
 import { EpochMs } from '../../common/scalars';
+import type { ApprovalEffect } from './approval-effect';
 
 /** What a request, once approved, runs (src/modules/approval/approval-kinds.ts). */
 export enum ApprovalKind {
@@ -42,6 +43,15 @@ export class ApprovalRequest {
   @Field(() => GraphQLJSONObject, { description: 'The arguments the approved call runs with' })
   @Property({ type: 'json' })
   arguments: Record<string, unknown>;
+
+  /**
+   * What it will do, computed from the world when it was requested (approval-effect.ts); approval
+   * refuses a world that no longer gives it, and runs from it. Shown as `effect`
+   * (ApprovalResolver). Null only on requests made before requests bound their effect: those are
+   * refused at approval (Migration20261129400000). The database refuses changing it once set.
+   */
+  @Property({ type: 'json', nullable: true })
+  effect?: ApprovalEffect | null;
 
   @Field(() => String)
   @Property({ type: 'text' })

@@ -1,13 +1,23 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { HoldingAdjustmentInput } from '../holding/holding.types';
 import { RecoverInvestorWalletInput } from '../investor/investor.types';
 import { ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { ForcedTransferInput } from './forced-transfer';
+import { ApprovalEffectView, effectView } from './approval-effect.types';
 
 /** Four eyes (src/modules/approval/approval.service.ts): requests, and a second principal's decision. */
-@Resolver()
+@Resolver(() => ApprovalRequest)
 export class ApprovalResolver {
+  @FieldResolver(() => ApprovalEffectView, {
+    nullable: true,
+    description:
+      'What it will do, bound at request time (token, wallets, quantities); approval refuses a world that no longer gives it. Null on a request made before requests bound their effect, which cannot be approved.',
+  })
+  effect(@Root() request: ApprovalRequest): ApprovalEffectView | null {
+    return request.effect ? effectView(request.effect) : null;
+  }
+
   @Mutation(() => ApprovalRequest, {
     description:
       "Ops (`operator`): asks to recover a lost wallet's tokens to the investor's new wallet (T-REX `recoveryAddress`). Runs only once another principal approves it (`approveRequest`), RECOVERY_DELAY_SECONDS after that approval; the investor's distributor is told by webhook (`wallet.recovery_*`).",

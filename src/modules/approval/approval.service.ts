@@ -7,9 +7,11 @@ import { runInScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, required, requiredDecimal } from '../../common/validate';
 import { DECIMAL_COLUMN, decimalString } from '../../common/money';
-import { badRequest, conflict, forbidden, notFound } from '../../common/errors';
+import { badRequest, conflict, DomainError, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
 import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
+import { boundEffect, refuseChangedEffect, type ApprovalEffect } from './approval-effect';
+import { holdingAdjustmentEffect, type HoldingAdjustmentArgs } from './holding-adjustment-effect';
 import type { InvestorWalletService } from '../investor/investor-wallet.service';
 import type { InvestorService } from '../investor/investor.service';
 import { refuseTakenAddress } from '../investor/wallet-custody';
@@ -64,7 +66,8 @@ export class ApprovalService {
     };
     // The custody rule at request time too: nobody is asked to approve a move to another holder's wallet.
     await refuseTakenAddress(ctx.em, investor.id, args.newAddress, 'newAddress');
-    const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
+    const effect = await this.effectNow[ApprovalKind.wallet_recovery](ctx, args, false);
+    const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, effect, investor.id);
     this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
     await ctx.em.flush();
     return request;
@@ -76,14 +79,15 @@ export class ApprovalService {
     // The quantity is checked as the adjustment will check it, so a request that cannot run is refused now.
     const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
     if (quantity.isZero()) throw badRequest('quantity must not be 0');
-    const args = {
+    const args: HoldingAdjustmentArgs = {
       investorId: investor.id,
       shareClassId: required(input.shareClassId, 'shareClassId'),
       quantity: decimalString(quantity),
       reason: required(input.reason, 'reason').trim(),
       settledAt: input.settledAt ? input.settledAt.getTime() : null,
     };
-    const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, args.reason, investor.id);
+    const effect = await this.effectNow[ApprovalKind.holding_adjustment](ctx, args, false);
+    const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, effect, investor.id);
     await ctx.em.flush();
     return request;
   }
@@ -92,14 +96,47 @@ export class ApprovalService {
     ctx.access.requireRole('operator');
     const from = await this.deps.investors.get(ctx, input.fromInvestorId);
     const to = await this.deps.investors.get(ctx, input.toInvestorId);
-    const args = await this.deps.forcedTransfers.check(ctx.em, { ...input, fromInvestorId: from.id, toInvestorId: to.id });
-    return this.create(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
+    const args = this.deps.forcedTransfers.check({ ...input, fromInvestorId: from.id, toInvestorId: to.id });
+    const effect = await this.effectNow[ApprovalKind.forced_transfer](ctx, args, false);
+    return this.create(ctx, ApprovalKind.forced_transfer, args, effect, from.id);
+  }
+
+  /**
+   * The one function per kind that computes what a request does from the world now: at request time
+   * it is bound (`effect`); at approval, and in the worker for a delayed recovery, it runs again with
+   * `lock` (the rows it read locked until the approver's transaction commits) and must give the same.
+   */
+  private readonly effectNow: {
+    [K in ApprovalKind]: (ctx: ServiceContext, args: object, lock: boolean) => Promise<Extract<ApprovalEffect, { kind: `${K}` }>>;
+  } = {
+    // The stored arguments are those the request wrote, of its kind's shape.
+    [ApprovalKind.wallet_recovery]: (ctx, args, lock) => this.deps.wallets.recoveryEffect(ctx, args, lock),
+    [ApprovalKind.forced_transfer]: (ctx, args, lock) => this.deps.forcedTransfers.effect(ctx.em, args as ForcedTransferArgs, lock),
+    [ApprovalKind.holding_adjustment]: (ctx, args, lock) => holdingAdjustmentEffect(ctx.em, args as HoldingAdjustmentArgs, lock),
+  };
+
+  /**
+   * The request's bound effect, once the world has been recomputed and found to give exactly it:
+   * else `CONFLICT` naming each change. A refusal of the recomputation itself (the receiver has no
+   * whitelisted wallet any more, the lost wallet was removed) is the world having changed too: a
+   * `CONFLICT` with its reason, never the approver's bad input.
+   */
+  private async checkedEffect(ctx: ServiceContext, request: ApprovalRequest): Promise<ApprovalEffect> {
+    const bound = boundEffect(request);
+    const now = await this.effectNow[request.kind](ctx, request.arguments, true).catch((err: unknown) => {
+      if (err instanceof DomainError && (err.code === 'BAD_REQUEST' || err.code === 'NOT_FOUND'))
+        throw conflict(`approval request ${request.id} no longer does what was requested: ${err.message}`);
+      throw err;
+    });
+    refuseChangedEffect(String(request.id), bound, now);
+    return bound;
   }
 
   /** Approves a request of another principal; runs it now unless its delay makes it wait. */
   async approve(ctx: ServiceContext, id: unknown, reason: string | null | undefined): Promise<ApprovalRequest> {
     return ctx.em.transactional(async (em) => {
       const request = await this.decidable({ ...ctx, em }, id);
+      const effect = await this.checkedEffect({ ...ctx, em }, request);
       const now = this.deps.clock.now();
       const delay = request.kind === ApprovalKind.wallet_recovery ? this.deps.recoveryDelaySeconds : 0;
       Object.assign(request, {
@@ -112,7 +149,7 @@ export class ApprovalService {
       await em.flush();
       this.changed(em, request);
       if (request.kind === ApprovalKind.wallet_recovery) this.announce(em, request, 'wallet.recovery_approved', await this.distributorOf(em, request));
-      if (delay === 0) await this.execute({ ...ctx, em }, request);
+      if (delay === 0) await this.execute({ ...ctx, em }, request, effect);
       await em.flush();
       return request;
     });
@@ -168,7 +205,8 @@ export class ApprovalService {
         await runInScope({ actor: approver, principal: due.decidedBy }, async () => {
           const ctx = { em: tem, access: Access.ops(approver, ['approver']) };
           try {
-            await tem.transactional((sem) => this.execute({ ...ctx, em: sem }, due));
+            // The world is checked again when it runs: the delay is time for it to change.
+            await tem.transactional(async (sem) => this.execute({ ...ctx, em: sem }, due, await this.checkedEffect({ ...ctx, em: sem }, due)));
           } catch (err) {
             due.status = ApprovalStatus.failed;
             due.failure = err instanceof Error ? err.message : String(err);
@@ -184,11 +222,18 @@ export class ApprovalService {
     }
   }
 
-  private async create(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId: string): Promise<ApprovalRequest> {
+  private async create<A extends { reason: string }>(
+    ctx: ServiceContext,
+    kind: ApprovalKind,
+    args: A,
+    effect: ApprovalEffect,
+    investorId: string,
+  ): Promise<ApprovalRequest> {
     const request = ctx.em.create(ApprovalRequest, {
       kind,
-      arguments: args,
-      reason,
+      arguments: { ...args },
+      effect,
+      reason: args.reason,
       investorId,
       requestedBy: principalLabel(ctx.access.principal)!,
       requestedAt: this.deps.clock.now(),
@@ -210,15 +255,17 @@ export class ApprovalService {
     return request;
   }
 
-  /** The approved call, in `ctx`'s transaction; the request becomes `executed` with what it answered. */
-  private async execute(ctx: ServiceContext, request: ApprovalRequest): Promise<void> {
-    const args = request.arguments;
-    if (request.kind === ApprovalKind.wallet_recovery) {
-      const wallet = await this.deps.wallets.recover(ctx, args);
+  /**
+   * The approved call, in `ctx`'s transaction, built from the bound effect (checked against the world
+   * in this transaction): nothing is looked up again. The request becomes `executed` with what it answered.
+   */
+  private async execute(ctx: ServiceContext, request: ApprovalRequest, effect: ApprovalEffect): Promise<void> {
+    if (effect.kind === 'wallet_recovery') {
+      const wallet = await this.deps.wallets.recover(ctx, effect, request.reason);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
-    } else if (request.kind === ApprovalKind.forced_transfer) {
-      const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), args as unknown as ForcedTransferArgs);
+    } else if (effect.kind === 'forced_transfer') {
+      const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), effect);
       request.result = {
         forcedTransferId: String(transfer.id),
         transactionId: transfer.transactionId,
@@ -227,8 +274,14 @@ export class ApprovalService {
         status: transfer.status,
       };
     } else {
-      const settledAt = typeof args.settledAt === 'number' ? new Date(args.settledAt) : null;
-      const view = await this.deps.holdings.adjust(ctx, { ...(args as Omit<HoldingAdjustmentInput, 'settledAt'>), settledAt });
+      const { investorId, shareClassId, quantity, settledAt } = effect;
+      const view = await this.deps.holdings.adjust(ctx, {
+        investorId,
+        shareClassId,
+        quantity,
+        reason: request.reason,
+        settledAt: settledAt === null ? null : new Date(settledAt),
+      });
       request.result = JSON.parse(JSON.stringify(view)) as Record<string, unknown>;
     }
     request.status = ApprovalStatus.executed;

@@ -19,6 +19,7 @@ import { walletCustody } from '../investor/wallet-custody';
 import { Token } from '../token/token.entity';
 import { ApprovalRequest } from './approval-request.entity';
 import { ForcedTransfer, ForcedTransferStatus } from './forced-transfer.entity';
+import type { ForcedTransferEffect } from './forced-transfer-effect';
 
 /** Ops: tokens of one holder moved to another by the token's agent (court order, estate). */
 @InputType()
@@ -62,8 +63,9 @@ export const FORCED_TRANSFER_PURPOSE = 'forced.transfer';
  * moves with the chain, in the sender's transaction: the holding ledger takes the tokens from
  * the sender's oldest lots and books them to the receiver as those same lots (their settlement
  * dates kept, so lock-up does not start again; what is still in lock-up is frozen again at the
- * receiver's wallet, as T-REX delivers it free). Both wallets pass the custody rule at request
- * and again at approval: each is its investor's own, the receiver's whitelisted.
+ * receiver's wallet, as T-REX delivers it free). The request binds its effect (`effect`: token,
+ * wallets, units), each wallet its investor's own by the custody rule, the receiver's whitelisted;
+ * the approval recomputes it, refuses any difference, and sends what was bound.
  */
 export class ForcedTransfers {
   constructor(
@@ -76,7 +78,7 @@ export class ForcedTransfers {
   }
 
   /** The arguments, checked as the transfer will check them (a request that cannot run is refused now). */
-  async check(em: EntityManager, input: Partial<ForcedTransferInput>): Promise<ForcedTransferArgs> {
+  check(input: Partial<ForcedTransferInput>): ForcedTransferArgs {
     const quantity = requiredDecimal(input.quantity, 'quantity', DECIMAL_COLUMN);
     if (!quantity.isPositive()) throw badRequest('quantity must be positive');
     const args: ForcedTransferArgs = {
@@ -88,31 +90,68 @@ export class ForcedTransfers {
       reason: required(input.reason, 'reason').trim(),
     };
     if (args.fromInvestorId === args.toInvestorId) throw badRequest('toInvestorId must be another investor than fromInvestorId');
-    await this.plan(em, args);
     return args;
   }
 
-  /** Queues the transfer of an approved request, in the approver's transaction. */
-  async start(em: EntityManager, requestId: string, args: ForcedTransferArgs): Promise<ForcedTransfer> {
-    const { token, from, to } = await this.plan(em, args);
-    const chain = this.chain!;
-    const intent = chain.enqueue(em, {
-      chainId: args.chainId,
-      purpose: FORCED_TRANSFER_PURPOSE,
-      to: token.contractAddress,
-      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [from as Hex, to as Hex, parseUnits(args.quantity, token.decimals)] }),
-    });
-    await em.flush();
-    const row = em.create(ForcedTransfer, {
-      approvalRequestId: requestId,
-      shareClassId: args.shareClassId,
+  /**
+   * What the transfer of `args` would do, computed from the world now: the token, both wallets (each
+   * its investor's own by the custody rule, the receiver's whitelisted), the quantity and its units.
+   * The same function binds a request's effect and, at approval, recomputes it to compare
+   * (approval-effect.ts). `lock`: in the approver's transaction, the holding and both wallet rows are
+   * locked until it commits, so what was compared is what the intent is built from.
+   */
+  async effect(em: EntityManager, args: ForcedTransferArgs, lock = false): Promise<ForcedTransferEffect> {
+    if (!this.chain?.writes(args.chainId)) throw badRequest(`the gateway does not write to chain ${args.chainId}`);
+    const token = await em.findOne(Token, { shareClass: args.shareClassId, chainId: args.chainId }, { orderBy: { isPrimary: 'desc' } });
+    if (!token) throw badRequest(`share class ${args.shareClassId} has no token on chain ${args.chainId}`);
+    const lockMode = lock ? LockMode.PESSIMISTIC_WRITE : undefined;
+    const holding = await em.findOne(Holding, { investor: args.fromInvestorId, shareClass: args.shareClassId }, { lockMode, refresh: lock });
+    if (!holding || new Dec(holding.balance).lt(args.quantity)) throw badRequest('quantity exceeds holdings');
+    const from = await this.walletOf(em, args.fromInvestorId, args.chainId, [WalletStatus.whitelisted, WalletStatus.pending], 'fromInvestorId', lockMode);
+    const to = await this.walletOf(em, args.toInvestorId, args.chainId, [WalletStatus.whitelisted], 'toInvestorId', lockMode);
+    return {
+      kind: 'forced_transfer',
+      version: 1,
       chainId: args.chainId,
       tokenAddress: token.contractAddress.toLowerCase(),
+      shareClassId: args.shareClassId,
+      decimals: token.decimals,
       fromInvestorId: args.fromInvestorId,
       fromWallet: from,
       toInvestorId: args.toInvestorId,
       toWallet: to,
       quantity: args.quantity,
+      units: parseUnits(args.quantity, token.decimals).toString(),
+    };
+  }
+
+  /**
+   * Queues the transfer of an approved request, in the approver's transaction, from its bound
+   * effect alone: that token, those wallets, those units. Nothing is looked up again.
+   */
+  async start(em: EntityManager, requestId: string, effect: ForcedTransferEffect): Promise<ForcedTransfer> {
+    const chain = this.chain!;
+    const intent = chain.enqueue(em, {
+      chainId: effect.chainId,
+      purpose: FORCED_TRANSFER_PURPOSE,
+      to: effect.tokenAddress,
+      data: encodeFunctionData({
+        abi: TOKEN_ABI,
+        functionName: 'forcedTransfer',
+        args: [effect.fromWallet as Hex, effect.toWallet as Hex, BigInt(effect.units)],
+      }),
+    });
+    await em.flush();
+    const row = em.create(ForcedTransfer, {
+      approvalRequestId: requestId,
+      shareClassId: effect.shareClassId,
+      chainId: effect.chainId,
+      tokenAddress: effect.tokenAddress,
+      fromInvestorId: effect.fromInvestorId,
+      fromWallet: effect.fromWallet,
+      toInvestorId: effect.toInvestorId,
+      toWallet: effect.toWallet,
+      quantity: effect.quantity,
       transactionId: intent.id,
       status: ForcedTransferStatus.sending,
       createdAt: this.clock.now(),
@@ -155,20 +194,20 @@ export class ForcedTransfers {
     row.status = ForcedTransferStatus.done;
   }
 
-  private async plan(em: EntityManager, args: ForcedTransferArgs): Promise<{ token: Token; from: string; to: string }> {
-    if (!this.chain?.writes(args.chainId)) throw badRequest(`the gateway does not write to chain ${args.chainId}`);
-    const token = await em.findOne(Token, { shareClass: args.shareClassId, chainId: args.chainId }, { orderBy: { isPrimary: 'desc' } });
-    if (!token) throw badRequest(`share class ${args.shareClassId} has no token on chain ${args.chainId}`);
-    const holding = await em.findOne(Holding, { investor: args.fromInvestorId, shareClass: args.shareClassId });
-    if (!holding || new Dec(holding.balance).lt(args.quantity)) throw badRequest('quantity exceeds holdings');
-    const from = await this.walletOf(em, args.fromInvestorId, args.chainId, [WalletStatus.whitelisted, WalletStatus.pending], 'fromInvestorId');
-    const to = await this.walletOf(em, args.toInvestorId, args.chainId, [WalletStatus.whitelisted], 'toInvestorId');
-    return { token, from, to };
-  }
-
   /** The investor's wallet on the chain, and the custody rule's word that it is the investor's own. */
-  private async walletOf(em: EntityManager, investorId: string, chainId: string, statuses: WalletStatus[], field: string): Promise<string> {
-    const wallet = await em.findOne(InvestorWallet, { investor: investorId, chainId, status: { $in: statuses } }, { orderBy: { id: 'desc' } });
+  private async walletOf(
+    em: EntityManager,
+    investorId: string,
+    chainId: string,
+    statuses: WalletStatus[],
+    field: string,
+    lockMode?: LockMode.PESSIMISTIC_WRITE,
+  ): Promise<string> {
+    const wallet = await em.findOne(
+      InvestorWallet,
+      { investor: investorId, chainId, status: { $in: statuses } },
+      { orderBy: { id: 'desc' }, lockMode, refresh: !!lockMode },
+    );
     if (!wallet) throw badRequest(`${field}: investor ${investorId} has no ${statuses.length === 1 ? 'whitelisted ' : ''}wallet on chain ${chainId}`);
     if ((await walletCustody(em, { investorId, chainId, address: wallet.address })) !== 'own')
       throw badRequest(`${field}: wallet ${wallet.address} is not a wallet of investor ${investorId}`);

@@ -9,6 +9,8 @@ import { InvestorWallet, WalletStatus } from './investor.entity';
 import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
 import type { WalletOnChain } from './wallet-onchain';
 import { refuseTakenAddress } from './wallet-custody';
+import type { WalletRecoveryEffect } from './wallet-recovery-effect';
+import { formatUnits } from 'viem';
 
 /**
  * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
@@ -109,45 +111,83 @@ export class InvestorWalletService {
   }
 
   /**
-   * Ops: the investor lost the key of its wallet in use on a chain the gateway writes to; its
-   * tokens go to `newAddress` with T-REX's `recoveryAddress` (src/modules/investor/wallet-recovery.ts).
-   * The lost wallet is `removed` at once (reason: `lost: recovered to …`); the new one, with the
-   * same identity, reads `pending` until the recovery is confirmed, then `whitelisted`. The
-   * register does not move: holdings are the investor's, and lots keep their dates.
+   * What recovering the investor's wallet in use on a chain to `newAddress` would do, computed from
+   * the world now: the function that binds a recovery request's effect and, at approval, recomputes
+   * it to compare (src/modules/approval/approval-effect.ts). Refuses what the recovery would refuse:
+   * no wallet in use, a chain the gateway does not write to, a new address of another holder or the
+   * lost one's own, a lost wallet holding no tokens (read on chain: a 503 while the chain is away).
+   * `lock`: inside the approver's transaction, the lost wallet's row is locked until it commits.
    */
-  async recover(
+  async recoveryEffect(
     ctx: ServiceContext,
-    input: { investorId?: string | null; chainId?: string | null; newAddress?: string | null; reason?: string | null },
-  ): Promise<InvestorWallet> {
+    input: { investorId?: string | null; chainId?: string | null; newAddress?: string | null },
+    lock = false,
+  ): Promise<WalletRecoveryEffect> {
     ctx.access.requireOps();
     const address = evmAddress(input.newAddress, 'newAddress');
-    const reason = required(input.reason, 'reason').trim();
-    const lost = await this.inUse(ctx, input);
+    const found = await this.inUse(ctx, input);
+    const lost = lock ? await ctx.em.findOneOrFail(InvestorWallet, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : found;
+    if (lost.status === WalletStatus.removed) throw noWalletInUse(lost.investor.id, lost.chainId);
     // The custody rule: the new address is not a wallet of anyone else.
     await refuseTakenAddress(ctx.em, lost.investor.id, address, 'newAddress');
     if (!this.writesOnChain(lost.chainId) || !lost.onchainIdentity)
       throw conflict(`wallet ${lost.address} is not on a chain the gateway writes to: remove it and add the new one`);
     if (lost.address.toLowerCase() === address.toLowerCase()) throw badRequest('newAddress must differ from the lost wallet');
-    // A chain read, before the transaction: recoveryAddress refuses a wallet without tokens.
+    // A chain read: recoveryAddress refuses a wallet without tokens.
     await this.onChain!.reachable(lost.chainId);
-    if (!(await this.onChain!.holdingTokens(ctx.em, lost.chainId, lost.address)).length) {
-      throw conflict(`wallet ${lost.address} holds no tokens to recover: remove it and add the new one`);
-    }
+    const held = await this.onChain!.holdingTokens(ctx.em, lost.chainId, lost.address);
+    if (!held.length) throw conflict(`wallet ${lost.address} holds no tokens to recover: remove it and add the new one`);
+    return {
+      kind: 'wallet_recovery',
+      version: 1,
+      investorId: lost.investor.id,
+      chainId: lost.chainId,
+      lostWalletId: String(lost.id),
+      lostWallet: lost.address.toLowerCase(),
+      newWallet: address,
+      identity: lost.onchainIdentity.toLowerCase(),
+      tokens: held
+        .map(({ token, units }) => ({
+          tokenAddress: token.contractAddress.toLowerCase(),
+          shareClassId: token.shareClass.id,
+          decimals: token.decimals,
+          units: units.toString(),
+          quantity: formatUnits(units, token.decimals),
+        }))
+        .sort((a, b) => a.tokenAddress.localeCompare(b.tokenAddress)),
+    };
+  }
+
+  /**
+   * Ops: the investor lost the key of its wallet; its tokens go to the new wallet with T-REX's
+   * `recoveryAddress` (src/modules/investor/wallet-recovery.ts), exactly as `effect` — bound at the
+   * request, checked against the world by the approval in this transaction — says: that lost wallet,
+   * that new address, those tokens and units. Nothing is looked up again: the lost wallet is the
+   * bound row, locked, and must still be in use at the bound address.
+   * The lost wallet is `removed` at once (reason: `lost: recovered to …`); the new one, with the
+   * same identity, reads `pending` until the recovery is confirmed, then `whitelisted`. The
+   * register does not move: holdings are the investor's, and lots keep their dates.
+   */
+  async recover(ctx: ServiceContext, effect: WalletRecoveryEffect, reason: string): Promise<InvestorWallet> {
+    ctx.access.requireOps();
     return ctx.em.transactional(async (em) => {
-      const locked = await em.findOneOrFail(InvestorWallet, { id: lost.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const locked = await em.findOneOrFail(InvestorWallet, { id: effect.lostWalletId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (locked.status === WalletStatus.removed) throw noWalletInUse(locked.investor.id, locked.chainId);
-      await refuseTakenAddress(em, locked.investor.id, address, 'newAddress');
+      if (locked.address.toLowerCase() !== effect.lostWallet)
+        throw conflict(`the lost wallet changed from ${effect.lostWallet} to ${locked.address} since the request`);
+      await refuseTakenAddress(em, locked.investor.id, effect.newWallet, 'newAddress');
       locked.status = WalletStatus.removed;
       locked.removedAt = this.clock.now();
-      locked.removalReason = `lost: recovered to ${address} (${reason})`;
+      locked.removalReason = `lost: recovered to ${effect.newWallet} (${reason})`;
       await em.flush();
       const fresh = em.create(InvestorWallet, {
         investor: locked.investor,
         chainId: locked.chainId,
-        address,
+        address: effect.newWallet,
         status: WalletStatus.pending,
         onchainIdentity: locked.onchainIdentity,
         recoveredFrom: String(locked.id),
+        recoveryTokens: effect.tokens.map((t) => ({ tokenAddress: t.tokenAddress, units: t.units })),
       });
       await em.flush();
       this.onChain!.recover(em, fresh);

@@ -115,6 +115,14 @@ export class InvestorWallet extends Audited {
   @Property({ type: bigintColumn(), nullable: true })
   recoveredFrom?: string;
 
+  /**
+   * A recovered wallet's tokens, as its approved request bound them (token address, lower case, and
+   * units): the recovery's chain steps move exactly these. Null on other wallets, and on recoveries
+   * approved before requests bound their effect.
+   */
+  @Property({ type: 'json', nullable: true })
+  recoveryTokens?: { tokenAddress: string; units: string }[];
+
   @Field(() => String, { nullable: true, description: 'Why the last on-chain step for this wallet failed (whitelisting, freezing); null when none did' })
   @Property({ type: 'text', nullable: true })
   chainError?: string;

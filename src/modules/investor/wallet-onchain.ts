@@ -158,8 +158,8 @@ export class WalletOnChain {
     this.recovery.start(em, fresh);
   }
 
-  /** The tokens of the chain on which a (lost) wallet holds tokens, read now. */
-  async holdingTokens(em: EntityManager, chainId: string, wallet: string): Promise<Token[]> {
+  /** The tokens of the chain of which a (lost) wallet holds some, with how many units, read now. */
+  async holdingTokens(em: EntityManager, chainId: string, wallet: string): Promise<{ token: Token; units: bigint }[]> {
     return this.recovery.holdingTokens(await this.tokensOn(em, chainId), wallet);
   }
 

@@ -36,10 +36,13 @@ export class WalletRecovery {
     private readonly clock: Clock,
   ) {}
 
-  /** The tokens of the chain on which `lost` holds tokens (read now). */
-  async holdingTokens(tokens: Token[], lost: string): Promise<Token[]> {
-    const held: Token[] = [];
-    for (const t of tokens) if ((await this.balanceOf(t, lost)) > 0n) held.push(t);
+  /** The tokens of the chain of which `lost` holds some, with how many units (read now). */
+  async holdingTokens(tokens: Token[], lost: string): Promise<{ token: Token; units: bigint }[]> {
+    const held: { token: Token; units: bigint }[] = [];
+    for (const token of tokens) {
+      const units = await this.balanceOf(token, lost);
+      if (units > 0n) held.push({ token, units });
+    }
     return held;
   }
 
@@ -78,7 +81,18 @@ export class WalletRecovery {
       fresh.chainError = `wallet.recover: ${takenAddress('newAddress')}`;
       return;
     }
-    const held = await this.holdingTokens(tokens, lost.address);
+    // The tokens and units the approval bound (src/modules/approval/approval-effect.ts), not what
+    // the lost wallet holds now; a recovery approved before effects were bound reads them now.
+    const held = fresh.recoveryTokens
+      ? fresh.recoveryTokens.flatMap((b) => {
+          const token = tokens.find((t) => t.contractAddress.toLowerCase() === b.tokenAddress);
+          return token ? [{ token, units: BigInt(b.units) }] : [];
+        })
+      : await this.holdingTokens(tokens, lost.address);
+    if (fresh.recoveryTokens && held.length !== fresh.recoveryTokens.length) {
+      fresh.chainError = `wallet.recover: a token the approval bound is no longer a token of chain ${fresh.chainId}`;
+      return;
+    }
     if (!held.length) {
       fresh.chainError = `wallet.recover: wallet ${lost.address} holds no tokens left to recover`;
       return;
@@ -87,7 +101,7 @@ export class WalletRecovery {
     this.step(
       em,
       fresh,
-      first,
+      first.token,
       encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }),
     );
     for (const t of rest) {
@@ -95,12 +109,8 @@ export class WalletRecovery {
       this.step(
         em,
         fresh,
-        t,
-        encodeFunctionData({
-          abi: TOKEN_ABI,
-          functionName: 'forcedTransfer',
-          args: [lost.address as Hex, fresh.address as Hex, await this.balanceOf(t, lost.address)],
-        }),
+        t.token,
+        encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [lost.address as Hex, fresh.address as Hex, t.units] }),
       );
     }
   }

@@ -72,6 +72,12 @@ export const VISIBILITY: Record<string, Visibility> = {
   IssuedOpsToken: 'ops',
   /** Four-eyes requests and the audit log are operations' (the audit log's readers: src/access/ops-roles.ts). */
   ApprovalRequest: 'ops',
+  /** What a request binds (token, wallets, quantities): parts of the request. */
+  ApprovalEffect: 'part',
+  ForcedTransferEffect: 'part',
+  WalletRecoveryEffect: 'part',
+  RecoveredToken: 'part',
+  HoldingAdjustmentEffect: 'part',
   AuditLogEntry: 'ops',
   /** The caller itself. */
   Me: 'open',

@@ -1,0 +1,73 @@
+import { EFFECT_FACTS, effectChanges, type ApprovalEffect } from '../../src/modules/approval/approval-effect';
+
+/*
+ * The comparison at approval reads an effect through its kind's facts (approval-effect.ts): every
+ * field a kind binds must be one of them, or a change of it would go unseen.
+ */
+const SAMPLES: ApprovalEffect[] = [
+  {
+    kind: 'forced_transfer',
+    version: 1,
+    chainId: '31337',
+    tokenAddress: '0x00000000000000000000000000000000000000aa',
+    shareClassId: 'SC000001',
+    decimals: 6,
+    fromInvestorId: 'IN000001',
+    fromWallet: '0x00000000000000000000000000000000000000b1',
+    toInvestorId: 'IN000002',
+    toWallet: '0x00000000000000000000000000000000000000b2',
+    quantity: '300',
+    units: '300000000',
+  },
+  {
+    kind: 'wallet_recovery',
+    version: 1,
+    investorId: 'IN000001',
+    chainId: '31337',
+    lostWalletId: '7',
+    lostWallet: '0x00000000000000000000000000000000000000b1',
+    newWallet: '0x00000000000000000000000000000000000000b3',
+    identity: '0x00000000000000000000000000000000000000c1',
+    tokens: [{ tokenAddress: '0x00000000000000000000000000000000000000aa', shareClassId: 'SC000001', decimals: 6, units: '800000000', quantity: '800' }],
+  },
+  {
+    kind: 'holding_adjustment',
+    version: 1,
+    investorId: 'IN000001',
+    shareClassId: 'SC000001',
+    quantity: '25',
+    balanceBefore: '100',
+    balanceAfter: '125',
+    settledAt: null,
+    onChain: null,
+  },
+];
+
+/** Another value of the same shape: one more token, a later number, a string with a digit more. */
+function changed(value: unknown): unknown {
+  if (Array.isArray(value)) return [...(value as unknown[]), value[0]];
+  if (typeof value === 'number') return value + 1;
+  if (value === null) return 1;
+  return `${value as string}1`;
+}
+
+describe('The facts an approval compares', () => {
+  it('has a sample of every kind', () => {
+    expect(SAMPLES.map((s) => s.kind).sort()).toEqual(Object.keys(EFFECT_FACTS).sort());
+  });
+
+  it.each(SAMPLES.map((s) => [s.kind, s] as const))('%s: the same world gives no change, and a change of any bound field is named', (_kind, sample) => {
+    expect(effectChanges(sample, { ...sample })).toEqual([]);
+    for (const key of Object.keys(sample).filter((k) => k !== 'kind' && k !== 'version')) {
+      const now = { ...sample, [key]: changed(sample[key as keyof typeof sample]) } as ApprovalEffect;
+      expect([key, effectChanges(sample, now).length]).toEqual([key, 1]);
+    }
+  });
+
+  it('names the fact, what it was and what it is', () => {
+    const [transfer] = SAMPLES;
+    expect(effectChanges(transfer, { ...transfer, toWallet: '0x00000000000000000000000000000000000000b9' } as ApprovalEffect)).toEqual([
+      "the receiver's wallet changed from 0x00000000000000000000000000000000000000b2 to 0x00000000000000000000000000000000000000b9",
+    ]);
+  });
+});
