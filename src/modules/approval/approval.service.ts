@@ -15,6 +15,8 @@ import type { InvestorService } from '../investor/investor.service';
 import { refuseTakenAddress } from '../investor/wallet-custody';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
+import type { NavService } from '../nav/nav.service';
+import type { PendingNavArgs } from '../nav/nav-confirmation';
 import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
 
 export interface ApprovalDeps {
@@ -23,6 +25,7 @@ export interface ApprovalDeps {
   wallets: InvestorWalletService;
   holdings: HoldingService;
   forcedTransfers: ForcedTransfers;
+  navs: NavService;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
 }
@@ -36,7 +39,7 @@ export interface WalletRecoveryArgs {
 
 /**
  * Four eyes on what moves positions outside an order (wallet recovery, holding adjustment, forced
- * transfer — forced-transfer.ts): one
+ * transfer — forced-transfer.ts) and on a NAV outside its tolerance (nav-confirmations.ts): one
  * principal requests, a different one with the `approver` role approves or rejects, and the
  * approved call — the same service call as ever (InvestorWalletService.recover,
  * HoldingService.adjust) — runs once, in the approver's transaction:
@@ -184,20 +187,8 @@ export class ApprovalService {
     }
   }
 
-  private async create(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId: string): Promise<ApprovalRequest> {
-    const request = ctx.em.create(ApprovalRequest, {
-      kind,
-      arguments: args,
-      reason,
-      investorId,
-      requestedBy: principalLabel(ctx.access.principal)!,
-      requestedAt: this.deps.clock.now(),
-      status: ApprovalStatus.requested,
-    });
-    await ctx.em.flush();
-    this.changed(ctx.em, request);
-    await ctx.em.flush();
-    return request;
+  private create(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId: string): Promise<ApprovalRequest> {
+    return openRequest(ctx, this.deps.clock, kind, args, reason, investorId);
   }
 
   /** The request, locked, still `requested` (else 409), and not the caller's own (403). */
@@ -217,6 +208,9 @@ export class ApprovalService {
       const wallet = await this.deps.wallets.recover(ctx, args);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
+    } else if (request.kind === ApprovalKind.nav_confirmation) {
+      const nav = await this.deps.navs.confirmPending(ctx, args as unknown as PendingNavArgs, request.requestedBy, String(request.id));
+      request.result = { shareClassId: nav.shareClass.id, entryId: nav.entryId, close: nav.close, publishedAt: nav.publishedAt.getTime() };
     } else if (request.kind === ApprovalKind.forced_transfer) {
       const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), args as unknown as ForcedTransferArgs);
       request.result = {
@@ -265,15 +259,43 @@ export class ApprovalService {
     });
   }
 
-  /** For the approvals inbox to follow live (approvalChanged); no distributor hears it, no webhook is sent. */
   private changed(em: EntityManager, request: ApprovalRequest): void {
-    appendEvent(em, {
-      type: 'approval.changed',
-      aggregateType: 'approval_request',
-      aggregateId: String(request.id),
-      distributorId: null,
-      occurredAt: this.deps.clock.now(),
-      payload: { requestId: String(request.id), kind: request.kind, status: request.status },
-    });
+    approvalChanged(em, this.deps.clock, request);
   }
+}
+
+/** A new request by the caller, `requested`, in ctx's unit of work (flushed), announced to the inbox. */
+export async function openRequest(
+  ctx: ServiceContext,
+  clock: Clock,
+  kind: ApprovalKind,
+  args: Record<string, unknown>,
+  reason: string,
+  investorId?: string,
+): Promise<ApprovalRequest> {
+  const request = ctx.em.create(ApprovalRequest, {
+    kind,
+    arguments: args,
+    reason,
+    investorId,
+    requestedBy: principalLabel(ctx.access.principal)!,
+    requestedAt: clock.now(),
+    status: ApprovalStatus.requested,
+  });
+  await ctx.em.flush();
+  approvalChanged(ctx.em, clock, request);
+  await ctx.em.flush();
+  return request;
+}
+
+/** For the approvals inbox to follow live (approvalChanged); no distributor hears it, no webhook is sent. */
+function approvalChanged(em: EntityManager, clock: Clock, request: ApprovalRequest): void {
+  appendEvent(em, {
+    type: 'approval.changed',
+    aggregateType: 'approval_request',
+    aggregateId: String(request.id),
+    distributorId: null,
+    occurredAt: clock.now(),
+    payload: { requestId: String(request.id), kind: request.kind, status: request.status },
+  });
 }
