@@ -11,12 +11,19 @@ import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
-const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment', forced_transfer: 'Forced transfer' };
+const KIND: Record<string, string> = {
+  wallet_recovery: 'Wallet recovery',
+  holding_adjustment: 'Holding adjustment',
+  forced_transfer: 'Forced transfer',
+  nav_confirmation: 'NAV confirmation',
+};
 
 /** What a request would do, in a line. */
 function what(r: Request): string {
   const a = r.arguments as Record<string, string>;
   if (r.kind === 'wallet_recovery') return `${a.investorId} on chain ${a.chainId} to ${a.newAddress}`;
+  if (r.kind === 'nav_confirmation')
+    return `NAV ${a.close} ${a.currency} of ${a.shareClassId} at ${time(Number(a.publishedAt))}: ${a.movePercent === null ? 'a move from 0' : `${Number(a.movePercent) > 0 ? '+' : ''}${a.movePercent}%`} against ${a.previousClose} (tolerance ${Number(a.toleranceBps) / 100}%)`;
   if (r.kind === 'forced_transfer')
     return `${count(a.quantity, 'token')} of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
   return `${count(a.quantity, 'token')} of ${a.shareClassId} for ${a.investorId}`;
@@ -107,7 +114,7 @@ function Decide({ request: r, mine, approver, onDone }: { request: Request; mine
         operation="approveRequest"
         label="Approve"
         title={`Approve request ${r.id}`}
-        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay).`}
+        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay; a NAV is live then, with its own publication time).`}
         fields={(autoFocus) => (
           <Field label="Reason" name="reason" value={reason} onChange={setReason} autoFocus={autoFocus} placeholder="checked with the investor" />
         )}
