@@ -198,6 +198,22 @@ describe('NAV tolerance: a jump needs a second person', () => {
     expect(await liveClose(m)).toEqual({ graphql: '1.2375', rest: '1.2375' });
   });
 
+  it('a confirmation binds the move the approver saw: once another NAV was confirmed before it, approving it is refused', async () => {
+    // given a pending 90% rise against 1.25
+    const m = await market();
+    const pending = (await publish(m.shareClass.id, '2.375')).body.data!.publishNav;
+    // when a NAV within the tolerance is confirmed between the two
+    expect((await publish(m.shareClass.id, '1.2501', STRUCK - 10_000)).body.data!.publishNav.status).toBe('confirmed');
+    // then approving the pending one is refused, and it stays waiting, not live
+    const approved = await asApprover(APPROVE, { id: pending.approvalRequestId });
+    expect(approved.body.errors![0]).toMatchObject({
+      message: 'NAV entry 20300603092930 moved against 20300603092900, which is no longer the confirmed NAV before it: reject it and publish it again',
+      extensions: { code: 'CONFLICT' },
+    });
+    expect(await liveClose(m)).toEqual({ graphql: '1.2501', rest: '1.2501' });
+    expect((await asOps(INBOX)).body.data!.approvalRequests).toEqual([expect.objectContaining({ id: pending.approvalRequestId, status: 'requested' })]);
+  });
+
   it("a class's first NAV has nothing to move against: it is confirmed at once", async () => {
     const m = await market();
     await gw.em().getConnection().execute('delete from nav');

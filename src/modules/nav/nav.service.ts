@@ -12,7 +12,7 @@ import type { ShareClass } from '../share-class/share-class.entity';
 import { navToleranceBps } from '../share-class/nav-tolerance';
 import { movePercent, navMove, PendingNav, withinTolerance, type NavConfirmations, type PendingNavArgs } from './nav-confirmation';
 import { entryIdOf, Nav } from './nav.entity';
-import { navEntryExists, noNavPublished } from './nav.errors';
+import { navEntryExists, navPreviousChanged, noNavPublished } from './nav.errors';
 
 /** Without both bounds, history is the last this many entries. */
 export const NAV_HISTORY_DEFAULT_SIZE = 100;
@@ -135,6 +135,9 @@ export class NavService {
   async confirmPending(ctx: ServiceContext, nav: PendingNavArgs, struckBy: string, requestId: string): Promise<Nav> {
     const sc = await this.shareClasses.getVisible(ctx, nav.shareClassId);
     await this.refuseTakenEntry(ctx, sc.id, nav.entryId);
+    // The request binds what the approver saw: the move against that previous NAV, and no other.
+    const previous = await this.previousConfirmed(ctx, sc.id, new Date(nav.publishedAt));
+    if (previous?.entryId !== nav.previousEntryId) throw navPreviousChanged(nav.entryId, nav.previousEntryId);
     const { entryId, close, open, high, low, currency, volume } = nav;
     return this.insert(
       ctx,
