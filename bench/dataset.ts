@@ -232,8 +232,8 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
   // An hourly NAV history on every share class, the hot one with size.navs entries.
   await c.query(
     sql`
-    insert into nav (created_at, updated_at, created_by, updated_by, share_class_id, entry_id, close, open, high, low, currency, volume, published_at)
-      select p, p, '${BENCH_ACTOR}', '${BENCH_ACTOR}', sc, to_char(p at time zone 'UTC', 'YYYYMMDDHH24MISS'),
+    insert into nav (created_at, updated_at, created_by, updated_by, struck_by, share_class_id, entry_id, close, open, high, low, currency, volume, published_at)
+      select p, p, '${BENCH_ACTOR}', '${BENCH_ACTOR}', '${BENCH_ACTOR}', sc, to_char(p at time zone 'UTC', 'YYYYMMDDHH24MISS'),
         round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), round(1 + h * 0.0000001, 6), 'USD', 0, p
       from (select 'SC' || lpad(s::text, 6, '0') as sc, h,
               to_timestamp(($1::bigint - (case when s = 1 then $2::int else 100 end - h)::bigint * ${HOUR_MS}) / 1000.0) as p

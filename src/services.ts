@@ -39,6 +39,7 @@ import { OneStepSettlement } from './modules/settlement/one-step-settlement';
 import { WalletOnChain } from './modules/investor/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
+import { NavConfirmationInbox } from './modules/approval/nav-confirmations';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -77,7 +78,7 @@ export function createServices(deps: ServiceDeps) {
   const issuer = new IssuerService();
   const readCache = new ReadCache(deps.readCacheTtlMs);
   const shareClass = new ShareClassService(clock, readCache);
-  const nav = new NavService(shareClass, clock, readCache);
+  const nav = new NavService(shareClass, clock, readCache, new NavConfirmationInbox(clock));
   const distributor = new DistributorService(clock, readCache);
   const investor = new InvestorService(distributor);
   const order = new OrderService();
@@ -122,6 +123,7 @@ export function createServices(deps: ServiceDeps) {
       wallets: investorWallet,
       holdings: holding,
       forcedTransfers,
+      navs: nav,
       recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
     }),
     auditLog: new AuditLog(clock),

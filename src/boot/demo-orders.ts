@@ -39,6 +39,7 @@ async function publishDealingDateNav(em: EntityManager, orderId: string): Promis
     currency: latest.currency,
     volume: '0',
     publishedAt,
+    struckBy: 'seed',
   });
   await em.flush();
 }

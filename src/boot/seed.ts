@@ -159,6 +159,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
             currency: c.currency,
             volume: '0',
             publishedAt,
+            struckBy: 'seed',
           });
         }
         shareClasses.push(sc);

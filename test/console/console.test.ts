@@ -242,12 +242,12 @@ describe('Ops console (browser)', () => {
     await chart.waitFor();
     const before = Number(await chart.getAttribute('data-points'));
     expect(before).toBeGreaterThan(100);
-    await page.getByLabel('Close (USD)').fill('1.2345');
+    await page.getByLabel('Close (USD)').fill('1.0432');
     await page.getByRole('button', { name: 'Publish NAV' }).click();
-    await page.getByText('NAV 1.2345 USD published.').waitFor();
-    await page.locator(`.chart [data-points="${before + 1}"][data-last-close="1.2345"]`).waitFor();
+    await page.getByText('NAV 1.0432 USD published.').waitFor();
+    await page.locator(`.chart [data-points="${before + 1}"][data-last-close="1.0432"]`).waitFor();
     const live = await gw.graphql(`query($sc: String!) { liveNav(shareClassId: $sc) { close createdBy } }`, { sc: SC }, { token });
-    expect(live.body.data.liveNav).toEqual({ close: '1.2345', createdBy: 'test-ops' });
+    expect(live.body.data.liveNav).toEqual({ close: '1.0432', createdBy: 'test-ops' });
     await screenshot(page, 'share-class', { fullPage: true });
     await expectAccessible('share class');
   });

@@ -64,7 +64,7 @@ describe('Ops console onboarding: a first order (browser)', () => {
       { sc: sc.id },
     );
     // Published at the real time, as the page publishes it: not a NAV of the order's dealing date.
-    await asOps(gw, `mutation($sc: String!, $at: EpochMs!) { publishNav(input: {shareClassId: $sc, close: "1.0000", publishedAt: $at}) { entryId } }`, {
+    await asOps(gw, `mutation($sc: String!, $at: EpochMs!) { publishNav(input: {shareClassId: $sc, close: "1.2450", publishedAt: $at}) { entryId } }`, {
       sc: sc.id,
       at: Date.now() - 60_000,
     });

@@ -177,7 +177,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const a = await subscribe(gw.port, query, {}, tokenA);
     for (const sc of [m.shareClass.id, lonely.id]) {
       const res = await gw.graphql(
-        `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.31" }) { entryId } }`,
+        `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.255" }) { entryId } }`,
         { sc },
         { token: await gw.opsToken() },
       );
@@ -186,15 +186,15 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     }
     // a sentinel publication A may see, after the one it may not
     const sentinel = await gw.graphql(
-      `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.32" }) { entryId } }`,
+      `mutation($sc: String!) { publishNav(input: { shareClassId: $sc, close: "1.26" }) { entryId } }`,
       { sc: m.shareClass.id },
       { token: await gw.opsToken() },
     );
     expect(sentinel.body.errors).toBeUndefined();
     expect((await ops.waitFor(3)).map((x) => x.navPublished.shareClassId)).toEqual([m.shareClass.id, lonely.id, m.shareClass.id]);
     expect((await a.waitFor(2)).map((x) => [x.navPublished.shareClassId, x.navPublished.close])).toEqual([
-      [m.shareClass.id, '1.31'],
-      [m.shareClass.id, '1.32'],
+      [m.shareClass.id, '1.255'],
+      [m.shareClass.id, '1.26'],
     ]);
     await ops.close();
     await a.close();
@@ -295,16 +295,16 @@ describe('Redis fan-out: two gateway instances on one database serve the same su
     expect(await liveCloseOnSecond()).toBe('1.25'); // now in the second instance's cache
     const published = await first.graphql(
       'mutation($input: PublishNavInput!) { publishNav(input: $input) { close } }',
-      { input: { shareClassId: m.shareClass.id, close: '1.5' } },
+      { input: { shareClassId: m.shareClass.id, close: '1.26' } },
       { token: await first.opsToken() },
     );
-    expect(published.body.data.publishNav.close).toBe('1.5');
+    expect(published.body.data.publishNav.close).toBe('1.26');
     // The event reaches the second instance through the relay and Redis (its cache's own expiry is ten minutes away).
     let seen = await liveCloseOnSecond();
-    for (let tries = 0; seen !== '1.5' && tries < 100; tries++) {
+    for (let tries = 0; seen !== '1.26' && tries < 100; tries++) {
       await new Promise((r) => setTimeout(r, 100));
       seen = await liveCloseOnSecond();
     }
-    expect(seen).toBe('1.5');
+    expect(seen).toBe('1.26');
   });
 });

@@ -28,7 +28,7 @@ const publishNav =
   (extra: (v: string | number) => Record<string, unknown>): DecimalInput['send'] =>
   (gw, m, value, n) =>
     ops(gw, 'mutation($input: PublishNavInput!) { publishNav(input: $input) { entryId } }', {
-      input: { shareClassId: m.shareClass.id, close: '1.5', publishedAt: T0.getTime() - 3_600_000 - n * 1_000, ...extra(value) },
+      input: { shareClassId: m.shareClass.id, close: '1.25', publishedAt: T0.getTime() - 3_600_000 - n * 1_000, ...extra(value) },
     });
 
 const metrics =

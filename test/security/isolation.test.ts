@@ -346,7 +346,7 @@ describe('one trust boundary: every field and every route, as nobody and as anot
     await asOps(gw, `mutation { rejectOneStepOrder(orderId: "${world.ordersOfA[1]}", reason: "walk") { status } }`, undefined, {
       authorization: `Bearer ${token}`,
     }).catch(() => undefined);
-    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${String(world.values(false).shareClassId)}", close: "2.75"}) { close } }`, undefined, {
+    await asOps(gw, `mutation { publishNav(input: {shareClassId: "${String(world.values(false).shareClassId)}", close: "2.52"}) { close } }`, undefined, {
       authorization: `Bearer ${token}`,
     }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -98,6 +98,7 @@ export async function aNav(em: EntityManager, shareClass: ShareClass, close: str
       currency: shareClass.currency,
       volume: '0',
       publishedAt,
+      struckBy: 'factory',
     });
     await em.flush();
     return nav;

@@ -41,6 +41,23 @@ const SAMPLES: ApprovalEffect[] = [
     settledAt: null,
     onChain: null,
   },
+  {
+    kind: 'nav_confirmation',
+    version: 1,
+    shareClassId: 'SC000001',
+    entryId: 'NV000301',
+    close: '0.125',
+    open: '0.125',
+    high: '0.125',
+    low: '0.125',
+    volume: '0',
+    currency: 'USD',
+    publishedAt: 1795900000000,
+    previousEntryId: 'NV000300',
+    previousClose: '1.25',
+    movePercent: '-90',
+    toleranceBps: 100,
+  },
 ];
 
 /** Another value of the same shape: one more token, a later number, a string with a digit more. */

@@ -16,6 +16,7 @@ export type AddInvestorWalletInput = {
 export type ApprovalKind =
   | 'forced_transfer'
   | 'holding_adjustment'
+  | 'nav_confirmation'
   | 'wallet_recovery';
 
 export type ApprovalStatus =
@@ -95,6 +96,10 @@ export type CreateShareClassInput = {
   fundId: string;
   meta: ShareClassMetaInput;
   metrics: ShareClassMetricsInput;
+  /** The fund type that sets the default NAV tolerance (CSSF 24/856); default `other` */
+  navAssetClass?: NavAssetClass | null | undefined;
+  /** The class's own NAV tolerance in bps (0 to 10000), replacing its asset class's: money market 20, bond and mixed 50, equity and other 100 */
+  navToleranceBps?: number | null | undefined;
   overview: ShareClassOverviewInput;
   /** Supply-side platform that processes orders, e.g. `supply-sim` */
   provider: string;
@@ -227,6 +232,18 @@ export type InvestorWalletRef = {
   chainId: string;
   investorId: string;
 };
+
+/** The CSSF Circular 24/856 fund type that sets the default NAV tolerance */
+export type NavAssetClass =
+  | 'bond'
+  | 'equity'
+  | 'mixed'
+  | 'money_market'
+  | 'other';
+
+export type NavStatus =
+  | 'confirmed'
+  | 'pending';
 
 /** A move of an order: push (to submitted), cancel, accept, reject, settle, fail */
 export type OrderAction =
@@ -424,6 +441,10 @@ export type UpdateShareClassInput = {
   feesWatermarkBps?: number | null | undefined;
   meta?: ShareClassMetaInput | null | undefined;
   metrics?: ShareClassMetricsInput | null | undefined;
+  /** The fund type that sets the default NAV tolerance (CSSF 24/856) */
+  navAssetClass?: NavAssetClass | null | undefined;
+  /** The class's own NAV tolerance in bps (0 to 10000), replacing its asset class's. Absent: unchanged */
+  navToleranceBps?: number | null | undefined;
   overview?: ShareClassOverviewInput | null | undefined;
   provider?: string | null | undefined;
   status?: string | null | undefined;
@@ -989,7 +1010,7 @@ export type ShareClassDetailQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, defaultChainId: string | null, fundId: string, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string }> };
+export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, defaultChainId: string | null, fundId: string, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null }> };
 
 export type NavPublishedSubscriptionVariables = Exact<{
   shareClassId?: string | null | undefined;
@@ -1003,7 +1024,7 @@ export type PublishNavMutationVariables = Exact<{
 }>;
 
 
-export type PublishNavMutation = { publishNav: { entryId: string, close: string, publishedAt: number } };
+export type PublishNavMutation = { publishNav: { entryId: string, close: string, publishedAt: number, status: NavStatus, approvalRequestId: string | null } };
 
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2592,6 +2613,8 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     feesMgmtBps
     feesPerfBps
     feesWatermarkBps
+    navAssetClass
+    navToleranceBps
     defaultChainId
     fundId
     fund {
@@ -2672,6 +2695,8 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     low
     publishedAt
     createdBy
+    struckBy
+    confirmedBy
   }
 }
     `) as unknown as TypedDocumentString<ShareClassDetailQuery, ShareClassDetailQueryVariables>;
@@ -2691,6 +2716,8 @@ export const PublishNavDocument = new TypedDocumentString(`
     entryId
     close
     publishedAt
+    status
+    approvalRequestId
   }
 }
     `) as unknown as TypedDocumentString<PublishNavMutation, PublishNavMutationVariables>;

@@ -11,7 +11,12 @@ import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
-const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment', forced_transfer: 'Forced transfer' };
+const KIND: Record<string, string> = {
+  wallet_recovery: 'Wallet recovery',
+  holding_adjustment: 'Holding adjustment',
+  forced_transfer: 'Forced transfer',
+  nav_confirmation: 'NAV confirmation',
+};
 
 /**
  * What a request will do, in a line: the effect it bound when it was requested (token, wallets,
@@ -32,6 +37,12 @@ function what(r: Request): string {
   if (e?.holdingAdjustment) {
     const h = e.holdingAdjustment;
     return `${h.investorId} in ${h.shareClassId}: ${h.balanceBefore} → ${h.balanceAfter} (${Number(h.quantity) > 0 ? '+' : ''}${h.quantity}; the register only)`;
+  }
+  if (r.kind === 'nav_confirmation') {
+    // A NAV's confirmation binds its arguments as struck (the NAV and the move it was held for).
+    const a = r.arguments as Record<string, string>;
+    const move = a.movePercent === null ? 'a move from 0' : `${Number(a.movePercent) > 0 ? '+' : ''}${a.movePercent}%`;
+    return `NAV ${a.close} ${a.currency} of ${a.shareClassId} at ${time(Number(a.publishedAt))}: ${move} against ${a.previousClose} (tolerance ${Number(a.toleranceBps) / 100}%)`;
   }
   return 'Made before requests bound their effect: reject it and request it again.';
 }
@@ -121,7 +132,7 @@ function Decide({ request: r, mine, approver, onDone }: { request: Request; mine
         operation="approveRequest"
         label="Approve"
         title={`Approve request ${r.id}`}
-        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay).`}
+        description={`${KIND[r.kind] ?? r.kind}: ${what(r)}. Requested by ${r.requestedBy}: ${r.reason}. It runs once you approve (a recovery after its delay; a NAV is live then, with its own publication time).`}
         fields={(autoFocus) => (
           <Field label="Reason" name="reason" value={reason} onChange={setReason} autoFocus={autoFocus} placeholder="checked with the investor" />
         )}

@@ -89,7 +89,7 @@ export function ShareClassDetail({ id }: { id: string }) {
       <ShareClassChecklist id={s.id} version={version} />
       <Panel title="NAV history">
         <NavChart points={history} currency={s.currency} />
-        <PublishNav shareClassId={s.id} currency={s.currency} onDone={changed} />
+        <PublishNav shareClassId={s.id} currency={s.currency} liveClose={s.liveNav?.close ?? null} toleranceBps={s.navToleranceBps} onDone={changed} />
       </Panel>
       <div className="columns">
         <Panel title="Share class">
@@ -182,7 +182,8 @@ export function ShareClassDetail({ id }: { id: string }) {
               { header: 'Published', cell: (n) => day(n.publishedAt) },
               { header: 'Close', cell: (n) => n.close, num: true },
               { header: 'Open / high / low', cell: (n) => `${n.open} / ${n.high} / ${n.low}`, num: true },
-              { header: 'By', cell: (n) => n.createdBy },
+              { header: 'Struck by', cell: (n) => n.struckBy, className: 'mono' },
+              { header: 'Confirmed by', cell: (n) => n.confirmedBy ?? '—', className: 'mono' },
             ]}
           />
         </div>
@@ -191,8 +192,32 @@ export function ShareClassDetail({ id }: { id: string }) {
   );
 }
 
-function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; currency: string; onDone: () => void }) {
+/** The move of `close` against the last confirmed NAV, in percent (null when either is not a number or the last is 0). */
+function moveOf(close: string, last: string | null): number | null {
+  if (!last || !isDecimal(close) || Number(last) === 0) return null;
+  return (Number(close) / Number(last) - 1) * 100;
+}
+
+/**
+ * Publishing a NAV: the form shows its move against the last confirmed NAV; outside the class's
+ * tolerance it asks the publisher to confirm, and says the NAV waits for a second principal in
+ * Approvals (the gateway decides, whatever the page computed).
+ */
+function PublishNav({
+  shareClassId,
+  currency,
+  liveClose,
+  toleranceBps,
+  onDone,
+}: {
+  shareClassId: string;
+  currency: string;
+  liveClose: string | null;
+  toleranceBps: number;
+  onDone: () => void;
+}) {
   const [close, setClose] = useState('');
+  const [jumpConfirmed, setJumpConfirmed] = useState(false);
   const [open, setOpen] = useState('');
   const [high, setHigh] = useState('');
   const [low, setLow] = useState('');
@@ -213,6 +238,11 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
             ['low', low],
           ] as const)
             if (v && !isDecimal(v)) throw new Error(`${name} must be a decimal number`);
+          const move = moveOf(close, liveClose);
+          if (move !== null && Math.abs(move) * 100 > toleranceBps && !jumpConfirmed)
+            throw new Error(
+              `the NAV moves ${move.toFixed(2)}% against the last confirmed ${liveClose}, outside the tolerance of ${toleranceBps / 100}%: confirm it to send it to a second principal`,
+            );
           const publishedAt = published ? new Date(published).getTime() : null;
           if (publishedAt !== null && Number.isNaN(publishedAt)) throw new Error('published at is not a date');
           return request(PublishNavDocument, {
@@ -220,8 +250,13 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
           });
         }}
         onDone={(r) => {
-          const nav = (r as { publishNav: { close: string } }).publishNav;
-          setNotice(`NAV ${nav.close} ${currency} published.`);
+          const nav = (r as { publishNav: { close: string; status: string; approvalRequestId: string | null } }).publishNav;
+          setNotice(
+            nav.status === 'pending'
+              ? `NAV ${nav.close} ${currency} awaits a second principal (approval request ${nav.approvalRequestId}): it is not live until confirmed in Approvals.`
+              : `NAV ${nav.close} ${currency} published.`,
+          );
+          setJumpConfirmed(false);
           setClose('');
           setOpen('');
           setHigh('');
@@ -230,7 +265,21 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
           onDone();
         }}
       >
-        <Field label={`Close (${currency})`} name="close" value={close} onChange={setClose} required placeholder="1.0234" />
+        <Field
+          label={`Close (${currency})`}
+          name="close"
+          value={close}
+          onChange={(v) => (setClose(v), setJumpConfirmed(false))}
+          required
+          placeholder="1.0234"
+          hint={moveText(close, liveClose, toleranceBps)}
+        />
+        {outsideTolerance(close, liveClose, toleranceBps) && (
+          <label className="check">
+            <input type="checkbox" name="jumpConfirmed" checked={jumpConfirmed} onChange={(e) => setJumpConfirmed(e.target.checked)} /> Outside the tolerance:
+            send it to a second principal
+          </label>
+        )}
         <Field label="Open" name="open" value={open} onChange={setOpen} placeholder="= close" />
         <Field label="High" name="high" value={high} onChange={setHigh} placeholder="= close" />
         <Field label="Low" name="low" value={low} onChange={setLow} placeholder="= close" />
@@ -243,4 +292,17 @@ function PublishNav({ shareClassId, currency, onDone }: { shareClassId: string; 
       )}
     </>
   );
+}
+
+function outsideTolerance(close: string, liveClose: string | null, toleranceBps: number): boolean {
+  const move = moveOf(close, liveClose);
+  return move !== null && Math.abs(move) * 100 > toleranceBps;
+}
+
+function moveText(close: string, liveClose: string | null, toleranceBps: number): string {
+  if (!liveClose) return 'The first NAV of the class: live at once';
+  const move = moveOf(close, liveClose);
+  const tolerance = `tolerance ${toleranceBps / 100}%`;
+  if (move === null) return `Last confirmed: ${liveClose} (${tolerance})`;
+  return `${move > 0 ? '+' : ''}${move.toFixed(2)}% against the last confirmed ${liveClose} (${tolerance})`;
 }

@@ -2,6 +2,14 @@ import { conflict } from '../../common/errors';
 import type { WalletRecoveryEffect } from '../investor/wallet-recovery-effect';
 import type { ForcedTransferEffect } from './forced-transfer-effect';
 import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
+import type { PendingNavArgs } from '../nav/nav-confirmation';
+
+/**
+ * A pending NAV's confirmation binds the NAV and the move the approver saw (its previous confirmed
+ * NAV, close and the move in percent); NavService.confirmPending refuses it once another NAV was
+ * confirmed before it, and inserts exactly the bound NAV.
+ */
+export type NavConfirmationEffect = PendingNavArgs & { kind: 'nav_confirmation'; version: number };
 
 /**
  * What a four-eyes request will do, bound when it is requested: one record type per kind, each
@@ -14,10 +22,13 @@ import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
  * `version` is the shape of the record: a reader refuses a version it does not know rather than
  * guess (a request of another version is asked again).
  */
-export type ApprovalEffect = WalletRecoveryEffect | HoldingAdjustmentEffect | ForcedTransferEffect;
+export type ApprovalEffect = WalletRecoveryEffect | HoldingAdjustmentEffect | ForcedTransferEffect | NavConfirmationEffect;
 
 /** The version every effect written by this code has. */
 export const EFFECT_VERSION = 1;
+
+/** A pending NAV's arguments as the effect its confirmation binds. */
+export const navConfirmationEffect = (nav: PendingNavArgs): NavConfirmationEffect => ({ ...nav, kind: 'nav_confirmation', version: EFFECT_VERSION });
 
 type Fact<E> = readonly [label: string, read: (effect: E) => string];
 type FactsByKind = { [K in ApprovalEffect['kind']]: readonly Fact<Extract<ApprovalEffect, { kind: K }>>[] };
@@ -58,6 +69,21 @@ export const EFFECT_FACTS: FactsByKind = {
     ['the balance after the adjustment', (e) => e.balanceAfter],
     ['the settlement date', (e) => (e.settledAt === null ? 'the time it runs' : new Date(e.settledAt).toISOString())],
     ['what moves on chain', (e) => (e.onChain === null ? 'nothing' : String(e.onChain))],
+  ],
+  nav_confirmation: [
+    ['the share class', (e) => e.shareClassId],
+    ['the entry', (e) => e.entryId],
+    ['the close', (e) => e.close],
+    ['the open', (e) => e.open],
+    ['the high', (e) => e.high],
+    ['the low', (e) => e.low],
+    ['the volume', (e) => e.volume],
+    ['the currency', (e) => e.currency],
+    ['the valuation time', (e) => new Date(e.publishedAt).toISOString()],
+    ['the previous confirmed NAV', (e) => e.previousEntryId],
+    ['the previous close', (e) => e.previousClose],
+    ['the move', (e) => (e.movePercent === null ? 'a move from 0' : `${e.movePercent}%`)],
+    ['the tolerance', (e) => `${e.toleranceBps} bps`],
   ],
 };
 

@@ -10,6 +10,8 @@ export enum ApprovalKind {
   wallet_recovery = 'wallet_recovery',
   holding_adjustment = 'holding_adjustment',
   forced_transfer = 'forced_transfer',
+  /** A NAV outside its share class's tolerance, waiting for a second principal (src/modules/nav/nav-confirmation.ts). */
+  nav_confirmation = 'nav_confirmation',
 }
 
 /** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */

@@ -10,13 +10,15 @@ import { DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest, conflict, DomainError, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
 import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
-import { boundEffect, refuseChangedEffect, type ApprovalEffect } from './approval-effect';
+import { boundEffect, navConfirmationEffect, refuseChangedEffect, type ApprovalEffect } from './approval-effect';
 import { holdingAdjustmentEffect, type HoldingAdjustmentArgs } from './holding-adjustment-effect';
 import type { InvestorWalletService } from '../investor/investor-wallet.service';
 import type { InvestorService } from '../investor/investor.service';
 import { refuseTakenAddress } from '../investor/wallet-custody';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
+import type { NavService } from '../nav/nav.service';
+import type { PendingNavArgs } from '../nav/nav-confirmation';
 import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
 
 export interface ApprovalDeps {
@@ -25,6 +27,7 @@ export interface ApprovalDeps {
   wallets: InvestorWalletService;
   holdings: HoldingService;
   forcedTransfers: ForcedTransfers;
+  navs: NavService;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
 }
@@ -38,7 +41,7 @@ export interface WalletRecoveryArgs {
 
 /**
  * Four eyes on what moves positions outside an order (wallet recovery, holding adjustment, forced
- * transfer — forced-transfer.ts): one
+ * transfer — forced-transfer.ts) and on a NAV outside its tolerance (nav-confirmations.ts): one
  * principal requests, a different one with the `approver` role approves or rejects, and the
  * approved call — the same service call as ever (InvestorWalletService.recover,
  * HoldingService.adjust) — runs once, in the approver's transaction:
@@ -113,6 +116,9 @@ export class ApprovalService {
     [ApprovalKind.wallet_recovery]: (ctx, args, lock) => this.deps.wallets.recoveryEffect(ctx, args, lock),
     [ApprovalKind.forced_transfer]: (ctx, args, lock) => this.deps.forcedTransfers.effect(ctx.em, args as ForcedTransferArgs, lock),
     [ApprovalKind.holding_adjustment]: (ctx, args, lock) => holdingAdjustmentEffect(ctx.em, args as HoldingAdjustmentArgs, lock),
+    // The NAV and the move it was held for, as struck; whether that move still holds is
+    // NavService.confirmPending's check (the previous confirmed NAV unchanged) in the approver's transaction.
+    [ApprovalKind.nav_confirmation]: (_ctx, args) => Promise.resolve(navConfirmationEffect(args as PendingNavArgs)),
   };
 
   /**
@@ -222,27 +228,14 @@ export class ApprovalService {
     }
   }
 
-  private async create<A extends { reason: string }>(
+  private create<A extends { reason: string }>(
     ctx: ServiceContext,
     kind: ApprovalKind,
     args: A,
     effect: ApprovalEffect,
     investorId: string,
   ): Promise<ApprovalRequest> {
-    const request = ctx.em.create(ApprovalRequest, {
-      kind,
-      arguments: { ...args },
-      effect,
-      reason: args.reason,
-      investorId,
-      requestedBy: principalLabel(ctx.access.principal)!,
-      requestedAt: this.deps.clock.now(),
-      status: ApprovalStatus.requested,
-    });
-    await ctx.em.flush();
-    this.changed(ctx.em, request);
-    await ctx.em.flush();
-    return request;
+    return openRequest(ctx, this.deps.clock, kind, { ...args }, args.reason, effect, investorId);
   }
 
   /** The request, locked, still `requested` (else 409), and not the caller's own (403). */
@@ -264,6 +257,9 @@ export class ApprovalService {
       const wallet = await this.deps.wallets.recover(ctx, effect, request.reason);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
+    } else if (effect.kind === 'nav_confirmation') {
+      const nav = await this.deps.navs.confirmPending(ctx, effect, request.requestedBy, String(request.id));
+      request.result = { shareClassId: nav.shareClass.id, entryId: nav.entryId, close: nav.close, publishedAt: nav.publishedAt.getTime() };
     } else if (effect.kind === 'forced_transfer') {
       const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), effect);
       request.result = {
@@ -318,15 +314,45 @@ export class ApprovalService {
     });
   }
 
-  /** For the approvals inbox to follow live (approvalChanged); no distributor hears it, no webhook is sent. */
   private changed(em: EntityManager, request: ApprovalRequest): void {
-    appendEvent(em, {
-      type: 'approval.changed',
-      aggregateType: 'approval_request',
-      aggregateId: String(request.id),
-      distributorId: null,
-      occurredAt: this.deps.clock.now(),
-      payload: { requestId: String(request.id), kind: request.kind, status: request.status },
-    });
+    approvalChanged(em, this.deps.clock, request);
   }
+}
+
+/** A new request by the caller, `requested`, binding `effect`, in ctx's unit of work (flushed), announced to the inbox. */
+export async function openRequest(
+  ctx: ServiceContext,
+  clock: Clock,
+  kind: ApprovalKind,
+  args: Record<string, unknown>,
+  reason: string,
+  effect: ApprovalEffect,
+  investorId?: string,
+): Promise<ApprovalRequest> {
+  const request = ctx.em.create(ApprovalRequest, {
+    kind,
+    arguments: args,
+    effect,
+    reason,
+    investorId,
+    requestedBy: principalLabel(ctx.access.principal)!,
+    requestedAt: clock.now(),
+    status: ApprovalStatus.requested,
+  });
+  await ctx.em.flush();
+  approvalChanged(ctx.em, clock, request);
+  await ctx.em.flush();
+  return request;
+}
+
+/** For the approvals inbox to follow live (approvalChanged); no distributor hears it, no webhook is sent. */
+function approvalChanged(em: EntityManager, clock: Clock, request: ApprovalRequest): void {
+  appendEvent(em, {
+    type: 'approval.changed',
+    aggregateType: 'approval_request',
+    aggregateId: String(request.id),
+    distributorId: null,
+    occurredAt: clock.now(),
+    payload: { requestId: String(request.id), kind: request.kind, status: request.status },
+  });
 }

@@ -52,6 +52,21 @@ export class Nav extends Audited {
   @Field(() => EpochMs)
   @Property({ type: 'datetime', length: 3 })
   publishedAt: Date;
+
+  @Field(() => String, { description: 'The principal that struck (published) it: `ops:<name>`, or the job that seeded it' })
+  @Property({ type: 'text' })
+  struckBy: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The second principal that confirmed it, for a NAV outside the tolerance; null when it was within it and confirmed at once',
+  })
+  @Property({ type: 'text', nullable: true })
+  confirmedBy?: string | null;
+
+  /** The four-eyes request (`nav_confirmation`) a second principal confirmed it by; null when confirmed at once. */
+  @Property({ type: bigintColumn(), nullable: true })
+  confirmationRequestId?: string | null;
 }
 
 /** `YYYYMMDDHHMMSS` of an instant, in UTC. */

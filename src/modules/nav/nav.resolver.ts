@@ -1,9 +1,10 @@
 import type { EntityRecord } from '../../persistence/read-record';
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { EpochMs } from '../../common/scalars';
 import { Nav } from './nav.entity';
 import { PublishNavInput } from './nav.types';
+import { NavStatus, PendingNav } from './nav-confirmation';
 
 @Resolver(() => Nav)
 export class NavResolver {
@@ -22,9 +23,27 @@ export class NavResolver {
     return ctx.services.nav.history(ctx, shareClassId, startDate, endDate);
   }
 
-  @Mutation(() => Nav, { description: 'Ops: publish a NAV; it is live at once.' })
+  @Mutation(() => Nav, {
+    description:
+      "Ops: publish a NAV. Within the share class's `navToleranceBps` of the previous confirmed NAV (or its first), it is confirmed and live at once; outside it, the answer is `status: pending` and a `nav_confirmation` approval request that a different principal with `approver` approves (then it is live, with its `publishedAt`) or rejects (never live).",
+  })
   publishNav(@Arg('input', () => PublishNavInput) input: PublishNavInput, @Ctx() ctx: GatewayContext): Promise<Nav> {
     return ctx.services.nav.publish(ctx, input);
+  }
+
+  @FieldResolver(() => NavStatus, {
+    description: '`pending`: only `publishNav` answers it, for a NAV outside the tolerance; every read answers confirmed NAVs',
+  })
+  status(@Root() nav: Nav): NavStatus {
+    return nav instanceof PendingNav ? NavStatus.pending : NavStatus.confirmed;
+  }
+
+  @FieldResolver(() => ID, {
+    nullable: true,
+    description: 'The `nav_confirmation` approval request that holds it (pending) or confirmed it; null when confirmed at once',
+  })
+  approvalRequestId(@Root() nav: Nav): string | null {
+    return nav instanceof PendingNav ? nav.approvalRequestId : (nav.confirmationRequestId ?? null);
   }
 
   @FieldResolver(() => String)

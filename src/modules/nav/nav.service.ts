@@ -1,4 +1,5 @@
-import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
+import { DECIMAL_COLUMN, decimalString, VOLUME_COLUMN } from '../../common/money';
+import { principalLabel } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../persistence/read-cache';
 import { rawRows } from '../../persistence/raw-query';
@@ -7,8 +8,11 @@ import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import type { ShareClassService } from '../share-class/share-class.service';
+import type { ShareClass } from '../share-class/share-class.entity';
+import { navToleranceBps } from '../share-class/nav-tolerance';
+import { movePercent, navMove, PendingNav, withinTolerance, type NavConfirmations, type PendingNavArgs } from './nav-confirmation';
 import { entryIdOf, Nav } from './nav.entity';
-import { navEntryExists, noNavPublished } from './nav.errors';
+import { navEntryExists, navPreviousChanged, noNavPublished } from './nav.errors';
 
 /** Without both bounds, history is the last this many entries. */
 export const NAV_HISTORY_DEFAULT_SIZE = 100;
@@ -28,6 +32,7 @@ export class NavService {
     private readonly shareClasses: ShareClassService,
     private readonly clock: Clock,
     private readonly cache: ReadCache,
+    private readonly confirmations: NavConfirmations,
   ) {}
 
   /**
@@ -76,16 +81,20 @@ export class NavService {
     return latest.reverse().map((row) => rowRecord(ctx.em, Nav, row));
   }
 
-  /** Ops publish a NAV; it is live at once and announced through the event log. */
+  /**
+   * Ops publish a NAV. Within the share class's tolerance of the previous confirmed NAV (or the
+   * class's first), it is confirmed, live at once and announced through the event log; outside it,
+   * it waits for a second principal as a `nav_confirmation` request (nav-confirmation.ts) and the
+   * answer is that pending NAV: nothing is stored in `nav`, nothing is announced, nothing prices.
+   */
   async publish(ctx: ServiceContext, input: PublishNavInput): Promise<Nav> {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, input.shareClassId);
     const close = nonNegativeDecimal(input.close, 'close', DECIMAL_COLUMN);
     const publishedAt = input.publishedAt ?? this.clock.now();
     const entryId = entryIdOf(publishedAt);
-    if (await ctx.em.count(Nav, { shareClass: sc.id, entryId })) throw navEntryExists(entryId);
-    const nav = ctx.em.create(Nav, {
-      shareClass: sc,
+    await this.refuseTakenEntry(ctx, sc.id, entryId);
+    const fields = {
       entryId,
       close,
       open: input.open != null ? nonNegativeDecimal(input.open, 'open', DECIMAL_COLUMN) : close,
@@ -94,12 +103,74 @@ export class NavService {
       currency: sc.currency,
       volume: input.volume != null ? nonNegativeDecimal(input.volume, 'volume', VOLUME_COLUMN) : '0',
       publishedAt,
-    });
+    };
+    const struckBy = principalLabel(ctx.access.principal)!;
+    // The class's first NAV has nothing to move against: it is the launch price, confirmed at once.
+    const previous = await this.previousConfirmed(ctx, sc.id, publishedAt);
+    const toleranceBps = navToleranceBps(sc);
+    const move = previous ? navMove(previous.close, close) : null;
+    if (!previous || withinTolerance(move, toleranceBps)) return this.insert(ctx, sc, fields, { struckBy });
+
+    const pending: PendingNavArgs = {
+      shareClassId: sc.id,
+      ...fields,
+      publishedAt: publishedAt.getTime(),
+      previousEntryId: previous.entryId,
+      previousClose: decimalString(previous.close),
+      movePercent: movePercent(move),
+      toleranceBps,
+    };
+    const reason =
+      `NAV ${close} ${sc.currency} of ${publishedAt.toISOString()} moves ${pending.movePercent ?? 'from 0'}% against the confirmed ` +
+      `${pending.previousClose} of ${previous.publishedAt.toISOString()}, outside the share class's tolerance of ${toleranceBps / 100}%`;
+    const requestId = await this.confirmations.request(ctx, pending, reason);
+    return Object.assign(new PendingNav(), { shareClass: sc, ...fields, struckBy, confirmedBy: null, approvalRequestId: requestId });
+  }
+
+  /**
+   * A pending NAV confirmed by a second principal (the approval of its `nav_confirmation` request,
+   * in the approver's transaction): inserted with its original `publishedAt`, live if it is the
+   * latest, and announced now — not before.
+   */
+  async confirmPending(ctx: ServiceContext, nav: PendingNavArgs, struckBy: string, requestId: string): Promise<Nav> {
+    const sc = await this.shareClasses.getVisible(ctx, nav.shareClassId);
+    await this.refuseTakenEntry(ctx, sc.id, nav.entryId);
+    // The request binds what the approver saw: the move against that previous NAV, and no other.
+    const previous = await this.previousConfirmed(ctx, sc.id, new Date(nav.publishedAt));
+    if (previous?.entryId !== nav.previousEntryId) throw navPreviousChanged(nav.entryId, nav.previousEntryId);
+    const { entryId, close, open, high, low, currency, volume } = nav;
+    return this.insert(
+      ctx,
+      sc,
+      { entryId, close, open, high, low, currency, volume, publishedAt: new Date(nav.publishedAt) },
+      { struckBy, confirmedBy: principalLabel(ctx.access.principal), confirmationRequestId: requestId },
+    );
+  }
+
+  /** The confirmed NAV a new one at `publishedAt` moves against: the latest at or before it, else (one dated before them all) the earliest. */
+  private async previousConfirmed(ctx: ServiceContext, shareClassId: string, publishedAt: Date): Promise<Nav | null> {
+    return (
+      (await ctx.em.findOne(Nav, { shareClass: shareClassId, publishedAt: { $lte: publishedAt } }, { orderBy: { publishedAt: 'desc' } })) ??
+      (await ctx.em.findOne(Nav, { shareClass: shareClassId, publishedAt: { $gt: publishedAt } }, { orderBy: { publishedAt: 'asc' } }))
+    );
+  }
+
+  private async refuseTakenEntry(ctx: ServiceContext, shareClassId: string, entryId: string): Promise<void> {
+    if (await ctx.em.count(Nav, { shareClass: shareClassId, entryId })) throw navEntryExists(entryId);
+  }
+
+  private async insert(
+    ctx: ServiceContext,
+    sc: ShareClass,
+    fields: Pick<Nav, 'entryId' | 'close' | 'open' | 'high' | 'low' | 'currency' | 'volume' | 'publishedAt'>,
+    by: Pick<Nav, 'struckBy' | 'confirmedBy' | 'confirmationRequestId'>,
+  ): Promise<Nav> {
+    const nav = ctx.em.create(Nav, { shareClass: sc, ...fields, ...by });
     appendEvent(ctx.em, {
       type: 'nav.published',
       aggregateType: 'share_class',
       aggregateId: sc.id,
-      payload: { shareClassId: sc.id, entryId, close, publishedAt: publishedAt.getTime() },
+      payload: { shareClassId: sc.id, entryId: fields.entryId, close: fields.close, publishedAt: fields.publishedAt.getTime() },
       occurredAt: this.clock.now(),
     });
     await ctx.em.flush();
@@ -124,5 +195,8 @@ function navRecord(nav: Nav): EntityRecord<Nav> {
     updatedAt: nav.updatedAt,
     createdBy: nav.createdBy,
     updatedBy: nav.updatedBy,
+    struckBy: nav.struckBy,
+    confirmedBy: nav.confirmedBy,
+    confirmationRequestId: nav.confirmationRequestId,
   });
 }

@@ -1,7 +1,8 @@
-import { Embedded, Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Embedded, Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { Fund } from '../fund/fund.entity';
+import { NavAssetClass } from './nav-tolerance';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /** Read-only to distributors; provisioned by operations. `defaultChainId` is its primary token's chain. */
@@ -47,6 +48,14 @@ export class ShareClass extends Audited {
   @Field(() => Int)
   @Property({ type: 'integer' })
   feesWatermarkBps: number;
+
+  @Field(() => NavAssetClass, { description: 'The fund type that sets the default NAV tolerance (CSSF 24/856); default `other`' })
+  @Enum({ items: () => NavAssetClass, default: NavAssetClass.other })
+  navAssetClass: Opt<NavAssetClass> = NavAssetClass.other;
+
+  /** The class's own NAV tolerance (bps), replacing its asset class's; null: the asset class's (`navToleranceBps` answers the one in force). */
+  @Property({ type: 'integer', nullable: true })
+  navToleranceOverrideBps: Opt<number> | null = null;
 
   @Field(() => ShareClassMeta)
   @Embedded(() => ShareClassMeta, { object: true })

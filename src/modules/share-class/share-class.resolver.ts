@@ -1,5 +1,5 @@
 import type { EntityRecord } from '../../persistence/read-record';
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
 import { ShareClassGrant } from '../distributor/distributor.entity';
@@ -7,6 +7,7 @@ import { Fund } from '../fund/fund.entity';
 import { Nav } from '../nav/nav.entity';
 import { Token } from '../token/token.entity';
 import { ShareClass } from './share-class.entity';
+import { navToleranceBps } from './nav-tolerance';
 import type { ShareClassRecord } from './share-class.service';
 import { CreateShareClassInput, ShareClassFilter, ShareClassPage, UpdateShareClassInput } from './share-class.types';
 
@@ -39,6 +40,14 @@ export class ShareClassResolver {
   @FieldResolver(() => [Token])
   tokens(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token>[]> {
     return ctx.loaders.manyBy(Token, 'shareClass', { id: 'asc' }).load(sc.id);
+  }
+
+  @FieldResolver(() => Int, {
+    description:
+      "The NAV tolerance in force, bps: the class's own, or its asset class's. A NAV moving further from the previous confirmed one waits for a second principal.",
+  })
+  navToleranceBps(@Root() sc: ShareClass): number {
+    return navToleranceBps(sc);
   }
 
   @FieldResolver(() => String)

@@ -14,6 +14,7 @@ import {
   statusWord,
   type Problems,
 } from '../../common/validate';
+import { NavAssetClass } from './nav-tolerance';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /*
@@ -33,6 +34,13 @@ export function provider(value: unknown): string {
 
 /** A lifecycle status word; active share classes are `active`. */
 export const status = (value: unknown) => statusWord(value, 'status');
+
+/** One of the CSSF 24/856 fund types (the GraphQL enum admits only these; this guards other callers). */
+export function navAssetClass(value: unknown): NavAssetClass {
+  if (!Object.values(NavAssetClass).includes(value as NavAssetClass))
+    throw badRequest(`navAssetClass must be one of ${Object.values(NavAssetClass).join(', ')}`);
+  return value as NavAssetClass;
+}
 
 export const FEE_FIELDS = ['feesSubBps', 'feesRedBps', 'feesMgmtBps', 'feesPerfBps', 'feesWatermarkBps'] as const;
 export const fee = bps;

@@ -15,6 +15,7 @@ import { findPrimaryToken } from '../token/token.service';
 import { ShareClass } from './share-class.entity';
 import { shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
+import type { NavAssetClass } from './nav-tolerance';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /** The provisioned fields of a share class; on update, absent ones stay as they are. */
@@ -28,6 +29,8 @@ export interface ShareClassFields {
   feesMgmtBps?: number | null;
   feesPerfBps?: number | null;
   feesWatermarkBps?: number | null;
+  navAssetClass?: NavAssetClass | null;
+  navToleranceBps?: number | null;
   meta?: ShareClassMeta | null;
   details?: ShareClassDetails | null;
   metrics?: ShareClassMetrics | null;
@@ -153,6 +156,9 @@ export class ShareClassService {
     if (given(input.provider)) out.provider = p.take('provider', () => rules.provider(input.provider));
     if (input.status !== undefined && input.status !== null) out.status = p.take('status', () => rules.status(input.status));
     for (const f of rules.FEE_FIELDS) if (given(input[f])) out[f] = p.take(f, () => rules.fee(input[f], f));
+    // Optional on create too: without them a class has its asset class's tolerance, `other` by default.
+    if (input.navAssetClass != null) out.navAssetClass = p.take('navAssetClass', () => rules.navAssetClass(input.navAssetClass));
+    if (input.navToleranceBps != null) out.navToleranceOverrideBps = p.take('navToleranceBps', () => rules.fee(input.navToleranceBps, 'navToleranceBps'));
     for (const part of PARTS) {
       const value = input[part];
       if (!given(value)) continue;
@@ -188,6 +194,8 @@ function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: 
     feesMgmtBps: sc.feesMgmtBps,
     feesPerfBps: sc.feesPerfBps,
     feesWatermarkBps: sc.feesWatermarkBps,
+    navAssetClass: sc.navAssetClass,
+    navToleranceOverrideBps: sc.navToleranceOverrideBps,
     meta: copy(sc.meta),
     details: copy(sc.details),
     metrics: copy(sc.metrics),

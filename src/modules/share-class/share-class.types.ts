@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
 import { PageOf } from '../../persistence/pagination';
 import { ShareClass } from './share-class.entity';
+import { NavAssetClass } from './nav-tolerance';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /** Every documented field of a share class. Its primary token (and so `defaultChainId`) comes with `createToken`. */
@@ -32,6 +33,15 @@ export class CreateShareClassInput {
 
   @Field(() => Int, { description: 'High-watermark threshold, bps' })
   feesWatermarkBps: number;
+
+  @Field(() => NavAssetClass, { nullable: true, description: 'The fund type that sets the default NAV tolerance (CSSF 24/856); default `other`' })
+  navAssetClass?: NavAssetClass | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "The class's own NAV tolerance in bps (0 to 10000), replacing its asset class's: money market 20, bond and mixed 50, equity and other 100",
+  })
+  navToleranceBps?: number | null;
 
   @Field(() => ShareClassMeta)
   meta: ShareClassMeta;
@@ -78,6 +88,12 @@ export class UpdateShareClassInput {
 
   @Field(() => Int, { nullable: true })
   feesWatermarkBps?: number | null;
+
+  @Field(() => NavAssetClass, { nullable: true, description: 'The fund type that sets the default NAV tolerance (CSSF 24/856)' })
+  navAssetClass?: NavAssetClass | null;
+
+  @Field(() => Int, { nullable: true, description: "The class's own NAV tolerance in bps (0 to 10000), replacing its asset class's. Absent: unchanged" })
+  navToleranceBps?: number | null;
 
   @Field(() => ShareClassMeta, { nullable: true })
   meta?: ShareClassMeta | null;

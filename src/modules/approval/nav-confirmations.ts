@@ -1,0 +1,29 @@
+import type { Clock } from '../../common/clock';
+import type { ServiceContext } from '../../access/service-context';
+import { rawRows } from '../../persistence/raw-query';
+import type { NavConfirmations, PendingNavArgs } from '../nav/nav-confirmation';
+import { navAwaitsConfirmation } from '../nav/nav.errors';
+import { ApprovalKind } from './approval-request.entity';
+import { navConfirmationEffect } from './approval-effect';
+import { openRequest } from './approval.service';
+
+/**
+ * Pending NAVs wait in the approvals inbox, as `nav_confirmation` requests by the principal that
+ * struck them: approving one (a different principal with `approver`) runs
+ * `NavService.confirmPending`; rejecting it runs nothing, so it is never live. One pending NAV per
+ * share class and entry (the partial unique index `approval_request_pending_nav` holds it under a race).
+ */
+export class NavConfirmationInbox implements NavConfirmations {
+  constructor(private readonly clock: Clock) {}
+
+  async request(ctx: ServiceContext, nav: PendingNavArgs, reason: string): Promise<string> {
+    const [waiting] = await rawRows<{ id: string }>(
+      ctx.em,
+      `select id::text from approval_request where kind = 'nav_confirmation' and status = 'requested' and arguments->>'shareClassId' = ? and arguments->>'entryId' = ?`,
+      [nav.shareClassId, nav.entryId],
+    );
+    if (waiting) throw navAwaitsConfirmation(nav.entryId, waiting.id);
+    const request = await openRequest(ctx, this.clock, ApprovalKind.nav_confirmation, { ...nav }, reason, navConfirmationEffect(nav));
+    return String(request.id);
+  }
+}
