@@ -14,6 +14,7 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { validBinding, type HostBinding } from './host-binding';
+import { refuseClaimedAddress } from '../investor/wallet-custody';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
 
 type Page = { first?: number | null; after?: string | null };
@@ -186,6 +187,8 @@ export class DistributorService {
     const chain = chainId(input.chainId);
     const address = evmAddress(input.address, 'address');
     const distributor = await this.get(ctx, input.distributorId);
+    // The custody rule: an address is one holder's wallet (docs/custody.md); the address's claim holds it against a concurrent writer.
+    await refuseClaimedAddress(ctx.em, { kind: 'distributor', id: distributor.id }, address, 'address');
     let wallet = await ctx.em.findOne(DistributorWallet, { distributor, chainId: chain });
     if (wallet) wallet.address = address;
     else wallet = ctx.em.create(DistributorWallet, { distributor, chainId: chain, address });
