@@ -39,6 +39,8 @@ export class DistributorService {
   constructor(
     private readonly clock: Clock,
     private readonly cache: ReadCache,
+    /** Outside development and test: a host's source ranges lie inside private networks (host-binding.ts, validBinding). */
+    private readonly privateSourceRangesOnly = false,
   ) {}
 
   /**
@@ -141,7 +143,7 @@ export class DistributorService {
   async addHost(ctx: ServiceContext, input: { distributorId?: string | null; hostname?: string | null } & BindingInput): Promise<DistributorHost> {
     const hostname = normaliseHostname(input.hostname);
     const distributor = await this.get(ctx, input.distributorId);
-    const binding = validBinding(input);
+    const binding = validBinding(input, this.privateSourceRangesOnly);
     if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
     const host = ctx.em.create(DistributorHost, { hostname, distributor, ...binding });
     this.changed(ctx, distributor.id, 'distributor.host_mapped', { hostname, ...binding });
@@ -159,7 +161,7 @@ export class DistributorService {
   async bindHost(ctx: ServiceContext, input: { hostname?: string | null } & BindingInput): Promise<DistributorHost> {
     ctx.access.requireOps();
     const hostname = normaliseHostname(input.hostname);
-    const binding = validBinding(input);
+    const binding = validBinding(input, this.privateSourceRangesOnly);
     const host = await ctx.em.findOne(DistributorHost, { hostname }, { populate: ['distributor'] });
     if (!host) throw hostNotMapped(hostname);
     host.sourceRanges = binding.sourceRanges;
