@@ -2,7 +2,7 @@ import type { Clock } from './common/clock';
 import type { RateLimits } from './access/rate-limit';
 import type { Quotas } from './access/quotas';
 import { ReadCache } from './persistence/read-cache';
-import { developmentJwtConfig, type JwtConfig } from './config';
+import { developmentJwtConfig, isDevelopmentEnv, type JwtConfig } from './config';
 import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
 import { OpsTokenService } from './modules/auth/ops-token.service';
@@ -79,7 +79,7 @@ export function createServices(deps: ServiceDeps) {
   const readCache = new ReadCache(deps.readCacheTtlMs);
   const shareClass = new ShareClassService(clock, readCache);
   const nav = new NavService(shareClass, clock, readCache, new NavConfirmationInbox(clock));
-  const distributor = new DistributorService(clock, readCache);
+  const distributor = new DistributorService(clock, readCache, !isDevelopmentEnv(deps.env));
   const investor = new InvestorService(distributor);
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});

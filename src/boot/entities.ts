@@ -17,6 +17,7 @@ import { Holding } from '../modules/holding/holding.entity';
 import { HoldingLot } from '../modules/holding/holding-lot.entity';
 import { HoldingMovement } from '../modules/holding/holding-movement.entity';
 import { Investor, InvestorGrant, InvestorWallet } from '../modules/investor/investor.entity';
+import { AddressClaim } from '../modules/investor/address-claim.entity';
 import { Issuer } from '../modules/issuer/issuer.entity';
 import { Nav } from '../modules/nav/nav.entity';
 import { Order, OrderStatusEntry } from '../modules/order/order.entity';
@@ -49,6 +50,7 @@ export const ENTITIES = [
   Investor,
   InvestorGrant,
   InvestorWallet,
+  AddressClaim,
   Order,
   OrderStatusEntry,
   Holding,

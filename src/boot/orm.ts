@@ -7,6 +7,7 @@ import { AuditSubscriber } from '../persistence/audit.subscriber';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../persistence/embedded-postgres';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../persistence/migrations';
+import { ConfigError } from '../config';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; null starts the embedded PostgreSQL. */
@@ -30,6 +31,9 @@ export function ormOptions(clock: Clock): Options {
     subscribers: [new AuditSubscriber(clock)],
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, snapshot: false, transactional: true, allOrNothing: true, silent: true },
+    // MikroORM creates a database it does not find: a mistyped DATABASE_URL would get an empty
+    // database, migrated, instead of a refusal. The gateway never creates one (requireDatabase).
+    ensureDatabase: false,
     // Every request and job forks its own EntityManager; the global one is never used for work.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -42,10 +46,32 @@ export const APPLICATION_NAME = 'fund-distribution-gateway';
 /** How long opening a connection to a PostgreSQL server may take. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * A database named by DATABASE_URL that does not exist is a mistake (a mistyped name, the wrong
+ * server): the start is refused, naming it, and nothing is created. Other failures to connect are
+ * left to the caller as they are.
+ */
+export async function requireDatabase(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') throw err;
+    const url = new URL(databaseUrl);
+    const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    throw new ConfigError(
+      `Invalid configuration:\n  - DATABASE_URL names database "${name}" on ${url.hostname}:${url.port || '5432'}, which does not exist: the gateway never creates a database (create it, e.g. createdb "${name}", or correct the name)`,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedPostgres | null = null;
   let connection: Options;
   if (options.databaseUrl) {
+    await requireDatabase(options.databaseUrl);
     // MikroORM reads host, port, user and database from the URL and drops its parameters: the
     // pool's connections carry the URL's application_name (as the LISTEN ones, which pg opens
     // from the URL, do), so an operator tells the gateway's backends apart in pg_stat_activity.

@@ -109,3 +109,27 @@ export function coversEveryAddress(ranges: readonly IpRange[]): boolean {
     return next === 1n << BigInt(BITS[family]);
   });
 }
+
+/**
+ * The private networks: loopback (`127.0.0.0/8`, `::1`), RFC 1918 (`10.0.0.0/8`,
+ * `172.16.0.0/12`, `192.168.0.0/16`), RFC 4193 unique local (`fc00::/7`) and link-local
+ * (`169.254.0.0/16`, `fe80::/10`). Production trusts forwarded addresses only from proxies inside
+ * them, and binds surface-R hosts only to sources inside them: a range outside reaches the
+ * internet (`0.0.0.0/1`), or, like NAT64's `64:ff9b::/96`, every IPv4 address through it.
+ */
+export const PRIVATE_NETWORKS: readonly string[] = [
+  '127.0.0.0/8',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '169.254.0.0/16',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+];
+const PRIVATE_RANGES = PRIVATE_NETWORKS.map((r) => parseRange(r)!);
+
+/** Whether the whole range lies inside one private network (an IPv4-mapped range judged as its IPv4 range). */
+export function withinPrivateNetwork(range: IpRange): boolean {
+  return PRIVATE_RANGES.some((n) => n.family === range.family && range.first >= n.first && range.last <= n.last);
+}

@@ -97,6 +97,16 @@ const PG_CODES: Record<string, ErrorCode> = {
 };
 
 /**
+ * Unique constraints that are a domain rule, answered as the rule is rather than `record already
+ * exists`: a writer that raced past the service's own check (two concurrent requests) gets the
+ * answer the check gives the later one.
+ */
+const CONSTRAINT_ANSWERS: Record<string, { code: ErrorCode; message: string }> = {
+  // One address, one holder (address_claim, src/modules/investor/address-claim.entity.ts; the check: wallet-custody.ts, takenAddress).
+  address_claim_pkey: { code: 'CONFLICT', message: 'address is a wallet of another holder' },
+};
+
+/**
  * Seconds a client waits before retrying when the database is away: a failover or a restarted
  * pooler is back within seconds, and the pool opens a fresh connection for the next request.
  */
@@ -190,6 +200,8 @@ export function toDomainError(err: unknown): { error: DomainError; log: FailureL
   if (err instanceof DomainError) return { error: err, log: null };
   const anyErr = err as { code?: string; message?: string; name?: string; constraint?: string };
   const code = anyErr?.code;
+  const rule = code === '23505' && anyErr.constraint ? CONSTRAINT_ANSWERS[anyErr.constraint] : undefined;
+  if (rule) return { error: new DomainError(rule.code, rule.message), log: null };
   if (code && PG_CODES[code]) {
     const mapped = PG_CODES[code];
     const message =

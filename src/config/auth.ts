@@ -1,4 +1,5 @@
 import { ConfigError, isDevelopmentEnv, type IntSetting } from './environment';
+import { textSecretWeakness, weakSecret } from './secret-strength';
 
 /** Lifetime of an ops token unless OPS_TOKEN_TTL_SECONDS says otherwise: 30 days. */
 export const DEFAULT_OPS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -31,6 +32,11 @@ export function parseJwt(env: NodeJS.ProcessEnv, appEnv: string, int: IntSetting
   if (signingKey && signingKey.length < 32) problems.push('JWT_SIGNING_KEY must be at least 32 characters');
   if (!signingKey && realKeys) problems.push(`JWT_SIGNING_KEY is required when APP_ENV is ${appEnv} (only development and test run on the development key)`);
   if (signingKey === DEVELOPMENT_JWT_SIGNING_KEY && realKeys) problems.push(`JWT_SIGNING_KEY must not be the development key when APP_ENV is ${appEnv}`);
+  else if (realKeys && signingKey.length >= 32) {
+    // Whoever holds one surface-O token can try keys offline: a key of a plain shape is no key.
+    const why = textSecretWeakness(signingKey, 32);
+    if (why) problems.push(weakSecret('JWT_SIGNING_KEY', why));
+  }
   return {
     signingKey: signingKey || DEVELOPMENT_JWT_SIGNING_KEY,
     issuer: env.JWT_ISSUER?.trim() || 'fund-distribution-gateway',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { coversEveryAddress, parseRange, type IpRange } from '../common/cidr';
 import { isDevelopmentEnv, type IntSetting } from './environment';
+import { GENERATE_KEY_32_BYTES, keySecretWeakness, weakSecret } from './secret-strength';
 
 /** Events: the relay, webhook delivery and subscriptions. */
 export interface EventsConfig {
@@ -52,8 +53,11 @@ export function parseEvents(env: NodeJS.ProcessEnv, appEnv: string, int: IntSett
   const realKeys = !isDevelopmentEnv(appEnv);
   if (rawKey) {
     const key = Buffer.from(rawKey, 'base64');
+    // It encrypts every webhook's signing secret at rest: a key of a plain shape protects none.
+    const weak = realKeys ? keySecretWeakness(key, 32) : null;
     if (key.length !== 32) problems.push('WEBHOOK_SECRET_KEY must be 32 bytes in base64');
     else if (realKeys && key.equals(DEVELOPMENT_WEBHOOK_KEY)) problems.push(`WEBHOOK_SECRET_KEY must not be the development key when APP_ENV is ${appEnv}`);
+    else if (weak) problems.push(weakSecret('WEBHOOK_SECRET_KEY', weak, GENERATE_KEY_32_BYTES));
     else webhookSecretKey = key;
   } else if (realKeys) {
     problems.push(`WEBHOOK_SECRET_KEY is required when APP_ENV is ${appEnv} (32 bytes in base64; only development and test run on the development key)`);

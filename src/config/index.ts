@@ -8,6 +8,7 @@ import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProx
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
 import { parseEvents, type EventsConfig } from './events';
 import { parseSupplyProviders } from './supply';
+import { GENERATE_TOKEN, textSecretWeakness, weakSecret } from './secret-strength';
 
 export { ConfigError, isDevelopmentEnv } from './environment';
 export { bodyLimitBytes, type TlsConfig, type TrustProxy } from './transport';
@@ -160,7 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: developmentOnly('SEED_DEMO'),
     dbPoolMax: int('DB_POOL_MAX', 10, 1, 200),
     bodyLimit,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY, problems),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, appEnv, problems),
     graphqlIntrospection: developmentOnly('GRAPHQL_INTROSPECTION'),
     graphqlLimits: {
       maxDepth: int('GRAPHQL_MAX_DEPTH', DEFAULT_GRAPHQL_LIMITS.maxDepth, 2, 100),
@@ -184,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       subscriptionsPerAddress: int('QUOTA_SUBSCRIPTIONS_PER_ADDRESS', DEFAULT_QUOTAS.subscriptionsPerAddress, 1, 1_000_000),
     },
     jwt: parseJwt(env, appEnv, int, problems),
-    supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, problems),
+    supplyProviders: parseSupplyProviders(env.SUPPLY_PROVIDERS, appEnv, problems),
     supplySimulator: developmentOnly('SUPPLY_SIMULATOR'),
     events: parseEvents(env, appEnv, int, problems),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN, appEnv, problems),
@@ -216,6 +217,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function parseMetricsToken(raw: string | undefined, appEnv: string, problems: string[]): string | null {
   const token = raw?.trim() || null;
   if (token !== null && (token.length < 16 || /\s/.test(token))) problems.push('METRICS_TOKEN must be at least 16 characters without spaces');
+  else if (token !== null && !isDevelopmentEnv(appEnv)) {
+    const why = textSecretWeakness(token, 16);
+    if (why) problems.push(weakSecret('METRICS_TOKEN', why, GENERATE_TOKEN));
+  }
   if (token === null && !isDevelopmentEnv(appEnv))
     problems.push(`METRICS_TOKEN is required when APP_ENV is ${appEnv} (/metrics and the detailed /ready answer only to it)`);
   return token;

@@ -1,7 +1,9 @@
 import type { SupplyProvidersConfig } from '../supply/provider';
+import { isDevelopmentEnv } from './environment';
+import { textSecretWeakness, weakSecret } from './secret-strength';
 
 /** SUPPLY_PROVIDERS: provider id → { url, timeoutMs?, apiKey?, callbackSecret? }, every mistake named. */
-export function parseSupplyProviders(raw: string | undefined, problems: string[]): SupplyProvidersConfig {
+export function parseSupplyProviders(raw: string | undefined, appEnv: string, problems: string[]): SupplyProvidersConfig {
   if (raw === undefined || raw.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -26,6 +28,11 @@ export function parseSupplyProviders(raw: string | undefined, problems: string[]
     if (v.apiKey !== undefined && (typeof v.apiKey !== 'string' || v.apiKey === '')) problems.push(`${at}.apiKey must be a non-empty string`);
     if (v.callbackSecret !== undefined && (typeof v.callbackSecret !== 'string' || v.callbackSecret.length < 16))
       problems.push(`${at}.callbackSecret must be a string of at least 16 characters`);
+    else if (typeof v.callbackSecret === 'string' && !isDevelopmentEnv(appEnv)) {
+      // The provider signs its callbacks with it: a guessable one lets anyone settle an order.
+      const why = textSecretWeakness(v.callbackSecret, 16);
+      if (why) problems.push(weakSecret(`${at}.callbackSecret`, why));
+    }
     out[id] = {
       url: String(v.url),
       timeoutMs: Number(timeoutMs),

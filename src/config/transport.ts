@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { coversEveryAddress, parseRange, type IpRange } from '../common/cidr';
+import { coversEveryAddress, parseRange, PRIVATE_NETWORKS, withinPrivateNetwork, type IpRange } from '../common/cidr';
+import { isDevelopmentEnv } from './environment';
 import { readSecretFile } from './secret-file';
 
 /**
@@ -76,8 +77,13 @@ export function parseTls(env: NodeJS.ProcessEnv, appEnv: string, problems: strin
 /** express's named ranges, accepted in TRUST_PROXY beside addresses and CIDRs. */
 const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** TRUST_PROXY: unset/false/0 (none) or proxy addresses/CIDRs; `true` ("everyone") and hop counts are refused. */
-export function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+/**
+ * TRUST_PROXY: unset/false/0 (none) or proxy addresses/CIDRs; `true` ("everyone") and hop counts
+ * are refused. Outside development and test each range must lie inside a private network
+ * (PRIVATE_NETWORKS): a reverse proxy sits in the gateway's own network, and a range beyond it
+ * lets whoever is there choose its own address.
+ */
+export function parseTrustProxy(raw: string | undefined, appEnv: string, problems: string[]): TrustProxy {
   const value = raw?.trim().toLowerCase() ?? '';
   if (value === '' || value === 'false' || value === 'no' || value === '0') return false;
   if (value === 'true' || value === 'yes' || value === '*') {
@@ -102,7 +108,13 @@ export function parseTrustProxy(raw: string | undefined, problems: string[]): Tr
     const range = parseRange(entry);
     if (!range) problems.push(`TRUST_PROXY entry "${entry}" must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal`);
     else if (coversEveryAddress([range])) problems.push(`TRUST_PROXY entry "${entry}" trusts every peer`);
-    else ranges.push(range);
+    else {
+      ranges.push(range);
+      if (!isDevelopmentEnv(appEnv) && !withinPrivateNetwork(range))
+        problems.push(
+          `TRUST_PROXY entry "${entry}" is wider than a private network when APP_ENV is ${appEnv}: name the proxies' own addresses, each inside one of ${PRIVATE_NETWORKS.join(', ')}`,
+        );
+    }
   }
   // Ranges that together cover everyone are everyone, however they are split.
   if (ranges.length > 1 && coversEveryAddress(ranges)) problems.push(`TRUST_PROXY "${raw}" trusts every peer (its ranges together cover every address)`);

@@ -1,5 +1,4 @@
 import { ChainTransaction } from '../../src/modules/chain/chain-transaction.entity';
-import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Order } from '../../src/modules/order/order.entity';
 import { aTokenPair } from '../support/auth.factories';
 import { chainClients, randomWallet, testChains, workerChain, type ChainClients } from '../support/chain';
@@ -279,45 +278,7 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
         { i: { investorId: w.a1.id, chainId: '1', address: wallet, whitelisted: true } },
         { token: await gw.opsToken() },
       ),
-    expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
-  },
-  {
-    path: "whitelisting a wallet row that duplicates another holder's address (written before the rule)",
-    door: 'GraphQL (ops)',
-    attempt: async (gw, w, wallet) => {
-      const em = gw.em();
-      const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
-      em.create(InvestorWallet, { investor: a3, chainId: CHAIN, address: wallet, status: WalletStatus.pending } as never);
-      await em.flush();
-      return gw.graphql(
-        `mutation($i: InvestorWalletRef!) { whitelistInvestorWallet(input: $i) { status } }`,
-        { i: { investorId: a3.id, chainId: CHAIN } },
-        { token: await gw.opsToken() },
-      );
-    },
-    expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
-  },
-  {
-    path: "freezing (removeInvestorWallet) a wallet row that duplicates another holder's address",
-    door: 'GraphQL (ops)',
-    attempt: async (gw, w, wallet) => {
-      const em = gw.em();
-      const a3 = await anInvestor(em, w.distributor, { grants: [w.shareClass], walletChain: null });
-      em.create(InvestorWallet, {
-        investor: a3,
-        chainId: CHAIN,
-        address: wallet,
-        status: WalletStatus.whitelisted,
-        onchainIdentity: `0x${'1'.repeat(40)}`,
-      } as never);
-      await em.flush();
-      return gw.graphql(
-        `mutation($i: RemoveInvestorWalletInput!) { removeInvestorWallet(input: $i) { status } }`,
-        { i: { investorId: a3.id, chainId: CHAIN, reason: 'compromised' } },
-        { token: await gw.opsToken() },
-      );
-    },
-    expected: () => graphqlRefusal('BAD_USER_INPUT', 'address is a wallet of another holder'),
+    expected: () => graphqlRefusal('CONFLICT', 'address is a wallet of another holder'),
   },
   {
     path: "a wallet recovery (recoveryAddress + forcedTransfer) requested to another holder's address",
@@ -328,7 +289,7 @@ const PATHS: { path: string; door: string; attempt: (gw: TestGateway, w: World, 
         { input: { investorId: w.a1.id, chainId: CHAIN, newAddress: wallet, reason: 'key lost' } },
         { token: await gw.opsToken() },
       ),
-    expected: () => graphqlRefusal('BAD_USER_INPUT', 'newAddress is a wallet of another holder'),
+    expected: () => graphqlRefusal('CONFLICT', 'newAddress is a wallet of another holder'),
   },
 ];
 

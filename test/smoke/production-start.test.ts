@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { openTestDatabase, serverUrl, type TestDatabase } from '../support/datab
 import { killed, MAIN, startChildGateway, type ChildGateway } from '../support/child-gateway';
 import { aDistributor } from '../support/factories';
 import { httpRequest } from '../support/http';
+import { STRONG_KEYS } from '../support/production-keys';
 
 /**
  * The built gateway started as an operator would (`node dist/src/main.js` with NODE_ENV=production
@@ -20,7 +22,7 @@ const KEYS = {
   APP_ENV: undefined,
   NODE_ENV: 'production',
   JWT_SIGNING_KEY: 'production-signing-key-0123456789abcdef',
-  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
+  WEBHOOK_SECRET_KEY: STRONG_KEYS.WEBHOOK_SECRET_KEY,
   METRICS_TOKEN: 'metrics-token-0123456789',
   SEED_DEMO: undefined,
   CHAINS: undefined,
@@ -77,10 +79,73 @@ describe('production refuses to start, naming each reason', () => {
     [{ SEED_DEMO: 'true' }, 'SEED_DEMO is only allowed when APP_ENV is development or test'],
     [{ SUPPLY_SIMULATOR: 'true' }, 'SUPPLY_SIMULATOR is only allowed when APP_ENV is development or test'],
     [{ JWT_SIGNING_KEY: undefined }, 'JWT_SIGNING_KEY is required when APP_ENV is production'],
+    // secrets of the right length and no secret at all (src/config/secret-strength.ts)
+    [{ JWT_SIGNING_KEY: 'a'.repeat(32) }, 'JWT_SIGNING_KEY is weak: it is one character repeated (generate one with `openssl rand -base64 48`)'],
+    [{ JWT_SIGNING_KEY: 'abcd'.repeat(8) }, 'JWT_SIGNING_KEY is weak: it repeats a pattern of 4 characters'],
+    [{ JWT_SIGNING_KEY: 'a'.repeat(31) + 'b' }, 'JWT_SIGNING_KEY is weak: it has only 2 distinct characters, at least 8 are needed'],
+    [
+      { JWT_SIGNING_KEY: '0123456789abcdefghijklmnopqrstuv' },
+      'JWT_SIGNING_KEY is weak: it is too predictable: about 6 bits of entropy estimated from its characters, at least 64 are needed',
+    ],
+    [
+      { WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64') },
+      'WEBHOOK_SECRET_KEY is weak: it is all zero bytes (generate one with `openssl rand -base64 32`)',
+    ],
+    [{ WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') }, 'WEBHOOK_SECRET_KEY is weak: it is one byte repeated'],
+    [{ METRICS_TOKEN: 'a'.repeat(16) }, 'METRICS_TOKEN is weak: it is one character repeated (generate one with `openssl rand -hex 32`)'],
+    [
+      { SUPPLY_PROVIDERS: JSON.stringify({ p: { url: 'https://supply.example', callbackSecret: '0'.repeat(16) } }) },
+      'SUPPLY_PROVIDERS.p.callbackSecret is weak: it is one character repeated',
+    ],
+    // proxies outside a private network: whoever is there chooses its own address
+    [{ TRUST_PROXY: '2000::/3' }, 'TRUST_PROXY entry "2000::/3" is wider than a private network when APP_ENV is production'],
+    [{ TRUST_PROXY: '0.0.0.0/1' }, 'TRUST_PROXY entry "0.0.0.0/1" is wider than a private network when APP_ENV is production'],
+    [{ TRUST_PROXY: '64:ff9b::/96' }, 'TRUST_PROXY entry "64:ff9b::/96" is wider than a private network when APP_ENV is production'],
+    [{ TRUST_PROXY: '10.0.0.5,11.0.0.0/8' }, 'TRUST_PROXY entry "11.0.0.0/8" is wider than a private network when APP_ENV is production'],
   ])('with %j', (env, message) => {
     const run = refusedStart(env);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(message);
+  });
+
+  it('names every weak setting at once, and never prints a secret', () => {
+    const run = refusedStart({
+      JWT_SIGNING_KEY: 'a'.repeat(32),
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32).toString('base64'),
+      METRICS_TOKEN: 'a'.repeat(16),
+      TRUST_PROXY: '0.0.0.0/1',
+    });
+    expect(run.status).toBe(1);
+    const reasons = run.stderr.split('\n').filter((l) => l.startsWith('  - '));
+    expect(reasons.map((l) => l.replace(/:.*/, ''))).toEqual([
+      '  - TRUST_PROXY entry "0.0.0.0/1" is wider than a private network when APP_ENV is production',
+      '  - JWT_SIGNING_KEY is weak',
+      '  - WEBHOOK_SECRET_KEY is weak',
+      '  - METRICS_TOKEN is weak',
+    ]);
+    expect(run.stderr).not.toContain('a'.repeat(16));
+  });
+});
+
+// A database that does not exist is a mistake in DATABASE_URL: a clear refusal, and nothing created.
+(serverUrl() ? describe : describe.skip)('a production start on a database that does not exist', () => {
+  it('refuses, naming the database, and creates nothing', async () => {
+    const url = new URL(serverUrl()!);
+    const name = `gw_mistyped_${process.pid}_${Date.now()}`;
+    url.pathname = `/${name}`;
+    const run = refusedStart({ DATABASE_URL: url.toString() });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `DATABASE_URL names database "${name}" on ${url.hostname}:${url.port || '5432'}, which does not exist: the gateway never creates a database (create it, e.g. createdb "${name}", or correct the name)`,
+    );
+    expect(run.stdout).toBe('');
+    const admin = new Client({ connectionString: serverUrl()! });
+    await admin.connect();
+    try {
+      expect((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount).toBe(0);
+    } finally {
+      await admin.end();
+    }
   });
 });
 
@@ -98,7 +163,8 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     db = await openTestDatabase(systemClock, 2);
     await aDistributor(db.orm.em.fork(), ['api.partner.test']);
     ops = (await runInScope({ actor: 'test' }, () => new OpsTokenService(systemClock).issue(db.orm.em.fork(), 'prod-ops', ['admin']))).token;
-    gw = await startChildGateway({ ...KEYS, DATABASE_URL: db.url! });
+    // a strong configuration: the keys, and proxies inside private networks
+    gw = await startChildGateway({ ...KEYS, DATABASE_URL: db.url!, TRUST_PROXY: '10.0.0.5,192.168.0.0/16,fd00::/8,fe80::/10,loopback' });
   }, 180_000);
   afterAll(async () => {
     if (gw) await killed(gw.child, 'SIGTERM');
@@ -159,6 +225,27 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     });
     expect(bound.body).toEqual({ data: { bindDistributorHost: { sourceRanges: ['127.0.0.0/8'] } } });
     expect((await httpRequest(gw.port, 'GET', '/api/v1/funds/shareclass/all', { host: 'api.partner.test' })).status).toBe(200);
+  });
+
+  it('binds a host only to sources inside private networks', async () => {
+    const bind = (ranges: string[]) =>
+      httpRequest(gw.port, 'POST', '/graphql', {
+        body: {
+          query: 'mutation($r: [String!]) { bindDistributorHost(input: {hostname: "api.partner.test", sourceRanges: $r}) { sourceRanges } }',
+          variables: { r: ranges },
+        },
+        headers: { authorization: `Bearer ${ops}` },
+      });
+    for (const range of ['0.0.0.0/1', '2000::/3', '64:ff9b::/96', '203.0.113.7']) {
+      const refused = await bind(['10.0.0.0/8', range]);
+      expect(refused.body.errors?.[0]).toMatchObject({
+        message: `sourceRanges entry "${range}" is wider than a private network: outside development a host is bound to private ranges (127.0.0.0/8, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 169.254.0.0/16, ::1/128, fc00::/7, fe80::/10) or a client certificate`,
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    expect((await bind(['127.0.0.0/8', '10.1.0.0/16', 'fd12::/16'])).body).toEqual({
+      data: { bindDistributorHost: { sourceRanges: ['127.0.0.0/8', '10.1.0.0/16', 'fd12::/16'] } },
+    });
   });
 
   it('a development start on this database (real data) hands out no credentials', async () => {

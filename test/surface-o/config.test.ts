@@ -1,4 +1,5 @@
 import { ConfigError, DEVELOPMENT_JWT_SIGNING_KEY, loadConfig } from '../../src/config';
+import { STRONG_KEYS } from '../support/production-keys';
 
 describe('JWT settings in the configuration', () => {
   it('development and test get a built-in signing key, 15-minute tokens and 7-day refresh tokens', () => {
@@ -13,8 +14,8 @@ describe('JWT settings in the configuration', () => {
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ APP_ENV: 'production' })).toThrow(/JWT_SIGNING_KEY is required when APP_ENV is production/);
     expect(() => loadConfig({ APP_ENV: 'production', JWT_SIGNING_KEY: DEVELOPMENT_JWT_SIGNING_KEY })).toThrow(/must not be the development key/);
-    const key = 'k'.repeat(48);
-    const webhookKey = Buffer.alloc(32, 7).toString('base64');
+    const key = STRONG_KEYS.JWT_SIGNING_KEY;
+    const webhookKey = STRONG_KEYS.WEBHOOK_SECRET_KEY;
     expect(
       loadConfig({
         APP_ENV: 'production',

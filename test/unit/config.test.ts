@@ -1,4 +1,5 @@
 import { ConfigError, DEVELOPMENT_JWT_SIGNING_KEY, loadConfig } from '../../src/config';
+import { STRONG_KEYS } from '../support/production-keys';
 
 /** The environment is validated at start; a mistake is reported by name, all at once. */
 describe('loadConfig', () => {
@@ -71,8 +72,8 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       DB_POOL_MAX: '20',
       BODY_LIMIT: '1mb',
-      JWT_SIGNING_KEY: 'k'.repeat(32),
-      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      JWT_SIGNING_KEY: STRONG_KEYS.JWT_SIGNING_KEY,
+      WEBHOOK_SECRET_KEY: STRONG_KEYS.WEBHOOK_SECRET_KEY,
       METRICS_TOKEN: 'metrics-token-0123456789',
       CORS_ALLOWED_ORIGINS: 'https://Portal.example, http://127.0.0.1:8080',
     });
@@ -110,8 +111,8 @@ describe('loadConfig', () => {
 
   /** Real keys for the environments that must have them. */
   const KEYS = {
-    JWT_SIGNING_KEY: 'k'.repeat(32),
-    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+    JWT_SIGNING_KEY: STRONG_KEYS.JWT_SIGNING_KEY,
+    WEBHOOK_SECRET_KEY: STRONG_KEYS.WEBHOOK_SECRET_KEY,
     METRICS_TOKEN: 'metrics-token-0123456789',
     DATABASE_URL: 'postgres://gw@db:5432/gw',
   };

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config';
 import { minorUnits, priceSubscription } from '../../src/modules/order/order.pricing';
 import { signPayload, verifySignature } from '../../src/supply/signature';
+import { STRONG_KEYS } from '../support/production-keys';
 
 describe('two-step pricing (decimal arithmetic)', () => {
   it("fees are exactly the description's formula, amount × bps / 10000, with no rounding; payable adds them", () => {
@@ -60,8 +61,8 @@ describe('SUPPLY_PROVIDERS configuration', () => {
     expect(
       loadConfig({
         APP_ENV: 'production',
-        JWT_SIGNING_KEY: 'k'.repeat(32),
-        WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+        JWT_SIGNING_KEY: STRONG_KEYS.JWT_SIGNING_KEY,
+        WEBHOOK_SECRET_KEY: STRONG_KEYS.WEBHOOK_SECRET_KEY,
         METRICS_TOKEN: 'metrics-token-0123456789',
         DATABASE_URL: 'postgres://gw@db/gw',
       }).supplySimulator,

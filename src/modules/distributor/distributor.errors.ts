@@ -1,4 +1,5 @@
 import { badRequest, conflict, forbidden, notFound } from '../../common/errors';
+import { PRIVATE_NETWORKS } from '../../common/cidr';
 
 /** On investor registration the message names the id (`distributorId not found: DT…`). */
 export const distributorNotFoundNamed = (id: string) => notFound(`distributorId not found: ${id}`);
@@ -16,4 +17,8 @@ export const hostCertificateRequired = (host: string) => forbidden(`host ${host}
 export const hostCertificateRefused = (host: string) => forbidden(`host ${host} does not accept this client certificate`);
 export const invalidSourceRange = (entry: string) => badRequest(`sourceRanges entry "${entry}" must be an IP address or CIDR range`);
 export const sourceRangesCoverEveryone = () => badRequest('sourceRanges must not cover every address');
+export const sourceRangeNotPrivate = (entry: string) =>
+  badRequest(
+    `sourceRanges entry "${entry}" is wider than a private network: outside development a host is bound to private ranges (${PRIVATE_NETWORKS.join(', ')}) or a client certificate`,
+  );
 export const invalidFingerprint = () => badRequest('clientCertSha256 must be a SHA-256 fingerprint: 64 hex digits, colons allowed');

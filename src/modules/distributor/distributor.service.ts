@@ -14,6 +14,7 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { validBinding, type HostBinding } from './host-binding';
+import { refuseClaimedAddress } from '../investor/wallet-custody';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
 
 type Page = { first?: number | null; after?: string | null };
@@ -38,6 +39,8 @@ export class DistributorService {
   constructor(
     private readonly clock: Clock,
     private readonly cache: ReadCache,
+    /** Outside development and test: a host's source ranges lie inside private networks (host-binding.ts, validBinding). */
+    private readonly privateSourceRangesOnly = false,
   ) {}
 
   /**
@@ -140,7 +143,7 @@ export class DistributorService {
   async addHost(ctx: ServiceContext, input: { distributorId?: string | null; hostname?: string | null } & BindingInput): Promise<DistributorHost> {
     const hostname = normaliseHostname(input.hostname);
     const distributor = await this.get(ctx, input.distributorId);
-    const binding = validBinding(input);
+    const binding = validBinding(input, this.privateSourceRangesOnly);
     if (await ctx.em.count(DistributorHost, { hostname })) throw hostTaken(hostname);
     const host = ctx.em.create(DistributorHost, { hostname, distributor, ...binding });
     this.changed(ctx, distributor.id, 'distributor.host_mapped', { hostname, ...binding });
@@ -158,7 +161,7 @@ export class DistributorService {
   async bindHost(ctx: ServiceContext, input: { hostname?: string | null } & BindingInput): Promise<DistributorHost> {
     ctx.access.requireOps();
     const hostname = normaliseHostname(input.hostname);
-    const binding = validBinding(input);
+    const binding = validBinding(input, this.privateSourceRangesOnly);
     const host = await ctx.em.findOne(DistributorHost, { hostname }, { populate: ['distributor'] });
     if (!host) throw hostNotMapped(hostname);
     host.sourceRanges = binding.sourceRanges;
@@ -186,6 +189,8 @@ export class DistributorService {
     const chain = chainId(input.chainId);
     const address = evmAddress(input.address, 'address');
     const distributor = await this.get(ctx, input.distributorId);
+    // The custody rule: an address is one holder's wallet (docs/custody.md); the address's claim holds it against a concurrent writer.
+    await refuseClaimedAddress(ctx.em, { kind: 'distributor', id: distributor.id }, address, 'address');
     let wallet = await ctx.em.findOne(DistributorWallet, { distributor, chainId: chain });
     if (wallet) wallet.address = address;
     else wallet = ctx.em.create(DistributorWallet, { distributor, chainId: chain, address });

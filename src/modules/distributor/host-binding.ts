@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Socket } from 'node:net';
-import { coversEveryAddress, inRanges, parseRange, type IpRange } from '../../common/cidr';
+import { coversEveryAddress, inRanges, parseRange, withinPrivateNetwork, type IpRange } from '../../common/cidr';
 import type { DomainError } from '../../common/errors';
 import {
   hostAddressRefused,
@@ -10,6 +10,7 @@ import {
   hostNotBound,
   invalidFingerprint,
   invalidSourceRange,
+  sourceRangeNotPrivate,
   sourceRangesCoverEveryone,
 } from './distributor.errors';
 
@@ -79,12 +80,18 @@ export function bindingRefusal(host: string, binding: HostBinding, caller: HostC
   return null;
 }
 
-/** A binding as ops give it (bindDistributorHost): ranges validated and none covering everyone; the fingerprint as 64 hex digits. */
-export function validBinding(input: { sourceRanges?: string[] | null; clientCertSha256?: string | null }): HostBinding {
+/**
+ * A binding as ops give it (bindDistributorHost): ranges validated and none covering everyone;
+ * with `privateRangesOnly` (outside development and test) each inside a private network, so a
+ * source range names a private link, never a slice of the internet (bind a client certificate
+ * for callers that come over it); the fingerprint as 64 hex digits.
+ */
+export function validBinding(input: { sourceRanges?: string[] | null; clientCertSha256?: string | null }, privateRangesOnly = false): HostBinding {
   const sourceRanges = (input.sourceRanges ?? []).map((r) => r.trim().toLowerCase()).filter(Boolean);
   const parsed = sourceRanges.map((r) => {
     const range = parseRange(r);
     if (!range) throw invalidSourceRange(r);
+    if (privateRangesOnly && !withinPrivateNetwork(range)) throw sourceRangeNotPrivate(r);
     return range;
   });
   if (parsed.length && coversEveryAddress(parsed)) throw sourceRangesCoverEveryone();

@@ -61,9 +61,12 @@ export class InvestorWalletService {
       status: whitelisted ? WalletStatus.whitelisted : WalletStatus.pending,
       whitelistedAt: whitelisted ? this.clock.now() : undefined,
     });
-    // A concurrent add on the same chain fails on the partial unique index: the same 409.
+    // A concurrent add on the same chain fails on the partial unique index: the same 409. One of
+    // another holder with the same address fails on the address's claim: the error table's 409.
     await ctx.em.flush().catch((err) => {
-      throw err instanceof UniqueConstraintViolationException ? walletAlreadyInUse(investor.id, chain) : err;
+      throw err instanceof UniqueConstraintViolationException && (err as { constraint?: string }).constraint === 'investor_wallet_in_use_unique'
+        ? walletAlreadyInUse(investor.id, chain)
+        : err;
     });
     if (onChain && input.whitelisted === true) {
       await this.onChain!.whitelist(ctx.em, wallet);

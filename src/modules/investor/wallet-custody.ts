@@ -3,14 +3,15 @@ import { badRequest, conflict } from '../../common/errors';
 import { shownId } from '../../common/ids';
 import { rawRows } from '../../persistence/raw-query';
 import { WalletStatus } from './investor.entity';
+import type { HolderKind } from './address-claim.entity';
 
 /**
  * What the register says of an address for an investor on a chain:
  * - `own`: a wallet of this investor on this chain not removed from the whitelist (pending or
  *   whitelisted), or — where the grant's delivery mode is `hold` — the distributor's own wallet;
- * - `foreign`: the register knows the address as someone else's: another investor's wallet (on
- *   any chain, in any status: one key holds it everywhere), or a distributor's wallet outside a
- *   `hold` grant;
+ * - `foreign`: the register knows the address as someone else's (its `address_claim`): another
+ *   investor's wallet (on any chain, in any status: one key holds it everywhere), or a
+ *   distributor's wallet, present or former, outside a `hold` grant;
  * - `unknown`: anything else — an address the register does not know, or this investor's own
  *   removed (lost) wallet: never one to move value to, never anyone else's either.
  * A verified identity on the shared identity registry is never an answer: every tenant's
@@ -32,8 +33,8 @@ const CUSTODY_SQL = `select r->>'key' as key,
       and lower(w.address) = lower(r->>'address') and w.status <> '${WalletStatus.removed}') as own,
     exists (select 1 from distributor_wallet dw where dw.distributor_id = coalesce(r->>'holdFor', '') and dw.chain_id = r->>'chainId'
       and lower(dw.address) = lower(r->>'address')) as held,
-    (exists (select 1 from investor_wallet w where lower(w.address) = lower(r->>'address') and w.investor_id <> r->>'investorId')
-      or exists (select 1 from distributor_wallet dw where lower(dw.address) = lower(r->>'address'))) as known
+    exists (select 1 from address_claim c where c.address = lower(r->>'address')
+      and not (c.holder_kind = 'investor' and c.holder_id = r->>'investorId')) as known
   from jsonb_array_elements(?::jsonb) r`;
 
 /**
@@ -84,20 +85,43 @@ export async function requireOwnWallet(em: EntityManager, q: CustodyQuery, shown
   if (why) throw refusal(why, answer);
 }
 
-/** For a new wallet (add, a recovery's new address): not a wallet of anyone else, on any chain. */
-export async function refuseTakenAddress(em: EntityManager, investorId: string, address: string, field: string): Promise<void> {
-  if (await isTakenAddress(em, investorId, address)) throw badRequest(takenAddress(field));
+/** A holder of addresses: an investor (its wallets) or a distributor (its own wallets). */
+export interface Holder {
+  kind: HolderKind;
+  id: string;
 }
 
+/**
+ * For a new wallet of any holder (an investor's add, a recovery's new address, a distributor's
+ * own wallet): not an address of anyone else, on any chain. The database's claim
+ * (address-claim.entity.ts) refuses it too, so a writer racing past this check gets the same 409.
+ */
+export async function refuseClaimedAddress(em: EntityManager, holder: Holder, address: string, field: string): Promise<void> {
+  if (await isClaimedByAnother(em, holder, address)) throw conflict(takenAddress(field));
+}
+
+/** `refuseClaimedAddress` for an investor's wallet. */
+export async function refuseTakenAddress(em: EntityManager, investorId: string, address: string, field: string): Promise<void> {
+  await refuseClaimedAddress(em, { kind: 'investor', id: investorId }, address, field);
+}
+
+/** The refusal, whichever writer met it; the error table answers the constraint's violation with it for `address`. */
 export const takenAddress = (field: string) => `${field} is a wallet of another holder`;
 
-/** Whether the address is a wallet of another investor or of a distributor (`foreign` to this investor whatever the chain). */
-export async function isTakenAddress(em: EntityManager, investorId: string, address: string): Promise<boolean> {
+/**
+ * Whether the address was ever a wallet of another holder than `holder`: another investor's (on
+ * any chain, in any status, removed ones included) or a distributor's (its wallet now or before).
+ */
+export async function isClaimedByAnother(em: EntityManager, holder: Holder, address: string): Promise<boolean> {
   const [row] = await rawRows<{ taken: boolean }>(
     em,
-    `select exists (select 1 from investor_wallet w where lower(w.address) = lower(?) and w.investor_id <> ?)
-         or exists (select 1 from distributor_wallet dw where lower(dw.address) = lower(?)) as taken`,
-    [address, investorId, address],
+    `select exists (select 1 from address_claim c where c.address = lower(?) and not (c.holder_kind = ? and c.holder_id = ?)) as taken`,
+    [address, holder.kind, holder.id],
   );
   return row.taken;
+}
+
+/** Whether the address is `foreign` to this investor whatever the chain (`isClaimedByAnother` for an investor). */
+export function isTakenAddress(em: EntityManager, investorId: string, address: string): Promise<boolean> {
+  return isClaimedByAnother(em, { kind: 'investor', id: investorId }, address);
 }
