@@ -106,7 +106,9 @@ const ends = (...duties: DutyName[]): MutationDuty => ({ ends: duties, steps: []
 const step = (...duties: DutyName[]): MutationDuty => ({ ends: [], steps: duties });
 
 /**
- * Every ops mutation, classified: `nothing` moves no token on chain or on the register; `step`
+ * Every ops mutation, classified: `nothing` enqueues no chain intent and runs no action above
+ * (a record of a transfer made elsewhere, checked on chain, is not one: `recordSupplyOutcome`,
+ * `settleOneStepOrder` with a hash); `step`
  * takes a step whose principal counts as a party; `ends` enqueues the action's intents (or, for
  * a four-eyes request, runs it). A new mutation has no line until someone decides: the gateway
  * does not start without one.
