@@ -20,6 +20,7 @@ import { startTestGateway } from '../test/support/gateway';
 import { aNav } from '../test/support/factories';
 import { testChains, workerChain } from '../test/support/chain';
 import { aChainMarket, opsCall } from '../test/support/chain.factories';
+import { asDeclarer } from '../test/support/income.factories';
 import { manyHolders } from './distribution-holders';
 import { mintGasPerRow } from './mint-gas';
 
@@ -52,7 +53,8 @@ async function main() {
     );
     if (policy.errors) throw new Error(JSON.stringify(policy.errors));
     const declareStart = Date.now();
-    const declared = await opsCall(gw, `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id } }`, {
+    // Declared by a second operator: reinvestment needs two parties (docs/approvals.md), test-ops pays.
+    const declared = await asDeclarer(gw, `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id } }`, {
       i: { shareClassId: m.shareClass.id, periodFrom, periodTo, payDate, ratePerTokenPerDay: '0.0001' },
     });
     if (declared.errors) throw new Error(JSON.stringify(declared.errors));

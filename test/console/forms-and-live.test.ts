@@ -4,6 +4,7 @@ import type { Fund } from '../../src/modules/fund/fund.entity';
 import { screenshot } from '../support/browser';
 import { randomWallet, testChains } from '../support/chain';
 import { aChainMarket, opsCall } from '../support/chain.factories';
+import { checkerToken } from '../support/approval.factories';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aFund, anIssuer } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -98,14 +99,23 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await page.goto(url(`#/investors/${m.investor.id}`));
     await ui.heading(m.investor.id);
     await page.evaluate(() => ((globalThis as unknown as { stillThisPage: boolean }).stillThisPage = true));
-    // when a wallet is added to be whitelisted (the gateway registers it on chain)
+    // when a wallet is added, and a second principal whitelists it (the gateway registers it on chain)
     const address = randomWallet();
     const added = await opsCall(
       gw,
-      `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`,
-      { i: m.investor.id, a: address },
+      `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a }) { status } }`,
+      {
+        i: m.investor.id,
+        a: address,
+      },
     );
     expect(added.data.addInvestorWallet.status).toBe('pending');
+    const whitelisting = await gw.graphql(
+      `mutation($i: ID!) { whitelistInvestorWallet(input: { investorId: $i, chainId: "31337" }) { status } }`,
+      { i: m.investor.id },
+      { token: await checkerToken(gw) },
+    );
+    expect(whitelisting.body.data.whitelistInvestorWallet.status).toBe('pending');
     // then, the page read again only on the gateway's word, the wallet reads whitelisted
     const row = page.getByRole('table', { name: 'Wallets' }).getByRole('row').filter({ hasText: address });
     await row.filter({ hasText: 'whitelisted' }).waitFor({ timeout: 60_000 });

@@ -4,6 +4,7 @@ import { InvestorWallet, WalletStatus } from '../../src/modules/investor/investo
 import { screenshot } from '../support/browser';
 import { chainClients, eventually, testChains, workerChain } from '../support/chain';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
+import { checkerToken } from '../support/approval.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aFundViaOps, aShareClassViaOps, asOps } from '../support/ops.factories';
 
@@ -12,7 +13,7 @@ import { aFundViaOps, aShareClassViaOps, asOps } from '../support/ops.factories'
  * database and the worker's anvil. Given a share class as onboarding-share-class.test.ts leaves
  * it (a dealing calendar, a NAV and its token deployed on chain; provisioned here over the ops
  * API): a distributor with a host, its binding and a grant, an investor with a grant and a wallet
- * whitelisted on chain — all from the page — then one order placed over REST as the distributor,
+ * — all from the page — whitelisted on chain by a second principal, then one order placed over REST as the distributor,
  * accepted from its page and settled with its dealing date from the share class page: minted on
  * chain, reconciled, `settled`. The tests follow each other as one journey and share its state;
  * past the provisioning they read the gateway and the chain only to assert.
@@ -122,12 +123,20 @@ describe('Ops console onboarding: a first order (browser)', () => {
     await walletChain.locator(`option[value="${CHAIN}"]`).waitFor({ state: 'attached' });
     await expect(walletChain.inputValue()).resolves.toBe(CHAIN);
     await page.getByLabel('Address').fill(WALLET);
-    await page.getByLabel('Whitelist now').selectOption('yes');
+    // Added pending: whitelisting it on chain is a second principal's step (segregation of duties,
+    // docs/approvals.md), which the checker takes with its own token.
+    await page.getByLabel('Whitelist now').selectOption('no');
     await page.getByRole('button', { name: 'Add wallet' }).click();
     const wallet = page.getByRole('table', { name: 'Wallets' }).getByRole('row', { name: new RegExp(WALLET) });
     await wallet.waitFor();
-    // Pending until its identity is registered on chain, in the token's identity registry.
     await expect(wallet.locator('.status').textContent()).resolves.toBe('pending');
+    const whitelisting = await gw.graphql(
+      `mutation($i: ID!) { whitelistInvestorWallet(input: { investorId: $i, chainId: "${CHAIN}" }) { status } }`,
+      { i: made.investor },
+      { token: await checkerToken(gw) },
+    );
+    // Pending until its identity is registered on chain, in the token's identity registry.
+    expect(whitelisting.body.data.whitelistInvestorWallet.status).toBe('pending');
     await eventually(
       'the wallet whitelisted on chain',
       async () => (await gw.em().findOne(InvestorWallet, { investor: made.investor, chainId: CHAIN, status: WalletStatus.whitelisted })) ?? undefined,

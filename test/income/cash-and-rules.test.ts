@@ -7,6 +7,7 @@ import { Token } from '../../src/modules/token/token.entity';
 import { aDistributor, aGrant, aMarket, anInvestor, aNav, CHAIN } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { httpRequest } from '../support/http';
+import { asDeclarer } from '../support/income.factories';
 
 const POLICY = `mutation($sc: ID!, $t: IncomeTreatment!, $p: IncomePayment) { setDistributionPolicy(shareClassId: $sc, treatment: $t, payment: $p) { treatment payment } }`;
 const DECLARE = `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id status gross amountPerToken periodFrom periodTo } }`;
@@ -117,8 +118,9 @@ describe('Income paid in cash, and the rules of a declaration', () => {
     await aNav(gw.em(), m.shareClass, '3', new Date('2026-10-02T12:00:00Z'));
     gw.clock.set(new Date('2026-10-03T09:00:00Z'));
     await ops(POLICY, { sc: m.shareClass.id, t: 'distributing', p: 'reinvest' });
+    // declared by a second operator: test-ops pays it (reinvestment needs two parties, docs/approvals.md)
     const declared = (
-      await ops(DECLARE, {
+      await asDeclarer(gw, DECLARE, {
         i: { shareClassId: m.shareClass.id, periodFrom: '2026-09-01', periodTo: '2026-09-30', payDate: '2026-10-02', ratePerTokenPerDay: '0.0001' },
       })
     ).data.declareDistribution;

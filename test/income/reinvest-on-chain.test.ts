@@ -9,6 +9,7 @@ import { bookOpening } from '../../src/modules/holding/holding-ledger';
 import { aNav, anInvestor } from '../support/factories';
 import { eventually, hex, randomWallet } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
+import { asDeclarer } from '../support/income.factories';
 
 /*
  * October 2026 (dealing zone UTC, the default calendar) on the worker's anvil: a holder all
@@ -78,7 +79,8 @@ describe('A month of income reinvested on chain', () => {
     expect(preview.holders).toHaveLength(5);
     for (const [n, [days, held]] of Object.entries(expectedDays))
       expect(byInvestor.get(inv[n].id)).toMatchObject({ tokenDays: days, daysHeld: held, gross: new Decimal(days).mul(RATE).toFixed() });
-    const declared = await opsCall(gw, DECLARE, { i: input });
+    // declared by a second operator: test-ops pays it (reinvestment needs two parties, docs/approvals.md)
+    const declared = await asDeclarer(gw, DECLARE, { i: input });
     expect(declared.errors).toBeUndefined();
     const id = declared.data!.declareDistribution.id;
     expect(declared.data!.declareDistribution).toMatchObject({ status: 'declared', gross: preview.gross });

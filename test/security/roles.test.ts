@@ -79,7 +79,9 @@ describe('Ops roles, on every mutation of the schema', () => {
       .map((name) => `${name}: Int`)
       .join(' ');
     const schema = buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} forcedTransfer: Int }`);
-    expect(() => guardOpsRoles(schema)).toThrow('ops role rules are incomplete:\n- mutation forcedTransfer has no role rule (src/access/ops-roles.ts)');
+    expect(() => guardOpsRoles(schema)).toThrow(
+      'ops role and duty rules are incomplete:\n- mutation forcedTransfer has no role rule (src/access/ops-roles.ts)\n- mutation forcedTransfer has no duty line (src/access/duties.ts)',
+    );
   });
 
   it.each(OPS_ROLES.map((r) => [r]))(

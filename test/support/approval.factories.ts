@@ -13,6 +13,18 @@ export function approverToken(gw: TestGateway): Promise<string> {
 }
 
 /**
+ * A token of a second operator (`test-checker`): the checker of a chain of steps that ends in
+ * tokens moving (segregation of duties, src/access/duties.ts), where `test-ops` is the maker.
+ */
+export function checkerToken(gw: TestGateway): Promise<string> {
+  return gw.opsTokenAs(CHECKER, ['operator']);
+}
+
+/** The checker's name, and its principal as records hold it. */
+export const CHECKER = 'test-checker';
+export const CHECKER_PRINCIPAL = `ops:${CHECKER}`;
+
+/**
  * Runs `requestMutation` (which must select `id` of the request it returns under `field`) as
  * `test-ops`, then approves it as `test-approver`. Answers both responses; the first failing one
  * stops there.

@@ -17,6 +17,7 @@ import type { ChainConfig } from '../../src/config/chains';
 import { dateIn } from '../../src/modules/dealing/dealing-calendar';
 import { startTestGateway, type TestGateway } from './gateway';
 import { chainClients, eventually, randomWallet, testChains, workerChain, type ChainClients } from './chain';
+import { checkerToken } from './approval.factories';
 
 /** The lot's freeze once it is released on chain (a freeze that failed fails the test with its error). */
 export function aReleasedLot(gw: TestGateway, lotId: string): Promise<LotFreeze> {
@@ -67,16 +68,25 @@ export async function aChainMarket(gw: TestGateway) {
   };
 }
 
-/** Adds the investor's wallet on chain 31337 as whitelisted: `pending` at once, then `whitelisted` once registered on chain. */
+/**
+ * Adds the investor's wallet on chain 31337 (`test-ops`) and whitelists it (a second principal,
+ * `test-checker`: whitelisting on chain needs two, src/access/duties.ts): `pending` at once, then
+ * `whitelisted` once registered on chain.
+ */
 export async function aWhitelistedWallet(gw: TestGateway, investorId: string, address: string): Promise<InvestorWallet> {
-  const added = await opsCall(
-    gw,
-    `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a, whitelisted: true }) { status } }`,
-    { i: investorId, a: address },
-  );
+  const added = await opsCall(gw, `mutation($i: ID!, $a: String!) { addInvestorWallet(input: { investorId: $i, chainId: "31337", address: $a }) { status } }`, {
+    i: investorId,
+    a: address,
+  });
   if (added.errors) throw new Error(JSON.stringify(added.errors));
-  if (added.data.addInvestorWallet.status !== 'pending')
-    throw new Error(`a wallet being whitelisted on chain reads pending, got ${added.data.addInvestorWallet.status}`);
+  const whitelisting = await gw.graphql(
+    `mutation($i: ID!) { whitelistInvestorWallet(input: { investorId: $i, chainId: "31337" }) { status } }`,
+    { i: investorId },
+    { token: await checkerToken(gw) },
+  );
+  if (whitelisting.body.errors) throw new Error(JSON.stringify(whitelisting.body.errors));
+  if (whitelisting.body.data.whitelistInvestorWallet.status !== 'pending')
+    throw new Error(`a wallet being whitelisted on chain reads pending, got ${whitelisting.body.data.whitelistInvestorWallet.status}`);
   return eventually('the wallet whitelisted on chain', async () => {
     const w = await gw.em().findOneOrFail(InvestorWallet, { investor: investorId, chainId: '31337', status: { $ne: WalletStatus.removed } });
     if (w.chainError) throw new Error(w.chainError);

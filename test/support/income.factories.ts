@@ -15,6 +15,14 @@ export const RECORD_DATE = '2026-10-31';
 export const PAY_DATE = '2026-11-02';
 export const PAY_NAV = '2';
 
+/** The operator that declares distributions in the suites; `test-ops` pays them. */
+export const DECLARER = 'test-declarer';
+
+/** A call as the declarer (`test-declarer`, operator): its body. */
+export async function asDeclarer(gw: TestGateway, query: string, variables: Record<string, unknown>) {
+  return (await gw.graphql(query, variables, { token: await gw.opsTokenAs(DECLARER, ['operator']) })).body;
+}
+
 export const PAY = `mutation($id: ID!) { payDistribution(id: $id) { id status tokens paid residue } }`;
 export const RETRY = `mutation($id: ID!) { retryDistributionPayments(id: $id) { id status tokens paid residue } }`;
 
@@ -85,7 +93,11 @@ export async function holdersSinceOctober(gw: TestGateway, rpcUrl: string, m: Ma
   }
 }
 
-/** The class pays its income as reinvestment; the pay date's NAV is published; a distribution of `amountPerToken` on the record date is declared. Its id. */
+/**
+ * The class pays its income as reinvestment; the pay date's NAV is published; a distribution of
+ * `amountPerToken` on the record date is declared, by a second operator (`test-declarer`), so that
+ * `test-ops` paying it is the second party reinvestment needs (src/access/duties.ts). Its id.
+ */
 export async function aDeclaredReinvestment(gw: TestGateway, m: Market, amountPerToken: string): Promise<string> {
   const policy = await opsCall(
     gw,
@@ -96,7 +108,7 @@ export async function aDeclaredReinvestment(gw: TestGateway, m: Market, amountPe
   );
   if (policy.errors) throw new Error(JSON.stringify(policy.errors));
   await aNav(gw.em(), m.shareClass, PAY_NAV, new Date(`${PAY_DATE}T10:00:00Z`));
-  const declared = await opsCall(gw, `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id } }`, {
+  const declared = await asDeclarer(gw, `mutation($i: DeclareDistributionInput!) { declareDistribution(input: $i) { id } }`, {
     i: { shareClassId: m.shareClass.id, recordDate: RECORD_DATE, payDate: PAY_DATE, amountPerToken },
   });
   if (declared.errors) throw new Error(JSON.stringify(declared.errors));

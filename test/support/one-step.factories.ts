@@ -10,6 +10,7 @@ import type { Investor } from '../../src/modules/investor/investor.entity';
 import type { Order } from '../../src/modules/order/order.entity';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import type { TestGateway } from './gateway';
+import { CHECKER_PRINCIPAL } from './approval.factories';
 
 const OPS = Access.ops('factory');
 
@@ -69,7 +70,10 @@ export async function aOneStepOrder(
     const stage = opts.stage ?? 'pending';
     if (stage === 'cancelled') await svc.cancel(ctx(), order.id);
     if (stage === 'rejected') order = await svc.reject(ctx(), order.id, 'declined by factory');
-    if (['accepted', 'settled', 'failed'].includes(stage)) order = await svc.accept(ctx(), order.id);
+    // Accepted by a second ops principal: the checker of the order's steps (src/access/duties.ts), so
+    // that whoever settles it, `test-ops` included, is not alone.
+    if (['accepted', 'settled', 'failed'].includes(stage))
+      order = await runInScope({ actor: 'factory', principal: CHECKER_PRINCIPAL }, () => svc.accept(ctx(), order.id));
     if (stage === 'settled') {
       await aDealingDateNav(gw, order);
       order = await gw.gateway.services.oneStepSettlement.settle(ctx(), order.id, opts.transferHash ?? TRANSFER_HASH);

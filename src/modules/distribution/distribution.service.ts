@@ -5,6 +5,7 @@ import { badRequest } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { currentPrincipal } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
+import { requireDuty } from '../../access/duties';
 import type { DealingService } from '../dealing/dealing.service';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import { navOfDealingDate } from '../settlement/dealing-pricing';
@@ -119,7 +120,8 @@ export class DistributionService implements MintOutcomes {
    * Pays a declared distribution, once: the distribution's row lock, then every pending
    * entitlement paid (cash), reinvested on the register (a class without a token) or queued in
    * batchMint intents (on chain), and the distribution `paying` / `paid`, all in one transaction.
-   * A second run finds it no longer `declared` and does nothing.
+   * A second run finds it no longer `declared` and does nothing. Reinvestment mints without an
+   * order: the principal that declared it cannot pay it alone (403, nothing paid or queued).
    */
   async pay(ctx: ServiceContext, id: string): Promise<Distribution> {
     ctx.access.requireOps();
@@ -130,6 +132,8 @@ export class DistributionService implements MintOutcomes {
       const rows = await em.find(DistributionEntitlement, { distributionId: d.id, status: EntitlementStatus.pending }, { orderBy: { investorId: 'asc' } });
       const now = this.deps.clock.now();
       if (d.payment === IncomePayment.cash) return this.payCash(em, d, rows, now);
+      // New tokens without an order: the declarer and the payer are two parties (src/access/duties.ts).
+      requireDuty('incomeReinvestment', [d.declaredBy, currentPrincipal()]);
       const shareClass = await em.findOneOrFail(ShareClass, { id: d.shareClassId });
       const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate);
       if (new Dec(nav.close).isZero()) throw badRequest(`the NAV of ${d.payDate} is zero: nothing can be reinvested at it`);
@@ -173,6 +177,7 @@ export class DistributionService implements MintOutcomes {
     const retried = await ctx.em.transactional(async (em) => {
       const d = await em.findOneOrFail(Distribution, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (d.status === DistributionStatus.declared) throw E.notPaidYet(d.id);
+      if (d.payment !== IncomePayment.cash) requireDuty('incomeReinvestment', [d.declaredBy, currentPrincipal()]);
       const rows = await em.find(DistributionEntitlement, { distributionId: d.id, status: EntitlementStatus.failed }, { orderBy: { investorId: 'asc' } });
       // Only a mint on chain fails (cash and the register are paid in the paying transaction).
       if (!rows.length || !token) return d;

@@ -11,6 +11,8 @@ import type { WalletOnChain } from './wallet-onchain';
 import { refuseTakenAddress } from './wallet-custody';
 import type { WalletRecoveryEffect } from './wallet-recovery-effect';
 import { formatUnits } from 'viem';
+import { requireDuty } from '../../access/duties';
+import { currentPrincipal } from '../../common/request-scope';
 
 /**
  * The wallet an investor uses on a chain: the one not removed from the whitelist (a partial
@@ -52,6 +54,8 @@ export class InvestorWalletService {
     // The custody rule: an address is one holder's wallet (docs/custody.md).
     await refuseTakenAddress(ctx.em, investor.id, address, 'address');
     const onChain = this.writesOnChain(chain);
+    // Whitelisting on chain the wallet one adds is one principal's two steps: refused before anything is written.
+    if (onChain && input.whitelisted === true) requireDuty('walletWhitelisting', [currentPrincipal()]);
     const whitelisted = input.whitelisted === true && !onChain;
     if (onChain && input.whitelisted === true) await this.onChain!.prepare(chain);
     const wallet = ctx.em.create(InvestorWallet, {

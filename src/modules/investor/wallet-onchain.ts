@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, stringToHex, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
+import { requireDuty } from '../../access/duties';
+import { currentPrincipal } from '../../common/request-scope';
 import { InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token/token.entity';
 import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
@@ -53,8 +55,14 @@ export class WalletOnChain {
     return this.chain.reachable(chainId);
   }
 
-  /** Starts whitelisting a (flushed) wallet, after `prepare`; it stays `pending` until its registrations are confirmed. */
+  /**
+   * Starts whitelisting a (flushed) wallet, after `prepare`; it stays `pending` until its
+   * registrations are confirmed. Segregation of duties (src/access/duties.ts): the principal that
+   * added the wallet and the one whitelisting it must be two parties (403 otherwise, nothing queued);
+   * the intent's `requested_by` records who whitelisted it.
+   */
   async whitelist(em: EntityManager, wallet: InvestorWallet): Promise<void> {
+    requireDuty('walletWhitelisting', [wallet.createdByPrincipal, currentPrincipal()]);
     const setup = await em.findOneOrFail(ChainSetup, { chainId: wallet.chainId });
     wallet.status = WalletStatus.pending;
     wallet.chainError = undefined;

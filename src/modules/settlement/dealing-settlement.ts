@@ -19,6 +19,7 @@ import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../chain/contracts';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
 import type { OneStepOutcomes } from './one-step-outcomes';
+import { orderDutyRefusals } from './order-duties';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;
@@ -68,7 +69,8 @@ export interface DealingOutcome extends DealingPlan {
  * and with the custody rule (the row's wallet is its investor's own in the register: never the
  * shared registry's `isVerified` alone), then minted or burned with `batchMint` / `batchBurn` intents in chunks sized by their estimated
  * gas. T-REX's batch calls revert whole on one bad row, so a row failing its check is failed on
- * its own with its reason and the rest go ahead.
+ * its own with its reason and the rest go ahead. So does a row whose order one ops principal
+ * took every step of alone (segregation of duties, order-duties.ts).
  *
  * Exactly once: the run locks the date's orders, skips those already in a transaction, and
  * writes the repricing, the failures, the intents and their rows (`chain_batch_order`, one batch
@@ -152,6 +154,13 @@ export class DealingDateSettlement {
     );
     const shown = new Map(open.map((o) => [o.id, orderInvestorShown(o)]));
     for (const row of rows) if (custody.get(row.orderId) !== 'own') row.refusal = notInvestorsWallet(shown.get(row.orderId)!);
+    // Segregation of duties for each row (order-duties.ts): an order one ops principal alone
+    // placed, accepted and now settles fails with the duty's reason, and nothing is sent for it.
+    const duties = await orderDutyRefusals(
+      em,
+      open.map((o) => o.id),
+    );
+    for (const row of rows) row.refusal ??= duties.get(row.orderId) ?? null;
     return {
       shareClassId,
       dealingDate,

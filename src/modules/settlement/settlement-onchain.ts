@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeEventLog, encodeFunctionData, zeroAddress, type Hex } from 'viem';
-import { badRequest, conflict } from '../../common/errors';
+import { badRequest, conflict, forbidden } from '../../common/errors';
 import { OrderType, type Order } from '../order/order.entity';
 import { lockOneStepOrder, lockOneStepOrders } from '../order/order-locks';
 import { recordTransfers } from '../order/settlement-transfers';
@@ -11,6 +11,7 @@ import { TOKEN_ABI } from '../chain/contracts';
 import type { TxOutcome } from '../chain/outcomes';
 import { chainAway, isChainUnreachable } from '../chain/chain.errors';
 import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './accepted-order';
+import { orderDutyRefusals } from './order-duties';
 import { splitBatch } from './batch-intents';
 import { ChainBatchOrder } from './chain-batch.entity';
 import type { OneStepOutcomes } from './one-step-outcomes';
@@ -42,10 +43,16 @@ export class SettlementOnChain {
     if (this.chain.writes(chainId)) await this.chain.reachable(chainId);
   }
 
-  /** Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth. */
+  /**
+   * Queues the accepted, locked order's mint or burn; the order settles at the confirmation depth.
+   * Segregation of duties first (order-duties.ts): one ops principal that took every step of the
+   * order is refused (403), and nothing is queued.
+   */
   async start(em: EntityManager, order: AcceptedOrder): Promise<void> {
     if (!this.chain.writes(order.chainId)) throw badRequest('transferHash is required');
     if (await em.findOne(ChainBatchOrder, { orderId: order.id })) throw conflict(`order ${order.id} is being settled with its dealing date's batch`);
+    const refusal = (await orderDutyRefusals(em, [order.id])).get(order.id);
+    if (refusal) throw forbidden(refusal);
     const token = await settlingToken(em, order);
     const mint = order.type === OrderType.subscription;
     const args = [order.deliveryWallet as Hex, unitsOf({ order, token })] as const;

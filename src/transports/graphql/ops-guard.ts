@@ -4,6 +4,7 @@ import { logger } from '../../common/logger';
 import { errorCodeOf, type AuditOutcome } from '../../modules/audit/audit-log';
 import type { GatewayContext } from '../../access/graphql-context';
 import { OPS_MUTATION_ROLES, OPS_QUERY_ROLES } from '../../access/ops-roles';
+import { dutyMatrixProblems } from '../../access/duties';
 import { principalLabel, type OpsRole } from '../../access/principal';
 
 /** The refusal of an ops caller without the role a field needs (403). */
@@ -15,7 +16,8 @@ export const missingRole = (role: OpsRole) => forbidden(`the ${role} role is req
  * - is refused (403) unless the principal has the field's role; the refusal is logged;
  * - is in the audit log (src/modules/audit/audit-log.ts) before it runs, `pending`, and its row is
  *   sealed once it has answered: `ok` after its own transactions committed, `error` with its code.
- * Throws when a mutation has no rule, or a rule names no field: the gateway does not start.
+ * Throws when a mutation has no role rule or no line in the duty matrix (src/access/duties.ts), or
+ * a rule names no field: the gateway does not start.
  */
 export function guardOpsRoles(schema: GraphQLSchema): GraphQLSchema {
   const problems: string[] = [];
@@ -26,13 +28,15 @@ export function guardOpsRoles(schema: GraphQLSchema): GraphQLSchema {
     else guardMutation(field as GraphQLField<unknown, GatewayContext>, role);
   }
   for (const name of Object.keys(OPS_MUTATION_ROLES)) if (!mutation?.getFields()[name]) problems.push(`role rule for mutation ${name}, which does not exist`);
+  // The duty matrix (src/access/duties.ts) classifies every mutation too: moving nothing, or its part in an action that moves value.
+  problems.push(...dutyMatrixProblems(Object.keys(mutation?.getFields() ?? {})));
   const query = schema.getQueryType();
   for (const [name, role] of Object.entries(OPS_QUERY_ROLES)) {
     const field = query?.getFields()[name];
     if (!field) problems.push(`role rule for query ${name}, which does not exist`);
     else guardRead(field as GraphQLField<unknown, GatewayContext>, role);
   }
-  if (problems.length) throw new Error(`ops role rules are incomplete:\n- ${problems.join('\n- ')}`);
+  if (problems.length) throw new Error(`ops role and duty rules are incomplete:\n- ${problems.join('\n- ')}`);
   return schema;
 }
 

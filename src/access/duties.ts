@@ -1,0 +1,273 @@
+import { forbidden } from '../common/errors';
+import { recordId } from '../common/ids';
+import { OPS_MUTATION_ROLES } from './ops-roles';
+
+/**
+ * Segregation of duties (issue 43): no one person's chain of steps ends in tokens reaching or
+ * leaving a wallet. Written once, as data, beside the role rules (ops-roles.ts): each action
+ * that ends in a chain intent, who counts as its parties and whether a second one must take part
+ * (DUTIES); and what every ops mutation is to those actions (OPS_MUTATION_DUTIES), which the
+ * gateway enforces at start as it does OPS_MUTATION_ROLES (src/transports/graphql/ops-guard.ts):
+ * a mutation without a line here stops it. The check itself runs where each intent is enqueued
+ * (`requireDuty` / `dutyRefusal`), so it holds on every path, the dealing date's batch included.
+ * docs/approvals.md shows the matrix as a table (`dutyMatrixTable`, checked by a test).
+ */
+
+/** How a second party takes part in an action. */
+export type DutyRule =
+  /** Checked where the intent is enqueued: the steps' principals must be two parties. */
+  | 'second party'
+  /** A four-eyes request (src/modules/approval): one principal requests, another approves. */
+  | 'four-eyes request'
+  /** One principal may: the action moves no token to or from a holder (said why in `other`). */
+  | 'one principal';
+
+export interface Duty {
+  /** The action, as a refusal and docs/approvals.md name it. */
+  action: string;
+  /** The chain intents (chain_transaction.purpose) it ends in; none for a register-only action. */
+  intents: readonly string[];
+  /** The steps whose principals are its parties. */
+  parties: string;
+  rule: DutyRule;
+  /** Who counts as the other party (or, for one principal, why none is needed). */
+  other: string;
+}
+
+export const DUTIES = {
+  orderSettlement: {
+    action: "minting or burning a one-step order's tokens",
+    intents: ['settlement.mint', 'settlement.burn', 'settlement.batchMint', 'settlement.batchBurn'],
+    parties: "the order's placer, every principal of its status history (its accepter), and the settler",
+    rule: 'second party',
+    other: "the distributor's own authenticated placement (surface R or O) or a second ops principal accepting or settling the order",
+  },
+  walletWhitelisting: {
+    action: "registering a wallet's identity on chain (whitelisting)",
+    intents: ['wallet.identity', 'wallet.claim', 'wallet.register'],
+    parties: 'the principal that added the wallet and the one that whitelists it',
+    rule: 'second party',
+    other: 'a second ops principal whitelisting the wallet another added (`whitelistInvestorWallet`)',
+  },
+  incomeReinvestment: {
+    action: 'minting a distribution reinvested as new tokens',
+    intents: ['distribution.batchMint'],
+    parties: 'the principal that declared the distribution and the one that pays it (or sends its failed rows again)',
+    rule: 'second party',
+    other: 'a second ops principal paying what another declared',
+  },
+  walletRecovery: {
+    action: "recovering a lost wallet's tokens to a new wallet",
+    intents: ['wallet.recoveryKey', 'wallet.recover', 'wallet.unfreeze'],
+    parties: 'the requester and the approver',
+    rule: 'four-eyes request',
+    other: 'an approver other than the requester (`approveRequest`)',
+  },
+  forcedTransfer: {
+    action: 'a forced transfer between holders',
+    intents: ['forced.transfer'],
+    parties: 'the requester and the approver',
+    rule: 'four-eyes request',
+    other: 'an approver other than the requester (`approveRequest`)',
+  },
+  holdingAdjustment: {
+    action: 'adjusting a holding on the register',
+    intents: [],
+    parties: 'the requester and the approver',
+    rule: 'four-eyes request',
+    other: 'an approver other than the requester (`approveRequest`)',
+  },
+  walletFreeze: {
+    action: 'freezing a compromised wallet and deleting its identity',
+    intents: ['wallet.freeze', 'wallet.delete'],
+    parties: 'the operator',
+    rule: 'one principal',
+    other: 'none: it moves no token and stops a compromised wallet at once',
+  },
+  tokenDeployment: {
+    action: "deploying a share class's token contracts",
+    intents: ['deploy'],
+    parties: 'the operator',
+    rule: 'one principal',
+    other: 'none: a contract is created, no token reaches or leaves a wallet',
+  },
+} as const satisfies Record<string, Duty>;
+
+export type DutyName = keyof typeof DUTIES;
+
+/** What an ops mutation is to the duties: the actions it ends (where the check runs) and those it is a step of. */
+export interface MutationDuty {
+  ends: readonly DutyName[];
+  steps: readonly DutyName[];
+}
+
+const nothing: MutationDuty = { ends: [], steps: [] };
+const ends = (...duties: DutyName[]): MutationDuty => ({ ends: duties, steps: [] });
+const step = (...duties: DutyName[]): MutationDuty => ({ ends: [], steps: duties });
+
+/**
+ * Every ops mutation, classified: `nothing` enqueues no chain intent and runs no action above
+ * (a record of a transfer made elsewhere, checked on chain, is not one: `recordSupplyOutcome`,
+ * `settleOneStepOrder` with a hash); `step`
+ * takes a step whose principal counts as a party; `ends` enqueues the action's intents (or, for
+ * a four-eyes request, runs it). A new mutation has no line until someone decides: the gateway
+ * does not start without one.
+ */
+export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
+  issueApiCredential: nothing,
+  rotateApiCredential: nothing,
+  revokeApiCredential: nothing,
+  rotateOpsToken: nothing,
+  issueOpsToken: nothing,
+  revokeOpsToken: nothing,
+  issueAccessToken: nothing,
+  refreshAccessToken: nothing,
+
+  createDistributor: nothing,
+  updateDistributor: nothing,
+  addDistributorHost: nothing,
+  bindDistributorHost: nothing,
+  removeDistributorHost: nothing,
+  setDistributorWallet: nothing,
+  grantShareClass: nothing,
+  revokeShareClass: nothing,
+  setDealingCalendar: nothing,
+  addDealingHolidays: nothing,
+  removeDealingHolidays: nothing,
+  createFund: nothing,
+  updateFund: nothing,
+  createIssuer: nothing,
+  updateIssuer: nothing,
+  publishNav: nothing,
+  createShareClass: nothing,
+  updateShareClass: nothing,
+  deployToken: ends('tokenDeployment'),
+  createToken: nothing,
+  updateToken: nothing,
+
+  registerInvestor: nothing,
+  grantInvestorShareClass: nothing,
+  revokeInvestorShareClass: nothing,
+  registerUser: nothing,
+  /** `whitelisted: true` on a chain the gateway writes to whitelists too: the adder alone is one party. */
+  addInvestorWallet: { ends: ['walletWhitelisting'], steps: ['walletWhitelisting'] },
+  whitelistInvestorWallet: ends('walletWhitelisting'),
+  removeInvestorWallet: ends('walletFreeze'),
+
+  placeOneStepSubscription: step('orderSettlement'),
+  placeOneStepRedemption: step('orderSettlement'),
+  cancelOneStepOrder: nothing,
+  acceptOneStepOrder: step('orderSettlement'),
+  rejectOneStepOrder: nothing,
+  /** Without a transfer hash, on a chain the gateway writes to: the order's mint or burn. */
+  settleOneStepOrder: ends('orderSettlement'),
+  failOneStepOrder: nothing,
+  /** Two-step orders are settled by the supply-side platform; the gateway sends nothing for them. */
+  createTwoStepSubscription: nothing,
+  pushTwoStepSubscription: nothing,
+  cancelTwoStepSubscription: nothing,
+  recordSupplyOutcome: nothing,
+  settleDealingDate: ends('orderSettlement'),
+  setDistributionPolicy: nothing,
+  declareDistribution: step('incomeReinvestment'),
+  payDistribution: ends('incomeReinvestment'),
+  retryDistributionPayments: ends('incomeReinvestment'),
+
+  registerWebhook: nothing,
+  testWebhook: nothing,
+  rotateWebhookSecret: nothing,
+  setWebhookStatus: nothing,
+  redeliverWebhookEvent: nothing,
+  recoverWebhookDeliveries: nothing,
+
+  requestWalletRecovery: step('walletRecovery'),
+  requestHoldingAdjustment: step('holdingAdjustment'),
+  requestForcedTransfer: step('forcedTransfer'),
+  approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer'),
+  rejectRequest: nothing,
+};
+
+/** The mutations that end an action needing a second party (what the duty tests walk). */
+export function mutationsEnding(rule: DutyRule): string[] {
+  return Object.entries(OPS_MUTATION_DUTIES)
+    .filter(([, d]) => d.ends.some((name) => DUTIES[name].rule === rule))
+    .map(([field]) => field);
+}
+
+/*
+ * Parties. A principal label (src/access/principal.ts `principalLabel`, every record's
+ * `…_principal` column) names a person when it is an ops principal or a distributor; a
+ * background job (`seed`, `chain`, `factory`…) is nobody's second pair of eyes.
+ */
+
+/** The party a principal label stands for, or null for a job. A distributor is one party on both surfaces (`partner:PT…` is `distributor:DT…`). */
+function partyOf(label: string | null | undefined): string | null {
+  if (!label) return null;
+  const at = label.indexOf(':');
+  const kind = label.slice(0, at);
+  const id = label.slice(at + 1);
+  if (at < 0 || !id) return null;
+  // Ops names are case-folded: `OP1` and `op1` are one person, never two pairs of eyes.
+  if (kind === 'ops') return `ops:${id.toLowerCase()}`;
+  if (kind === 'distributor') return `distributor:${id}`;
+  if (kind === 'partner') return `distributor:${recordId(id, 'distributor', 'O') ?? id}`;
+  return null;
+}
+
+/**
+ * Whether two principal labels are the same party: the one comparison of parties for the duties
+ * (requester ≠ approver, maker ≠ checker). A job is no party, so never the same as anyone.
+ */
+export function sameParty(a: string | null | undefined, b: string | null | undefined): boolean {
+  const pa = partyOf(a);
+  return pa !== null && pa === partyOf(b);
+}
+
+/**
+ * The ops principal that took every step alone, or null when the steps had a second party: a
+ * distributor's own call, or another ops principal. Steps by jobs alone (the demo's seed) have no
+ * ops principal to check.
+ */
+export function loneOpsPrincipal(labels: readonly (string | null | undefined)[]): string | null {
+  const persons: string[] = [];
+  for (const label of labels) if (partyOf(label) && !persons.some((p) => sameParty(p, label))) persons.push(label!);
+  return persons.length === 1 && partyOf(persons[0])!.startsWith('ops:') ? persons[0] : null;
+}
+
+/** The refusal of `duty` for steps taken by `labels`' principals, or null when a second party took part. */
+export function dutyRefusal(duty: DutyName, labels: readonly (string | null | undefined)[]): string | null {
+  const d: Duty = DUTIES[duty];
+  if (d.rule !== 'second party') return null;
+  const lone = loneOpsPrincipal(labels);
+  return lone && `segregation of duties: ${d.action} needs a second party, ${d.other}; ${lone} took every step alone`;
+}
+
+/** FORBIDDEN with the duty's refusal when one ops principal took every step alone. */
+export function requireDuty(duty: DutyName, labels: readonly (string | null | undefined)[]): void {
+  const refusal = dutyRefusal(duty, labels);
+  if (refusal) throw forbidden(refusal);
+}
+
+/** What is wrong with the matrix against the schema's mutations (empty: nothing). */
+export function dutyMatrixProblems(mutations: readonly string[]): string[] {
+  const problems = mutations.filter((m) => !OPS_MUTATION_DUTIES[m]).map((m) => `mutation ${m} has no duty line (src/access/duties.ts)`);
+  for (const name of Object.keys(OPS_MUTATION_DUTIES)) if (!mutations.includes(name)) problems.push(`duty line for mutation ${name}, which does not exist`);
+  return problems;
+}
+
+/** The matrix as docs/approvals.md shows it: one row per action, with the mutations that end it and their role. */
+export function dutyMatrixTable(): string {
+  const rows = (Object.entries(DUTIES) as [DutyName, Duty][]).map(([name, d]) => {
+    const of = (part: keyof MutationDuty) =>
+      Object.entries(OPS_MUTATION_DUTIES)
+        .filter(([, m]) => m[part].includes(name))
+        .map(([field]) => `\`${field}\` (${OPS_MUTATION_ROLES[field]})`)
+        .join(', ') || '—';
+    return `| ${d.action} | ${of('ends')} | ${of('steps')} | ${d.parties} | ${d.rule} | ${d.other} |`;
+  });
+  return [
+    '| action | done by (role) | steps before it (role) | parties | second party | who counts as the other one |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
