@@ -16,6 +16,9 @@ export type AddInvestorWalletInput = {
 export type ApprovalKind =
   | 'forced_transfer'
   | 'holding_adjustment'
+  | 'ops_principal'
+  | 'ops_roles'
+  | 'ops_token_reset'
   | 'wallet_recovery';
 
 export type ApprovalStatus =

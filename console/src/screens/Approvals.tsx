@@ -11,12 +11,21 @@ import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
-const KIND: Record<string, string> = { wallet_recovery: 'Wallet recovery', holding_adjustment: 'Holding adjustment', forced_transfer: 'Forced transfer' };
+const KIND: Record<string, string> = {
+  wallet_recovery: 'Wallet recovery',
+  holding_adjustment: 'Holding adjustment',
+  forced_transfer: 'Forced transfer',
+  ops_principal: 'New ops principal',
+  ops_roles: 'Ops roles',
+  ops_token_reset: 'Ops token reset',
+};
 
 /** What a request would do, in a line. */
 function what(r: Request): string {
   const a = r.arguments as Record<string, string>;
   if (r.kind === 'wallet_recovery') return `${a.investorId} on chain ${a.chainId} to ${a.newAddress}`;
+  if (r.kind === 'ops_principal' || r.kind === 'ops_roles') return `${a.name} as ${(r.arguments.roles as string[]).join(', ')}`;
+  if (r.kind === 'ops_token_reset') return `a new token for ${a.name}`;
   if (r.kind === 'forced_transfer')
     return `${count(a.quantity, 'token')} of ${a.shareClassId} from ${a.fromInvestorId} to ${a.toInvestorId} on chain ${a.chainId}`;
   return `${count(a.quantity, 'token')} of ${a.shareClassId} for ${a.investorId}`;

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Access } from '../../access/access';
-import { principalLabel } from '../../access/principal';
+import { principalLabel, type OpsRole } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import { runInScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
@@ -27,6 +27,16 @@ export interface ApprovalDeps {
   recoveryDelaySeconds: number;
 }
 
+/**
+ * A request kind another module runs (the ops principals' kinds: ops-principal-requests.ts): the
+ * role that decides it, and the call its approval runs in the approver's transaction (setting the
+ * request's `result`, and `tokenPart` when it hands out a part of a token).
+ */
+export interface ApprovalRunner {
+  decidedBy: OpsRole;
+  run(ctx: ServiceContext, request: ApprovalRequest): Promise<void>;
+}
+
 export interface WalletRecoveryArgs {
   investorId?: string | null;
   chainId?: string | null;
@@ -50,7 +60,15 @@ export interface WalletRecoveryArgs {
  * The investor's distributor hears of a recovery by webhook (wallet-recovery-events.ts).
  */
 export class ApprovalService {
+  private readonly runners = new Map<ApprovalKind, ApprovalRunner>();
+
   constructor(private readonly deps: ApprovalDeps) {}
+
+  /** Adds a kind another module runs (once per kind). */
+  register(kind: ApprovalKind, runner: ApprovalRunner): void {
+    if (this.runners.has(kind)) throw new Error(`approval kind ${kind} is registered twice`);
+    this.runners.set(kind, runner);
+  }
 
   async requestWalletRecovery(ctx: ServiceContext, input: WalletRecoveryArgs): Promise<ApprovalRequest> {
     ctx.access.requireRole('operator');
@@ -64,7 +82,7 @@ export class ApprovalService {
     };
     // The custody rule at request time too: nobody is asked to approve a move to another holder's wallet.
     await refuseTakenAddress(ctx.em, investor.id, args.newAddress, 'newAddress');
-    const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
+    const request = await this.submit(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
     this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
     await ctx.em.flush();
     return request;
@@ -83,7 +101,7 @@ export class ApprovalService {
       reason: required(input.reason, 'reason').trim(),
       settledAt: input.settledAt ? input.settledAt.getTime() : null,
     };
-    const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, args.reason, investor.id);
+    const request = await this.submit(ctx, ApprovalKind.holding_adjustment, args, args.reason, investor.id);
     await ctx.em.flush();
     return request;
   }
@@ -93,7 +111,7 @@ export class ApprovalService {
     const from = await this.deps.investors.get(ctx, input.fromInvestorId);
     const to = await this.deps.investors.get(ctx, input.toInvestorId);
     const args = await this.deps.forcedTransfers.check(ctx.em, { ...input, fromInvestorId: from.id, toInvestorId: to.id });
-    return this.create(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
+    return this.submit(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
   }
 
   /** Approves a request of another principal; runs it now unless its delay makes it wait. */
@@ -105,6 +123,7 @@ export class ApprovalService {
       Object.assign(request, {
         status: ApprovalStatus.approved,
         decidedBy: principalLabel(ctx.access.principal),
+        decidedByPrincipalId: ctx.access.opsPrincipalId!,
         decidedAt: now,
         decisionReason: reason?.trim() || undefined,
         executeAfter: new Date(now.getTime() + delay * 1000),
@@ -125,6 +144,7 @@ export class ApprovalService {
       Object.assign(request, {
         status: ApprovalStatus.rejected,
         decidedBy: principalLabel(ctx.access.principal),
+        decidedByPrincipalId: ctx.access.opsPrincipalId!,
         decidedAt: this.deps.clock.now(),
         decisionReason: why,
       });
@@ -166,7 +186,7 @@ export class ApprovalService {
         if (!due) return false;
         const approver = (due.decidedBy ?? '').replace(/^ops:/, '');
         await runInScope({ actor: approver, principal: due.decidedBy }, async () => {
-          const ctx = { em: tem, access: Access.ops(approver, ['approver']) };
+          const ctx = { em: tem, access: Access.ops(approver, ['approver'], due.decidedByPrincipalId ?? null) };
           try {
             await tem.transactional((sem) => this.execute({ ...ctx, em: sem }, due));
           } catch (err) {
@@ -184,13 +204,20 @@ export class ApprovalService {
     }
   }
 
-  private async create(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId: string): Promise<ApprovalRequest> {
+  /**
+   * Stores a request of the caller, an ops principal (a person: the gateway's own work, which has
+   * no principal id, asks for nothing).
+   */
+  async submit(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId?: string): Promise<ApprovalRequest> {
+    const requester = ctx.access.opsPrincipalId;
+    if (!requester) throw forbidden('only an ops principal makes a four-eyes request');
     const request = ctx.em.create(ApprovalRequest, {
       kind,
       arguments: args,
       reason,
       investorId,
       requestedBy: principalLabel(ctx.access.principal)!,
+      requestedByPrincipalId: requester,
       requestedAt: this.deps.clock.now(),
       status: ApprovalStatus.requested,
     });
@@ -200,20 +227,30 @@ export class ApprovalService {
     return request;
   }
 
-  /** The request, locked, still `requested` (else 409), and not the caller's own (403). */
+  /**
+   * The request, locked, still `requested` (else 409), decided by the role its kind needs, and
+   * not the caller's own (403): principals are compared by id, never by name or label.
+   */
   private async decidable(ctx: ServiceContext, id: unknown): Promise<ApprovalRequest> {
     ctx.access.requireRole('approver');
     await this.get(ctx, id);
     const request = await ctx.em.findOneOrFail(ApprovalRequest, { id: String(id) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    ctx.access.requireRole(this.runners.get(request.kind)?.decidedBy ?? 'approver');
     if (request.status !== ApprovalStatus.requested) throw conflict(`approval request ${request.id} is already ${request.status}`);
-    if (request.requestedBy === principalLabel(ctx.access.principal)) throw forbidden('a principal may not approve or reject its own request');
+    const decider = ctx.access.opsPrincipalId;
+    if (!decider || !request.requestedByPrincipalId || request.requestedByPrincipalId === decider) {
+      throw forbidden('a principal may not approve or reject its own request');
+    }
     return request;
   }
 
   /** The approved call, in `ctx`'s transaction; the request becomes `executed` with what it answered. */
   private async execute(ctx: ServiceContext, request: ApprovalRequest): Promise<void> {
     const args = request.arguments;
-    if (request.kind === ApprovalKind.wallet_recovery) {
+    const runner = this.runners.get(request.kind);
+    if (runner) {
+      await runner.run(ctx, request);
+    } else if (request.kind === ApprovalKind.wallet_recovery) {
       const wallet = await this.deps.wallets.recover(ctx, args);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
