@@ -167,7 +167,7 @@ describe('ops principals: one person, one principal; four eyes on who may act; c
     const token = await gw.opsTokenAs('socketeer', ['admin']);
     const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/graphql`, 'graphql-transport-ws');
     const received: any[] = [];
-    socket.on('message', (data) => received.push(JSON.parse(String(data))));
+    socket.on('message', (data: Buffer) => received.push(JSON.parse(data.toString('utf8'))));
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     await new Promise((resolve) => socket.once('open', resolve));
     const send = (message: unknown) => socket.send(JSON.stringify(message), () => undefined);

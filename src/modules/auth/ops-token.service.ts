@@ -326,7 +326,6 @@ function existsConflict(name: string) {
 
 /** Roles as given (`--role`, GraphQL): known ones only, at least one, each once. */
 export function opsRoles(roles: readonly string[]): OpsRole[] {
-  if (!Array.isArray(roles)) throw badRequest(`at least one role is required (${OPS_ROLES.join(', ')})`);
   const unknown = roles.filter((r) => !(OPS_ROLES as readonly string[]).includes(r));
   if (unknown.length) throw badRequest(`unknown role ${unknown.join(', ')}: roles are ${OPS_ROLES.join(', ')}`);
   if (!roles.length) throw badRequest(`at least one role is required (${OPS_ROLES.join(', ')})`);
