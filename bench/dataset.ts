@@ -283,9 +283,11 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
       values (${audit}, '${HOT_INVESTOR}', '${HOT_SHARE_CLASS}', ${HOT_HOLDING}, ${HOT_HOLDING}, now() - interval '400 days', 'opening');
   `,
   );
-  await c.query(`insert into ops_token (name, token_hash, roles, created_at, expires_at) values ('bench', $1, '{admin}', now(), now() + interval '30 days')`, [
-    createHash('sha256').update(OPS_TOKEN).digest('hex'),
-  ]);
+  await c.query(
+    `with p as (insert into ops_principal (name, roles, created_at, created_by) values ('bench', '{admin}', now(), 'bench') returning id)
+     insert into ops_token (principal_id, token_hash, created_at, expires_at) select p.id, $1, now(), now() + interval '30 days' from p`,
+    [createHash('sha256').update(OPS_TOKEN).digest('hex')],
+  );
   const counts: Record<string, number> = { is: 1, fn: 1, sc: SHARE_CLASSES, tk: SHARE_CLASSES, dt: DISTRIBUTORS, in: investors, or: size.orders };
   for (const [prefix, n] of Object.entries(counts)) await c.query(`select setval('id_seq_${prefix}', $1)`, [n]);
 }

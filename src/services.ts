@@ -40,6 +40,7 @@ import { WalletOnChain } from './modules/investor/wallet-onchain';
 import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
 import { NavConfirmationInbox } from './modules/approval/nav-confirmations';
+import { OpsPrincipalRequests } from './modules/approval/ops-principal-requests';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -95,13 +96,23 @@ export function createServices(deps: ServiceDeps) {
   const holding = new HoldingService(shareClass, ledger, clock);
   const forcedTransfers = new ForcedTransfers(chain, ledger, clock, lockUp);
   const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
+  const opsToken = new OpsTokenService(clock, deps.opsTokenTtlSeconds);
+  const approval = new ApprovalService({
+    clock,
+    investors: investor,
+    wallets: investorWallet,
+    holdings: holding,
+    forcedTransfers,
+    navs: nav,
+    recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
+  });
   return {
     clock,
     readCache,
     health: new HealthService(clock, deps.env),
     idempotency: new IdempotencyService(clock),
     eventFeed: new EventFeedService(clock),
-    opsToken: new OpsTokenService(clock, deps.opsTokenTtlSeconds),
+    opsToken,
     apiCredential: new ApiCredentialService(clock),
     accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),
     rateLimits: deps.rateLimits,
@@ -117,15 +128,9 @@ export function createServices(deps: ServiceDeps) {
     dealing,
     ledger,
     holding,
-    approval: new ApprovalService({
-      clock,
-      investors: investor,
-      wallets: investorWallet,
-      holdings: holding,
-      forcedTransfers,
-      navs: nav,
-      recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
-    }),
+    approval,
+    // Registers the ops principals' request kinds with `approval` (one admin asks, another approves).
+    opsPrincipalRequests: new OpsPrincipalRequests(approval, opsToken),
     auditLog: new AuditLog(clock),
     book: new BookService(clock, dealing),
     order,

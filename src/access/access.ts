@@ -32,9 +32,15 @@ export class Access {
     private readonly grants: GrantSource,
   ) {}
 
-  /** Ops access outside a request (the demo seed, CLI scripts, test factories): ops never consult grants. */
-  static ops(name: string, roles: readonly OpsRole[] = ['admin']): Access {
-    return new Access({ kind: 'ops', name, roles }, { grantsOf: () => Promise.reject(new Error('ops access reads no grants')) });
+  /**
+   * Ops access outside a request (the demo seed, CLI scripts, test factories): ops never consult
+   * grants. Without `principalId` it is nobody's person, which four eyes refuse.
+   */
+  static ops(name: string, roles: readonly OpsRole[] = ['admin'], principalId: string | null = null): Access {
+    return new Access(
+      { kind: 'ops', id: principalId, name, roles, tokenId: null },
+      { grantsOf: () => Promise.reject(new Error('ops access reads no grants')) },
+    );
   }
 
   get isOps(): boolean {
@@ -45,9 +51,14 @@ export class Access {
     return this.principal.kind === 'anonymous';
   }
 
-  /** The actor name of an ops caller (its token's name); null for everyone else. */
+  /** The actor name of an ops caller (its principal's name); null for everyone else. */
   get opsName(): string | null {
     return this.principal.kind === 'ops' ? this.principal.name : null;
+  }
+
+  /** The ops principal's id (what four eyes compare); null for everyone else and for the gateway's own work. */
+  get opsPrincipalId(): string | null {
+    return this.principal.kind === 'ops' ? this.principal.id : null;
   }
 
   /** The roles of an ops caller; none for everyone else. */

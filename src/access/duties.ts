@@ -119,6 +119,10 @@ export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
   revokeApiCredential: nothing,
   rotateOpsToken: nothing,
   issueOpsToken: nothing,
+  /** Who may act is itself four eyes (src/modules/approval/ops-principal-requests.ts); no token moves. */
+  requestOpsPrincipal: nothing,
+  requestOpsRoles: nothing,
+  requestOpsTokenReset: nothing,
   revokeOpsToken: nothing,
   issueAccessToken: nothing,
   refreshAccessToken: nothing,

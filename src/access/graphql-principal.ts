@@ -31,7 +31,7 @@ export async function graphqlPrincipal(services: ContextServices, em: EntityMana
  */
 async function opsPrincipal(services: ContextServices, em: EntityManager, token: string): Promise<Principal | null> {
   const verified = await services.opsToken.verify(em, token);
-  if (verified) return { kind: 'ops', name: verified.name, roles: verified.roles };
+  if (verified) return { kind: 'ops', id: verified.principalId, tokenId: verified.tokenId, name: verified.name, roles: verified.roles };
   await services.rateLimits.assertOpsAttemptAllowed();
   await services.rateLimits.opsAttemptFailed();
   return null;

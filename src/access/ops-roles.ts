@@ -17,8 +17,14 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   revokeApiCredential: 'operator',
   /** Each principal rotates its own token. */
   rotateOpsToken: 'viewer',
+  /** A new `viewer` principal only; every other role is asked for (requestOpsPrincipal). */
   issueOpsToken: 'admin',
+  /** Ending credentials stays immediate: one admin, no approval. */
   revokeOpsToken: 'admin',
+  /** Four eyes on principals (src/modules/approval/ops-principal-requests.ts): decided by another `admin`. */
+  requestOpsPrincipal: 'admin',
+  requestOpsRoles: 'admin',
+  requestOpsTokenReset: 'admin',
   /** Surface O's token endpoints: public, an ops caller gains nothing there. */
   issueAccessToken: 'viewer',
   refreshAccessToken: 'viewer',

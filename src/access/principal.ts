@@ -14,13 +14,26 @@ export type Surface = 'R' | 'O';
 export const OPS_ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
 export type OpsRole = (typeof OPS_ROLES)[number];
 
-export type Principal =
-  { kind: 'ops'; name: string; roles: readonly OpsRole[] } | { kind: 'distributor'; distributorId: string; surface: Surface } | { kind: 'anonymous' };
+/**
+ * An ops caller is a person: `id` is its row in `ops_principal` (what four eyes compare), `name`
+ * its unique name (what records are labelled with), `tokenId` the credential it came with. Work the
+ * gateway does as itself (the demo seed, CLI scripts, jobs) has neither: `id` null is nobody's
+ * person, and four eyes refuse it (src/modules/approval/approval.service.ts).
+ */
+export interface OpsPrincipal {
+  kind: 'ops';
+  id: string | null;
+  name: string;
+  roles: readonly OpsRole[];
+  tokenId: string | null;
+}
+
+export type Principal = OpsPrincipal | { kind: 'distributor'; distributorId: string; surface: Surface } | { kind: 'anonymous' };
 
 export const anonymous: Principal = { kind: 'anonymous' };
 
 /**
- * The principal as every record's actor column stores it: `ops:<token name>`,
+ * The principal as every record's actor column stores it: `ops:<principal name>` (unique),
  * `distributor:DT…` (surface R), `partner:PT…` (surface O); a background job names itself.
  */
 export function principalLabel(principal: Principal): string | null {

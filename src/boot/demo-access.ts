@@ -1,7 +1,7 @@
 import { Access } from '../access/access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiCredential } from '../modules/auth/api-credential.entity';
-import { OpsToken } from '../modules/auth/ops-token.entity';
+import { OpsPrincipal } from '../modules/auth/ops-principal.entity';
 import type { IssuedCredential } from '../modules/auth/api-credential.service';
 import type { Services } from '../services';
 import { runInScope } from '../common/request-scope';
@@ -19,13 +19,13 @@ export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
     em.count(Issuer, {}),
     em.count(Issuer, { lei: DEMO_ISSUER_LEI }),
     em.count(Distributor, { $or: [{ id: { $ne: DEMO_DISTRIBUTOR } }, { name: { $ne: DEMO_DISTRIBUTOR_NAME } }] }),
-    em.count(OpsToken, { name: { $nin: [DEMO_ACCESS, DEMO_APPROVER] } }),
+    em.count(OpsPrincipal, { name: { $nin: [DEMO_ACCESS, DEMO_APPROVER] } }),
     em.count(ApiCredential, { createdBy: { $ne: DEMO_ACCESS } }),
   ]);
   return issuers === demoIssuers && others.every((n) => n === 0);
 }
 
-/** The actor and token name of what a development start hands out. */
+/** The actor, and the ops principal, of what a development start hands out. */
 const DEMO_ACCESS = 'demo-console';
 /** The development start's second ops principal: `approver` only (four eyes need two people). */
 const DEMO_APPROVER = 'demo-approver';
@@ -41,10 +41,14 @@ export async function issueDemoAccess(
   services: Services,
 ): Promise<{ opsToken: string; approverToken: string; surfaceO: IssuedCredential | null }> {
   return runInScope({ actor: DEMO_ACCESS }, async () => {
-    // Rotation: the previous start's tokens stop working; these last OPS_TOKEN_TTL_SECONDS. The
-    // console's token is `admin`; a second principal, `approver` only, approves what it requests.
-    const { token: opsToken } = await services.opsToken.rotate(em, DEMO_ACCESS, ['admin']);
-    const { token: approverToken } = await services.opsToken.rotate(em, DEMO_APPROVER, ['approver']);
+    // Two principals, two people of the demo: the console's is `admin`; a second, `approver` only,
+    // approves what the first requests. A development start holds the database, so it is
+    // break-glass (OpsTokenService.bootstrap, like `npm run ops-token -- --rotate`): each principal
+    // is created if missing, its roles set, the previous start's tokens revoked and a new one
+    // issued (valid OPS_TOKEN_TTL_SECONDS). The principals of a database with anything else in it
+    // are never touched here (holdsOnlyDemoData).
+    const { token: opsToken } = await services.opsToken.bootstrap(em, DEMO_ACCESS, ['admin'], DEMO_ACCESS);
+    const { token: approverToken } = await services.opsToken.bootstrap(em, DEMO_APPROVER, ['approver'], DEMO_ACCESS);
     if (!(await em.count(Distributor, { id: DEMO_DISTRIBUTOR }))) return { opsToken, approverToken, surfaceO: null };
     const ctx = { em, access: Access.ops(DEMO_ACCESS) };
     for (const old of await em.find(ApiCredential, { distributor: DEMO_DISTRIBUTOR, createdBy: DEMO_ACCESS, revokedAt: null })) {

@@ -8,6 +8,7 @@ import { ForcedTransfer } from '../modules/approval/forced-transfer.entity';
 import { SettlementTransferRecord } from '../modules/order/settlement-transfer.entity';
 import { DomainEvent } from '../events/event.entity';
 import { OpsToken } from '../modules/auth/ops-token.entity';
+import { OpsPrincipal } from '../modules/auth/ops-principal.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from '../modules/auth/api-credential.entity';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from '../modules/distributor/distributor.entity';
 import { Fund } from '../modules/fund/fund.entity';
@@ -58,6 +59,7 @@ export const ENTITIES = [
   HoldingMovement,
   DealingCalendar,
   DomainEvent,
+  OpsPrincipal,
   OpsToken,
   ApiCredential,
   TokenFamily,

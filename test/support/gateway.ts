@@ -85,6 +85,8 @@ export async function startTestGateway(
   });
   const port = await gateway.listen(0, '127.0.0.1');
   let opsToken: string | null = null;
+  // A principal is a person: a name is issued once (per reset); asking again answers the same token.
+  const tokensByName = new Map<string, { token: string; roles: string }>();
   const t: TestGateway = {
     port,
     db,
@@ -107,10 +109,16 @@ export async function startTestGateway(
       return opsToken;
     },
     async opsTokenAs(name, roles) {
-      return (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), name, roles))).token;
+      const known = tokensByName.get(name);
+      if (known && known.roles !== roles.join()) throw new Error(`test principal ${name} was issued with roles ${known.roles}, not ${roles.join()}`);
+      if (known) return known.token;
+      const { token } = await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), name, roles));
+      tokensByName.set(name, { token, roles: roles.join() });
+      return token;
     },
     async reset() {
       opsToken = null;
+      tokensByName.clear();
       clock.set(null);
       // The relay and the delivery worker hold row locks that TRUNCATE would deadlock with.
       await gateway.background.stop();

@@ -17,6 +17,9 @@ export type ApprovalKind =
   | 'forced_transfer'
   | 'holding_adjustment'
   | 'nav_confirmation'
+  | 'ops_principal'
+  | 'ops_roles'
+  | 'ops_token_reset'
   | 'wallet_recovery';
 
 export type ApprovalStatus =

@@ -16,6 +16,9 @@ const KIND: Record<string, string> = {
   holding_adjustment: 'Holding adjustment',
   forced_transfer: 'Forced transfer',
   nav_confirmation: 'NAV confirmation',
+  ops_principal: 'New ops principal',
+  ops_roles: 'Ops roles',
+  ops_token_reset: 'Ops token reset',
 };
 
 /**
@@ -43,6 +46,10 @@ function what(r: Request): string {
     const a = r.arguments as Record<string, string>;
     const move = a.movePercent === null ? 'a move from 0' : `${Number(a.movePercent) > 0 ? '+' : ''}${a.movePercent}%`;
     return `NAV ${a.close} ${a.currency} of ${a.shareClassId} at ${time(Number(a.publishedAt))}: ${move} against ${a.previousClose} (tolerance ${Number(a.toleranceBps) / 100}%)`;
+  }
+  if (r.kind === 'ops_principal' || r.kind === 'ops_roles' || r.kind === 'ops_token_reset') {
+    const a = r.arguments as Record<string, string>;
+    return r.kind === 'ops_token_reset' ? `a new token for ${a.name}` : `${a.name} as ${(r.arguments.roles as string[]).join(', ')}`;
   }
   return 'Made before requests bound their effect: reject it and request it again.';
 }

@@ -22,7 +22,35 @@ export type NavConfirmationEffect = PendingNavArgs & { kind: 'nav_confirmation';
  * `version` is the shape of the record: a reader refuses a version it does not know rather than
  * guess (a request of another version is asked again).
  */
-export type ApprovalEffect = WalletRecoveryEffect | HoldingAdjustmentEffect | ForcedTransferEffect | NavConfirmationEffect;
+/** A new ops principal with its roles; the token's first part is bound by its SHA-256 only (ops-principal-requests.ts). */
+export interface OpsPrincipalArgs {
+  name: string;
+  roles: string[];
+  firstPartSha256: string;
+}
+/** An ops principal's roles, from what they were to what they are to be. */
+export interface OpsRolesArgs {
+  principalId: string;
+  name: string;
+  from: string[];
+  roles: string[];
+}
+/** A new token for an ops principal that lost its own. */
+export interface OpsTokenResetArgs {
+  principalId: string;
+  name: string;
+  firstPartSha256: string;
+}
+type Versioned<K extends string, A> = A & { kind: K; version: number };
+
+export type ApprovalEffect =
+  | WalletRecoveryEffect
+  | HoldingAdjustmentEffect
+  | ForcedTransferEffect
+  | NavConfirmationEffect
+  | Versioned<'ops_principal', OpsPrincipalArgs>
+  | Versioned<'ops_roles', OpsRolesArgs>
+  | Versioned<'ops_token_reset', OpsTokenResetArgs>;
 
 /** The version every effect written by this code has. */
 export const EFFECT_VERSION = 1;
@@ -84,6 +112,22 @@ export const EFFECT_FACTS: FactsByKind = {
     ['the previous close', (e) => e.previousClose],
     ['the move', (e) => (e.movePercent === null ? 'a move from 0' : `${e.movePercent}%`)],
     ['the tolerance', (e) => `${e.toleranceBps} bps`],
+  ],
+  ops_principal: [
+    ['the name', (e) => e.name],
+    ['the roles', (e) => e.roles.join(', ')],
+    ["the token's first part", (e) => e.firstPartSha256],
+  ],
+  ops_roles: [
+    ['the principal', (e) => e.principalId],
+    ['the name', (e) => e.name],
+    ['the roles it had', (e) => e.from.join(', ')],
+    ['the roles', (e) => e.roles.join(', ')],
+  ],
+  ops_token_reset: [
+    ['the principal', (e) => e.principalId],
+    ['the name', (e) => e.name],
+    ["the token's first part", (e) => e.firstPartSha256],
   ],
 };
 

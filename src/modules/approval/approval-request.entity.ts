@@ -12,6 +12,12 @@ export enum ApprovalKind {
   forced_transfer = 'forced_transfer',
   /** A NAV outside its share class's tolerance, waiting for a second principal (src/modules/nav/nav-confirmation.ts). */
   nav_confirmation = 'nav_confirmation',
+  /** A new ops principal with `operator`, `approver` or `admin` (ops-principal-requests.ts). */
+  ops_principal = 'ops_principal',
+  /** A change of an ops principal's roles. */
+  ops_roles = 'ops_roles',
+  /** A new token for an ops principal that lost its own; its other tokens are revoked. */
+  ops_token_reset = 'ops_token_reset',
 }
 
 /** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */
@@ -67,6 +73,10 @@ export class ApprovalRequest {
   @Property({ type: 'text' })
   requestedBy: string;
 
+  /** The ops principal that asked (`ops_principal.id`): what four eyes compare, here and in `approval_request_four_eyes`. */
+  @Property({ type: bigintColumn(), nullable: true })
+  requestedByPrincipalId?: string;
+
   @Field(() => EpochMs)
   @Property({ type: 'datetime', length: 3 })
   requestedAt: Date;
@@ -78,6 +88,10 @@ export class ApprovalRequest {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   decidedBy?: string;
+
+  /** The ops principal that decided; never the one that asked (`approval_request_four_eyes`). */
+  @Property({ type: bigintColumn(), nullable: true })
+  decidedByPrincipalId?: string;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
@@ -102,4 +116,13 @@ export class ApprovalRequest {
   @Field(() => String, { nullable: true, description: 'Why the approved call failed' })
   @Property({ type: 'text', nullable: true })
   failure?: string;
+
+  /** Never stored: a part of a new ops token, in the one answer that hands it out (ops-principal-requests.ts). */
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Shown once, never stored: for a new principal or a token reset, the requester's answer carries the token's first part (`ops_….`) and the approver's the second; the principal's token is the first followed by the second, so neither admin alone holds it.",
+  })
+  @Property({ persist: false })
+  tokenPart?: string;
 }

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Access } from '../../access/access';
-import { principalLabel } from '../../access/principal';
+import { principalLabel, type OpsRole } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import { runInScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
@@ -10,7 +10,16 @@ import { DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest, conflict, DomainError, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
 import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
-import { boundEffect, navConfirmationEffect, refuseChangedEffect, type ApprovalEffect } from './approval-effect';
+import {
+  boundEffect,
+  EFFECT_VERSION,
+  navConfirmationEffect,
+  refuseChangedEffect,
+  type ApprovalEffect,
+  type OpsPrincipalArgs,
+  type OpsRolesArgs,
+  type OpsTokenResetArgs,
+} from './approval-effect';
 import { holdingAdjustmentEffect, type HoldingAdjustmentArgs } from './holding-adjustment-effect';
 import type { InvestorWalletService } from '../investor/investor-wallet.service';
 import type { InvestorService } from '../investor/investor.service';
@@ -30,6 +39,16 @@ export interface ApprovalDeps {
   navs: NavService;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
+}
+
+/**
+ * A request kind another module runs (the ops principals' kinds: ops-principal-requests.ts): the
+ * role that decides it, and the call its approval runs in the approver's transaction (setting the
+ * request's `result`, and `tokenPart` when it hands out a part of a token).
+ */
+export interface ApprovalRunner {
+  decidedBy: OpsRole;
+  run(ctx: ServiceContext, request: ApprovalRequest): Promise<void>;
 }
 
 export interface WalletRecoveryArgs {
@@ -55,7 +74,15 @@ export interface WalletRecoveryArgs {
  * The investor's distributor hears of a recovery by webhook (wallet-recovery-events.ts).
  */
 export class ApprovalService {
+  private readonly runners = new Map<ApprovalKind, ApprovalRunner>();
+
   constructor(private readonly deps: ApprovalDeps) {}
+
+  /** Adds a kind another module runs (once per kind). */
+  register(kind: ApprovalKind, runner: ApprovalRunner): void {
+    if (this.runners.has(kind)) throw new Error(`approval kind ${kind} is registered twice`);
+    this.runners.set(kind, runner);
+  }
 
   async requestWalletRecovery(ctx: ServiceContext, input: WalletRecoveryArgs): Promise<ApprovalRequest> {
     ctx.access.requireRole('operator');
@@ -69,8 +96,7 @@ export class ApprovalService {
     };
     // The custody rule at request time too: nobody is asked to approve a move to another holder's wallet.
     await refuseTakenAddress(ctx.em, investor.id, args.newAddress, 'newAddress');
-    const effect = await this.effectNow[ApprovalKind.wallet_recovery](ctx, args, false);
-    const request = await this.create(ctx, ApprovalKind.wallet_recovery, args, effect, investor.id);
+    const request = await this.submit(ctx, ApprovalKind.wallet_recovery, args, args.reason, investor.id);
     this.announce(ctx.em, request, 'wallet.recovery_requested', investor.distributor.id);
     await ctx.em.flush();
     return request;
@@ -89,8 +115,7 @@ export class ApprovalService {
       reason: required(input.reason, 'reason').trim(),
       settledAt: input.settledAt ? input.settledAt.getTime() : null,
     };
-    const effect = await this.effectNow[ApprovalKind.holding_adjustment](ctx, args, false);
-    const request = await this.create(ctx, ApprovalKind.holding_adjustment, args, effect, investor.id);
+    const request = await this.submit(ctx, ApprovalKind.holding_adjustment, { ...args }, args.reason, investor.id);
     await ctx.em.flush();
     return request;
   }
@@ -100,8 +125,7 @@ export class ApprovalService {
     const from = await this.deps.investors.get(ctx, input.fromInvestorId);
     const to = await this.deps.investors.get(ctx, input.toInvestorId);
     const args = this.deps.forcedTransfers.check({ ...input, fromInvestorId: from.id, toInvestorId: to.id });
-    const effect = await this.effectNow[ApprovalKind.forced_transfer](ctx, args, false);
-    return this.create(ctx, ApprovalKind.forced_transfer, args, effect, from.id);
+    return this.submit(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
   }
 
   /**
@@ -119,6 +143,11 @@ export class ApprovalService {
     // The NAV and the move it was held for, as struck; whether that move still holds is
     // NavService.confirmPending's check (the previous confirmed NAV unchanged) in the approver's transaction.
     [ApprovalKind.nav_confirmation]: (_ctx, args) => Promise.resolve(navConfirmationEffect(args as PendingNavArgs)),
+    // Who an ops principal is and may do: the request's own words (ops-principal-requests.ts); the
+    // runner checks the principal still is what was asked about.
+    [ApprovalKind.ops_principal]: (_ctx, args) => Promise.resolve({ ...(args as OpsPrincipalArgs), kind: 'ops_principal', version: EFFECT_VERSION }),
+    [ApprovalKind.ops_roles]: (_ctx, args) => Promise.resolve({ ...(args as OpsRolesArgs), kind: 'ops_roles', version: EFFECT_VERSION }),
+    [ApprovalKind.ops_token_reset]: (_ctx, args) => Promise.resolve({ ...(args as OpsTokenResetArgs), kind: 'ops_token_reset', version: EFFECT_VERSION }),
   };
 
   /**
@@ -148,6 +177,7 @@ export class ApprovalService {
       Object.assign(request, {
         status: ApprovalStatus.approved,
         decidedBy: principalLabel(ctx.access.principal),
+        decidedByPrincipalId: ctx.access.opsPrincipalId!,
         decidedAt: now,
         decisionReason: reason?.trim() || undefined,
         executeAfter: new Date(now.getTime() + delay * 1000),
@@ -168,6 +198,7 @@ export class ApprovalService {
       Object.assign(request, {
         status: ApprovalStatus.rejected,
         decidedBy: principalLabel(ctx.access.principal),
+        decidedByPrincipalId: ctx.access.opsPrincipalId!,
         decidedAt: this.deps.clock.now(),
         decisionReason: why,
       });
@@ -209,7 +240,7 @@ export class ApprovalService {
         if (!due) return false;
         const approver = (due.decidedBy ?? '').replace(/^ops:/, '');
         await runInScope({ actor: approver, principal: due.decidedBy }, async () => {
-          const ctx = { em: tem, access: Access.ops(approver, ['approver']) };
+          const ctx = { em: tem, access: Access.ops(approver, ['approver'], due.decidedByPrincipalId ?? null) };
           try {
             // The world is checked again when it runs: the delay is time for it to change.
             await tem.transactional(async (sem) => this.execute({ ...ctx, em: sem }, due, await this.checkedEffect({ ...ctx, em: sem }, due)));
@@ -228,23 +259,29 @@ export class ApprovalService {
     }
   }
 
-  private create<A extends { reason: string }>(
-    ctx: ServiceContext,
-    kind: ApprovalKind,
-    args: A,
-    effect: ApprovalEffect,
-    investorId: string,
-  ): Promise<ApprovalRequest> {
-    return openRequest(ctx, this.deps.clock, kind, { ...args }, args.reason, effect, investorId);
+  /**
+   * Stores a request of the caller, an ops principal (a person: the gateway's own work, which has
+   * no principal id, asks for nothing), binding the effect its kind computes from the world now.
+   */
+  async submit(ctx: ServiceContext, kind: ApprovalKind, args: Record<string, unknown>, reason: string, investorId?: string): Promise<ApprovalRequest> {
+    const effect = await this.effectNow[kind](ctx, args, false);
+    return openRequest(ctx, this.deps.clock, kind, args, reason, effect, investorId);
   }
 
-  /** The request, locked, still `requested` (else 409), and not the caller's own (403). */
+  /**
+   * The request, locked, still `requested` (else 409), decided by the role its kind needs, and
+   * not the caller's own (403): principals are compared by id, never by name or label.
+   */
   private async decidable(ctx: ServiceContext, id: unknown): Promise<ApprovalRequest> {
     ctx.access.requireRole('approver');
     await this.get(ctx, id);
     const request = await ctx.em.findOneOrFail(ApprovalRequest, { id: String(id) }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    ctx.access.requireRole(this.runners.get(request.kind)?.decidedBy ?? 'approver');
     if (request.status !== ApprovalStatus.requested) throw conflict(`approval request ${request.id} is already ${request.status}`);
-    if (request.requestedBy === principalLabel(ctx.access.principal)) throw forbidden('a principal may not approve or reject its own request');
+    const decider = ctx.access.opsPrincipalId;
+    if (!decider || !request.requestedByPrincipalId || request.requestedByPrincipalId === decider) {
+      throw forbidden('a principal may not approve or reject its own request');
+    }
     return request;
   }
 
@@ -253,7 +290,10 @@ export class ApprovalService {
    * in this transaction): nothing is looked up again. The request becomes `executed` with what it answered.
    */
   private async execute(ctx: ServiceContext, request: ApprovalRequest, effect: ApprovalEffect): Promise<void> {
-    if (effect.kind === 'wallet_recovery') {
+    const runner = this.runners.get(request.kind);
+    if (runner) {
+      await runner.run(ctx, request);
+    } else if (effect.kind === 'wallet_recovery') {
       const wallet = await this.deps.wallets.recover(ctx, effect, request.reason);
       request.result = { walletId: String(wallet.id), address: wallet.address, chainId: wallet.chainId, status: wallet.status };
       this.announce(ctx.em, request, 'wallet.recovered', await this.distributorOf(ctx.em, request));
@@ -269,7 +309,7 @@ export class ApprovalService {
         toWallet: transfer.toWallet,
         status: transfer.status,
       };
-    } else {
+    } else if (effect.kind === 'holding_adjustment') {
       const { investorId, shareClassId, quantity, settledAt } = effect;
       const view = await this.deps.holdings.adjust(ctx, {
         investorId,
@@ -279,6 +319,8 @@ export class ApprovalService {
         settledAt: settledAt === null ? null : new Date(settledAt),
       });
       request.result = JSON.parse(JSON.stringify(view)) as Record<string, unknown>;
+    } else {
+      throw new Error(`approval kind ${request.kind} has no runner`);
     }
     request.status = ApprovalStatus.executed;
     request.executedAt = this.deps.clock.now();
@@ -329,6 +371,8 @@ export async function openRequest(
   effect: ApprovalEffect,
   investorId?: string,
 ): Promise<ApprovalRequest> {
+  const requester = ctx.access.opsPrincipalId;
+  if (!requester) throw forbidden('only an ops principal makes a four-eyes request');
   const request = ctx.em.create(ApprovalRequest, {
     kind,
     arguments: args,
@@ -336,6 +380,7 @@ export async function openRequest(
     reason,
     investorId,
     requestedBy: principalLabel(ctx.access.principal)!,
+    requestedByPrincipalId: requester,
     requestedAt: clock.now(),
     status: ApprovalStatus.requested,
   });

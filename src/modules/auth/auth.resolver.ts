@@ -3,6 +3,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { principalLabel } from '../../access/principal';
 import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, TokenPairResult } from './auth.types';
+import { OpsPrincipal } from './ops-principal.entity';
 
 /**
  * Surface-O authentication. Ops issue, rotate and revoke credentials; anyone may trade a key
@@ -25,7 +26,7 @@ export class AuthResolver {
     return ctx.services.apiCredential.revoke(ctx, apiKey);
   }
 
-  @Query(() => String, { description: "Ops: the name of the ops token in use; the ops console's actions are recorded under it." })
+  @Query(() => String, { description: "Ops: the name of the principal whose token is in use; the ops console's actions are recorded under it." })
   opsTokenName(@Ctx() ctx: GatewayContext): string {
     ctx.access.requireOps();
     return ctx.access.opsName!;
@@ -33,11 +34,12 @@ export class AuthResolver {
 
   @Mutation(() => IssuedOpsToken, {
     description:
-      'Ops: rotates the ops token in use: a new token of the same name (shown once); every token of that name, this one included, stops working at once on every instance.',
+      "Ops: rotates the ops token in use: a new token of the caller's own principal (shown once); every other token of it, this one included, stops working at once on every instance. Refused (UNAUTHENTICATED) once the token in use was revoked.",
   })
   rotateOpsToken(@Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
     ctx.access.requireOps();
-    return ctx.services.opsToken.rotate(ctx.em, ctx.access.opsName!);
+    const p = ctx.access.principal;
+    return ctx.services.opsToken.rotate(ctx.em, p.kind === 'ops' ? p : { id: null, tokenId: null });
   }
 
   @Query(() => Me, { description: 'The caller: its principal and, for ops, its roles (what the console shows actions by).' })
@@ -54,17 +56,27 @@ export class AuthResolver {
   }
 
   @Mutation(() => IssuedOpsToken, {
-    description: 'Ops (`admin`): a new ops token for `name` with `roles` (`viewer`, `operator`, `approver`, `admin`), shown once.',
+    description:
+      'Ops (`admin`): a NEW principal `name` with `roles` and its first token, shown once. Only `viewer`: a principal with `operator`, `approver` or `admin` is asked for with `requestOpsPrincipal`, which another admin approves. A name that exists (trimmed, NFKC, case-folded) is refused CONFLICT: a lost token is reset with `requestOpsTokenReset`.',
   })
   issueOpsToken(@Arg('name', () => String) name: string, @Arg('roles', () => [String]) roles: string[], @Ctx() ctx: GatewayContext): Promise<IssuedOpsToken> {
     ctx.access.requireRole('admin');
-    return ctx.services.opsToken.issue(ctx.em, name.trim(), roles);
+    return ctx.services.opsToken.issueViewer(ctx.em, name, roles, principalLabel(ctx.access.principal)!);
   }
 
-  @Mutation(() => Int, { description: 'Ops (`admin`): revokes every ops token of `name` at once, on every instance; answers how many.' })
+  @Mutation(() => Int, {
+    description:
+      'Ops (`admin`): revokes every token of the principal `name` at once, on every instance (its open sockets close); answers how many. Serialised with rotations: once it answers, no token of that principal works.',
+  })
   revokeOpsToken(@Arg('name', () => String) name: string, @Ctx() ctx: GatewayContext): Promise<number> {
     ctx.access.requireRole('admin');
     return ctx.services.opsToken.revokeByName(ctx.em, name);
+  }
+
+  @Query(() => [OpsPrincipal], { description: 'Ops: every ops principal with its roles, by name (never a token).' })
+  opsPrincipals(@Ctx() ctx: GatewayContext): Promise<OpsPrincipal[]> {
+    ctx.access.requireOps();
+    return ctx.services.opsToken.list(ctx.em);
   }
 
   @Query(() => [ApiCredentialView], { description: "Ops: a distributor's surface-O keys (never their secrets)." })

@@ -51,7 +51,7 @@ export class TokenPairResult {
 
 @ObjectType({ description: 'An ops console token, as issued: the token is shown this once only.' })
 export class IssuedOpsToken {
-  @Field(() => String, { description: 'The name the console records its actions under' })
+  @Field(() => String, { description: "The principal's name (normalised), which the console records its actions under" })
   name: string;
 
   @Field(() => String, { description: '`ops_…`, shown once; only its SHA-256 is kept.' })
@@ -69,10 +69,10 @@ export class Me {
   @Field(() => String, { description: '`ops`, `distributor`' })
   kind: string;
 
-  @Field(() => String, { description: '`ops:<token name>`, `distributor:DT…`, `partner:PT…`' })
+  @Field(() => String, { description: '`ops:<principal name>`, `distributor:DT…`, `partner:PT…`' })
   principal: string;
 
-  @Field(() => String, { nullable: true, description: "An ops token's name" })
+  @Field(() => String, { nullable: true, description: "An ops principal's name" })
   name: string | null;
 
   @Field(() => [String], { description: "An ops caller's roles; none for a distributor" })

@@ -1,21 +1,21 @@
-import { Entity, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { bigintColumn } from '../../persistence/bigint-column';
+import { OpsPrincipal } from './ops-principal.entity';
 
-/** A bearer token of the internal ops console, valid until it expires or is revoked. Only its SHA-256 is stored. */
+/**
+ * A bearer token of the internal ops console, valid until it expires or is revoked. Only its hash
+ * is stored (ops-token-secret.ts). It belongs to one principal, whose name and roles it carries.
+ */
 @Entity({ tableName: 'ops_token' })
 export class OpsToken {
   @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
-  @Property({ type: 'text' })
-  name: string;
+  @ManyToOne(() => OpsPrincipal)
+  principal: OpsPrincipal;
 
   @Property({ type: 'text', unique: true })
   tokenHash: string;
-
-  /** What its holder may do (src/access/ops-roles.ts); at least one. */
-  @Property({ type: 'text[]' })
-  roles: string[];
 
   @Property({ type: 'datetime', length: 3 })
   createdAt: Date;

@@ -26,7 +26,7 @@ export class Migration20261129600000 extends Migration {
 
     this.addSql(`alter table "approval_request" drop constraint "approval_request_kind_check";`);
     this.addSql(
-      `alter table "approval_request" add constraint "approval_request_kind_check" check ("kind" in ('wallet_recovery', 'holding_adjustment', 'forced_transfer', 'nav_confirmation'));`,
+      `alter table "approval_request" add constraint "approval_request_kind_check" check ("kind" in ('wallet_recovery', 'holding_adjustment', 'forced_transfer', 'ops_principal', 'ops_roles', 'ops_token_reset', 'nav_confirmation'));`,
     );
     this.addSql(
       `create unique index "approval_request_pending_nav" on "approval_request" (("arguments"->>'shareClassId'), ("arguments"->>'entryId')) where "kind" = 'nav_confirmation' and "status" = 'requested';`,
@@ -38,7 +38,7 @@ export class Migration20261129600000 extends Migration {
     this.addSql(`delete from "approval_request" where "kind" = 'nav_confirmation';`);
     this.addSql(`alter table "approval_request" drop constraint "approval_request_kind_check";`);
     this.addSql(
-      `alter table "approval_request" add constraint "approval_request_kind_check" check ("kind" in ('wallet_recovery', 'holding_adjustment', 'forced_transfer'));`,
+      `alter table "approval_request" add constraint "approval_request_kind_check" check ("kind" in ('wallet_recovery', 'holding_adjustment', 'forced_transfer', 'ops_principal', 'ops_roles', 'ops_token_reset'));`,
     );
     this.addSql(`alter table "nav" drop constraint "nav_confirmed_by_another";`);
     this.addSql(`alter table "nav" drop column "struck_by", drop column "confirmed_by", drop column "confirmation_request_id";`);

@@ -26,6 +26,7 @@ import { Migration20261126600000 } from './Migration20261126600000';
 import { Migration20261127200000 } from './Migration20261127200000';
 import { Migration20261127400000 } from './Migration20261127400000';
 import { Migration20261127600000 } from './Migration20261127600000';
+import { Migration20261129100000 } from './Migration20261129100000';
 import { Migration20261129200000 } from './Migration20261129200000';
 import { Migration20261129400000 } from './Migration20261129400000';
 import { Migration20261129600000 } from './Migration20261129600000';
@@ -59,6 +60,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127200000', class: Migration20261127200000 },
   { name: 'Migration20261127400000', class: Migration20261127400000 },
   { name: 'Migration20261127600000', class: Migration20261127600000 },
+  { name: 'Migration20261129100000', class: Migration20261129100000 },
   { name: 'Migration20261129200000', class: Migration20261129200000 },
   { name: 'Migration20261129400000', class: Migration20261129400000 },
   { name: 'Migration20261129600000', class: Migration20261129600000 },

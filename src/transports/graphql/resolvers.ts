@@ -27,6 +27,7 @@ import { EventFeedResolver } from './event-feed.resolver';
 import { ChainTransactionResolver } from '../../modules/chain/chain.resolver';
 import { OrderChainResolver } from '../../modules/settlement/order-chain.resolver';
 import { ApprovalResolver } from '../../modules/approval/approval.resolver';
+import { OpsPrincipalResolver } from '../../modules/approval/ops-principal.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { BookResolver } from '../../modules/book/book.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
@@ -74,6 +75,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ChainTransactionResolver,
   ChainActivityResolver,
   ApprovalResolver,
+  OpsPrincipalResolver,
   AuditLogResolver,
   BookResolver,
   ChainInfoResolver,

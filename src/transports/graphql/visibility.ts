@@ -70,6 +70,7 @@ export const VISIBILITY: Record<string, Visibility> = {
   DealingDatesView: 'part',
   IssuedApiCredential: 'ops',
   IssuedOpsToken: 'ops',
+  OpsPrincipal: 'ops',
   /** Four-eyes requests and the audit log are operations' (the audit log's readers: src/access/ops-roles.ts). */
   ApprovalRequest: 'ops',
   /** What a request binds (token, wallets, quantities): parts of the request. */

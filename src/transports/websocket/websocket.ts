@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { ERROR_TABLE } from '../../common/errors';
+import { ERROR_TABLE, UNAVAILABLE_MESSAGE } from '../../common/errors';
 import { execute, getOperationAST, GraphQLError, specifiedRules, validate, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocketServer } from 'ws';
@@ -53,7 +53,9 @@ export interface GraphqlWebSocketDeps {
 
 interface Connection {
   authorization: string;
+  /** As of the last check (an ops principal's roles are read again before each operation). */
   principal: Principal;
+  socket: { close(code: number, reason: string): void };
   clientAddress: string | undefined;
   timer?: NodeJS.Timeout;
   /** Gives the socket's place in the quotas back (src/access/quotas.ts). */
@@ -81,6 +83,8 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- moduleResolution node does not read the package's `exports`, so graphql-ws/use/ws is required and typed from its dist path
   const { useServer } = require('graphql-ws/use/ws') as typeof import('graphql-ws/dist/use/ws');
   const connections = new WeakMap<object, Connection>();
+  // The open connections of ops principals: checked again at once when ops credentials change.
+  const opsConnections = new Set<Connection>();
   // The client address of each operation's context, so execution counts against it (rate limits).
   const addresses = new WeakMap<object, string | undefined>();
   const recheckMs = deps.recheckMs ?? 15_000;
@@ -94,7 +98,14 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
       async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal,
     );
 
-  return useServer(
+  // A revocation (or a change of roles) anywhere drops the remembered ops tokens, on this instance
+  // at its commit and on the others at its NOTIFY: each ops socket is checked then, not at its next
+  // interval, so a revoked credential's sockets close at once.
+  const stopFollowing = deps.services.opsToken.onForget(() => {
+    for (const connection of opsConnections) void recheck(connection, connection.socket);
+  });
+
+  const server = useServer(
     {
       schema: deps.schema,
       // An event is resolved once per principal and document, not once per subscriber.
@@ -122,9 +133,11 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
             );
             return false;
           }
-          const connection: Connection = { authorization, principal, clientAddress, release: opened.release, subscriptions: new Map() };
-          connection.timer = setInterval(() => void recheck(connection, ctx.extra.socket), recheckMs).unref();
+          const socket = ctx.extra.socket;
+          const connection: Connection = { authorization, principal, socket, clientAddress, release: opened.release, subscriptions: new Map() };
+          connection.timer = setInterval(() => void recheck(connection, socket), recheckMs).unref();
           connections.set(ctx, connection);
+          if (principal.kind === 'ops') opsConnections.add(connection);
           return true;
         } catch (err) {
           if (err instanceof GraphQLError && err.extensions.code === 'RATE_LIMITED') ctx.extra.socket.close(WS_CLOSE.rateLimited, 'Too many attempts');
@@ -135,6 +148,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         const connection = connections.get(ctx);
         connections.delete(ctx);
         if (!connection) return;
+        opsConnections.delete(connection);
         clearInterval(connection.timer);
         await Promise.all([connection.release(), ...[...connection.subscriptions.values()].map((release) => release())]);
       },
@@ -145,6 +159,14 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         await release?.();
       },
       onSubscribe: async (ctx, id, payload) => {
+        // No operation runs on an ops credential that no longer works: checked before each one,
+        // which costs no statement while it is remembered (OpsTokenService), and a revocation
+        // drops that memory at its commit, before it answers.
+        const current = connections.get(ctx);
+        if (current?.principal.kind === 'ops') {
+          const refusal = await admittedNow(current);
+          if (refusal) return [refusal];
+        }
         let document;
         try {
           document = deps.guards.parse(payload.query);
@@ -182,9 +204,40 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
     },
     wsServer,
   );
+  return {
+    dispose: () => {
+      stopFollowing();
+      return server.dispose();
+    },
+  };
+
+  /**
+   * Whether an ops connection's credential still authenticates now: null when it does (its
+   * principal, roles included, as of now), else the error its operation answers; a credential that
+   * ended also closes the socket (4401). An undecided check (the database away) refuses the
+   * operation and keeps the socket.
+   */
+  async function admittedNow(connection: Connection): Promise<GraphQLError | null> {
+    try {
+      const principal = await authenticate(connection.authorization, connection.clientAddress);
+      if (principal.kind !== 'anonymous') {
+        connection.principal = principal;
+        return null;
+      }
+    } catch (err) {
+      if (!(err instanceof GraphQLError) || UNDECIDED.has(err.extensions.code as string)) {
+        logger.warn({ err: err instanceof GraphQLError ? err.message : err }, 'could not check a GraphQL socket credential before an operation');
+        return new GraphQLError(UNAVAILABLE_MESSAGE, { extensions: { code: ERROR_TABLE.SERVICE_UNAVAILABLE.graphql } });
+      }
+    }
+    clearInterval(connection.timer);
+    opsConnections.delete(connection);
+    connection.socket.close(WS_CLOSE.credentialEnded, 'Unauthorized: credential expired or revoked');
+    return new GraphQLError('invalid or expired token', { extensions: { code: 'UNAUTHENTICATED' } });
+  }
 
   /** Closes the socket once its credential stops authenticating (expired, revoked). */
-  async function recheck(connection: Connection, socket: { close(code: number, reason: string): void }) {
+  async function recheck(connection: Connection, socket: Connection['socket']) {
     let stillValid: boolean;
     try {
       const principal = await authenticate(connection.authorization, connection.clientAddress);
@@ -199,6 +252,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
     }
     if (!stillValid) {
       clearInterval(connection.timer);
+      opsConnections.delete(connection);
       socket.close(WS_CLOSE.credentialEnded, 'Unauthorized: credential expired or revoked');
     }
   }
