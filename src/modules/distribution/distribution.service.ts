@@ -131,7 +131,7 @@ export class DistributionService implements MintOutcomes {
       const now = this.deps.clock.now();
       if (d.payment === IncomePayment.cash) return this.payCash(em, d, rows, now);
       const shareClass = await em.findOneOrFail(ShareClass, { id: d.shareClassId });
-      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate);
+      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate, now);
       if (new Dec(nav.close).isZero()) throw badRequest(`the NAV of ${d.payDate} is zero: nothing can be reinvested at it`);
       d.nav = decimalString(nav.close);
       for (const r of rows) Object.assign(r, payOut(r.gross, { cash: false, nav: nav.close, decimals: token?.decimals ?? REGISTER_DECIMALS }));

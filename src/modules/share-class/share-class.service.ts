@@ -34,6 +34,7 @@ export interface ShareClassFields {
   overview?: ShareClassOverview | null;
   subRedemption?: SubRedemption | null;
   bank?: BankDetails | null;
+  dealingWeekdays?: number[] | null;
 }
 
 /** A share class id as sent: `shareClassId is required`, then `invalid shareClassId format` (`SC` + 6 digits). */
@@ -153,6 +154,8 @@ export class ShareClassService {
     if (given(input.provider)) out.provider = p.take('provider', () => rules.provider(input.provider));
     if (input.status !== undefined && input.status !== null) out.status = p.take('status', () => rules.status(input.status));
     for (const f of rules.FEE_FIELDS) if (given(input[f])) out[f] = p.take(f, () => rules.fee(input[f], f));
+    // Optional on create too: a class deals Monday to Friday unless its dealing week is given.
+    if (input.dealingWeekdays != null) out.dealingWeekdays = p.take('dealingWeekdays', () => rules.dealingWeekdays(input.dealingWeekdays));
     for (const part of PARTS) {
       const value = input[part];
       if (!given(value)) continue;
@@ -194,6 +197,7 @@ function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: 
     overview: copy(sc.overview),
     subRedemption: copy(sc.subRedemption),
     bank: copy(sc.bank),
+    dealingWeekdays: Object.freeze([...sc.dealingWeekdays]) as number[],
     createdAt: sc.createdAt,
     updatedAt: sc.updatedAt,
     createdBy: sc.createdBy,
