@@ -191,8 +191,8 @@ export async function aHolding(em: EntityManager, investor: Investor, shareClass
  * The usual world of a surface-R test: a distributor on `dist-a.test` selling a share class with
  * a live NAV, an investor ready to subscribe, and a second distributor on `dist-b.test`.
  */
-export async function aMarket(em: EntityManager, now: Date) {
-  const shareClass = await aShareClass(em);
+export async function aMarket(em: EntityManager, now: Date, shareClassOver: Parameters<typeof aShareClass>[1] = {}) {
+  const shareClass = await aShareClass(em, shareClassOver);
   const distributor = await aDistributor(em, ['dist-a.test']);
   const other = await aDistributor(em, ['dist-b.test'], { name: 'Other Distributor' });
   await aGrant(em, distributor, shareClass);

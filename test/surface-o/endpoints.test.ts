@@ -8,7 +8,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 const T0 = new Date(Date.UTC(2031, 5, 7, 8, 0, 0));
-/** T0 is a Saturday: without a dealing calendar an order is dealt Monday, cut-off at its end (UTC), settled Tuesday. */
+/** T0 is a Saturday: without a dealing calendar a Monday-to-Friday class deals the order Monday, cut-off at its end (UTC), settled Tuesday. */
 const DEALING_DATES = { dealingDate: '2031-06-09', cutOffAt: Date.UTC(2031, 5, 10), expectedSettlementDate: '2031-06-10' };
 
 describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
@@ -23,7 +23,8 @@ describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
   });
 
   async function world() {
-    const m = await aMarket(gw.em(), gw.clock.now());
+    // Monday to Friday: the Saturday order below is dealt on Monday.
+    const m = await aMarket(gw.em(), gw.clock.now(), { dealingWeekdays: [1, 2, 3, 4, 5] });
     const headers = await bearerOf(gw, m.distributor);
     return { ...m, headers, pt: alias(m.distributor.id, 'PT'), us: alias(m.investor.id, 'US') };
   }
