@@ -197,7 +197,7 @@ function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: 
     overview: copy(sc.overview),
     subRedemption: copy(sc.subRedemption),
     bank: copy(sc.bank),
-    dealingWeekdays: Object.freeze([...sc.dealingWeekdays]) as number[],
+    dealingWeekdays: Object.freeze([...sc.dealingWeekdays]),
     createdAt: sc.createdAt,
     updatedAt: sc.updatedAt,
     createdBy: sc.createdBy,
