@@ -22,7 +22,7 @@ import { Order } from '../src/modules/order/order.entity';
 import { QUICK } from './production-env';
 import { startTestGateway } from '../test/support/gateway';
 import { aOneStepOrder } from '../test/support/one-step.factories';
-import { aNav, anInvestor } from '../test/support/factories';
+import { aDealingDateNav, anInvestor } from '../test/support/factories';
 import { randomWallet, testChains } from '../test/support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../test/support/chain.factories';
 
@@ -84,7 +84,8 @@ async function main() {
     for (let i = 0; i < D; i++)
       dealingOrders.push(await aOneStepOrder(gw, { ...m, investor: holders[i % holders.length] }, { amount: '100', stage: 'accepted', chainId: '31337' }));
     const date = dealingOrders[0].dealingDate!;
-    await aNav(gw.em(), m.shareClass, '1.25', new Date(`${date}T21:59:00Z`));
+    // The date's NAV, struck now (the market's class deals every day, so the date is today).
+    await aDealingDateNav(gw.em(), m.shareClass, '1.25', date, gw.clock.now());
     const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
     // The outcome work of each batch, timed where the sender calls it.
     const settlement = gw.gateway.services.settlementOnChain!;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChainTransaction, ChainTxStatus } from '../modules/chain/chain-transaction.entity';
 import type { Services } from '../services';
 import { runInScope } from '../common/request-scope';
-import { entryIdOf, Nav } from '../modules/nav/nav.entity';
+import type { ServiceContext } from '../access/service-context';
 import { Token } from '../modules/token/token.entity';
 import { statusesOf, TRANSITIONS } from '../modules/order/order-states';
 import { OrderFlow } from '../modules/order/order.entity';
@@ -20,28 +20,16 @@ const DEMO_TRANSFER_HASH = `0x${'5eed'.repeat(16)}`;
 const DEMO_ONE_STEP_TRANSFER_HASH = `0x${'5e7d'.repeat(16)}`;
 
 /**
- * A one-step order settles at its dealing date's NAV (docs/custody.md): the demo publishes it,
- * at the share class's latest close, at noon UTC that date (the same date in the zones of the demo calendars), unless there is one.
+ * A one-step order settles at its dealing date's NAV, struck (docs/custody.md): the demo publishes
+ * it now, at the share class's live close, through the NAV service like any ops door. The demo
+ * orders are of the daily USD class, whose orders placed now are dealt today (seed.ts), so the
+ * NAV struck now is their dealing date's.
  */
-async function publishDealingDateNav(em: EntityManager, orderId: string): Promise<void> {
+async function publishDealingDateNav(services: Services, ctx: ServiceContext, orderId: string): Promise<void> {
   const { Order } = await import('../modules/order/order.entity');
-  const order = await em.findOneOrFail(Order, { id: orderId }, { populate: ['shareClass'] });
-  const latest = await em.findOne(Nav, { shareClass: order.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
-  if (!latest || !order.dealingDate || latest.publishedAt.toISOString().slice(0, 10) >= order.dealingDate) return;
-  const publishedAt = new Date(`${order.dealingDate}T12:00:00Z`);
-  em.create(Nav, {
-    shareClass: order.shareClass,
-    entryId: entryIdOf(publishedAt),
-    close: latest.close,
-    open: latest.close,
-    high: latest.close,
-    low: latest.close,
-    currency: latest.currency,
-    volume: '0',
-    publishedAt,
-    struckBy: 'seed',
-  });
-  await em.flush();
+  const order = await ctx.em.findOneOrFail(Order, { id: orderId });
+  const live = await services.nav.latest(ctx, order.shareClass.id);
+  if (live) await services.nav.publish(ctx, { shareClassId: order.shareClass.id, close: live.close });
 }
 
 /**
@@ -84,7 +72,7 @@ export async function seedDemoOrders(
     // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.
     settled: async (id) => (
       await oneStep.accept(ctx(), id),
-      await publishDealingDateNav(em.fork(), id),
+      await publishDealingDateNav(services, ctx(), id),
       services.oneStepSettlement.settle(ctx(), id, services.settlementOnChain ? undefined : DEMO_ONE_STEP_TRANSFER_HASH)
     ),
     failed: async (id) => (await oneStep.accept(ctx(), id), services.oneStepSettlement.fail(ctx(), id, 'demo: transfer reverted')),

@@ -22,16 +22,18 @@ const DAY_MS = 86_400_000;
 
 /**
  * The demo share classes' dealing calendars, so `npm start` shows dealing dates at once: the USD
- * class deals on New York business days with a 16:00 cut-off and also takes USDC; the EUR class
- * deals on Luxembourg business days with a 12:00 cut-off and settles two business days later.
+ * class deals every day of the year in New York time, orders until midnight (a daily class: an
+ * order placed now is dealt today, and settles once today's NAV is struck, weekends included), and
+ * also takes USDC; the EUR class deals on Luxembourg business days, Monday to Friday, with a 12:00
+ * cut-off and settles two business days later.
  */
 const DEMO_CALENDARS = {
   USD: {
     timeZone: 'America/New_York',
-    cutOffTime: '16:00',
+    cutOffTime: '24:00',
     settlementLagDays: 1,
     settlementCurrencies: ['USDC'],
-    holidays: ['2026-11-26', '2026-12-25', '2027-01-01', '2027-01-18', '2027-02-15', '2027-05-31', '2027-07-05'],
+    holidays: [],
   },
   EUR: {
     timeZone: 'Europe/Luxembourg',
@@ -75,6 +77,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           mode: DeliveryMode.passthrough,
           lockup: 0,
           calendar: DEMO_CALENDARS.USD,
+          dealingWeekdays: [1, 2, 3, 4, 5, 6, 7],
         },
         {
           currency: 'EUR',
@@ -87,6 +90,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           mode: DeliveryMode.hold,
           lockup: 30,
           calendar: DEMO_CALENDARS.EUR,
+          dealingWeekdays: [1, 2, 3, 4, 5],
         },
       ];
       const shareClasses: ShareClass[] = [];
@@ -113,6 +117,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           },
           overview: { assetClass: 'Money Market', description: 'Daily-dealing exposure to short-dated government bills.', riskLevel: 1 },
           subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
+          dealingWeekdays: c.dealingWeekdays,
           bank: {
             accountHolderName: 'Meridian Treasury Fund',
             accountNumber: ['LU290019400000000100', 'LU920019400000001100'][i],

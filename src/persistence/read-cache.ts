@@ -24,10 +24,15 @@ class Slot<K, V> {
 
   constructor(private readonly ttlMs: number) {}
 
-  async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /**
+   * The cached value, or `load`'s. `fresh` is the owner's own rule for a hit that time alone can
+   * end before the TTL (a live NAV once the next one's `publishedAt` is reached): a hit it refuses
+   * is loaded again.
+   */
+  async get(key: K, load: () => Promise<V | undefined>, fresh?: (value: V) => boolean): Promise<V | undefined> {
     const hit = this.entries.get(key);
     const now = Date.now();
-    if (hit && hit.expires > now) return hit.value;
+    if (hit && hit.expires > now && (!fresh || fresh(hit.value))) return hit.value;
     const generation = this.generation;
     const value = await load();
     if (value !== undefined && generation === this.generation) {

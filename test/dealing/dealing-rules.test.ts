@@ -35,7 +35,8 @@ describe('Dealing rules', () => {
   async function market(calendar: Parameters<typeof aDealingCalendar>[2] = {}, over: Parameters<typeof aShareClass>[1] = {}) {
     gw.clock.set(utc('2026-01-01T00:00:00Z'));
     const m = (base ??= await aMarket(gw.em(), gw.clock.now()));
-    const shareClass = await aShareClass(gw.em(), over);
+    // Monday to Friday, the default dealing week these rules are about.
+    const shareClass = await aShareClass(gw.em(), { dealingWeekdays: [1, 2, 3, 4, 5], ...over });
     await aGrant(gw.em(), m.distributor, shareClass);
     await aNav(gw.em(), shareClass, '1.25', gw.clock.now());
     const investor = await anInvestor(gw.em(), m.distributor, { grants: [shareClass] });
@@ -139,6 +140,8 @@ describe('Dealing rules', () => {
       expect((await aTwoStepOrder(gw, m)).dealingDate).toBe('2026-11-19');
       gw.clock.set(utc('2026-11-20T09:00:00Z'));
       expect((await oneStepSubscribe(m)).body.data.dealingDate).toBe('2026-11-24');
+      // Tokens to redeem: an order of the 24th, settled once that day's NAV is struck.
+      gw.clock.set(utc('2026-11-24T09:00:00Z'));
       await aOneStepOrder(gw, m, { amount: '1000', stage: 'settled' });
       gw.clock.set(utc('2026-11-19T09:00:00Z'));
       const r = await redeem(m, 1);

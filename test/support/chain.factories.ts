@@ -37,21 +37,18 @@ export async function opsCall(gw: TestGateway, query: string, variables: Record<
 /**
  * A share class with a T-REX suite deployed by the gateway on chain 31337 (`deployToken`, its
  * primary token), a live NAV of 1.25, a distributor selling it and an investor without a wallet.
- * Orders placed now are priced at their dealing date's NAV, so that date has one of 1.25 too: on a
- * weekend, or just after midnight, the dealing date is not the day of the live NAV. (At 11:00 UTC:
- * a test's own `aDealingDateNav`, at 12:00, is published later that day and prices instead.)
+ * The class deals every day (aShareClass), so orders placed now are dealt today and priced at
+ * today's NAV: the live one, struck a minute ago (at midnight when the day is younger), until a
+ * test's own `aDealingDateNav`, struck later, prices instead.
  */
 export async function aChainMarket(gw: TestGateway) {
   const em = gw.em();
   const shareClass = await aShareClass(em, { chainId: '1' });
   const distributor = await aDistributor(em, ['dist-a.test']);
   await aGrant(em, distributor, shareClass);
-  const live = new Date(Date.now() - 60_000);
+  const now = gw.clock.now();
+  const live = new Date(Math.max(now.getTime() - 60_000, Date.parse(`${dateIn(now, 'UTC')}T00:00:00Z`)));
   await aNav(em, shareClass, '1.25', live);
-  const dealing = gw.gateway.services.dealing;
-  const rules = await dealing.rulesOf({ em }, shareClass);
-  const dates = (['subscription', 'redemption'] as const).map((kind) => dealing.datesOf(rules, shareClass, kind, gw.clock.now()).dealingDate);
-  for (const date of new Set(dates)) if (date !== dateIn(live, rules.calendar.timeZone)) await aNav(em, shareClass, '1.25', new Date(`${date}T11:00:00Z`));
   const investor = await anInvestor(em, distributor, { grants: [shareClass], walletChain: null });
   const deployed = await opsCall(
     gw,

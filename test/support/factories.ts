@@ -7,6 +7,8 @@ import { bookOpening } from '../../src/modules/holding/holding-ledger';
 import { Investor, InvestorGrant, InvestorWallet, WalletStatus } from '../../src/modules/investor/investor.entity';
 import { Issuer } from '../../src/modules/issuer/issuer.entity';
 import { entryIdOf, Nav } from '../../src/modules/nav/nav.entity';
+import { dateIn } from '../../src/modules/dealing/dealing-calendar';
+import { DateTime } from 'luxon';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { Token } from '../../src/modules/token/token.entity';
 
@@ -36,7 +38,14 @@ export async function aFund(em: EntityManager, over: Partial<Fund> = {}): Promis
   });
 }
 
-/** A complete share class with a primary token on `CHAIN` (its defaultChainId). */
+/**
+ * Every weekday: the factories' share classes deal every day, so an order placed now is dealt
+ * today and can settle once today's NAV is struck, whatever day the suite runs (a NAV is struck,
+ * never published ahead). A test of the weekday rules gives its class a week of its own.
+ */
+export const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
+
+/** A complete share class with a primary token on `CHAIN` (its defaultChainId), dealing every day. */
 export async function aShareClass(em: EntityManager, over: Partial<ShareClass> & { chainId?: string; tokenDecimals?: number } = {}): Promise<ShareClass> {
   return asFactory(async () => {
     const { chainId = CHAIN, tokenDecimals = 6, ...fields } = over;
@@ -59,6 +68,7 @@ export async function aShareClass(em: EntityManager, over: Partial<ShareClass> &
       overview: { assetClass: 'Money Market', description: 'Test share class', riskLevel: 2 },
       subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: 0, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
       bank: { accountHolderName: 'Fund', accountNumber: 'LU930010000000000000', accountType: 'IBAN', bankName: 'Bank', swiftCode: 'BANKLULL', currency },
+      dealingWeekdays: EVERY_DAY,
       ...fields,
       fund,
     });
@@ -78,12 +88,22 @@ export async function aShareClass(em: EntityManager, over: Partial<ShareClass> &
 }
 
 /**
- * The NAV struck for `dealingDate`: the last one published on that date (navOfDealingDate). Late in
- * the date's evening, not before now: a market's own NAV of a minute ago must not come after it
- * when the test runs after 21:59 on the dealing date.
+ * When a test strikes the NAV of `dealingDate` (in `timeZone`) at `now`: now on the date itself,
+ * the last NAV of the date so far (a market's own NAV of a minute ago must not come after it); late
+ * in the evening of a date gone by. A date still ahead has no NAV yet (a NAV is struck, never
+ * published ahead): that is the test's mistake, said as such.
  */
-export async function aDealingDateNav(em: EntityManager, shareClass: ShareClass, close: string, dealingDate: string): Promise<Nav> {
-  return aNav(em, shareClass, close, new Date(Math.max(Date.parse(`${dealingDate}T21:59:00Z`), Date.now())));
+export function dealingDateStrikeAt(dealingDate: string, now: Date, timeZone = 'UTC'): Date {
+  const today = dateIn(now, timeZone);
+  if (dealingDate > today)
+    throw new Error(`the NAV of dealing date ${dealingDate} cannot be struck at ${now.toISOString()}: deal the class today or move the clock`);
+  if (dealingDate === today) return now;
+  return DateTime.fromISO(`${dealingDate}T21:59:00`, { zone: timeZone }).toJSDate();
+}
+
+/** The NAV struck for `dealingDate` (UTC): the last one published on that date (navOfDealingDate), at `now` when it is today. */
+export async function aDealingDateNav(em: EntityManager, shareClass: ShareClass, close: string, dealingDate: string, now = new Date()): Promise<Nav> {
+  return aNav(em, shareClass, close, dealingDateStrikeAt(dealingDate, now));
 }
 
 export async function aNav(em: EntityManager, shareClass: ShareClass, close: string, publishedAt: Date): Promise<Nav> {
@@ -172,8 +192,8 @@ export async function aHolding(em: EntityManager, investor: Investor, shareClass
  * The usual world of a surface-R test: a distributor on `dist-a.test` selling a share class with
  * a live NAV, an investor ready to subscribe, and a second distributor on `dist-b.test`.
  */
-export async function aMarket(em: EntityManager, now: Date) {
-  const shareClass = await aShareClass(em);
+export async function aMarket(em: EntityManager, now: Date, shareClassOver: Parameters<typeof aShareClass>[1] = {}) {
+  const shareClass = await aShareClass(em, shareClassOver);
   const distributor = await aDistributor(em, ['dist-a.test']);
   const other = await aDistributor(em, ['dist-b.test'], { name: 'Other Distributor' });
   await aGrant(em, distributor, shareClass);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Access } from '../../src/access/access';
-import { Nav } from '../../src/modules/nav/nav.entity';
+import { entryIdOf, Nav } from '../../src/modules/nav/nav.entity';
 import { Order as OrderEntity } from '../../src/modules/order/order.entity';
-import { aNav } from './factories';
+import { aNav, dealingDateStrikeAt } from './factories';
 import { runInScope } from '../../src/common/request-scope';
 import type { EntityRecord } from '../../src/persistence/read-record';
 import type { Distributor } from '../../src/modules/distributor/distributor.entity';
@@ -20,17 +20,20 @@ export const TRANSFER_HASH = `0x${'ab'.repeat(32)}`;
 export const aTransferHash = () => `0x${randomBytes(32).toString('hex')}`;
 
 /**
- * The NAV of the order's dealing date, published at noon UTC that day at `close` (default: the
- * share class's latest NAV, so the settlement prices as the acceptance estimated): an order
- * settles at its own dealing date's NAV and not before it is published.
+ * The NAV of the order's dealing date, struck at the gateway's now when that date is today (late
+ * that day when it is gone by; dealingDateStrikeAt) at `close` (default: the share class's live
+ * NAV, so the settlement prices as the acceptance estimated): an order settles at its own dealing
+ * date's NAV and not before it is struck.
  */
 export async function aDealingDateNav(gw: TestGateway, order: { id: string }, close?: string): Promise<Nav> {
   const em = gw.em();
   const o = await em.findOneOrFail(OrderEntity, { id: order.id }, { populate: ['shareClass'] });
-  const at = new Date(`${o.dealingDate}T12:00:00Z`);
-  const published = await em.findOne(Nav, { shareClass: o.shareClass.id, publishedAt: at });
+  const { calendar } = await gw.gateway.services.dealing.rulesOf({ em }, o.shareClass);
+  const at = dealingDateStrikeAt(o.dealingDate!, gw.clock.now(), calendar.timeZone);
+  // One NAV a second per share class (its entryId): a second order of the same date finds it.
+  const published = await em.findOne(Nav, { shareClass: o.shareClass.id, entryId: entryIdOf(at) });
   if (published) return published;
-  const latest = await em.findOne(Nav, { shareClass: o.shareClass.id }, { orderBy: { publishedAt: 'desc' } });
+  const latest = await em.findOne(Nav, { shareClass: o.shareClass.id, publishedAt: { $lte: at } }, { orderBy: { publishedAt: 'desc' } });
   return aNav(em, o.shareClass, close ?? latest!.close, at);
 }
 

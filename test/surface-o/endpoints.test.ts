@@ -8,8 +8,8 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aOneStepOrder, TRANSFER_HASH } from '../support/one-step.factories';
 
 const T0 = new Date(Date.UTC(2031, 5, 7, 8, 0, 0));
-/** T0 is a Saturday: without a dealing calendar an order is dealt Monday, cut-off at its end (UTC), settled Tuesday. */
-const DEALING_DATES = { dealingDate: '2031-06-09', cutOffAt: Date.UTC(2031, 5, 10), expectedSettlementDate: '2031-06-10' };
+/** T0 is a Saturday: without a dealing calendar the factories' class (dealing every day) deals the order that day, cut-off at its end (UTC), settled Sunday. */
+const DEALING_DATES = { dealingDate: '2031-06-07', cutOffAt: Date.UTC(2031, 5, 8), expectedSettlementDate: '2031-06-08' };
 
 describe('Surface O endpoints (PT/US ids, bearer-authenticated)', () => {
   let gw: TestGateway;

@@ -70,6 +70,8 @@ describe('Surface R: share classes and NAV', () => {
     const { shareClass, hostA } = await aMarket(gw.em(), gw.clock.now());
     const later = new Date(Date.UTC(2031, 0, 2, 16, 0, 5));
     await aNav(gw.em(), shareClass, '1.2345', later);
+    // A NAV is live once struck: the clock at it, not before.
+    gw.clock.set(later);
     const res = await gw.api('GET', `/funds/shareclass/nav/live?shareClassId=${shareClass.id}`, { host: hostA });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -104,6 +106,8 @@ describe('Surface R: share classes and NAV', () => {
     async function withHistory(days: number) {
       const world = await aMarket(gw.em(), new Date(Date.UTC(2029, 0, 1)));
       for (let d = 0; d < days; d++) await aNav(gw.em(), world.shareClass, `1.${String(d).padStart(4, '0')}`, day(d));
+      // The clock after the last of them: history holds only NAVs struck by now.
+      gw.clock.set(day(days));
       return world;
     }
 

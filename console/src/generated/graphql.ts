@@ -84,6 +84,8 @@ export type CreateShareClassInput = {
   bank: BankDetailsInput;
   /** ISO 4217 denomination currency */
   currency: string;
+  /** Dealing week, ISO weekdays 1 Monday … 7 Sunday (default Monday to Friday) */
+  dealingWeekdays?: Array<number> | null | undefined;
   details: ShareClassDetailsInput;
   /** Management fee, bps */
   feesMgmtBps: number;
@@ -436,6 +438,8 @@ export type UpdateIssuerInput = {
 export type UpdateShareClassInput = {
   bank?: BankDetailsInput | null | undefined;
   currency?: string | null | undefined;
+  /** Replaces the dealing week, ISO weekdays 1 Monday … 7 Sunday */
+  dealingWeekdays?: Array<number> | null | undefined;
   details?: ShareClassDetailsInput | null | undefined;
   feesMgmtBps?: number | null | undefined;
   feesPerfBps?: number | null | undefined;

@@ -5,9 +5,10 @@ import { ShareClass } from '../share-class/share-class.entity';
 
 /**
  * The dealing calendar of one share class, provisioned by ops (`setDealingCalendar`,
- * `addDealingHolidays`, `removeDealingHolidays`). A share class without one deals every weekday
- * in UTC with the cut-off at the end of the day (DEFAULT_CALENDAR). The frequencies and the
- * cut-off day offset are the share class's documented `subRedemption` fields.
+ * `addDealingHolidays`, `removeDealingHolidays`). A share class without one deals every day of its
+ * dealing week (`dealingWeekdays`, Monday to Friday by default) in UTC with the cut-off at the end
+ * of the day (DEFAULT_CALENDAR). The frequencies and the cut-off day offset are the share class's
+ * documented `subRedemption` fields.
  */
 @ObjectType()
 @Entity({ tableName: 'dealing_calendar' })
@@ -31,7 +32,7 @@ export class DealingCalendar extends Audited {
   @Property({ type: 'text', default: '2000-01-03' })
   anchorDate: Opt<string> = '2000-01-03';
 
-  @Field(() => [String], { description: 'Non-business days besides weekends, `YYYY-MM-DD`, ascending' })
+  @Field(() => [String], { description: 'Non-business days besides the days outside the dealing week (dealingWeekdays), `YYYY-MM-DD`, ascending' })
   @Property({ type: 'json' })
   holidays: Opt<string[]> = [];
 

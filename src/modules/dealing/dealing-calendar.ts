@@ -13,7 +13,9 @@ export interface CalendarRules {
   cutOffTime: string;
   /** Settlement lag in business days after the dealing date. */
   settlementLagDays: number;
-  /** Non-business days besides Saturdays and Sundays, `YYYY-MM-DD`. */
+  /** The share class's dealing week: ISO weekdays (1 Monday … 7 Sunday) that are business days. */
+  dealingWeekdays: ReadonlySet<number>;
+  /** Non-business days besides the weekdays outside the dealing week, `YYYY-MM-DD`. */
   holidays: ReadonlySet<string>;
   /** First dealing day of an every-N-business-days cycle (`YYYY-MM-DD`). */
   anchorDate: string;
@@ -24,6 +26,7 @@ export const DEFAULT_CALENDAR: CalendarRules = Object.freeze({
   timeZone: 'UTC',
   cutOffTime: '24:00',
   settlementLagDays: 1,
+  dealingWeekdays: new Set([1, 2, 3, 4, 5]),
   holidays: new Set<string>(),
   anchorDate: '2000-01-03',
 });
@@ -88,9 +91,9 @@ const isoOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
 const weekdayOf = (day: number) => ((((day + 3) % 7) + 7) % 7) + 1;
 const dayOfIso = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
 
-/** Saturday and Sunday and the calendar's holidays are not business days. */
+/** The days of the share class's dealing week that are not holidays are its business days. */
 function isBusinessDay(calendar: CalendarRules, day: number): boolean {
-  return weekdayOf(day) <= 5 && !calendar.holidays.has(isoOf(day));
+  return calendar.dealingWeekdays.has(weekdayOf(day)) && !calendar.holidays.has(isoOf(day));
 }
 
 function isDealingDay(calendar: CalendarRules, day: number, every: number): boolean {
@@ -100,25 +103,26 @@ function isDealingDay(calendar: CalendarRules, day: number, every: number): bool
 }
 
 /**
- * Business days from the anchor date up to (not including) `day`, negative before it: weekdays
- * by arithmetic, less the holidays in between, so it costs the same whatever the distance.
+ * Business days from the anchor date up to (not including) `day`, negative before it: days of the
+ * dealing week by arithmetic, less the holidays in between, so it costs the same whatever the
+ * distance.
  */
 function businessDaysSinceAnchor(calendar: CalendarRules, day: number): number {
   const anchor = dayOfIso(calendar.anchorDate);
   const [from, to, sign] = anchor <= day ? [anchor, day, 1] : [day, anchor, -1];
-  let count = weekdaysBetween(from, to);
+  let count = dealingWeekdaysBetween(calendar.dealingWeekdays, from, to);
   for (const h of calendar.holidays) {
     const d = dayOfIso(h);
-    if (d >= from && d < to && weekdayOf(d) <= 5) count--;
+    if (d >= from && d < to && calendar.dealingWeekdays.has(weekdayOf(d))) count--;
   }
   return sign * count;
 }
 
-/** Weekdays in [from, to). */
-function weekdaysBetween(from: number, to: number): number {
+/** Days of the dealing week in [from, to). */
+function dealingWeekdaysBetween(week: ReadonlySet<number>, from: number, to: number): number {
   const days = to - from;
-  let count = Math.floor(days / 7) * 5;
-  for (let d = from + Math.floor(days / 7) * 7; d < to; d++) if (weekdayOf(d) <= 5) count++;
+  let count = Math.floor(days / 7) * week.size;
+  for (let d = from + Math.floor(days / 7) * 7; d < to; d++) if (week.has(weekdayOf(d))) count++;
   return count;
 }
 

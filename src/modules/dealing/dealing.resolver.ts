@@ -8,7 +8,10 @@ import { DealingCalendarInput, DealingPreview } from './dealing.types';
 
 @Resolver(() => ShareClass)
 export class DealingResolver {
-  @FieldResolver(() => DealingCalendar, { nullable: true, description: 'The dealing calendar; null: every weekday in UTC, cut-off at the end of the day' })
+  @FieldResolver(() => DealingCalendar, {
+    nullable: true,
+    description: 'The dealing calendar; null: every day of its dealing week (dealingWeekdays) in UTC, cut-off at the end of the day',
+  })
   async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DealingCalendar> | null> {
     return (await ctx.loaders.manyBy(DealingCalendar, 'shareClass').load(sc.id))[0] ?? null;
   }

@@ -8,7 +8,8 @@ import type { ReadCache } from '../../persistence/read-cache';
 import type { ServiceContext } from '../../access/service-context';
 import { intInRange, optional } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass, WEEKDAYS_MONDAY_TO_FRIDAY } from '../share-class/share-class.entity';
+import { rawRows } from '../../persistence/raw-query';
 import type { ShareClassService } from '../share-class/share-class.service';
 import type { SubRedemption } from '../share-class/share-class.parts';
 import { DealingCalendar } from './dealing-calendar.entity';
@@ -47,12 +48,18 @@ export class DealingService {
     private readonly shareClasses: ShareClassService,
   ) {}
 
-  /** The share class's rules: its calendar, or DEFAULT_CALENDAR without one (read cache; dropped by its event). */
+  /**
+   * The share class's rules: its calendar, or DEFAULT_CALENDAR's fields without one, over its
+   * dealing week (read cache; dropped by the share class's events, a calendar change's included).
+   */
   async rulesOf(ctx: Pick<ServiceContext, 'em'>, shareClass: Pick<ShareClass, 'id' | 'currency'>): Promise<DealingRules> {
     const stored = (await this.cache.dealing.get(shareClass.id, async () => {
+      // The dealing week is read here, not taken from the caller's copy of the share class, so a
+      // copy read before a change cannot put the old week in the cache after the change.
+      const [week] = await rawRows<{ dealing_weekdays: number[] }>(ctx.em, 'select dealing_weekdays from share_class where id = ?', [shareClass.id]);
       const cal = await ctx.em.findOne(DealingCalendar, { shareClass: shareClass.id });
-      // "none" is cached too: most share classes have no calendar, and asking again costs a query.
-      return cal ? Object.freeze(rulesFrom(cal)) : NO_CALENDAR;
+      const fields = cal ? calendarFields(cal) : DEFAULT_FIELDS;
+      return Object.freeze(rulesFrom(fields, week?.dealing_weekdays ?? WEEKDAYS_MONDAY_TO_FRIDAY));
     })) as StoredRules;
     return { calendar: stored.calendar, currencies: [shareClass.currency, ...stored.settlementCurrencies.filter((c) => c !== shareClass.currency)] };
   }
@@ -157,7 +164,7 @@ export class DealingService {
     const stored = await this.calendarOf(ctx, sc.id);
     const fields: CalendarFields = stored ? calendarFields(stored) : { ...calendarFields(DEFAULT_FIELDS) };
     if (draft) applyCalendarInput(fields, draft);
-    const { calendar, settlementCurrencies } = rulesFrom(fields);
+    const { calendar, settlementCurrencies } = rulesFrom(fields, sc.dealingWeekdays);
     const rules: DealingRules = { calendar, currencies: [sc.currency, ...settlementCurrencies.filter((c) => c !== sc.currency)] };
     const walk = (kind: 'subscription' | 'redemption') => {
       const out: DealingDates[] = [];
@@ -168,7 +175,14 @@ export class DealingService {
       }
       return out;
     };
-    return { ...fields, configured: stored !== null, currencies: [...rules.currencies], subscriptions: walk('subscription'), redemptions: walk('redemption') };
+    return {
+      ...fields,
+      dealingWeekdays: [...calendar.dealingWeekdays],
+      configured: stored !== null,
+      currencies: [...rules.currencies],
+      subscriptions: walk('subscription'),
+      redemptions: walk('redemption'),
+    };
   }
 
   /** The event of every calendar change (audit trail; drops the cached rules on every instance). */
@@ -188,8 +202,6 @@ interface StoredRules {
   settlementCurrencies: readonly string[];
 }
 
-const NO_CALENDAR: StoredRules = Object.freeze({ calendar: DEFAULT_CALENDAR, settlementCurrencies: Object.freeze([]) });
-
 /** Longest dealing-date preview. */
 const MAX_PREVIEW = 50;
 
@@ -208,8 +220,14 @@ const calendarFields = (c: CalendarFields): CalendarFields => ({
   settlementCurrencies: [...c.settlementCurrencies],
 });
 
-/** What a preview answers: the calendar it used, and the dates it gives. */
-export type DealingPreview = CalendarFields & { configured: boolean; currencies: string[]; subscriptions: DealingDates[]; redemptions: DealingDates[] };
+/** What a preview answers: the calendar it used (with the share class's dealing week), and the dates it gives. */
+export type DealingPreview = CalendarFields & {
+  dealingWeekdays: number[];
+  configured: boolean;
+  currencies: string[];
+  subscriptions: DealingDates[];
+  redemptions: DealingDates[];
+};
 
 /** The calendar fields `input` gives, checked, onto `cal`; absent fields keep their value. */
 function applyCalendarInput(cal: CalendarFields, input: DealingCalendarInput): void {
@@ -235,12 +253,13 @@ function applyCalendarInput(cal: CalendarFields, input: DealingCalendarInput): v
   }
 }
 
-function rulesFrom(cal: CalendarFields): StoredRules {
+function rulesFrom(cal: CalendarFields, dealingWeekdays: readonly number[]): StoredRules {
   return {
     calendar: Object.freeze({
       timeZone: cal.timeZone,
       cutOffTime: cal.cutOffTime,
       settlementLagDays: cal.settlementLagDays,
+      dealingWeekdays: new Set(dealingWeekdays),
       anchorDate: cal.anchorDate,
       holidays: new Set(cal.holidays),
     }),

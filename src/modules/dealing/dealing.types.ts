@@ -57,6 +57,9 @@ export class DealingPreview {
   @Field(() => [String])
   holidays: string[];
 
+  @Field(() => [Int], { description: "The share class's dealing week (ISO weekdays, 1 Monday … 7 Sunday; set with updateShareClass)" })
+  dealingWeekdays: number[];
+
   @Field(() => [String], { description: "The currencies an order may be placed in: the share class's own first" })
   currencies: string[];
 

@@ -135,7 +135,7 @@ export class DistributionService implements MintOutcomes {
       // New tokens without an order: the declarer and the payer are two parties (src/access/duties.ts).
       requireDuty('incomeReinvestment', [d.declaredBy, currentPrincipal()]);
       const shareClass = await em.findOneOrFail(ShareClass, { id: d.shareClassId });
-      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate);
+      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, d.payDate, now);
       if (new Dec(nav.close).isZero()) throw badRequest(`the NAV of ${d.payDate} is zero: nothing can be reinvested at it`);
       d.nav = decimalString(nav.close);
       for (const r of rows) Object.assign(r, payOut(r.gross, { cash: false, nav: nav.close, decimals: token?.decimals ?? REGISTER_DECIMALS }));

@@ -12,10 +12,23 @@ import type { ShareClass } from '../share-class/share-class.entity';
 import { navToleranceBps } from '../share-class/nav-tolerance';
 import { movePercent, navMove, PendingNav, withinTolerance, type NavConfirmations, type PendingNavArgs } from './nav-confirmation';
 import { entryIdOf, Nav } from './nav.entity';
-import { navEntryExists, navPreviousChanged, noNavPublished } from './nav.errors';
+import { navEntryExists, navInTheFuture, navPreviousChanged, noNavPublished } from './nav.errors';
 
 /** Without both bounds, history is the last this many entries. */
 export const NAV_HISTORY_DEFAULT_SIZE = 100;
+
+/**
+ * How far ahead of the gateway's clock a NAV's `publishedAt` may be: a NAV is struck, never
+ * predicted, and this only forgives the clock of the machine that struck it. Such a NAV is stored
+ * but, like every NAV, read (live, history, pricing) only once its `publishedAt` is reached.
+ */
+export const NAV_CLOCK_SKEW_MS = 60_000;
+
+/** A cached live NAV and when it stops being live (the next NAV's `publishedAt`, already stored within the skew). */
+interface LiveNav {
+  nav: EntityRecord<Nav> | null;
+  until: number | null;
+}
 
 export interface PublishNavInput {
   shareClassId: string;
@@ -46,52 +59,81 @@ export class NavService {
     return nav;
   }
 
-  /** `latest` as a cached read-only record (pricing and the live NAV read it; nothing may change it). */
+  /**
+   * `latest` as a cached read-only record (pricing and the live NAV read it; nothing may change it).
+   * A cached answer is served only while it is still `latest`'s answer by the clock: not once a NAV
+   * stored within the skew reaches its `publishedAt`, nor for a NAV the clock has not reached.
+   */
   async latestRecord(ctx: ServiceContext, shareClassId: string): Promise<EntityRecord<Nav> | null> {
-    const nav = await this.cache.liveNavs.get(shareClassId, async () => {
-      const latest = await this.latest(ctx, shareClassId);
-      return latest ? navRecord(latest) : null;
-    });
-    return (nav as EntityRecord<Nav> | null | undefined) ?? null;
-  }
-
-  /** The latest NAV by `publishedAt`, or null: pricing uses this without the visibility check. */
-  async latest(ctx: ServiceContext, shareClassId: string): Promise<Nav | null> {
-    return ctx.em.findOne(Nav, { shareClass: shareClassId }, { orderBy: { publishedAt: 'desc' } });
+    const live = await this.cache.liveNavs.get(
+      shareClassId,
+      async (): Promise<LiveNav> => {
+        const now = this.clock.now();
+        const latest = await this.latest(ctx, shareClassId, now);
+        const [next] = await rawRows<{ at: Date | null }>(ctx.em, 'select min(published_at) as at from "nav" where share_class_id = ? and published_at > ?', [
+          shareClassId,
+          now,
+        ]);
+        return { nav: latest ? navRecord(latest) : null, until: next?.at ? new Date(next.at).getTime() : null };
+      },
+      (cached) => {
+        const { nav, until } = cached as LiveNav;
+        const now = this.clock.now().getTime();
+        return (until === null || now < until) && (!nav || nav.publishedAt.getTime() <= now);
+      },
+    );
+    return (live as LiveNav | undefined)?.nav ?? null;
   }
 
   /**
-   * History ascending by `publishedAt`: with both bounds the inclusive range; with neither, or
-   * only one of them, the last 100 entries.
+   * The live NAV: the latest by `publishedAt` at or before now (`at`), or null. Pricing uses this
+   * without the visibility check; a NAV the clock has not reached prices nothing.
+   */
+  async latest(ctx: Pick<ServiceContext, 'em'>, shareClassId: string, at: Date = this.clock.now()): Promise<Nav | null> {
+    return ctx.em.findOne(Nav, { shareClass: shareClassId, publishedAt: { $lte: at } }, { orderBy: { publishedAt: 'desc' } });
+  }
+
+  /**
+   * History ascending by `publishedAt`, of NAVs the clock has reached: with both bounds the
+   * inclusive range; with neither, or only one of them, the last 100 entries.
    */
   async history(ctx: ServiceContext, shareClassId: unknown, startDate?: unknown, endDate?: unknown): Promise<EntityRecord<Nav>[]> {
     const sc = await this.shareClasses.readVisible(ctx, shareClassId);
     const start = optionalEpochMs(startDate, 'startDate');
     const end = optionalEpochMs(endDate, 'endDate');
+    const now = this.clock.now();
     // Plain rows as read-only records: hydrating and tracking 100 entities cost more than the SQL.
     if (start && end) {
-      const rows = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? and published_at >= ? and published_at <= ? order by published_at asc', [
-        sc.id,
-        start,
-        end,
-      ]);
+      const rows = await rawRows(
+        ctx.em,
+        'select * from "nav" where share_class_id = ? and published_at >= ? and published_at <= least(?::timestamptz, ?::timestamptz) order by published_at asc',
+        [sc.id, start, end, now],
+      );
       return rows.map((row) => rowRecord(ctx.em, Nav, row));
     }
-    const latest = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? order by published_at desc limit ?', [sc.id, NAV_HISTORY_DEFAULT_SIZE]);
+    const latest = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? and published_at <= ? order by published_at desc limit ?', [
+      sc.id,
+      now,
+      NAV_HISTORY_DEFAULT_SIZE,
+    ]);
     return latest.reverse().map((row) => rowRecord(ctx.em, Nav, row));
   }
 
   /**
-   * Ops publish a NAV. Within the share class's tolerance of the previous confirmed NAV (or the
-   * class's first), it is confirmed, live at once and announced through the event log; outside it,
-   * it waits for a second principal as a `nav_confirmation` request (nav-confirmation.ts) and the
+   * Ops publish a NAV struck now or before (`publishedAt`, default now; a 400 beyond
+   * NAV_CLOCK_SKEW_MS ahead); every door that publishes (GraphQL, the console, the seed) comes here.
+   * Within the share class's tolerance of the previous confirmed NAV (or the class's first), it is
+   * confirmed, live once its `publishedAt` is reached and announced through the event log; outside
+   * it, it waits for a second principal as a `nav_confirmation` request (nav-confirmation.ts) and the
    * answer is that pending NAV: nothing is stored in `nav`, nothing is announced, nothing prices.
    */
   async publish(ctx: ServiceContext, input: PublishNavInput): Promise<Nav> {
     ctx.access.requireOps();
     const sc = await this.shareClasses.getVisible(ctx, input.shareClassId);
     const close = nonNegativeDecimal(input.close, 'close', DECIMAL_COLUMN);
-    const publishedAt = input.publishedAt ?? this.clock.now();
+    const now = this.clock.now();
+    const publishedAt = input.publishedAt ?? now;
+    if (publishedAt.getTime() > now.getTime() + NAV_CLOCK_SKEW_MS) throw navInTheFuture(NAV_CLOCK_SKEW_MS);
     const entryId = entryIdOf(publishedAt);
     await this.refuseTakenEntry(ctx, sc.id, entryId);
     const fields = {

@@ -191,7 +191,7 @@ export class OneStepOrderService {
       await refuseForeignWallet(em, { investorId: order.investor.id, chainId, address: wallet }, orderInvestorShown(order), 'state');
 
       // The estimate at the live NAV; the order settles at its own dealing date's NAV (OneStepSettlement.settle).
-      const nav = await this.deps.navs.latest({ em, access: ctx.access }, shareClassId);
+      const nav = await this.deps.navs.latest({ em }, shareClassId);
       refuse(pricingRefusal(nav));
       // Refused above when there is none.
       const live = nav!;

@@ -49,21 +49,24 @@ export const dealingNavNotPublished = (dealingDate: string) =>
 
 /**
  * The NAV struck for a dealing date: the last one published on that date in the share class's
- * dealing zone. Forward pricing: an order is priced at its own dealing date's NAV, whichever path
- * settles it (a dealing date's batch, or one order on its own); before that NAV exists there is
- * nothing to settle.
+ * dealing zone (its valuation point is the start of the date) and at or before `now`. Forward
+ * pricing: an order is priced at its own dealing date's NAV, whichever path settles it (a dealing
+ * date's batch, or one order on its own), never at one struck before the date; before that NAV
+ * is struck there is nothing to settle, and a NAV the clock has not reached is not struck.
  */
 export async function navOfDealingDate(
   em: EntityManager,
   dealing: DealingService,
   shareClass: Pick<ShareClass, 'id' | 'currency'>,
   dealingDate: string,
+  now: Date,
 ): Promise<Nav> {
   const { calendar } = await dealing.rulesOf({ em }, shareClass);
   const [row] = await rawRows<{ id: string }>(
     em,
-    `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date order by published_at desc limit 1`,
-    [shareClass.id, calendar.timeZone, dealingDate],
+    `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date and published_at <= ?
+     order by published_at desc limit 1`,
+    [shareClass.id, calendar.timeZone, dealingDate, now],
   );
   if (!row) throw dealingNavNotPublished(dealingDate);
   return em.findOneOrFail(Nav, { id: row.id });

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../common/clock';
 import { parseUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
@@ -83,6 +84,7 @@ export class DealingDateSettlement {
     private readonly chain: ChainService,
     private readonly dealing: DealingService,
     private readonly outcomes: OneStepOutcomes,
+    private readonly clock: Clock,
   ) {}
 
   /** What a run would do now, written nowhere (the console's preview). */
@@ -127,7 +129,7 @@ export class DealingDateSettlement {
     if (!shareClass) throw notFound('Share class not found');
     const token = await em.findOne(Token, { shareClass: shareClassId, isPrimary: true });
     if (!token || !this.chain.writes(token.chainId)) throw conflict(`share class ${shareClassId} has no primary token on a chain the gateway writes to`);
-    const nav = await navOfDealingDate(em, this.dealing, shareClass, dealingDate);
+    const nav = await navOfDealingDate(em, this.dealing, shareClass, dealingDate, this.clock.now());
     const price = new Dec(nav.close);
     if (price.isZero()) throw conflict(`the NAV of dealing date ${dealingDate} is zero; the orders cannot be priced`);
     const orders = await em.find(

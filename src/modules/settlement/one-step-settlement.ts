@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../common/clock';
 import { badRequest, conflict } from '../../common/errors';
 import type { ServiceContext } from '../../access/service-context';
 import { optional, required } from '../../common/validate';
@@ -26,6 +27,7 @@ const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
 export class OneStepSettlement {
   constructor(
     private readonly deps: {
+      clock: Clock;
       dealing: DealingService;
       orders: OrderService;
       outcomes: OneStepOutcomes;
@@ -111,7 +113,7 @@ export class OneStepSettlement {
   private async priceAndGuard(em: EntityManager, order: AcceptedOrder, path: 'send' | 'hash'): Promise<void> {
     if (order.dealingDate) {
       const shareClass = await em.findOneOrFail(ShareClass, { id: order.shareClass.id });
-      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, order.dealingDate);
+      const nav = await navOfDealingDate(em, this.deps.dealing, shareClass, order.dealingDate, this.deps.clock.now());
       const token = await em.findOne(Token, { shareClass: shareClass.id, chainId: order.chainId }, { orderBy: { isPrimary: 'desc' } });
       if (!token) throw noTokenOnChain(order.chainId);
       priceAtNav(order, nav, token.decimals, shareClass.currency);

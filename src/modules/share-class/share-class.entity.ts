@@ -80,4 +80,13 @@ export class ShareClass extends Audited {
   @Field(() => BankDetails)
   @Embedded(() => BankDetails, { object: true })
   bank: BankDetails;
+
+  @Field(() => [Int], {
+    description: 'Dealing week: the ISO weekdays it deals on, 1 Monday … 7 Sunday, ascending (default Monday to Friday); holidays still apply',
+  })
+  @Property({ type: 'json' })
+  dealingWeekdays: Opt<number[]> = [...WEEKDAYS_MONDAY_TO_FRIDAY];
 }
+
+/** The dealing week of a share class unless ops set one. */
+export const WEEKDAYS_MONDAY_TO_FRIDAY: readonly number[] = Object.freeze([1, 2, 3, 4, 5]);

@@ -85,6 +85,17 @@ export const subRedemption: Part<SubRedemption> = (s, p) => ({
   distributionPolicy: p.take('subRedemption.distributionPolicy', () => text(s.distributionPolicy, 'subRedemption.distributionPolicy')),
 });
 
+/**
+ * A dealing week: the ISO weekdays (1 Monday … 7 Sunday) a share class deals on, at least one,
+ * each once, ascending.
+ */
+export function dealingWeekdays(value: unknown): number[] {
+  const days = Array.isArray(value) ? value : [];
+  if (!days.length || !days.every((d) => Number.isInteger(d) && d >= 1 && d <= 7))
+    throw badRequest('dealingWeekdays must be ISO weekdays from 1 (Monday) to 7 (Sunday), at least one');
+  return [...new Set(days as number[])].sort((a, b) => a - b);
+}
+
 /** Bank details; an account of type `IBAN` is held to ISO 13616 (other types are taken as typed). */
 export const bank: Part<BankDetails> = (b, p) => {
   const isIban = typeof b.accountType === 'string' && b.accountType.trim().toUpperCase() === 'IBAN';

@@ -37,6 +37,7 @@ export interface ShareClassFields {
   overview?: ShareClassOverview | null;
   subRedemption?: SubRedemption | null;
   bank?: BankDetails | null;
+  dealingWeekdays?: number[] | null;
 }
 
 /** A share class id as sent: `shareClassId is required`, then `invalid shareClassId format` (`SC` + 6 digits). */
@@ -159,6 +160,8 @@ export class ShareClassService {
     // Optional on create too: without them a class has its asset class's tolerance, `other` by default.
     if (input.navAssetClass != null) out.navAssetClass = p.take('navAssetClass', () => rules.navAssetClass(input.navAssetClass));
     if (input.navToleranceBps != null) out.navToleranceOverrideBps = p.take('navToleranceBps', () => rules.fee(input.navToleranceBps, 'navToleranceBps'));
+    // Optional on create too: a class deals Monday to Friday unless its dealing week is given.
+    if (input.dealingWeekdays != null) out.dealingWeekdays = p.take('dealingWeekdays', () => rules.dealingWeekdays(input.dealingWeekdays));
     for (const part of PARTS) {
       const value = input[part];
       if (!given(value)) continue;
@@ -202,6 +205,7 @@ function shareClassRecord(sc: ShareClass, primary: { chainId: string; decimals: 
     overview: copy(sc.overview),
     subRedemption: copy(sc.subRedemption),
     bank: copy(sc.bank),
+    dealingWeekdays: Object.freeze([...sc.dealingWeekdays]),
     createdAt: sc.createdAt,
     updatedAt: sc.updatedAt,
     createdBy: sc.createdBy,

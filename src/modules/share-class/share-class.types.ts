@@ -60,6 +60,9 @@ export class CreateShareClassInput {
 
   @Field(() => BankDetails)
   bank: BankDetails;
+
+  @Field(() => [Int], { nullable: true, description: 'Dealing week, ISO weekdays 1 Monday … 7 Sunday (default Monday to Friday)' })
+  dealingWeekdays?: number[] | null;
 }
 
 /** Only the given fields change; a given sub-object replaces the stored one whole. */
@@ -112,6 +115,9 @@ export class UpdateShareClassInput {
 
   @Field(() => BankDetails, { nullable: true })
   bank?: BankDetails | null;
+
+  @Field(() => [Int], { nullable: true, description: 'Replaces the dealing week, ISO weekdays 1 Monday … 7 Sunday' })
+  dealingWeekdays?: number[] | null;
 }
 
 @InputType()
