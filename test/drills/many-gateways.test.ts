@@ -21,6 +21,7 @@ import { aChainMarket, fourWhitelistedInvestors } from '../support/chain.factori
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import { requiredRedis } from '../support/redis';
+import { checkerToken } from '../support/approval.factories';
 
 /*
  * Many gateways, one truth. Three gateways, each its own process, behind a round-robin proxy,
@@ -118,7 +119,9 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const probe = await aOneStepOrder(gw, { ...m, investor: investors[0] }, { amount: '100', chainId: '31337' });
     const dealingDate = probe.dealingDate!;
     await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
-    const opsToken = await gw.opsToken();
+    // The dealing date is settled by a second operator: the probe order was placed by test-ops
+    // (segregation of duties, src/access/duties.ts).
+    const opsToken = await checkerToken(gw);
     const { accessToken } = await aTokenPair(gw, m.distributor);
     await gw.gateway.close(); // its sender releases the key's lease: the children are its only candidates
 
