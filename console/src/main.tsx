@@ -4,6 +4,7 @@ import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
 import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
+import { Principals } from './screens/Principals';
 import { may, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
 import { BookScreen } from './screens/Book';
@@ -30,6 +31,7 @@ const SECTIONS: [string, string][] = [
   ['investors', 'Investors'],
   ['webhooks', 'Webhooks'],
   ['approvals', 'Approvals'],
+  ['principals', 'Principals'],
 ];
 
 /** Sections only some roles may open. */
@@ -54,6 +56,8 @@ function Screen({ route }: { route: string[] }) {
       return <Webhooks />;
     case 'approvals':
       return <Approvals />;
+    case 'principals':
+      return <Principals />;
     case 'audit':
       return <AuditLog />;
     case 'orders':

@@ -275,3 +275,26 @@ export function dutyMatrixTable(): string {
     ...rows,
   ].join('\n');
 }
+
+/** One row of the matrix as the console shows it (`opsDuties`): the action, its rule, and the mutations that end it. */
+export interface DutyRow {
+  action: string;
+  rule: DutyRule;
+  parties: string;
+  other: string;
+  /** The mutations that end the action, each with the role it needs. */
+  doneBy: { mutation: string; role: string }[];
+}
+
+/** The matrix's rows, in DUTIES order. */
+export function dutyRows(): DutyRow[] {
+  return (Object.entries(DUTIES) as [DutyName, Duty][]).map(([name, d]) => ({
+    action: d.action,
+    rule: d.rule,
+    parties: d.parties,
+    other: d.other,
+    doneBy: Object.entries(OPS_MUTATION_DUTIES)
+      .filter(([, m]) => m.ends.includes(name))
+      .map(([mutation]) => ({ mutation, role: OPS_MUTATION_ROLES[mutation] })),
+  }));
+}

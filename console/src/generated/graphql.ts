@@ -984,6 +984,34 @@ export type RecordSupplyOutcomeMutationVariables = Exact<{
 
 export type RecordSupplyOutcomeMutation = { recordSupplyOutcome: { id: string, status: string } };
 
+export type OpsPrincipalsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OpsPrincipalsQuery = { opsPrincipals: Array<{ id: string, name: string, roles: Array<string>, createdAt: number }> };
+
+export type OpsDutiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OpsDutiesQuery = { opsDuties: Array<{ action: string, rule: string, parties: string, other: string, doneBy: Array<{ mutation: string, role: string }> }> };
+
+export type RequestOpsPrincipalMutationVariables = Exact<{
+  name: string;
+  roles: Array<string> | string;
+  reason: string;
+}>;
+
+
+export type RequestOpsPrincipalMutation = { requestOpsPrincipal: { id: string, status: ApprovalStatus, tokenPart: string | null } };
+
+export type RequestOpsRolesMutationVariables = Exact<{
+  name: string;
+  roles: Array<string> | string;
+  reason: string;
+}>;
+
+
+export type RequestOpsRolesMutation = { requestOpsRoles: { id: string, status: ApprovalStatus } };
+
 export type RegisterAtDateQueryVariables = Exact<{
   shareClassId: string;
   asOf: string;
@@ -2543,6 +2571,47 @@ export const RecordSupplyOutcomeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RecordSupplyOutcomeMutation, RecordSupplyOutcomeMutationVariables>;
+export const OpsPrincipalsDocument = new TypedDocumentString(`
+    query OpsPrincipals {
+  opsPrincipals {
+    id
+    name
+    roles
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<OpsPrincipalsQuery, OpsPrincipalsQueryVariables>;
+export const OpsDutiesDocument = new TypedDocumentString(`
+    query OpsDuties {
+  opsDuties {
+    action
+    rule
+    parties
+    other
+    doneBy {
+      mutation
+      role
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<OpsDutiesQuery, OpsDutiesQueryVariables>;
+export const RequestOpsPrincipalDocument = new TypedDocumentString(`
+    mutation RequestOpsPrincipal($name: String!, $roles: [String!]!, $reason: String!) {
+  requestOpsPrincipal(name: $name, roles: $roles, reason: $reason) {
+    id
+    status
+    tokenPart
+  }
+}
+    `) as unknown as TypedDocumentString<RequestOpsPrincipalMutation, RequestOpsPrincipalMutationVariables>;
+export const RequestOpsRolesDocument = new TypedDocumentString(`
+    mutation RequestOpsRoles($name: String!, $roles: [String!]!, $reason: String!) {
+  requestOpsRoles(name: $name, roles: $roles, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestOpsRolesMutation, RequestOpsRolesMutationVariables>;
 export const RegisterAtDateDocument = new TypedDocumentString(`
     query RegisterAtDate($shareClassId: ID!, $asOf: String!) {
   register(shareClassId: $shareClassId, asOf: $asOf) {

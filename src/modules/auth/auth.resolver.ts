@@ -1,8 +1,9 @@
+import { dutyRows } from '../../access/duties';
 import { opsFieldsAllowed } from '../../access/ops-roles';
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { principalLabel } from '../../access/principal';
-import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, TokenPairResult } from './auth.types';
+import { ApiCredentialView, IssuedApiCredential, IssuedOpsToken, Me, OpsDuty, TokenPairResult } from './auth.types';
 import { OpsPrincipal } from './ops-principal.entity';
 
 /**
@@ -40,6 +41,15 @@ export class AuthResolver {
     ctx.access.requireOps();
     const p = ctx.access.principal;
     return ctx.services.opsToken.rotate(ctx.em, p.kind === 'ops' ? p : { id: null, tokenId: null });
+  }
+
+  @Query(() => [OpsDuty], {
+    description:
+      'Ops: the duty matrix (src/access/duties.ts), read-only: per action, the mutations that end it with their role, and whether a second principal must take part.',
+  })
+  opsDuties(@Ctx() ctx: GatewayContext): OpsDuty[] {
+    ctx.access.requireOps();
+    return dutyRows();
   }
 
   @Query(() => Me, { description: 'The caller: its principal and, for ops, its roles (what the console shows actions by).' })

@@ -84,3 +84,32 @@ export class Me {
   })
   mayCall: string[];
 }
+
+@ObjectType({ description: 'A mutation that ends a duty-matrix action, with the role it needs.' })
+export class OpsDutyStep {
+  @Field(() => String)
+  mutation: string;
+
+  @Field(() => String, { description: '`viewer`, `operator`, `approver`, `admin`' })
+  role: string;
+}
+
+@ObjectType({
+  description: 'A row of the duty matrix (src/access/duties.ts): an action, whether a second principal must take part, and who counts as the other party.',
+})
+export class OpsDuty {
+  @Field(() => String)
+  action: string;
+
+  @Field(() => String, { description: '`second party`, `four-eyes request` or `one principal`' })
+  rule: string;
+
+  @Field(() => String, { description: "The steps whose principals are the action's parties." })
+  parties: string;
+
+  @Field(() => String, { description: 'Who counts as the other party (or, for one principal, why none is needed).' })
+  other: string;
+
+  @Field(() => [OpsDutyStep], { description: 'The mutations that end the action, each with its role.' })
+  doneBy: OpsDutyStep[];
+}

@@ -71,6 +71,8 @@ export const VISIBILITY: Record<string, Visibility> = {
   IssuedApiCredential: 'ops',
   IssuedOpsToken: 'ops',
   OpsPrincipal: 'ops',
+  OpsDuty: 'ops',
+  OpsDutyStep: 'ops',
   /** Four-eyes requests and the audit log are operations' (the audit log's readers: src/access/ops-roles.ts). */
   ApprovalRequest: 'ops',
   /** What a request binds (token, wallets, quantities): parts of the request. */
