@@ -76,7 +76,7 @@ describe('The facts an approval compares', () => {
   it.each(SAMPLES.map((s) => [s.kind, s] as const))('%s: the same world gives no change, and a change of any bound field is named', (_kind, sample) => {
     expect(effectChanges(sample, { ...sample })).toEqual([]);
     for (const key of Object.keys(sample).filter((k) => k !== 'kind' && k !== 'version')) {
-      const now = { ...sample, [key]: changed(sample[key as keyof typeof sample]) } as ApprovalEffect;
+      const now = { ...sample, [key]: changed(sample[key as keyof typeof sample]) };
       expect([key, effectChanges(sample, now).length]).toEqual([key, 1]);
     }
   });
