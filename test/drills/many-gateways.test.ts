@@ -21,7 +21,7 @@ import { aChainMarket, fourWhitelistedInvestors } from '../support/chain.factori
 import { makeCertificates, WebhookReceiver, type TestCertificates } from '../support/webhook-receiver';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import { requiredRedis } from '../support/redis';
-import { checkerToken } from '../support/approval.factories';
+import { CHECKER_PRINCIPAL } from '../support/approval.factories';
 
 /*
  * Many gateways, one truth. Three gateways, each its own process, behind a round-robin proxy,
@@ -119,9 +119,7 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const probe = await aOneStepOrder(gw, { ...m, investor: investors[0] }, { amount: '100', chainId: '31337' });
     const dealingDate = probe.dealingDate!;
     await aDealingDateNav(gw.em(), m.shareClass, '2', dealingDate);
-    // The dealing date is settled by a second operator: the probe order was placed by test-ops
-    // (segregation of duties, src/access/duties.ts).
-    const opsToken = await checkerToken(gw);
+    const opsToken = await gw.opsToken();
     const { accessToken } = await aTokenPair(gw, m.distributor);
     await gw.gateway.close(); // its sender releases the key's lease: the children are its only candidates
 
@@ -196,7 +194,9 @@ onServer('Three gateways behind a round-robin proxy keep one truth through a SIG
     const oneStep = gw.gateway.services.oneStepOrder;
     const acceptAll = async (ids: string[]) => {
       for (let i = 0; i < ids.length; i += 4) {
-        await runInScope({ actor: 'drill' }, () =>
+        // As a second operator, the settler (test-ops) being the first: one principal alone mints
+        // nothing (segregation of duties, src/access/duties.ts).
+        await runInScope({ actor: 'drill', principal: CHECKER_PRINCIPAL }, () =>
           Promise.all(ids.slice(i, i + 4).map((id) => oneStep.accept({ em: gw.em(), access: Access.ops('drill') }, id))),
         );
       }
