@@ -210,7 +210,7 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
     insert into distributor_host (hostname, created_at, updated_at, created_by, updated_by, distributor_id, source_ranges)
       select 'dist-' || d || '.bench.local', ${audit}, 'DT' || lpad(d::text, 6, '0'), '["127.0.0.0/8"]'::jsonb from generate_series(1, ${DISTRIBUTORS}) d;
     insert into distributor_wallet (created_at, updated_at, created_by, updated_by, distributor_id, chain_id, address)
-      select ${audit}, 'DT' || lpad(d::text, 6, '0'), '${CHAIN_ID}', '0x' || lpad(to_hex(d), 40, 'd') from generate_series(1, ${DISTRIBUTORS}) d;
+      select ${audit}, 'DT' || lpad(d::text, 6, '0'), '${CHAIN_ID}', '0xd' || lpad(to_hex(d), 39, '0') from generate_series(1, ${DISTRIBUTORS}) d;
     insert into share_class_grant (created_at, updated_at, created_by, updated_by, distributor_id, share_class_id, delivery_mode)
       select ${audit}, 'DT' || lpad(d::text, 6, '0'), 'SC' || lpad(s::text, 6, '0'), case when s % 2 = 1 then 'passthrough' else 'hold' end
       from generate_series(1, ${DISTRIBUTORS}) d, generate_series(1, ${SHARE_CLASSES}) s;
@@ -226,7 +226,7 @@ export async function seedDataset(exec: Execute, size: DatasetSize): Promise<voi
       select ${audit}, 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), 'SC' || lpad(s::text, 6, '0')
       from generate_series(1, ${investors}) i, generate_series(1, ${SHARE_CLASSES}) s;
     insert into investor_wallet (created_at, updated_at, created_by, updated_by, investor_id, chain_id, address, status, whitelisted_at)
-      select ${audit}, 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), '${CHAIN_ID}', '0x' || lpad(to_hex(i), 40, 'b'), 'whitelisted', now()
+      select ${audit}, 'IN' || lpad(i::text, greatest(6, length(i::text)), '0'), '${CHAIN_ID}', '0xb' || lpad(to_hex(i), 39, '0'), 'whitelisted', now()
       from generate_series(1, ${investors}) i;
   `);
   // An hourly NAV history on every share class, the hot one with size.navs entries.

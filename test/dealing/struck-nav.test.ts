@@ -5,6 +5,9 @@ import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aTwoStepOrder } from '../support/order.factories';
 import { TRANSFER_HASH } from '../support/one-step.factories';
 
+/** These tests are about time: a move of any size is confirmed at once (tolerance: nav-confirmation.test.ts). */
+const ANY_MOVE = { navToleranceOverrideBps: 10_000 };
+
 /*
  * Struck, not predicted (issue 44): a NAV dated ahead of now is refused; the live NAV, history and
  * every price are of NAVs at or before now; a share class deals on the days of its dealing week, so
@@ -38,7 +41,7 @@ describe('A NAV is struck, not predicted', () => {
   it('publishNav refuses a publishedAt beyond the clock skew with BAD_REQUEST and stores nothing; the live NAV and prices stay', async () => {
     // given a share class whose live NAV of 1.25 was struck a minute ago, on a Saturday
     gw.clock.set(SATURDAY);
-    const m = await aMarket(gw.em(), gw.clock.now());
+    const m = await aMarket(gw.em(), gw.clock.now(), ANY_MOVE);
     // when ops publish Monday's NAV ahead, or one a second beyond the skew
     for (const at of [MONDAY_NOON.getTime(), SATURDAY.getTime() + NAV_CLOCK_SKEW_MS + 1000]) {
       const res = await ops(PUBLISH, { input: { shareClassId: m.shareClass.id, close: '2', publishedAt: at } });
@@ -56,7 +59,7 @@ describe('A NAV is struck, not predicted', () => {
 
   it('a NAV within the skew is stored but live, in history and pricing only from its publishedAt; the cached live NAV follows the clock', async () => {
     gw.clock.set(SATURDAY);
-    const m = await aMarket(gw.em(), gw.clock.now());
+    const m = await aMarket(gw.em(), gw.clock.now(), ANY_MOVE);
     expect((await live(m)).data).toMatchObject({ close: '1.25' }); // cached from here on
     // when ops publish a NAV 30 s ahead (a clock a little fast)
     const ahead = SATURDAY.getTime() + 30_000;
@@ -75,7 +78,7 @@ describe('A NAV is struck, not predicted', () => {
 
   it('a NAV stored with a future publishedAt (written before this rule) is never live, listed or priced before its time', async () => {
     gw.clock.set(SATURDAY);
-    const m = await aMarket(gw.em(), gw.clock.now());
+    const m = await aMarket(gw.em(), gw.clock.now(), ANY_MOVE);
     await aNav(gw.em(), m.shareClass, '4', MONDAY_NOON);
     expect((await live(m)).data).toMatchObject({ close: '1.25' });
     expect(await history(m)).toEqual(['1.25']);
@@ -97,7 +100,7 @@ describe('A NAV is struck, not predicted', () => {
     it('a class that deals every day deals and settles a Sunday order at the NAV struck that Sunday', async () => {
       // given a share class dealing every day (the factories' week), on a Sunday
       gw.clock.set(SUNDAY);
-      const m = await aMarket(gw.em(), gw.clock.now());
+      const m = await aMarket(gw.em(), gw.clock.now(), ANY_MOVE);
       expect(m.shareClass.dealingWeekdays).toEqual([1, 2, 3, 4, 5, 6, 7]);
       // when an order is placed, accepted, the day's NAV struck now, and the order settled
       const order = await placeOneStep(m);
@@ -114,7 +117,7 @@ describe('A NAV is struck, not predicted', () => {
     it("a Monday-to-Friday class's Saturday order is dealt Monday and settles only once Monday's NAV is struck", async () => {
       // given a share class set by ops to deal Monday to Friday, on a Saturday
       gw.clock.set(SATURDAY);
-      const m = await aMarket(gw.em(), gw.clock.now());
+      const m = await aMarket(gw.em(), gw.clock.now(), ANY_MOVE);
       const set = await ops('mutation($id: ID!, $input: UpdateShareClassInput!) { updateShareClass(id: $id, input: $input) { dealingWeekdays } }', {
         id: m.shareClass.id,
         input: { dealingWeekdays: [5, 4, 3, 2, 1, 1] },
