@@ -84,9 +84,9 @@ export async function startTestGateway(
     chainFollowMs: 300,
   });
   const port = await gateway.listen(0, '127.0.0.1');
-  let opsToken: string | null = null;
+  let opsToken: Promise<string> | null = null;
   // A principal is a person: a name is issued once (per reset); asking again answers the same token.
-  const tokensByName = new Map<string, { token: string; roles: string }>();
+  const tokensByName = new Map<string, { token: Promise<string>; roles: string }>();
   const t: TestGateway = {
     port,
     db,
@@ -104,15 +104,17 @@ export async function startTestGateway(
         body: { query, variables },
         headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...(opts.headers ?? {}) },
       }),
-    async opsToken() {
-      opsToken ??= (await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops', ['admin']))).token;
+    // A name is issued once per reset (a second issue of it is refused): the issue itself is
+    // remembered, so concurrent first calls share it.
+    opsToken() {
+      opsToken ??= runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), 'test-ops', ['admin'])).then((t) => t.token);
       return opsToken;
     },
-    async opsTokenAs(name, roles) {
+    opsTokenAs(name, roles) {
       const known = tokensByName.get(name);
       if (known && known.roles !== roles.join()) throw new Error(`test principal ${name} was issued with roles ${known.roles}, not ${roles.join()}`);
       if (known) return known.token;
-      const { token } = await runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), name, roles));
+      const token = runInScope({ actor: 'test' }, () => gateway.services.opsToken.issue(db.orm.em.fork(), name, roles)).then((t) => t.token);
       tokensByName.set(name, { token, roles: roles.join() });
       return token;
     },
