@@ -55,7 +55,7 @@ describe('Forced transfer on chain', () => {
     const self = await gw.graphql(
       `mutation($id: ID!) { approveRequest(id: $id) { id } }`,
       { id: requested.body.data!.requestForcedTransfer.id },
-      { token: await gw.opsTokenAs('test-ops', ['approver']) },
+      { token: await gw.opsToken() },
     );
     expect(self.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const approved = await gw.graphql(
