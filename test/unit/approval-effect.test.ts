@@ -58,6 +58,9 @@ const SAMPLES: ApprovalEffect[] = [
     movePercent: '-90',
     toleranceBps: 100,
   },
+  { kind: 'ops_principal', version: 1, name: 'alice', roles: ['operator'], firstPartSha256: 'a'.repeat(64) },
+  { kind: 'ops_roles', version: 1, principalId: '7', name: 'alice', from: ['operator'], roles: ['operator', 'approver'] },
+  { kind: 'ops_token_reset', version: 1, principalId: '7', name: 'alice', firstPartSha256: 'b'.repeat(64) },
 ];
 
 /** Another value of the same shape: one more token, a later number, a string with a digit more. */
