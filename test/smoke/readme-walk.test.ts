@@ -11,7 +11,7 @@ import { npmStartEnv, startChildGateway, type ChildGateway } from '../support/ch
  * Every answer is a success, and the order ends settled with the register equal to the chain.
  */
 
-const README = join(__dirname, '..', '..', 'README.md');
+const README = join(__dirname, '..', '..', 'docs', 'walk.md');
 const WALK = '## A walk through both surfaces and the chain';
 
 /** The walk's shell blocks, in order, as the README writes them. */
