@@ -15,7 +15,7 @@ export interface PgConnection {
  * A transaction of plain statements (`rawRows`) on one pooled connection, BEGIN and COMMIT sent as
  * statements of their own. It has none of an ORM transaction's machinery (a fork, its transaction
  * events, the flush of an empty unit of work, and the knex transaction object knex builds for
- * each): ~0.4 ms of CPU less per transaction (docs/benchmarks.md, "What a transaction costs").
+ * each): ~0.4 ms of CPU less per transaction (docs/benchmarks-log.md, "What a transaction costs").
  *
  * It is not an EntityManager, on purpose: code handed one can run plain statements and nothing
  * else, and the compiler says so where it tries an ORM call. `em` is there for metadata only (an
