@@ -1,29 +1,16 @@
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-} from 'graphql';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
-import { alias } from '../support/ids';
-import { gatewaySchema } from '../../src/transports/graphql/schema';
 import { PUBLIC_ROOT_FIELDS } from '../../src/transports/graphql/visibility';
 import { Order } from '../../src/modules/order/order.entity';
-import { bearerOf, aTokenPair, aCredential } from '../support/auth.factories';
-import { aDistributor, aGrant, aHolding, aMarket, aNav, anInvestor, aShareClass } from '../support/factories';
+import type { GraphQLObjectType } from 'graphql';
+import { gatewaySchema } from '../../src/transports/graphql/schema';
+import { aCredential, bearerOf } from '../support/auth.factories';
+import { aDistributor } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
-import { aOneStepOrder } from '../support/one-step.factories';
 import { asOps } from '../support/ops.factories';
-import { aTwoStepOrder } from '../support/order.factories';
+import { callOf, leaked, rejected, rootFields } from '../support/schema-walk';
 import { subscribe } from '../support/subscriptions';
+import { aTwoTenantWorld, type World } from '../support/two-tenant-world';
 
 /**
  * One trust boundary, proved by enumeration rather than by example: every root field of the
@@ -34,181 +21,6 @@ import { subscribe } from '../support/subscriptions';
  *    anything of A's book, and A's book is unchanged afterwards.
  * Arguments are filled from A's ids by name, so a field or route added tomorrow is walked too.
  */
-
-interface World {
-  /**
-   * Values of A's book that must never reach B: what the gateway generated or ops provisioned
-   * (ids in both forms, hostnames, wallets, keys). Free text such as an e-mail is not among them:
-   * B may register its own investor with the same text, and is then rightly answered with it.
-   */
-  secrets: string[];
-  /** What an argument or body field of this name is, in A's book (`PT`/`US` forms on the alias pass). */
-  values(aliasForm: boolean): Record<string, unknown>;
-  /** The id an `id` argument names, by the type the field returns. */
-  idFor(typeName: string, aliasForm: boolean): string | undefined;
-  bHost: string;
-  /** A's hostname: B may type it into X-Forwarded-Host, which must change nothing. */
-  aHost: string;
-  bToken: string;
-  ordersOfA: string[];
-}
-
-async function aTwoTenantWorld(gw: TestGateway): Promise<World> {
-  const em = gw.em();
-  const now = gw.clock.now();
-  const { shareClass: shared, distributor: a, investor, other: b, hostA, hostB } = await aMarket(em, now);
-  // A share class of A's alone: B must not even learn it exists.
-  const own = await aShareClass(em, { meta: { name: 'A only', manager: 'M' } });
-  await aGrant(em, a, own);
-  await aNav(em, own, '2.5', new Date(now.getTime() - 60_000));
-  const second = await anInvestor(em, a, { grants: [shared, own], over: { externalInvestorId: 'crm-a-secret', email: 'alice.secret@a.example' } });
-  await aHolding(em, investor, shared, '100');
-  const twoStep = await aTwoStepOrder(gw, { distributor: a, investor, shareClass: shared, hostA }, { externalRef: 'a-secret-ref' });
-  const oneStep = await aOneStepOrder(gw, { distributor: a, investor, shareClass: shared });
-  const { apiKey } = await aCredential(gw, a);
-  const token = await gw.opsToken();
-  const hook = await asOps(
-    gw,
-    `mutation { registerWebhook(input: {distributorId: "${a.id}", event_type: "order.accepted", endpoint_url: "https://hooks.a-secret.example/in"}) { webhook { id } } }`,
-    undefined,
-    { authorization: `Bearer ${token}` },
-  );
-  const webhookId: string = hook.registerWebhook.webhook.id;
-  const wallet = `0x${investor.id.toLowerCase().padStart(40, 'e')}`;
-  const bToken = (await aTokenPair(gw, b)).accessToken;
-
-  const secrets = [
-    a.id,
-    alias(a.id, 'PT'),
-    investor.id,
-    alias(investor.id, 'US'),
-    second.id,
-    alias(second.id, 'US'),
-    own.id,
-    hostA,
-    wallet,
-    twoStep.orderId,
-    oneStep.id,
-    webhookId,
-    apiKey,
-  ];
-  const ids = (aliasForm: boolean) => ({
-    distributor: aliasForm ? alias(a.id, 'PT') : a.id,
-    investor: aliasForm ? alias(investor.id, 'US') : investor.id,
-  });
-  return {
-    secrets,
-    bHost: hostB,
-    aHost: hostA,
-    bToken,
-    ordersOfA: [twoStep.orderId, oneStep.id],
-    values: (aliasForm) => ({
-      distributorId: ids(aliasForm).distributor,
-      partnerId: alias(a.id, 'PT'),
-      investorId: ids(aliasForm).investor,
-      userId: alias(investor.id, 'US'),
-      shareClassId: own.id,
-      orderId: twoStep.orderId,
-      webhookId,
-      webhook_id: webhookId,
-      endpoint_url: 'https://hooks.a-secret.example/in',
-      apiKey,
-      hostname: hostA,
-      email: 'alice.secret@a.example',
-      externalInvestorId: 'crm-a-secret',
-      externalRef: 'a-secret-ref',
-      address: wallet,
-      walletAddress: wallet,
-      chainId: '11155111',
-      event_type: 'order.accepted',
-      amountSubscription: 100,
-      amount: '100',
-      tokenCount: '1',
-      close: '1.5',
-      transferHash: `0x${'cd'.repeat(32)}`,
-    }),
-    idFor: (typeName, aliasForm) =>
-      ({
-        Order: twoStep.orderId,
-        Investor: ids(aliasForm).investor,
-        Distributor: ids(aliasForm).distributor,
-        ShareClass: own.id,
-        Webhook: webhookId,
-      })[typeName],
-  };
-}
-
-/* ---- building a call of any root field from the schema ---- */
-
-const SCALAR_SAMPLES: Record<string, unknown> = {
-  String: 'x',
-  ID: 'x',
-  Int: 1,
-  Float: 1,
-  Boolean: true,
-  Decimal: '1',
-  EpochMs: 1_700_000_000_000,
-  JSONObject: {},
-  JSON: {},
-};
-
-function sampleInput(type: GraphQLInputType, name: string, values: Record<string, unknown>, depth = 0): unknown {
-  const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) return [sampleInput(inner.ofType, name, values, depth)];
-  if (isInputObjectType(inner)) {
-    if (depth > 3) return {};
-    const out: Record<string, unknown> = {};
-    for (const f of Object.values(inner.getFields())) out[f.name] = sampleInput(f.type, f.name, values, depth + 1);
-    return out;
-  }
-  if (isEnumType(inner)) return inner.getValues()[0].value;
-  if (name in values) return values[name];
-  return isScalarType(inner) ? (SCALAR_SAMPLES[inner.name] ?? 'x') : 'x';
-}
-
-/** Every scalar, and every object field without required arguments, a few levels down. */
-function selection(type: GraphQLObjectType, depth: number): string {
-  const parts = ['__typename'];
-  for (const f of Object.values(type.getFields())) {
-    if (f.args.some((a) => isNonNullType(a.type))) continue;
-    const named = getNamedType(f.type);
-    if (isObjectType(named)) {
-      if (depth > 0) parts.push(`${f.name} { ${selection(named, depth - 1)} }`);
-    } else parts.push(f.name);
-  }
-  return parts.join(' ');
-}
-
-function callOf(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>, world: World, aliasForm: boolean) {
-  const values = world.values(aliasForm);
-  const named = getNamedType(field.type);
-  const variables: Record<string, unknown> = {};
-  const decl: string[] = [];
-  const args: string[] = [];
-  field.args.forEach((arg: GraphQLArgument) => {
-    const value = arg.name === 'id' ? (world.idFor(named.name, aliasForm) ?? 'x') : sampleInput(arg.type, arg.name, values);
-    variables[arg.name] = value;
-    decl.push(`$${arg.name}: ${arg.type.toString()}`);
-    args.push(`${arg.name}: $${arg.name}`);
-  });
-  const select = isObjectType(named) ? ` { ${selection(named, 3)} }` : '';
-  const query = `${kind}${decl.length ? `(${decl.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${select} }`;
-  return { query, variables };
-}
-
-const rootFields = (kind: 'Query' | 'Mutation' | 'Subscription') => {
-  const type = gatewaySchema().getType(kind) as GraphQLObjectType;
-  return Object.values(type.getFields()).map((f) => ({ kind, field: f, key: `${kind}.${f.name}` }));
-};
-
-/** Errors of a document refused before it ran (GraphQL validation, document limits). */
-const rejected = (errors: { message: string; extensions?: { code?: string } }[] | undefined) =>
-  (errors ?? []).filter((e) => e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' || e.extensions?.code === 'GRAPHQL_PARSE_FAILED').map((e) => e.message);
-
-function leaked(world: World, data: unknown): string[] {
-  const text = JSON.stringify(data ?? null).toLowerCase();
-  return world.secrets.filter((s) => text.includes(s.toLowerCase()));
-}
 
 describe('one trust boundary: every field and every route, as nobody and as another distributor', () => {
   let gw: TestGateway;

@@ -66,3 +66,10 @@ export async function subscribe<T = any>(
     close: () => client.dispose() as Promise<void>,
   };
 }
+
+/** Every order transition, with the filters of `orderUpdated`, as the subscription tests ask for it. */
+export const ORDER_UPDATES = `subscription($distributorId: String, $shareClassId: String, $status: String, $flow: OrderFlow) {
+  orderUpdated(distributorId: $distributorId, shareClassId: $shareClassId, status: $status, flow: $flow) {
+    eventId orderId flow status previousStatus sequence webhookEvent distributorId shareClassId occurredAt order { id status eventSeq }
+  }
+}`;
