@@ -1,7 +1,7 @@
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { Distributor } from '../../src/modules/distributor/distributor.entity';
 import { aTokenPair } from '../support/auth.factories';
-import { asOps, opsError, shareClassInput } from '../support/ops.factories';
+import { aFundViaOps, aShareClassViaOps, asOps, opsError } from '../support/ops.factories';
 
 /*
  * The onboarding checklists (ShareClass.onboarding, Distributor.onboarding) and the dealing-date
@@ -22,12 +22,9 @@ describe('Onboarding checklists and the dealing preview (GraphQL)', () => {
   const CHECKLIST = `onboarding { ready items { key label done blocking refusal subject } }`;
 
   async function aShareClass(over: Record<string, unknown> = {}) {
-    const { createIssuer } = await asOps(gw, `mutation { createIssuer(input: {name: "Onboard Issuer"}) { id } }`);
-    const { createFund } = await asOps(gw, `mutation($i: ID!) { createFund(input: {issuerId: $i, name: "Onboard Fund"}) { id } }`, { i: createIssuer.id });
-    const { createShareClass } = await asOps(gw, `mutation($in: CreateShareClassInput!) { createShareClass(input: $in) { id } }`, {
-      in: shareClassInput(createFund.id, { details: { isin: 'LU2900000030', jurisdiction: 'LU', minimumInvestment_fiat: 0 }, ...over }),
-    });
-    return createShareClass.id as string;
+    const { fund } = await aFundViaOps(gw);
+    const created = await aShareClassViaOps(gw, fund.id, { details: { isin: 'LU2900000030', jurisdiction: 'LU', minimumInvestment_fiat: 0 }, ...over });
+    return created.id as string;
   }
   const shareClassChecklist = async (id: string) => (await asOps(gw, `query($id: ID!) { shareClass(id: $id) { ${CHECKLIST} } }`, { id })).shareClass.onboarding;
   const distributorChecklist = async (id: string) =>
