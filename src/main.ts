@@ -78,7 +78,10 @@ async function main() {
   ];
   // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
   const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
-  if (!handOut) lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
+  if (!handOut)
+    lines.push(
+      `Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name> --role <viewer|operator|approver|admin>)`,
+    );
   if (handOut) {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
