@@ -239,9 +239,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     async stop() {
       if (!running) return;
       running = false;
-      await relay.stop();
-      await worker.stop();
-      await approvals.stop();
+      await Promise.all([relay.stop(), worker.stop(), approvals.stop()]);
     },
   };
   const deliveryListener = await listenForDeliveries(listen, () => worker.wake());
@@ -262,13 +260,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     async close() {
       // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
       await Promise.all([deliveryListener?.close(), relay.stopListening()]);
+      // Stops listening; requests in flight get IN_FLIGHT_GRACE_MS to finish (graphql/http-transport.ts).
       await graphql.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-      await background.stop();
-      await lockUpRelease?.stop();
-      await chainSender?.stop();
-      await chainFollower?.stop();
-      await reconciliation?.stop();
+      // Every loop at once, each waiting for its pass under way within its own bound (WakeLoop.stop):
+      // one after the other, loops stuck on a database that is away added up past the forced exit.
+      // The chain sender gives up its lease here, so another instance takes chain work at once.
+      await Promise.all([background.stop(), lockUpRelease?.stop(), chainSender?.stop(), chainFollower?.stop(), reconciliation?.stop()]);
       await chains.close();
       await cacheFollower.stop();
       await opsTokenFollower.stop();

@@ -16,6 +16,8 @@ import { startDevSimulator } from './boot/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './config/chains';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
+import { DB_CLOSE_MS, stopOnSignals } from './boot/stop';
+import { bounded } from './common/bounded';
 import { bringDemoOnChain } from './modules/settlement/demo-onchain';
 
 async function main() {
@@ -76,7 +78,10 @@ async function main() {
   ];
   // Credentials are handed out by a development start into the demo's database only: never into one holding real data.
   const handOut = config.env === 'development' && (await holdsOnlyDemoData(db.orm.em.fork()));
-  if (!handOut) lines.push(`Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name>)`);
+  if (!handOut)
+    lines.push(
+      `Console ${scheme}://${shown}:${port}${CONSOLE_PATH}/   (sign in with an ops token: npm run ops-token -- <name> --role <viewer|operator|approver|admin>)`,
+    );
   if (handOut) {
     const access = await issueDemoAccess(db.orm.em.fork(), gateway.services);
     // The token rides in the #fragment, which the browser never sends: the page reads it and signs in.
@@ -100,24 +105,15 @@ async function main() {
   if (simulator) lines.push(simulator.connect(`http://${shown === 'localhost' ? '127.0.0.1' : shown}:${port}`));
   process.stdout.write(`\nFund distribution gateway (${config.env}) is up:\n  ${lines.join('\n  ')}\n\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 15_000).unref();
+  stopOnSignals(config.shutdownDrainMs, async () => {
     // Out of the load balancer's rotation first, serving meanwhile; then no new connections, in-flight ones finished.
     gateway.drain();
     if (config.shutdownDrainMs) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     await gateway.close();
     await simulator?.simulator.stop();
     await anvil?.stop();
-    await db.close();
-    clearTimeout(timer);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+    await bounded('closing the database pool', db.close(), DB_CLOSE_MS);
+  });
 }
 
 main().catch((err) => {

@@ -9,6 +9,7 @@ import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth'
 import { parseEvents, type EventsConfig } from './events';
 import { parseSupplyProviders } from './supply';
 import { GENERATE_TOKEN, textSecretWeakness, weakSecret } from './secret-strength';
+import { withSecretFiles } from './secret-settings';
 
 export { ConfigError, isDevelopmentEnv } from './environment';
 export { bodyLimitBytes, type TlsConfig, type TrustProxy } from './transport';
@@ -115,8 +116,10 @@ export interface Config {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
+  // Every secret setting may come from a file (NAME_FILE): read once, here, before any is parsed.
+  const env = withSecretFiles(given, problems);
   const int: IntSetting = (name, fallback, min, max) => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;

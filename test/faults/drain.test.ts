@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { startChildGateway, killed, type ChildGateway } from '../support/child-gateway';
 import { serverUrl } from '../support/database';
 import { httpRequest } from '../support/http';
+import { eventually } from '../support/chain';
+import { Client } from 'pg';
 
 /**
  * The built gateway as an operator runs it: one log line per request, and a drain that drains, seen as a load balancer sees it (docs/scaling.md): after SIGTERM the built
@@ -16,8 +18,21 @@ const POLL_MS = 50;
 /** The metrics token's holder learns why /ready says no. */
 const METRICS_TOKEN = 'drain-drill-metrics-token-0123456789';
 
+/** Who holds the agent key's lease (chain_signer), as the chain sender writes it: `<pid>:<uuid>`, or a lapsed one. */
+async function leaseOf(db: Client): Promise<{ owner: string | null; held: boolean }> {
+  const { rows } = await db.query<{ lease_owner: string | null; held: boolean }>(
+    `select lease_owner, coalesce(lease_until > now(), false) as held from chain_signer where chain_id = '31337'`,
+  );
+  return { owner: rows[0]?.lease_owner ?? null, held: rows[0]?.held ?? false };
+}
+
 describe('Draining on SIGTERM', () => {
   let gateway: ChildGateway | null = null;
+  /** On a PostgreSQL server: a second instance on the same database, waiting for the chain lease. */
+  let second: ChildGateway | null = null;
+  let admin: Client | null = null;
+  /** The lease as the first gateway's exit left it. */
+  let leaseAtExit: { owner: string | null; held: boolean } | null = null;
   let dataDir: string | null = null;
 
   beforeAll(async () => {
@@ -30,9 +45,20 @@ describe('Draining on SIGTERM', () => {
       METRICS_TOKEN,
       LOG_LEVEL: 'info',
     });
+    if (db) {
+      admin = new Client({ connectionString: db });
+      await admin.connect();
+      // the first instance holds the lease (its sender renews it every pass) before the second starts
+      await eventually('the first instance holding the lease', async () =>
+        (await leaseOf(admin!)).owner?.startsWith(`${gateway!.child.pid}:`) ? true : undefined,
+      );
+      second = await startChildGateway({ DATABASE_URL: db, NODE_ENV: undefined });
+    }
   });
   afterAll(async () => {
     if (gateway) await killed(gateway.child, 'SIGKILL');
+    if (second) await killed(second.child, 'SIGKILL');
+    await admin?.end();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -66,7 +92,16 @@ describe('Draining on SIGTERM', () => {
     const served = (await httpRequest(port, 'GET', '/api/v1/health')).status;
 
     // when SIGTERM arrives and a load balancer keeps asking every 50 ms
-    const exited = new Promise<number | null>((resolve) => gateway!.child.once('exit', (code) => resolve(code)));
+    // (the lease is read the moment the process is gone, before anything could have run out)
+    const exited = new Promise<number | null>((resolve) =>
+      gateway!.child.once('exit', (code) => {
+        if (!admin) return resolve(code);
+        void leaseOf(admin).then((lease) => {
+          leaseAtExit = lease;
+          resolve(code);
+        });
+      }),
+    );
     const child = gateway!.child;
     let done = false;
     void exited.then(() => (done = true));
@@ -101,4 +136,21 @@ describe('Draining on SIGTERM', () => {
     expect(seen.filter((s) => s.at < windowEnds && (s.ready === 'refused' || s.health === 'refused'))).toEqual([]);
     expect(code).toBe(0);
   });
+
+  (serverUrl() ? it : it.skip)(
+    "gives up the chain lease at its stop: a second instance on the same database takes chain work at once, not at the lease's end",
+    async () => {
+      // given the first instance stopped while the second waited for the agent key's lease
+      expect(leaseAtExit).not.toBeNull();
+      // then, when the first was gone, its lease was no longer held: released at the stop (a lease
+      // left to run out is held by the dead owner for its length, 5 s on the embedded chain)…
+      expect(leaseAtExit!.held === false || leaseAtExit!.owner?.startsWith(`${second!.child.pid}:`)).toBe(true);
+      // …and the second instance's sender takes it at its next pass
+      const taken = await eventually('the second instance holding the lease', async () => {
+        const lease = await leaseOf(admin!);
+        return lease.held && lease.owner?.startsWith(`${second!.child.pid}:`) ? lease : undefined;
+      });
+      expect(taken.held).toBe(true);
+    },
+  );
 });

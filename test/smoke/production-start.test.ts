@@ -171,8 +171,13 @@ const LEAK = /stacktrace|node_modules|\/src\/|\/dist\/|\.[jt]s:\d+|\bat [\w.<>]+
     await db?.close();
   });
 
-  it('runs as production', () => {
-    expect(gw.output()).toContain('Fund distribution gateway (production) is up');
+  it('runs as production, and its banner says production things (docs/deployment.md, "What a production start prints")', () => {
+    const out = gw.output();
+    expect(out).toContain('Fund distribution gateway (production) is up');
+    // no Sandbox, no request to try (surface R answers 403 to an unbound host there), and a sign-in command that runs
+    expect(out).not.toMatch(/Apollo Sandbox|try GET/);
+    expect(out).toMatch(/GraphQL .*\(ops and surface-O Bearer tokens; no Sandbox\)/);
+    expect(out).toMatch(/Console .*\(sign in with an ops token: npm run ops-token -- <name> --role <viewer\|operator\|approver\|admin>\)/);
   });
 
   it('prints no ops token and no #token= sign-in link', () => {

@@ -1,4 +1,4 @@
-import { logger } from '../../common/logger';
+import { WakeLoop } from '../../events/wake-loop';
 
 /** How often approved requests are checked for a passed delay. */
 export const APPROVAL_POLL_MS = 5_000;
@@ -6,26 +6,22 @@ export const APPROVAL_POLL_MS = 5_000;
 /**
  * Runs `runDue` every `pollMs` while started. Safe with several gateways: each request is taken
  * under a row lock with `skip locked` and moved out of `approved` in the transaction that runs it.
+ * It runs on a WakeLoop as the other workers do: a database that is away is logged once per outage
+ * (not at every pass), and a stop waits for the pass under way only within the loop's bound.
  */
 export function approvalWorker(runDue: () => Promise<number>, pollMs: number): { start(): void; stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runDue()
-      .catch((err) => logger.warn({ err }, 'approval worker pass failed'))
-      .finally(() => {
-        if (timer) timer = setTimeout(tick, pollMs).unref();
-      });
-  };
+  const loop = new WakeLoop(
+    'approval worker',
+    async () => {
+      await runDue();
+      return false;
+    },
+    pollMs,
+  );
   return {
     start() {
-      if (timer) return;
-      timer = setTimeout(tick, pollMs).unref();
+      if (loop.isStopped) loop.start();
     },
-    async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
+    stop: () => loop.stop(),
   };
 }

@@ -21,6 +21,12 @@ import { operationGuardPlugin } from './operation-guard';
 
 /** Where GraphQL answers, over HTTP and graphql-ws alike. */
 export const GRAPHQL_PATH = '/graphql';
+/**
+ * How long a stop lets the requests in flight finish once it stops listening; then their
+ * connections are closed (a keep-alive client that never pauses, or a request waiting on a
+ * database that is away, would hold the stop otherwise).
+ */
+export const IN_FLIGHT_GRACE_MS = 5000;
 
 export interface GraphqlTransportDeps {
   server: Server;
@@ -73,7 +79,7 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
     // happened. The gateway's stop (src/main.ts) decides when serving ends and stops Apollo then.
     stopOnTerminationSignals: false,
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: deps.server }),
+      ApolloServerPluginDrainHttpServer({ httpServer: deps.server, stopGracePeriodMillis: IN_FLIGHT_GRACE_MS }),
       // Apollo's default cache-control plugin wraps every field's resolver to gather cache hints
       // that nothing here sets, so it always answered `no-store`; that header is kept without the
       // per-field cost (docs/benchmarks.md).
