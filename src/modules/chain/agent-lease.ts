@@ -1,5 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { bounded } from '../../common/bounded';
 import type { ChainHandle } from './chains';
+
+/** How long a stop waits to release the lease. */
+const LEASE_RELEASE_MS = 2000;
 
 /*
  * The lease of an agent key (chain_signer): one writer per key across instances, so nonces are
@@ -19,9 +23,13 @@ export async function takeLease(orm: MikroORM, chain: ChainHandle, owner: string
   return rows.length > 0;
 }
 
-/** Gives up every lease `owner` holds (a clean stop: the next instance need not wait). */
+/**
+ * Gives up every lease `owner` holds: a clean stop hands the key on at once (the next instance need
+ * not wait out the lease), within a bound; a database that is away lets the lease run out instead.
+ */
 export async function releaseLeases(orm: MikroORM, owner: string): Promise<void> {
-  await orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [owner]);
+  const release = orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [owner]);
+  await bounded('releasing the chain lease', release, LEASE_RELEASE_MS);
 }
 
 /**

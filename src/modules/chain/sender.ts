@@ -2,7 +2,6 @@ import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { keccak256, type Hex, type TransactionReceipt } from 'viem';
-import { bounded } from '../../common/bounded';
 import { logger } from '../../common/logger';
 import { WakeLoop } from '../../events/wake-loop';
 import { ChainOutages } from './chain-outages';
@@ -17,8 +16,6 @@ import type { OutcomeHandler } from './outcomes';
 import { IntentRows } from './intent-rows';
 
 const ABIS = [TOKEN_ABI, AGENT_ROLE_ABI, IDENTITY_ABI];
-/** How long a stop waits to release the lease. */
-const LEASE_RELEASE_MS = 2000;
 
 /**
  * The one writer of each agent key: it signs queued intents (a call first: a revert fails the
@@ -54,8 +51,7 @@ export class ChainSender {
 
   async stop(): Promise<void> {
     await this.loop.stop();
-    // A clean stop hands the key on at once (the next instance need not wait out the lease), within a bound: a database that is away lets the lease run out instead.
-    await bounded('releasing the chain lease', releaseLeases(this.orm, this.owner), LEASE_RELEASE_MS);
+    await releaseLeases(this.orm, this.owner);
   }
 
   wake(): void {
