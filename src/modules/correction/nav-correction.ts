@@ -90,11 +90,20 @@ export class NavCorrections {
     return { navId: nav.id, close: this.correctedClose(input.close, nav), reason };
   }
 
-  /** The effect of `args` from the world now (`lock`: the NAV and its orders locked until the approver's transaction commits). */
+  /**
+   * The effect of `args` from the world now (`lock`: the NAV and its orders locked until the
+   * approver's transaction commits). A locked plan is kept for that transaction: `apply`, which runs
+   * next in it, books exactly the plan compared, without computing it again.
+   */
   async effect(ctx: ServiceContext, args: NavCorrectionArgs, lock: boolean): Promise<NavCorrectionEffect> {
     const nav = await this.navOf(ctx, args.navId, lock);
-    return effectOf(await this.plan(ctx.em, nav, args.close, lock));
+    const plan = await this.plan(ctx.em, nav, args.close, lock);
+    if (lock) this.locked.set(ctx.em, { args, nav, plan });
+    return effectOf(plan);
   }
+
+  /** The plan compared at approval, per approver's transaction (its EntityManager). */
+  private readonly locked = new WeakMap<EntityManager, { args: NavCorrectionArgs; nav: Nav; plan: CorrectionPlan }>();
 
   /**
    * The approved correction, in the approver's transaction (the effect checked against the world in
@@ -103,8 +112,11 @@ export class NavCorrections {
   async apply(ctx: ServiceContext, args: NavCorrectionArgs, request: { id: string; requestedBy: string }): Promise<Record<string, unknown>> {
     const em = ctx.em;
     const now = this.deps.clock.now();
-    const nav = await this.navOf(ctx, args.navId, true);
-    const plan = await this.plan(em, nav, args.close, true);
+    const compared = this.locked.get(em);
+    this.locked.delete(em);
+    const same = compared && compared.args.navId === args.navId && compared.args.close === args.close;
+    const nav = same ? compared.nav : await this.navOf(ctx, args.navId, true);
+    const plan = same ? compared.plan : await this.plan(em, nav, args.close, true);
     const before = decimalString(nav.close);
     Object.assign(nav, {
       originalClose: nav.originalClose ?? before,
@@ -286,19 +298,29 @@ export class NavCorrections {
    * rows are `failed` with the reason (ops see them; nothing moved).
    */
   async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
-    const rows = await em.find(
-      NavCompensation,
-      { transactionId: String(tx.id), status: CompensationStatus.sending },
-      { orderBy: { investorId: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+    // Plain rows and one update for the batch: a change set per row would cost a statement per order.
+    const rows = await rawRows<CompensationRow>(
+      em,
+      `select id::text, request_id::text as "requestId", order_id as "orderId", investor_id as "investorId", share_class_id as "shareClassId",
+              distributor_id as "distributorId", action, tokens::text
+         from nav_compensation where transaction_id = ? and status = ? order by investor_id, id for update`,
+      [String(tx.id), CompensationStatus.sending],
     );
     if (!rows.length) return;
     const now = this.deps.clock.now();
+    const decide = (status: CompensationStatus, failure: string | null) =>
+      rawRows(em, `update nav_compensation set status = ?, transfer_hash = ?, failure = ?, booked_at = ? where id = any(?::bigint[])`, [
+        status,
+        outcome.hash,
+        failure,
+        status === CompensationStatus.booked ? now : null,
+        rows.map((r) => r.id),
+      ]);
     if (!outcome.ok) {
-      for (const r of rows) Object.assign(r, { status: CompensationStatus.failed, failure: outcome.reason, transferHash: outcome.hash });
-      await em.flush();
+      await decide(CompensationStatus.failed, outcome.reason);
       return;
     }
-    const move = (r: NavCompensation) => ({
+    const move = (r: CompensationRow) => ({
       investorId: r.investorId,
       shareClassId: r.shareClassId,
       distributorId: r.distributorId,
@@ -312,8 +334,7 @@ export class NavCorrections {
     await this.deps.ledger.chainMoveMany(em, mints.map(move));
     // Burns take tokens out of lots, oldest first, holding by holding (the ledger's rule).
     for (const r of rows.filter((r) => r.action === CompensationAction.burn)) await this.deps.ledger.chainMove(em, move(r));
-    for (const r of rows) Object.assign(r, { status: CompensationStatus.booked, transferHash: outcome.hash, bookedAt: now });
-    await em.flush();
+    await decide(CompensationStatus.booked, null);
   }
 
   private plan(em: EntityManager, nav: Nav, close: string, lock = false): Promise<CorrectionPlan> {
@@ -344,6 +365,9 @@ export class NavCorrections {
     return decimalString(value);
   }
 }
+
+/** A compensation row as its batch's outcome reads it. */
+type CompensationRow = Pick<NavCompensation, 'id' | 'requestId' | 'orderId' | 'investorId' | 'shareClassId' | 'distributorId' | 'action' | 'tokens'>;
 
 /** The plan as the effect a request binds. */
 export function effectOf(plan: CorrectionPlan): NavCorrectionEffect {
