@@ -80,8 +80,18 @@ describe('The transition table, walked', () => {
     expect(ORDER_EVENT_TYPES).toEqual(['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed']);
     for (const flow of FLOWS) for (const r of TRANSITIONS[flow]) if (r.event) expect(statusOfEvent(r.event)).toBe(r.to);
     expect(statusOfEvent('order.transition')).toBeUndefined();
-    // A webhook's event types: the description's four, then the additive wallet-recovery, income and holding ones (registered for by name only).
-    expect(eventType).toEqual({ enum: [...ORDER_EVENT_TYPES, ...WALLET_RECOVERY_EVENTS, 'distribution.declared', 'distribution.paid', 'holding.changed'] });
+    // A webhook's event types: the description's four, then the additive wallet-recovery, income, holding and NAV-correction ones (registered for by name only).
+    expect(eventType).toEqual({
+      enum: [
+        ...ORDER_EVENT_TYPES,
+        ...WALLET_RECOVERY_EVENTS,
+        'distribution.declared',
+        'distribution.paid',
+        'holding.changed',
+        'order.repriced',
+        'order.compensated',
+      ],
+    });
   });
 
   it('derived lists: reserving statuses, supply outcomes, two-step statuses', () => {

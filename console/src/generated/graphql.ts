@@ -17,6 +17,7 @@ export type ApprovalKind =
   | 'forced_transfer'
   | 'holding_adjustment'
   | 'nav_confirmation'
+  | 'nav_correction'
   | 'ops_principal'
   | 'ops_roles'
   | 'ops_token_reset'
