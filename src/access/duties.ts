@@ -187,6 +187,11 @@ export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
   requestWalletRecovery: step('walletRecovery'),
   requestHoldingAdjustment: step('holdingAdjustment'),
   requestForcedTransfer: step('forcedTransfer'),
+  /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
+  requestEligibilityRules: nothing,
+  requestInvestorCategory: nothing,
+  setInvestorCategory: nothing,
+  setInvestorKyc: nothing,
   approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer'),
   rejectRequest: nothing,
 };

@@ -88,6 +88,10 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   requestWalletRecovery: 'operator',
   requestHoldingAdjustment: 'operator',
   requestForcedTransfer: 'operator',
+  requestEligibilityRules: 'operator',
+  requestInvestorCategory: 'operator',
+  setInvestorCategory: 'operator',
+  setInvestorKyc: 'operator',
   approveRequest: 'approver',
   rejectRequest: 'approver',
 };
