@@ -42,6 +42,8 @@ import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
 import { NavConfirmationInbox } from './modules/approval/nav-confirmations';
 import { OpsPrincipalRequests } from './modules/approval/ops-principal-requests';
+import { EligibilityRequests } from './modules/approval/eligibility-requests';
+import { EligibilityService } from './modules/eligibility/eligibility.service';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -109,6 +111,7 @@ export function createServices(deps: ServiceDeps) {
     navCorrections,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
+  const eligibility = new EligibilityService({ investors: investor });
   return {
     clock,
     readCache,
@@ -135,6 +138,9 @@ export function createServices(deps: ServiceDeps) {
     navCorrections,
     // Registers the ops principals' request kinds with `approval` (one admin asks, another approves).
     opsPrincipalRequests: new OpsPrincipalRequests(approval, opsToken),
+    eligibility,
+    // Registers the eligibility request kinds with `approval` (an operator asks, an approver approves).
+    eligibilityRequests: new EligibilityRequests(approval, eligibility, investor),
     auditLog: new AuditLog(clock),
     book: new BookService(clock, dealing),
     order,

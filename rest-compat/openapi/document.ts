@@ -71,6 +71,9 @@ export const NOT_TRADING = [
   'investor <investorId> is <status>: it places no orders',
 ] as const;
 
+/** A subscription by an investor the share class's rule set or KYC refuses (src/modules/eligibility/eligibility.ts); the reason names the rule. */
+export const NOT_ELIGIBLE = ['investor <investorId> is not eligible for <shareClassId>: <reason>'] as const;
+
 /**
  * What the facade answers of any request's values before a row's operation decides anything: the
  * input guard (rest-compat/input-guard.ts, src/common/validate.ts) and GraphQL's coercion of the

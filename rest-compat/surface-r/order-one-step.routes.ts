@@ -1,4 +1,4 @@
-import { NOT_TRADING } from '../openapi/document';
+import { NOT_ELIGIBLE, NOT_TRADING } from '../openapi/document';
 import { shownId } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
@@ -59,7 +59,7 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
     ],
     // The investor is named `investorId` in the answer on either surface (placementParties).
     404: ['distributorId not found', ...(surface === 'O' ? ['userId not found'] : []), 'investorId not found', 'shareClassId not found'],
-    409: [...NOT_TRADING],
+    409: [...NOT_TRADING, ...NOT_ELIGIBLE],
   };
 };
 

@@ -1,4 +1,4 @@
-import { NOT_TRADING } from '../openapi/document';
+import { NOT_ELIGIBLE, NOT_TRADING } from '../openapi/document';
 import { badRequest } from '../../src/common/errors';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
@@ -141,6 +141,7 @@ export const orderTwoStepRoutes = [
           'No wallet configured for investor on chain <chainId>',
           'No wallet configured for distributor on chain <chainId>',
           ...NOT_TRADING,
+          ...NOT_ELIGIBLE,
         ],
       },
     },

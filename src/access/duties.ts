@@ -196,6 +196,11 @@ export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
   requestForcedTransfer: step('forcedTransfer'),
   requestNavCorrection: step('navCorrection'),
   approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
+  /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
+  requestEligibilityRules: nothing,
+  requestInvestorCategory: nothing,
+  setInvestorCategory: nothing,
+  setInvestorKyc: nothing,
   rejectRequest: nothing,
 };
 

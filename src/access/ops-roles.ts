@@ -89,6 +89,10 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   requestHoldingAdjustment: 'operator',
   requestNavCorrection: 'operator',
   requestForcedTransfer: 'operator',
+  requestEligibilityRules: 'operator',
+  requestInvestorCategory: 'operator',
+  setInvestorCategory: 'operator',
+  setInvestorKyc: 'operator',
   approveRequest: 'approver',
   rejectRequest: 'approver',
 };

@@ -29,11 +29,13 @@ import { Token } from '../modules/token/token.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '../modules/webhook/webhook.entity';
 import { ApprovalRequest } from '../modules/approval/approval-request.entity';
 import { AuditLogEntry } from '../modules/audit/audit-log.entity';
+import { EligibilityRuleSet } from '../modules/eligibility/eligibility-rule-set.entity';
 
 /** Every entity of the domain model; the ORM and the migration generator read this list. */
 export const ENTITIES = [
   ApprovalRequest,
   AuditLogEntry,
+  EligibilityRuleSet,
   Issuer,
   Fund,
   ShareClass,

@@ -55,7 +55,17 @@ const declare =
       input: { shareClassId: m.shareClass.id, periodFrom: '2031-02-01', periodTo: '2031-02-28', payDate: '2031-03-02', ...basis(value) },
     });
 
+/** A rule set requested for the market's class, `value` in one of its limits. */
+const eligibilityRules =
+  (field: string): DecimalInput['send'] =>
+  (gw, _m, value) =>
+    ops(gw, 'mutation($input: EligibilityRulesInput!) { requestEligibilityRules(input: $input) { id } }', {
+      input: { code: 'PROF', reason: 'scale test', [field]: value },
+    });
+
 const INPUTS: Record<string, DecimalInput> = {
+  'EligibilityRulesInput.maxHoldingPerInvestor': { column: DECIMAL_COLUMN, field: 'maxHoldingPerInvestor', send: eligibilityRules('maxHoldingPerInvestor') },
+  'EligibilityRulesInput.supplyCap': { column: DECIMAL_COLUMN, field: 'supplyCap', send: eligibilityRules('supplyCap') },
   'OneStepSubscriptionInput.amount': {
     column: DECIMAL_COLUMN,
     field: 'amount',

@@ -77,6 +77,19 @@ const SAMPLES: ApprovalEffect[] = [
   { kind: 'ops_principal', version: 1, name: 'alice', roles: ['operator'], firstPartSha256: 'a'.repeat(64) },
   { kind: 'ops_roles', version: 1, principalId: '7', name: 'alice', from: ['operator'], roles: ['operator', 'approver'] },
   { kind: 'ops_token_reset', version: 1, principalId: '7', name: 'alice', firstPartSha256: 'b'.repeat(64) },
+  {
+    kind: 'eligibility_rules',
+    version: 1,
+    code: 'PROF',
+    allowedCountries: ['LU'],
+    blockedCountries: ['US'],
+    allowedCategories: ['professional'],
+    maxHolders: 99,
+    maxHoldingPerInvestor: '100',
+    supplyCap: '1000',
+    ineligibleHolders: ['IN000001 (SC000001): country US is blocked by rule set PROF'],
+  },
+  { kind: 'investor_category', version: 1, investorId: 'IN000001', from: 'retail', to: 'professional' },
 ];
 
 /** Another value of the same shape: one more token, a later number, the other boolean, a string with a digit more. */

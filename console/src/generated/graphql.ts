@@ -14,8 +14,10 @@ export type AddInvestorWalletInput = {
 };
 
 export type ApprovalKind =
+  | 'eligibility_rules'
   | 'forced_transfer'
   | 'holding_adjustment'
+  | 'investor_category'
   | 'nav_confirmation'
   | 'nav_correction'
   | 'ops_principal'

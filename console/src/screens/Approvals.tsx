@@ -19,6 +19,8 @@ const KIND: Record<string, string> = {
   ops_principal: 'New ops principal',
   ops_roles: 'Ops roles',
   ops_token_reset: 'Ops token reset',
+  eligibility_rules: 'Eligibility rules',
+  investor_category: 'Investor category upgrade',
 };
 
 /**
@@ -50,6 +52,16 @@ function what(r: Request): string {
   if (r.kind === 'ops_principal' || r.kind === 'ops_roles' || r.kind === 'ops_token_reset') {
     const a = r.arguments as Record<string, string>;
     return r.kind === 'ops_token_reset' ? `a new token for ${a.name}` : `${a.name} as ${(r.arguments.roles as string[]).join(', ')}`;
+  }
+  if (r.kind === 'eligibility_rules') {
+    // The rules as asked; the holders they leave ineligible are in the request's effect (docs/compliance.md).
+    const a = r.arguments as Record<string, string | number | string[] | null>;
+    const list = (v: string | number | string[] | null, none: string) => (Array.isArray(v) ? v.join(', ') || none : none);
+    return `rule set ${String(a.code)}: countries ${list(a.allowedCountries, 'any')}, blocked ${list(a.blockedCountries, 'none')}, categories ${list(a.allowedCategories, 'any')}, holders ≤ ${String(a.maxHolders ?? '∞')}, holding ≤ ${String(a.maxHoldingPerInvestor ?? '∞')}, supply ≤ ${String(a.supplyCap ?? '∞')}`;
+  }
+  if (r.kind === 'investor_category') {
+    const a = r.arguments as Record<string, string>;
+    return `${a.investorId} to ${a.to}`;
   }
   return 'Made before requests bound their effect: reject it and request it again.';
 }

@@ -4,6 +4,7 @@ import type { ForcedTransferEffect } from './forced-transfer-effect';
 import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
 import type { PendingNavArgs } from '../nav/nav-confirmation';
 import type { NavCorrectionEffect } from '../correction/nav-correction';
+import type { EligibilityRulesArgs, InvestorCategoryArgs } from '../eligibility/eligibility-effects';
 
 /**
  * A pending NAV's confirmation binds the NAV and the move the approver saw (its previous confirmed
@@ -52,7 +53,9 @@ export type ApprovalEffect =
   | NavCorrectionEffect
   | Versioned<'ops_principal', OpsPrincipalArgs>
   | Versioned<'ops_roles', OpsRolesArgs>
-  | Versioned<'ops_token_reset', OpsTokenResetArgs>;
+  | Versioned<'ops_token_reset', OpsTokenResetArgs>
+  | Versioned<'eligibility_rules', EligibilityRulesArgs>
+  | Versioned<'investor_category', InvestorCategoryArgs>;
 
 /** The version every effect written by this code has. */
 export const EFFECT_VERSION = 1;
@@ -144,6 +147,21 @@ export const EFFECT_FACTS: FactsByKind = {
     ['the principal', (e) => e.principalId],
     ['the name', (e) => e.name],
     ["the token's first part", (e) => e.firstPartSha256],
+  ],
+  eligibility_rules: [
+    ['the rule set', (e) => e.code],
+    ['the allowed countries', (e) => (e.allowedCountries === null ? 'any' : e.allowedCountries.join(', '))],
+    ['the blocked countries', (e) => e.blockedCountries.join(', ') || 'none'],
+    ['the allowed categories', (e) => (e.allowedCategories === null ? 'any' : e.allowedCategories.join(', '))],
+    ['the maximum of holders', (e) => String(e.maxHolders ?? 'none')],
+    ['the maximum holding per investor', (e) => e.maxHoldingPerInvestor ?? 'none'],
+    ['the supply cap', (e) => e.supplyCap ?? 'none'],
+    ['the holders it leaves ineligible', (e) => e.ineligibleHolders.join('; ') || 'none'],
+  ],
+  investor_category: [
+    ['the investor', (e) => e.investorId],
+    ['the category it had', (e) => e.from ?? 'none'],
+    ['the category', (e) => e.to],
   ],
 };
 

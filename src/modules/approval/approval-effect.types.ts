@@ -102,6 +102,47 @@ export class HoldingAdjustmentEffectView {
   settledAt: number | null;
 }
 
+@ObjectType('EligibilityRulesEffect', {
+  description: 'What a rule-set request will do: the rules, and the holders they leave ineligible (they keep their tokens and may only redeem)',
+})
+export class EligibilityRulesEffectView {
+  @Field(() => String)
+  code: string;
+
+  @Field(() => [String], { nullable: true })
+  allowedCountries: string[] | null;
+
+  @Field(() => [String])
+  blockedCountries: string[];
+
+  @Field(() => [String], { nullable: true })
+  allowedCategories: string[] | null;
+
+  @Field(() => Int, { nullable: true })
+  maxHolders: number | null;
+
+  @Field(() => DecimalScalar, { nullable: true })
+  maxHoldingPerInvestor: string | null;
+
+  @Field(() => DecimalScalar, { nullable: true })
+  supplyCap: string | null;
+
+  @Field(() => [String], { description: '`IN… (SC…): reason`' })
+  ineligibleHolders: string[];
+}
+
+@ObjectType('InvestorCategoryEffect', { description: "What a category request will do: the investor's category from one to another" })
+export class InvestorCategoryEffectView {
+  @Field(() => String)
+  investorId: string;
+
+  @Field(() => String, { nullable: true })
+  from: string | null;
+
+  @Field(() => String)
+  to: string;
+}
+
 @ObjectType('ApprovalEffect', {
   description: 'What a request binds at request time and approval checks the world against; exactly one of its kind’s fields is set',
 })
@@ -117,6 +158,12 @@ export class ApprovalEffectView {
 
   @Field(() => HoldingAdjustmentEffectView, { nullable: true })
   holdingAdjustment: HoldingAdjustmentEffectView | null;
+
+  @Field(() => EligibilityRulesEffectView, { nullable: true })
+  eligibilityRules: EligibilityRulesEffectView | null;
+
+  @Field(() => InvestorCategoryEffectView, { nullable: true })
+  investorCategory: InvestorCategoryEffectView | null;
 }
 
 /** The bound record as its GraphQL view. */
@@ -126,5 +173,7 @@ export function effectView(effect: ApprovalEffect): ApprovalEffectView {
     forcedTransfer: effect.kind === 'forced_transfer' ? effect : null,
     walletRecovery: effect.kind === 'wallet_recovery' ? effect : null,
     holdingAdjustment: effect.kind === 'holding_adjustment' ? effect : null,
+    eligibilityRules: effect.kind === 'eligibility_rules' ? effect : null,
+    investorCategory: effect.kind === 'investor_category' ? effect : null,
   };
 }

@@ -20,6 +20,10 @@ export enum ApprovalKind {
   ops_roles = 'ops_roles',
   /** A new token for an ops principal that lost its own; its other tokens are revoked. */
   ops_token_reset = 'ops_token_reset',
+  /** A share class eligibility rule set, created or changed (eligibility-requests.ts). */
+  eligibility_rules = 'eligibility_rules',
+  /** An investor's category upgraded (eligibility-requests.ts). */
+  investor_category = 'investor_category',
 }
 
 /** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */

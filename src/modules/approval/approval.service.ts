@@ -30,6 +30,8 @@ import type { NavService } from '../nav/nav.service';
 import type { PendingNavArgs } from '../nav/nav-confirmation';
 import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
 import type { NavCorrectionArgs, NavCorrections } from '../correction/nav-correction';
+import { eligibilityRulesEffect, investorCategoryEffect } from '../eligibility/eligibility-effects';
+import type { EligibilityRules } from '../eligibility/eligibility-rule-set.entity';
 
 export interface ApprovalDeps {
   clock: Clock;
@@ -164,6 +166,17 @@ export class ApprovalService {
     [ApprovalKind.ops_principal]: (_ctx, args) => Promise.resolve({ ...(args as OpsPrincipalArgs), kind: 'ops_principal', version: EFFECT_VERSION }),
     [ApprovalKind.ops_roles]: (_ctx, args) => Promise.resolve({ ...(args as OpsRolesArgs), kind: 'ops_roles', version: EFFECT_VERSION }),
     [ApprovalKind.ops_token_reset]: (_ctx, args) => Promise.resolve({ ...(args as OpsTokenResetArgs), kind: 'ops_token_reset', version: EFFECT_VERSION }),
+    // The rules as asked, and the holders they would leave ineligible now: approval refuses a different list.
+    [ApprovalKind.eligibility_rules]: async (ctx, args) => ({
+      ...(await eligibilityRulesEffect(ctx.em, args as EligibilityRules)),
+      kind: 'eligibility_rules',
+      version: EFFECT_VERSION,
+    }),
+    [ApprovalKind.investor_category]: async (ctx, args, lock) => ({
+      ...(await investorCategoryEffect(ctx.em, args as { investorId: string; to: string }, lock)),
+      kind: 'investor_category',
+      version: EFFECT_VERSION,
+    }),
   };
 
   /**

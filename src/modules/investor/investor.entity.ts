@@ -5,6 +5,7 @@ import { Distributor } from '../distributor/distributor.entity';
 import { ShareClass } from '../share-class/share-class.entity';
 import { EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
+import { InvestorCategory } from '../eligibility/investor-category';
 
 /** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */
 @ObjectType()
@@ -39,6 +40,23 @@ export class Investor extends Audited {
   @Field(() => String)
   @Property({ type: 'text', default: 'active' })
   status: Opt<string> = 'active';
+
+  /** Set by ops; an upgrade is four-eyes (src/modules/eligibility). Null: none recorded, which a rule set admitting only some categories refuses. */
+  @Field(() => InvestorCategory, { nullable: true, description: 'Investor category, set by operations (an upgrade is four-eyes)' })
+  @Enum({ items: () => InvestorCategory, nullable: true })
+  category: Opt<InvestorCategory> | null = null;
+
+  @Field(() => EpochMs, { nullable: true, description: 'When KYC was last verified (set by operations)' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  kycVerifiedAt: Opt<Date> | null = null;
+
+  /** From this instant the investor places no subscription and is minted nothing until KYC is renewed. */
+  @Field(() => EpochMs, {
+    nullable: true,
+    description: 'When the KYC verification expires; past it the investor takes no new subscription and is minted nothing',
+  })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  kycExpiresAt: Opt<Date> | null = null;
 }
 
 /** A share class an investor may use, granted by operations. */

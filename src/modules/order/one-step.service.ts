@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { opaqueId } from '../../common/ids';
-import { DECIMAL_COLUMN } from '../../common/money';
+import { DECIMAL_COLUMN, Dec } from '../../common/money';
 import type { Access } from '../../access/access';
 import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optional } from '../../common/validate';
@@ -22,6 +22,8 @@ import { priceAtNav, subscriptionFees } from './order.pricing';
 import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import type { OrderRecord, OrderService } from './order.service';
 import { placementParties, type PlacementParties } from './placement-parties';
+import { refuseIneligible } from '../eligibility/eligibility';
+import { estimatedTokens } from './placement-eligibility';
 import { pricingRefusal, refuse } from './placement-prerequisites';
 import { noLongerCancellable, noTokenOnChain, tokenCountExceedsHoldings, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
 
@@ -79,6 +81,13 @@ export class OneStepOrderService {
     const parties = await placementParties(ctx, this.deps, ids);
     await this.refuseForeign(ctx.em, ctx.access, parties, delivery);
     const now = this.clock.now();
+    await refuseIneligible(ctx.em, {
+      investorId: parties.investorId,
+      shownInvestorId: ctx.access.shownId(parties.investorId, 'investor'),
+      shareClassId: parties.shareClass.id,
+      tokens: () => estimatedTokens(ctx, this.deps.navs, parties.shareClass, amount),
+      now,
+    });
     const terms = await this.deps.dealing.subscriptionTerms(ctx, parties.shareClass, { amount, currency, field: 'amount', placedAt: now });
     const fees = { feesSubBps: parties.shareClass.feesSubBps, ...subscriptionFees(amount, parties.shareClass.feesSubBps) };
     return this.place(ctx.em, ctx.access, parties, now, { type: OrderType.subscription, amount, ...fees, ...terms, ...delivery });
@@ -196,6 +205,16 @@ export class OneStepOrderService {
       // Refused above when there is none.
       const live = nav!;
       priceAtNav(order, live, token.decimals, order.shareClass.currency);
+      // Eligibility again, with the tokens now priced: the rules or the investor may have changed since placement.
+      if (order.type === OrderType.subscription)
+        await refuseIneligible(em, {
+          investorId: order.investor.id,
+          shownInvestorId: orderInvestorShown(order),
+          shareClassId,
+          tokens: new Dec(order.settlementTokens ?? '0'),
+          exceptOrderId: order.id,
+          now: this.clock.now(),
+        });
       order.chainId = chainId;
       order.deliveryWallet = wallet;
       await recordTransition(em, order, {

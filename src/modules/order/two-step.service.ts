@@ -17,6 +17,8 @@ import { Order, OrderFlow, OrderSurface, OrderType } from './order.entity';
 import type { OrderRecord, OrderService } from './order.service';
 import { recordPlacement, recordTransition } from './order-transition';
 import { placementParties } from './placement-parties';
+import { refuseIneligible } from '../eligibility/eligibility';
+import { estimatedTokens } from './placement-eligibility';
 import { holdWalletRefusal, investorPrerequisiteRefusal, refuse } from './placement-prerequisites';
 import { supplyRequest } from './supply-request';
 import { SupplyOutcomes, type SupplyOutcomeInput, type SupplyTransferCheck } from './supply-outcomes';
@@ -100,8 +102,17 @@ export class TwoStepService {
       deliveryWallet = parties.distributorWallet!;
     }
 
-    // 5. the dealing rules: currency, minimum investment, dealing and settlement dates
+    // 5. who may hold the class (the one eligibility check, src/modules/eligibility/eligibility.ts)
     const now = this.deps.clock.now();
+    await refuseIneligible(em, {
+      investorId: parties.investorId,
+      shownInvestorId: ctx.access.shownId(parties.investorId, 'investor'),
+      shareClassId: shareClass.id,
+      tokens: () => estimatedTokens(ctx, this.deps.navs, shareClass, amount),
+      now,
+    });
+
+    // 6. the dealing rules: currency, minimum investment, dealing and settlement dates
     const { currency, ...dates } = await this.deps.dealing.subscriptionTerms(ctx, shareClass, {
       amount,
       currency: currencyIn,

@@ -21,6 +21,7 @@ import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import { orderDutyRefusals } from './order-duties';
+import { batchIneligibility } from '../eligibility/eligibility';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;
@@ -163,6 +164,19 @@ export class DealingDateSettlement {
       open.map((o) => o.id),
     );
     for (const row of rows) row.refusal ??= duties.get(row.orderId) ?? null;
+    // Eligibility for each subscription row (src/modules/eligibility/eligibility.ts): an investor the
+    // rules or an expired KYC refuse since acceptance, or a limit the row would break, fails that
+    // row with the reason, and nothing is minted for it.
+    const byId = new Map(open.map((o) => [o.id, o]));
+    const ineligible = await batchIneligibility(
+      em,
+      shareClassId,
+      rows
+        .filter((r) => r.type === OrderType.subscription && !r.refusal)
+        .map((r) => ({ orderId: r.orderId, investorId: byId.get(r.orderId)!.investor.id, shownInvestorId: shown.get(r.orderId)!, tokens: r.tokens })),
+      this.clock.now(),
+    );
+    for (const row of rows) row.refusal ??= ineligible.get(row.orderId) ?? null;
     return {
       shareClassId,
       dealingDate,

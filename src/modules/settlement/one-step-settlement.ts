@@ -16,6 +16,8 @@ import { Token } from '../token/token.entity';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { navOfDealingDate } from './dealing-pricing';
 import type { OneStepOutcomes } from './one-step-outcomes';
+import { refuseIneligible } from '../eligibility/eligibility';
+import { Dec } from '../../common/money';
 import type { SettlementOnChain } from './settlement-onchain';
 
 const TRANSFER_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -121,5 +123,15 @@ export class OneStepSettlement {
     const custody = await walletCustody(em, { investorId: order.investor.id, chainId: order.chainId, address: order.deliveryWallet });
     if (custody === 'foreign' || (custody === 'unknown' && (path === 'send' || order.type === OrderType.redemption)))
       throw conflict(notInvestorsWallet(orderInvestorShown(order)));
+    // The gateway mints only to an investor still eligible (an expired KYC, a rule changed since acceptance): a 409, nothing sent.
+    if (path === 'send' && order.type === OrderType.subscription)
+      await refuseIneligible(em, {
+        investorId: order.investor.id,
+        shownInvestorId: orderInvestorShown(order),
+        shareClassId: order.shareClass.id,
+        tokens: new Dec(order.settlementTokens ?? '0'),
+        exceptOrderId: order.id,
+        now: this.deps.clock.now(),
+      });
   }
 }

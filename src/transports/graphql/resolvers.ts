@@ -29,6 +29,7 @@ import { ChainTransactionResolver } from '../../modules/chain/chain.resolver';
 import { OrderChainResolver } from '../../modules/settlement/order-chain.resolver';
 import { ApprovalResolver } from '../../modules/approval/approval.resolver';
 import { OpsPrincipalResolver } from '../../modules/approval/ops-principal.resolver';
+import { EligibilityResolver } from '../../modules/eligibility/eligibility.resolver';
 import { AuditLogResolver } from '../../modules/audit/audit-log.resolver';
 import { BookResolver } from '../../modules/book/book.resolver';
 import { ChainInfoResolver } from '../../modules/chain/chain-info.resolver';
@@ -78,6 +79,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   ChainActivityResolver,
   ApprovalResolver,
   OpsPrincipalResolver,
+  EligibilityResolver,
   AuditLogResolver,
   BookResolver,
   ChainInfoResolver,

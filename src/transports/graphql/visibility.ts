@@ -84,6 +84,10 @@ export const VISIBILITY: Record<string, Visibility> = {
   NavCorrectionPreview: 'ops',
   NavRepricing: 'part',
   NavCompensation: 'part',
+  EligibilityRulesEffect: 'part',
+  InvestorCategoryEffect: 'part',
+  /** Who may hold a share class: operations' rules (the check answers a distributor only its refusal). */
+  EligibilityRuleSet: 'ops',
   AuditLogEntry: 'ops',
   /** The caller itself. */
   Me: 'open',

@@ -1,0 +1,66 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GatewayContext } from '../../access/graphql-context';
+import { ApprovalRequest } from '../approval/approval-request.entity';
+import { Investor } from '../investor/investor.entity';
+import { EligibilityRuleSet } from './eligibility-rule-set.entity';
+import { EligibilityRulesInput, InvestorKycInput } from './eligibility.types';
+import { InvestorCategory } from './investor-category';
+
+/** Who may hold a share class (eligibility.service.ts; the check itself: eligibility.ts). */
+@Resolver()
+export class EligibilityResolver {
+  @Query(() => [EligibilityRuleSet], { description: 'Ops: every eligibility rule set, by code' })
+  eligibilityRuleSets(@Ctx() ctx: GatewayContext): Promise<EligibilityRuleSet[]> {
+    return ctx.services.eligibility.ruleSets(ctx);
+  }
+
+  @Query(() => EligibilityRuleSet, { description: 'Ops: the rule set a share class names by its `eligibleInvestors` code' })
+  eligibilityRuleSet(@Arg('code', () => String) code: string, @Ctx() ctx: GatewayContext): Promise<EligibilityRuleSet> {
+    return ctx.services.eligibility.ruleSet(ctx, code);
+  }
+
+  @Query(() => [String], {
+    description: 'Ops: holders the rule set in force leaves ineligible (`IN… (SC…): reason`); they keep their tokens and may only redeem',
+  })
+  ineligibleHolders(@Arg('code', () => String) code: string, @Ctx() ctx: GatewayContext): Promise<string[]> {
+    return ctx.services.eligibility.ineligibleHolders(ctx, code);
+  }
+
+  @Mutation(() => ApprovalRequest, {
+    description:
+      'Ops (`operator`): asks to create or change a rule set; another principal approves it. The request binds the holders it leaves ineligible (its `effect`), and approval refuses a different list.',
+  })
+  requestEligibilityRules(@Arg('input', () => EligibilityRulesInput) input: EligibilityRulesInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+    return ctx.services.eligibilityRequests.requestRules(ctx, input);
+  }
+
+  @Mutation(() => ApprovalRequest, { description: "Ops (`operator`): asks to upgrade an investor's category; another principal approves it." })
+  requestInvestorCategory(
+    @Arg('investorId', () => String) investorId: string,
+    @Arg('category', () => InvestorCategory) category: InvestorCategory,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest> {
+    return ctx.services.eligibilityRequests.requestCategory(ctx, { investorId, category, reason });
+  }
+
+  @Mutation(() => Investor, {
+    description: "Ops (`operator`): sets an investor's category when it is no upgrade (403 for an upgrade: requestInvestorCategory).",
+  })
+  setInvestorCategory(
+    @Arg('investorId', () => String) investorId: string,
+    @Arg('category', () => InvestorCategory) category: InvestorCategory,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<Investor> {
+    return ctx.services.eligibility.setCategory(ctx, { investorId, category });
+  }
+
+  @Mutation(() => Investor, { description: "Ops (`operator`): records an investor's KYC verification and its expiry." })
+  setInvestorKyc(@Arg('input', () => InvestorKycInput) input: InvestorKycInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
+    return ctx.services.eligibility.setKyc(ctx, {
+      investorId: input.investorId,
+      verifiedAt: input.verifiedAt?.getTime(),
+      expiresAt: input.expiresAt?.getTime(),
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import type { ServiceContext } from '../../access/service-context';
+import { badRequest, forbidden, notFound } from '../../common/errors';
+import { optionalEpochMs, required } from '../../common/validate';
+import type { InvestorService } from '../investor/investor.service';
+import type { Investor } from '../investor/investor.entity';
+import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
+import { ineligibleHolders, investorCategory } from './eligibility-effects';
+import { isCategoryUpgrade } from './investor-category';
+
+/**
+ * Ops' side of eligibility: the rule sets as they are, an investor's KYC dates and a category
+ * downgrade (one operator), and what an approved request writes (the rule set, an upgrade:
+ * src/modules/approval/eligibility-requests.ts). The check every door asks is eligibility.ts.
+ */
+export class EligibilityService {
+  constructor(private readonly deps: { investors: InvestorService }) {}
+
+  async ruleSets(ctx: ServiceContext): Promise<EligibilityRuleSet[]> {
+    ctx.access.requireOps();
+    return ctx.em.find(EligibilityRuleSet, {}, { orderBy: { code: 'asc' } });
+  }
+
+  async ruleSet(ctx: ServiceContext, code: unknown): Promise<EligibilityRuleSet> {
+    ctx.access.requireOps();
+    const found = await ctx.em.findOne(EligibilityRuleSet, { code: required(code, 'code').trim() });
+    if (!found) throw notFound('eligibility rule set not found');
+    return found;
+  }
+
+  /** The holders the rule set in force leaves ineligible now (`IN… (SC…): reason`): they may only redeem. */
+  async ineligibleHolders(ctx: ServiceContext, code: unknown): Promise<string[]> {
+    return ineligibleHolders(ctx.em, await this.ruleSet(ctx, code));
+  }
+
+  /** KYC as ops verified it: when, and until when; an expiry before the verification is refused. */
+  async setKyc(ctx: ServiceContext, input: { investorId?: unknown; verifiedAt?: unknown; expiresAt?: unknown }): Promise<Investor> {
+    ctx.access.requireOps();
+    const investor = await this.deps.investors.get(ctx, input.investorId);
+    const verifiedAt = optionalEpochMs(input.verifiedAt, 'verifiedAt') ?? null;
+    const expiresAt = optionalEpochMs(input.expiresAt, 'expiresAt') ?? null;
+    if (verifiedAt && expiresAt && expiresAt <= verifiedAt) throw badRequest('expiresAt must be after verifiedAt');
+    investor.kycVerifiedAt = verifiedAt;
+    investor.kycExpiresAt = expiresAt;
+    await ctx.em.flush();
+    return investor;
+  }
+
+  /** A category that gives no access the investor did not have (a downgrade); an upgrade is four-eyes (403 here). */
+  async setCategory(ctx: ServiceContext, input: { investorId?: unknown; category?: unknown }): Promise<Investor> {
+    ctx.access.requireOps();
+    const investor = await this.deps.investors.get(ctx, input.investorId);
+    const to = investorCategory(input.category);
+    if (isCategoryUpgrade(investor.category, to))
+      throw forbidden(`${to} is an upgrade of investor ${investor.id}'s category ${investor.category ?? 'none'}: it is four-eyes (requestInvestorCategory)`);
+    investor.category = to;
+    await ctx.em.flush();
+    return investor;
+  }
+
+  /** What an approved rule-set request writes: the rule set, created or replaced. */
+  async writeRuleSet(ctx: ServiceContext, rules: EligibilityRules): Promise<EligibilityRuleSet> {
+    const values = {
+      allowedCountries: rules.allowedCountries,
+      blockedCountries: rules.blockedCountries,
+      allowedCategories: rules.allowedCategories,
+      maxHolders: rules.maxHolders,
+      maxHoldingPerInvestor: rules.maxHoldingPerInvestor,
+      supplyCap: rules.supplyCap,
+    };
+    const existing = await ctx.em.findOne(EligibilityRuleSet, { code: rules.code });
+    const row = existing ? Object.assign(existing, values) : ctx.em.create(EligibilityRuleSet, { code: rules.code, ...values });
+    await ctx.em.flush();
+    return row;
+  }
+}

@@ -1,0 +1,224 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type Decimal from 'decimal.js';
+import { conflict, type DomainError } from '../../common/errors';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../persistence/raw-query';
+import type { EligibilityRules } from './eligibility-rule-set.entity';
+
+/*
+ * The one eligibility check (issue 46). Every door that takes or prices a subscription asks it
+ * through `refuseIneligible` — one-step and two-step placement on REST R, REST O and GraphQL alike
+ * (they all reach the order services), acceptance, and each row of a dealing date's batch — so a
+ * rule is never written twice. It answers in words which rule refused; the doors turn that into
+ * the documented 409 `investor <id> is not eligible for <shareClassId>: <reason>`. Redemptions are
+ * never asked: a holder who became ineligible keeps the tokens and may only redeem.
+ */
+
+/** The investor's side of the rules. */
+export interface EligibilityInvestor {
+  countryCode: string | null;
+  category: string | null;
+  kycExpiresAt: Date | null;
+}
+
+/** The class's side of the limits, before the tokens asked for: the investor's tokens and the class's, settled plus accepted and not yet settled. */
+export interface EligibilityPosition {
+  holding: Decimal;
+  /** Holders other than this investor. */
+  otherHolders: number;
+  supply: Decimal;
+}
+
+/** Why the investor may not hold the class at all (its country, category, KYC), or null. KYC applies whether or not the class has a rule set. */
+export function investorBreach(rules: EligibilityRules | null, investor: EligibilityInvestor, now: Date): string | null {
+  if (investor.kycExpiresAt && investor.kycExpiresAt.getTime() <= now.getTime()) return `KYC expired on ${investor.kycExpiresAt.toISOString().slice(0, 10)}`;
+  if (!rules) return null;
+  const country = investor.countryCode?.toUpperCase() ?? null;
+  if (rules.allowedCountries && (!country || !rules.allowedCountries.includes(country)))
+    return `country ${country ?? 'unknown'} is not allowed by rule set ${rules.code}`;
+  if (country && rules.blockedCountries.includes(country)) return `country ${country} is blocked by rule set ${rules.code}`;
+  if (rules.allowedCategories && (!investor.category || !rules.allowedCategories.includes(investor.category)))
+    return `investor category ${investor.category ?? 'none'} is not allowed by rule set ${rules.code}`;
+  return null;
+}
+
+/** Whether a rule set limits quantities (then the position is read and the tokens estimated). */
+export const hasLimits = (rules: EligibilityRules | null): rules is EligibilityRules =>
+  !!rules && (rules.maxHolders !== null || rules.maxHoldingPerInvestor !== null || rules.supplyCap !== null);
+
+/** Why `tokens` more would break a limit of the class, or null. */
+export function limitBreach(rules: EligibilityRules | null, position: EligibilityPosition, tokens: Decimal): string | null {
+  if (!rules) return null;
+  if (rules.maxHolders !== null && position.holding.isZero() && position.otherHolders >= rules.maxHolders)
+    return `the share class has its maximum of ${rules.maxHolders} holders (rule set ${rules.code})`;
+  const after = position.holding.plus(tokens);
+  if (rules.maxHoldingPerInvestor !== null && after.gt(rules.maxHoldingPerInvestor))
+    return `a holding of ${decimalString(after)} tokens would exceed the maximum of ${decimalString(rules.maxHoldingPerInvestor)} per investor (rule set ${rules.code})`;
+  const supply = position.supply.plus(tokens);
+  if (rules.supplyCap !== null && supply.gt(rules.supplyCap))
+    return `a supply of ${decimalString(supply)} tokens would exceed the cap of ${decimalString(rules.supplyCap)} (rule set ${rules.code})`;
+  return null;
+}
+
+/** The documented refusal at placement and acceptance (409). */
+export const notEligible = (shownInvestorId: string, shareClassId: string, reason: string): DomainError =>
+  conflict(`investor ${shownInvestorId} is not eligible for ${shareClassId}: ${reason}`);
+
+interface RuleRow {
+  code: string;
+  allowed_countries: string[] | null;
+  blocked_countries: string[];
+  allowed_categories: string[] | null;
+  max_holders: number | null;
+  max_holding_per_investor: string | null;
+  supply_cap: string | null;
+}
+
+const RULES_COLUMNS = `r.code, r.allowed_countries, r.blocked_countries, r.allowed_categories, r.max_holders,
+  r.max_holding_per_investor::text as max_holding_per_investor, r.supply_cap::text as supply_cap`;
+
+export function rulesOfRow(row: Partial<RuleRow>): EligibilityRules | null {
+  if (!row.code) return null;
+  return {
+    code: row.code,
+    allowedCountries: row.allowed_countries ?? null,
+    blockedCountries: row.blocked_countries ?? [],
+    allowedCategories: row.allowed_categories ?? null,
+    maxHolders: row.max_holders ?? null,
+    maxHoldingPerInvestor:
+      row.max_holding_per_investor === null || row.max_holding_per_investor === undefined ? null : decimalString(row.max_holding_per_investor),
+    supplyCap: row.supply_cap === null || row.supply_cap === undefined ? null : decimalString(row.supply_cap),
+  };
+}
+
+/* The rule set a share class's `eligibleInvestors` code names, and the investor's facts, in one statement. */
+const FACTS_SQL = `select i.country_code, i.category, i.kyc_expires_at, ${RULES_COLUMNS}
+  from investor i
+  left join share_class sc on sc.id = ?
+  left join eligibility_rule_set r on r.code = sc.sub_redemption->>'eligible_investors'
+  where i.id = ?`;
+
+/*
+ * The investor's and the class's tokens: settled (holdings) plus subscriptions accepted and not
+ * yet settled, which will mint (an order being accepted or settled now is left out: it is the one asked about).
+ */
+const POSITION_SQL = `select
+  (select coalesce(sum(h.balance), 0) from holding h where h.share_class_id = ? and h.investor_id = ?)
+    + (select coalesce(sum(o.settlement_tokens), 0) from "order" o where o.share_class_id = ? and o.investor_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) as holding,
+  (select count(distinct x.investor_id)::int from (
+    select h.investor_id from holding h where h.share_class_id = ? and h.balance > 0
+    union select o.investor_id from "order" o where o.share_class_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) x
+    where x.investor_id <> ?) as other_holders,
+  (select coalesce(sum(h.balance), 0) from holding h where h.share_class_id = ?)
+    + (select coalesce(sum(o.settlement_tokens), 0) from "order" o where o.share_class_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) as supply`;
+
+/** The rule set in force for a share class and the investor's side of it; null when the investor does not exist. */
+export async function eligibilityFacts(
+  em: EntityManager,
+  investorId: string,
+  shareClassId: string,
+): Promise<{ rules: EligibilityRules | null; investor: EligibilityInvestor } | null> {
+  const [row] = await rawRows<RuleRow & { country_code: string | null; category: string | null; kyc_expires_at: Date | string | null }>(em, FACTS_SQL, [
+    shareClassId,
+    investorId,
+  ]);
+  if (!row) return null;
+  return {
+    rules: rulesOfRow(row),
+    investor: { countryCode: row.country_code, category: row.category, kycExpiresAt: row.kyc_expires_at === null ? null : new Date(row.kyc_expires_at) },
+  };
+}
+
+/** The investor's and the class's tokens now, leaving out `exceptOrderId`. */
+export async function eligibilityPosition(em: EntityManager, investorId: string, shareClassId: string, exceptOrderId = ''): Promise<EligibilityPosition> {
+  const [row] = await rawRows<{ holding: string; other_holders: number; supply: string }>(em, POSITION_SQL, [
+    shareClassId,
+    investorId,
+    shareClassId,
+    investorId,
+    exceptOrderId,
+    shareClassId,
+    shareClassId,
+    exceptOrderId,
+    investorId,
+    shareClassId,
+    shareClassId,
+    exceptOrderId,
+  ]);
+  return { holding: new Dec(row.holding), otherHolders: row.other_holders, supply: new Dec(row.supply) };
+}
+
+/**
+ * THE check: throws the documented 409 when the investor may not subscribe `tokens` (or, when
+ * they are not known yet, `estimate()` of them, asked only when the rule set limits quantities)
+ * of the share class now.
+ */
+export async function refuseIneligible(
+  em: EntityManager,
+  ask: {
+    investorId: string;
+    shownInvestorId: string;
+    shareClassId: string;
+    tokens: Decimal | (() => Promise<Decimal | null>);
+    exceptOrderId?: string;
+    now: Date;
+  },
+): Promise<void> {
+  const facts = await eligibilityFacts(em, ask.investorId, ask.shareClassId);
+  if (!facts) return;
+  const refuse = (reason: string) => {
+    throw notEligible(ask.shownInvestorId, ask.shareClassId, reason);
+  };
+  const breach = investorBreach(facts.rules, facts.investor, ask.now);
+  if (breach) refuse(breach);
+  if (!hasLimits(facts.rules)) return;
+  const tokens = typeof ask.tokens === 'function' ? await ask.tokens() : ask.tokens;
+  // Without a price the tokens are not known yet: acceptance checks them.
+  if (tokens === null) return;
+  const limit = limitBreach(facts.rules, await eligibilityPosition(em, ask.investorId, ask.shareClassId, ask.exceptOrderId), tokens);
+  if (limit) refuse(limit);
+}
+
+/** Rules SQL for other readers (the rule set's own service). */
+export const RULES_SELECT = RULES_COLUMNS;
+
+/* A class's settled position: each holder's tokens, the holders and the supply. */
+const SETTLED_SQL = `select h.investor_id, h.balance::text as balance from holding h where h.share_class_id = ? and h.balance > 0`;
+
+/**
+ * The batch's side of the check (a dealing date's run): each subscription row whose investor the
+ * rules or KYC refuse now, or whose tokens, added to the class's settled holdings and to the
+ * rows before it, would break a limit, answers its refusal (`orderId → reason`). T-REX's batch
+ * mint reverts whole on one row its compliance refuses, so a row is failed here, alone, first.
+ */
+export async function batchIneligibility(
+  em: EntityManager,
+  shareClassId: string,
+  rows: readonly { orderId: string; investorId: string; shownInvestorId: string; tokens: string }[],
+  now: Date,
+): Promise<Map<string, string>> {
+  const refusals = new Map<string, string>();
+  if (!rows.length) return refusals;
+  const facts = new Map<string, Awaited<ReturnType<typeof eligibilityFacts>>>();
+  for (const r of rows) if (!facts.has(r.investorId)) facts.set(r.investorId, await eligibilityFacts(em, r.investorId, shareClassId));
+  const rules = [...facts.values()].find((f) => f?.rules)?.rules ?? null;
+  const held = new Map(
+    (await rawRows<{ investor_id: string; balance: string }>(em, SETTLED_SQL, [shareClassId])).map((h) => [h.investor_id, new Dec(h.balance)]),
+  );
+  let supply = [...held.values()].reduce((a, b) => a.plus(b), new Dec(0));
+  for (const r of rows) {
+    const f = facts.get(r.investorId);
+    const holding = held.get(r.investorId) ?? new Dec(0);
+    const tokens = new Dec(r.tokens);
+    const reason =
+      (f && investorBreach(f.rules, f.investor, now)) ??
+      limitBreach(rules, { holding, otherHolders: [...held.keys()].filter((k) => k !== r.investorId).length, supply }, tokens);
+    if (reason) {
+      refusals.set(r.orderId, notEligible(r.shownInvestorId, shareClassId, reason).message);
+      continue;
+    }
+    held.set(r.investorId, holding.plus(tokens));
+    supply = supply.plus(tokens);
+  }
+  return refusals;
+}
