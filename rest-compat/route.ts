@@ -88,6 +88,8 @@ export interface RouteDoc {
   errors?: Record<number, string[]>;
   /** The whole row is an addition to the description. */
   additive?: boolean;
+  /** Its credentials, when not its surface's usual ones (OpenAPI `security`). */
+  security?: Record<string, string[]>[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DISTRIBUTION_EVENTS } from '../../src/modules/distribution/distribution-events';
+import type { WebhookPayloadDoc } from './webhook-doc';
 import { additive, bool, epochMs, id, nullable, obj, str } from './schemas';
 
 /**
@@ -27,30 +28,11 @@ const distributionWebhookData = additive(
   }),
 );
 
-/** What the gateway POSTs to a webhook registered for an income event type (additive, docs/income.md). */
-export function distributionWebhooks(): Record<string, unknown> {
+/** What the gateway POSTs to a webhook registered for an income event type (additive). */
+export function distributionWebhooks(): Record<string, WebhookPayloadDoc> {
   const summary = {
     'distribution.declared': "a distribution declared on a share class the distributor's investors hold",
     'distribution.paid': "one investor's entitlement paid (cash recorded, or tokens minted)",
   };
-  return Object.fromEntries(
-    DISTRIBUTION_EVENTS.map((type) => [
-      type,
-      {
-        post: {
-          summary: `${type}: ${summary[type]}`,
-          'x-additive': true,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { event_type: { const: type }, data: distributionWebhookData }, required: ['event_type', 'data'] },
-              },
-            },
-          },
-          responses: { '2XX': { description: 'Received' } },
-        },
-      },
-    ]),
-  );
+  return Object.fromEntries(DISTRIBUTION_EVENTS.map((type) => [type, { summary: summary[type], data: distributionWebhookData, additive: true }]));
 }

@@ -3,8 +3,10 @@ import { EXAMPLES } from './examples';
 import { str, type JsonSchema } from './schemas';
 import { distributionWebhooks } from './distribution-webhook';
 import { holdingWebhooks } from './holding-webhook';
+import { orderWebhooks } from './order-webhook';
 import { walletRecoveryWebhooks } from './wallet-recovery-webhook';
 import { navCorrectionWebhooks } from './nav-correction-webhook';
+import { WEBHOOK_DELIVERY_DESCRIPTION, webhooksSection } from './webhook-doc';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
 /*
@@ -167,7 +169,8 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (docs/api.md, "Idempotency-Key")',
+      description:
+        'Makes a retry safe: the same key with the same request within 24 hours replays the first answer (with `Idempotent-Replayed: true`); the same key with another request answers 422, and while the first is still running 409',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
@@ -229,7 +232,13 @@ function operation(rows: RestRoute[], surface: Surface): Record<string, unknown>
       : {}),
     ...(docs.some((d) => d.additive) ? { 'x-additive': true } : {}),
     tags: [tagOf(first.path)],
-    ...(first.auth === 'bearer' ? { security: [{ bearer: [] }] } : first.auth === 'none' ? { security: [] } : {}),
+    ...(docs.find((d) => d.security)
+      ? { security: docs.find((d) => d.security)!.security }
+      : first.auth === 'bearer'
+        ? { security: [{ bearer: [] }] }
+        : first.auth === 'none'
+          ? { security: [] }
+          : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(bodies.length ? { requestBody: { required: true, content: { 'application/json': { schema: oneOrAny(bodies, 'oneOf') } } } } : {}),
     responses,
@@ -271,15 +280,37 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     info: {
       title: `Fund distribution gateway, surface ${surface}`,
       version: '1',
-      description:
-        (surface === 'R'
-          ? 'Surface R: the calling distributor is the one its hostname is provisioned for; no bearer token.'
-          : 'Surface O: `POST /auth/token` with `x-api-key` and `x-api-secret`, then `Authorization: Bearer <accessToken>`.') +
-        ' Every response is the envelope `{isError, errorMsg, data}`. Fields and endpoints marked `x-additive` go beyond the interface description; clients ignore unknown fields.',
+      description: [
+        surface === 'R'
+          ? 'Surface R: the calling distributor is the one its hostname is provisioned for (and, when bound, its source addresses or client certificate); no credential is sent.'
+          : 'Surface O: `POST /auth/token` with the headers `x-api-key` and `x-api-secret` (security schemes `apiKey`, `apiSecret`), then `Authorization: Bearer <accessToken>` (scheme `bearer`) on every other call; `POST /auth/refresh` renews the pair.',
+        'Every response is the envelope `{isError, errorMsg, data}`. Fields and endpoints marked `x-additive` go beyond the interface description; clients ignore unknown fields.',
+        IDENTIFIER_RULE,
+        '## Webhooks\n\nThe `webhooks` section lists every event type `POST /webhooks/register` accepts, with its payload.\n\n' + WEBHOOK_DELIVERY_DESCRIPTION,
+      ].join('\n\n'),
     },
     servers: [{ url: serverUrl }],
-    ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
+    ...(surface === 'O' ? { components: { securitySchemes: SURFACE_O_SECURITY } } : {}),
     paths,
-    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks(), ...navCorrectionWebhooks() },
+    webhooks: webhooksSection({ ...orderWebhooks(), ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks(), ...navCorrectionWebhooks() }),
   };
 }
+
+/** How an id of one surface names the record of the other (src/common/ids.ts, `recordId`/`shownId`). */
+const IDENTIFIER_RULE =
+  '## Identifiers across surfaces\n\nA distributor is `PT######` on surface O and `DT######` on surface R, an investor (a user) `US######` on O and `IN######` on R: ' +
+  'the same record under the same six digits (`US000042` is `IN000042`). Each surface accepts only its own form in requests and shows its own form in its answers; ' +
+  "an order's events carry the ids of the surface the order was placed on, so surface O's event feed and webhooks show `IN…`/`DT…` (and two-step `OR######` order ids) for orders placed through surface R, " +
+  'and `US…`/`PT…` (with `ord_…` order ids) for its own. `SC######` share classes are the same on both.';
+
+/** Surface O's credentials: the api key pair for `POST /auth/token`, the access token for the rest. */
+const SURFACE_O_SECURITY = {
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `accessToken` of `POST /auth/token` (15 minutes)' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "The distributor's api key, sent with `x-api-secret` to `POST /auth/token` only" },
+  apiSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-secret',
+    description: "The distributor's api secret, sent with `x-api-key` to `POST /auth/token` only",
+  },
+};

@@ -8,8 +8,8 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "shareClassId": "SC000157",
-            "fundId": "FN000155",
+            "shareClassId": "SC000189",
+            "fundId": "FN000189",
             "currency": "USD",
             "provider": "supply-sim",
             "status": "active",
@@ -25,7 +25,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
             "details": {
               "isin": "LU0000000009",
               "jurisdiction": "LU",
-              "minimumInvestment_fiat": 1000
+              "minimumInvestment_fiat": 0
             },
             "metrics": {
               "apy_bps": 1250,
@@ -79,7 +79,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": [
         {
           "entryId": "20310607075900",
-          "shareClassId": "SC000174",
+          "shareClassId": "SC000231",
           "close": "1.25",
           "open": "1.25",
           "high": "1.25",
@@ -92,7 +92,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
         },
         {
           "entryId": "20310607075959",
-          "shareClassId": "SC000174",
+          "shareClassId": "SC000231",
           "close": "1.3",
           "open": "1.3",
           "high": "1.3",
@@ -117,7 +117,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "errorMsg": "NA",
       "data": {
         "entryId": "20310607075959",
-        "shareClassId": "SC000174",
+        "shareClassId": "SC000231",
         "close": "1.3",
         "open": "1.3",
         "high": "1.3",
@@ -145,8 +145,8 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "shareClassId": "SC000173",
-        "fundId": "FN000171",
+        "shareClassId": "SC000230",
+        "fundId": "FN000230",
         "currency": "USD",
         "provider": "supply-sim",
         "status": "active",
@@ -162,7 +162,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
         "details": {
           "isin": "LU0000000009",
           "jurisdiction": "LU",
-          "minimumInvestment_fiat": 1000
+          "minimumInvestment_fiat": 0
         },
         "metrics": {
           "apy_bps": 1250,
@@ -218,19 +218,19 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "eventId": "evt_6533a92eebc7e676d0003dd7",
+            "eventId": "evt_b6323988b317101d812d9c7a",
             "event_type": "order.accepted",
             "data": {
-              "eventId": "evt_6533a92eebc7e676d0003dd7",
-              "orderId": "ord_32f5a42efbc1f4efe68795f4",
+              "eventId": "evt_b6323988b317101d812d9c7a",
+              "orderId": "ord_9a9dd98f5562fa976c9c3296",
               "flow": "one_step",
               "type": "subscribe",
               "status": "accepted",
               "previousStatus": "pending",
               "sequence": 2,
-              "shareClassId": "SC000195",
-              "investorId": "IN001332",
-              "distributorId": "DT000426",
+              "shareClassId": "SC000322",
+              "investorId": "IN000341",
+              "distributorId": "DT000600",
               "amount": "1000",
               "currency": "USD",
               "tokenCount": null,
@@ -239,25 +239,28 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "settlementAmount": "1000",
               "transferHash": null,
               "reason": null,
-              "occurredAt": 1795466178419,
+              "dealingDate": "2026-11-29",
+              "cutOffAt": 1795996800000,
+              "expectedSettlementDate": "2026-11-30",
+              "occurredAt": 1795938741899,
               "test": false
             },
-            "occurredAt": 1795466178419
+            "occurredAt": 1795938741899
           },
           {
-            "eventId": "evt_8e5e60cf8d9c995037ea42cc",
+            "eventId": "evt_f8b6c8c8faabd167fe32de9f",
             "event_type": "order.accepted",
             "data": {
-              "eventId": "evt_8e5e60cf8d9c995037ea42cc",
-              "orderId": "ord_d2bd6a03a4f3ecb68a2f7a39",
+              "eventId": "evt_f8b6c8c8faabd167fe32de9f",
+              "orderId": "ord_e0de58fc54c41e3f2d527ea6",
               "flow": "one_step",
               "type": "subscribe",
               "status": "accepted",
               "previousStatus": "pending",
               "sequence": 2,
-              "shareClassId": "SC000195",
-              "investorId": "IN001332",
-              "distributorId": "DT000426",
+              "shareClassId": "SC000322",
+              "investorId": "IN000341",
+              "distributorId": "DT000600",
               "amount": "1000",
               "currency": "USD",
               "tokenCount": null,
@@ -266,13 +269,16 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "settlementAmount": null,
               "transferHash": null,
               "reason": null,
-              "occurredAt": 1795466178952,
+              "dealingDate": "2026-11-29",
+              "cutOffAt": 1795996800000,
+              "expectedSettlementDate": "2026-11-30",
+              "occurredAt": 1795938742039,
               "test": false
             },
-            "occurredAt": 1795466178952
+            "occurredAt": 1795938742039
           }
         ],
-        "nextCursor": "116",
+        "nextCursor": "32",
         "hasMore": false
       }
     }
@@ -282,15 +288,21 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_2b264f582acdcac6080b29bb",
+        "orderId": "ord_b6f45f0e7d959340526009d5",
         "status": "settled",
         "type": "subscribe",
-        "shareClassId": "SC000185",
-        "userId": "US001319",
-        "distributorId": "PT000406",
+        "shareClassId": "SC000242",
+        "userId": "US000256",
+        "distributorId": "PT000453",
         "amount": 500,
         "currency": "USD",
+        "feesSubBps": 10,
+        "amountFeesTotal": 0.5,
+        "amountPayable": 500.5,
         "createdAt": 1938585600000,
+        "dealingDate": "2031-06-07",
+        "cutOffAt": 1938643200000,
+        "expectedSettlementDate": "2031-06-08",
         "updatedAt": 1938585600000,
         "chainId": "11155111",
         "settlement": {
@@ -298,7 +310,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
           "tokens": "400",
           "amount": "500",
           "currency": "USD",
-          "walletAddress": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein001319",
+          "walletAddress": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein000256",
           "transferHash": "0xabababababababababababababababababababababababababababababababab",
           "failureReason": null
         }
@@ -315,15 +327,18 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "userId": "US001321",
-        "shareClassId": "SC000187",
+        "userId": "US000258",
+        "shareClassId": "SC000244",
         "tokenBalance": "800",
-        "walletAddress": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein001321",
+        "unlockedBalance": "800",
+        "pendingIn": "0",
+        "pendingOut": "0",
+        "walletAddress": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein000258",
         "chainId": "11155111",
         "tokenName": "Test Token",
         "symbol": "TT",
         "decimals": 6,
-        "tokenAddress": "0x00000000000000000000000000000000sc000187"
+        "tokenAddress": "0x00000000000000000000000000000000sc000244"
       }
     },
     "401": {
@@ -357,6 +372,16 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": true,
       "errorMsg": "refresh token already used; its token family is revoked",
       "data": {}
+    },
+    "403": {
+      "isError": true,
+      "errorMsg": "distributor is suspended",
+      "data": {}
+    },
+    "429": {
+      "isError": true,
+      "errorMsg": "too many attempts, retry later",
+      "data": {}
     }
   },
   "O POST /auth/token": {
@@ -378,6 +403,16 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
     "401": {
       "isError": true,
       "errorMsg": "invalid api key or secret",
+      "data": {}
+    },
+    "403": {
+      "isError": true,
+      "errorMsg": "distributor is suspended",
+      "data": {}
+    },
+    "429": {
+      "isError": true,
+      "errorMsg": "too many attempts, retry later",
       "data": {}
     }
   },
@@ -401,14 +436,18 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_4dc2282cd4bb0ae8a291a163",
+        "orderId": "ord_af93c6707dc2ac9d001412fb",
         "status": "pending",
         "type": "redeem",
-        "shareClassId": "SC000184",
-        "userId": "US001318",
-        "distributorId": "PT000404",
+        "shareClassId": "SC000241",
+        "userId": "US000255",
+        "distributorId": "PT000451",
         "tokenCount": 4,
-        "createdAt": 1938585600000
+        "feesRedBps": 5,
+        "createdAt": 1938585600000,
+        "dealingDate": "2031-06-07",
+        "cutOffAt": 1938643200000,
+        "expectedSettlementDate": "2031-06-08"
       }
     },
     "400": {
@@ -422,15 +461,21 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_62fcf50479231be1064dc59c",
+        "orderId": "ord_915af4f84e6723dca64ea11b",
         "status": "pending",
         "type": "subscribe",
-        "shareClassId": "SC000182",
-        "userId": "US001316",
-        "distributorId": "PT000400",
+        "shareClassId": "SC000239",
+        "userId": "US000253",
+        "distributorId": "PT000447",
         "amount": 250,
         "currency": "USDC",
-        "createdAt": 1938585600000
+        "feesSubBps": 10,
+        "amountFeesTotal": 0.25,
+        "amountPayable": 250.25,
+        "createdAt": 1938585600000,
+        "dealingDate": "2031-06-07",
+        "cutOffAt": 1938643200000,
+        "expectedSettlementDate": "2031-06-08"
       }
     },
     "400": {
@@ -449,8 +494,8 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "userId": "US001308",
-        "distributorId": "PT000386",
+        "userId": "US000245",
+        "distributorId": "PT000433",
         "uniqueId": "crm-42",
         "email": "ada@example.com",
         "name": "Ada Lovelace",
@@ -482,18 +527,33 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "id": "wh_272281f3f1b3b1322cba41f5",
+        "id": "wh_f59d4ff26dc2d5d0b5606621",
         "event_type": "token.transfer_completed",
         "endpoint_url": "https://127.0.0.1/hooks/o",
-        "createdAt": 1795466102834,
+        "createdAt": 1795938891175,
         "createdBy": "system",
         "secret": "whsec_…"
       }
+    },
+    "400": {
+      "isError": true,
+      "errorMsg": "event_type must be one of order.accepted, order.rejected, token.transfer_completed, token.transfer_failed, wallet.recovery_requested, wallet.recovery_approved, wallet.recovery_rejected, wallet.recovered, distribution.declared, distribution.paid, holding.changed",
+      "data": {}
     },
     "401": {
       "isError": true,
       "errorMsg": "missing bearer token",
       "data": {}
+    }
+  },
+  "O POST /webhooks/test": {
+    "200": {
+      "isError": false,
+      "errorMsg": "NA",
+      "data": {
+        "success": true,
+        "message": "test event evt_7e5606a4b2e1e34dc9992e4f delivered (HTTP 200)"
+      }
     }
   },
   "R GET /events": {
@@ -503,19 +563,19 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "eventId": "evt_fe4cd4bad29acdca81a73b10",
+            "eventId": "evt_582170c95393e54d02dcd561",
             "event_type": "order.accepted",
             "data": {
-              "eventId": "evt_fe4cd4bad29acdca81a73b10",
-              "orderId": "ord_b558094b427fffe741ac4c08",
+              "eventId": "evt_582170c95393e54d02dcd561",
+              "orderId": "ord_887277be525397a8e5ee5135",
               "flow": "one_step",
               "type": "subscribe",
               "status": "accepted",
               "previousStatus": "pending",
               "sequence": 2,
-              "shareClassId": "SC000193",
-              "investorId": "IN001328",
-              "distributorId": "DT000422",
+              "shareClassId": "SC000320",
+              "investorId": "IN000337",
+              "distributorId": "DT000596",
               "amount": "1000",
               "currency": "USD",
               "tokenCount": null,
@@ -524,25 +584,28 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "settlementAmount": "1000",
               "transferHash": null,
               "reason": null,
-              "occurredAt": 1795466168489,
+              "dealingDate": "2026-11-29",
+              "cutOffAt": 1795996800000,
+              "expectedSettlementDate": "2026-11-30",
+              "occurredAt": 1795938731620,
               "test": false
             },
-            "occurredAt": 1795466168489
+            "occurredAt": 1795938731620
           },
           {
-            "eventId": "evt_f25cade2ca87c1bb6d7b55ac",
+            "eventId": "evt_1399cf60fdeb8ca8ca897200",
             "event_type": "order.accepted",
             "data": {
-              "eventId": "evt_f25cade2ca87c1bb6d7b55ac",
-              "orderId": "ord_ede37f84213aa1653d51c604",
+              "eventId": "evt_1399cf60fdeb8ca8ca897200",
+              "orderId": "ord_dc1f4b5430de2797ba197e02",
               "flow": "one_step",
               "type": "subscribe",
               "status": "accepted",
               "previousStatus": "pending",
               "sequence": 2,
-              "shareClassId": "SC000193",
-              "investorId": "IN001328",
-              "distributorId": "DT000422",
+              "shareClassId": "SC000320",
+              "investorId": "IN000337",
+              "distributorId": "DT000596",
               "amount": "1000",
               "currency": "USD",
               "tokenCount": null,
@@ -551,13 +614,16 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
               "settlementAmount": null,
               "transferHash": null,
               "reason": null,
-              "occurredAt": 1795466168856,
+              "dealingDate": "2026-11-29",
+              "cutOffAt": 1795996800000,
+              "expectedSettlementDate": "2026-11-30",
+              "occurredAt": 1795938731961,
               "test": false
             },
-            "occurredAt": 1795466168856
+            "occurredAt": 1795938731961
           }
         ],
-        "nextCursor": "92",
+        "nextCursor": "8",
         "hasMore": false
       }
     },
@@ -579,8 +645,8 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "shareClassId": "SC000344",
-            "fundId": "FN000342",
+            "shareClassId": "SC000299",
+            "fundId": "FN000299",
             "currency": "USD",
             "provider": "supply-sim",
             "status": "active",
@@ -596,7 +662,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
             "details": {
               "isin": "LU0000000009",
               "jurisdiction": "LU",
-              "minimumInvestment_fiat": 1000
+              "minimumInvestment_fiat": 0
             },
             "metrics": {
               "apy_bps": 1250,
@@ -644,29 +710,29 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "errorMsg": "NA",
       "data": [
         {
-          "entryId": "20300103160000",
-          "shareClassId": "SC000352",
-          "close": "1.0002",
-          "open": "1.0002",
-          "high": "1.0002",
-          "low": "1.0002",
+          "entryId": "20261129074918",
+          "shareClassId": "SC000300",
+          "close": "1.25",
+          "open": "1.25",
+          "high": "1.25",
+          "low": "1.25",
           "currency": "USD",
           "volume": 0,
-          "publishedAt": 1893686400000,
-          "createdAt": 1795466122533,
+          "publishedAt": 1795938558753,
+          "createdAt": 1795938619446,
           "createdBy": "factory"
         },
         {
-          "entryId": "20300104160000",
-          "shareClassId": "SC000352",
-          "close": "1.0003",
-          "open": "1.0003",
-          "high": "1.0003",
-          "low": "1.0003",
+          "entryId": "20261129075018",
+          "shareClassId": "SC000300",
+          "close": "1.5",
+          "open": "1.5",
+          "high": "1.5",
+          "low": "1.5",
           "currency": "USD",
           "volume": 0,
-          "publishedAt": 1893772800000,
-          "createdAt": 1795466122591,
+          "publishedAt": 1795938618678,
+          "createdAt": 1795938619687,
           "createdBy": "factory"
         }
       ]
@@ -687,16 +753,16 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "entryId": "20310102160005",
-        "shareClassId": "SC000350",
-        "close": "1.2345",
-        "open": "1.2345",
-        "high": "1.2345",
-        "low": "1.2345",
+        "entryId": "20261129075018",
+        "shareClassId": "SC000300",
+        "close": "1.5",
+        "open": "1.5",
+        "high": "1.5",
+        "low": "1.5",
         "currency": "USD",
         "volume": 0,
-        "publishedAt": 1925136005000,
-        "createdAt": 1795466120607,
+        "publishedAt": 1795938618678,
+        "createdAt": 1795938619687,
         "createdBy": "factory"
       }
     },
@@ -721,8 +787,8 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "shareClassId": "SC000346",
-        "fundId": "FN000344",
+        "shareClassId": "SC000300",
+        "fundId": "FN000300",
         "currency": "USD",
         "provider": "supply-sim",
         "status": "active",
@@ -738,7 +804,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
         "details": {
           "isin": "LU0000000009",
           "jurisdiction": "LU",
-          "minimumInvestment_fiat": 1000
+          "minimumInvestment_fiat": 0
         },
         "metrics": {
           "apy_bps": 1250,
@@ -793,7 +859,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "errorMsg": "NA",
       "data": {
         "status": "ok",
-        "timestamp": "2026-11-23T20:35:47.352Z",
+        "timestamp": "2026-11-29T07:50:08.787Z",
         "env": "test"
       }
     }
@@ -805,24 +871,24 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "orderId": "OR000521",
+            "orderId": "OR000369",
             "orderType": "SUBSCRIPTION",
             "status": "created",
-            "investorId": "IN000287",
-            "shareClassId": "SC000285",
+            "investorId": "IN000314",
+            "shareClassId": "SC000297",
             "amountSubscription": 397,
-            "amountPayable": 397.4,
-            "createdAt": 1795466010778
+            "amountPayable": 397.397,
+            "createdAt": 1795938594485
           },
           {
-            "orderId": "OR000518",
+            "orderId": "OR000366",
             "orderType": "SUBSCRIPTION",
             "status": "created",
-            "investorId": "IN000287",
-            "shareClassId": "SC000285",
+            "investorId": "IN000314",
+            "shareClassId": "SC000297",
             "amountSubscription": 394,
-            "amountPayable": 394.39,
-            "createdAt": 1795466010728
+            "amountPayable": 394.394,
+            "createdAt": 1795938594423
           }
         ],
         "count": 100,
@@ -852,21 +918,21 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "data": {
         "items": [
           {
-            "orderId": "OR000559",
+            "orderId": "OR000375",
             "orderType": "SUBSCRIPTION",
             "status": "cancelled",
-            "investorId": "IN000334",
-            "shareClassId": "SC000325",
+            "investorId": "IN000320",
+            "shareClassId": "SC000302",
             "amountSubscription": 1000,
             "amountPayable": 1001,
             "createdAt": 1906709400123
           },
           {
-            "orderId": "OR000558",
+            "orderId": "OR000374",
             "orderType": "SUBSCRIPTION",
             "status": "created",
-            "investorId": "IN000334",
-            "shareClassId": "SC000325",
+            "investorId": "IN000320",
+            "shareClassId": "SC000302",
             "amountSubscription": 1000,
             "amountPayable": 1001,
             "createdAt": 1906709400123
@@ -892,18 +958,36 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_7b849a8173e295fd16b9c91b",
-        "status": "pending",
-        "type": "subscribe",
-        "shareClassId": "SC000112",
-        "investorId": "IN001245",
-        "distributorId": "DT000264",
-        "amount": 1000,
-        "currency": "EUR",
-        "createdAt": 1930298400000,
-        "updatedAt": 1930298400000,
-        "chainId": "1",
-        "walletAddress": "0x1111111111111111111111111111111111111111"
+        "orderId": "OR000032",
+        "orderType": "SUBSCRIPTION",
+        "status": "created",
+        "distributorId": "DT000308",
+        "investorId": "IN000171",
+        "shareClassId": "SC000164",
+        "amountSubscription": 1234.56,
+        "amountFeesTotal": 3.0864,
+        "amountPayable": 1237.6464,
+        "amountTokensEstimated": "1000.048602",
+        "feesSubBps": 25,
+        "currency": "USD",
+        "deliveryMode": "passthrough",
+        "deliveryWallet": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein000171",
+        "nav": "1.2345",
+        "navPublishedAt": 1906709399123,
+        "externalRef": null,
+        "dealingDate": "2030-06-03",
+        "cutOffAt": 1906761600000,
+        "expectedSettlementDate": "2030-06-04",
+        "createdAt": 1906709400123,
+        "createdBy": "Network",
+        "updatedAt": 1906709400123,
+        "updatedBy": "Network",
+        "statusHistory": {
+          "1906709400123": {
+            "status": "created",
+            "by": "Network"
+          }
+        }
       }
     },
     "404": {
@@ -918,10 +1002,10 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "errorMsg": "NA",
       "data": [
         {
-          "id": "wh_eb616deed5159bc1c3cb659e",
+          "id": "wh_6b894ce122e3f726162b97fe",
           "event_type": "order.accepted",
           "endpoint_url": "https://hooks.partner-a.example/fund",
-          "createdAt": 1795466084032,
+          "createdAt": 1795938859091,
           "createdBy": "Network"
         }
       ]
@@ -960,22 +1044,22 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "investorId": "IN000365",
-        "distributorId": "DT000642",
+        "investorId": "IN000345",
+        "distributorId": "DT000604",
         "externalInvestorId": "partner-user-77",
         "email": "Ada@Example.com",
         "countryCode": "LU",
         "status": "active",
         "grantedSC": [],
-        "createdAt": 1795466146881,
+        "createdAt": 1795938773339,
         "createdBy": "Network",
-        "updatedAt": 1795466146881,
+        "updatedAt": 1795938773339,
         "updatedBy": "Network"
       }
     },
     "400": {
       "isError": true,
-      "errorMsg": "distributorId is required",
+      "errorMsg": "malformed JSON body",
       "data": {}
     },
     "403": {
@@ -1024,14 +1108,18 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_bc6e101f5c93bedb09cebb78",
+        "orderId": "ord_200c4ab85c13bc217f7d6a23",
         "status": "pending",
         "type": "redeem",
-        "shareClassId": "SC000113",
-        "investorId": "IN001246",
-        "distributorId": "DT000266",
+        "shareClassId": "SC000251",
+        "investorId": "IN000266",
+        "distributorId": "DT000471",
         "tokenCount": 12.5,
-        "createdAt": 1930298400000
+        "feesRedBps": 5,
+        "createdAt": 1930298400000,
+        "dealingDate": "2031-03-03",
+        "cutOffAt": 1930348800000,
+        "expectedSettlementDate": "2031-03-04"
       }
     },
     "400": {
@@ -1060,30 +1148,51 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "ord_dc0b8c4d28f3eb83ed4bff36",
-        "status": "pending",
-        "type": "subscribe",
-        "shareClassId": "SC000111",
-        "investorId": "IN001244",
-        "distributorId": "DT000262",
-        "amount": 1000.5,
+        "orderId": "OR000024",
+        "orderType": "SUBSCRIPTION",
+        "status": "created",
+        "distributorId": "DT000298",
+        "investorId": "IN000165",
+        "shareClassId": "SC000158",
+        "amountSubscription": 1000,
+        "amountFeesTotal": 1,
+        "amountPayable": 1001,
+        "amountTokensEstimated": "800",
+        "feesSubBps": 10,
         "currency": "USD",
-        "createdAt": 1930298400000
+        "deliveryMode": "passthrough",
+        "deliveryWallet": "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeein000165",
+        "nav": "1.25",
+        "navPublishedAt": 1906709340123,
+        "externalRef": "  my-ref/42 ",
+        "dealingDate": "2030-06-03",
+        "cutOffAt": 1906761600000,
+        "expectedSettlementDate": "2030-06-04",
+        "createdAt": 1906709400123,
+        "createdBy": "Network",
+        "updatedAt": 1906709400123,
+        "updatedBy": "Network",
+        "statusHistory": {
+          "1906709400123": {
+            "status": "created",
+            "by": "Network"
+          }
+        }
       }
     },
     "400": {
       "isError": true,
-      "errorMsg": "distributorId is required",
+      "errorMsg": "currency must be one of USD, USDC",
       "data": {}
     },
     "404": {
       "isError": true,
-      "errorMsg": "investorId not found",
+      "errorMsg": "distributorId not found",
       "data": {}
     },
     "409": {
       "isError": true,
-      "errorMsg": "Investor not granted access to SC000305",
+      "errorMsg": "Investor not granted access to SC000177",
       "data": {}
     },
     "422": {
@@ -1097,17 +1206,18 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "OR000214",
+        "orderId": "OR000048",
         "status": "cancelled",
-        "updatedAt": 1795465971448,
+        "updatedAt": 1906709402123,
         "statusHistory": {
-          "1795465969367": {
+          "1906709400123": {
             "status": "created",
             "by": "Network"
           },
-          "1795465971193": {
+          "1906709402123": {
             "status": "cancelled",
-            "by": "Network"
+            "by": "desk-7",
+            "note": "client changed mind"
           }
         }
       }
@@ -1133,23 +1243,23 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "orderId": "OR000210",
+        "orderId": "OR000042",
         "status": "submitted",
-        "updatedAt": 1795465964954,
+        "updatedAt": 1906709405123,
         "updatedBy": "Network",
         "supplyRefs": {
           "supply-sim": {
             "raw": {},
-            "submittedAt": 1795465964838,
+            "submittedAt": 1906709405123,
             "orderReference": "SIM-00000001"
           }
         },
         "statusHistory": {
-          "1795465962747": {
+          "1906709400123": {
             "status": "created",
             "by": "Network"
           },
-          "1795465964838": {
+          "1906709405123": {
             "status": "submitted",
             "by": "Network",
             "note": "Pushed to supply-sim; orderReference SIM-00000001"
@@ -1174,7 +1284,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
     },
     "422": {
       "isError": true,
-      "errorMsg": "Fund FN000310 not found",
+      "errorMsg": "Fund FN000271 not found",
       "data": {}
     },
     "503": {
@@ -1188,10 +1298,10 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "isError": false,
       "errorMsg": "NA",
       "data": {
-        "id": "wh_eb616deed5159bc1c3cb659e",
+        "id": "wh_6b894ce122e3f726162b97fe",
         "event_type": "order.accepted",
         "endpoint_url": "https://hooks.partner-a.example/fund",
-        "createdAt": 1795466084032,
+        "createdAt": 1795938859091,
         "createdBy": "Network",
         "secret": "whsec_…"
       }
@@ -1218,7 +1328,7 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
       "errorMsg": "NA",
       "data": {
         "success": true,
-        "message": "test event evt_fe7f97c8ec299a2d83fb4afa delivered (HTTP 200)"
+        "message": "test event evt_cbbb536ad18a6fbc2f3f56ec delivered (HTTP 200)"
       }
     },
     "400": {

@@ -1,3 +1,4 @@
+import type { WebhookPayloadDoc } from './webhook-doc';
 import { additive, bool, decimal, epochMs, id, nullable, obj, str } from './schemas';
 
 /**
@@ -19,7 +20,7 @@ const holdingWebhookData = additive(
     chainId: nullable(str()),
     blockNumber: nullable(str("A transfer's block")),
     wallet: nullable(str("The investor's own wallet a transfer moved")),
-    direction: nullable({ type: 'string', enum: ['in', 'out'] }),
+    direction: { type: ['string', 'null'], enum: ['in', 'out', null], description: "A transfer's direction for the investor; null for no transfer" },
     counterparty: nullable({
       ...obj({ investorId: nullable(id('IN')), wallet: str() }),
       description:
@@ -32,22 +33,12 @@ const holdingWebhookData = additive(
 );
 
 /** What the gateway POSTs to a distributor's webhook registered for `holding.changed` (additive). */
-export function holdingWebhooks(): Record<string, unknown> {
+export function holdingWebhooks(): Record<string, WebhookPayloadDoc> {
   return {
     'holding.changed': {
-      post: {
-        summary: "holding.changed: one of the distributor's investors' holdings moved (an order settled, an adjustment, a transfer on chain; docs/register.md)",
-        'x-additive': true,
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { type: 'object', properties: { event_type: { const: 'holding.changed' }, data: holdingWebhookData }, required: ['event_type', 'data'] },
-            },
-          },
-        },
-        responses: { '2XX': { description: 'Received' } },
-      },
+      summary: "one of the distributor's investors' holdings moved (an order settled, an adjustment, a transfer on chain)",
+      data: holdingWebhookData,
+      additive: true,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { NAV_CORRECTION_EVENTS } from '../../src/modules/correction/nav-correction-events';
+import type { WebhookPayloadDoc } from './webhook-doc';
 import { additive, bool, decimal, epochMs, id, nullable, obj, str } from './schemas';
 
 /**
@@ -30,25 +31,11 @@ const navCorrectionWebhookData = additive(
  * What the gateway POSTs to a distributor's webhook registered for a NAV correction's event type
  * (additive; the four described order event types are unchanged and never carry these).
  */
-export function navCorrectionWebhooks(): Record<string, unknown> {
+export function navCorrectionWebhooks(): Record<string, WebhookPayloadDoc> {
   return Object.fromEntries(
     NAV_CORRECTION_EVENTS.map((type) => [
       type,
-      {
-        post: {
-          summary: `${type}: an order of the distributor priced at a NAV that was corrected (four eyes, docs/approvals.md)`,
-          'x-additive': true,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { event_type: { const: type }, data: navCorrectionWebhookData }, required: ['event_type', 'data'] },
-              },
-            },
-          },
-          responses: { '2XX': { description: 'Received' } },
-        },
-      },
+      { summary: 'an order of the distributor priced at a NAV that was corrected (a four-eyes correction)', data: navCorrectionWebhookData, additive: true },
     ]),
   );
 }

@@ -114,6 +114,13 @@ const supplyRefs: JsonSchema = {
 
 const money = nullable(num());
 
+/** An order's dealing dates, fixed at placement (additive): the same three fields on both flows and in the webhooks. */
+const dealingDates = () => ({
+  dealingDate: additive(nullable(str('`YYYY-MM-DD` in the share class dealing zone: the NAV the order deals at'))),
+  cutOffAt: additive(nullable(epochMs("Epoch ms of the dealing date's cut-off"))),
+  expectedSettlementDate: additive(nullable(str('`YYYY-MM-DD`: the dealing date plus the share class settlement lag'))),
+});
+
 export const twoStepOrder = obj(
   {
     orderId: id('OR'),
@@ -133,6 +140,7 @@ export const twoStepOrder = obj(
     nav: decimal('NAV used for pricing; `-1` when unpriced'),
     navPublishedAt: nullable(epochMs()),
     externalRef: nullable(str()),
+    ...dealingDates(),
     createdAt: epochMs(),
     createdBy: str(),
     updatedAt: epochMs(),
@@ -191,6 +199,7 @@ export function oneStepOrder(surface: 'R' | 'O', read: boolean): JsonSchema {
       amountPayable: additive(nullable(num('Subscriptions: amount + amountFeesTotal'))),
       feesRedBps: additive(nullable(num("Redemptions: the share class's redemption fee in bps, copied at placement"))),
       createdAt: epochMs(),
+      ...dealingDates(),
       updatedAt: epochMs(),
       chainId: additive(str()),
       walletAddress: additive(str()),
@@ -259,6 +268,7 @@ export const webhookData = obj({
   settlementAmount: nullable(decimal()),
   transferHash: nullable(str()),
   reason: nullable(str()),
+  ...dealingDates(),
   occurredAt: epochMs(),
   test: bool(),
 });

@@ -1,4 +1,5 @@
 import { WALLET_RECOVERY_EVENTS } from '../../src/modules/approval/wallet-recovery-events';
+import type { WebhookPayloadDoc } from './webhook-doc';
 import { additive, bool, epochMs, id, nullable, obj, str } from './schemas';
 
 /**
@@ -21,28 +22,15 @@ const walletRecoveryWebhookData = additive(
   }),
 );
 
-/**
- * What the gateway POSTs to a distributor's webhook registered for a wallet recovery's event type
- * (additive; a webhook receives only the type it registered, so order webhooks never see these).
- */
-export function walletRecoveryWebhooks(): Record<string, unknown> {
+/** What the gateway POSTs to a webhook registered for a wallet recovery's event type (additive; a webhook receives only the type it registered). */
+export function walletRecoveryWebhooks(): Record<string, WebhookPayloadDoc> {
   return Object.fromEntries(
     WALLET_RECOVERY_EVENTS.map((type) => [
       type,
       {
-        post: {
-          summary: `${type}: a recovery of one of the distributor's investors' wallets (four eyes, docs/approvals.md)`,
-          'x-additive': true,
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { type: 'object', properties: { event_type: { const: type }, data: walletRecoveryWebhookData }, required: ['event_type', 'data'] },
-              },
-            },
-          },
-          responses: { '2XX': { description: 'Received' } },
-        },
+        summary: "a recovery of one of the distributor's investors' wallets (four eyes: requested, approved or rejected by a second operator, executed)",
+        data: walletRecoveryWebhookData,
+        additive: true,
       },
     ]),
   );

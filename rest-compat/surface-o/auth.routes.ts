@@ -15,6 +15,7 @@ export const authRoutes = [
     auth: 'none',
     doc: {
       summary: 'Access and refresh tokens for an api key and secret (headers x-api-key, x-api-secret)',
+      security: [{ apiKey: [], apiSecret: [] }],
       data: tokenPair,
       errors: {
         401: ['x-api-key and x-api-secret headers are required', 'invalid api key or secret'],

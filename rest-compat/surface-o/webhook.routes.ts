@@ -1,4 +1,4 @@
-import { registerWebhookRoute } from '../surface-r/webhook.routes';
+import { registerWebhookRoute, testWebhookRoute } from '../surface-r/webhook.routes';
 
-/** Surface O: `POST /webhooks/register` for the distributor of the Bearer token. */
-export const webhookRoutesO = [registerWebhookRoute('bearer')];
+/** Surface O: `POST /webhooks/register` and `POST /webhooks/test` for the distributor of the Bearer token. */
+export const webhookRoutesO = [registerWebhookRoute('bearer'), testWebhookRoute('bearer')];

@@ -59,7 +59,8 @@ const PLACEMENT_ERRORS = (surface: 'R' | 'O') => {
     ],
     // The investor is named `investorId` in the answer on either surface (placementParties).
     404: ['distributorId not found', ...(surface === 'O' ? ['userId not found'] : []), 'investorId not found', 'shareClassId not found'],
-    409: [...NOT_TRADING, ...NOT_ELIGIBLE],
+    // Surface O names the investor by its userId (US…), so does the documented message.
+    409: [...NOT_TRADING, ...NOT_ELIGIBLE].map((m) => (surface === 'O' ? m.replace('<investorId>', '<userId>') : m)),
   };
 };
 

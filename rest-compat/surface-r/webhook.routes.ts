@@ -50,19 +50,27 @@ export const webhookRoutes = [
     variables: (req) => ({ endpoint_url: req.body.endpoint_url }),
     data: (r) => r.checkWebhook,
   }),
-  route({
+  testWebhookRoute('host'),
+];
+
+/** `POST /webhooks/test` on either surface: a synthetic delivery of the webhook's event type, signed like any other. */
+export function testWebhookRoute(auth: 'host' | 'bearer') {
+  return route({
     method: 'POST',
     path: '/webhooks/test',
-    auth: 'host',
+    auth,
     callsOut: true,
     doc: {
       summary: 'Send a synthetic delivery marked as a test',
+      description:
+        "Signed and shaped like a real delivery of the webhook's event type (see `webhooks`), with `data.test: true`; one attempt, not retried. `message` says whether the endpoint answered 2xx.",
       body: obj({ event_type: eventType, webhook_id: str('wh_…') }),
       data: successMessage,
       errors: { 400: [eventTypeInvalid().message, "event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
+      ...(auth === 'bearer' ? { additive: true } : {}),
     },
     document: TestWebhookDocument,
     variables: (req) => ({ input: { event_type: req.body.event_type, webhook_id: req.body.webhook_id } }),
     data: (r) => r.testWebhook,
-  }),
-];
+  });
+}

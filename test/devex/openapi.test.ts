@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
 import { openApiPath } from '../../rest-compat/openapi/document';
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
@@ -77,7 +78,45 @@ describe('OpenAPI reference', () => {
     const o = (await fetchDoc('o')).body;
     expect(o.paths['/orders/subscribe'].post.security).toEqual([{ bearer: [] }]);
     expect(o.paths['/orders/subscribe'].post.responses['401'].description).toContain('invalid access token');
-    expect(o.paths['/auth/token'].post.security).toEqual([]);
+    expect(o.paths['/auth/token'].post.security).toEqual([{ apiKey: [], apiSecret: [] }]);
+  });
+
+  it('states what a distributor needs without the repository: security schemes, the id rule, every webhook with its signature; links to no unserved page', async () => {
+    const [r, o] = [(await fetchDoc('r')).body, (await fetchDoc('o')).body];
+    expect(o.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+      apiSecret: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-secret' }),
+    });
+    for (const doc of [r, o]) {
+      expect(doc.info.description).toContain('`US000042` is `IN000042`');
+      expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+      expect(Object.keys(doc.webhooks).slice(0, 4)).toEqual(['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed']);
+      for (const [type, hook] of Object.entries<any>(doc.webhooks)) {
+        const schema = hook.post.requestBody.content['application/json'].schema;
+        expect({ type, event_type: schema.properties.event_type, data: schema.properties.data.type }).toEqual({
+          type,
+          event_type: { const: type },
+          data: 'object',
+        });
+        expect(hook.post.parameters.map((p: any) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+        for (const words of [
+          'HMAC-SHA256',
+          '<webhook-id>.<webhook-timestamp>.<raw body>',
+          'whsec_',
+          'de-duplicate by it',
+          '5 minutes',
+          'Secret rotation',
+          'WEBHOOK_ALLOWED_HOSTS',
+          'WEBHOOK_CA_FILE',
+        ])
+          expect(hook.post.description).toContain(words);
+        expect(hook.post.description).toContain('immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h');
+      }
+      // The gateway serves no docs/ folder: the documents do not send a reader there.
+      expect(JSON.stringify(doc)).not.toMatch(/docs\/[a-z-]+\.md/);
+    }
+    expect(o.paths['/webhooks/test'].post.security).toEqual([{ bearer: [] }]);
   });
 
   it('/docs serves the interactive reference page and its Redoc bundle locally', async () => {

@@ -54,10 +54,27 @@ const GENERIC_ENVELOPE = {
   required: ['isError', 'errorMsg', 'data'],
 };
 
+/**
+ * The schema as the check reads it: every object that lists its properties is closed
+ * (`unevaluatedProperties: false`), so a field the document does not declare fails the test like
+ * a missing one. The served documents stay open (clients ignore unknown fields); the gateway's own
+ * answers may carry only what they declare.
+ */
+export function closedSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closedSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'example' || k === 'examples' || k === 'const' || k === 'enum' ? v : closedSchema(v);
+  if (out.properties && typeof out.properties === 'object' && !('additionalProperties' in out) && !('unevaluatedProperties' in out)) {
+    out.unevaluatedProperties = false;
+  }
+  return out;
+}
+
 function validatorFor(schema: object): ValidateFunction {
   let v = validators.get(schema);
   if (!v) {
-    v = ajv.compile(schema);
+    v = ajv.compile(closedSchema(schema) as object);
     validators.set(schema, v);
   }
   return v;
@@ -84,9 +101,7 @@ export function assertMatchesContract(method: string, pathAndQuery: string, opts
   if (!schema) return;
   const validate = validatorFor(schema);
   if (!validate(res.body)) {
-    throw new Error(
-      `${where}: response drifts from the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}\nbody: ${res.text.slice(0, 600)}`,
-    );
+    throw new Error(`${where}: response drifts from the OpenAPI document: ${driftText(validate)}\nbody: ${res.text.slice(0, 600)}`);
   }
   const documented = response['x-errorMsg'];
   const message = (res.body as { errorMsg?: unknown } | null)?.errorMsg;
@@ -96,6 +111,16 @@ export function assertMatchesContract(method: string, pathAndQuery: string, opts
     );
   }
   recordExample(op.key, res);
+}
+
+/** Ajv's errors, each once, an undeclared field named (`data/x: undeclared field y`). */
+function driftText(validate: ValidateFunction): string {
+  const lines = (validate.errors ?? []).map((e) =>
+    e.keyword === 'unevaluatedProperties'
+      ? `${e.instancePath || '/'}: undeclared field ${String((e.params as { unevaluatedProperty?: string }).unevaluatedProperty)}`
+      : `${e.instancePath || '/'} ${e.message ?? e.keyword}`,
+  );
+  return [...new Set(lines)].join('; ');
 }
 
 /** A documented message as a pattern: `<name>` stands for any value. */
@@ -116,4 +141,26 @@ function recordExample(key: string, res: HttpResponse): void {
   if (!file || recorded.has(id)) return;
   recorded.add(id);
   appendFileSync(file, `${JSON.stringify({ key, status: res.status, body: res.body })}\n`);
+}
+
+let webhookSchemas: Map<string, ValidateFunction> | null = null;
+
+/**
+ * Throws when a webhook body drifts from its event type's payload in the documents' `webhooks`
+ * section (both surfaces document the same deliveries): an undeclared field fails as a missing one.
+ */
+export function assertWebhookMatchesContract(body: string): void {
+  if (!webhookSchemas) {
+    webhookSchemas = new Map();
+    const doc = openApiDocument('O', SURFACE_O) as {
+      webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: object } } } } }>;
+    };
+    for (const [type, hook] of Object.entries(doc.webhooks))
+      webhookSchemas.set(type, ajv.compile(closedSchema(hook.post.requestBody.content['application/json'].schema) as object));
+  }
+  const parsed: unknown = JSON.parse(body);
+  const type = String((parsed as { event_type?: unknown }).event_type);
+  const validate = webhookSchemas.get(type);
+  if (!validate) throw new Error(`webhook event_type ${type} is not in the documents' webhooks section`);
+  if (!validate(parsed)) throw new Error(`webhook ${type} drifts from the OpenAPI document: ${driftText(validate)}\nbody: ${body.slice(0, 600)}`);
 }

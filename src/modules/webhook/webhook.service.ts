@@ -16,7 +16,8 @@ import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus
 import { statusOfEvent } from '../order/order-states';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
 import type { WebhookData } from './webhook-payload';
-import { isWebhookEventType, webhookBody } from './webhook-event-types';
+import { isWebhookEventType, webhookBody, type WebhookEventData } from './webhook-event-types';
+import { sampleWebhookData } from './webhook-samples';
 import { encryptSecret, newSecret } from './webhook-secret';
 
 export interface WebhookServiceDeps {
@@ -245,10 +246,15 @@ export class WebhookService {
     }
   }
 
-  private async syntheticData(em: EntityManager, webhook: Webhook, eventType: string, eventId: string, now: Date): Promise<WebhookData> {
+  /** A synthetic event of any type a webhook may register for (WEBHOOK_EVENT_TYPES). */
+  private async syntheticData(em: EntityManager, webhook: Webhook, eventType: string, eventId: string, now: Date): Promise<WebhookEventData> {
     const grant = await em.findOne(ShareClassGrant, { distributor: webhook.distributor.id }, { orderBy: { id: 'asc' } });
     const status = statusOfEvent(eventType);
-    if (!status) throw eventTypeInvalid();
+    if (!status) {
+      const sample = sampleWebhookData(eventType, { eventId, distributorId: webhook.distributor.id, shareClassId: grant?.shareClass.id ?? 'SC000000', now });
+      if (!sample) throw eventTypeInvalid();
+      return sample;
+    }
     return {
       eventId,
       orderId: opaqueId('ord'),
@@ -271,7 +277,7 @@ export class WebhookService {
       ...syntheticDates(now),
       occurredAt: now.getTime(),
       test: true,
-    };
+    } satisfies WebhookData;
   }
 }
 
