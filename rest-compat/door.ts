@@ -5,10 +5,11 @@ import type { RestTarget } from './router';
 import { sendEnvelope } from './send';
 
 /**
- * The HTTP server's one listener: a request under the REST prefix goes to the facade on node's
- * own request and response; everything else (GraphQL, the console, the API reference, metrics,
- * readiness, the supply callbacks, the CSV exports) to express, as do the few reads under the
- * prefix that express serves (`expressReads`: the OpenAPI documents).
+ * The HTTP server's listener (behind src/app.ts's hand-off of /graphql to the GraphQL door): a
+ * request under the REST prefix goes to the facade on node's own request and response; everything
+ * else (the console, the API reference, metrics, readiness, the supply callbacks, the CSV exports)
+ * to express, as do the few reads under the prefix that express serves (`expressReads`: the
+ * OpenAPI documents).
  *
  * Why the facade is not an express route: express costs every request it serves ~40 µs of CPU to
  * swap the request's and the response's prototypes for its own and as much again to walk its
@@ -42,7 +43,7 @@ export function frontDoor(
 }
 
 /**
- * The request's target when it lies under `prefix`, else null. Origin-form (`/api/v1/…`) as
+ * The request's target when it lies under `prefix`, else null (the GraphQL door's path is matched the same way). Origin-form (`/api/v1/…`) as
  * clients send it, or absolute-form (`http://host/api/v1/…`) as a proxy may; a fragment, which
  * no client should send, is not part of the path.
  */

@@ -9,7 +9,8 @@ import { failure } from '../rest-compat/envelope';
 import { crossSiteGuard } from '../rest-compat/cross-site';
 import { restRouter } from '../rest-compat/router';
 import { REST_PREFIX } from '../rest-compat/route';
-import { frontDoor } from '../rest-compat/door';
+import { frontDoor, restTarget } from '../rest-compat/door';
+import { sendEnvelope } from '../rest-compat/send';
 import { OPENAPI_PATHS } from '../rest-compat/openapi/reference';
 import { logger } from './common/logger';
 import { readCacheListener } from './persistence/read-cache';
@@ -167,11 +168,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     websocketRecheckMs: deps.websocketRecheckMs,
   });
 
-  // GraphQL over HTTP (graphql-ws shares the path): src/transports/graphql/http-transport.ts. Its
-  // path is express's first after the arrival, so its requests walk no other mount's layers.
   const answerHeaders: express.RequestHandler = (_req, res, next) => (apiAnswerHeaders(res), next());
-  app.use(GRAPHQL_PATH, answerHeaders, ...graphql.handlers, graphql.errors);
-
   app.use(REST_PREFIX, answerHeaders);
   // Pages on other sites get nothing from /api/v1 (rest-compat/cross-site.ts); /graphql has Apollo's CSRF prevention.
   const crossSite = crossSiteGuard(deps.config.corsAllowedOrigins ?? []);
@@ -192,20 +189,32 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // Development and test serve unbound hosts unless told otherwise; everywhere else they are refused.
     hostBindingRequired: deps.config.hostBindingRequired ?? !development,
   });
-  server.on(
-    'request',
-    frontDoor(
-      REST_PREFIX,
-      Object.values(OPENAPI_PATHS),
-      (req, res, target) =>
-        // The router fills the scope in itself, once the route (and so the default actor) is known.
-        runRequest(ops.arrive(req, res), clientAddress(req), () => {
-          apiAnswerHeaders(res);
-          if (!crossSite(req, res)) rest(req, res, target);
-        }),
-      app,
-    ),
+  const restDoor = frontDoor(
+    REST_PREFIX,
+    Object.values(OPENAPI_PATHS),
+    (req, res, target) =>
+      // The router fills the scope in itself, once the route (and so the default actor) is known.
+      runRequest(ops.arrive(req, res), clientAddress(req), () => {
+        apiAnswerHeaders(res);
+        if (!crossSite(req, res)) rest(req, res, target);
+      }),
+    app,
   );
+  // GraphQL over HTTP (graphql-ws shares the path) is served ahead of express too, for the same
+  // reason (rest-compat/door.ts): src/transports/graphql/http-transport.ts. Its path is matched
+  // as express mounted it; Apollo's CSRF prevention stands where the REST door's cross-site guard does.
+  server.on('request', (req, res) => {
+    if (!restTarget(req.url ?? '', GRAPHQL_PATH)) return restDoor(req, res);
+    runRequest(ops.arrive(req, res), clientAddress(req), () => {
+      apiAnswerHeaders(res);
+      graphql.serve(req, res).catch((err: unknown) => {
+        // What express's final handler did for a failure it was handed: logged, a 500, the process kept.
+        logger.error({ err }, 'unhandled failure');
+        if (!res.headersSent) sendEnvelope(res, 500, failure('internal server error'));
+        else res.destroy();
+      });
+    });
+  });
 
   // Providers' signed outcome callbacks, apart from both REST surfaces (src/supply/callback.routes.ts).
   app.use(

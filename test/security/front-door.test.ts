@@ -11,9 +11,10 @@ import { httpRequest, type HttpResponse } from '../support/http';
  * reaches, and however it spells its target, it crosses the steps every API answer crosses: its
  * `x-request-id`, the answer headers, an envelope of the declared length, and the metrics label
  * of its row; and what express still serves under the prefix (the OpenAPI documents) is still
- * served there.
+ * served there. GraphQL over HTTP is served ahead of express too (src/app.ts), with the same
+ * steps and Apollo's own refusals (CSRF prevention, methods, batches) and the body limit's.
  */
-describe('The REST door', () => {
+describe('The REST and GraphQL doors', () => {
   let gw: TestGateway;
   let host: string;
   beforeAll(async () => {
@@ -107,5 +108,76 @@ describe('The REST door', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ isError: true, errorMsg: 'cross-site request refused: origin https://evil.example is not allowed', data: {} });
     }
+  });
+
+  describe('GraphQL', () => {
+    const HEALTH = JSON.stringify({ query: '{ health { status } }' });
+
+    function expectGraphqlAnswer(res: HttpResponse, requestId: string, status: number): void {
+      expect(res.status).toBe(status);
+      expect(res.headers['x-request-id']).toBe(requestId);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    }
+
+    it('takes /graphql as express mounted it (any case, up to a slash or the end), labelled /graphql in the metrics', async () => {
+      for (const path of ['/graphql', '/GraphQL', '/graphql/']) {
+        const res = await httpRequest(gw.port, 'POST', path, { raw: HEALTH, headers: { 'x-request-id': 'gql' } });
+        expectGraphqlAnswer(res, 'gql', 200);
+        expect(res.body).toEqual({ data: { health: { status: 'ok' } } });
+      }
+      const metrics = await httpRequest(gw.port, 'GET', '/metrics');
+      expect(metrics.text).toContain('gateway_http_request_duration_seconds_count{method="POST",route="/graphql",status="200"}');
+      const beside = await httpRequest(gw.port, 'POST', '/graphqlx', { raw: HEALTH });
+      expect(beside.status).toBe(404);
+      expect(beside.body).toEqual({ isError: true, errorMsg: 'not found', data: {} });
+    });
+
+    it('refuses a simple cross-site request (CSRF prevention): a text/plain or form POST, a GET without a preflight header', async () => {
+      const refusals = [
+        await httpRequest(gw.port, 'POST', '/graphql', { raw: HEALTH, headers: { 'content-type': 'text/plain', 'x-request-id': 'csrf' } }),
+        await httpRequest(gw.port, 'POST', '/graphql', {
+          raw: 'query=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'csrf' },
+        }),
+        await httpRequest(gw.port, 'GET', `/graphql?query=${encodeURIComponent('{ health { status } }')}`, { headers: { 'x-request-id': 'csrf' } }),
+      ];
+      for (const res of refusals) {
+        expectGraphqlAnswer(res, 'csrf', 400);
+        expect(res.body.data).toBeUndefined();
+        expect(res.body.errors[0].message).toMatch(/^This operation has been blocked as a potential Cross-Site Request Forgery \(CSRF\)/);
+        expect(res.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+      }
+    });
+
+    it('answers a GET query that says it is not a simple request; a GET mutation is 405 with Allow: POST', async () => {
+      const query = (q: string) => `/graphql?query=${encodeURIComponent(q)}`;
+      const res = await httpRequest(gw.port, 'GET', query('{ health { status } }'), { headers: { 'apollo-require-preflight': 'true', 'x-request-id': 'get' } });
+      expectGraphqlAnswer(res, 'get', 200);
+      expect(res.body).toEqual({ data: { health: { status: 'ok' } } });
+      const mutation = await httpRequest(gw.port, 'GET', query('mutation { issueAccessToken { accessToken } }'), {
+        headers: { 'content-type': 'application/json', 'x-request-id': 'get' },
+      });
+      expectGraphqlAnswer(mutation, 'get', 405);
+      expect(mutation.headers.allow).toBe('POST');
+      expect(mutation.body.data).toBeUndefined();
+    });
+
+    it('a body over the body limit is 413 as a GraphQL error; an invalid JSON body and a batch are 400', async () => {
+      // the test gateway's body limit is 100 kB
+      const big = JSON.stringify({ query: '{ health { status } }', variables: { pad: 'x'.repeat(101 * 1024) } });
+      const tooLarge = await httpRequest(gw.port, 'POST', '/graphql', { raw: big, headers: { 'x-request-id': 'big' } });
+      expectGraphqlAnswer(tooLarge, 'big', 413);
+      expect(tooLarge.body).toEqual({ errors: [{ message: 'request body too large', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+      const invalid = await httpRequest(gw.port, 'POST', '/graphql', { raw: '{"query":', headers: { 'x-request-id': 'bad' } });
+      expectGraphqlAnswer(invalid, 'bad', 400);
+      expect(invalid.body).toEqual({ errors: [{ message: 'malformed JSON body', extensions: { code: 'BAD_REQUEST' } }] });
+      const batch = await httpRequest(gw.port, 'POST', '/graphql', { raw: `[${HEALTH},${HEALTH}]`, headers: { 'x-request-id': 'batch' } });
+      expectGraphqlAnswer(batch, 'batch', 400);
+      expect(batch.body.errors[0].message).toBe('Operation batching disabled.');
+      expect(batch.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    });
   });
 });

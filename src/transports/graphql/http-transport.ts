@@ -1,12 +1,11 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin, type HTTPGraphQLResponse } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { graphqlContext } from '../../access/graphql-principal';
 import { currentScope, runInDoorScope } from '../../common/request-scope';
 import type { ContextServices as Services } from '../../access/graphql-context';
@@ -14,7 +13,7 @@ import { graphqlWebSocket } from '../websocket/websocket';
 import { compiledExecution } from './compiled-execution';
 import type { GatewayContext } from '../../access/graphql-context';
 import { errorFormatter } from './format-error';
-import { graphqlBodyErrors, inputHygienePlugin } from './input-guard';
+import { bodyRefusal, inputHygienePlugin } from './input-guard';
 import type { GraphqlLimits } from '../../config/graphql-limits';
 import { graphqlGuards } from './limits';
 import { operationGuardPlugin } from './operation-guard';
@@ -48,9 +47,14 @@ export interface GraphqlTransportDeps {
 }
 
 export interface GraphqlTransport {
-  /** What serves GRAPHQL_PATH over HTTP, in order (a body that is not JSON answers 400/413 as a GraphQL error). */
-  handlers: express.RequestHandler[];
-  errors: express.ErrorRequestHandler;
+  /**
+   * Serves one HTTP request to GRAPHQL_PATH on node's own request and response (src/app.ts hands
+   * it over ahead of express, as it does the REST facade's): the body read with body-parser under
+   * the body limit (a body that is not JSON answers 400/413 as a GraphQL error), then Apollo's
+   * `executeHTTPGraphQLRequest`, which does what an integration would (method, CSRF prevention,
+   * landing page, GET queries, status and headers). Rejects only on what the server cannot answer.
+   */
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,22 +110,82 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
   });
   await apollo.start();
   const services = deps.services;
-  return {
-    handlers: [
-      express.json({ limit: deps.bodyLimit }),
-      (req, _res, next) =>
-        runInDoorScope({ requestId: req.get('x-request-id') || undefined, actor: req.get('x-actor')?.trim() || undefined, principal: 'anonymous' }, next),
-      expressMiddleware(apollo, {
-        context: async ({ req }) => {
+  // body-parser reads node's request as it is: limits, charsets, compressed bodies and their refusals.
+  const parseJson = express.json({ limit: deps.bodyLimit });
+  /** The parsed body, or a refusal already answered (null); what body-parser fails with otherwise is the server's. */
+  const readBody = (req: IncomingMessage & { body?: unknown }, res: ServerResponse) =>
+    new Promise<{ body: unknown } | null>((resolve, reject) =>
+      parseJson(req, res, (err?: unknown) => {
+        if (!err) return resolve({ body: req.body });
+        const refusal = bodyRefusal(err);
+        if (!refusal) return reject(err instanceof Error ? err : new Error('body-parser failed', { cause: err }));
+        sendComplete(req, res, refusal.status, [['content-type', 'application/json; charset=utf-8']], JSON.stringify(refusal.body));
+        resolve(null);
+      }),
+    );
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const read = await readBody(req, res);
+    if (!read) return;
+    const body = read.body;
+    const actor = header(req, 'x-actor')?.trim() || undefined;
+    await runInDoorScope({ requestId: header(req, 'x-request-id') || undefined, actor, principal: 'anonymous' }, async () => {
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      const answer = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: searchOf(req.url ?? ''), body },
+        context: async () => {
           const scope = currentScope();
-          const ctx = await graphqlContext(services, deps.orm.em.fork(), req.get('authorization'), scope?.requestId ?? '');
+          const ctx = await graphqlContext(services, deps.orm.em.fork(), header(req, 'authorization'), scope?.requestId ?? '');
           // Ops writes default their actor to the token's name.
-          if (scope && !req.get('x-actor') && ctx.access.opsName) scope.actor = ctx.access.opsName;
+          if (scope && !actor && ctx.access.opsName) scope.actor = ctx.access.opsName;
           return ctx;
         },
-      }),
-    ],
-    errors: graphqlBodyErrors,
+      });
+      await send(req, res, answer);
+    });
+  }
+
+  return {
+    serve,
     stop: () => apollo.stop(),
   };
+}
+
+/** A request header as express's `req.get` reads it (repeated ones joined by node). */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The query string with its `?` (Apollo reads GET operations from it), as `url.parse` gave it; a fragment is not part of it. */
+function searchOf(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return '';
+  const hash = url.indexOf('#', q);
+  return hash < 0 ? url.slice(q) : url.slice(q, hash);
+}
+
+/** Apollo's answer on node's response: whole, or chunk by chunk when it is incremental. */
+async function send(req: IncomingMessage, res: ServerResponse, answer: HTTPGraphQLResponse): Promise<void> {
+  const status = answer.status ?? 200;
+  if (answer.body.kind === 'complete') return sendComplete(req, res, status, answer.headers, answer.body.string);
+  for (const [name, value] of answer.headers) res.setHeader(name, value);
+  res.statusCode = status;
+  for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+/**
+ * A whole answer as express's `res.send` wrote one (a text type gets `charset=utf-8`, the length
+ * is set, HEAD gets no body), without its ETag (API answers are `no-store`: rest-compat/send.ts).
+ */
+function sendComplete(req: IncomingMessage, res: ServerResponse, status: number, headers: Iterable<[string, string]>, text: string): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
+  const type = res.getHeader('content-type');
+  if (typeof type === 'string' && !/;\s*charset=/i.test(type)) res.setHeader('content-type', `${type}; charset=utf-8`);
+  res.statusCode = status;
+  res.setHeader('content-length', Buffer.byteLength(text));
+  if (req.method === 'HEAD') res.end();
+  else res.end(text);
 }

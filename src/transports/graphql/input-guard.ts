@@ -1,5 +1,4 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { ErrorRequestHandler } from 'express';
 import { type ASTNode, type DocumentNode, GraphQLError, Kind, visit } from 'graphql';
 import { inputProblem, numberProblem, textProblem } from '../../common/validate';
 
@@ -68,13 +67,17 @@ export const inputHygienePlugin: ApolloServerPlugin = {
 
 /**
  * Body-parser failures on /graphql answer as GraphQL errors with 400 (malformed JSON, unsupported
- * encoding) or 413 (too large), instead of reaching the generic 500 handler.
+ * encoding) or 413 (too large); null for anything else, which is the server's failure.
  */
-export const graphqlBodyErrors: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
-  const answer = (status: number, message: string, code: string) => void res.status(status).json({ errors: [{ message, extensions: { code } }] });
-  if (err?.type === 'entity.too.large') return answer(413, 'request body too large', 'PAYLOAD_TOO_LARGE');
-  if (err?.type === 'entity.parse.failed') return answer(400, 'malformed JSON body', 'BAD_REQUEST');
-  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return answer(400, 'unsupported body encoding', 'BAD_REQUEST');
-  if (err?.status === 400) return answer(400, 'malformed request body', 'BAD_REQUEST');
-  next(err);
-};
+export function bodyRefusal(err: unknown): { status: number; body: { errors: [{ message: string; extensions: { code: string } }] } } | null {
+  const { type, status } = (err ?? {}) as { type?: string; status?: number };
+  const answer = (status: number, message: string, code: string) => ({
+    status,
+    body: { errors: [{ message, extensions: { code } }] as [{ message: string; extensions: { code: string } }] },
+  });
+  if (type === 'entity.too.large') return answer(413, 'request body too large', 'PAYLOAD_TOO_LARGE');
+  if (type === 'entity.parse.failed') return answer(400, 'malformed JSON body', 'BAD_REQUEST');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return answer(400, 'unsupported body encoding', 'BAD_REQUEST');
+  if (status === 400) return answer(400, 'malformed request body', 'BAD_REQUEST');
+  return null;
+}
