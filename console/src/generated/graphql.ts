@@ -954,7 +954,7 @@ export type AcceptOrderMutation = { acceptOneStepOrder: { id: string, status: st
 
 export type RejectOrderMutationVariables = Exact<{
   orderId: string;
-  reason?: string | null | undefined;
+  reason: string;
 }>;
 
 
@@ -2536,7 +2536,7 @@ export const AcceptOrderDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AcceptOrderMutation, AcceptOrderMutationVariables>;
 export const RejectOrderDocument = new TypedDocumentString(`
-    mutation RejectOrder($orderId: ID!, $reason: String) {
+    mutation RejectOrder($orderId: ID!, $reason: String!) {
   rejectOneStepOrder(orderId: $orderId, reason: $reason) {
     id
     status
