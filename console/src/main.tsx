@@ -100,7 +100,9 @@ function App() {
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;
   const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
-  const section = route[0] ?? 'book';
+  // An approver's day is the inbox: a principal who may decide requests but not move orders lands there.
+  const home = may(me, 'approveRequest') && !may(me, 'acceptOneStepOrder') ? 'approvals' : 'book';
+  const section = route[0] ?? home;
   return (
     <div className="shell">
       {/* Not href="#main": the hash is the route. */}
@@ -129,7 +131,7 @@ function App() {
       </header>
       <main id="main">
         <MeContext.Provider value={me}>
-          <Screen route={route} />
+          <Screen route={route.length ? route : [home]} />
         </MeContext.Provider>
       </main>
     </div>

@@ -36,6 +36,9 @@ describe('Ops console: the approvals inbox stays live (browser)', () => {
     await aHolding(gw.em(), m.investor, m.shareClass, '100');
     await page.goto(consoleUrl(gw, `#token=${await approverToken(gw)}`));
     await page.getByText('Signed in as').waitFor();
+    // An approver's link lands on the inbox, marked as the current section.
+    await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    await expect(page.getByRole('navigation', { name: 'Sections' }).locator('[aria-current="page"]').textContent()).resolves.toBe('Approvals');
     await page.goto(consoleUrl(gw, '#/approvals'));
     const inbox = consolePage(page).panel('Awaiting a decision');
     await inbox.getByText('Nothing awaits a decision.').waitFor();
