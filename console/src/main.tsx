@@ -2,7 +2,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
-import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
+import { ApprovalsWaitingDocument, MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
 import { Principals } from './screens/Principals';
 import { may, MeContext, type SignedIn } from './ui/me';
@@ -18,6 +18,8 @@ import { ShareClassDetail, ShareClassList } from './screens/ShareClasses';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
 import { Loading } from './ui/parts';
+import { useApprovalsLive } from './ui/use-chain-live';
+import { useQuery } from './ui/use-query';
 import { href, useRoute } from './ui/router';
 import './styles.css';
 
@@ -66,6 +68,20 @@ function Screen({ route }: { route: string[] }) {
     default:
       return <BookScreen />;
   }
+}
+
+/** The menu's count of requests awaiting a decision, kept live as requests are made and decided. */
+function ApprovalsWaiting() {
+  const q = useQuery(ApprovalsWaitingDocument, {}, 'approvals-waiting');
+  useApprovalsLive(() => void q.reload());
+  const n = q.data?.approvalRequests.length ?? 0;
+  return n ? (
+    <span className="badge">
+      {' '}
+      {n}
+      <span className="sr-only"> waiting</span>
+    </span>
+  ) : null;
 }
 
 function App() {
@@ -117,6 +133,7 @@ function App() {
               <li key={key}>
                 <a href={href(key)} aria-current={section === key ? 'page' : undefined}>
                   {label}
+                  {key === 'approvals' && <ApprovalsWaiting />}
                 </a>
               </li>
             ))}

@@ -508,6 +508,11 @@ export type ApprovalChangesSubscriptionVariables = Exact<{ [key: string]: never;
 
 export type ApprovalChangesSubscription = { approvalChanged: { eventId: string, requestId: string, kind: ApprovalKind, status: ApprovalStatus } };
 
+export type ApprovalsWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApprovalsWaitingQuery = { approvalRequests: Array<{ id: string }> };
+
 export type BookQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1433,6 +1438,13 @@ export const ApprovalChangesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ApprovalChangesSubscription, ApprovalChangesSubscriptionVariables>;
+export const ApprovalsWaitingDocument = new TypedDocumentString(`
+    query ApprovalsWaiting {
+  approvalRequests(status: requested) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovalsWaitingQuery, ApprovalsWaitingQueryVariables>;
 export const BookDocument = new TypedDocumentString(`
     query Book {
   book {
