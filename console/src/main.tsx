@@ -2,7 +2,7 @@ import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { closeLive, onSignedOut, request } from './api/client';
 import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
-import { MeDocument, OpsTokenNameDocument } from './generated/graphql';
+import { ApprovalsWaitingDocument, MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
 import { Principals } from './screens/Principals';
 import { may, MeContext, type SignedIn } from './ui/me';
@@ -18,6 +18,8 @@ import { ShareClassDetail, ShareClassList } from './screens/ShareClasses';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
 import { Loading } from './ui/parts';
+import { useApprovalsLive } from './ui/use-chain-live';
+import { useQuery } from './ui/use-query';
 import { href, useRoute } from './ui/router';
 import './styles.css';
 
@@ -68,6 +70,20 @@ function Screen({ route }: { route: string[] }) {
   }
 }
 
+/** The menu's count of requests awaiting a decision, kept live as requests are made and decided. */
+function ApprovalsWaiting() {
+  const q = useQuery(ApprovalsWaitingDocument, {}, 'approvals-waiting');
+  useApprovalsLive(() => void q.reload());
+  const n = q.data?.approvalRequests.length ?? 0;
+  return n ? (
+    <span className="badge">
+      {' '}
+      {n}
+      <span className="sr-only"> waiting</span>
+    </span>
+  ) : null;
+}
+
 function App() {
   const route = useRoute();
   const [name, setName] = useState<string | null>(null);
@@ -100,7 +116,9 @@ function App() {
   if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;
   const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
-  const section = route[0] ?? 'book';
+  // An approver's day is the inbox: a principal who may decide requests but not move orders lands there.
+  const home = may(me, 'approveRequest') && !may(me, 'acceptOneStepOrder') ? 'approvals' : 'book';
+  const section = route[0] ?? home;
   return (
     <div className="shell">
       {/* Not href="#main": the hash is the route. */}
@@ -115,6 +133,7 @@ function App() {
               <li key={key}>
                 <a href={href(key)} aria-current={section === key ? 'page' : undefined}>
                   {label}
+                  {key === 'approvals' && <ApprovalsWaiting />}
                 </a>
               </li>
             ))}
@@ -129,7 +148,7 @@ function App() {
       </header>
       <main id="main">
         <MeContext.Provider value={me}>
-          <Screen route={route} />
+          <Screen route={route.length ? route : [home]} />
         </MeContext.Provider>
       </main>
     </div>

@@ -66,7 +66,7 @@ export async function seedDemoOrders(
   };
   const ONE_STEP: Record<StatusOf<OrderFlow.one_step>, (id: string) => Promise<unknown>> = {
     pending: async () => undefined,
-    cancelled: (id) => oneStep.cancel(ctx(), id),
+    cancelled: (id) => oneStep.cancel(ctx(), id, "demo: cancelled at the investor's request"),
     accepted: (id) => oneStep.accept(ctx(), id),
     rejected: (id) => oneStep.reject(ctx(), id, "demo: outside the investor's mandate"),
     // On a chain the gateway writes to, the mint is real and the order settles at its confirmation depth.

@@ -36,6 +36,10 @@ describe('Ops console: the approvals inbox stays live (browser)', () => {
     await aHolding(gw.em(), m.investor, m.shareClass, '100');
     await page.goto(consoleUrl(gw, `#token=${await approverToken(gw)}`));
     await page.getByText('Signed in as').waitFor();
+    // An approver's link lands on the inbox, marked as the current section.
+    await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
+    const menu = page.getByRole('navigation', { name: 'Sections' });
+    await expect(menu.locator('[aria-current="page"]').textContent()).resolves.toBe('Approvals');
     await page.goto(consoleUrl(gw, '#/approvals'));
     const inbox = consolePage(page).panel('Awaiting a decision');
     await inbox.getByText('Nothing awaits a decision.').waitFor();
@@ -51,10 +55,13 @@ describe('Ops console: the approvals inbox stays live (browser)', () => {
     const row = inbox.getByRole('row').filter({ hasText: 'transfer in from the previous register' });
     await row.getByRole('button', { name: 'Approve' }).waitFor();
     await expect(row.getByRole('cell').first().textContent()).resolves.toBe(id);
+    // and the menu counts it
+    await menu.locator('.badge').filter({ hasText: '1 waiting' }).waitFor();
 
     // when it is rejected from elsewhere, it leaves the inbox
     await gw.graphql(`mutation($id: ID!) { rejectRequest(id: $id, reason: "not ours") { status } }`, { id }, { token: await approverToken(gw) });
     await inbox.getByText('Nothing awaits a decision.').waitFor();
+    await menu.locator('.badge').waitFor({ state: 'detached' });
     expect(loads).toBe(0);
   });
 });

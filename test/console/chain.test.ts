@@ -75,7 +75,7 @@ describe('Ops console on chain (browser)', () => {
     await ui.expectAccessible('token registration, refused');
     await tokens.getByLabel('Contract address').fill(m.token.contractAddress);
     await tokens.getByRole('button', { name: 'Register token' }).click();
-    await expect(message()).resolves.toBe(`a token with contract ${m.token.contractAddress.toLowerCase()} on chain ${CHAIN} already exists`);
+    await expect(message()).resolves.toBe(`A token with contract ${m.token.contractAddress.toLowerCase()} on chain ${CHAIN} already exists`);
 
     // On a chain it only knows of, the contract is taken as given.
     const elsewhere = `0x${'ab'.repeat(20)}`;

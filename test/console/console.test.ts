@@ -98,7 +98,7 @@ describe('Ops console (browser)', () => {
     await expectAccessible('sign-in');
     await page.getByLabel('Ops token').fill('ops_not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe('invalid or expired token');
+    await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe('Invalid or expired token');
     await expect(page.getByLabel('Ops token').inputValue()).resolves.toBe('ops_not-a-real-token');
 
     await page.getByLabel('Ops token').fill(token);
@@ -191,7 +191,7 @@ describe('Ops console (browser)', () => {
     const dialog = page.getByRole('dialog', { name: `Settle ${placed}?` });
     await dialog.getByLabel('Transfer hash').fill('0x1234');
     await dialog.getByRole('button', { name: 'Settle' }).click();
-    await expect(dialog.getByRole('alert').locator('.message').textContent()).resolves.toBe('transferHash must be a 0x-prefixed 32-byte hex string');
+    await expect(dialog.getByRole('alert').locator('.message').textContent()).resolves.toBe('Transfer hash must be a 0x-prefixed 32-byte hex string');
     await expect(dialog.getByLabel('Transfer hash').inputValue()).resolves.toBe('0x1234');
     await screenshot(page, 'refused-action');
     await expectAccessible('refused action dialog');
@@ -317,7 +317,7 @@ describe('Ops console (browser)', () => {
     const fresh = await newPage(browser);
     await fresh.goto(url(`#token=${token}`));
     await fresh.getByText('Signed in as').waitFor();
-    expect(fresh.url()).toBe(url('#/orders'));
+    expect(fresh.url()).toBe(url('#/'));
     await fresh.context().close();
   });
 

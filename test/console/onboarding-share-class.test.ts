@@ -120,7 +120,7 @@ describe('Ops console onboarding: a share class (browser)', () => {
     await panel.getByLabel('Time zone').fill('Europe/Luxembourg');
     await panel.getByLabel('Cut-off time').fill('25:00');
     // A draft the gateway refuses: its message in place of the preview.
-    await expect(preview.getByRole('alert').locator('.message').textContent()).resolves.toBe('cutOffTime must be HH:MM from 00:00 to 24:00');
+    await expect(preview.getByRole('alert').locator('.message').textContent()).resolves.toBe('Cut off time must be HH:MM from 00:00 to 24:00');
     await panel.getByLabel('Cut-off time').fill('11:00');
     await panel.getByLabel('Settlement lag (business days)').fill('2');
     await panel.getByLabel('Settlement currencies').fill('USDC');

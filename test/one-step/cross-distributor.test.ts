@@ -137,7 +137,7 @@ describe("Isolation: a distributor never sees or touches another's users, invest
       i: { distributorId: alias(w.distributor.id, 'PT'), userId: alias(w.investor.id, 'US'), shareClassId: w.shareClass.id, amount: '1' },
     });
     expect(place.body.errors![0]).toMatchObject({ message: 'distributorId not found' });
-    for (const op of ['acceptOneStepOrder(orderId: $id)', 'rejectOneStepOrder(orderId: $id)', 'failOneStepOrder(orderId: $id, reason: "x")']) {
+    for (const op of ['acceptOneStepOrder(orderId: $id)', 'rejectOneStepOrder(orderId: $id, reason: "x")', 'failOneStepOrder(orderId: $id, reason: "x")']) {
       const res = await q(`mutation($id: ID!) { ${op} { status } }`, { id: w.pending.id });
       expect(res.body.errors![0].extensions.code).toBe('FORBIDDEN');
     }

@@ -71,7 +71,7 @@ export async function aOneStepOrder(
         ? await svc.placeRedemption(ctx(), { ...base, tokenCount: opts.tokenCount ?? '10' })
         : await svc.placeSubscription(ctx(), { ...base, amount: opts.amount ?? '1000' });
     const stage = opts.stage ?? 'pending';
-    if (stage === 'cancelled') await svc.cancel(ctx(), order.id);
+    if (stage === 'cancelled') await svc.cancel(ctx(), order.id, 'cancelled by factory');
     if (stage === 'rejected') order = await svc.reject(ctx(), order.id, 'declined by factory');
     // Accepted by a second ops principal: the checker of the order's steps (src/access/duties.ts), so
     // that whoever settles it, `test-ops` included, is not alone.

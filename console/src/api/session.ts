@@ -16,7 +16,8 @@ export function takeTokenFromLink(): boolean {
     return false;
   }
   sessionStorage.setItem(KEY, m[1]);
-  history.replaceState(null, '', `${window.location.pathname}#/orders`);
+  // The home screen, which the principal's roles choose (console/src/main.tsx: an approver's is Approvals).
+  history.replaceState(null, '', `${window.location.pathname}#/`);
   return true;
 }
 
@@ -33,7 +34,7 @@ export function onTokenFromLink(l: () => void): () => void {
 window.addEventListener('hashchange', () => {
   if (!takeTokenFromLink()) return;
   linkListeners.forEach((l) => l());
-  // The address bar now reads `#/orders` (replaceState tells no one): the router follows it.
+  // The address bar now reads `#/` (replaceState tells no one): the router follows it.
   window.dispatchEvent(new HashChangeEvent('hashchange'));
 });
 

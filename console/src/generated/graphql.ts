@@ -511,6 +511,11 @@ export type ApprovalChangesSubscriptionVariables = Exact<{ [key: string]: never;
 
 export type ApprovalChangesSubscription = { approvalChanged: { eventId: string, requestId: string, kind: ApprovalKind, status: ApprovalStatus } };
 
+export type ApprovalsWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApprovalsWaitingQuery = { approvalRequests: Array<{ id: string }> };
+
 export type BookQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -957,7 +962,7 @@ export type AcceptOrderMutation = { acceptOneStepOrder: { id: string, status: st
 
 export type RejectOrderMutationVariables = Exact<{
   orderId: string;
-  reason?: string | null | undefined;
+  reason: string;
 }>;
 
 
@@ -1436,6 +1441,13 @@ export const ApprovalChangesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ApprovalChangesSubscription, ApprovalChangesSubscriptionVariables>;
+export const ApprovalsWaitingDocument = new TypedDocumentString(`
+    query ApprovalsWaiting {
+  approvalRequests(status: requested) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ApprovalsWaitingQuery, ApprovalsWaitingQueryVariables>;
 export const BookDocument = new TypedDocumentString(`
     query Book {
   book {
@@ -2539,7 +2551,7 @@ export const AcceptOrderDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<AcceptOrderMutation, AcceptOrderMutationVariables>;
 export const RejectOrderDocument = new TypedDocumentString(`
-    mutation RejectOrder($orderId: ID!, $reason: String) {
+    mutation RejectOrder($orderId: ID!, $reason: String!) {
   rejectOneStepOrder(orderId: $orderId, reason: $reason) {
     id
     status

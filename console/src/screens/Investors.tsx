@@ -73,6 +73,8 @@ export function InvestorDetail({ id }: { id: string }) {
   const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
+  // The gateway keeps one wallet in use (not removed) per investor and chain: said before a submit it would refuse.
+  const inUse = inv.wallets.find((w) => w.chainId === walletChain.chainId && w.status !== 'removed');
   const grantable = inv.distributor.grants.filter((g) => !inv.grantedShareClasses.some((s) => s.id === g.shareClassId));
   const walletActions = (w: (typeof inv.wallets)[number]) => (
     <>
@@ -218,12 +220,19 @@ export function InvestorDetail({ id }: { id: string }) {
           operation="addInvestorWallet"
           label="Add wallet"
           className="inline"
+          blocked={!!inUse}
           submit={() =>
             request(AddInvestorWalletDocument, { input: { investorId: inv.id, chainId: walletChain.chainId, address, whitelisted: whitelisted === 'yes' } })
           }
           onDone={() => (setAddress(''), setWhitelisted('no'), reload())}
         >
           {walletChain.fields}
+          {inUse && (
+            <p role="note" className="field-note">
+              One wallet per chain: <span className="mono">{inUse.address}</span> is this investor's on chain {inUse.chainId}. To change it, request its
+              recovery to a new wallet (its tokens move), or remove it first. {recovery.action(inUse)}
+            </p>
+          )}
           <Field label="Address" name="address" value={address} onChange={setAddress} required placeholder="0x…" />
           <Select
             label="Whitelist now"

@@ -29,8 +29,10 @@ export function ActionForm({
   name,
   input,
   operation,
+  blocked,
 }: {
   /** The root field it calls: the form shows only to a principal whose roles allow it. */ operation?: string;
+  /** What the form already knows refuses the submission (said among its fields): the button waits. */ blocked?: boolean;
   submit: () => Promise<unknown>;
   label: string;
   children: ReactNode;
@@ -73,7 +75,7 @@ export function ActionForm({
       <FormState.Provider value={{ refused, required }}>
         <div className="form-fields">{children}</div>
       </FormState.Provider>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || blocked}>
         {busy ? (busyLabel ?? 'Working…') : label}
       </button>
       {refused.size > 1 ? (
@@ -85,7 +87,7 @@ export function ActionForm({
             ))}
           </ul>
         </div>
-      ) : (
+      ) : refused.size === 1 && fieldNamed([...refused.keys()][0]) ? null /* said once, beside its field */ : (
         <ErrorNote error={error} />
       )}
     </form>

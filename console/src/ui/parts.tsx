@@ -42,14 +42,27 @@ export function Panel({ title, children, actions }: { title: string; children: R
 /** A refusal, as the gateway worded it. */
 export function ErrorNote({ error }: { error: ApiError | Error | string | null | undefined }) {
   if (!error) return null;
-  const message = typeof error === 'string' ? error : error.message;
-  const code = error instanceof ApiError ? error.code : null;
   return (
     <p className="error" role="alert">
-      <span className="message">{message}</span>
-      {code && code !== 'ERROR' && <span className="code">{code}</span>}
+      <span className="message">{readable(typeof error === 'string' ? error : error.message)}</span>
     </p>
   );
+}
+
+/**
+ * The gateway's message as a person reads it: its code stays out (the words say what happened), and
+ * a field it begins with (`asOf must be …`, `details.isin is required`) is said in words (`As of
+ * must be …`), since no field stands beside this note to name it.
+ */
+export function readable(message: string): string {
+  const said = message.replace(/^[a-z][A-Za-z]*(?:\.[A-Za-z_]+)*(?= )/, (field) =>
+    field
+      .split('.')
+      .pop()!
+      .replace(/_/g, ' ')
+      .replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`),
+  );
+  return said.charAt(0).toUpperCase() + said.slice(1);
 }
 
 export function Loading({ what }: { what: string }) {

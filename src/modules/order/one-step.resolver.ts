@@ -29,8 +29,13 @@ export class OneStepOrderResolver {
   }
 
   @Mutation(() => CancelOrderResult, { description: '`POST /orders/cancel/:orderId`: only a `pending` order can be cancelled.' })
-  cancelOneStepOrder(@Arg('orderId', () => ID) orderId: string, @Ctx() ctx: GatewayContext): Promise<CancelOrderResult> {
-    return ctx.services.oneStepOrder.cancel(ctx, orderId);
+  cancelOneStepOrder(
+    @Arg('orderId', () => ID) orderId: string,
+    @Ctx() ctx: GatewayContext,
+    @Arg('reason', () => String, { nullable: true, description: 'Why: required when ops cancel (recorded in statusHistory); optional for the distributor' })
+    reason?: string | null,
+  ): Promise<CancelOrderResult> {
+    return ctx.services.oneStepOrder.cancel(ctx, orderId, reason);
   }
 
   @Mutation(() => Order, { description: 'Ops: accept a pending one-step order, priced at the live NAV (event `order.accepted`).' })
@@ -45,7 +50,7 @@ export class OneStepOrderResolver {
   @Mutation(() => Order, { description: 'Ops: decline a pending one-step order (event `order.rejected`).' })
   rejectOneStepOrder(
     @Arg('orderId', () => ID) orderId: string,
-    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Arg('reason', () => String, { description: 'Why, sent to the distributor with `order.rejected`; blank is refused' }) reason: string,
     @Ctx() ctx: GatewayContext,
   ): Promise<Order> {
     return ctx.services.oneStepOrder.reject(ctx, orderId, reason);

@@ -5,7 +5,7 @@ import { opaqueId } from '../../common/ids';
 import { DECIMAL_COLUMN, Dec } from '../../common/money';
 import type { Access } from '../../access/access';
 import type { ServiceContext } from '../../access/service-context';
-import { nonNegativeDecimal, optional } from '../../common/validate';
+import { nonNegativeDecimal, optional, required } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import type { NavService } from '../nav/nav.service';
@@ -15,6 +15,7 @@ import { findPrimaryToken } from '../token/token.service';
 import { walletInUse } from '../investor/investor-wallet.service';
 import { orderInvestorShown, refuseForeignWallet } from '../investor/wallet-custody';
 import { assertMove } from './order-states';
+import { opsReason } from './ops-reason';
 import { readDelivery, readIds, type PlacementInput } from './one-step.input';
 import { recordPlacement, recordTransition, type NewOrder } from './order-transition';
 import { lockOneStepOrder } from './order-locks';
@@ -167,12 +168,19 @@ export class OneStepOrderService {
   }
 
   /** `POST /orders/cancel/:orderId`: pending → cancelled; anything later is 409. */
-  async cancel(ctx: ServiceContext, orderId: unknown): Promise<CancelOutcome> {
+  async cancel(ctx: ServiceContext, orderId: unknown, reason?: unknown): Promise<CancelOutcome> {
     await this.get(ctx, orderId);
+    const why = opsReason(ctx, reason);
     return ctx.em.transactional(async (em) => {
       const order = await lockOneStepOrder(em, orderId);
       assertMove(order, 'cancelled', ctx.access.actor, noLongerCancellable);
-      await recordTransition(em, order, { status: 'cancelled', as: ctx.access.actor, now: this.clock.now() });
+      await recordTransition(em, order, {
+        status: 'cancelled',
+        as: ctx.access.actor,
+        now: this.clock.now(),
+        note: why,
+        ...(why ? { details: { reason: why } } : {}),
+      });
       await em.flush();
       return { success: true, message: 'order cancelled' };
     });
@@ -237,13 +245,14 @@ export class OneStepOrderService {
   }
 
   /** Ops decline a pending order; nothing further happens. */
-  async reject(ctx: ServiceContext, orderId: unknown, reason?: string | null): Promise<Order> {
+  async reject(ctx: ServiceContext, orderId: unknown, reason: unknown): Promise<Order> {
     ctx.access.requireOps();
+    // The distributor is told why (order.rejected): a rejection without one is refused.
+    const note = required(reason, 'reason').trim();
     return ctx.em.transactional(async (em) => {
       const order = await lockOneStepOrder(em, orderId);
       assertMove(order, 'rejected', 'ops', wrongStatus('reject'));
-      const note = optional(reason, 'reason');
-      await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note ?? null } });
+      await recordTransition(em, order, { status: 'rejected', as: 'ops', now: this.clock.now(), note, details: { reason: note } });
       await em.flush();
       return order;
     });

@@ -62,6 +62,8 @@ export class SupplyOutcomes {
       const history = await order.history.loadItems();
       if (history.some((e) => e.status === name)) return;
       assertMove(order, name, providerId ? 'provider' : 'ops', (status) => cannotRecordOutcome(name, status));
+      // Ops recording a refusal say why, as for a one-step rejection; the platform's own callback may not know.
+      if (providerId === null && (name === 'rejected' || name === 'failed')) required(reason, 'reason');
       if (name === 'settled') {
         await this.requireOwnDelivery(tem, order.id);
         // One transfer settles one order (a 409 naming the order it settled).

@@ -20,7 +20,7 @@ export class TwoStepResolver {
     return ctx.services.twoStep.push(ctx, orderId);
   }
 
-  @Mutation(() => Order, { description: '`created` → `cancelled`; the optional note is recorded in statusHistory.' })
+  @Mutation(() => Order, { description: '`created` → `cancelled`; the note is recorded in statusHistory (required when ops cancel: it is why).' })
   cancelTwoStepSubscription(
     @Arg('orderId', () => String) orderId: string,
     @Ctx() ctx: GatewayContext,

@@ -25,6 +25,7 @@ import { SupplyOutcomes, type SupplyOutcomeInput, type SupplyTransferCheck } fro
 import { cannotCancel, cannotPush, providerNotConfigured, pushInProgress, supplyRejected, supplyUnavailable } from './two-step.errors';
 import { priceSubscription } from './order.pricing';
 import { assertMove } from './order-states';
+import { opsReason } from './ops-reason';
 import { CANCEL_PATIENCE_MS, orderClaims, Patience, PushClaims } from './push-claim';
 
 export interface CreateSubscriptionInput {
@@ -222,7 +223,7 @@ export class TwoStepService {
     ctx.access.requireCaller();
     const em = ctx.em;
     const order = await this.get(ctx, orderId);
-    const text = optional(note, 'note');
+    const text = opsReason(ctx, note, 'note');
     assertMove(order, 'cancelled', ctx.access.actor, cannotCancel);
     const patience = new Patience(CANCEL_PATIENCE_MS);
     for (;;) {
