@@ -49,6 +49,7 @@ import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
 import { DistributionService } from './modules/distribution/distribution.service';
 import { DistributionOnChain } from './modules/distribution/distribution-onchain';
+import { OPS_RULES } from './modules/manifests';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -161,6 +162,8 @@ export function createServices(deps: ServiceDeps) {
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
     distribution: new DistributionService({ clock, dealing, ledger, onChain: chain ? new DistributionOnChain(chain) : null }),
+    /** Every module's ops role and duty rules, folded from the manifests (what the console's `me` and `opsDuties` read). */
+    opsRules: OPS_RULES,
   };
 }
 

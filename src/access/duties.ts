@@ -1,14 +1,18 @@
 import { forbidden } from '../common/errors';
 import { recordId } from '../common/ids';
-import { OPS_MUTATION_ROLES } from './ops-roles';
+import type { OpsRole } from './principal';
 
 /**
  * Segregation of duties (issue 43): no one person's chain of steps ends in tokens reaching or
  * leaving a wallet. Written once, as data, beside the role rules (ops-roles.ts): each action
  * that ends in a chain intent, who counts as its parties and whether a second one must take part
- * (DUTIES); and what every ops mutation is to those actions (OPS_MUTATION_DUTIES), which the
- * gateway enforces at start as it does OPS_MUTATION_ROLES (src/transports/graphql/ops-guard.ts):
- * a mutation without a line here stops it. The check itself runs where each intent is enqueued
+ * (DUTIES); and what every ops mutation is to those actions (`mutationDuties`, written by each
+ * module in its manifest, src/modules/<m>/index.ts, beside its role rules), which the gateway
+ * enforces at start as it does the role rules (src/transports/graphql/ops-guard.ts): a mutation
+ * without a line stops it. Every ops mutation is classified: `nothing` enqueues no chain intent and
+ * runs no action above (a record of a transfer made elsewhere, checked on chain, is not one:
+ * `recordSupplyOutcome`, `settleOneStepOrder` with a hash); `step` takes a step whose principal
+ * counts as a party; `ends` enqueues the action's intents (or, for a four-eyes request, runs it). The check itself runs where each intent is enqueued
  * (`requireDuty` / `dutyRefusal`), so it holds on every path, the dealing date's batch included.
  * docs/approvals.md shows the matrix as a table (`dutyMatrixTable`, checked by a test).
  */
@@ -70,16 +74,16 @@ export const DUTIES = {
     rule: 'four-eyes request',
     other: 'an approver other than the requester (`approveRequest`)',
   },
-  holdingAdjustment: {
-    action: 'adjusting a holding on the register',
-    intents: [],
+  navCorrection: {
+    action: "compensating orders settled at a corrected NAV (minting to or burning from the investor's own wallet)",
+    intents: ['correction.batchMint', 'correction.batchBurn'],
     parties: 'the requester and the approver',
     rule: 'four-eyes request',
     other: 'an approver other than the requester (`approveRequest`)',
   },
-  navCorrection: {
-    action: "compensating orders settled at a corrected NAV (minting to or burning from the investor's own wallet)",
-    intents: ['correction.batchMint', 'correction.batchBurn'],
+  holdingAdjustment: {
+    action: 'adjusting a holding on the register',
+    intents: [],
     parties: 'the requester and the approver',
     rule: 'four-eyes request',
     other: 'an approver other than the requester (`approveRequest`)',
@@ -108,105 +112,24 @@ export interface MutationDuty {
   steps: readonly DutyName[];
 }
 
-const nothing: MutationDuty = { ends: [], steps: [] };
-const ends = (...duties: DutyName[]): MutationDuty => ({ ends: duties, steps: [] });
-const step = (...duties: DutyName[]): MutationDuty => ({ ends: [], steps: duties });
+/** The ops role and duty rules of root fields, by field name (what src/access/ops-roles.ts and duties.ts read). */
+export interface OpsRules {
+  /** The role an ops principal needs for each mutation: every mutation has one. */
+  mutationRoles: Readonly<Record<string, OpsRole>>;
+  /** Reads that need more than `viewer`. */
+  queryRoles: Readonly<Record<string, OpsRole>>;
+  /** What each mutation is to the duties (src/access/duties.ts): every mutation has a line. */
+  mutationDuties: Readonly<Record<string, MutationDuty>>;
+}
 
-/**
- * Every ops mutation, classified: `nothing` enqueues no chain intent and runs no action above
- * (a record of a transfer made elsewhere, checked on chain, is not one: `recordSupplyOutcome`,
- * `settleOneStepOrder` with a hash); `step`
- * takes a step whose principal counts as a party; `ends` enqueues the action's intents (or, for
- * a four-eyes request, runs it). A new mutation has no line until someone decides: the gateway
- * does not start without one.
- */
-export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
-  issueApiCredential: nothing,
-  rotateApiCredential: nothing,
-  revokeApiCredential: nothing,
-  rotateOpsToken: nothing,
-  issueOpsToken: nothing,
-  /** Who may act is itself four eyes (src/modules/approval/ops-principal-requests.ts); no token moves. */
-  requestOpsPrincipal: nothing,
-  requestOpsRoles: nothing,
-  requestOpsTokenReset: nothing,
-  revokeOpsToken: nothing,
-  issueAccessToken: nothing,
-  refreshAccessToken: nothing,
-
-  createDistributor: nothing,
-  updateDistributor: nothing,
-  addDistributorHost: nothing,
-  bindDistributorHost: nothing,
-  removeDistributorHost: nothing,
-  setDistributorWallet: nothing,
-  grantShareClass: nothing,
-  revokeShareClass: nothing,
-  setDealingCalendar: nothing,
-  addDealingHolidays: nothing,
-  removeDealingHolidays: nothing,
-  createFund: nothing,
-  updateFund: nothing,
-  createIssuer: nothing,
-  updateIssuer: nothing,
-  publishNav: nothing,
-  createShareClass: nothing,
-  updateShareClass: nothing,
-  deployToken: ends('tokenDeployment'),
-  createToken: nothing,
-  updateToken: nothing,
-
-  registerInvestor: nothing,
-  grantInvestorShareClass: nothing,
-  revokeInvestorShareClass: nothing,
-  registerUser: nothing,
-  /** `whitelisted: true` on a chain the gateway writes to whitelists too: the adder alone is one party. */
-  addInvestorWallet: { ends: ['walletWhitelisting'], steps: ['walletWhitelisting'] },
-  whitelistInvestorWallet: ends('walletWhitelisting'),
-  removeInvestorWallet: ends('walletFreeze'),
-
-  placeOneStepSubscription: step('orderSettlement'),
-  placeOneStepRedemption: step('orderSettlement'),
-  cancelOneStepOrder: nothing,
-  acceptOneStepOrder: step('orderSettlement'),
-  rejectOneStepOrder: nothing,
-  /** Without a transfer hash, on a chain the gateway writes to: the order's mint or burn. */
-  settleOneStepOrder: ends('orderSettlement'),
-  failOneStepOrder: nothing,
-  /** Two-step orders are settled by the supply-side platform; the gateway sends nothing for them. */
-  createTwoStepSubscription: nothing,
-  pushTwoStepSubscription: nothing,
-  cancelTwoStepSubscription: nothing,
-  recordSupplyOutcome: nothing,
-  settleDealingDate: ends('orderSettlement'),
-  setDistributionPolicy: nothing,
-  declareDistribution: step('incomeReinvestment'),
-  payDistribution: ends('incomeReinvestment'),
-  retryDistributionPayments: ends('incomeReinvestment'),
-
-  registerWebhook: nothing,
-  testWebhook: nothing,
-  rotateWebhookSecret: nothing,
-  setWebhookStatus: nothing,
-  redeliverWebhookEvent: nothing,
-  recoverWebhookDeliveries: nothing,
-
-  requestWalletRecovery: step('walletRecovery'),
-  requestHoldingAdjustment: step('holdingAdjustment'),
-  requestForcedTransfer: step('forcedTransfer'),
-  requestNavCorrection: step('navCorrection'),
-  approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
-  /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
-  requestEligibilityRules: nothing,
-  requestInvestorCategory: nothing,
-  setInvestorCategory: nothing,
-  setInvestorKyc: nothing,
-  rejectRequest: nothing,
-};
+/** Mutation duty lines, as each module's manifest writes them (src/modules/<m>/index.ts). */
+export const nothing: MutationDuty = { ends: [], steps: [] };
+export const ends = (...duties: DutyName[]): MutationDuty => ({ ends: duties, steps: [] });
+export const step = (...duties: DutyName[]): MutationDuty => ({ ends: [], steps: duties });
 
 /** The mutations that end an action needing a second party (what the duty tests walk). */
-export function mutationsEnding(rule: DutyRule): string[] {
-  return Object.entries(OPS_MUTATION_DUTIES)
+export function mutationsEnding(duties: OpsRules['mutationDuties'], rule: DutyRule): string[] {
+  return Object.entries(duties)
     .filter(([, d]) => d.ends.some((name) => DUTIES[name].rule === rule))
     .map(([field]) => field);
 }
@@ -265,20 +188,20 @@ export function requireDuty(duty: DutyName, labels: readonly (string | null | un
   if (refusal) throw forbidden(refusal);
 }
 
-/** What is wrong with the matrix against the schema's mutations (empty: nothing). */
-export function dutyMatrixProblems(mutations: readonly string[]): string[] {
-  const problems = mutations.filter((m) => !OPS_MUTATION_DUTIES[m]).map((m) => `mutation ${m} has no duty line (src/access/duties.ts)`);
-  for (const name of Object.keys(OPS_MUTATION_DUTIES)) if (!mutations.includes(name)) problems.push(`duty line for mutation ${name}, which does not exist`);
+/** What is wrong with the matrix against the schema's mutations (empty: nothing); `where` names the file to edit for a mutation. */
+export function dutyMatrixProblems(duties: OpsRules['mutationDuties'], mutations: readonly string[], where: (mutation: string) => string): string[] {
+  const problems = mutations.filter((m) => !duties[m]).map((m) => `mutation ${m} has no duty line (${where(m)})`);
+  for (const name of Object.keys(duties)) if (!mutations.includes(name)) problems.push(`duty line for mutation ${name}, which does not exist (${where(name)})`);
   return problems;
 }
 
 /** The matrix as docs/approvals.md shows it: one row per action, with the mutations that end it and their role. */
-export function dutyMatrixTable(): string {
+export function dutyMatrixTable(rules: OpsRules): string {
   const rows = (Object.entries(DUTIES) as [DutyName, Duty][]).map(([name, d]) => {
     const of = (part: keyof MutationDuty) =>
-      Object.entries(OPS_MUTATION_DUTIES)
+      Object.entries(rules.mutationDuties)
         .filter(([, m]) => m[part].includes(name))
-        .map(([field]) => `\`${field}\` (${OPS_MUTATION_ROLES[field]})`)
+        .map(([field]) => `\`${field}\` (${rules.mutationRoles[field]})`)
         .join(', ') || '—';
     return `| ${d.action} | ${of('ends')} | ${of('steps')} | ${d.parties} | ${d.rule} | ${d.other} |`;
   });
@@ -300,14 +223,14 @@ export interface DutyRow {
 }
 
 /** The matrix's rows, in DUTIES order. */
-export function dutyRows(): DutyRow[] {
+export function dutyRows(rules: OpsRules): DutyRow[] {
   return (Object.entries(DUTIES) as [DutyName, Duty][]).map(([name, d]) => ({
     action: d.action,
     rule: d.rule,
     parties: d.parties,
     other: d.other,
-    doneBy: Object.entries(OPS_MUTATION_DUTIES)
+    doneBy: Object.entries(rules.mutationDuties)
       .filter(([, m]) => m.ends.includes(name))
-      .map(([mutation]) => ({ mutation, role: OPS_MUTATION_ROLES[mutation] })),
+      .map(([mutation]) => ({ mutation, role: rules.mutationRoles[mutation] })),
   }));
 }

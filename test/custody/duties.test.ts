@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema } from 'graphql';
 import { parseUnits, type Hex } from 'viem';
-import { DUTIES, dutyMatrixTable, mutationsEnding, OPS_MUTATION_DUTIES, sameParty, loneOpsPrincipal } from '../../src/access/duties';
-import { OPS_MUTATION_ROLES } from '../../src/access/ops-roles';
+import { DUTIES, dutyMatrixTable, mutationsEnding, sameParty, loneOpsPrincipal, type MutationDuty } from '../../src/access/duties';
+import { OPS_RULES } from '../../src/modules/manifests';
 import { ChainTransaction } from '../../src/modules/chain/chain-transaction.entity';
 import { IDENTITY_REGISTRY_ABI } from '../../src/modules/chain/contracts';
 import { DISTRIBUTION_MINT } from '../../src/modules/distribution/distribution-onchain';
@@ -17,6 +17,10 @@ import { aChainMarket, behindTheGateway, finalOrder, onTheWorkerChain } from '..
 import { aDeclaredReinvestment, DECLARER, holdersSinceOctober, PAY, RETRY } from '../support/income.factories';
 import { aDealingDateNav } from '../support/one-step.factories';
 import type { TestGateway } from '../support/gateway';
+
+// The tables the gateway folds from the modules' manifests (src/modules/<m>/index.ts).
+const OPS_MUTATION_DUTIES = OPS_RULES.mutationDuties as Record<string, MutationDuty>;
+const OPS_MUTATION_ROLES = OPS_RULES.mutationRoles;
 
 /*
  * Segregation of duties (issue 43, docs/approvals.md): a chain of steps by one ops principal never
@@ -233,7 +237,7 @@ describe('The duty matrix', () => {
     const schema = buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} }`);
     delete (OPS_MUTATION_DUTIES as Record<string, unknown>).publishNav;
     try {
-      expect(() => guardOpsRoles(schema)).toThrow('ops role and duty rules are incomplete:\n- mutation publishNav has no duty line (src/access/duties.ts)');
+      expect(() => guardOpsRoles(schema)).toThrow('ops role and duty rules are incomplete:\n- mutation publishNav has no duty line (src/modules/nav/index.ts)');
     } finally {
       OPS_MUTATION_DUTIES.publishNav = { ends: [], steps: [] };
     }
@@ -249,7 +253,7 @@ describe('The duty matrix', () => {
 
   it('docs/approvals.md shows the matrix as it is', () => {
     const doc = readFileSync(join(__dirname, '../../docs/approvals.md'), 'utf8');
-    expect(doc).toContain(dutyMatrixTable());
+    expect(doc).toContain(dutyMatrixTable(OPS_RULES));
   });
 
   it('parties: a distributor is one party on both surfaces, ops names are case-folded, a job is nobody', () => {
@@ -272,10 +276,10 @@ describe('Segregation of duties on every path to a chain intent', () => {
   };
 
   it('the scenarios are exactly the mutations the matrix says end an action needing a second party', () => {
-    expect(Object.keys(SCENARIOS).sort()).toEqual(mutationsEnding('second party').sort());
+    expect(Object.keys(SCENARIOS).sort()).toEqual(mutationsEnding(OPS_MUTATION_DUTIES, 'second party').sort());
   });
 
-  describe.each(mutationsEnding('second party').map((m) => [m]))('%s', (mutation: string) => {
+  describe.each(mutationsEnding(OPS_MUTATION_DUTIES, 'second party').map((m) => [m]))('%s', (mutation: string) => {
     it('one principal alone: refused, no intent written, nothing on chain', async () => {
       await SCENARIOS[mutation].alone(world.gw, await setup());
     });

@@ -13,7 +13,9 @@ import {
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { guardOpsRoles } from '../../src/transports/graphql/ops-guard';
-import { OPS_MUTATION_ROLES } from '../../src/access/ops-roles';
+import { OPS_RULES } from '../../src/modules/manifests';
+
+const OPS_MUTATION_ROLES = OPS_RULES.mutationRoles as Record<string, OpsRole>;
 import { hasRole, OPS_ROLES, type OpsRole } from '../../src/access/principal';
 import { rawRows } from '../../src/persistence/raw-query';
 import { gatewaySchema } from '../../src/transports/graphql/schema';
@@ -80,8 +82,18 @@ describe('Ops roles, on every mutation of the schema', () => {
       .join(' ');
     const schema = buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} forcedTransfer: Int }`);
     expect(() => guardOpsRoles(schema)).toThrow(
-      'ops role and duty rules are incomplete:\n- mutation forcedTransfer has no role rule (src/access/ops-roles.ts)\n- mutation forcedTransfer has no duty line (src/access/duties.ts)',
+      'ops role and duty rules are incomplete:\n- mutation forcedTransfer has no role rule (the index.ts of the module that defines it)\n- mutation forcedTransfer has no duty line (the index.ts of the module that defines it)',
     );
+    // A module's mutation without its rule names the module's front door to edit.
+    const role = OPS_MUTATION_ROLES.publishNav;
+    delete OPS_MUTATION_ROLES.publishNav;
+    try {
+      expect(() => guardOpsRoles(buildSchema(`type Query { auditLog: Int } type Mutation { ${fields} }`))).toThrow(
+        'ops role and duty rules are incomplete:\n- mutation publishNav has no role rule (src/modules/nav/index.ts)',
+      );
+    } finally {
+      OPS_MUTATION_ROLES.publishNav = role;
+    }
   });
 
   it.each(OPS_ROLES.map((r) => [r]))(

@@ -49,7 +49,7 @@ export class AuthResolver {
   })
   opsDuties(@Ctx() ctx: GatewayContext): OpsDuty[] {
     ctx.access.requireOps();
-    return dutyRows();
+    return dutyRows(ctx.services.opsRules);
   }
 
   @Query(() => Me, { description: 'The caller: its principal and, for ops, its roles (what the console shows actions by).' })
@@ -61,7 +61,7 @@ export class AuthResolver {
       principal: principalLabel(p)!,
       name: p.kind === 'ops' ? p.name : null,
       roles: [...ctx.access.opsRoles],
-      mayCall: ctx.access.isOps ? opsFieldsAllowed(ctx.access.opsRoles) : [],
+      mayCall: ctx.access.isOps ? opsFieldsAllowed(ctx.services.opsRules, ctx.access.opsRoles) : [],
     };
   }
 

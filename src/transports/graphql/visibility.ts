@@ -10,11 +10,10 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { notFound, unauthenticated } from '../../common/errors';
-import { Investor } from '../../modules/investor/investor.entity';
-import { Order } from '../../modules/order/order.entity';
-import { Webhook } from '../../modules/webhook/webhook.entity';
 import type { GatewayContext } from '../../access/graphql-context';
-import { ReadAlways } from '../../persistence/field-reads';
+import { frontDoor, type Visibility } from '../../access/module-manifest';
+import { MODULE_PARTS } from '../../modules/manifests';
+import { typeRulesFile } from './root-field-module';
 
 /**
  * The tenant rule of every object type of the schema, applied to every field that returns one,
@@ -23,35 +22,14 @@ import { ReadAlways } from '../../persistence/field-reads';
  * caller did not name reaches it either (`shareClass { grants { distributor { hosts } } }`).
  *
  * A type without a rule stops the gateway at start (`guardSchema`): a new type is private until
- * someone decides who may see it.
+ * someone decides who may see it. The module that defines a type writes its rule in its manifest
+ * (`visibility`, src/modules/<m>/index.ts); the rows below are the types no module defines: the
+ * roots, the pages (`PageOf`), the event feed and the subscriptions' payloads.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- each row of the table reads a record of its own GraphQL type, which only the type name keys; the walk over every field and route (test/security) proves the rows */
-export type Visibility =
-  /** A record of one distributor's book: `owner` gives that distributor's id (`DT…`). */
-  | { owner: (record: any, ctx: GatewayContext) => string | null | undefined | Promise<string | null | undefined> }
-  /** Visible with its share class: ops, or a distributor the share class is granted to. */
-  | { shareClass: (record: any) => string | null | undefined }
-  /** Operations' data only. */
-  | 'ops'
-  /** A part of a checked parent (its embedded details, its history); never returned by a root field. */
-  | 'part'
-  /** Holds no tenant data of its own (pages, acknowledgements, health); its object fields are checked in turn. */
-  | 'open';
-
-const ref = (v: unknown): string | null => (typeof v === 'string' ? v : ((v as { id?: string } | null)?.id ?? null));
-const investorOwner = async (investorId: string | null, ctx: GatewayContext) =>
-  investorId ? ref((await ctx.loaders.byId(Investor).load(investorId))?.distributor) : null;
-
-export const VISIBILITY: Record<string, Visibility> = {
+const TRANSPORT_VISIBILITY: Record<string, Visibility> = {
   Query: 'open',
   Mutation: 'open',
   Subscription: 'open',
-  Health: 'open',
-  TokenPairResult: 'open',
-  CancelOrderResult: 'open',
-  WebhookCheck: 'open',
-  WebhookTestResult: 'open',
-  DeliveriesReset: 'open',
   DistributorPage: 'open',
   FundPage: 'open',
   InvestorPage: 'open',
@@ -60,107 +38,18 @@ export const VISIBILITY: Record<string, Visibility> = {
   ShareClassPage: 'open',
   TokenPage: 'open',
   EventFeedPage: 'open',
-
-  Issuer: 'ops',
-  Fund: 'ops',
-  ApiCredentialView: 'ops',
-  DealingPreview: 'ops',
-  Onboarding: 'ops',
-  OnboardingItem: 'part',
-  DealingDatesView: 'part',
-  IssuedApiCredential: 'ops',
-  IssuedOpsToken: 'ops',
-  OpsPrincipal: 'ops',
-  OpsDuty: 'ops',
-  OpsDutyStep: 'ops',
-  /** Four-eyes requests and the audit log are operations' (the audit log's readers: src/access/ops-roles.ts). */
-  ApprovalRequest: 'ops',
-  /** What a request binds (token, wallets, quantities): parts of the request. */
-  ApprovalEffect: 'part',
-  ForcedTransferEffect: 'part',
-  WalletRecoveryEffect: 'part',
-  RecoveredToken: 'part',
-  HoldingAdjustmentEffect: 'part',
-  NavCorrectionPreview: 'ops',
-  NavRepricing: 'part',
-  NavCompensation: 'part',
-  EligibilityRulesEffect: 'part',
-  InvestorCategoryEffect: 'part',
-  /** Who may hold a share class: operations' rules (the check answers a distributor only its refusal). */
-  EligibilityRuleSet: 'ops',
-  AuditLogEntry: 'ops',
-  /** The caller itself. */
-  Me: 'open',
   ChainTransactionFinal: 'ops',
   ApprovalChange: 'ops',
-
-  Distributor: { owner: (d) => d.id },
-  DistributorHost: { owner: (h) => ref(h.distributor) },
-  DistributorWallet: { owner: (w) => ref(w.distributor) },
-  ShareClassGrant: { owner: (g) => ref(g.distributor) },
-  Investor: { owner: (i) => ref(i.distributor) },
-  InvestorWallet: { owner: (w, ctx) => investorOwner(ref(w.investor), ctx) },
-  HoldingView: { owner: (h, ctx) => investorOwner(h.investorId, ctx) },
-  Order: { owner: (o) => ref(o.distributor) },
-  OrderUpdate: { owner: (u) => u.distributorId },
-  Webhook: { owner: (w) => ref(w.distributor) },
-  WebhookWithSecret: { owner: (w) => ref(w.webhook?.distributor) },
-  WebhookDelivery: { owner: async (d, ctx) => ref((await ctx.loaders.byId(Webhook).load(ref(d.webhook) ?? ''))?.distributor) },
-  WebhookDeliveryOutcome: { owner: (m) => m.distributorId },
-  FeedEvent: { owner: (e) => e.distributorId },
-
-  ShareClass: { shareClass: (sc) => sc.id },
-  Token: { shareClass: (t) => ref(t.shareClass) },
-  Nav: { shareClass: (n) => ref(n.shareClass) },
-  DealingCalendar: { shareClass: (c) => ref(c.shareClass) },
-  NavPublication: { shareClass: (p) => p.shareClassId },
-
-  ShareClassMeta: 'part',
-  ShareClassDetails: 'part',
-  ShareClassMetrics: 'part',
-  ShareClassOverview: 'part',
-  SubRedemption: 'part',
-  BankDetails: 'part',
-  OrderStatusEntry: 'part',
-  /** A settlement transaction is seen with its order (its hash is public on chain anyway); the gateway's other transactions are operations'. */
-  ChainTransaction: { owner: async (tx, ctx) => (tx.orderId ? ref((await ctx.loaders.byId(Order).load(tx.orderId))?.distributor) : null) },
-  /** Dealing-date settlement and what the chain follower saw are operations' work. */
-  DealingSettlementPreview: 'ops',
-  DealingSettlement: 'ops',
-  DealingSettlementRow: 'part',
-  DealingSettlementFailure: 'part',
-  ChainMovement: 'ops',
-  /** The chains the gateway is configured for, and whether it writes to them: operations' setup. */
-  ChainInfo: 'ops',
-  Reconciliation: 'ops',
-  ReconciliationDifference: 'part',
-  ReconciliationHolder: 'part',
-  ReconciliationWallet: 'part',
-  /** The desk's home screen: the whole book at once. */
-  Book: 'ops',
-  BookAumPoint: 'part',
-  BookDealingFlow: 'part',
-  BookWaitingOrders: 'part',
-  BookCutOff: 'part',
-  BookChainStatus: 'part',
-  /** The register at a date names every distributor's investors: operations' only. */
-  RegisterAtDate: 'ops',
-  RegisterHolder: 'part',
-  RegisterWallet: 'part',
-  /** Attempt details (endpoint errors, latencies) are for operations. */
-  WebhookAttempt: 'ops',
-  /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */
-  DistributionPolicy: { shareClass: (p) => p.shareClassId },
-  Distribution: { shareClass: (d) => d.shareClassId },
-  DistributionEntitlement: { owner: (e) => e.distributorId },
-  IncomeEntry: { owner: (e) => e.distributorId },
-  DistributionPreview: 'ops',
-  DistributionPreviewHolder: 'part',
+  OrderUpdate: { owner: (u: { distributorId: string }) => u.distributorId },
+  WebhookDeliveryOutcome: { owner: (m: { distributorId: string }) => m.distributorId },
+  FeedEvent: { owner: (e: { distributorId: string }) => e.distributorId },
+  NavPublication: { shareClass: (p: { shareClassId: string }) => p.shareClassId },
 };
-/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument */
 
-// A page that reads only the selected columns of its orders still reads the owner this guard checks.
-ReadAlways(Order, 'distributor');
+/** Every object type's rule: the transport's own, then each module's (its manifest, src/modules/<m>/index.ts). */
+export const VISIBILITY: Record<string, Visibility> = { ...TRANSPORT_VISIBILITY, ...MODULE_PARTS.visibility };
+for (const name of Object.keys(TRANSPORT_VISIBILITY))
+  if (MODULE_PARTS.visibility[name]) throw new Error(`visibility row ${name} is declared by the transport and by ${frontDoor(MODULE_PARTS.declaredBy[name])}`);
 
 /** Root fields nobody may call without a principal: every one but these. */
 export const PUBLIC_ROOT_FIELDS: ReadonlySet<string> = new Set(['Query.health', 'Mutation.issueAccessToken', 'Mutation.refreshAccessToken']);
@@ -234,7 +123,7 @@ export function guardSchema(schema: GraphQLSchema): GraphQLSchema {
   const problems: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (src/transports/graphql/visibility.ts)`);
+    if (!VISIBILITY[type.name]) problems.push(`type ${type.name} has no visibility rule (${typeRulesFile(schema, type.name)})`);
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       const rule = isObjectType(named) ? (VISIBILITY[named.name] ?? 'ops') : null;

@@ -1,0 +1,53 @@
+import { ApprovalResolver } from './approval.resolver';
+import { OpsPrincipalResolver } from './ops-principal.resolver';
+import { ApprovalRequest } from './approval-request.entity';
+import { ForcedTransfer } from './forced-transfer.entity';
+import { ends, nothing, step } from '../../access/duties';
+import { type ModuleManifest } from '../../access/module-manifest';
+
+// What other modules use of approval (they still import these files directly; issue 45 moves them behind this door).
+export { WALLET_RECOVERY_EVENTS, isWalletRecoveryEvent, walletRecoveryWebhookData } from './wallet-recovery-events';
+export type { WalletRecoveryWebhookData } from './wallet-recovery-events';
+
+/** The approval module's manifest, collected by src/modules/manifests.ts. */
+export const approvalModule: ModuleManifest = {
+  name: 'approval',
+  resolvers: [ApprovalResolver, OpsPrincipalResolver],
+  entities: [ApprovalRequest, ForcedTransfer],
+  mutationRoles: {
+    /** Four eyes on principals (src/modules/approval/ops-principal-requests.ts): decided by another `admin`. */
+    requestOpsPrincipal: 'admin',
+    requestOpsRoles: 'admin',
+    requestOpsTokenReset: 'admin',
+    // Four eyes (src/modules/approval): one principal asks, another decides.
+    requestWalletRecovery: 'operator',
+    requestHoldingAdjustment: 'operator',
+    requestForcedTransfer: 'operator',
+    approveRequest: 'approver',
+    rejectRequest: 'approver',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    /** Who may act is itself four eyes (src/modules/approval/ops-principal-requests.ts); no token moves. */
+    requestOpsPrincipal: nothing,
+    requestOpsRoles: nothing,
+    requestOpsTokenReset: nothing,
+    requestWalletRecovery: step('walletRecovery'),
+    requestHoldingAdjustment: step('holdingAdjustment'),
+    requestForcedTransfer: step('forcedTransfer'),
+    approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
+    rejectRequest: nothing,
+  },
+  visibility: {
+    /** Four-eyes requests and the audit log are operations' (the audit log's readers: the audit module's queryRoles). */
+    ApprovalRequest: 'ops',
+    /** What a request binds (token, wallets, quantities): parts of the request. */
+    ApprovalEffect: 'part',
+    ForcedTransferEffect: 'part',
+    WalletRecoveryEffect: 'part',
+    RecoveredToken: 'part',
+    HoldingAdjustmentEffect: 'part',
+    EligibilityRulesEffect: 'part',
+    InvestorCategoryEffect: 'part',
+  },
+};

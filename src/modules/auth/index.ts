@@ -1,0 +1,56 @@
+import { AuthResolver } from './auth.resolver';
+import { OpsPrincipal } from './ops-principal.entity';
+import { OpsToken } from './ops-token.entity';
+import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entity';
+import { nothing } from '../../access/duties';
+import { type ModuleManifest } from '../../access/module-manifest';
+
+// What other modules use of auth (they still import these files directly; issue 45 moves them behind this door).
+export { ApiCredential } from './api-credential.entity';
+export { invalidCredentials } from './auth.errors';
+export { newFirstPart } from './ops-token-secret';
+export { OpsTokenService, opsRoles } from './ops-token.service';
+
+/** The auth module's manifest, collected by src/modules/manifests.ts. */
+export const authModule: ModuleManifest = {
+  name: 'auth',
+  resolvers: [AuthResolver],
+  entities: [OpsPrincipal, OpsToken, ApiCredential, TokenFamily, RefreshToken],
+  mutationRoles: {
+    // Credentials of distributors, and ops tokens.
+    issueApiCredential: 'operator',
+    rotateApiCredential: 'operator',
+    revokeApiCredential: 'operator',
+    /** Each principal rotates its own token. */
+    rotateOpsToken: 'viewer',
+    /** A new `viewer` principal only; every other role is asked for (requestOpsPrincipal). */
+    issueOpsToken: 'admin',
+    /** Ending credentials stays immediate: one admin, no approval. */
+    revokeOpsToken: 'admin',
+    /** Surface O's token endpoints: public, an ops caller gains nothing there. */
+    issueAccessToken: 'viewer',
+    refreshAccessToken: 'viewer',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    issueApiCredential: nothing,
+    rotateApiCredential: nothing,
+    revokeApiCredential: nothing,
+    rotateOpsToken: nothing,
+    issueOpsToken: nothing,
+    revokeOpsToken: nothing,
+    issueAccessToken: nothing,
+    refreshAccessToken: nothing,
+  },
+  visibility: {
+    TokenPairResult: 'open',
+    ApiCredentialView: 'ops',
+    IssuedApiCredential: 'ops',
+    IssuedOpsToken: 'ops',
+    OpsPrincipal: 'ops',
+    OpsDuty: 'ops',
+    OpsDutyStep: 'ops',
+    /** The caller itself. */
+    Me: 'open',
+  },
+};

@@ -1,0 +1,36 @@
+import { ChainTransactionResolver } from './chain.resolver';
+import { ChainInfoResolver } from './chain-info.resolver';
+import { ReconciliationResolver } from './reconciliation.resolver';
+import { ChainSetup, ChainSigner, ChainTransaction } from './chain-transaction.entity';
+import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from './chain-movement.entity';
+import { type ModuleManifest } from '../../access/module-manifest';
+
+// What other modules use of chain (they still import these files directly; issue 45 moves them behind this door).
+export { ChainMovementKind } from './chain-movement.entity';
+export { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
+export { chainAway, isChainUnreachable } from './chain.errors';
+export { ChainService } from './chain.service';
+export type { TokenOnChain } from './chain.service';
+export { ChainHandle, Chains } from './chains';
+export { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
+export type { TxOutcome } from './outcomes';
+
+/** The chain module's manifest, collected by src/modules/manifests.ts. */
+export const chainModule: ModuleManifest = {
+  name: 'chain',
+  resolvers: [ReconciliationResolver, ChainTransactionResolver, ChainInfoResolver],
+  entities: [ChainTransaction, ChainMovement, ChainFollowCursor, ChainFollowedBlock, ReconciliationRun, ChainSigner, ChainSetup],
+  mutationRoles: {},
+  queryRoles: {},
+  mutationDuties: {},
+  visibility: {
+    /** What the chain follower saw is operations' work. */
+    ChainMovement: 'ops',
+    /** The chains the gateway is configured for, and whether it writes to them: operations' setup. */
+    ChainInfo: 'ops',
+    Reconciliation: 'ops',
+    ReconciliationDifference: 'part',
+    ReconciliationHolder: 'part',
+    ReconciliationWallet: 'part',
+  },
+};

@@ -1,0 +1,30 @@
+import { NavCorrectionResolver } from './nav-correction.resolver';
+import { NavCompensation } from './nav-compensation.entity';
+import { step } from '../../access/duties';
+import type { ModuleManifest } from '../../access/module-manifest';
+
+// What other modules use of correction (they still import these files directly; issue 45 moves them behind this door).
+export { NavCorrections } from './nav-correction';
+export type { NavCorrectionArgs, NavCorrectionEffect } from './nav-correction';
+export { NAV_CORRECTION_EVENTS, isNavCorrectionEvent, navCorrectionWebhookData } from './nav-correction-events';
+export type { NavCorrectionWebhookData } from './nav-correction-events';
+
+/** The correction module's manifest, collected by src/modules/manifests.ts. */
+export const correctionModule: ModuleManifest = {
+  name: 'correction',
+  resolvers: [NavCorrectionResolver],
+  entities: [NavCompensation],
+  mutationRoles: {
+    /** A confirmed NAV's correction is asked by one principal and approved by another (`approveRequest`). */
+    requestNavCorrection: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    requestNavCorrection: step('navCorrection'),
+  },
+  visibility: {
+    NavCorrectionPreview: 'ops',
+    NavRepricing: 'part',
+    NavCompensation: 'part',
+  },
+};

@@ -1,0 +1,36 @@
+import { DealingResolver } from './dealing.resolver';
+import { DealingCalendar } from './dealing-calendar.entity';
+import { nothing } from '../../access/duties';
+import { type ModuleManifest, ref } from '../../access/module-manifest';
+
+// What other modules use of dealing (they still import these files directly; issue 45 moves them behind this door).
+export { DEFAULT_CALENDAR, dateIn, dealingDates, plusDays } from './dealing-calendar';
+export { DealingService } from './dealing.service';
+export { assertUnlocked, unlockedBalance } from './lock-up';
+export type { DealingShareClass } from './dealing.service';
+export type { LotView } from './lock-up';
+
+/** The dealing module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const dealingModule: ModuleManifest = {
+  name: 'dealing',
+  resolvers: [DealingResolver],
+  entities: [DealingCalendar],
+  mutationRoles: {
+    setDealingCalendar: 'operator',
+    addDealingHolidays: 'operator',
+    removeDealingHolidays: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    setDealingCalendar: nothing,
+    addDealingHolidays: nothing,
+    removeDealingHolidays: nothing,
+  },
+  visibility: {
+    DealingPreview: 'ops',
+    DealingDatesView: 'part',
+    DealingCalendar: { shareClass: (c) => ref(c.shareClass) },
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access */

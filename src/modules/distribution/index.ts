@@ -1,0 +1,41 @@
+import { DistributionResolver } from './distribution.resolver';
+import { DistributionPolicy } from './distribution-policy.entity';
+import { Distribution, DistributionEntitlement } from './distribution.entity';
+import { ends, nothing, step } from '../../access/duties';
+import { type ModuleManifest } from '../../access/module-manifest';
+
+// What other modules use of distribution (they still import these files directly; issue 45 moves them behind this door).
+export { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent } from './distribution-events';
+export { incomeInPeriod } from './income-in-period';
+export type { DistributionWebhookData } from './distribution-events';
+
+/** The distribution module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const distributionModule: ModuleManifest = {
+  name: 'distribution',
+  resolvers: [DistributionResolver],
+  entities: [DistributionPolicy, Distribution, DistributionEntitlement],
+  mutationRoles: {
+    setDistributionPolicy: 'operator',
+    declareDistribution: 'operator',
+    payDistribution: 'operator',
+    retryDistributionPayments: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    setDistributionPolicy: nothing,
+    declareDistribution: step('incomeReinvestment'),
+    payDistribution: ends('incomeReinvestment'),
+    retryDistributionPayments: ends('incomeReinvestment'),
+  },
+  visibility: {
+    /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */
+    DistributionPolicy: { shareClass: (p) => p.shareClassId },
+    Distribution: { shareClass: (d) => d.shareClassId },
+    DistributionEntitlement: { owner: (e) => e.distributorId },
+    IncomeEntry: { owner: (e) => e.distributorId },
+    DistributionPreview: 'ops',
+    DistributionPreviewHolder: 'part',
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return */

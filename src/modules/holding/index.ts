@@ -1,0 +1,31 @@
+import { HoldingResolver } from './holding.resolver';
+import { Holding } from './holding.entity';
+import { HoldingLot } from './holding-lot.entity';
+import { HoldingMovement } from './holding-movement.entity';
+import { type ModuleManifest } from '../../access/module-manifest';
+import { investorOwner } from '../investor';
+
+// What other modules use of holding (they still import these files directly; issue 45 moves them behind this door).
+export { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent } from './holding-events';
+export { HoldingKey, HoldingLedger, OpenOrders, SettleResult } from './holding-ledger';
+export { insertLot, takeOldest } from './holding-lots';
+export { Holding } from './holding.entity';
+export { HoldingService } from './holding.service';
+export type { HoldingWebhookData } from './holding-events';
+export type { BookedLot, WorkingLot } from './holding-lots';
+export type { HoldingAdjustmentInput } from './holding.service';
+
+/** The holding module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const holdingModule: ModuleManifest = {
+  name: 'holding',
+  resolvers: [HoldingResolver],
+  entities: [Holding, HoldingLot, HoldingMovement],
+  mutationRoles: {},
+  queryRoles: {},
+  mutationDuties: {},
+  visibility: {
+    HoldingView: { owner: (h, ctx) => investorOwner(h.investorId, ctx) },
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument */

@@ -1,0 +1,29 @@
+import { NavResolver } from './nav.resolver';
+import { Nav } from './nav.entity';
+import { nothing } from '../../access/duties';
+import { type ModuleManifest, ref } from '../../access/module-manifest';
+
+// What other modules use of nav (they still import these files directly; issue 45 moves them behind this door).
+export { Nav } from './nav.entity';
+export { navAwaitsConfirmation } from './nav.errors';
+export { NavService } from './nav.service';
+export type { NavConfirmations, PendingNavArgs } from './nav-confirmation';
+
+/** The nav module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const navModule: ModuleManifest = {
+  name: 'nav',
+  resolvers: [NavResolver],
+  entities: [Nav],
+  mutationRoles: {
+    publishNav: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    publishNav: nothing,
+  },
+  visibility: {
+    Nav: { shareClass: (n) => ref(n.shareClass) },
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access */

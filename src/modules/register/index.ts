@@ -1,0 +1,18 @@
+import { RegisterResolver } from './register.resolver';
+import { type ModuleManifest } from '../../access/module-manifest';
+
+/** The register module's manifest, collected by src/modules/manifests.ts. */
+export const registerModule: ModuleManifest = {
+  name: 'register',
+  resolvers: [RegisterResolver],
+  entities: [],
+  mutationRoles: {},
+  queryRoles: {},
+  mutationDuties: {},
+  visibility: {
+    /** The register at a date names every distributor's investors: operations' only. */
+    RegisterAtDate: 'ops',
+    RegisterHolder: 'part',
+    RegisterWallet: 'part',
+  },
+};

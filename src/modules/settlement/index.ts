@@ -1,0 +1,40 @@
+import { OrderChainResolver } from './order-chain.resolver';
+import { DealingSettlementResolver } from './dealing-settlement.resolver';
+import { ChainBatchOrder } from './chain-batch.entity';
+import { LotFreeze } from './lot-freeze.entity';
+import { ends } from '../../access/duties';
+import { type ModuleManifest, ref } from '../../access/module-manifest';
+import { Order } from '../order';
+
+// What other modules use of settlement (they still import these files directly; issue 45 moves them behind this door).
+export { navOfDealingDate } from './dealing-pricing';
+export { LockUpOnChain } from './lock-up-onchain';
+
+/** The settlement module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const settlementModule: ModuleManifest = {
+  name: 'settlement',
+  resolvers: [OrderChainResolver, DealingSettlementResolver],
+  entities: [ChainBatchOrder, LotFreeze],
+  mutationRoles: {
+    settleDealingDate: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    settleDealingDate: ends('orderSettlement'),
+  },
+  visibility: {
+    /**
+     * The chain module's type, ruled here: the chain port knows no orders (.dependency-cruiser.cjs), and that a
+     * settlement transaction is seen with its order is settlement's rule (its hash is public on chain anyway);
+     * the gateway's other transactions are operations'.
+     */
+    ChainTransaction: { owner: async (tx, ctx) => (tx.orderId ? ref((await ctx.loaders.byId(Order).load(tx.orderId))?.distributor) : null) },
+    /** Dealing-date settlement is operations' work. */
+    DealingSettlementPreview: 'ops',
+    DealingSettlement: 'ops',
+    DealingSettlementRow: 'part',
+    DealingSettlementFailure: 'part',
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument */

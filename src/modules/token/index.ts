@@ -1,0 +1,31 @@
+import { TokenResolver } from './token.resolver';
+import { Token } from './token.entity';
+import { ends, nothing } from '../../access/duties';
+import { type ModuleManifest, ref } from '../../access/module-manifest';
+
+// What other modules use of token (they still import these files directly; issue 45 moves them behind this door).
+export { Token } from './token.entity';
+export { findPrimaryToken } from './token.service';
+
+/** The token module's manifest, collected by src/modules/manifests.ts. */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
+export const tokenModule: ModuleManifest = {
+  name: 'token',
+  resolvers: [TokenResolver],
+  entities: [Token],
+  mutationRoles: {
+    deployToken: 'operator',
+    createToken: 'operator',
+    updateToken: 'operator',
+  },
+  queryRoles: {},
+  mutationDuties: {
+    deployToken: ends('tokenDeployment'),
+    createToken: nothing,
+    updateToken: nothing,
+  },
+  visibility: {
+    Token: { shareClass: (t) => ref(t.shareClass) },
+  },
+};
+/* eslint-enable @typescript-eslint/no-unsafe-member-access */
