@@ -828,7 +828,7 @@ export type ShareClassFormQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassFormQuery = { shareClass: { id: string, fundId: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string } } };
+export type ShareClassFormQuery = { shareClass: { id: string, fundId: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string } } };
 
 export type CreateShareClassMutationVariables = Exact<{
   input: CreateShareClassInput;
@@ -1020,6 +1020,21 @@ export type RegisterAtDateQueryVariables = Exact<{
 
 export type RegisterAtDateQuery = { register: { asOf: string, timeZone: string, chainId: string, tokenAddress: string, blockNumber: string | null, total: string, holders: Array<{ investorId: string, distributorId: string, balance: string, locked: string, chainBalance: string, wallets: Array<{ address: string, balance: string }> }> } };
 
+export type PositionsQueryVariables = Exact<{
+  shareClassId: string;
+}>;
+
+
+export type PositionsQuery = { positions: { at: number, currency: string, navClose: string | null, navPublishedAt: number | null, totalTokens: string, totalValue: string | null, holders: Array<{ investorId: string, investorName: string | null, distributorId: string, distributorName: string, tokens: string, value: string | null, sharePercent: string, locked: string }> } };
+
+export type InvestorPositionsQueryVariables = Exact<{
+  investorId: string;
+  orders?: OrderFilter | null | undefined;
+}>;
+
+
+export type InvestorPositionsQuery = { investorPositions: Array<{ shareClassId: string, shareClassName: string, currency: string, tokens: string, value: string | null, navClose: string | null, locked: string }>, orders: { nextCursor: string | null, items: Array<{ id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number }> } };
+
 export type OpsTokenNameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1045,7 +1060,7 @@ export type ShareClassDetailQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, defaultChainId: string | null, fundId: string, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null }> };
+export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null }> };
 
 export type NavPublishedSubscriptionVariables = Exact<{
   shareClassId?: string | null | undefined;
@@ -2158,6 +2173,9 @@ export const ShareClassFormDocument = new TypedDocumentString(`
     feesMgmtBps
     feesPerfBps
     feesWatermarkBps
+    navAssetClass
+    navToleranceBps
+    dealingWeekdays
     meta {
       name
       manager
@@ -2635,6 +2653,64 @@ export const RegisterAtDateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RegisterAtDateQuery, RegisterAtDateQueryVariables>;
+export const PositionsDocument = new TypedDocumentString(`
+    query Positions($shareClassId: ID!) {
+  positions(shareClassId: $shareClassId) {
+    at
+    currency
+    navClose
+    navPublishedAt
+    totalTokens
+    totalValue
+    holders {
+      investorId
+      investorName
+      distributorId
+      distributorName
+      tokens
+      value
+      sharePercent
+      locked
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PositionsQuery, PositionsQueryVariables>;
+export const InvestorPositionsDocument = new TypedDocumentString(`
+    query InvestorPositions($investorId: ID!, $orders: OrderFilter) {
+  investorPositions(investorId: $investorId) {
+    shareClassId
+    shareClassName
+    currency
+    tokens
+    value
+    navClose
+    locked
+  }
+  orders(filter: $orders, page: {first: 50}) {
+    items {
+      ...OrderRow
+    }
+    nextCursor
+  }
+}
+    fragment OrderRow on Order {
+  id
+  flow
+  surface
+  type
+  status
+  amount
+  tokenCount
+  currency
+  externalRef
+  createdAt
+  updatedAt
+  distributorId
+  investorId
+  shareClassId
+  dealingDate
+  eventSeq
+}`) as unknown as TypedDocumentString<InvestorPositionsQuery, InvestorPositionsQueryVariables>;
 export const OpsTokenNameDocument = new TypedDocumentString(`
     query OpsTokenName {
   opsTokenName
@@ -2691,6 +2767,10 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     feesWatermarkBps
     navAssetClass
     navToleranceBps
+    dealingWeekdays
+    dealingCalendar {
+      timeZone
+    }
     defaultChainId
     fundId
     fund {

@@ -140,6 +140,10 @@ export const VISIBILITY: Record<string, Visibility> = {
   RegisterAtDate: 'ops',
   RegisterHolder: 'part',
   RegisterWallet: 'part',
+  /** The current register and an investor's positions name every distributor's investors: operations' only. */
+  Positions: 'ops',
+  Position: 'part',
+  InvestorPosition: 'ops',
   /** Attempt details (endpoint errors, latencies) are for operations. */
   WebhookAttempt: 'ops',
   /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */
