@@ -38,6 +38,7 @@ import { SettlementOnChain } from './modules/settlement/settlement-onchain';
 import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
 import { OneStepSettlement } from './modules/settlement/one-step-settlement';
 import { WalletOnChain } from './modules/investor/wallet-onchain';
+import { NavCorrections } from './modules/correction/nav-correction';
 import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
 import { NavConfirmationInbox } from './modules/approval/nav-confirmations';
@@ -98,6 +99,7 @@ export function createServices(deps: ServiceDeps) {
   const forcedTransfers = new ForcedTransfers(chain, ledger, clock, lockUp);
   const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
   const opsToken = new OpsTokenService(clock, deps.opsTokenTtlSeconds);
+  const navCorrections = new NavCorrections({ clock, shareClasses: shareClass, ledger, chain });
   const approval = new ApprovalService({
     clock,
     investors: investor,
@@ -105,6 +107,7 @@ export function createServices(deps: ServiceDeps) {
     holdings: holding,
     forcedTransfers,
     navs: nav,
+    navCorrections,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
   return {
@@ -130,6 +133,7 @@ export function createServices(deps: ServiceDeps) {
     ledger,
     holding,
     approval,
+    navCorrections,
     // Registers the ops principals' request kinds with `approval` (one admin asks, another approves).
     opsPrincipalRequests: new OpsPrincipalRequests(approval, opsToken),
     auditLog: new AuditLog(clock),

@@ -4,6 +4,7 @@ import { str, type JsonSchema } from './schemas';
 import { distributionWebhooks } from './distribution-webhook';
 import { holdingWebhooks } from './holding-webhook';
 import { walletRecoveryWebhooks } from './wallet-recovery-webhook';
+import { navCorrectionWebhooks } from './nav-correction-webhook';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
 
 /*
@@ -276,6 +277,6 @@ export function openApiDocument(surface: Surface, routes: RestRoute[], serverUrl
     servers: [{ url: serverUrl }],
     ...(surface === 'O' ? { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } } } : {}),
     paths,
-    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks() },
+    webhooks: { ...walletRecoveryWebhooks(), ...distributionWebhooks(), ...holdingWebhooks(), ...navCorrectionWebhooks() },
   };
 }

@@ -77,6 +77,13 @@ export const DUTIES = {
     rule: 'four-eyes request',
     other: 'an approver other than the requester (`approveRequest`)',
   },
+  navCorrection: {
+    action: "compensating orders settled at a corrected NAV (minting to or burning from the investor's own wallet)",
+    intents: ['correction.batchMint', 'correction.batchBurn'],
+    parties: 'the requester and the approver',
+    rule: 'four-eyes request',
+    other: 'an approver other than the requester (`approveRequest`)',
+  },
   walletFreeze: {
     action: 'freezing a compromised wallet and deleting its identity',
     intents: ['wallet.freeze', 'wallet.delete'],
@@ -187,7 +194,8 @@ export const OPS_MUTATION_DUTIES: Record<string, MutationDuty> = {
   requestWalletRecovery: step('walletRecovery'),
   requestHoldingAdjustment: step('holdingAdjustment'),
   requestForcedTransfer: step('forcedTransfer'),
-  approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer'),
+  requestNavCorrection: step('navCorrection'),
+  approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
   rejectRequest: nothing,
 };
 

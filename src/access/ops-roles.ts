@@ -87,6 +87,7 @@ export const OPS_MUTATION_ROLES: Record<string, OpsRole> = {
   // Four eyes (src/modules/approval): one principal asks, another decides.
   requestWalletRecovery: 'operator',
   requestHoldingAdjustment: 'operator',
+  requestNavCorrection: 'operator',
   requestForcedTransfer: 'operator',
   approveRequest: 'approver',
   rejectRequest: 'approver',

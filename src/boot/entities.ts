@@ -3,6 +3,7 @@ import { Distribution, DistributionEntitlement } from '../modules/distribution/d
 import { ChainSetup, ChainSigner, ChainTransaction } from '../modules/chain/chain-transaction.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from '../modules/chain/chain-movement.entity';
 import { ChainBatchOrder } from '../modules/settlement/chain-batch.entity';
+import { NavCompensation } from '../modules/correction/nav-compensation.entity';
 import { LotFreeze } from '../modules/settlement/lot-freeze.entity';
 import { ForcedTransfer } from '../modules/approval/forced-transfer.entity';
 import { SettlementTransferRecord } from '../modules/order/settlement-transfer.entity';
@@ -73,6 +74,7 @@ export const ENTITIES = [
   ChainFollowCursor,
   ChainFollowedBlock,
   ChainBatchOrder,
+  NavCompensation,
   LotFreeze,
   ForcedTransfer,
   SettlementTransferRecord,

@@ -58,13 +58,30 @@ const SAMPLES: ApprovalEffect[] = [
     movePercent: '-90',
     toleranceBps: 100,
   },
+  {
+    kind: 'nav_correction',
+    version: 1,
+    navId: '12',
+    shareClassId: 'SC000001',
+    entryId: '20300603092930',
+    close: '0.125',
+    correctedClose: '1.25',
+    toleranceBps: 100,
+    errorBps: '9000',
+    aboveTolerance: true,
+    repriced: 3,
+    repricedDigest: 'c'.repeat(64),
+    compensated: 2,
+    compensationDigest: 'd'.repeat(64),
+  },
   { kind: 'ops_principal', version: 1, name: 'alice', roles: ['operator'], firstPartSha256: 'a'.repeat(64) },
   { kind: 'ops_roles', version: 1, principalId: '7', name: 'alice', from: ['operator'], roles: ['operator', 'approver'] },
   { kind: 'ops_token_reset', version: 1, principalId: '7', name: 'alice', firstPartSha256: 'b'.repeat(64) },
 ];
 
-/** Another value of the same shape: one more token, a later number, a string with a digit more. */
+/** Another value of the same shape: one more token, a later number, the other boolean, a string with a digit more. */
 function changed(value: unknown): unknown {
+  if (typeof value === 'boolean') return !value;
   if (Array.isArray(value)) return [...(value as unknown[]), value[0]];
   if (typeof value === 'number') return value + 1;
   if (value === null) return 1;

@@ -3,6 +3,7 @@ import type { WalletRecoveryEffect } from '../investor/wallet-recovery-effect';
 import type { ForcedTransferEffect } from './forced-transfer-effect';
 import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
 import type { PendingNavArgs } from '../nav/nav-confirmation';
+import type { NavCorrectionEffect } from '../correction/nav-correction';
 
 /**
  * A pending NAV's confirmation binds the NAV and the move the approver saw (its previous confirmed
@@ -48,6 +49,7 @@ export type ApprovalEffect =
   | HoldingAdjustmentEffect
   | ForcedTransferEffect
   | NavConfirmationEffect
+  | NavCorrectionEffect
   | Versioned<'ops_principal', OpsPrincipalArgs>
   | Versioned<'ops_roles', OpsRolesArgs>
   | Versioned<'ops_token_reset', OpsTokenResetArgs>;
@@ -112,6 +114,20 @@ export const EFFECT_FACTS: FactsByKind = {
     ['the previous close', (e) => e.previousClose],
     ['the move', (e) => (e.movePercent === null ? 'a move from 0' : `${e.movePercent}%`)],
     ['the tolerance', (e) => `${e.toleranceBps} bps`],
+  ],
+  nav_correction: [
+    ['the NAV', (e) => e.navId],
+    ['the share class', (e) => e.shareClassId],
+    ['the entry', (e) => e.entryId],
+    ["the NAV's close", (e) => e.close],
+    ['the corrected close', (e) => e.correctedClose],
+    ['the tolerance', (e) => `${e.toleranceBps} bps`],
+    ['the error', (e) => `${e.errorBps} bps`],
+    ['whether the error is above the tolerance', (e) => (e.aboveTolerance ? 'above' : 'within')],
+    ['the orders to re-price', (e) => String(e.repriced)],
+    ['what the re-pricing writes', (e) => e.repricedDigest],
+    ['the orders to compensate', (e) => String(e.compensated)],
+    ['what the compensation books', (e) => e.compensationDigest],
   ],
   ops_principal: [
     ['the name', (e) => e.name],

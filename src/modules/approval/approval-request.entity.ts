@@ -12,6 +12,8 @@ export enum ApprovalKind {
   forced_transfer = 'forced_transfer',
   /** A NAV outside its share class's tolerance, waiting for a second principal (src/modules/nav/nav-confirmation.ts). */
   nav_confirmation = 'nav_confirmation',
+  /** A confirmed NAV's corrected close: re-prices and compensates what it priced (src/modules/correction/nav-correction.ts). */
+  nav_correction = 'nav_correction',
   /** A new ops principal with `operator`, `approver` or `admin` (ops-principal-requests.ts). */
   ops_principal = 'ops_principal',
   /** A change of an ops principal's roles. */

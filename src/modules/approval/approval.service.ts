@@ -29,6 +29,7 @@ import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recov
 import type { NavService } from '../nav/nav.service';
 import type { PendingNavArgs } from '../nav/nav-confirmation';
 import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
+import type { NavCorrectionArgs, NavCorrections } from '../correction/nav-correction';
 
 export interface ApprovalDeps {
   clock: Clock;
@@ -37,6 +38,7 @@ export interface ApprovalDeps {
   holdings: HoldingService;
   forcedTransfers: ForcedTransfers;
   navs: NavService;
+  navCorrections: NavCorrections;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
 }
@@ -129,6 +131,18 @@ export class ApprovalService {
   }
 
   /**
+   * A confirmed NAV's correction (src/modules/correction/nav-correction.ts): the NAV, a positive
+   * close other than its own and a reason (400 otherwise), bound with what it will re-price and book.
+   */
+  async requestNavCorrection(ctx: ServiceContext, input: { navId?: unknown; close?: unknown; reason?: unknown }): Promise<ApprovalRequest> {
+    ctx.access.requireRole('operator');
+    const args = await this.deps.navCorrections.check(ctx, input);
+    const request = await this.submit(ctx, ApprovalKind.nav_correction, { ...args }, args.reason);
+    await ctx.em.flush();
+    return request;
+  }
+
+  /**
    * The one function per kind that computes what a request does from the world now: at request time
    * it is bound (`effect`); at approval, and in the worker for a delayed recovery, it runs again with
    * `lock` (the rows it read locked until the approver's transaction commits) and must give the same.
@@ -143,6 +157,8 @@ export class ApprovalService {
     // The NAV and the move it was held for, as struck; whether that move still holds is
     // NavService.confirmPending's check (the previous confirmed NAV unchanged) in the approver's transaction.
     [ApprovalKind.nav_confirmation]: (_ctx, args) => Promise.resolve(navConfirmationEffect(args as PendingNavArgs)),
+    // What the correction re-prices and books, row by row (as digests), with the NAV and its orders locked at approval.
+    [ApprovalKind.nav_correction]: (ctx, args, lock) => this.deps.navCorrections.effect(ctx, args as NavCorrectionArgs, lock),
     // Who an ops principal is and may do: the request's own words (ops-principal-requests.ts); the
     // runner checks the principal still is what was asked about.
     [ApprovalKind.ops_principal]: (_ctx, args) => Promise.resolve({ ...(args as OpsPrincipalArgs), kind: 'ops_principal', version: EFFECT_VERSION }),
@@ -300,6 +316,11 @@ export class ApprovalService {
     } else if (effect.kind === 'nav_confirmation') {
       const nav = await this.deps.navs.confirmPending(ctx, effect, request.requestedBy, String(request.id));
       request.result = { shareClassId: nav.shareClass.id, entryId: nav.entryId, close: nav.close, publishedAt: nav.publishedAt.getTime() };
+    } else if (effect.kind === 'nav_correction') {
+      request.result = await this.deps.navCorrections.apply(ctx, request.arguments as unknown as NavCorrectionArgs, {
+        id: String(request.id),
+        requestedBy: request.requestedBy,
+      });
     } else if (effect.kind === 'forced_transfer') {
       const transfer = await this.deps.forcedTransfers.start(ctx.em, String(request.id), effect);
       request.result = {

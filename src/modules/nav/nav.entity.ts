@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
@@ -15,6 +15,7 @@ import { bigintColumn } from '../../persistence/bigint-column';
 @Unique({ properties: ['shareClass', 'entryId'] })
 @Index({ properties: ['shareClass', 'publishedAt'] })
 export class Nav extends Audited {
+  @Field(() => ID, { description: 'What `navCorrectionPreview` and `requestNavCorrection` name it by' })
   @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
 
@@ -67,6 +68,29 @@ export class Nav extends Audited {
   /** The four-eyes request (`nav_confirmation`) a second principal confirmed it by; null when confirmed at once. */
   @Property({ type: bigintColumn(), nullable: true })
   confirmationRequestId?: string | null;
+
+  @Field(() => DecimalScalar, {
+    nullable: true,
+    description: 'The close it was struck with, once a correction changed `close`; null while it was never corrected',
+  })
+  @Property({ type: 'decimal', ...DECIMAL_COLUMN, nullable: true })
+  originalClose?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The principal that requested its last correction (`ops:<name>`)' })
+  @Property({ type: 'text', nullable: true })
+  correctedBy?: string | null;
+
+  @Field(() => EpochMs, { nullable: true, description: 'When its last correction was approved' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  correctedAt?: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it was corrected' })
+  @Property({ type: 'text', nullable: true })
+  correctionReason?: string | null;
+
+  /** The `nav_correction` request that corrected it last. */
+  @Property({ type: bigintColumn(), nullable: true })
+  correctionRequestId?: string | null;
 }
 
 /** `YYYYMMDDHHMMSS` of an instant, in UTC. */

@@ -240,5 +240,10 @@ function navRecord(nav: Nav): EntityRecord<Nav> {
     struckBy: nav.struckBy,
     confirmedBy: nav.confirmedBy,
     confirmationRequestId: nav.confirmationRequestId,
+    originalClose: nav.originalClose,
+    correctedBy: nav.correctedBy,
+    correctedAt: nav.correctedAt,
+    correctionReason: nav.correctionReason,
+    correctionRequestId: nav.correctionRequestId,
   });
 }

@@ -2,6 +2,7 @@ import { isWalletRecoveryEvent, WALLET_RECOVERY_EVENTS, walletRecoveryWebhookDat
 import { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent, type DistributionWebhookData } from '../distribution/distribution-events';
 import { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent, type HoldingWebhookData } from '../holding/holding-events';
 import { ORDER_EVENT_TYPES } from '../order/order-states';
+import { isNavCorrectionEvent, NAV_CORRECTION_EVENTS, navCorrectionWebhookData, type NavCorrectionWebhookData } from '../correction/nav-correction-events';
 import { orderWebhookData, type WebhookData, type WebhookOrder } from './webhook-payload';
 
 /** A logged event as the webhooks see it. */
@@ -27,7 +28,7 @@ interface WebhookEventFamily {
   data(event: LoggedEvent, order: WebhookOrder | null): WebhookEventData;
 }
 
-export type WebhookEventData = WebhookData | WalletRecoveryWebhookData | DistributionWebhookData | HoldingWebhookData;
+export type WebhookEventData = WebhookData | WalletRecoveryWebhookData | DistributionWebhookData | HoldingWebhookData | NavCorrectionWebhookData;
 
 /** The recorder names the webhook event in the payload (an order's transition names its own). */
 const namedInPayload = (e: { payload: Record<string, unknown> }) => (typeof e.payload.webhookEvent === 'string' ? e.payload.webhookEvent : null);
@@ -44,6 +45,7 @@ const FAMILIES: readonly WebhookEventFamily[] = [
   { types: WALLET_RECOVERY_EVENTS, logs: isWalletRecoveryEvent, deliveredAs: namedInPayload, readsOrder: false, data: walletRecoveryWebhookData },
   { types: DISTRIBUTION_EVENTS, logs: isDistributionEvent, deliveredAs: namedInPayload, readsOrder: false, data: distributionWebhookData },
   { types: HOLDING_EVENTS, logs: isHoldingEvent, deliveredAs: (e) => e.type, readsOrder: false, data: holdingWebhookData },
+  { types: NAV_CORRECTION_EVENTS, logs: isNavCorrectionEvent, deliveredAs: namedInPayload, readsOrder: false, data: navCorrectionWebhookData },
 ];
 
 /** Every event type a webhook may register for. */

@@ -14,6 +14,7 @@ import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from '.
 import { UserResolver } from '../../modules/investor/user.resolver';
 import { IssuerResolver } from '../../modules/issuer/issuer.resolver';
 import { NavResolver } from '../../modules/nav/nav.resolver';
+import { NavCorrectionResolver } from '../../modules/correction/nav-correction.resolver';
 import { DistributorOnboardingResolver, ShareClassOnboardingResolver } from '../../modules/onboarding/onboarding.resolver';
 import { ChainActivityResolver } from '../../modules/onboarding/chain-activity.resolver';
 import { OneStepOrderResolver } from '../../modules/order/one-step.resolver';
@@ -47,6 +48,7 @@ export const RESOLVERS: NonEmptyArray<Function> = [
   DealingResolver,
   TokenResolver,
   NavResolver,
+  NavCorrectionResolver,
   DistributorResolver,
   DistributorHostResolver,
   DistributorWalletResolver,

@@ -81,6 +81,9 @@ export const VISIBILITY: Record<string, Visibility> = {
   WalletRecoveryEffect: 'part',
   RecoveredToken: 'part',
   HoldingAdjustmentEffect: 'part',
+  NavCorrectionPreview: 'ops',
+  NavRepricing: 'part',
+  NavCompensation: 'part',
   AuditLogEntry: 'ops',
   /** The caller itself. */
   Me: 'open',

@@ -1,0 +1,48 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GatewayContext } from '../../access/graphql-context';
+import { DecimalScalar } from '../../common/scalars';
+import { ApprovalRequest } from '../approval/approval-request.entity';
+import { NavCorrectionPreviewView } from './nav-correction.types';
+
+/** Correcting a confirmed NAV (nav-correction.ts): the preview first, then a four-eyes request. */
+@Resolver()
+export class NavCorrectionResolver {
+  @Query(() => NavCorrectionPreviewView, {
+    description:
+      "Ops: what correcting the NAV (`Nav.id`) to `close` would do, before it is requested: the orders priced at it and not settled, re-priced; the orders settled at it, each with the tokens the corrected close gives minus those that moved, the error in bps and, above the share class's tolerance, what approval books (mint, burn or cash). Nothing is written.",
+  })
+  async navCorrectionPreview(
+    @Arg('navId', () => ID) navId: string,
+    @Arg('close', () => DecimalScalar) close: string,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<NavCorrectionPreviewView> {
+    const plan = await ctx.services.navCorrections.preview(ctx, navId, close);
+    return {
+      navId: String(plan.nav.id),
+      shareClassId: plan.shareClassId,
+      entryId: plan.nav.entryId,
+      publishedAt: plan.nav.publishedAt,
+      currency: plan.nav.currency,
+      close: String(plan.nav.close),
+      correctedClose: plan.correctedClose,
+      errorBps: plan.errorBps,
+      toleranceBps: plan.toleranceBps,
+      aboveTolerance: plan.aboveTolerance,
+      repricings: plan.repricings,
+      compensations: plan.compensations,
+    };
+  }
+
+  @Mutation(() => ApprovalRequest, {
+    description:
+      "Ops (`operator`): asks to correct a confirmed NAV to `close`, with a reason (required). A different principal with `approver` approves it (`approveRequest`): then the NAV keeps its original close beside the corrected one, orders priced at it and not settled are re-priced, and, above the share class's tolerance, orders settled at it are compensated (`navCorrectionPreview` shows how, before).",
+  })
+  requestNavCorrection(
+    @Arg('navId', () => ID) navId: string,
+    @Arg('close', () => DecimalScalar) close: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest> {
+    return ctx.services.approval.requestNavCorrection(ctx, { navId, close, reason });
+  }
+}
