@@ -346,6 +346,67 @@ describe('Ops console (browser)', () => {
     await expectAccessible('investor with positions and orders');
   });
 
+  it("a NAV correction shows the gateway's compensation preview before it is requested, then waits in Approvals", async () => {
+    // The NAV the settled one-step order was priced at, corrected 10% down: above any tolerance.
+    const { order } = (await gw.graphql(`query($id: ID!) { order(id: $id) { navPublishedAt } }`, { id: seeded.settled }, { token })).body.data;
+    const history = (
+      await gw.graphql(
+        `query($sc: String!, $from: EpochMs!, $to: EpochMs!) { navHistory(shareClassId: $sc, startDate: $from, endDate: $to) { id close publishedAt } }`,
+        { sc: SC, from: order.navPublishedAt - 1000, to: order.navPublishedAt + 1000 },
+        { token },
+      )
+    ).body.data.navHistory;
+    const nav = history.find((n: { publishedAt: number }) => n.publishedAt === order.navPublishedAt);
+    const corrected = (Number(nav.close) * 0.9).toFixed(6);
+    const { navCorrectionPreview: api } = (
+      await gw.graphql(
+        `query($id: ID!, $close: Decimal!) { navCorrectionPreview(navId: $id, close: $close) { aboveTolerance compensations { orderId action tokensMoved tokensDue } } }`,
+        { id: nav.id, close: corrected },
+        { token },
+      )
+    ).body.data;
+    expect(api.aboveTolerance).toBe(true);
+    const due = api.compensations.find((c: { orderId: string }) => c.orderId === seeded.settled);
+    // Above the tolerance something is booked: a mint where the chain takes it, else cash (this gateway has no chain).
+    expect(['mint', 'cash']).toContain(due.action);
+
+    await page.goto(url(`#/share-classes/${SC}`));
+    const panel = consolePage(page).panel('Correct a NAV');
+    await panel.getByLabel('NAV', { exact: true }).selectOption(nav.id);
+    await panel.getByLabel(/^Corrected close/).fill(corrected);
+    await expect(panel.getByRole('button', { name: 'Request the correction' }).count()).resolves.toBe(0);
+    await panel.getByRole('button', { name: 'Preview the correction' }).click();
+    const preview = panel.getByRole('region', { name: 'Correction preview' });
+    await preview.waitFor();
+    await preview.getByText('Above the tolerance: approving books each difference below (mint, burn or cash).').waitFor();
+    const compensations = preview.getByRole('table', { name: 'Compensation of settled orders' });
+    await expect(compensations.locator('tbody tr').count()).resolves.toBe(api.compensations.length);
+    const row = compensations.locator('tbody tr').filter({ hasText: seeded.settled });
+    await expect(row.locator('td').last().textContent()).resolves.toMatch(new RegExp(`^${due.action} [\\d,.]+ (tokens|USD)$`));
+    await expectAccessible('NAV correction preview');
+
+    await panel.getByLabel(/^Reason/).fill('administrator price file corrected');
+    await panel.getByRole('button', { name: 'Request the correction' }).click();
+    await panel
+      .getByRole('status')
+      .filter({ hasText: /requested \(approval request \d+\): a second principal decides it in Approvals\./ })
+      .waitFor();
+    const pending = (await gw.graphql(`{ approvalRequests(status: requested) { kind arguments reason requestedBy } }`, {}, { token })).body.data
+      .approvalRequests;
+    expect(pending).toContainEqual({
+      kind: 'nav_correction',
+      arguments: expect.objectContaining({ navId: nav.id, close: corrected }),
+      reason: 'administrator price file corrected',
+      requestedBy: 'ops:test-ops',
+    });
+    await page.goto(url('#/approvals'));
+    await consolePage(page)
+      .panel('Awaiting a decision')
+      .getByRole('row')
+      .filter({ hasText: `NAV ${nav.id} corrected to ${corrected}` })
+      .waitFor();
+  });
+
   it('issues an API credential whose secret is shown once and works on surface O', async () => {
     await page.goto(url('#/distributors'));
     await page.getByRole('table', { name: 'Distributors' }).waitFor();

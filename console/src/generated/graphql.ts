@@ -17,6 +17,7 @@ export type ApprovalKind =
   | 'forced_transfer'
   | 'holding_adjustment'
   | 'nav_confirmation'
+  | 'nav_correction'
   | 'ops_principal'
   | 'ops_roles'
   | 'ops_token_reset'
@@ -61,6 +62,11 @@ export type ChainTxStatus =
   | 'reverted'
   | 'sent'
   | 'signed';
+
+export type CompensationAction =
+  | 'burn'
+  | 'cash'
+  | 'mint';
 
 export type CreateDistributorInput = {
   name: string;
@@ -1060,7 +1066,7 @@ export type ShareClassDetailQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null }> };
+export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ id: string, entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null, originalClose: string | null, correctionReason: string | null }> };
 
 export type NavPublishedSubscriptionVariables = Exact<{
   shareClassId?: string | null | undefined;
@@ -1075,6 +1081,23 @@ export type PublishNavMutationVariables = Exact<{
 
 
 export type PublishNavMutation = { publishNav: { entryId: string, close: string, publishedAt: number, status: NavStatus, approvalRequestId: string | null } };
+
+export type NavCorrectionPreviewQueryVariables = Exact<{
+  navId: string;
+  close: string;
+}>;
+
+
+export type NavCorrectionPreviewQuery = { navCorrectionPreview: { navId: string, shareClassId: string, entryId: string, publishedAt: number, currency: string, close: string, correctedClose: string, errorBps: string, toleranceBps: number, aboveTolerance: boolean, repricings: Array<{ orderId: string, flow: string, type: string, status: string, navBefore: string, navAfter: string, tokensBefore: string | null, tokensAfter: string | null, amountBefore: string | null, amountAfter: string | null }>, compensations: Array<{ orderId: string, type: string, investorId: string, wallet: string | null, tokensMoved: string, tokensDue: string, tokensDifference: string, amountSettled: string | null, amountDue: string | null, currency: string, errorBps: string, action: CompensationAction | null, cashAmount: string | null }> } };
+
+export type RequestNavCorrectionMutationVariables = Exact<{
+  navId: string;
+  close: string;
+  reason: string;
+}>;
+
+
+export type RequestNavCorrectionMutation = { requestNavCorrection: { id: string, status: ApprovalStatus } };
 
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2844,6 +2867,7 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     startDate: $startDate
     endDate: $endDate
   ) {
+    id
     entryId
     close
     open
@@ -2853,6 +2877,8 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     createdBy
     struckBy
     confirmedBy
+    originalClose
+    correctionReason
   }
 }
     `) as unknown as TypedDocumentString<ShareClassDetailQuery, ShareClassDetailQueryVariables>;
@@ -2877,6 +2903,57 @@ export const PublishNavDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PublishNavMutation, PublishNavMutationVariables>;
+export const NavCorrectionPreviewDocument = new TypedDocumentString(`
+    query NavCorrectionPreview($navId: ID!, $close: Decimal!) {
+  navCorrectionPreview(navId: $navId, close: $close) {
+    navId
+    shareClassId
+    entryId
+    publishedAt
+    currency
+    close
+    correctedClose
+    errorBps
+    toleranceBps
+    aboveTolerance
+    repricings {
+      orderId
+      flow
+      type
+      status
+      navBefore
+      navAfter
+      tokensBefore
+      tokensAfter
+      amountBefore
+      amountAfter
+    }
+    compensations {
+      orderId
+      type
+      investorId
+      wallet
+      tokensMoved
+      tokensDue
+      tokensDifference
+      amountSettled
+      amountDue
+      currency
+      errorBps
+      action
+      cashAmount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NavCorrectionPreviewQuery, NavCorrectionPreviewQueryVariables>;
+export const RequestNavCorrectionDocument = new TypedDocumentString(`
+    mutation RequestNavCorrection($navId: ID!, $close: Decimal!, $reason: String!) {
+  requestNavCorrection(navId: $navId, close: $close, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestNavCorrectionMutation, RequestNavCorrectionMutationVariables>;
 export const WebhookListDocument = new TypedDocumentString(`
     query WebhookList {
   webhooks {

@@ -13,6 +13,7 @@ import { useQuery } from '../ui/use-query';
 import { instantIn, todayIn } from '../ui/zone';
 import { DealingCalendarPanel } from './DealingCalendar';
 import { DealingSettlementPanel } from './DealingSettlement';
+import { NavCorrectionPanel } from './NavCorrection';
 import { PositionsPanel } from './Positions';
 import { ReconciliationPanel } from './Reconciliation';
 import { RegisterAtDatePanel } from './RegisterAtDate';
@@ -165,6 +166,7 @@ export function ShareClassDetail({ id }: { id: string }) {
       <TokensPanel shareClassId={s.id} tokens={s.tokens} onChange={changed} />
       <DealingSettlementPanel shareClassId={s.id} currency={s.currency} onSettled={changed} />
       <ReconciliationPanel shareClassId={s.id} />
+      <NavCorrectionPanel navs={[...history].reverse().slice(0, 20)} onRequested={changed} />
       <PositionsPanel shareClassId={s.id} />
       <RegisterAtDatePanel shareClassId={s.id} />
       <Panel title="Distributors granted">
@@ -190,7 +192,11 @@ export function ShareClassDetail({ id }: { id: string }) {
             empty="No NAV published yet."
             columns={[
               { header: 'Published', cell: (n) => day(n.publishedAt) },
-              { header: 'Close', cell: (n) => n.close, num: true },
+              {
+                header: 'Close',
+                cell: (n) => (n.originalClose ? `${n.close} (corrected from ${n.originalClose}: ${n.correctionReason ?? ''})` : n.close),
+                num: true,
+              },
               { header: 'Open / high / low', cell: (n) => `${n.open} / ${n.high} / ${n.low}`, num: true },
               { header: 'Struck by', cell: (n) => n.struckBy, className: 'mono' },
               { header: 'Confirmed by', cell: (n) => n.confirmedBy ?? '—', className: 'mono' },
