@@ -14,6 +14,7 @@ import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
 import { DealingDateSettlement } from './modules/settlement/dealing-settlement';
 import { Reconciliation } from './modules/chain/reconciliation';
+import { PositionsReader } from './modules/register/positions';
 import { RegisterAtDateReader } from './modules/register/register-at-date';
 import { HoldingService } from './modules/holding/holding.service';
 import { InvestorWalletService } from './modules/investor/investor-wallet.service';
@@ -159,6 +160,7 @@ export function createServices(deps: ServiceDeps) {
     dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, outcomes, clock) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
     register: new RegisterAtDateReader({ chains: chain?.chains ?? null, dealing, clock }),
+    positions: new PositionsReader({ dealing, navs: nav, clock }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
     distribution: new DistributionService({ clock, dealing, ledger, onChain: chain ? new DistributionOnChain(chain) : null }),

@@ -99,6 +99,23 @@ describe('Ops console: the book (browser)', () => {
     await expect(page.getByRole('table', { name: 'Next cut-offs', exact: true }).getByRole('row').filter({ hasText: 'Book Class EUR' }).count()).resolves.toBe(
       1,
     );
+    // The charts read: amounts not counts, every axis from zero, each legend with its latest figure, nothing wider than the page.
+    const legends = await page
+      .locator('figure.chart')
+      .evaluateAll((figs) =>
+        figs.map((f) =>
+          [...f.querySelectorAll('.u-legend .u-series')].map(
+            (tr) => `${tr.querySelector('.u-label')?.textContent}: ${tr.querySelector('.u-value')?.textContent}`,
+          ),
+        ),
+      );
+    expect(legends).toEqual([
+      ['At: latest', 'Book Class EUR (EUR): 1,050'],
+      ['Dealt: all', 'Subscribed (EUR): 2,500', 'Redeemed (tokens): 0'],
+      ['Dealt: all', 'Orders: 1'],
+    ]);
+    await expect(page.locator('.chart-canvas').evaluateAll((els) => els.map((e) => e.getAttribute('data-y-min')))).resolves.toEqual(['0', '0', '0']);
+    await expect(page.locator('figure.chart').evaluateAll((figs) => figs.filter((f) => f.scrollWidth > f.clientWidth).length)).resolves.toBe(0);
     await screenshot(page, 'book', { fullPage: true });
     await ui.expectAccessible('the book');
   });

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DomainEvent } from '../../src/events/event.entity';
 import { seedDemo } from '../../src/boot/seed';
 import { launchBrowser, newPage, screenshot, seriousA11yViolations } from '../support/browser';
+import { consolePage } from '../support/console-page';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { aDealingDateNav, aOneStepOrder, aTransferHash } from '../support/one-step.factories';
@@ -250,6 +251,160 @@ describe('Ops console (browser)', () => {
     expect(live.body.data.liveNav).toEqual({ close: '1.0432', createdBy: 'test-ops' });
     await screenshot(page, 'share-class', { fullPage: true });
     await expectAccessible('share class');
+  });
+
+  it("a NAV outside the class's tolerance is confirmed by its publisher, waits, and shows in Approvals with its move in percent", async () => {
+    const { shareClass } = (await gw.graphql(`query($id: ID!) { shareClass(id: $id) { navToleranceBps dealingCalendar { timeZone } } }`, { id: SC }, { token }))
+      .body.data;
+    const zone: string = shareClass.dealingCalendar?.timeZone ?? 'UTC';
+    // The valuation date and time are read in the class's zone, which their labels name.
+    await page.getByLabel(`Valuation date (${zone})`).waitFor();
+    await page.getByLabel(`Time struck (${zone})`).waitFor();
+    await page.getByLabel('Close (USD)').fill('0.10432');
+    await page.getByText(`-90.00% against the last confirmed 1.0432 (tolerance ${shareClass.navToleranceBps / 100}%)`).waitFor();
+    const confirm = page.getByLabel('Outside the tolerance: send it to a second principal');
+    await page.getByRole('button', { name: 'Publish NAV' }).click();
+    await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe(
+      `the NAV moves -90.00% against the last confirmed 1.0432, outside the tolerance of ${shareClass.navToleranceBps / 100}%: confirm it to send it to a second principal`,
+    );
+    await confirm.check();
+    await page.getByRole('button', { name: 'Publish NAV' }).click();
+    await page.getByText(/^NAV 0\.10432 USD awaits a second principal \(approval request \d+\): it is not live until confirmed in Approvals\.$/).waitFor();
+    await expectAccessible('share class, NAV pending');
+    const live = await gw.graphql(`query($sc: String!) { liveNav(shareClassId: $sc) { close } }`, { sc: SC }, { token });
+    expect(live.body.data.liveNav).toEqual({ close: '1.0432' });
+
+    await page.goto(url('#/approvals'));
+    await consolePage(page)
+      .panel('Awaiting a decision')
+      .getByRole('row')
+      .filter({ hasText: `NAV 0.10432 USD of ${SC}` })
+      .filter({ hasText: `-90% against 1.0432 (tolerance ${shareClass.navToleranceBps / 100}%)` })
+      .waitFor();
+    await expectAccessible('approvals with a pending NAV');
+  });
+
+  it('positions: the current register of the class valued at the live NAV, its CSV, and the investor page under its name', async () => {
+    const { positions } = (
+      await gw.graphql(
+        `query($sc: ID!) { positions(shareClassId: $sc) { currency navClose totalTokens totalValue holders { investorId investorName distributorId distributorName tokens value sharePercent locked } } }`,
+        { sc: SC },
+        { token },
+      )
+    ).body.data;
+    // The pending NAV of the case before values nothing: the live one does.
+    expect(positions.navClose).toBe('1.0432');
+    const { Holding } = await import('../../src/modules/holding/holding.entity');
+    const held = await gw.em().findOneOrFail(Holding, { investor: IN, shareClass: SC });
+    const mine = positions.holders.find((h: { investorId: string }) => h.investorId === IN);
+    expect(Number(mine.tokens)).toBe(Number(held.balance));
+    expect(Number(mine.value)).toBeCloseTo(Number(held.balance) * 1.0432, 8);
+    expect(mine.distributorId).toBe(DT);
+    const sum = positions.holders.reduce((s: number, h: { tokens: string }) => s + Number(h.tokens), 0);
+    expect(sum).toBeCloseTo(Number(positions.totalTokens), 8);
+    expect(Number(mine.sharePercent)).toBeCloseTo((Number(mine.tokens) / Number(positions.totalTokens)) * 100, 3);
+
+    await page.goto(url(`#/share-classes/${SC}`));
+    const table = page.getByRole('table', { name: 'Positions', exact: true });
+    await table.waitFor();
+    await expect(table.locator('tbody tr').count()).resolves.toBe(positions.holders.length);
+    const row = table.locator('tbody tr').filter({ hasText: IN });
+    await row.getByRole('link', { name: mine.investorName }).waitFor();
+    await row.getByRole('link', { name: mine.distributorName }).waitFor();
+    await expectAccessible('share class with positions');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).first().click()]);
+    expect(download.suggestedFilename()).toBe(`positions-${SC}.csv`);
+
+    const csv = await httpRequest(gw.port, 'GET', `/ops/positions.csv?shareClassId=${SC}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('shareClassId,at,navClose,currency,investorId,investorName,distributorId,distributorName,tokens,value,sharePercent,locked');
+    expect(lines).toHaveLength(positions.holders.length + 1);
+    const line = lines.find((l) => l.includes(`,${IN},`))!.split(',');
+    expect([line[0], ...line.slice(2)]).toEqual([
+      SC,
+      '1.0432',
+      positions.currency,
+      IN,
+      mine.investorName,
+      DT,
+      mine.distributorName,
+      mine.tokens,
+      mine.value,
+      mine.sharePercent,
+      mine.locked,
+    ]);
+    expect((await httpRequest(gw.port, 'GET', `/ops/positions.csv?shareClassId=${SC}`)).status).toBe(401);
+
+    await page.goto(url(`#/investors/${IN}`));
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: mine.investorName }).waitFor();
+    await page.getByRole('table', { name: 'Positions', exact: true }).locator('tbody tr').filter({ hasText: SC }).waitFor();
+    await page.getByRole('table', { name: 'Orders', exact: true }).getByRole('link', { name: seeded.settled }).waitFor();
+    await page.getByRole('table', { name: 'Income', exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Wallets', exact: true }).waitFor();
+    await expectAccessible('investor with positions and orders');
+  });
+
+  it("a NAV correction shows the gateway's compensation preview before it is requested, then waits in Approvals", async () => {
+    // The NAV the settled one-step order was priced at, corrected 10% down: above any tolerance.
+    const { order } = (await gw.graphql(`query($id: ID!) { order(id: $id) { navPublishedAt } }`, { id: seeded.settled }, { token })).body.data;
+    const history = (
+      await gw.graphql(
+        `query($sc: String!, $from: EpochMs!, $to: EpochMs!) { navHistory(shareClassId: $sc, startDate: $from, endDate: $to) { id close publishedAt } }`,
+        { sc: SC, from: order.navPublishedAt - 1000, to: order.navPublishedAt + 1000 },
+        { token },
+      )
+    ).body.data.navHistory;
+    const nav = history.find((n: { publishedAt: number }) => n.publishedAt === order.navPublishedAt);
+    const corrected = (Number(nav.close) * 0.9).toFixed(6);
+    const { navCorrectionPreview: api } = (
+      await gw.graphql(
+        `query($id: ID!, $close: Decimal!) { navCorrectionPreview(navId: $id, close: $close) { aboveTolerance compensations { orderId action tokensMoved tokensDue } } }`,
+        { id: nav.id, close: corrected },
+        { token },
+      )
+    ).body.data;
+    expect(api.aboveTolerance).toBe(true);
+    const due = api.compensations.find((c: { orderId: string }) => c.orderId === seeded.settled);
+    // Above the tolerance something is booked: a mint where the chain takes it, else cash (this gateway has no chain).
+    expect(['mint', 'cash']).toContain(due.action);
+
+    await page.goto(url(`#/share-classes/${SC}`));
+    const panel = consolePage(page).panel('Correct a NAV');
+    await panel.getByLabel('NAV', { exact: true }).selectOption(nav.id);
+    await panel.getByLabel(/^Corrected close/).fill(corrected);
+    await expect(panel.getByRole('button', { name: 'Request the correction' }).count()).resolves.toBe(0);
+    await panel.getByRole('button', { name: 'Preview the correction' }).click();
+    const preview = panel.getByRole('region', { name: 'Correction preview' });
+    await preview.waitFor();
+    await preview.getByText('Above the tolerance: approving books each difference below (mint, burn or cash).').waitFor();
+    const compensations = preview.getByRole('table', { name: 'Compensation of settled orders' });
+    await expect(compensations.locator('tbody tr').count()).resolves.toBe(api.compensations.length);
+    const row = compensations.locator('tbody tr').filter({ hasText: seeded.settled });
+    await expect(row.locator('td').last().textContent()).resolves.toMatch(new RegExp(`^${due.action} [\\d,.]+ (tokens|USD)$`));
+    await expectAccessible('NAV correction preview');
+
+    await panel.getByLabel(/^Reason/).fill('administrator price file corrected');
+    await panel.getByRole('button', { name: 'Request the correction' }).click();
+    await panel
+      .getByRole('status')
+      .filter({ hasText: /requested \(approval request \d+\): a second principal decides it in Approvals\./ })
+      .waitFor();
+    const pending = (await gw.graphql(`{ approvalRequests(status: requested) { kind arguments reason requestedBy } }`, {}, { token })).body.data
+      .approvalRequests;
+    expect(pending).toContainEqual({
+      kind: 'nav_correction',
+      arguments: expect.objectContaining({ navId: nav.id, close: corrected }),
+      reason: 'administrator price file corrected',
+      requestedBy: 'ops:test-ops',
+    });
+    await page.goto(url('#/approvals'));
+    await consolePage(page)
+      .panel('Awaiting a decision')
+      .getByRole('row')
+      .filter({ hasText: `NAV ${nav.id} corrected to ${corrected}` })
+      .waitFor();
   });
 
   it('issues an API credential whose secret is shown once and works on surface O', async () => {

@@ -58,10 +58,11 @@ describe('Ops console forms, refused and corrected (browser)', () => {
       ['Account holder', 'Edit Liquidity Fund'],
       ['Account number', 'LU630019400000001234'],
       ['Bank', 'Banque Example'],
-      ['SWIFT / BIC', 'BEXALULL'],
+      // Before the last typed field: Enter there submits.
       ['Bank currency', 'EUR'],
+      ['SWIFT / BIC', 'BEXALULL'],
     ];
-    for (const [label, value] of values) await ui.field(label).fill(value);
+    for (const [label, value] of values) await ui.set(label, value);
     await page.getByRole('button', { name: 'Create share class' }).click();
 
     // One message, beside the field it names, in its label's words: nothing repeats it under the button.
@@ -128,6 +129,43 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await page.locator('.facts').getByText('Edit Investment Managers', { exact: true }).waitFor();
     const saved = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { meta { manager } overview { riskLevel } updatedBy } }`, { id: shareClass.id });
     expect(saved.shareClass).toEqual({ meta: { manager: 'Edit Investment Managers' }, overview: { riskLevel: 2 }, updatedBy: 'test-ops' });
+  });
+
+  it('the share class form chooses from closed lists and sets the NAV control and the dealing week', async () => {
+    await page.goto(url(`#/share-classes/${shareClass.id}/edit`));
+    await ui.heading(/Edit /);
+    const status = ui.field('Status');
+    await expect(status.evaluate((e) => e.tagName)).resolves.toBe('SELECT');
+    await expect(status.locator('option').allTextContents()).resolves.toEqual(['active', 'suspended', 'closed']);
+    await expect(ui.field('Currency').inputValue()).resolves.toBe(shareClass.currency);
+    await expect(ui.field('Currency').locator('option[value="EUR"]').count()).resolves.toBe(1);
+    // A class of the default asset class (other) shows no tolerance of its own; the factory's deals every day.
+    await expect(ui.field('NAV asset class (CSSF 24/856)').inputValue()).resolves.toBe('other');
+    await expect(ui.field('NAV tolerance (bps)').inputValue()).resolves.toBe('');
+    await expect(page.getByRole('checkbox', { name: 'Friday' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: 'Sunday' }).isChecked()).resolves.toBe(true);
+
+    await status.selectOption('suspended');
+    await ui.field('NAV asset class (CSSF 24/856)').selectOption('bond');
+    await page.getByText("Empty: the asset class's, 50 bps.", { exact: false }).waitFor();
+    await ui.field('NAV tolerance (bps)').fill('30');
+    await page.getByRole('checkbox', { name: 'Saturday' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Sunday' }).uncheck();
+    await ui.expectAccessible('share class form, NAV control and dealing week');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await page.waitForURL(new RegExp(`#/share-classes/${shareClass.id}$`));
+    const saved = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { status navAssetClass navToleranceBps dealingWeekdays } }`, { id: shareClass.id });
+    expect(saved.shareClass).toEqual({ status: 'suspended', navAssetClass: 'bond', navToleranceBps: 30, dealingWeekdays: [1, 2, 3, 4, 5] });
+
+    // Read back as saved.
+    await page.getByRole('link', { name: 'Edit share class' }).click();
+    await expect(ui.field('NAV tolerance (bps)').inputValue()).resolves.toBe('30');
+    await expect(page.getByRole('checkbox', { name: 'Sunday' }).isChecked()).resolves.toBe(false);
+    await page.getByRole('checkbox', { name: 'Saturday' }).check();
+    await page.getByRole('checkbox', { name: 'Sunday' }).check();
+    await status.selectOption('active');
+    await page.getByRole('button', { name: 'Save share class' }).click();
+    await page.waitForURL(new RegExp(`#/share-classes/${shareClass.id}$`));
   });
 
   it("a host's binding refused twice, each time beside the field it names with the other as typed, corrected by keyboard", async () => {

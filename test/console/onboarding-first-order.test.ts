@@ -206,9 +206,13 @@ describe('Ops console onboarding: a first order (browser)', () => {
     await expect(settlement.getByRole('alert').locator('.code').count()).resolves.toBe(0);
 
     await page.getByLabel('Close (EUR)').fill('1.25');
-    await page.getByLabel('Published at').fill(await ui.localInput('2026-12-24T08:30:00Z'));
+    // The valuation date and time on Luxembourg's wall clock: 09:30 there is 08:30 UTC in December.
+    await page.getByLabel('Valuation date (Europe/Luxembourg)').fill('2026-12-24');
+    await page.getByLabel('Time struck (Europe/Luxembourg)').fill('09:30');
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await page.getByText(/^NAV 1\.25 EUR published\.$/).waitFor();
+    const { liveNav } = await asOps(gw, `query($sc: String!) { liveNav(shareClassId: $sc) { close publishedAt } }`, { sc: made.shareClass });
+    expect(liveNav).toEqual({ close: '1.25', publishedAt: Date.parse('2026-12-24T08:30:00Z') });
     await settlement.getByRole('button', { name: 'Preview settlement' }).click();
     const preview = settlement.getByRole('region', { name: 'Settlement preview' });
     await preview.waitFor();

@@ -77,10 +77,11 @@ describe('Ops console onboarding: a share class (browser)', () => {
       ['Account holder', 'Onboard Liquidity Fund'],
       ['Account number', 'LU630019400000001234'],
       ['Bank', 'Banque Example'],
-      ['SWIFT / BIC', 'BEXALULL'],
+      // Before the last typed field: Enter there submits.
       ['Bank currency', 'EUR'],
+      ['SWIFT / BIC', 'BEXALULL'],
     ];
-    for (const [label, value] of values) await ui.field(label).fill(value);
+    for (const [label, value] of values) await ui.set(label, value);
     // By keyboard: Enter in the last field submits.
     await page.keyboard.press('Enter');
     made.shareClass = await ui.idFromHash('share-classes');
@@ -169,10 +170,12 @@ describe('Ops console onboarding: a share class (browser)', () => {
 
   it('publishes a NAV; the checklist follows', async () => {
     await page.getByLabel('Close (EUR)').fill('1.0000');
-    // Published at the browser's own time, so the chart (the browser's last year) shows it.
-    await page
-      .getByLabel('Published at')
-      .fill(await page.evaluate(() => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16)));
+    // Struck at the browser's own time on Luxembourg's wall clock, so the chart (the browser's last year) shows it.
+    const [date, time] = await page.evaluate(() =>
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Luxembourg', dateStyle: 'short', timeStyle: 'short' }).format(new Date()).split(' '),
+    );
+    await page.getByLabel('Valuation date (Europe/Luxembourg)').fill(date);
+    await page.getByLabel('Time struck (Europe/Luxembourg)').fill(time);
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await page.getByText(/^NAV 1(\.0+)? EUR published\.$/).waitFor();
     await ui.checklistDone('nav');

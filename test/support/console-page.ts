@@ -4,13 +4,20 @@ import type { TestGateway } from './gateway';
 
 /** What the console's browser tests ask of a page, in the words of its screens. */
 export function consolePage(page: Page) {
+  const field = (label: string) => page.getByLabel(new RegExp(`^${label.replace(/[()/]/g, '\\$&')}( \\*)?$`));
   return {
     /** Waits for the screen whose title holds `text`. */
     heading: (text: string | RegExp) => page.getByRole('heading', { level: 1 }).filter({ hasText: text }).waitFor(),
     /** The panel titled `title`. */
     panel: (title: string) => page.locator('section.panel').filter({ has: page.getByRole('heading', { level: 2, name: title, exact: true }) }),
     /** A form field by its label, whose required mark (` *`) some labels carry. */
-    field: (label: string) => page.getByLabel(new RegExp(`^${label.replace(/[()/]/g, '\\$&')}( \\*)?$`)),
+    field,
+    /** Types `value` into the field labelled `label`, or chooses it where the field is a list. */
+    async set(label: string, value: string): Promise<void> {
+      const f = field(label);
+      if ((await f.evaluate((e) => e.tagName)) === 'SELECT') await f.selectOption(value);
+      else await f.fill(value);
+    },
     checklistItem: (key: string) => page.locator(`.checklist li[data-key="${key}"]`),
     /** Waits until the checklist (read again by the gateway after a change) shows the item done. */
     checklistDone: (key: string) => page.locator(`.checklist li[data-key="${key}"][data-done="true"]`).waitFor(),
@@ -24,8 +31,6 @@ export function consolePage(page: Page) {
       const violations = await seriousA11yViolations(page);
       expect({ screen, violations }).toEqual({ screen, violations: [] });
     },
-    /** A `datetime-local` value for an instant, in the browser's own zone. */
-    localInput: (iso: string) => page.evaluate((ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16), Date.parse(iso)),
   };
 }
 

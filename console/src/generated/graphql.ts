@@ -65,6 +65,11 @@ export type ChainTxStatus =
   | 'sent'
   | 'signed';
 
+export type CompensationAction =
+  | 'burn'
+  | 'cash'
+  | 'mint';
+
 export type CreateDistributorInput = {
   name: string;
 };
@@ -836,7 +841,7 @@ export type ShareClassFormQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassFormQuery = { shareClass: { id: string, fundId: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string } } };
+export type ShareClassFormQuery = { shareClass: { id: string, fundId: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string } } };
 
 export type CreateShareClassMutationVariables = Exact<{
   input: CreateShareClassInput;
@@ -1028,6 +1033,21 @@ export type RegisterAtDateQueryVariables = Exact<{
 
 export type RegisterAtDateQuery = { register: { asOf: string, timeZone: string, chainId: string, tokenAddress: string, blockNumber: string | null, total: string, holders: Array<{ investorId: string, distributorId: string, balance: string, locked: string, chainBalance: string, wallets: Array<{ address: string, balance: string }> }> } };
 
+export type PositionsQueryVariables = Exact<{
+  shareClassId: string;
+}>;
+
+
+export type PositionsQuery = { positions: { at: number, currency: string, navClose: string | null, navPublishedAt: number | null, totalTokens: string, totalValue: string | null, holders: Array<{ investorId: string, investorName: string | null, distributorId: string, distributorName: string, tokens: string, value: string | null, sharePercent: string, locked: string }> } };
+
+export type InvestorPositionsQueryVariables = Exact<{
+  investorId: string;
+  orders?: OrderFilter | null | undefined;
+}>;
+
+
+export type InvestorPositionsQuery = { investorPositions: Array<{ shareClassId: string, shareClassName: string, currency: string, tokens: string, value: string | null, navClose: string | null, locked: string }>, orders: { nextCursor: string | null, items: Array<{ id: string, flow: OrderFlow, surface: OrderSurface, type: OrderType, status: string, amount: string | null, tokenCount: string | null, currency: string | null, externalRef: string | null, createdAt: number, updatedAt: number, distributorId: string, investorId: string, shareClassId: string, dealingDate: string | null, eventSeq: number }> } };
+
 export type OpsTokenNameQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1053,7 +1073,7 @@ export type ShareClassDetailQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, defaultChainId: string | null, fundId: string, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null }> };
+export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ id: string, entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null, originalClose: string | null, correctionReason: string | null }> };
 
 export type NavPublishedSubscriptionVariables = Exact<{
   shareClassId?: string | null | undefined;
@@ -1068,6 +1088,23 @@ export type PublishNavMutationVariables = Exact<{
 
 
 export type PublishNavMutation = { publishNav: { entryId: string, close: string, publishedAt: number, status: NavStatus, approvalRequestId: string | null } };
+
+export type NavCorrectionPreviewQueryVariables = Exact<{
+  navId: string;
+  close: string;
+}>;
+
+
+export type NavCorrectionPreviewQuery = { navCorrectionPreview: { navId: string, shareClassId: string, entryId: string, publishedAt: number, currency: string, close: string, correctedClose: string, errorBps: string, toleranceBps: number, aboveTolerance: boolean, repricings: Array<{ orderId: string, flow: string, type: string, status: string, navBefore: string, navAfter: string, tokensBefore: string | null, tokensAfter: string | null, amountBefore: string | null, amountAfter: string | null }>, compensations: Array<{ orderId: string, type: string, investorId: string, wallet: string | null, tokensMoved: string, tokensDue: string, tokensDifference: string, amountSettled: string | null, amountDue: string | null, currency: string, errorBps: string, action: CompensationAction | null, cashAmount: string | null }> } };
+
+export type RequestNavCorrectionMutationVariables = Exact<{
+  navId: string;
+  close: string;
+  reason: string;
+}>;
+
+
+export type RequestNavCorrectionMutation = { requestNavCorrection: { id: string, status: ApprovalStatus } };
 
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2173,6 +2210,9 @@ export const ShareClassFormDocument = new TypedDocumentString(`
     feesMgmtBps
     feesPerfBps
     feesWatermarkBps
+    navAssetClass
+    navToleranceBps
+    dealingWeekdays
     meta {
       name
       manager
@@ -2650,6 +2690,64 @@ export const RegisterAtDateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RegisterAtDateQuery, RegisterAtDateQueryVariables>;
+export const PositionsDocument = new TypedDocumentString(`
+    query Positions($shareClassId: ID!) {
+  positions(shareClassId: $shareClassId) {
+    at
+    currency
+    navClose
+    navPublishedAt
+    totalTokens
+    totalValue
+    holders {
+      investorId
+      investorName
+      distributorId
+      distributorName
+      tokens
+      value
+      sharePercent
+      locked
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PositionsQuery, PositionsQueryVariables>;
+export const InvestorPositionsDocument = new TypedDocumentString(`
+    query InvestorPositions($investorId: ID!, $orders: OrderFilter) {
+  investorPositions(investorId: $investorId) {
+    shareClassId
+    shareClassName
+    currency
+    tokens
+    value
+    navClose
+    locked
+  }
+  orders(filter: $orders, page: {first: 50}) {
+    items {
+      ...OrderRow
+    }
+    nextCursor
+  }
+}
+    fragment OrderRow on Order {
+  id
+  flow
+  surface
+  type
+  status
+  amount
+  tokenCount
+  currency
+  externalRef
+  createdAt
+  updatedAt
+  distributorId
+  investorId
+  shareClassId
+  dealingDate
+  eventSeq
+}`) as unknown as TypedDocumentString<InvestorPositionsQuery, InvestorPositionsQueryVariables>;
 export const OpsTokenNameDocument = new TypedDocumentString(`
     query OpsTokenName {
   opsTokenName
@@ -2706,6 +2804,10 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     feesWatermarkBps
     navAssetClass
     navToleranceBps
+    dealingWeekdays
+    dealingCalendar {
+      timeZone
+    }
     defaultChainId
     fundId
     fund {
@@ -2779,6 +2881,7 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     startDate: $startDate
     endDate: $endDate
   ) {
+    id
     entryId
     close
     open
@@ -2788,6 +2891,8 @@ export const ShareClassDetailDocument = new TypedDocumentString(`
     createdBy
     struckBy
     confirmedBy
+    originalClose
+    correctionReason
   }
 }
     `) as unknown as TypedDocumentString<ShareClassDetailQuery, ShareClassDetailQueryVariables>;
@@ -2812,6 +2917,57 @@ export const PublishNavDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PublishNavMutation, PublishNavMutationVariables>;
+export const NavCorrectionPreviewDocument = new TypedDocumentString(`
+    query NavCorrectionPreview($navId: ID!, $close: Decimal!) {
+  navCorrectionPreview(navId: $navId, close: $close) {
+    navId
+    shareClassId
+    entryId
+    publishedAt
+    currency
+    close
+    correctedClose
+    errorBps
+    toleranceBps
+    aboveTolerance
+    repricings {
+      orderId
+      flow
+      type
+      status
+      navBefore
+      navAfter
+      tokensBefore
+      tokensAfter
+      amountBefore
+      amountAfter
+    }
+    compensations {
+      orderId
+      type
+      investorId
+      wallet
+      tokensMoved
+      tokensDue
+      tokensDifference
+      amountSettled
+      amountDue
+      currency
+      errorBps
+      action
+      cashAmount
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<NavCorrectionPreviewQuery, NavCorrectionPreviewQueryVariables>;
+export const RequestNavCorrectionDocument = new TypedDocumentString(`
+    mutation RequestNavCorrection($navId: ID!, $close: Decimal!, $reason: String!) {
+  requestNavCorrection(navId: $navId, close: $close, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestNavCorrectionMutation, RequestNavCorrectionMutationVariables>;
 export const WebhookListDocument = new TypedDocumentString(`
     query WebhookList {
   webhooks {

@@ -16,6 +16,7 @@ const KIND: Record<string, string> = {
   holding_adjustment: 'Holding adjustment',
   forced_transfer: 'Forced transfer',
   nav_confirmation: 'NAV confirmation',
+  nav_correction: 'NAV correction',
   ops_principal: 'New ops principal',
   ops_roles: 'Ops roles',
   ops_token_reset: 'Ops token reset',
@@ -48,6 +49,11 @@ function what(r: Request): string {
     const a = r.arguments as Record<string, string>;
     const move = a.movePercent === null ? 'a move from 0' : `${Number(a.movePercent) > 0 ? '+' : ''}${a.movePercent}%`;
     return `NAV ${a.close} ${a.currency} of ${a.shareClassId} at ${time(Number(a.publishedAt))}: ${move} against ${a.previousClose} (tolerance ${Number(a.toleranceBps) / 100}%)`;
+  }
+  if (r.kind === 'nav_correction') {
+    // The plan it binds (what it re-prices and books) is the gateway's; the preview showed it to the requester.
+    const a = r.arguments as Record<string, string>;
+    return `NAV ${a.navId} corrected to ${a.close}: re-prices the orders priced at it and, above the tolerance, compensates those settled at it`;
   }
   if (r.kind === 'ops_principal' || r.kind === 'ops_roles' || r.kind === 'ops_token_reset') {
     const a = r.arguments as Record<string, string>;

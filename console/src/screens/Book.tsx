@@ -111,16 +111,16 @@ function Aum({ points }: { points: Book['aum'] }) {
 
 function Flows({ flows }: { flows: Book['dealingFlows'] }) {
   const chart = useMemo(() => {
+    // Amounts, not counts: the amount subscribed per currency, and the tokens redeemed (on their own axis).
     const dates = [...new Set(flows.map((f) => f.dealingDate))].sort();
-    const sum = (d: string, k: 'subscriptions' | 'redemptions') => flows.filter((f) => f.dealingDate === d).reduce((n, f) => n + f[k], 0);
-    return {
-      x: dates.map((_, i) => i),
-      labels: dates,
-      series: [
-        { label: 'Subscriptions', values: dates.map((d) => sum(d, 'subscriptions')), color: seriesColor(0) },
-        { label: 'Redemptions', values: dates.map((d) => sum(d, 'redemptions')), color: seriesColor(1) },
-      ],
-    };
+    const currencies = [...new Set(flows.map((f) => f.currency))].sort();
+    const of = (d: string, c: string | null, k: 'subscribedAmount' | 'redeemedTokens') =>
+      flows.filter((f) => f.dealingDate === d && (c === null || f.currency === c)).reduce((n, f) => n + Number(f[k]), 0);
+    const series: ChartSeries[] = [
+      ...currencies.map((c, i) => ({ label: 'Subscribed', unit: c, values: dates.map((d) => of(d, c, 'subscribedAmount')), color: seriesColor(i) })),
+      { label: 'Redeemed', unit: 'tokens', values: dates.map((d) => of(d, null, 'redeemedTokens')), color: seriesColor(currencies.length) },
+    ];
+    return { x: dates.map((_, i) => i), labels: dates, series };
   }, [flows]);
   return (
     <ChartFigure title="Subscriptions and redemptions per dealing date" x={chart.x} xLabels={chart.labels} series={chart.series} bars>
@@ -149,7 +149,8 @@ function Waiting({ waiting }: { waiting: Book['waiting'] }) {
   const chart = useMemo(
     () => ({
       x: waiting.map((_, i) => i),
-      labels: waiting.map((w) => `${FLOW_NAME[w.flow] ?? w.flow} ${w.status}`),
+      // On two lines, so that each fits its slot at 1,280 px.
+      labels: waiting.map((w) => `${FLOW_NAME[w.flow] ?? w.flow}\n${w.status}`),
       series: [{ label: 'Orders', values: waiting.map((w) => w.count), color: seriesColor(2) }],
     }),
     [waiting],

@@ -22,6 +22,7 @@ import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
 import { useChainChoice } from './ChainChoice';
 import { InvestorIncome } from './InvestorIncome';
+import { InvestorPositionsPanels } from './Positions';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
 export function InvestorList() {
@@ -118,7 +119,7 @@ export function InvestorDetail({ id }: { id: string }) {
     <Page
       title={
         <>
-          {inv.email ?? inv.name ?? inv.id} <Mono>{inv.id}</Mono>
+          {inv.name ?? inv.email ?? inv.id} <Mono>{inv.id}</Mono>
         </>
       }
       actions={<Link to={['investors']}>← Investors</Link>}
@@ -183,6 +184,7 @@ export function InvestorDetail({ id }: { id: string }) {
           </ActionForm>
         </Panel>
       </div>
+      <InvestorPositionsPanels investorId={inv.id} />
       <Panel title="Wallets">
         <div className="table-wrap">
           <RecordTable

@@ -1,34 +1,27 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { currentToken } from '../api/session';
 import { RegisterAtDateDocument, type RegisterAtDateQuery } from '../generated/graphql';
 import { count, decimal } from '../ui/format';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
+import { downloadCsv } from '../ui/csv-download';
 import { ErrorNote, Mono, Panel, RecordTable } from '../ui/parts';
 
 /**
  * The register at the close of a day (docs/register.md): every holder with its balance, locked part
- * and wallets' balanceOf at the block that closes the day. The CSV route wants the bearer token,
- * which a plain link cannot send: the page fetches it and saves it through a Blob link.
+ * and wallets' balanceOf at the block that closes the day, and its CSV.
  */
 export function RegisterAtDatePanel({ shareClassId }: { shareClassId: string }) {
   const [asOf, setAsOf] = useState('');
   const [register, setRegister] = useState<RegisterAtDateQuery['register'] | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
-  const download = async (day: string) => {
-    setCsvError(null);
-    const res = await fetch(`/ops/register.csv?shareClassId=${encodeURIComponent(shareClassId)}&asOf=${encodeURIComponent(day)}`, {
-      headers: { authorization: `Bearer ${currentToken() ?? ''}` },
-    });
-    if (!res.ok) return setCsvError(`The gateway answered HTTP ${res.status}`);
-    const url = URL.createObjectURL(await res.blob());
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `register-${shareClassId}-${day}.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = async (day: string) =>
+    setCsvError(
+      await downloadCsv(
+        `/ops/register.csv?shareClassId=${encodeURIComponent(shareClassId)}&asOf=${encodeURIComponent(day)}`,
+        `register-${shareClassId}-${day}.csv`,
+      ),
+    );
   return (
     <Panel title="Register at a date">
       <ActionForm label="Show the register" submit={async () => setRegister((await request(RegisterAtDateDocument, { shareClassId, asOf })).register)}>

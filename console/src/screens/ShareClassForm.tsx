@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ISO_3166_ALPHA2, ISO_4217 } from '../../../src/common/iso-codes';
 import { request } from '../api/client';
 import {
   CreateShareClassDocument,
@@ -6,10 +7,11 @@ import {
   ShareClassFormDocument,
   UpdateShareClassDocument,
   type CreateShareClassInput,
+  type NavAssetClass,
   type ShareClassFormQuery,
 } from '../generated/graphql';
 import { ActionForm } from '../ui/action-form';
-import { Field, Select } from '../ui/fields';
+import { Field, Select, Weekdays } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page } from '../ui/parts';
 import { href, Link } from '../ui/router';
 import { useQuery } from '../ui/use-query';
@@ -21,14 +23,15 @@ import { useQuery } from '../ui/use-query';
  * CreateShareClassInput. Every rule (ranges, formats, required text, identifiers' check digits) is
  * the gateway's, with its message.
  */
-type Kind = 'text' | 'int' | 'number';
+/** `currency` and `country`: a choice from the ISO list the gateway checks against (src/common/iso-codes.ts). */
+type Kind = 'text' | 'int' | 'number' | 'currency' | 'country';
 type Spec = [path: string, label: string, kind: Kind, hint?: string];
 
 const GROUPS: { legend: string; fields: Spec[] }[] = [
   {
     legend: 'Share class',
     fields: [
-      ['currency', 'Currency', 'text', 'ISO 4217, e.g. EUR'],
+      ['currency', 'Currency', 'currency'],
       ['provider', 'Supply-side platform', 'text', 'e.g. supply-sim'],
     ],
   },
@@ -53,7 +56,7 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
     legend: 'Details',
     fields: [
       ['details.isin', 'ISIN', 'text', 'ISO 6166, e.g. LU2900000030'],
-      ['details.jurisdiction', 'Jurisdiction', 'text', 'ISO 3166 country code, e.g. LU'],
+      ['details.jurisdiction', 'Jurisdiction', 'country'],
       ['details.minimumInvestment_fiat', 'Minimum investment', 'number'],
     ],
   },
@@ -63,7 +66,7 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
       ['metrics.apy_bps', 'APY (bps)', 'int'],
       ['metrics.tvl_fiat', 'TVL', 'text'],
       ['metrics.change7D', '7-day change', 'text'],
-      ['metrics.currency', 'Metrics currency', 'text'],
+      ['metrics.currency', 'Metrics currency', 'currency'],
       ['metrics.maturity_days', 'Maturity (days)', 'int', '-1: open-ended'],
     ],
   },
@@ -94,7 +97,7 @@ const GROUPS: { legend: string; fields: Spec[] }[] = [
       ['bank.accountType', 'Account type', 'text', 'e.g. IBAN'],
       ['bank.bankName', 'Bank', 'text'],
       ['bank.swiftCode', 'SWIFT / BIC', 'text', 'ISO 9362, 8 or 11 characters'],
-      ['bank.currency', 'Bank currency', 'text'],
+      ['bank.currency', 'Bank currency', 'currency'],
     ],
   },
 ];
@@ -119,7 +122,33 @@ const NEW: Values = {
   'subRedemption.cutOffTime_days': '0',
   'subRedemption.lockup': '0',
   'bank.accountType': 'IBAN',
+  navAssetClass: 'other',
+  navToleranceBps: '',
+  dealingWeekdays: '1,2,3,4,5',
 };
+
+/**
+ * CSSF 24/856's fund types and the tolerance each sets by default, as the gateway's
+ * NAV_TOLERANCE_BPS has them (src/modules/share-class/nav-tolerance.ts, which the page cannot
+ * import: it registers a GraphQL enum); the test of this form reads the tolerance back from the gateway.
+ */
+const NAV_ASSET_CLASSES: [NavAssetClass, string, number][] = [
+  ['money_market', 'Money market', 20],
+  ['bond', 'Bond', 50],
+  ['mixed', 'Mixed', 50],
+  ['equity', 'Equity', 100],
+  ['other', 'Other', 100],
+];
+const defaultToleranceOf = (c: string) => NAV_ASSET_CLASSES.find(([v]) => v === c)?.[2] ?? 100;
+
+/**
+ * The statuses a share class is given: `active` takes orders, any other refuses new ones. The
+ * gateway takes any lower-case word; a list keeps a typo from closing the class (a stored word
+ * outside it is kept as a choice).
+ */
+const STATUSES = ['active', 'suspended', 'closed'];
+const CURRENCIES = [...ISO_4217].sort();
+const COUNTRIES = [...ISO_3166_ALPHA2].sort();
 
 /**
  * The GraphQL input of the typed values: nested by path, numbers as numbers. Typed as the API's
@@ -131,12 +160,17 @@ function inputOf(values: Values): ShareClassFields {
   for (const { fields } of GROUPS) {
     for (const [path, , kind] of fields) {
       const raw = (values[path] ?? '').trim();
-      const value = kind === 'text' ? raw : raw === '' ? null : Number(raw);
+      const value = kind === 'int' || kind === 'number' ? (raw === '' ? null : Number(raw)) : raw;
       const [head, leaf] = path.split('.');
       if (leaf) ((out[head] ??= {}) as Record<string, unknown>)[leaf] = value;
       else out[head] = value;
     }
   }
+  out.navAssetClass = values.navAssetClass;
+  // Empty: the asset class's tolerance (a class's own stays until another is typed).
+  const tolerance = (values.navToleranceBps ?? '').trim();
+  out.navToleranceBps = tolerance === '' ? null : Number(tolerance);
+  out.dealingWeekdays = weekdaysOf(values.dealingWeekdays);
   return out as ShareClassFields;
 }
 
@@ -152,31 +186,83 @@ function valuesOf(sc: ShareClassFormQuery['shareClass']): Values {
       values[path] = v == null ? '' : String(v);
     }
   }
+  values.navAssetClass = sc.navAssetClass;
+  // The tolerance in force: shown as the class's own only where it is not its asset class's.
+  values.navToleranceBps = sc.navToleranceBps === defaultToleranceOf(sc.navAssetClass) ? '' : String(sc.navToleranceBps);
+  values.dealingWeekdays = sc.dealingWeekdays.join(',');
   return values;
 }
 
+const weekdaysOf = (v: string | undefined): number[] => (v ? v.split(',').map(Number) : []);
+
+/** A choice from a closed list, the stored value kept as a choice when it is outside it. */
+const choices = (list: string[], current: string, none = 'Choose…'): [string, string][] => [
+  ...(current === '' ? [['', none] as [string, string]] : []),
+  ...(current && !list.includes(current) ? [[current, current] as [string, string]] : []),
+  ...list.map((c): [string, string] => [c, c]),
+];
+
 function Fields({ values, set }: { values: Values; set: (path: string, v: string) => void }) {
+  const assetClass = values.navAssetClass ?? 'other';
   return (
     <>
       {GROUPS.map((g) => (
         <fieldset key={g.legend} className="group">
           <legend>{g.legend}</legend>
           <div className="grid-fields">
-            {g.fields.map(([path, label, kind, hint]) => (
-              <Field
-                key={path}
-                label={label}
-                name={path}
-                value={values[path] ?? ''}
-                onChange={(v) => set(path, v)}
-                type={kind === 'text' ? 'text' : 'number'}
-                step={kind === 'int' ? '1' : kind === 'number' ? 'any' : undefined}
-                hint={hint}
-              />
-            ))}
+            {g.fields.map(([path, label, kind, hint]) =>
+              kind === 'currency' || kind === 'country' ? (
+                <Select
+                  key={path}
+                  label={label}
+                  name={path}
+                  value={values[path] ?? ''}
+                  onChange={(v) => set(path, v)}
+                  options={choices(kind === 'currency' ? CURRENCIES : COUNTRIES, values[path] ?? '')}
+                />
+              ) : (
+                <Field
+                  key={path}
+                  label={label}
+                  name={path}
+                  value={values[path] ?? ''}
+                  onChange={(v) => set(path, v)}
+                  type={kind === 'text' ? 'text' : 'number'}
+                  step={kind === 'int' ? '1' : kind === 'number' ? 'any' : undefined}
+                  hint={hint}
+                />
+              ),
+            )}
           </div>
         </fieldset>
       ))}
+      <fieldset className="group">
+        <legend>NAV control</legend>
+        <div className="grid-fields">
+          <Select
+            label="NAV asset class (CSSF 24/856)"
+            name="navAssetClass"
+            value={assetClass}
+            onChange={(v) => set('navAssetClass', v)}
+            options={NAV_ASSET_CLASSES.map(([v, l, bps]): [string, string] => [v, `${l} (tolerance ${bps / 100}%)`])}
+          />
+          <Field
+            label="NAV tolerance (bps)"
+            name="navToleranceBps"
+            type="number"
+            step="1"
+            value={values.navToleranceBps ?? ''}
+            onChange={(v) => set('navToleranceBps', v)}
+            hint={`Empty: the asset class's, ${defaultToleranceOf(assetClass)} bps. A NAV moving further waits for a second person.`}
+          />
+        </div>
+      </fieldset>
+      <Weekdays
+        legend="Dealing week"
+        name="dealingWeekdays"
+        value={weekdaysOf(values.dealingWeekdays)}
+        onChange={(days) => set('dealingWeekdays', days.join(','))}
+      />
     </>
   );
 }
@@ -247,13 +333,8 @@ export function EditShareClass({ id }: { id: string }) {
       >
         <fieldset className="group">
           <legend>Status</legend>
-          <Field
-            label="Status"
-            name="status"
-            value={shown.status}
-            onChange={(v) => set('status', v)}
-            hint="active takes orders; any other word (closed, suspended) refuses new ones"
-          />
+          <Select label="Status" name="status" value={shown.status} onChange={(v) => set('status', v)} options={choices(STATUSES, shown.status)} />
+          <p className="muted">active takes orders; suspended and closed refuse new ones.</p>
         </fieldset>
         <Fields values={shown} set={set} />
       </ActionForm>

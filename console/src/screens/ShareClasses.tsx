@@ -10,8 +10,11 @@ import { ErrorNote, Facts, Loading, Mono, Page, Panel, RecordTable, Status, scro
 import { href, Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
+import { instantIn, todayIn } from '../ui/zone';
 import { DealingCalendarPanel } from './DealingCalendar';
 import { DealingSettlementPanel } from './DealingSettlement';
+import { NavCorrectionPanel } from './NavCorrection';
+import { PositionsPanel } from './Positions';
 import { ReconciliationPanel } from './Reconciliation';
 import { RegisterAtDatePanel } from './RegisterAtDate';
 import { TokensPanel } from './Tokens';
@@ -89,7 +92,14 @@ export function ShareClassDetail({ id }: { id: string }) {
       <ShareClassChecklist id={s.id} version={version} />
       <Panel title="NAV history">
         <NavChart points={history} currency={s.currency} />
-        <PublishNav shareClassId={s.id} currency={s.currency} liveClose={s.liveNav?.close ?? null} toleranceBps={s.navToleranceBps} onDone={changed} />
+        <PublishNav
+          shareClassId={s.id}
+          currency={s.currency}
+          zone={s.dealingCalendar?.timeZone ?? 'UTC'}
+          liveClose={s.liveNav?.close ?? null}
+          toleranceBps={s.navToleranceBps}
+          onDone={changed}
+        />
       </Panel>
       <div className="columns">
         <Panel title="Share class">
@@ -156,6 +166,8 @@ export function ShareClassDetail({ id }: { id: string }) {
       <TokensPanel shareClassId={s.id} tokens={s.tokens} onChange={changed} />
       <DealingSettlementPanel shareClassId={s.id} currency={s.currency} onSettled={changed} />
       <ReconciliationPanel shareClassId={s.id} />
+      <NavCorrectionPanel navs={[...history].reverse().slice(0, 20)} onRequested={changed} />
+      <PositionsPanel shareClassId={s.id} />
       <RegisterAtDatePanel shareClassId={s.id} />
       <Panel title="Distributors granted">
         {s.grants.length ? (
@@ -180,7 +192,11 @@ export function ShareClassDetail({ id }: { id: string }) {
             empty="No NAV published yet."
             columns={[
               { header: 'Published', cell: (n) => day(n.publishedAt) },
-              { header: 'Close', cell: (n) => n.close, num: true },
+              {
+                header: 'Close',
+                cell: (n) => (n.originalClose ? `${n.close} (corrected from ${n.originalClose}: ${n.correctionReason ?? ''})` : n.close),
+                num: true,
+              },
               { header: 'Open / high / low', cell: (n) => `${n.open} / ${n.high} / ${n.low}`, num: true },
               { header: 'Struck by', cell: (n) => n.struckBy, className: 'mono' },
               { header: 'Confirmed by', cell: (n) => n.confirmedBy ?? '—', className: 'mono' },
@@ -201,17 +217,21 @@ function moveOf(close: string, last: string | null): number | null {
 /**
  * Publishing a NAV: the form shows its move against the last confirmed NAV; outside the class's
  * tolerance it asks the publisher to confirm, and says the NAV waits for a second principal in
- * Approvals (the gateway decides, whatever the page computed).
+ * Approvals (the gateway decides, whatever the page computed). The valuation date and time are
+ * read on the wall clock of the class's dealing zone, where its dealing dates are counted (a
+ * dealing date's NAV is the last one struck on that date there): never in the browser's zone.
  */
 function PublishNav({
   shareClassId,
   currency,
+  zone,
   liveClose,
   toleranceBps,
   onDone,
 }: {
   shareClassId: string;
   currency: string;
+  zone: string;
   liveClose: string | null;
   toleranceBps: number;
   onDone: () => void;
@@ -221,7 +241,8 @@ function PublishNav({
   const [open, setOpen] = useState('');
   const [high, setHigh] = useState('');
   const [low, setLow] = useState('');
-  const [published, setPublished] = useState('');
+  const [valuationDate, setValuationDate] = useState('');
+  const [valuationTime, setValuationTime] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
@@ -243,8 +264,7 @@ function PublishNav({
             throw new Error(
               `the NAV moves ${move.toFixed(2)}% against the last confirmed ${liveClose}, outside the tolerance of ${toleranceBps / 100}%: confirm it to send it to a second principal`,
             );
-          const publishedAt = published ? new Date(published).getTime() : null;
-          if (publishedAt !== null && Number.isNaN(publishedAt)) throw new Error('published at is not a date');
+          const publishedAt = struckAt(valuationDate, valuationTime, zone);
           return request(PublishNavDocument, {
             input: { shareClassId, close: close.trim(), open: open || null, high: high || null, low: low || null, publishedAt },
           });
@@ -261,7 +281,8 @@ function PublishNav({
           setOpen('');
           setHigh('');
           setLow('');
-          setPublished('');
+          setValuationDate('');
+          setValuationTime('');
           onDone();
         }}
       >
@@ -283,7 +304,22 @@ function PublishNav({
         <Field label="Open" name="open" value={open} onChange={setOpen} placeholder="= close" />
         <Field label="High" name="high" value={high} onChange={setHigh} placeholder="= close" />
         <Field label="Low" name="low" value={low} onChange={setLow} placeholder="= close" />
-        <Field label="Published at" name="publishedAt" type="datetime-local" value={published} onChange={setPublished} hint="Empty: now" />
+        <Field
+          label={`Valuation date (${zone})`}
+          name="valuationDate"
+          type="date"
+          value={valuationDate}
+          onChange={setValuationDate}
+          hint={`Empty: today in ${zone}, struck now`}
+        />
+        <Field
+          label={`Time struck (${zone})`}
+          name="valuationTime"
+          type="time"
+          value={valuationTime}
+          onChange={setValuationTime}
+          hint="Empty: now today, the date's start on an earlier date"
+        />
       </ActionForm>
       {notice && (
         <p className="notice" role="status">
@@ -292,6 +328,20 @@ function PublishNav({
       )}
     </>
   );
+}
+
+/**
+ * The instant a NAV is struck at, from a valuation date and time on the zone's wall clock: null
+ * (the gateway's now) for today without a time; an earlier date without a time is struck at its
+ * start, the valuation point of a dealing date. A date ahead is sent as typed: the gateway refuses it.
+ */
+function struckAt(date: string, time: string, zone: string): number | null {
+  if (!date && !time) return null;
+  const day = date || todayIn(zone);
+  if (!time && day === todayIn(zone)) return null;
+  const at = instantIn(day, time || '00:00', zone);
+  if (at === null) throw new Error('the valuation date must be a date and the time a time HH:MM');
+  return at;
 }
 
 function outsideTolerance(close: string, liveClose: string | null, toleranceBps: number): boolean {

@@ -88,3 +88,27 @@ export function Select(props: { label: string; value: string; onChange: (v: stri
     </div>
   );
 }
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/**
+ * A set of ISO weekdays (1 Monday … 7 Sunday) as a checkbox per day, ascending as the gateway
+ * keeps them; a refusal of the field shows under the group.
+ */
+export function Weekdays(props: { legend: string; name: string; value: number[]; onChange: (days: number[]) => void }) {
+  const id = useId();
+  const refusal = useRefusal(props.name, id, false, props.legend);
+  const toggle = (day: number, on: boolean) => props.onChange([...props.value.filter((d) => d !== day), ...(on ? [day] : [])].sort((a, b) => a - b));
+  return (
+    <fieldset className="group weekdays" id={id} aria-invalid={refusal.invalid || undefined} aria-describedby={refusal.describedBy}>
+      <legend>{props.legend}</legend>
+      {WEEKDAYS.map((label, i) => (
+        <label key={label} className="check">
+          <input type="checkbox" name={`${props.name}.${i + 1}`} checked={props.value.includes(i + 1)} onChange={(e) => toggle(i + 1, e.target.checked)} />{' '}
+          {label}
+        </label>
+      ))}
+      {refusal.note}
+    </fieldset>
+  );
+}

@@ -14,5 +14,9 @@ export const registerModule: ModuleManifest = {
     RegisterAtDate: 'ops',
     RegisterHolder: 'part',
     RegisterWallet: 'part',
+    /** The current register and an investor's positions name every distributor's investors: operations' only. */
+    Positions: 'ops',
+    Position: 'part',
+    InvestorPosition: 'ops',
   },
 };

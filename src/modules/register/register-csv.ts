@@ -5,6 +5,7 @@ import { decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { incomeInPeriod } from '../distribution/income-in-period';
 import { toCsv } from './csv';
+import type { Positions } from './positions';
 import type { RegisterAtDate } from './register-at-date';
 
 /** The register at a date as CSV: one row per holder and wallet (a holder without a wallet: one row, wallet empty). */
@@ -24,6 +25,39 @@ export function registerCsv(r: RegisterAtDate): string {
       w.balance,
     ]),
   );
+  return toCsv(header, rows);
+}
+
+/** The current register as CSV: one row per holder, the live NAV and the instant read on each. */
+export function positionsCsv(p: Positions): string {
+  const header = [
+    'shareClassId',
+    'at',
+    'navClose',
+    'currency',
+    'investorId',
+    'investorName',
+    'distributorId',
+    'distributorName',
+    'tokens',
+    'value',
+    'sharePercent',
+    'locked',
+  ];
+  const rows = p.holders.map((h) => [
+    p.shareClassId,
+    p.at,
+    p.navClose,
+    p.currency,
+    h.investorId,
+    h.investorName,
+    h.distributorId,
+    h.distributorName,
+    h.tokens,
+    h.value,
+    h.sharePercent,
+    h.locked,
+  ]);
   return toCsv(header, rows);
 }
 

@@ -4,14 +4,15 @@ import { graphqlPrincipal } from '../../access/graphql-principal';
 import { hasRole } from '../../access/principal';
 import { ERROR_TABLE, toDomainError } from '../../common/errors';
 import type { ContextServices as Services } from '../../access/graphql-context';
-import { registerCsv, statementCsv } from './register-csv';
+import { positionsCsv, registerCsv, statementCsv } from './register-csv';
 
 export const REGISTER_CSV_PATH = '/ops/register.csv';
+export const POSITIONS_CSV_PATH = '/ops/positions.csv';
 export const STATEMENT_CSV_PATH = '/ops/statement.csv';
 
 /**
- * The register's CSV exports for ops (docs/register.md): `GET /ops/register.csv?shareClassId&asOf`
- * and `GET /ops/statement.csv?investorId&from&to`, with `Authorization: Bearer <ops token>`
+ * The register's CSV exports for ops (docs/register.md): `GET /ops/register.csv?shareClassId&asOf`,
+ * `GET /ops/positions.csv?shareClassId` and `GET /ops/statement.csv?investorId&from&to`, with `Authorization: Bearer <ops token>`
  * (role viewer), as /graphql takes it. Fail closed: no token, a token that is not an ops token
  * (a distributor's included) or an invalid one gets nothing.
  */
@@ -21,6 +22,12 @@ export function registerRoutes(orm: MikroORM, services: Services): Router {
     csvAnswer(req, res, orm, services, async (em) => {
       const r = await services.register.read(em, queryText(req, 'shareClassId'), queryText(req, 'asOf'));
       return { name: `register-${r.shareClassId}-${r.asOf}.csv`, body: registerCsv(r) };
+    }),
+  );
+  router.get(POSITIONS_CSV_PATH, (req, res) =>
+    csvAnswer(req, res, orm, services, async (em) => {
+      const p = await services.positions.read(em, queryText(req, 'shareClassId'));
+      return { name: `positions-${p.shareClassId}-${p.at.toISOString().slice(0, 10)}.csv`, body: positionsCsv(p) };
     }),
   );
   router.get(STATEMENT_CSV_PATH, (req, res) =>

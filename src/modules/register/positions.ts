@@ -1,0 +1,131 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '../../common/errors';
+import { Dec, decimalString } from '../../common/money';
+import { rawRows } from '../../persistence/raw-query';
+import type { DealingService } from '../dealing/dealing.service';
+import { unlockedBalance } from '../dealing/lock-up';
+import { holdingKey, openLotsOf, type OpenLot } from '../holding/holding-lots';
+import type { NavService } from '../nav/nav.service';
+import { ShareClass } from '../share-class/share-class.entity';
+
+export interface Position {
+  investorId: string;
+  /** The investor's name, or its e-mail where it registered without one (surface R), else null. */
+  investorName: string | null;
+  distributorId: string;
+  distributorName: string;
+  tokens: string;
+  /** tokens × the live NAV's close, in the share class's currency; null without a live NAV. */
+  value: string | null;
+  /** The holder's part of the class's tokens, in percent to 4 places. */
+  sharePercent: string;
+  /** The part still in lock-up now. */
+  locked: string;
+}
+
+export interface Positions {
+  shareClassId: string;
+  currency: string;
+  at: Date;
+  navClose: string | null;
+  navPublishedAt: Date | null;
+  totalTokens: string;
+  totalValue: string | null;
+  holders: Position[];
+}
+
+/** An investor's holding of one share class now, valued as the class's positions are. */
+export interface InvestorPosition {
+  shareClassId: string;
+  shareClassName: string;
+  currency: string;
+  tokens: string;
+  value: string | null;
+  navClose: string | null;
+  locked: string;
+}
+
+/**
+ * The current register of a share class (docs/register.md#positions): every holder with tokens now,
+ * from the holding ledger's balances, valued at the live NAV (the one pricing uses), with its part of
+ * the class and its tokens still in lock-up (its open lots, by the lock-up rule redemptions meet).
+ * Largest holding first. The register at a past day's close is register-at-date.ts.
+ */
+export class PositionsReader {
+  constructor(private readonly deps: { dealing: Pick<DealingService, 'lockUpOf'>; navs: Pick<NavService, 'latest'>; clock: { now(): Date } }) {}
+
+  async read(em: EntityManager, shareClassId: string): Promise<Positions> {
+    const shareClass = await em.findOne(ShareClass, { id: shareClassId });
+    if (!shareClass) throw notFound('Share class not found');
+    const at = this.deps.clock.now();
+    const nav = await this.deps.navs.latest({ em }, shareClassId, at);
+    const rows = await rawRows<{ investor_id: string; investor_name: string | null; distributor_id: string; distributor_name: string; balance: string }>(
+      em,
+      `select h.investor_id, coalesce(i.name, i.email) as investor_name, i.distributor_id, d.name as distributor_name, h.balance::text
+       from holding h join investor i on i.id = h.investor_id join distributor d on d.id = i.distributor_id
+       where h.share_class_id = ? and h.balance <> 0 order by h.balance desc, h.investor_id`,
+      [shareClassId],
+    );
+    const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
+    const lots = lockUp
+      ? await openLotsOf(
+          em,
+          rows.map((r) => ({ investorId: r.investor_id, shareClassId })),
+        )
+      : new Map<string, OpenLot[]>();
+    const total = rows.reduce((s, r) => s.plus(r.balance), new Dec(0));
+    const valueOf = (tokens: Dec) => (nav ? decimalString(new Dec(tokens).mul(nav.close)) : null);
+    return {
+      shareClassId,
+      currency: shareClass.currency,
+      at,
+      navClose: nav ? decimalString(nav.close) : null,
+      navPublishedAt: nav?.publishedAt ?? null,
+      totalTokens: decimalString(total),
+      totalValue: valueOf(total),
+      holders: rows.map((r) => {
+        const balance = new Dec(r.balance);
+        const unlocked = lockUp ? unlockedBalance(balance, lots.get(holdingKey(r.investor_id, shareClassId)) ?? [], lockUp, at).unlocked : balance;
+        return {
+          investorId: r.investor_id,
+          investorName: r.investor_name,
+          distributorId: r.distributor_id,
+          distributorName: r.distributor_name,
+          tokens: decimalString(balance),
+          value: valueOf(balance),
+          sharePercent: decimalString(balance.div(total).mul(100).toDecimalPlaces(4)),
+          locked: decimalString(balance.minus(unlocked)),
+        };
+      }),
+    };
+  }
+
+  /** An investor's positions now: each share class it holds tokens of, valued at that class's live NAV. */
+  async ofInvestor(em: EntityManager, investorId: string): Promise<InvestorPosition[]> {
+    const at = this.deps.clock.now();
+    const rows = await rawRows<{ share_class_id: string; balance: string }>(
+      em,
+      'select share_class_id, balance::text from holding where investor_id = ? and balance <> 0 order by share_class_id',
+      [investorId],
+    );
+    const out: InvestorPosition[] = [];
+    for (const r of rows) {
+      const shareClass = await em.findOneOrFail(ShareClass, { id: r.share_class_id });
+      const nav = await this.deps.navs.latest({ em }, shareClass.id, at);
+      const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
+      const balance = new Dec(r.balance);
+      const lots = lockUp ? ((await openLotsOf(em, [{ investorId, shareClassId: shareClass.id }])).get(holdingKey(investorId, shareClass.id)) ?? []) : [];
+      const unlocked = lockUp ? unlockedBalance(balance, lots, lockUp, at).unlocked : balance;
+      out.push({
+        shareClassId: shareClass.id,
+        shareClassName: shareClass.meta.name,
+        currency: shareClass.currency,
+        tokens: decimalString(balance),
+        value: nav ? decimalString(balance.mul(nav.close)) : null,
+        navClose: nav ? decimalString(nav.close) : null,
+        locked: decimalString(balance.minus(unlocked)),
+      });
+    }
+    return out;
+  }
+}
