@@ -40,7 +40,7 @@ describe('Enum columns and their check constraints', () => {
           continue;
         }
         const allowed = [...def.matchAll(/'([^']*)'/g)].map((m) => m[1]).sort();
-        const items = (prop.items).map(String).sort();
+        const items = prop.items.map(String).sort();
         if (JSON.stringify(allowed) !== JSON.stringify(items))
           problems.push(`${table}.${column}: the check allows [${allowed.join(', ')}], the entity has [${items.join(', ')}]`);
       }
