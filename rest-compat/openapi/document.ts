@@ -8,6 +8,7 @@ import { walletRecoveryWebhooks } from './wallet-recovery-webhook';
 import { navCorrectionWebhooks } from './nav-correction-webhook';
 import { WEBHOOK_DELIVERY_DESCRIPTION, webhooksSection } from './webhook-doc';
 import { WRITE_QUOTA_MESSAGE } from '../../src/access/quotas';
+import { CROSS_SITE, HOST_BINDING, INACTIVE_DISTRIBUTOR, INPUT_ERRORS } from './documented-errors';
 
 /*
  * The OpenAPI 3.1 documents of surfaces R and O, generated from the route rows at start: each
@@ -52,53 +53,6 @@ const RETRY_AFTER: Record<number, { description: string; schema: JsonSchema }> =
   429: { description: 'Seconds until the limit lets the request through', schema: { type: 'string', pattern: '^[0-9]+$' } },
   503: { description: 'Seconds to wait before retrying, when the database was away', schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
-
-/** Admission (src/access/access.ts): a distributor that is not active is refused on every door. */
-const INACTIVE_DISTRIBUTOR = 'distributor is <status>';
-
-/** A browser's request from another site (rest-compat/cross-site.ts). */
-const CROSS_SITE = ['cross-site request refused: origin <origin> is not allowed', 'cross-site request refused: Sec-Fetch-Site <value>'];
-
-/** A surface-R host's binding (src/modules/distributor/host-binding.ts). */
-const HOST_BINDING = [
-  'host <hostname> is not bound: bind it to source ranges or a client certificate (bindDistributorHost)',
-  'host <hostname> does not accept requests from this address',
-  'host <hostname> requires a client certificate',
-  'host <hostname> does not accept this client certificate',
-];
-
-/** A placement for a share class or an investor that is not active (placementParties). */
-export const NOT_TRADING = [
-  'share class <shareClassId> is <status>: it takes no new orders',
-  'investor <investorId> is <status>: it places no orders',
-] as const;
-
-/** A subscription by an investor the share class's rule set or KYC refuses (src/modules/eligibility/eligibility.ts); the reason names the rule. */
-export const NOT_ELIGIBLE = ['investor <investorId> is not eligible for <shareClassId>: <reason>'] as const;
-
-/**
- * What the facade answers of any request's values before a row's operation decides anything: the
- * input guard (rest-compat/input-guard.ts, src/common/validate.ts) and GraphQL's coercion of the
- * operation's variables (executor.ts, `describeCoercionError`). `<field>` is the field's name.
- */
-const INPUT_ERRORS = [
-  '<field> must be at most <n> characters',
-  '<field> must not contain control characters',
-  '<field> must be valid Unicode text',
-  '<field> is out of range',
-  '<field> is nested too deeply',
-  '<field> must be a number',
-  // a decimal with more places than its column keeps (common/validate.ts)
-  '<field> must have at most <n> decimal places',
-  '<field> must be a string',
-  '<field> must be a boolean',
-  '<field> must be epoch milliseconds from <min> to <max>',
-  '<field> has an invalid value',
-  '<field> is required',
-  '<field> is invalid',
-  // an id not of its documented form, wherever a row reads one (common/ids.ts `documentedId`)
-  'invalid <field> format',
-];
 
 /** What every row of a kind answers besides its own documented failures. */
 function commonErrors(route: RestRoute, idempotent: boolean): Record<number, string[]> {

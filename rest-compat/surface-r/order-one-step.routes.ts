@@ -1,4 +1,4 @@
-import { NOT_ELIGIBLE, NOT_TRADING } from '../openapi/document';
+import { NOT_ELIGIBLE, NOT_TRADING } from '../openapi/documented-errors';
 import { shownId } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';

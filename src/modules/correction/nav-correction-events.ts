@@ -1,3 +1,4 @@
+import type { NewEvent } from '../../events/event-log';
 import { payloadText } from '../../common/payload-text';
 import { shownId } from '../../common/ids';
 
@@ -62,5 +63,22 @@ export function navCorrectionWebhookData(event: {
     cashAmount: str(p.cashAmount),
     occurredAt: event.occurredAt.getTime(),
     test: false,
+  };
+}
+
+/** An additive event for one affected order's distributor (nav-correction-events.ts). */
+export function correctionOrderEvent(
+  type: NavCorrectionEvent,
+  o: { orderId: string; distributorId: string; investorId: string },
+  at: Date,
+  payload: Record<string, unknown>,
+): NewEvent {
+  return {
+    type,
+    aggregateType: 'order',
+    aggregateId: o.orderId,
+    distributorId: o.distributorId,
+    occurredAt: at,
+    payload: { webhookEvent: type, orderId: o.orderId, investorId: o.investorId, ...payload },
   };
 }

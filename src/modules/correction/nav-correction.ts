@@ -5,9 +5,8 @@ import type { ServiceContext } from '../../access/service-context';
 import type { Clock } from '../../common/clock';
 import { badRequest, notFound } from '../../common/errors';
 import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
-import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { required, requiredDecimal } from '../../common/validate';
-import { appendEvent, appendEventRows, type NewEvent } from '../../events/event-log';
+import { appendEvent, appendEventRows } from '../../events/event-log';
 import { rawRows } from '../../persistence/raw-query';
 import type { ChainTransaction } from '../chain/chain-transaction.entity';
 import type { ChainService } from '../chain/chain.service';
@@ -17,38 +16,12 @@ import type { HoldingLedger } from '../holding/holding-ledger';
 import { Nav } from '../nav/nav.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
 import { CompensationAction, CompensationStatus, NavCompensation } from './nav-compensation.entity';
-import { compensationFacts, correctionPlan, planDigest, repricingFacts, type Compensation, type CorrectionPlan } from './nav-correction-plan';
-import type { NavCorrectionEvent } from './nav-correction-events';
+import { correctionPlan, type Compensation, type CorrectionPlan } from './nav-correction-plan';
+import { correctionOrderEvent } from './nav-correction-events';
+import { effectOf, type NavCorrectionArgs, type NavCorrectionEffect } from './nav-correction-effect';
+import { repriceOrders } from './nav-repricing';
 
-/** A `nav_correction` request's arguments: the NAV, its corrected close and why. */
-export interface NavCorrectionArgs {
-  navId: string;
-  close: string;
-  reason: string;
-}
-
-/**
- * What a correction will do, bound when it is requested (approval-effect.ts): the NAV and its close
- * now, the corrected close, the error against the tolerance, and what it re-prices and books, by
- * count and by a digest of every row (a new order settled at the NAV meanwhile, a wallet that is no
- * longer the investor's, a holding redeemed away: each changes a digest, and approval is refused).
- */
-export interface NavCorrectionEffect {
-  kind: 'nav_correction';
-  version: 1;
-  navId: string;
-  shareClassId: string;
-  entryId: string;
-  close: string;
-  correctedClose: string;
-  toleranceBps: number;
-  errorBps: string;
-  aboveTolerance: boolean;
-  repriced: number;
-  repricedDigest: string;
-  compensated: number;
-  compensationDigest: string;
-}
+export type { NavCorrectionArgs, NavCorrectionEffect } from './nav-correction-effect';
 
 /** Rows per batch intent: a batchMint of this many wallets stays well under a block's gas. */
 export const COMPENSATION_BATCH_ROWS = 200;
@@ -143,7 +116,7 @@ export class NavCorrections {
       navAfter: plan.correctedClose,
       reason: args.reason,
     };
-    await this.reprice(em, plan, facts, now);
+    await repriceOrders(em, plan, facts, now);
     const booked = plan.aboveTolerance ? await this.book(em, plan, request.id, nav.id, facts, now) : { mint: 0, burn: 0, cash: 0, intents: 0 };
     return {
       navId: nav.id,
@@ -155,53 +128,6 @@ export class NavCorrections {
       repriced: plan.repricings.length,
       compensated: booked,
     };
-  }
-
-  /** The orders priced at the NAV and not settled, at the corrected close: one update, one history entry and one event each, by three statements. */
-  private async reprice(em: EntityManager, plan: CorrectionPlan, facts: Record<string, unknown>, now: Date): Promise<void> {
-    if (!plan.repricings.length) return;
-    const rows = plan.repricings.map((r) => ({ id: r.orderId, ...r.write }));
-    await rawRows(
-      em,
-      `update "order" o set nav = (r->>'nav')::numeric,
-         amount_tokens_estimated = case when r->'amountTokensEstimated' is not null then (r->>'amountTokensEstimated')::numeric else o.amount_tokens_estimated end,
-         settlement_nav = coalesce((r->>'settlementNav')::numeric, o.settlement_nav), settlement_tokens = coalesce((r->>'settlementTokens')::numeric, o.settlement_tokens),
-         settlement_amount = coalesce((r->>'settlementAmount')::numeric, o.settlement_amount), amount_fees_total = coalesce((r->>'amountFeesTotal')::numeric, o.amount_fees_total),
-         updated_at = ?, updated_by = ?, updated_by_principal = ?
-       from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
-      [now, currentActor(), currentPrincipal(), JSON.stringify(rows)],
-    );
-    // A history entry in the order's status (no move): at least a millisecond after its last, as every entry is.
-    await rawRows(
-      em,
-      `insert into order_status_entry (order_id, "at", status, "by", by_principal, note)
-       select o.id, greatest(?::timestamptz, (select max(e."at") from order_status_entry e where e.order_id = o.id) + interval '1 millisecond'), o.status, ?, ?, r->>'note'
-         from jsonb_array_elements(?::jsonb) r join "order" o on o.id = r->>'id'`,
-      [
-        now,
-        currentActor(),
-        currentPrincipal(),
-        JSON.stringify(
-          plan.repricings.map((r) => ({
-            id: r.orderId,
-            note: `re-priced at the corrected NAV ${r.navAfter} (was ${r.navBefore}): ${String(facts.reason)}`,
-          })),
-        ),
-      ],
-    );
-    await appendEventRows(
-      em,
-      plan.repricings.map((r) =>
-        orderEvent('order.repriced', r, now, {
-          ...facts,
-          flow: r.flow,
-          status: r.status,
-          tokensBefore: r.tokensBefore,
-          tokensAfter: r.tokensAfter,
-          amountAfter: r.amountAfter,
-        }),
-      ),
-    );
   }
 
   /** The compensations of a correction above the tolerance: rows, batch intents and events, by a few statements per batch. */
@@ -275,7 +201,7 @@ export class NavCorrections {
       await appendEventRows(
         em,
         due.map((c) =>
-          orderEvent('order.compensated', c, now, {
+          correctionOrderEvent('order.compensated', c, now, {
             ...facts,
             action: c.action,
             tokens: c.action === CompensationAction.cash ? null : c.tokensDifference,
@@ -368,40 +294,3 @@ export class NavCorrections {
 
 /** A compensation row as its batch's outcome reads it. */
 type CompensationRow = Pick<NavCompensation, 'id' | 'requestId' | 'orderId' | 'investorId' | 'shareClassId' | 'distributorId' | 'action' | 'tokens'>;
-
-/** The plan as the effect a request binds. */
-export function effectOf(plan: CorrectionPlan): NavCorrectionEffect {
-  return {
-    kind: 'nav_correction',
-    version: 1,
-    navId: String(plan.nav.id),
-    shareClassId: plan.shareClassId,
-    entryId: plan.nav.entryId,
-    close: decimalString(plan.nav.close),
-    correctedClose: plan.correctedClose,
-    toleranceBps: plan.toleranceBps,
-    errorBps: plan.errorBps,
-    aboveTolerance: plan.aboveTolerance,
-    repriced: plan.repricings.length,
-    repricedDigest: planDigest(plan.repricings.map(repricingFacts)),
-    compensated: plan.compensations.filter((c) => c.action !== null).length,
-    compensationDigest: planDigest(plan.compensations.map(compensationFacts)),
-  };
-}
-
-/** An additive event for one affected order's distributor (nav-correction-events.ts). */
-function orderEvent(
-  type: NavCorrectionEvent,
-  o: { orderId: string; distributorId: string; investorId: string },
-  at: Date,
-  payload: Record<string, unknown>,
-): NewEvent {
-  return {
-    type,
-    aggregateType: 'order',
-    aggregateId: o.orderId,
-    distributorId: o.distributorId,
-    occurredAt: at,
-    payload: { webhookEvent: type, orderId: o.orderId, investorId: o.investorId, ...payload },
-  };
-}
