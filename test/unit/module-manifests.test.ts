@@ -32,8 +32,10 @@ describe('module front doors', () => {
     expect(MODULE_MANIFESTS.map((m) => m.name).sort()).toEqual([...folders].sort());
   });
 
-  it('starts in the declared order: issuer → fund → share-class → nav, token → distributor, investor → order → settlement, distribution, approval, register', () => {
-    expect(MODULE_MANIFESTS.slice(0, 12).map((m) => m.name)).toEqual([
+  // eligibility (who may hold: read at placement) comes before order, correction (re-pricing and
+  // compensating what a NAV priced) before approval, which applies its requests.
+  it('starts in the declared order: issuer → fund → share-class → nav, token → distributor, investor → eligibility → order → settlement, distribution, correction, approval, register', () => {
+    expect(MODULE_MANIFESTS.slice(0, 14).map((m) => m.name)).toEqual([
       'issuer',
       'fund',
       'share-class',
@@ -41,9 +43,11 @@ describe('module front doors', () => {
       'token',
       'distributor',
       'investor',
+      'eligibility',
       'order',
       'settlement',
       'distribution',
+      'correction',
       'approval',
       'register',
     ]);
