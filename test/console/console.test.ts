@@ -265,7 +265,7 @@ describe('Ops console (browser)', () => {
     const confirm = page.getByLabel('Outside the tolerance: send it to a second principal');
     await page.getByRole('button', { name: 'Publish NAV' }).click();
     await expect(page.getByRole('alert').locator('.message').textContent()).resolves.toBe(
-      `the NAV moves -90.00% against the last confirmed 1.0432, outside the tolerance of ${shareClass.navToleranceBps / 100}%: confirm it to send it to a second principal`,
+      `The NAV moves -90.00% against the last confirmed 1.0432, outside the tolerance of ${shareClass.navToleranceBps / 100}%: confirm it to send it to a second principal`,
     );
     await confirm.check();
     await page.getByRole('button', { name: 'Publish NAV' }).click();

@@ -187,6 +187,18 @@ describe('GraphQL: every invalid field of an input in one answer', () => {
         variables: { id: w.request, r: BLANK },
         token: await approverToken(gw),
       }),
+      requestNavCorrection: async () => ({
+        query: `mutation($r: String!) { requestNavCorrection(navId: "1", close: "1.3", reason: $r) { id } }`,
+        variables: { r: BLANK },
+      }),
+      requestEligibilityRules: async () => ({
+        query: `mutation($i: EligibilityRulesInput!) { requestEligibilityRules(input: $i) { id } }`,
+        variables: { i: { code: 'PROF', blockedCountries: ['US'], reason: BLANK } },
+      }),
+      requestInvestorCategory: async (w) => ({
+        query: `mutation($id: String!, $r: String!) { requestInvestorCategory(investorId: $id, category: professional, reason: $r) { id } }`,
+        variables: { id: w.m.investor.id, r: BLANK },
+      }),
       requestOpsPrincipal: async () => ({
         query: `mutation($r: String!) { requestOpsPrincipal(name: "desk-newcomer", roles: ["operator"], reason: $r) { id } }`,
         variables: { r: BLANK },

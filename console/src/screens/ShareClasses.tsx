@@ -262,7 +262,7 @@ function PublishNav({
           const move = moveOf(close, liveClose);
           if (move !== null && Math.abs(move) * 100 > toleranceBps && !jumpConfirmed)
             throw new Error(
-              `the NAV moves ${move.toFixed(2)}% against the last confirmed ${liveClose}, outside the tolerance of ${toleranceBps / 100}%: confirm it to send it to a second principal`,
+              `The NAV moves ${move.toFixed(2)}% against the last confirmed ${liveClose}, outside the tolerance of ${toleranceBps / 100}%: confirm it to send it to a second principal`,
             );
           const publishedAt = struckAt(valuationDate, valuationTime, zone);
           return request(PublishNavDocument, {
