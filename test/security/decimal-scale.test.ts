@@ -179,7 +179,11 @@ describe('decimal inputs: more decimals than the column holds answer 400, never 
   });
 
   it('the table names every Decimal input of the schema (a new one must be added here)', () => {
-    expect(decimalInputsOfSchema().map((k) => k.replace(/^(Query|Mutation|Subscription)\./, '')).sort()).toEqual(Object.keys(INPUTS).sort());
+    expect(
+      decimalInputsOfSchema()
+        .map((k) => k.replace(/^(Query|Mutation|Subscription)\./, ''))
+        .sort(),
+    ).toEqual(Object.keys(INPUTS).sort());
   });
 
   it.each(Object.entries(INPUTS))('%s: one decimal place past the column is 400 naming the field; nothing is written', async (_name, input) => {
