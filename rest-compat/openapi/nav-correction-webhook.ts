@@ -19,7 +19,7 @@ const navCorrectionWebhookData = additive(
     navAfter: decimal('The corrected close'),
     reason: nullable(str('Why the NAV was corrected')),
     tokensAfter: nullable(decimal('`order.repriced`: the re-priced tokens (two-step `amountTokensEstimated`, one-step `settlementTokens`)')),
-    action: nullable({ enum: ['mint', 'burn', 'cash'], description: '`order.compensated`: what is booked' }),
+    action: { type: ['string', 'null'], enum: ['mint', 'burn', 'cash', null], description: '`order.compensated`: what is booked; null for `order.repriced`' },
     tokens: nullable(decimal('`order.compensated`: tokens minted (positive) or burned (negative)')),
     cashAmount: nullable(decimal('`order.compensated`, `cash`: due to the investor (positive) or by the investor (negative)')),
     occurredAt: epochMs(),

@@ -61,7 +61,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
       ['Manager', 'Live Asset Management S.A.'],
       ['Risk level', '1'],
     ])
-      await ui.field(label).fill(value);
+      await ui.set(label, value);
     await page.getByRole('button', { name: 'Create share class' }).click();
     // then one refusal lists every missing field by its label, each marked beside itself
     const alert = page.getByRole('alert');
@@ -86,7 +86,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
       'BEXALULL',
       'EUR',
     ];
-    for (const [i, label] of missing.entries()) await ui.field(label).fill(values[i]);
+    for (const [i, label] of missing.entries()) await ui.set(label, values[i]);
     await page.getByRole('button', { name: 'Create share class' }).click();
     const id = await ui.idFromHash('share-classes');
     const created = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { details { isin jurisdiction } bank { swiftCode } } }`, { id });
