@@ -16,6 +16,7 @@ import { ChainTransaction } from '../src/modules/chain/chain-transaction.entity'
 import { DISTRIBUTION_MINT } from '../src/modules/distribution/distribution-onchain';
 import { Distribution, DistributionEntitlement } from '../src/modules/distribution/distribution.entity';
 import { QUICK } from './production-env';
+import { timeCalls } from './timed-calls';
 import { startTestGateway } from '../test/support/gateway';
 import { aNav } from '../test/support/factories';
 import { testChains, workerChain } from '../test/support/chain';
@@ -62,14 +63,7 @@ async function main() {
     const id = declared.data.declareDistribution.id as string;
 
     // The outcome work of each batch (the service's minted, called by the sender), timed where it is called.
-    const service = gw.gateway.services.distribution;
-    const minted = service.minted.bind(service);
-    const outcomeMs: number[] = [];
-    service.minted = async (...args: Parameters<typeof minted>) => {
-      const t0 = Date.now();
-      await minted(...args);
-      outcomeMs.push(Date.now() - t0);
-    };
+    const outcomeMs = timeCalls(gw.gateway.services.distribution, 'minted');
     const payStart = Date.now();
     const paid = await opsCall(gw, `mutation($id: ID!) { payDistribution(id: $id) { status } }`, { id });
     if (paid.errors) throw new Error(JSON.stringify(paid.errors));

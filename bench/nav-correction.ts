@@ -25,6 +25,7 @@ import { testChains, workerChain } from '../test/support/chain';
 import { aChainMarket, opsCall } from '../test/support/chain.factories';
 import { approverToken } from '../test/support/approval.factories';
 import { manyHolders } from './distribution-holders';
+import { timeCalls } from './timed-calls';
 
 const N = Number(process.env.BENCH_ORDERS ?? (QUICK ? 20 : 1_000));
 const DAY = 86_400_000;
@@ -54,14 +55,7 @@ async function main() {
     const setupMs = Date.now() - setupStart;
 
     // The outcome work of each batch (NavCorrections.onOutcome, called by the sender), timed where it is called.
-    const corrections = gw.gateway.services.navCorrections;
-    const onOutcome = corrections.onOutcome.bind(corrections);
-    const outcomeMs: number[] = [];
-    corrections.onOutcome = async (...args: Parameters<typeof onOutcome>) => {
-      const t0 = Date.now();
-      await onOutcome(...args);
-      outcomeMs.push(Date.now() - t0);
-    };
+    const outcomeMs = timeCalls(gw.gateway.services.navCorrections, 'onOutcome');
 
     const previewStart = Date.now();
     const preview = await opsCall(gw, `query($id: ID!) { navCorrectionPreview(navId: $id, close: "1") { aboveTolerance compensations { action } } }`, {

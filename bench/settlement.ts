@@ -20,6 +20,7 @@ import 'reflect-metadata';
 import { ChainTransaction } from '../src/modules/chain/chain-transaction.entity';
 import { Order } from '../src/modules/order/order.entity';
 import { QUICK } from './production-env';
+import { timeCalls } from './timed-calls';
 import { startTestGateway } from '../test/support/gateway';
 import { aOneStepOrder } from '../test/support/one-step.factories';
 import { aDealingDateNav, anInvestor } from '../test/support/factories';
@@ -88,14 +89,7 @@ async function main() {
     await aDealingDateNav(gw.em(), m.shareClass, '1.25', date, gw.clock.now());
     const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
     // The outcome work of each batch, timed where the sender calls it.
-    const settlement = gw.gateway.services.settlementOnChain!;
-    const onOutcome = settlement.onOutcome.bind(settlement);
-    const outcomeMs: number[] = [];
-    settlement.onOutcome = async (em, tx, outcome) => {
-      const t0 = Date.now();
-      await onOutcome(em, tx, outcome);
-      if (!tx.orderId) outcomeMs.push(Date.now() - t0);
-    };
+    const outcomeMs = timeCalls(gw.gateway.services.settlementOnChain!, 'onOutcome', (_em, tx) => !tx.orderId);
     const dealingStart = Date.now();
     const run = await opsCall(
       gw,

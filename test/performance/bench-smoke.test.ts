@@ -80,6 +80,12 @@ onServer('bench scripts start and print their tables in --quick', () => {
     expect(r.stdout).toMatch(/gas per holder/);
   }, 600_000);
 
+  test('bench:nav-correction (a NAV correction compensating settled orders on the embedded chain)', async () => {
+    const r = await runBench('nav-correction.js', ['--quick'], { APP_ENV: 'test' });
+    expectRan(r);
+    expect(r.stdout).toMatch(/gas per order/);
+  }, 600_000);
+
   test('bench:token-deploy (tokens deployed on the embedded chain)', async () => {
     const r = await runBench('token-deploy.js', ['--quick'], { APP_ENV: 'test' });
     expectRan(r);
