@@ -62,6 +62,9 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     const wallet = await whitelistedWallet(m.investor.id, address);
     expect(wallet.onchainIdentity).toMatch(/^0x[0-9a-f]{40}$/);
     expect(await chain.read<boolean>(m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'isVerified', [address])).toBe(true);
+    // registered with the investor's country, ISO 3166-1 numeric (LU is 442), which a token's country rules read
+    expect(m.investor.countryCode).toBe('LU');
+    expect(await chain.read<number>(m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'investorCountry', [address])).toBe(442);
 
     const order = await aOneStepOrder(gw, m, { amount: '1000', stage: 'accepted', chainId: CHAIN });
     expect(order.settlementTokens).toBe('800');

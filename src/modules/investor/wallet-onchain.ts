@@ -3,7 +3,8 @@ import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, s
 import type { Clock } from '../../common/clock';
 import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
-import { InvestorWallet, WalletStatus } from './investor.entity';
+import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
+import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token/token.entity';
 import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
 import type { ChainService } from '../chain/chain.service';
@@ -20,8 +21,9 @@ const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested b
  *    implementation; custodial: the agent key is its management key);
  * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity;
  * 3. `wallet.register`: `registerIdentity` on the identity registry of the chain's tokens (one per
- *    registry storage: the gateway's tokens share one) — the wallet is `whitelisted` once every
- *    registration is confirmed, and reads `pending` until then.
+ *    registry storage: the gateway's tokens share one), with the investor's country (ISO 3166-1
+ *    numeric) — the wallet is `whitelisted` once every registration is confirmed, and reads
+ *    `pending` until then.
  * Removal freezes the wallet on every token (`wallet.freeze`), then deletes its identity from the
  * registries (`wallet.delete`): T-REX checks only the receiver, so deletion alone lets it send.
  */
@@ -140,6 +142,9 @@ export class WalletOnChain {
   private async register(em: EntityManager, wallet: InvestorWallet): Promise<void> {
     const tokens = registries(await this.tokensOn(em, wallet.chainId));
     if (!tokens.length) return this.whitelisted(wallet);
+    // The registry stores the investor's country (ISO 3166-1 numeric), which a token's country rules read; 0 where none is known.
+    const investor = await em.findOneOrFail(Investor, wallet.investor.id);
+    const country = ISO_3166_NUMERIC[investor.countryCode?.toUpperCase() ?? ''] ?? 0;
     for (const token of tokens) {
       this.chain.enqueue(em, {
         chainId: wallet.chainId,
@@ -149,7 +154,7 @@ export class WalletOnChain {
         data: encodeFunctionData({
           abi: IDENTITY_REGISTRY_ABI,
           functionName: 'registerIdentity',
-          args: [wallet.address as Hex, wallet.onchainIdentity as Hex, 0],
+          args: [wallet.address as Hex, wallet.onchainIdentity as Hex, country],
         }),
       });
     }
