@@ -30,7 +30,7 @@ export class DistributionResolver {
   }
 
   @Mutation(() => Distribution, {
-    description: 'Ops: declare a distribution; each holder’s entitlement is computed from the daily closing balances and frozen (docs/income.md).',
+    description: 'Ops: declare a distribution; each holder’s entitlement is computed from the daily closing balances and frozen.',
   })
   declareDistribution(@Arg('input', () => DeclareDistributionInput) input: DeclareDistributionInput, @Ctx() ctx: GatewayContext) {
     return ctx.services.distribution.declare(ctx, input);

@@ -82,7 +82,7 @@ export class RegisterResolver {
 
   @Query(() => PositionsView, {
     description:
-      'Ops (viewer): the current register of a share class: every holder with tokens now, its distributor, value at the live NAV, part of the class and tokens in lock-up (docs/register.md#positions). CSV: GET /ops/positions.csv.',
+      'Ops (viewer): the current register of a share class: every holder with tokens now, its distributor, value at the live NAV, part of the class and tokens in lock-up. CSV: GET /ops/positions.csv.',
   })
   positions(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<Positions> {
     ctx.access.requireRole('viewer');
@@ -91,7 +91,7 @@ export class RegisterResolver {
 
   @Query(() => RegisterAtDateView, {
     description:
-      "Ops (viewer): the register at the close of a past day (`asOf` YYYY-MM-DD) in the share class's dealing zone: every holder, its wallets, balance, locked part, and the block that closes the day (docs/register.md). CSV: GET /ops/register.csv.",
+      "Ops (viewer): the register at the close of a past day (`asOf` YYYY-MM-DD) in the share class's dealing zone: every holder, its wallets, balance, locked part, and the block that closes the day. CSV: GET /ops/register.csv.",
   })
   register(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('asOf', () => String) asOf: string, @Ctx() ctx: GatewayContext): Promise<RegisterAtDate> {
     ctx.access.requireRole('viewer');

@@ -10,7 +10,7 @@ export class FeedEventType implements FeedItem {
   eventId: string;
   @Field(() => String, { description: 'order.accepted, order.rejected, token.transfer_completed or token.transfer_failed' })
   event_type: string;
-  @Field(() => GraphQLJSONObject, { description: 'The webhook `data` (docs/api.md, "Events")' })
+  @Field(() => GraphQLJSONObject, { description: "The webhook `data`: the event type's payload in the OpenAPI documents' webhooks section" })
   data: FeedItem['data'];
   @Field(() => EpochMs)
   occurredAt: Date;
