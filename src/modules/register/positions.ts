@@ -3,7 +3,7 @@ import { notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import type { DealingService } from '../dealing/dealing.service';
-import { unlockedBalance } from '../dealing/lock-up';
+import { unlockedBalance, type LockUp } from '../dealing/lock-up';
 import { holdingKey, openLotsOf, type OpenLot } from '../holding/holding-lots';
 import type { NavService } from '../nav/nav.service';
 import { ShareClass } from '../share-class/share-class.entity';
@@ -45,8 +45,18 @@ export interface InvestorPosition {
   locked: string;
 }
 
+/** A holding's figures now: its tokens, their value at the live NAV and the part still in lock-up. */
+function holdingFigures(balance: Dec, lots: readonly OpenLot[], lockUp: LockUp | null, nav: { close: string } | null, at: Date) {
+  const unlocked = lockUp ? unlockedBalance(balance, lots, lockUp, at).unlocked : balance;
+  return {
+    tokens: decimalString(balance),
+    value: nav ? decimalString(balance.mul(nav.close)) : null,
+    locked: decimalString(balance.minus(unlocked)),
+  };
+}
+
 /**
- * The current register of a share class (docs/register.md#positions): every holder with tokens now,
+ * The current register of a share class: every holder with tokens now,
  * from the holding ledger's balances, valued at the live NAV (the one pricing uses), with its part of
  * the class and its tokens still in lock-up (its open lots, by the lock-up rule redemptions meet).
  * Largest holding first. The register at a past day's close is register-at-date.ts.
@@ -74,7 +84,6 @@ export class PositionsReader {
         )
       : new Map<string, OpenLot[]>();
     const total = rows.reduce((s, r) => s.plus(r.balance), new Dec(0));
-    const valueOf = (tokens: Dec) => (nav ? decimalString(new Dec(tokens).mul(nav.close)) : null);
     return {
       shareClassId,
       currency: shareClass.currency,
@@ -82,19 +91,16 @@ export class PositionsReader {
       navClose: nav ? decimalString(nav.close) : null,
       navPublishedAt: nav?.publishedAt ?? null,
       totalTokens: decimalString(total),
-      totalValue: valueOf(total),
+      totalValue: holdingFigures(total, [], null, nav, at).value,
       holders: rows.map((r) => {
         const balance = new Dec(r.balance);
-        const unlocked = lockUp ? unlockedBalance(balance, lots.get(holdingKey(r.investor_id, shareClassId)) ?? [], lockUp, at).unlocked : balance;
         return {
           investorId: r.investor_id,
           investorName: r.investor_name,
           distributorId: r.distributor_id,
           distributorName: r.distributor_name,
-          tokens: decimalString(balance),
-          value: valueOf(balance),
+          ...holdingFigures(balance, lots.get(holdingKey(r.investor_id, shareClassId)) ?? [], lockUp, nav, at),
           sharePercent: decimalString(balance.div(total).mul(100).toDecimalPlaces(4)),
-          locked: decimalString(balance.minus(unlocked)),
         };
       }),
     };
@@ -113,17 +119,13 @@ export class PositionsReader {
       const shareClass = await em.findOneOrFail(ShareClass, { id: r.share_class_id });
       const nav = await this.deps.navs.latest({ em }, shareClass.id, at);
       const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
-      const balance = new Dec(r.balance);
       const lots = lockUp ? ((await openLotsOf(em, [{ investorId, shareClassId: shareClass.id }])).get(holdingKey(investorId, shareClass.id)) ?? []) : [];
-      const unlocked = lockUp ? unlockedBalance(balance, lots, lockUp, at).unlocked : balance;
       out.push({
         shareClassId: shareClass.id,
         shareClassName: shareClass.meta.name,
         currency: shareClass.currency,
-        tokens: decimalString(balance),
-        value: nav ? decimalString(balance.mul(nav.close)) : null,
+        ...holdingFigures(new Dec(r.balance), lots, lockUp, nav, at),
         navClose: nav ? decimalString(nav.close) : null,
-        locked: decimalString(balance.minus(unlocked)),
       });
     }
     return out;
