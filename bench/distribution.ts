@@ -24,6 +24,7 @@ import { aChainMarket, opsCall } from '../test/support/chain.factories';
 import { asDeclarer } from '../test/support/income.factories';
 import { manyHolders } from './distribution-holders';
 import { mintGasPerRow } from './mint-gas';
+import { runScript } from './run-script';
 
 const N = Number(process.env.BENCH_HOLDERS ?? (QUICK ? 20 : 10_000));
 const DAY = 86_400_000;
@@ -92,10 +93,6 @@ async function main() {
   } finally {
     await gw.close();
   }
-  process.exit(0);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runScript(main);

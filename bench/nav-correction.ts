@@ -26,6 +26,7 @@ import { aChainMarket, opsCall } from '../test/support/chain.factories';
 import { approverToken } from '../test/support/approval.factories';
 import { manyHolders } from './distribution-holders';
 import { timeCalls } from './timed-calls';
+import { runScript } from './run-script';
 
 const N = Number(process.env.BENCH_ORDERS ?? (QUICK ? 20 : 1_000));
 const DAY = 86_400_000;
@@ -106,10 +107,6 @@ async function main() {
   } finally {
     await gw.close();
   }
-  process.exit(0);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runScript(main);

@@ -26,6 +26,7 @@ import { aOneStepOrder } from '../test/support/one-step.factories';
 import { aDealingDateNav, anInvestor } from '../test/support/factories';
 import { randomWallet, testChains } from '../test/support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../test/support/chain.factories';
+import { runScript } from './run-script';
 
 const N = Number(process.env.BENCH_ORDERS ?? (QUICK ? 2 : 20));
 const D = Number(process.env.BENCH_DEALING_ORDERS ?? (QUICK ? 10 : 1000));
@@ -131,10 +132,6 @@ async function main() {
   } finally {
     await gw.close();
   }
-  process.exit(0);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runScript(main);

@@ -17,6 +17,7 @@ import { startTestGateway } from '../test/support/gateway';
 import { aShareClass } from '../test/support/factories';
 import { testChains } from '../test/support/chain';
 import { opsCall } from '../test/support/chain.factories';
+import { runScript } from './run-script';
 
 const N = Number(process.env.BENCH_TOKENS ?? (QUICK ? 2 : 10));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -56,10 +57,6 @@ async function main() {
   } finally {
     await gw.close();
   }
-  process.exit(0);
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runScript(main);
