@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { createPublicClient, createTestClient, defineChain, getAbiItem, http, isHex, type Hex } from 'viem';
 import { embeddedChainConfig, type ChainConfig, type ChainsConfig } from '../../src/config/chains';
-import { freePort, spawnWatchedAnvil } from '../../src/modules/chain/embedded-anvil';
+import { spawnWatchedAnvil } from '../../src/modules/chain/embedded-anvil';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
 
 /**
@@ -20,10 +20,9 @@ export async function workerChain(): Promise<{ rpcUrl: string }> {
     const known = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; rpcUrl: string };
     if (known.pid === process.pid && (await answers(known.rpcUrl))) return { rpcUrl: known.rpcUrl };
   }
-  const port = await freePort();
   // Unreferenced, so the worker may exit; a watcher stops anvil within a second of the worker's
   // end, however it ends (jest may force-exit its workers, which runs no exit handler).
-  const { rpcUrl } = await spawnWatchedAnvil(['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining']);
+  const { rpcUrl } = await spawnWatchedAnvil(['--host', '127.0.0.1', '--chain-id', '31337', '--block-time', '1', '--mixed-mining']);
   writeFileSync(file, JSON.stringify({ pid: process.pid, rpcUrl }));
   return { rpcUrl };
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 
@@ -49,6 +49,7 @@ export function freePort(): Promise<number> {
 /** An anvil started by spawnWatchedAnvil: its own pid (not the watcher's). */
 export interface WatchedAnvil {
   pid: number;
+  port: number;
   rpcUrl: string;
 }
 
@@ -57,9 +58,32 @@ export interface WatchedAnvil {
  * its state) within a second of the owner's end, however the owner ends: a SIGKILL runs no exit
  * handler, and an anvil left behind would keep dumping an old chain into the state file. The
  * shell also ends when anvil does. Unreferenced, so the owner may exit.
+ *
+ * Without a `port`, a free one is picked; a free port is only free until someone binds it, so
+ * the anvil is ready only when it is alive and the listener on that port is its own socket (an
+ * answer from another anvil that won the port does not count), and a lost race is tried again
+ * on another port.
  */
-export async function spawnWatchedAnvil(args: string[], ownerPid = process.pid): Promise<WatchedAnvil> {
-  const port = Number(args[args.indexOf('--port') + 1]);
+export async function spawnWatchedAnvil(args: string[], options: { port?: number; ownerPid?: number } = {}): Promise<WatchedAnvil> {
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    const pid = await spawnWatched([...args, '--port', String(port)], options.ownerPid ?? process.pid);
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (!alive(pid)) break;
+      if (listensOn(pid, port) && (await answers(rpcUrl))) return { pid, port, rpcUrl };
+      if (Date.now() > deadline) {
+        await ended(pid);
+        throw new Error(`anvil did not start on ${rpcUrl}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (options.port !== undefined || attempt >= 5) throw new Error(`anvil could not listen on ${rpcUrl} (is the port taken?)`);
+  }
+}
+
+async function spawnWatched(args: string[], ownerPid: number): Promise<number> {
   const watch = `"$0" "$@" >/dev/null 2>&1 & A=$!; echo $A; exec >/dev/null; while kill -0 ${ownerPid} 2>/dev/null && kill -0 $A 2>/dev/null; do sleep 1; done; kill -TERM $A 2>/dev/null`;
   const child = spawn('sh', ['-c', watch, anvilBinary(), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   const pid = await new Promise<number>((resolvePid, reject) => {
@@ -73,13 +97,34 @@ export async function spawnWatchedAnvil(args: string[], ownerPid = process.pid):
   });
   child.stdout.destroy();
   child.unref();
-  const rpcUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (!(await answers(rpcUrl))) {
-    if (!alive(pid) || Date.now() > deadline) throw new Error(`anvil did not start on ${rpcUrl}`);
-    await new Promise((r) => setTimeout(r, 100));
+  return pid;
+}
+
+/**
+ * Whether `pid` holds the listening socket of `port` (Linux: /proc/net/tcp* names the listener's
+ * inode, /proc/<pid>/fd the process's sockets). Where /proc cannot tell, an answer on the port is trusted.
+ */
+function listensOn(pid: number, port: number): boolean {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const listeners = new Set<string>();
+  try {
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6'])
+      if (existsSync(table))
+        for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+          const cols = line.trim().split(/\s+/);
+          if (cols.length > 9 && cols[1].endsWith(`:${hexPort}`) && cols[3] === '0A') listeners.add(cols[9]);
+        }
+    if (!existsSync('/proc/net/tcp')) return true;
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return listeners.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return !existsSync('/proc/self');
   }
-  return { pid, rpcUrl };
 }
 
 /** Whether an anvil answers JSON-RPC at `rpcUrl`. */
@@ -145,7 +190,6 @@ interface AnvilLock {
  * its last state is dumped and loaded here, and no two anvils dump into the same file.
  */
 export async function startEmbeddedChain(options: { stateDir: string | null; port?: number; stateIntervalSeconds?: number }): Promise<EmbeddedChain> {
-  const port = options.port ?? (await freePort());
   let stateFile: string | null = null;
   let lockFile: string | null = null;
   if (options.stateDir) {
@@ -155,9 +199,10 @@ export async function startEmbeddedChain(options: { stateDir: string | null; por
     lockFile = resolve(options.stateDir, 'anvil.lock');
     await endStaleAnvil(lockFile);
   }
-  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '31337', '--block-time', '1', '--mixed-mining'];
+  const args = ['--host', '127.0.0.1', '--chain-id', '31337', '--block-time', '1', '--mixed-mining'];
   if (stateFile) args.push('--state', stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 5));
-  const anvil = await spawnWatchedAnvil(args);
+  const anvil = await spawnWatchedAnvil(args, { port: options.port });
+  const port = anvil.port;
   if (lockFile) writeFileSync(lockFile, JSON.stringify({ pid: anvil.pid, port, owner: process.pid } satisfies AnvilLock), { mode: 0o600 });
   return {
     rpcUrl: anvil.rpcUrl,
