@@ -13,6 +13,7 @@ import { frontDoor, restTarget } from '../rest-compat/door';
 import { sendEnvelope } from '../rest-compat/send';
 import { OPENAPI_PATHS } from '../rest-compat/openapi/reference';
 import { logger } from './common/logger';
+import { bounded, CLOSE_BOUND_MS } from './common/bounded';
 import { readCacheListener } from './persistence/read-cache';
 import { runInDoorScope, runRequest } from './common/request-scope';
 import { bodyLimitBytes, defaultEventsConfig, isDevelopmentEnv, type Config, type EventsConfig } from './config';
@@ -267,18 +268,26 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     startReconciliation: () => reconciliation?.start(),
     drain: () => ops.drain(),
     async close() {
-      // Only what is in flight is waited for: the wake-up connections stop reconnecting at once.
-      await Promise.all([deliveryListener?.close(), relay.stopListening()]);
+      // The loops and LISTEN connections stop first: no new pass, no reconnecting (work stays in the
+      // database). Passes under way end within their bound (WakeLoop.stop) while requests finish:
+      // after load on a database that is away, loops left running meanwhile failed, waited, and
+      // added up to the forced exit. Ops tokens are then read from the database (not trusted memory).
+      const loops = Promise.all([
+        background.stop(),
+        deliveryListener?.close(),
+        opsTokenFollower.stop(),
+        lockUpRelease?.stop(),
+        chainFollower?.stop(),
+        reconciliation?.stop(),
+      ]);
       // Stops listening; requests in flight get IN_FLIGHT_GRACE_MS to finish (graphql/http-transport.ts).
       await graphql.stop();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-      // Every loop at once, each waiting for its pass under way within its own bound (WakeLoop.stop):
-      // one after the other, loops stuck on a database that is away added up past the forced exit.
-      // The chain sender gives up its lease here, so another instance takes chain work at once.
-      await Promise.all([background.stop(), lockUpRelease?.stop(), chainSender?.stop(), chainFollower?.stop(), reconciliation?.stop()]);
-      await chains.close();
+      // The chain sender last: an ops deployment in flight waits for its passes. It gives up its
+      // lease here, so another instance takes chain work at once.
+      await Promise.all([loops, chainSender?.stop()]);
+      await bounded("ending the chains' signer sessions", chains.close(), CLOSE_BOUND_MS);
       await cacheFollower.stop();
-      await opsTokenFollower.stop();
       sender.close();
       await eventBus.close();
       quotas.close();

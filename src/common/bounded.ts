@@ -1,5 +1,8 @@
 import { logger } from './logger';
 
+/** How long a stop waits for one dependency to close (the database pool, a signer's session). */
+export const CLOSE_BOUND_MS = 2000;
+
 /**
  * Waits for `work` at most `ms`: a stop must not wait on a database or a node that is away (a
  * pool's close waits for connections that never come). What did not finish in time is logged

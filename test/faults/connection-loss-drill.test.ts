@@ -5,11 +5,13 @@ import { openTestDatabase, serverUrl, type TestDatabase } from '../support/datab
 import { ordersWithEventCounts } from '../support/event.factories';
 import { aMarket, anInvestor } from '../support/factories';
 import { httpRequest } from '../support/http';
+import { FORCED_EXIT } from '../../src/boot/stop';
 
 /**
  * The drill of a failover: while 16 writers place one-step subscriptions over REST, every
  * database connection of the gateway is terminated twice (`pg_terminate_backend`, as a failover
- * or a restarted pooler does). The built gateway runs as its own process on a PostgreSQL server
+ * or a restarted pooler does); then the database refuses connections and SIGTERM arrives, and the
+ * stop must not wait for it (docs/operations.md, "Stopping does not wait for what is down"). The built gateway runs as its own process on a PostgreSQL server
  * (the embedded database serves one process and has no backends to terminate), so this runs with
  * DATABASE_URL only.
  */
@@ -21,6 +23,8 @@ const KILLS_AT_MS = [1500, 3500];
 /** Names the gateway's connections, so the admin terminates those and no other. */
 const APPLICATION = 'drill-gateway';
 const IN_FLIGHT = 'a request with this Idempotency-Key is still being processed; retry later';
+/** The stop's documented bound when the database is away (docs/operations.md): not a speed, a limit. */
+const STOP_BOUND_MS = 5000;
 
 interface Answer {
   status: number;
@@ -35,27 +39,29 @@ onServer('Every database connection of the gateway terminated under load', () =>
   let db: TestDatabase;
   let admin: Client;
   let gateway: ChildGateway | null = null;
+  let database = '';
   const clock = new ManualClock();
 
   beforeAll(async () => {
     db = await openTestDatabase(clock);
+    database = new URL(db.url!).pathname.slice(1);
     admin = new Client({ connectionString: serverUrl()! });
     await admin.connect();
   });
   afterAll(async () => {
     if (gateway) await killed(gateway.child, 'SIGKILL');
+    await admin?.query(`alter database "${database}" allow_connections true`);
     await admin?.end();
     await db?.close();
   });
 
-  it('answers only 200 or 503 with Retry-After, keeps every acknowledged order once with one event, places each keyed order exactly once however often it was retried, and serves again after each termination without a restart', async () => {
+  it('answers only 200 or 503 with Retry-After, keeps every acknowledged order once with one event, places each keyed order exactly once however often it was retried, serves again after each termination without a restart, and stops within its bound once the database refuses', async () => {
     // given a running gateway whose connections carry an application name of their own
     const m = await aMarket(db.orm.em.fork(), clock.now());
     const url = new URL(db.url!);
     url.searchParams.set('application_name', APPLICATION);
     gateway = await startChildGateway({ DATABASE_URL: url.toString(), EVENT_POLL_MS: '50' });
     const port = gateway.port;
-    const database = url.pathname.slice(1);
     const body = { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, amount: 100 };
 
     // …and a second distributor whose writers send an Idempotency-Key and retry a 503 with it
@@ -150,7 +156,33 @@ onServer('Every database connection of the gateway terminated under load', () =>
     }
     expect(pending).toBe(0);
     expect((await httpRequest(port, 'GET', '/ready')).status).toBe(200);
-    await killed(gateway.child, 'SIGTERM');
+
+    // when, after that load, the database refuses connections, every open one is ended, and SIGTERM arrives
+    await db.close();
+    await admin.query(`alter database "${database}" allow_connections false`);
+    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [database]);
+    const shuttingDown = gateway.output().length;
+    const signalled = Date.now();
+    const code = await new Promise<number | null>((resolve) => {
+      gateway!.child.once('exit', (c) => resolve(c));
+      gateway!.child.kill('SIGTERM');
+    });
+    const stopMs = Date.now() - signalled;
+    const output = gateway.output();
     gateway = null;
+    process.stdout.write(`drill: stop with the database refusing took ${stopMs} ms\n`);
+    // then the process ends by its own stop (exit 0, not the forced exit) within the stop's bound,
+    // and no worker started a pass after "shutting down" (each would log the refusal again)
+    expect(output).not.toContain(FORCED_EXIT);
+    expect(code).toBe(0);
+    expect(stopMs).toBeLessThan(STOP_BOUND_MS);
+    const afterSignal = output
+      .slice(shuttingDown)
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(afterSignal.filter((l) => l.level >= 50)).toEqual([]);
+    const warnings = afterSignal.filter((l) => l.level === 40).map((l) => l.msg);
+    expect(warnings.filter((w, i) => warnings.indexOf(w) !== i)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
 import type { Clock } from '../../common/clock';
 import { WakeLoop } from '../../events/wake-loop';
+import { bounded } from '../../common/bounded';
 import { runInScope } from '../../common/request-scope';
 import { DeliveryStatus, Webhook, WebhookStatus } from './webhook.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from '../../events/pubsub';
@@ -59,6 +60,8 @@ export interface WorkerOptions {
 export class DeliveryWorker implements DeliveryRecorder {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: WakeLoop;
+  /** Aborted by `stop`: ends this worker's attempts under way, and any the pass under way starts. */
+  private shutdown = new AbortController();
 
   constructor(
     private readonly orm: MikroORM,
@@ -71,20 +74,24 @@ export class DeliveryWorker implements DeliveryRecorder {
   }
 
   start(): void {
+    this.shutdown = new AbortController();
     this.loop.start();
   }
 
   /**
    * Stops claiming, gives the attempts under way `graceMs` to finish, then ends them; each is
-   * recorded as failed and retried later (by this or another instance), so none is lost.
+   * recorded as failed and retried later (by this or another instance), so none is lost. Recording
+   * needs the database: one that is away gets `graceMs` more, then the attempt is left to its
+   * claim's lease (another worker takes it over), as a stop must not wait on a connection that
+   * cannot come.
    */
   async stop(graceMs = 2000): Promise<void> {
-    const claiming = this.loop.stop();
+    const claiming = this.loop.stop(graceMs);
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
-    this.sender.abortAll();
+    this.shutdown.abort();
     await claiming;
-    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+    await bounded('recording the ended webhook attempts', Promise.allSettled([...this.inFlight]), graceMs);
   }
 
   wake(): void {
@@ -158,7 +165,7 @@ export class DeliveryWorker implements DeliveryRecorder {
       );
       return;
     }
-    const outcome = await this.sender.send(webhook, { eventId: claim.eventId, body: claim.body });
+    const outcome = await this.sender.send(webhook, { eventId: claim.eventId, body: claim.body }, this.shutdown.signal);
     await this.record(claim, outcome, { retry: !claim.test });
   }
 

@@ -50,13 +50,6 @@ export class WebhookSender {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
   }
 
-  private readonly active = new Set<{ destroy(err: Error): void }>();
-
-  /** Ends the attempts under way (shutdown): each records a failure and is retried later. */
-  abortAll(): void {
-    for (const req of this.active) req.destroy(new ShuttingDown(ENDPOINT_FAILURE.shutdown));
-  }
-
   close(): void {
     this.agent.destroy();
   }
@@ -70,7 +63,11 @@ export class WebhookSender {
     return secrets;
   }
 
-  async send(webhook: Webhook, msg: { eventId: string; body: string }): Promise<AttemptOutcome> {
+  /**
+   * `shutdown` ends the attempt when aborted (the delivery worker's stop: it records a failure and
+   * is retried later); an attempt a request makes (a test delivery) is left to the requests' drain.
+   */
+  async send(webhook: Webhook, msg: { eventId: string; body: string }, shutdown?: AbortSignal): Promise<AttemptOutcome> {
     const started = process.hrtime.bigint();
     const latency = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
     const failed = (error: string, statusCode: number | null = null, cause?: unknown): AttemptOutcome => {
@@ -113,7 +110,7 @@ export class WebhookSender {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        this.active.delete(req);
+        shutdown?.removeEventListener('abort', end);
         resolve(o);
       };
       const req = request(
@@ -142,7 +139,9 @@ export class WebhookSender {
           res.on('error', finish);
         },
       );
-      this.active.add(req);
+      const end = () => req.destroy(new ShuttingDown(ENDPOINT_FAILURE.shutdown));
+      if (shutdown?.aborted) end();
+      else shutdown?.addEventListener('abort', end, { once: true });
       const timer = setTimeout(() => {
         req.destroy(new TimedOut(`timed out after ${this.options.timeoutMs} ms`));
       }, this.options.timeoutMs);
