@@ -59,7 +59,7 @@ async function main() {
     reconcileAtOnce: !demoOnChain,
   });
   if (demoOnChain && gateway.services.chain && gateway.services.walletOnChain) {
-    const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
+    const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.tokenLedger!, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
   }
   gateway.startReconciliation();
