@@ -7,7 +7,7 @@
  *                      (vertical slices: a resolver lives with its module and is registered by
  *                      the GraphQL transport; it uses only what lies below: the request context
  *                      in src/access/graphql-context.ts and the scalars in src/common/scalars.ts)
- *   below the modules  src/access/, src/events/, src/supply/, src/config/, src/persistence/
+ *   below the modules  src/access/, src/events/, src/supply/, src/ledger/, src/config/, src/persistence/
  *   bottom             src/common/
  *
  * Each layer imports only layers below it; every violation fails (there is no list of tolerated ones).
@@ -15,7 +15,7 @@
 const ROOT = '^src/(main|app|gateway|services|context-services)\\.ts$|^src/boot/';
 const TRANSPORTS = '^src/transports/|^rest-compat/|^src/ops/|^src/console/|\\.routes\\.ts$';
 const MODULES = '^src/modules/';
-const BELOW_MODULES = '^src/(access|events|supply|config|persistence|common)/';
+const BELOW_MODULES = '^src/(access|events|supply|ledger|config|persistence|common)/';
 
 module.exports = {
   forbidden: [

@@ -68,6 +68,30 @@ export default tseslint.config(
     },
   },
   {
+    // The chain is a port (docs/architecture.md#the-chain-port): the domain speaks to the token ledger
+    // (src/ledger/token-ledger.ts), and only its adapter, src/modules/chain/, knows viem, the ABIs
+    // and calldata. Tests, benchmarks and scripts may drive a chain directly.
+    files: ['{src,rest-compat}/**/*.ts'],
+    ignores: ['src/modules/chain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['viem', 'viem/*'],
+              message: "viem is the chain adapter's alone (src/modules/chain/): speak to the TokenLedger port (src/ledger/token-ledger.ts).",
+            },
+            {
+              group: ['**/chain/abis', '**/chain/abis/*', '**/chain/contracts', '**/chain/ledger-calls'],
+              message: "ABIs and calldata are the chain adapter's alone: speak to the TokenLedger port (src/ledger/token-ledger.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read HTTP and GraphQL answers as the JSON the description documents
     // (`res.body.data.order.status`) and assert it exactly; typing every answer would restate the
     // schema in each test, and a wrong field fails the assertion anyway.

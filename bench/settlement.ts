@@ -90,7 +90,7 @@ async function main() {
     await aDealingDateNav(gw.em(), m.shareClass, '1.25', date, gw.clock.now());
     const headBefore = await gw.gateway.services.chain!.writable('31337').client.getBlockNumber();
     // The outcome work of each batch, timed where the sender calls it.
-    const outcomeMs = timeCalls(gw.gateway.services.settlementOnChain!, 'onOutcome', (_em, tx) => !tx.orderId);
+    const outcomeMs = timeCalls(gw.gateway.services.settlementOnChain!, 'onOutcome', (_em, tx) => !tx.correlation);
     const dealingStart = Date.now();
     const run = await opsCall(
       gw,

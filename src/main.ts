@@ -16,6 +16,7 @@ import { startDevSimulator } from './boot/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './config/chains';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
+import { chainsCarryingActiveTokens } from './modules/token/active-token-chains';
 import { DB_CLOSE_MS, stopOnSignals } from './boot/stop';
 import { bounded } from './common/bounded';
 import { bringDemoOnChain } from './modules/settlement/demo-onchain';
@@ -29,10 +30,12 @@ async function main() {
   else logger.info({ dataDir: config.dataDir }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
 
   const em = db.orm.em.fork();
-  await assertChainsConfigured(em, config.chains, config.env).catch(async (err) => {
+  try {
+    assertChainsConfigured(await chainsCarryingActiveTokens(em), config.chains, config.env);
+  } catch (err) {
     await db.close();
     throw err;
-  });
+  }
   // Development and test without CHAINS: the gateway's own chain, as it runs its own PostgreSQL.
   let anvil: EmbeddedChain | null = null;
   let chains = config.chains ?? {};
@@ -59,7 +62,7 @@ async function main() {
     reconcileAtOnce: !demoOnChain,
   });
   if (demoOnChain && gateway.services.chain && gateway.services.walletOnChain) {
-    const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.walletOnChain, '31337');
+    const onChain = await bringDemoOnChain(db.orm.em.fork(), gateway.services.chain, gateway.services.tokenLedger!, gateway.services.walletOnChain, '31337');
     if (onChain.tokens || onChain.wallets) logger.info(onChain, 'demo tokens deployed and demo holdings minted on the embedded chain');
   }
   gateway.startReconciliation();

@@ -34,6 +34,8 @@ import { IdempotencyService } from './modules/idempotency/idempotency.service';
 import { EventFeedService } from './transports/graphql/event-feed';
 import { WebhookService, type WebhookServiceDeps } from './modules/webhook/webhook.service';
 import type { ChainService } from './modules/chain/chain.service';
+import { ChainLedger } from './modules/chain/chain-ledger';
+import type { TokenLedger } from './ledger/token-ledger';
 import { SettlementOnChain } from './modules/settlement/settlement-onchain';
 import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
 import { OneStepSettlement } from './modules/settlement/one-step-settlement';
@@ -92,17 +94,19 @@ export function createServices(deps: ServiceDeps) {
   const dealing = new DealingService(clock, readCache, shareClass);
   const ledger = new HoldingLedger({ dealing, openOrders });
   const chain = deps.chain ?? null;
-  // Built with the chain port, these register their outcome handlers on it (`settlement.*`, `wallet.*`, `lockup.*`, `forced.*`).
-  const walletOnChain = chain ? new WalletOnChain(chain, clock) : null;
+  // The token ledger (src/ledger/token-ledger.ts), the port the domain speaks to, is the chain adapter.
+  const tokenLedger: TokenLedger | null = chain ? new ChainLedger(chain) : null;
+  // Built with the token ledger, these register their outcome handlers on it (`settlement.*`, `wallet.*`, `lockup.*`, `forced.*`).
+  const walletOnChain = tokenLedger ? new WalletOnChain(tokenLedger, clock) : null;
   const outcomes = new OneStepOutcomes({ clock, ledger });
-  const lockUp = chain ? new LockUpOnChain(chain, dealing, clock) : null;
-  const settlement = chain && lockUp ? new SettlementOnChain(chain, outcomes, lockUp) : null;
+  const lockUp = tokenLedger ? new LockUpOnChain(tokenLedger, dealing, clock) : null;
+  const settlement = tokenLedger && lockUp ? new SettlementOnChain(tokenLedger, outcomes, lockUp) : null;
   const investorWallet = new InvestorWalletService(investor, clock, walletOnChain);
   const holding = new HoldingService(shareClass, ledger, clock);
-  const forcedTransfers = new ForcedTransfers(chain, ledger, clock, lockUp);
+  const forcedTransfers = new ForcedTransfers(tokenLedger, ledger, clock, lockUp);
   const oneStepOrder = new OneStepOrderService({ clock, navs: nav, orders: order, shareClasses: shareClass, dealing, ledger });
   const opsToken = new OpsTokenService(clock, deps.opsTokenTtlSeconds);
-  const navCorrections = new NavCorrections({ clock, shareClasses: shareClass, ledger, chain });
+  const navCorrections = new NavCorrections({ clock, shareClasses: shareClass, ledger, chain: tokenLedger });
   const approval = new ApprovalService({
     clock,
     investors: investor,
@@ -153,17 +157,18 @@ export function createServices(deps: ServiceDeps) {
     oneStepOutcomes: outcomes,
     onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
     chain,
+    tokenLedger,
     walletOnChain,
     settlementOnChain: settlement,
     forcedTransfers,
     lockUpOnChain: lockUp,
-    dealingSettlement: chain ? new DealingDateSettlement(chain, dealing, outcomes, clock) : null,
+    dealingSettlement: tokenLedger ? new DealingDateSettlement(tokenLedger, dealing, outcomes, clock) : null,
     reconciliation: chain ? new Reconciliation(chain.chains) : null,
-    register: new RegisterAtDateReader({ chains: chain?.chains ?? null, dealing, clock }),
+    register: new RegisterAtDateReader({ ledger: tokenLedger, dealing, clock }),
     positions: new PositionsReader({ dealing, navs: nav, clock }),
     eventBus: deps.eventBus,
     webhook: new WebhookService({ clock, ...deps.webhooks }),
-    distribution: new DistributionService({ clock, dealing, ledger, onChain: chain ? new DistributionOnChain(chain) : null }),
+    distribution: new DistributionService({ clock, dealing, ledger, onChain: tokenLedger ? new DistributionOnChain(tokenLedger) : null }),
     /** Every module's ops role and duty rules, folded from the manifests (what the console's `me` and `opsDuties` read). */
     opsRules: OPS_RULES,
   };

@@ -1,8 +1,10 @@
 import { appEnvOf } from './environment';
 import { readSecretFile } from './secret-file';
-import type { Hex } from 'viem';
 import { Secret } from './secret';
 import { describePkcs11Key, parsePkcs11Signer, type Pkcs11SignerConfig } from './pkcs11';
+
+/** A private key as hex (viem's `Hex`, spelt here: viem is the chain adapter's alone). */
+type Hex = `0x${string}`;
 
 /** An agent key held by this process (read from a variable or a file). */
 export class AgentKey extends Secret<Hex> {}

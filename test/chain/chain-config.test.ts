@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { loadConfig, ConfigError } from '../../src/config';
 import { assertChainsConfigured } from '../../src/modules/chain/chain-readiness';
+import { chainsCarryingActiveTokens } from '../../src/modules/token/active-token-chains';
 import { aShareClass } from '../support/factories';
 import { Token } from '../../src/modules/token/token.entity';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -67,27 +68,30 @@ describe('CHAINS: configuration of the chains, failing closed', () => {
     });
     afterAll(() => gw.close());
     beforeEach(() => gw.reset());
+    // What src/main.ts does at start: the domain's chains carrying active tokens, checked against CHAINS.
+    const checked = async (chains: Parameters<typeof assertChainsConfigured>[1], env: string) =>
+      assertChainsConfigured(await chainsCarryingActiveTokens(gw.em()), chains, env);
 
     it('outside development and test, a chain carrying a token of an active share class without an agent key stops the gateway, naming the chain', async () => {
       const sc = await aShareClass(gw.em(), { chainId: '8453' });
       const token = await gw.em().findOneOrFail(Token, { shareClass: sc.id });
       const readOnly = loadConfig({ APP_ENV: 'development', CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'] } }) }).chains;
-      await expect(assertChainsConfigured(gw.em(), null, 'production')).rejects.toThrow(
+      await expect(checked(null, 'production')).rejects.toThrow(
         `CHAINS has no agent key for chain 8453, which carries tokens of active share classes: ${token.id} (${sc.id})`,
       );
-      await expect(assertChainsConfigured(gw.em(), readOnly, 'production')).rejects.toThrow(ConfigError);
+      await expect(checked(readOnly, 'production')).rejects.toThrow(ConfigError);
       const configured = loadConfig({
         APP_ENV: 'development',
         CHAINS: JSON.stringify({ '8453': { rpcUrls: ['https://rpc.example/base'], agentKeyEnv: 'K' } }),
         K: KEY,
       }).chains;
-      await expect(assertChainsConfigured(gw.em(), configured, 'production')).resolves.toBeUndefined();
+      await expect(checked(configured, 'production')).resolves.toBeUndefined();
       // A share class no longer active does not hold the start.
       await gw.em().nativeUpdate('ShareClass', { id: sc.id }, { status: 'closed' });
-      await expect(assertChainsConfigured(gw.em(), null, 'production')).resolves.toBeUndefined();
+      await expect(checked(null, 'production')).resolves.toBeUndefined();
       // Development and test run on the embedded chain.
       await gw.em().nativeUpdate('ShareClass', { id: sc.id }, { status: 'active' });
-      await expect(assertChainsConfigured(gw.em(), null, 'test')).resolves.toBeUndefined();
+      await expect(checked(null, 'test')).resolves.toBeUndefined();
     });
   });
 });

@@ -111,7 +111,7 @@ onServer.each([
     await killed(dying.child, 'SIGKILL');
     child = null;
 
-    const signed = await gw.em().findOneOrFail(ChainTransaction, { orderId: order.id });
+    const signed = await gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${order.id}` });
     expect(signed.status).toBe(ChainTxStatus.signed); // stored before the send; its outcome unknown to the dead process
     expect(signed.rawTx).toMatch(/^0x02/);
     const onChainBefore = await chain.pub.getTransaction({ hash: signed.hash as Hex }).catch(() => null);
@@ -122,7 +122,7 @@ onServer.each([
     child = await startChildGateway(childEnv());
     const done = await finalOrder(gw, order.id, 90_000);
     expect(done.status).toBe('settled');
-    const tx = await gw.em().findOneOrFail(ChainTransaction, { orderId: order.id });
+    const tx = await gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${order.id}` });
     // The same bytes, never signed again.
     expect(tx).toMatchObject({ status: ChainTxStatus.confirmed, hash: signed.hash, hashes: [signed.hash], rawTx: signed.rawTx, nonce: signed.nonce });
     expect(done.transferHash).toBe(signed.hash);

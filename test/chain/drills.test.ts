@@ -45,7 +45,7 @@ describe('Settlement drills: RPC down, dropped and stuck transactions, reorgs', 
   }
   const settle = (id: string) =>
     opsCall(gw, `mutation($id: ID!) { settleOneStepOrder(orderId: $id) { status settlementTransaction { status lastError } } }`, { id });
-  const intent = (orderId: string) => gw.em().findOneOrFail(ChainTransaction, { orderId });
+  const intent = (orderId: string) => gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${orderId}` });
 
   /** One Transfer to the wallet on the canonical chain, one event, the order settled with the hash that was mined. */
   async function settledOnce(m: Awaited<ReturnType<typeof acceptedOrder>>['m'], address: string, orderId: string) {

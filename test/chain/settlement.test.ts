@@ -74,7 +74,7 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
 
     const done = await settled(order.id);
     expect(done.status).toBe('settled');
-    const tx = await gw.em().findOneOrFail(ChainTransaction, { orderId: order.id });
+    const tx = await gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${order.id}` });
     expect(tx).toMatchObject({ status: ChainTxStatus.confirmed, purpose: 'settlement.mint', hashes: [tx.hash] });
     expect(tx.confirmations).toBeGreaterThanOrEqual(2);
     expect(done.transferHash).toBe(tx.hash);
@@ -91,12 +91,12 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     // A second settle is refused: the order is no longer accepted, and one intent per order exists.
     const again = await settle(order.id);
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
-    expect(await gw.em().count(ChainTransaction, { orderId: order.id })).toBe(1);
+    expect(await gw.em().count(ChainTransaction, { correlation: `order:${order.id}` })).toBe(1);
 
     const redemption = await aOneStepOrder(gw, m, { type: 'redeem', tokenCount: '300.5', stage: 'accepted', chainId: CHAIN });
     expect((await settle(redemption.id)).errors).toBeUndefined();
     expect((await settled(redemption.id)).status).toBe('settled');
-    const burn = await gw.em().findOneOrFail(ChainTransaction, { orderId: redemption.id });
+    const burn = await gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${redemption.id}` });
     expect(burn.purpose).toBe('settlement.burn');
     expect(await chain.balanceOf(m.token.contractAddress, address)).toBe(800n * 10n ** 6n - 300_500_000n);
     expect((await gw.em().findOneOrFail(Holding, { investor: m.investor.id, shareClass: m.shareClass.id })).balance).toMatch(/^499\.50*$/);
@@ -112,7 +112,7 @@ describe('Tokens on chain: deployment, whitelist and settlement of one-step orde
     expect((await settle(order.id)).errors).toBeUndefined();
     const done = await settled(order.id);
     expect(done).toMatchObject({ status: 'failed', failureReason: 'Identity is not verified.' });
-    const tx = await gw.em().findOneOrFail(ChainTransaction, { orderId: order.id });
+    const tx = await gw.em().findOneOrFail(ChainTransaction, { correlation: `order:${order.id}` });
     expect(tx).toMatchObject({ status: ChainTxStatus.failed, revertReason: 'Identity is not verified.', hash: null, nonce: null });
     const failed = (await transitions(order.id)).filter((e) => e.webhookEvent === 'token.transfer_failed');
     expect(failed).toHaveLength(1);

@@ -111,7 +111,7 @@ describe("An order settles at its own dealing date's NAV", () => {
       const res = await opsCall(gw, SETTLE, { id: order.id, h });
       expect(res.errors?.[0]).toMatchObject({ message: notYet, extensions: { code: 'CONFLICT' } });
     }
-    expect(await gw.em().count(ChainTransaction, { orderId: order.id })).toBe(0);
+    expect(await gw.em().count(ChainTransaction, { correlation: `order:${order.id}` })).toBe(0);
     // when the dealing date's NAV is published at 2
     await aDealingDateNav(gw, order, '2');
     const res = await opsCall(gw, SETTLE, { id: order.id });

@@ -1,16 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, InputType } from 'type-graphql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
 import { badRequest } from '../../common/errors';
 import { Dec, decimalString, DECIMAL_COLUMN } from '../../common/money';
 import { chainId as validChainId, required, requiredDecimal } from '../../common/validate';
 import { DecimalScalar } from '../../common/scalars';
-import type { ChainService } from '../chain/chain.service';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
+import { toUnits } from '../../common/units';
+import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import type { LockUpOnChain } from '../settlement/lock-up-onchain';
 import { Holding } from '../holding/holding.entity';
@@ -69,7 +66,7 @@ export const FORCED_TRANSFER_PURPOSE = 'forced.transfer';
  */
 export class ForcedTransfers {
   constructor(
-    private readonly chain: ChainService | null,
+    private readonly chain: TokenLedger | null,
     private readonly ledger: HoldingLedger,
     private readonly clock: Clock,
     private readonly lockUp: LockUpOnChain | null = null,
@@ -121,7 +118,7 @@ export class ForcedTransfers {
       toInvestorId: args.toInvestorId,
       toWallet: to,
       quantity: args.quantity,
-      units: parseUnits(args.quantity, token.decimals).toString(),
+      units: toUnits(args.quantity, token.decimals).toString(),
     };
   }
 
@@ -131,16 +128,11 @@ export class ForcedTransfers {
    */
   async start(em: EntityManager, requestId: string, effect: ForcedTransferEffect): Promise<ForcedTransfer> {
     const chain = this.chain!;
-    const intent = chain.enqueue(em, {
-      chainId: effect.chainId,
-      purpose: FORCED_TRANSFER_PURPOSE,
-      to: effect.tokenAddress,
-      data: encodeFunctionData({
-        abi: TOKEN_ABI,
-        functionName: 'forcedTransfer',
-        args: [effect.fromWallet as Hex, effect.toWallet as Hex, BigInt(effect.units)],
-      }),
-    });
+    const intent = chain.intend(
+      em,
+      { chainId: effect.chainId, purpose: FORCED_TRANSFER_PURPOSE },
+      { op: 'forcedTransfer', token: effect.tokenAddress, from: effect.fromWallet, to: effect.toWallet, units: BigInt(effect.units) },
+    );
     await em.flush();
     const row = em.create(ForcedTransfer, {
       approvalRequestId: requestId,
@@ -162,7 +154,7 @@ export class ForcedTransfers {
   }
 
   /** The transfer reached its depth: the register moves with it, once; or it failed with the contract's reason. */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     const row = await em.findOne(ForcedTransfer, { transactionId: tx.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row || row.status !== ForcedTransferStatus.sending) return;
     row.decidedAt = this.clock.now();

@@ -139,7 +139,7 @@ export class BookService {
       ctx.em,
       `select sc.id, sc.meta->>'name' as name, t.contract_address as token, t.chain_id,
               trim_scale(coalesce((select sum(h.balance) from holding h where h.share_class_id = sc.id), 0))::text as register,
-              (select count(*) from chain_transaction ct join "order" o on o.id = ct.order_id
+              (select count(*) from chain_transaction ct join "order" o on ct.correlation = 'order:' || o.id
                 where o.share_class_id = sc.id and ct.status <> all(?))::int as in_flight,
               (select count(*) from chain_movement m
                 where m.share_class_id = sc.id and m.kind = any(?) and m.undone_at is null)::int as unexplained

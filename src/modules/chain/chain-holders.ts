@@ -1,30 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { zeroAddress } from 'viem';
-import { rawRows } from '../../persistence/raw-query';
+import type { Holder, Register } from './register-port';
 
-/** Who holds a wallet in the register: its investor, and the distributor owning that investor. */
-export interface Holder {
-  investorId: string;
-  distributorId: string;
-}
+export type { Holder } from './register-port';
 
-/** The investor a wallet belongs to on this chain (a removed wallet still was theirs), or null. */
-export async function holderOf(em: EntityManager, chainId: string, address: string): Promise<Holder | null> {
+/** The investor a wallet belongs to on this chain, as the register maps it; null for 0x0 or a wallet it does not know. */
+export async function holderOf(register: Register, em: EntityManager, chainId: string, address: string): Promise<Holder | null> {
   if (address === zeroAddress) return null;
-  const [row] = await rawRows<{ investor_id: string; distributor_id: string }>(
-    em,
-    `select w.investor_id, i.distributor_id from investor_wallet w join investor i on i.id = w.investor_id
-     where w.chain_id = ? and lower(w.address) = ? order by (w.status = 'removed'), w.id desc limit 1`,
-    [chainId, address],
-  );
-  return row ? { investorId: row.investor_id, distributorId: row.distributor_id } : null;
+  return register.holderOf(em, chainId, address);
 }
 
-/** The investor of that id with its distributor, or null. */
-export async function holderById(em: EntityManager, investorId: string | undefined): Promise<Holder | null> {
-  if (!investorId) return null;
-  const [row] = await rawRows<{ distributor_id: string }>(em, 'select distributor_id from investor where id = ?', [investorId]);
-  return row ? { investorId, distributorId: row.distributor_id } : null;
+/** The investor of that id with its distributor, as the register knows it, or null. */
+export async function holderById(register: Register, em: EntityManager, investorId: string | undefined): Promise<Holder | null> {
+  return investorId ? register.holderById(em, investorId) : null;
 }
 
 /** A holder's holding of a share class, as the holding ledger names it. */

@@ -37,8 +37,8 @@ export const FINAL_TX_STATUSES: readonly ChainTxStatus[] = [ChainTxStatus.confir
 @Entity({ tableName: 'chain_transaction' })
 @Index({ properties: ['status', 'id'] })
 @Index({
-  name: 'chain_transaction_one_settlement_per_order',
-  expression: `create unique index "chain_transaction_one_settlement_per_order" on "chain_transaction" ("order_id") where "order_id" is not null`,
+  name: 'chain_transaction_one_intent_per_correlation',
+  expression: `create unique index "chain_transaction_one_intent_per_correlation" on "chain_transaction" ("correlation") where "correlation" is not null`,
 })
 @Index({
   name: 'chain_transaction_one_nonce',
@@ -74,9 +74,12 @@ export class ChainTransaction {
   @Property({ type: 'text', nullable: true })
   step?: string;
 
-  @Field(() => String, { nullable: true })
+  /**
+   * The domain's opaque key for what the intent serves (`order:OR…`: one settlement per order):
+   * at most one intent per value. The chain reads nothing into it.
+   */
   @Property({ type: 'text', nullable: true })
-  orderId?: string;
+  correlation?: string;
 
   @Property({ type: bigintColumn(), nullable: true })
   @Index()

@@ -16,7 +16,8 @@ export interface IntentInput {
   /** Null: a contract creation. */
   to: string | null;
   data: Hex;
-  orderId?: string;
+  /** The domain's opaque key (one intent per value). */
+  correlation?: string;
   walletId?: string;
   /** What it does, in words (a deployment's step). */
   step?: string;
@@ -33,7 +34,7 @@ const lower = (a: string) => a.toLowerCase();
  * The chain port: the one door of src/modules/chain/ for the rest of the gateway, which knows no
  * orders, wallets or share classes (it imports no domain module). What a module uses:
  *
- * - `enqueue(em, { chainId, purpose, to, data, orderId?, walletId? })` writes an intent into the
+ * - `enqueue(em, { chainId, purpose, to, data, correlation?, walletId? })` writes an intent into the
  *   caller's unit of work: it exists once the caller's transaction commits, with whatever else
  *   that transaction wrote, or not at all. Then `wake()` after the commit. The sender
  *   (sender.ts) checks the call, signs, sends, waits for the chain's confirmation depth.
@@ -90,7 +91,7 @@ export class ChainService {
       chainId: chain.id,
       fromAddress: chain.agent!,
       purpose: input.purpose,
-      orderId: input.orderId,
+      correlation: input.correlation,
       walletId: input.walletId,
       step: input.step,
       toAddress: input.to ? lower(input.to) : undefined,

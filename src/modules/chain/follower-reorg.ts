@@ -41,7 +41,7 @@ export async function undoAfter(em: EntityManager, ledger: Register, chainId: st
   );
   for (const m of gone) {
     logger.warn({ chainId, block: m.blockNumber, tx: m.transactionHash }, 'reorg: a followed transfer left the chain; its effect on the register is undone');
-    const [from, to] = [await holderById(em, m.fromInvestorId), await holderById(em, m.toInvestorId)];
+    const [from, to] = [await holderById(ledger, em, m.fromInvestorId), await holderById(ledger, em, m.toInvestorId)];
     const moves = m.kind === ChainMovementKind.transfer || m.kind === ChainMovementKind.unknown_holder;
     const payload = { chainId, reorg: true, undoes: m.transactionHash };
     if (moves && to)

@@ -205,7 +205,7 @@ export class ChainFollower {
     const fromAddress = log.args.from.toLowerCase();
     const toAddress = log.args.to.toLowerCase();
     const tokens = formatUnits(log.args.value, token.decimals);
-    const [from, to] = [await holderOf(em, chainId, fromAddress), await holderOf(em, chainId, toAddress)];
+    const [from, to] = [await holderOf(this.ledger, em, chainId, fromAddress), await holderOf(this.ledger, em, chainId, toAddress)];
     const issuance = fromAddress === zeroAddress || toAddress === zeroAddress;
     const kind = issuance
       ? ChainMovementKind.issuance

@@ -48,7 +48,7 @@ export class IntentRows {
               chainId: row.chainId,
               purpose: row.purpose,
               status,
-              orderId: row.orderId ?? null,
+              correlation: row.correlation ?? null,
               walletId: row.walletId ?? null,
             },
           });

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /*
  * What the chain follower (follower.ts) asks of the register, declared on the chain's side so
  * that the chain imports no domain module; the holding ledger (src/modules/holding/holding-ledger.ts,
- * `chainMove`) is what src/app.ts hands it.
+ * `chainMove`, `holderOf`, `holderById`) is what src/app.ts hands it. The follower observes transfers
+ * between addresses; the register maps wallets to investors.
  */
 
 /** Tokens of one lot, and when they settled: what a move out took, or what an undone move puts back. */
@@ -28,6 +29,16 @@ export interface RegisterMove {
   payload: Record<string, unknown>;
 }
 
+/** Who holds a wallet in the register: its investor, and the distributor owning that investor. */
+export interface Holder {
+  investorId: string;
+  distributorId: string;
+}
+
 export interface Register {
+  /** The investor a wallet (lower-cased) belongs to on this chain (a removed wallet still was theirs), or null. */
+  holderOf(em: EntityManager, chainId: string, address: string): Promise<Holder | null>;
+  /** The investor of that id with its distributor, or null. */
+  holderById(em: EntityManager, investorId: string): Promise<Holder | null>;
   chainMove(em: EntityManager, move: RegisterMove): Promise<{ balance: string; taken: LotPiece[] }>;
 }

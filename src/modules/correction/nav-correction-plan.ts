@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseUnits } from 'viem';
 import { Dec, decimalString } from '../../common/money';
+import { toUnits } from '../../common/units';
 import { rawRows } from '../../persistence/raw-query';
 import { walletCustodyMany } from '../investor/wallet-custody';
 import type { Nav } from '../nav/nav.entity';
@@ -280,7 +280,7 @@ async function compensationsOf(
       return {
         ...row,
         action: difference.isPositive() ? CompensationAction.mint : CompensationAction.burn,
-        units: String(parseUnits(decimalString(difference.abs()), decimals)),
+        units: String(toUnits(decimalString(difference.abs()), decimals)),
       };
     }
     // No token can move: the tokens' value at the corrected close, in the currency's minor unit.

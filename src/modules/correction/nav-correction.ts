@@ -1,6 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, type Hex } from 'viem';
 import type { ServiceContext } from '../../access/service-context';
 import type { Clock } from '../../common/clock';
 import { badRequest, notFound } from '../../common/errors';
@@ -8,10 +7,7 @@ import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import { required, requiredDecimal } from '../../common/validate';
 import { appendEvent, appendEventRows } from '../../events/event-log';
 import { rawRows } from '../../persistence/raw-query';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
+import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import type { HoldingLedger } from '../holding/holding-ledger';
 import { Nav } from '../nav/nav.entity';
 import type { ShareClassService } from '../share-class/share-class.service';
@@ -43,7 +39,7 @@ export class NavCorrections {
       clock: Clock;
       shareClasses: ShareClassService;
       ledger: HoldingLedger;
-      chain: ChainService | null;
+      chain: TokenLedger | null;
     },
   ) {
     deps.chain?.onOutcome('correction', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
@@ -153,16 +149,11 @@ export class NavCorrections {
         const part = rows.slice(i, i + COMPENSATION_BATCH_ROWS);
         const mint = part[0].action === CompensationAction.mint;
         const purpose: CompensationPurpose = mint ? 'correction.batchMint' : 'correction.batchBurn';
-        const intent = this.deps.chain!.enqueue(em, {
-          chainId: part[0].chainId!,
-          purpose,
-          to: part[0].tokenAddress!,
-          data: encodeFunctionData({
-            abi: TOKEN_ABI,
-            functionName: mint ? 'batchMint' : 'batchBurn',
-            args: [part.map((c) => c.wallet as Hex), part.map((c) => BigInt(c.units!))],
-          }),
-        });
+        const intent = this.deps.chain!.intend(
+          em,
+          { chainId: part[0].chainId!, purpose },
+          { op: mint ? 'batchMint' : 'batchBurn', token: part[0].tokenAddress!, rows: part.map((c) => ({ wallet: c.wallet!, units: BigInt(c.units!) })) },
+        );
         // The id is the rows' key: the intent is written first.
         await em.flush();
         intents++;
@@ -223,7 +214,7 @@ export class NavCorrections {
    * register through the holding ledger, once, and the rows are `booked`; or it failed, and its
    * rows are `failed` with the reason (ops see them; nothing moved).
    */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     // Plain rows and one update for the batch: a change set per row would cost a statement per order.
     const rows = await rawRows<CompensationRow>(
       em,

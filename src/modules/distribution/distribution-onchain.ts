@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
-import type { ChainService } from '../chain/chain.service';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import { TOKEN_ABI } from '../chain/contracts';
+import { toUnits } from '../../common/units';
+import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 import type { Token } from '../token/token.entity';
 import type { DistributionEntitlement } from './distribution.entity';
 
@@ -24,7 +22,7 @@ export interface MintOutcomes {
  * distribution's `paying` state or not at all, and a second run finds nothing pending to send.
  */
 export class DistributionOnChain {
-  constructor(private readonly chain: ChainService) {}
+  constructor(private readonly chain: TokenLedger) {}
 
   writes(chainId: string): boolean {
     return this.chain.writes(chainId);
@@ -53,17 +51,12 @@ export class DistributionOnChain {
    * holders' payment quadratic).
    */
   private async enqueueBatches(em: EntityManager, token: Token, batches: DistributionEntitlement[][]): Promise<void> {
-    const intents: ChainTransaction[] = batches.map((rows) =>
-      this.chain.enqueue(em, {
-        chainId: token.chainId,
-        purpose: DISTRIBUTION_MINT,
-        to: token.contractAddress,
-        data: encodeFunctionData({
-          abi: TOKEN_ABI,
-          functionName: 'batchMint',
-          args: [rows.map((r) => r.wallet as Hex), rows.map((r) => parseUnits(r.tokens!, token.decimals))],
-        }),
-      }),
+    const intents: LedgerIntent[] = batches.map((rows) =>
+      this.chain.intend(
+        em,
+        { chainId: token.chainId, purpose: DISTRIBUTION_MINT },
+        { op: 'batchMint', token: token.contractAddress, rows: rows.map((r) => ({ wallet: r.wallet!, units: toUnits(r.tokens!, token.decimals) })) },
+      ),
     );
     // The ids are the rows' keys: the intents are written first.
     await em.flush();

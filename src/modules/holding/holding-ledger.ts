@@ -9,6 +9,7 @@ import { holdingKey, openLots, piecesCovering, type BookedLot, type TakenPiece }
 import { applyMoves, lockHoldings, lockRow, type Move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
 import { quantityExceedsHoldings } from './holding.errors';
+import { investorHolder, walletHolder, type WalletHolder } from './wallet-holders';
 import type { HoldingKey, LockedHolding, OpenOrders, Settlement, SettleResult, Adjustment, ChainMove, Position } from './holding-ledger.types';
 
 // The ledger's vocabulary lives in holding-ledger.types.ts so its helpers (moves, settlements) can use it without importing the ledger back.
@@ -118,6 +119,16 @@ export class HoldingLedger {
   }
 
   /** Tokens moved on chain outside any order (see the class comment): no free-balance check, the chain has decided. */
+  /** The investor a wallet belongs to on a chain (what the chain follower asks of the register). */
+  holderOf(em: EntityManager, chainId: string, address: string): Promise<WalletHolder | null> {
+    return walletHolder(em, chainId, address);
+  }
+
+  /** The investor of that id with its distributor. */
+  holderById(em: EntityManager, investorId: string): Promise<WalletHolder | null> {
+    return investorHolder(em, investorId);
+  }
+
   async chainMove(em: EntityManager, c: ChainMove): Promise<{ balance: string; taken: TakenPiece[]; added: BookedLot[] }> {
     const held = await this.lock(em, c, { create: c.at });
     const { moved, added } = await applyMoves(em, balanceOf(held), [chainMoveOf(c)]);

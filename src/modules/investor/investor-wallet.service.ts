@@ -10,7 +10,7 @@ import { noWalletInUse, walletAlreadyInUse } from './investor.errors';
 import type { WalletOnChain } from './wallet-onchain';
 import { refuseTakenAddress } from './wallet-custody';
 import type { WalletRecoveryEffect } from './wallet-recovery-effect';
-import { formatUnits } from 'viem';
+import { fromUnits } from '../../common/units';
 import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
 
@@ -159,7 +159,7 @@ export class InvestorWalletService {
           shareClassId: token.shareClass.id,
           decimals: token.decimals,
           units: units.toString(),
-          quantity: formatUnits(units, token.decimals),
+          quantity: fromUnits(units, token.decimals),
         }))
         .sort((a, b) => a.tokenAddress.localeCompare(b.tokenAddress)),
     };

@@ -1,19 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, stringToHex, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
 import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
 import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token/token.entity';
-import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
+import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
-
-/** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
-const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested by the gateway');
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
@@ -31,7 +24,7 @@ export class WalletOnChain {
   private readonly recovery: WalletRecovery;
 
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: TokenLedger,
     private readonly clock: Clock,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
@@ -49,7 +42,7 @@ export class WalletOnChain {
    */
   async prepare(chainId: string): Promise<void> {
     await this.chain.reachable(chainId);
-    await this.chain.setup(chainId);
+    await this.chain.prepareIdentities(chainId);
   }
 
   /** A 503 while the chain does not answer (nothing written for a chain that is away). */
@@ -65,54 +58,24 @@ export class WalletOnChain {
    */
   async whitelist(em: EntityManager, wallet: InvestorWallet): Promise<void> {
     requireDuty('walletWhitelisting', [wallet.createdByPrincipal, currentPrincipal()]);
-    const setup = await em.findOneOrFail(ChainSetup, { chainId: wallet.chainId });
     wallet.status = WalletStatus.pending;
     wallet.chainError = undefined;
     if (wallet.onchainIdentity) return this.addClaim(em, wallet);
-    this.chain.enqueue(em, {
-      chainId: wallet.chainId,
-      purpose: 'wallet.identity',
-      walletId: wallet.id,
-      to: null,
-      data: encodeDeployData({
-        abi: ONCHAINID.IdentityProxy.abi,
-        bytecode: ONCHAINID.IdentityProxy.bytecode,
-        args: [setup.identityAuthority, this.chain.writable(wallet.chainId).account!.address],
-      }),
-    });
+    await this.chain.intendIdentity(em, { chainId: wallet.chainId, purpose: 'wallet.identity', walletId: wallet.id });
   }
 
   /** Whether a whitelisting of this wallet is under way (an intent not yet final): whitelisting twice is harmless. */
   async whitelisting(em: EntityManager, wallet: InvestorWallet): Promise<boolean> {
-    return (
-      (await em.count(ChainTransaction, {
-        walletId: wallet.id,
-        purpose: { $in: ['wallet.identity', 'wallet.claim', 'wallet.register'] },
-        status: { $nin: [...FINAL_TX_STATUSES] },
-      })) > 0
-    );
+    return (await this.chain.openIntents(em, wallet.id, ['wallet.identity', 'wallet.claim', 'wallet.register'])) > 0;
   }
 
   /** Freezes the wallet on every token of its chain, then deletes its identity from their registries. */
   remove(em: EntityManager, wallet: InvestorWallet, tokens: Token[]): void {
-    for (const token of tokens) {
-      this.chain.enqueue(em, {
-        chainId: wallet.chainId,
-        purpose: 'wallet.freeze',
-        walletId: wallet.id,
-        to: token.contractAddress,
-        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [wallet.address as Hex, true] }),
-      });
-    }
-    for (const token of registries(tokens)) {
-      this.chain.enqueue(em, {
-        chainId: wallet.chainId,
-        purpose: 'wallet.delete',
-        walletId: wallet.id,
-        to: token.identityRegistry!,
-        data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'deleteIdentity', args: [wallet.address as Hex] }),
-      });
-    }
+    const meta = (purpose: string) => ({ chainId: wallet.chainId, purpose, walletId: wallet.id });
+    for (const token of tokens)
+      this.chain.intend(em, meta('wallet.freeze'), { op: 'setFrozen', token: token.contractAddress, wallet: wallet.address, frozen: true });
+    for (const token of registries(tokens))
+      this.chain.intend(em, meta('wallet.delete'), { op: 'deleteIdentity', registry: token.identityRegistry!, wallet: wallet.address });
   }
 
   /** Tokens of a chain the gateway settles on: those whose identity registry it knows. */
@@ -121,22 +84,7 @@ export class WalletOnChain {
   }
 
   private async addClaim(em: EntityManager, wallet: InvestorWallet): Promise<void> {
-    const chain = this.chain.writable(wallet.chainId);
-    const setup = await em.findOneOrFail(ChainSetup, { chainId: wallet.chainId });
-    const identity = wallet.onchainIdentity as Hex;
-    const digest = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [identity, KYC_CLAIM_TOPIC, KYC_CLAIM_DATA]));
-    const signature = await chain.account!.signMessage({ message: { raw: digest } });
-    this.chain.enqueue(em, {
-      chainId: wallet.chainId,
-      purpose: 'wallet.claim',
-      walletId: wallet.id,
-      to: identity,
-      data: encodeFunctionData({
-        abi: IDENTITY_ABI,
-        functionName: 'addClaim',
-        args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer, signature, KYC_CLAIM_DATA, ''],
-      }),
-    });
+    await this.chain.intendKycClaim(em, { chainId: wallet.chainId, purpose: 'wallet.claim', walletId: wallet.id }, wallet.onchainIdentity!);
   }
 
   private async register(em: EntityManager, wallet: InvestorWallet): Promise<void> {
@@ -146,17 +94,11 @@ export class WalletOnChain {
     const investor = await em.findOneOrFail(Investor, wallet.investor.id);
     const country = ISO_3166_NUMERIC[investor.countryCode?.toUpperCase() ?? ''] ?? 0;
     for (const token of tokens) {
-      this.chain.enqueue(em, {
-        chainId: wallet.chainId,
-        purpose: 'wallet.register',
-        walletId: wallet.id,
-        to: token.identityRegistry!,
-        data: encodeFunctionData({
-          abi: IDENTITY_REGISTRY_ABI,
-          functionName: 'registerIdentity',
-          args: [wallet.address as Hex, wallet.onchainIdentity as Hex, country],
-        }),
-      });
+      this.chain.intend(
+        em,
+        { chainId: wallet.chainId, purpose: 'wallet.register', walletId: wallet.id },
+        { op: 'registerIdentity', registry: token.identityRegistry!, wallet: wallet.address, identity: wallet.onchainIdentity!, country },
+      );
     }
   }
 
@@ -177,7 +119,7 @@ export class WalletOnChain {
   }
 
   /** The next step when a wallet's intent reached its depth; a failure is shown on the wallet. */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     const wallet = tx.walletId ? await em.findOne(InvestorWallet, { id: tx.walletId }) : null;
     if (!wallet) return;
     if ((RECOVERY_PURPOSES as readonly string[]).includes(tx.purpose)) {
@@ -196,12 +138,7 @@ export class WalletOnChain {
     } else if (tx.purpose === 'wallet.claim') {
       await this.register(em, wallet);
     } else if (tx.purpose === 'wallet.register') {
-      const open = await em.count(ChainTransaction, {
-        walletId: wallet.id,
-        purpose: 'wallet.register',
-        status: { $nin: [...FINAL_TX_STATUSES] },
-        id: { $ne: tx.id },
-      });
+      const open = await this.chain.openIntents(em, wallet.id, ['wallet.register'], tx.id);
       if (!open) this.whitelisted(wallet);
     }
     await em.flush();

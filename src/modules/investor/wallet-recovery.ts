@@ -1,17 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
 import { InvestorWallet, WalletStatus } from './investor.entity';
 import type { Token } from '../token/token.entity';
 import { isTakenAddress, takenAddress } from './wallet-custody';
-import { ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { IDENTITY_ABI, TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
-
-/** ERC-734 key purpose and type: a MANAGEMENT key of type ECDSA. */
-const MANAGEMENT = 1n;
-const ECDSA = 1n;
+import type { LedgerCall, LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 
 /** The purposes of a recovery's intents, in their order (the `wallet.` family: WalletOnChain routes them here). */
 export const RECOVERY_PURPOSES = ['wallet.recoveryKey', 'wallet.recover', 'wallet.unfreeze'] as const;
@@ -32,7 +24,7 @@ export const RECOVERY_PURPOSES = ['wallet.recoveryKey', 'wallet.recover', 'walle
  */
 export class WalletRecovery {
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: TokenLedger,
     private readonly clock: Clock,
   ) {}
 
@@ -48,21 +40,15 @@ export class WalletRecovery {
 
   /** Starts recovering `lost` into `fresh` (flushed, `pending`, with the investor's identity). */
   start(em: EntityManager, fresh: InvestorWallet): void {
-    this.chain.enqueue(em, {
-      chainId: fresh.chainId,
-      purpose: 'wallet.recoveryKey',
-      walletId: fresh.id,
-      to: fresh.onchainIdentity!,
-      data: encodeFunctionData({
-        abi: IDENTITY_ABI,
-        functionName: 'addKey',
-        args: [keccak256(encodeAbiParameters([{ type: 'address' }], [fresh.address as Hex])), MANAGEMENT, ECDSA],
-      }),
-    });
+    this.chain.intend(
+      em,
+      { chainId: fresh.chainId, purpose: 'wallet.recoveryKey', walletId: fresh.id },
+      { op: 'addManagementKey', identity: fresh.onchainIdentity!, wallet: fresh.address },
+    );
   }
 
   /** The next step when a recovery's intent reached its depth. */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
     if (!outcome.ok) {
       fresh.chainError = `${tx.purpose}: ${outcome.reason}`;
       return;
@@ -98,42 +84,30 @@ export class WalletRecovery {
       return;
     }
     const [first, ...rest] = held;
-    this.step(
-      em,
-      fresh,
-      first.token,
-      encodeFunctionData({ abi: TOKEN_ABI, functionName: 'recoveryAddress', args: [lost.address as Hex, fresh.address as Hex, fresh.onchainIdentity as Hex] }),
-    );
+    this.step(em, fresh, {
+      op: 'recoverWallet',
+      token: first.token.contractAddress,
+      lost: lost.address,
+      fresh: fresh.address,
+      identity: fresh.onchainIdentity!,
+    });
     for (const t of rest) {
       // The registry is shared: the new wallet is registered by the first recovery; the rest is a transfer.
-      this.step(
-        em,
-        fresh,
-        t.token,
-        encodeFunctionData({ abi: TOKEN_ABI, functionName: 'forcedTransfer', args: [lost.address as Hex, fresh.address as Hex, t.units] }),
-      );
+      this.step(em, fresh, { op: 'forcedTransfer', token: t.token.contractAddress, from: lost.address, to: fresh.address, units: t.units });
     }
   }
 
   private async unfreeze(em: EntityManager, fresh: InvestorWallet, tokens: Token[]): Promise<void> {
-    const chain = this.chain.writable(fresh.chainId);
+    this.chain.requireWritable(fresh.chainId);
     let any = false;
     for (const t of tokens) {
-      const frozen = await chain.client.readContract({
-        address: t.contractAddress as Hex,
-        abi: TOKEN_ABI,
-        functionName: 'isFrozen',
-        args: [fresh.address as Hex],
-      });
-      if (!frozen) continue;
+      if (!(await this.chain.isFrozen(fresh.chainId, t.contractAddress, fresh.address))) continue;
       any = true;
-      this.chain.enqueue(em, {
-        chainId: fresh.chainId,
-        purpose: 'wallet.unfreeze',
-        walletId: fresh.id,
-        to: t.contractAddress,
-        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'setAddressFrozen', args: [fresh.address as Hex, false] }),
-      });
+      this.chain.intend(
+        em,
+        { chainId: fresh.chainId, purpose: 'wallet.unfreeze', walletId: fresh.id },
+        { op: 'setFrozen', token: t.contractAddress, wallet: fresh.address, frozen: false },
+      );
     }
     if (!any) {
       fresh.status = WalletStatus.whitelisted;
@@ -141,17 +115,17 @@ export class WalletRecovery {
     }
   }
 
-  private step(em: EntityManager, fresh: InvestorWallet, token: Token, data: Hex): void {
-    this.chain.enqueue(em, { chainId: fresh.chainId, purpose: 'wallet.recover', walletId: fresh.id, to: token.contractAddress, data });
+  private step(em: EntityManager, fresh: InvestorWallet, call: LedgerCall): void {
+    this.chain.intend(em, { chainId: fresh.chainId, purpose: 'wallet.recover', walletId: fresh.id }, call);
   }
 
   /** Whether another intent of the same step is still open (a step may have one intent per token). */
-  private async open(em: EntityManager, fresh: InvestorWallet, tx: ChainTransaction): Promise<boolean> {
-    return (await em.count(ChainTransaction, { walletId: fresh.id, purpose: tx.purpose, status: { $nin: [...FINAL_TX_STATUSES] }, id: { $ne: tx.id } })) > 0;
+  private async open(em: EntityManager, fresh: InvestorWallet, tx: LedgerIntent): Promise<boolean> {
+    return (await this.chain.openIntents(em, fresh.id, [tx.purpose], tx.id)) > 0;
   }
 
   private async balanceOf(token: Token, wallet: string): Promise<bigint> {
-    const chain = this.chain.writable(token.chainId);
-    return chain.client.readContract({ address: token.contractAddress as Hex, abi: TOKEN_ABI, functionName: 'balanceOf', args: [wallet as Hex] });
+    this.chain.requireWritable(token.chainId);
+    return this.chain.balanceOf(token.chainId, token.contractAddress, wallet);
   }
 }

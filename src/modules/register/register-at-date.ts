@@ -1,17 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
-import { formatUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
 import { chainAway } from '../chain/chain.errors';
-import type { Chains } from '../chain/chains';
-import { TOKEN_ABI } from '../chain/contracts';
+import { fromUnits } from '../../common/units';
+import type { TokenLedger } from '../../ledger/token-ledger';
 import type { DealingService } from '../dealing/dealing.service';
 import { unlockedBalance } from '../dealing/lock-up';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
-import { closingBlock } from './closing-block';
 import { lotsAt, type Departure, type LotArrival } from './lots-at';
 
 export interface RegisterWallet {
@@ -52,10 +50,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * The register of a share class at the close of a past day in its dealing zone: every holder with
  * a balance then (from the journal), its locked part (its lots replayed to that instant, lots-at.ts),
- * its wallets and their balanceOf at the block that closes the day (closing-block.ts).
+ * its wallets and their balanceOf at the block that closes the day (the token ledger's `closingBlock`).
  */
 export class RegisterAtDateReader {
-  constructor(private readonly deps: { chains: Chains | null; dealing: Pick<DealingService, 'rulesOf' | 'lockUpOf'>; clock: { now(): Date } }) {}
+  constructor(private readonly deps: { ledger: TokenLedger | null; dealing: Pick<DealingService, 'rulesOf' | 'lockUpOf'>; clock: { now(): Date } }) {}
 
   async read(em: EntityManager, shareClassId: string, asOf: string): Promise<RegisterAtDate> {
     if (!DATE.test(asOf)) throw badRequest('asOf must be a date YYYY-MM-DD');
@@ -67,9 +65,9 @@ export class RegisterAtDateReader {
     const closesAt = day.plus({ days: 1 }).startOf('day').toJSDate();
     if (closesAt.getTime() > this.deps.clock.now().getTime()) throw badRequest(`asOf must be a day that has ended in ${timeZone}`);
     const token = await em.findOne(Token, { shareClass: shareClassId }, { orderBy: { isPrimary: 'desc' } });
-    const chain = token ? this.deps.chains?.get(token.chainId) : null;
-    if (!token || !chain) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
-    const block = await closingBlock(chain.client, closesAt).catch(() => {
+    const ledger = this.deps.ledger;
+    if (!token || !ledger?.reads(token.chainId)) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
+    const block = await ledger.closingBlock(token.chainId, closesAt).catch(() => {
       throw chainAway(token.chainId);
     });
 
@@ -90,19 +88,9 @@ export class RegisterAtDateReader {
           [token.chainId, ids],
         )
       : [];
-    const units = (v: bigint) => new Dec(formatUnits(v, token.decimals));
+    const units = (v: bigint) => new Dec(fromUnits(v, token.decimals));
     const balanceOf = async (address: string): Promise<Dec> =>
-      block
-        ? units(
-            await chain.client.readContract({
-              address: token.contractAddress as Hex,
-              abi: TOKEN_ABI,
-              functionName: 'balanceOf',
-              args: [address as Hex],
-              blockNumber: block.number,
-            }),
-          )
-        : new Dec(0);
+      block ? units(await ledger.balanceOf(token.chainId, token.contractAddress, address, block.number)) : new Dec(0);
     const holders: RegisterHolder[] = [];
     let total = new Dec(0);
     for (const b of balances) {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseUnits } from 'viem';
 import { badRequest } from '../../common/errors';
+import { toUnits } from '../../common/units';
 import type { Order } from '../order/order.entity';
 import { Token } from '../token/token.entity';
 
@@ -33,4 +33,4 @@ export async function settlingToken(em: EntityManager, order: { shareClass: { id
 }
 
 /** The order's tokens (a decimal string) in the token's units. */
-export const unitsOf = ({ order, token }: SettlingOrder): bigint => parseUnits(order.settlementTokens, token.decimals);
+export const unitsOf = ({ order, token }: SettlingOrder): bigint => toUnits(order.settlementTokens, token.decimals);

@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, type Hex } from 'viem';
 import { logger } from '../../common/logger';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
+import type { LedgerCall, LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 
 /** A row of a batch call: the order it settles, its wallet, its amount in token units. */
 export interface BatchRow {
@@ -16,13 +13,9 @@ export interface BatchRow {
 export type BatchPurpose = 'settlement.batchMint' | 'settlement.batchBurn';
 export const isBatchPurpose = (purpose: string): purpose is BatchPurpose => purpose === 'settlement.batchMint' || purpose === 'settlement.batchBurn';
 
-/** The batch call of `rows`, in their order. */
-export function batchCall(purpose: BatchPurpose, rows: BatchRow[]): Hex {
-  return encodeFunctionData({
-    abi: TOKEN_ABI,
-    functionName: purpose === 'settlement.batchMint' ? 'batchMint' : 'batchBurn',
-    args: [rows.map((r) => r.wallet as Hex), rows.map((r) => r.units)],
-  });
+/** The batch call of `rows` on `token`, in their order. */
+export function batchCall(purpose: BatchPurpose, token: string, rows: BatchRow[]): LedgerCall {
+  return { op: purpose === 'settlement.batchMint' ? 'batchMint' : 'batchBurn', token, rows: rows.map((r) => ({ wallet: r.wallet, units: r.units })) };
 }
 
 /**
@@ -31,9 +24,9 @@ export function batchCall(purpose: BatchPurpose, rows: BatchRow[]): Hex {
  */
 export async function enqueueBatch(
   em: EntityManager,
-  chain: ChainService,
+  chain: TokenLedger,
   b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] },
-): Promise<ChainTransaction> {
+): Promise<LedgerIntent> {
   const intent = await enqueue(em, chain, b);
   for (const r of b.rows) em.create(ChainBatchOrder, { orderId: r.orderId, transactionId: String(intent.id), units: String(r.units) });
   return intent;
@@ -46,20 +39,14 @@ export async function enqueueBatch(
  * reason). The rows move to the halves' intents in the transaction that declares the batch's
  * outcome, so each order is in exactly one live intent, and settles once.
  */
-export async function splitBatch(
-  em: EntityManager,
-  chain: ChainService,
-  failed: ChainTransaction,
-  rows: BatchRow[],
-  reason: string,
-): Promise<ChainTransaction[]> {
+export async function splitBatch(em: EntityManager, chain: TokenLedger, failed: LedgerIntent, rows: BatchRow[], reason: string): Promise<LedgerIntent[]> {
   if (!isBatchPurpose(failed.purpose)) throw new Error(`chain transaction ${failed.id} is not a batch (${failed.purpose})`);
   const purpose = failed.purpose;
   const token = failed.toAddress;
   if (!token) throw new Error(`chain transaction ${failed.id} has no token address`);
   const half = Math.ceil(rows.length / 2);
   const halves = [rows.slice(0, half), rows.slice(half)];
-  const intents: ChainTransaction[] = [];
+  const intents: LedgerIntent[] = [];
   for (const part of halves) {
     const intent = await enqueue(em, chain, { chainId: failed.chainId, tokenAddress: token, purpose, rows: part });
     await em.nativeUpdate(ChainBatchOrder, { orderId: { $in: part.map((r) => r.orderId) } }, { transactionId: String(intent.id) });
@@ -74,10 +61,10 @@ export async function splitBatch(
 
 async function enqueue(
   em: EntityManager,
-  chain: ChainService,
+  chain: TokenLedger,
   b: { chainId: string; tokenAddress: string; purpose: BatchPurpose; rows: BatchRow[] },
-): Promise<ChainTransaction> {
-  const intent = chain.enqueue(em, { chainId: b.chainId, purpose: b.purpose, to: b.tokenAddress, data: batchCall(b.purpose, b.rows) });
+): Promise<LedgerIntent> {
+  const intent = chain.intend(em, { chainId: b.chainId, purpose: b.purpose }, batchCall(b.purpose, b.tokenAddress, b.rows));
   // The id is the rows' key: the intent is written first.
   await em.flush();
   return intent;

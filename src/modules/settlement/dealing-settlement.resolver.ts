@@ -5,6 +5,7 @@ import type { GatewayContext } from '../../access/graphql-context';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { OrderType } from '../order/order.entity';
 import { ChainTransaction } from '../chain/chain-transaction.entity';
+import type { LedgerIntent } from '../../ledger/token-ledger';
 import type { DealingDateSettlement, DealingOutcome, DealingPlan, DealingRow } from './dealing-settlement';
 
 @ObjectType('DealingSettlementRow', { description: 'An accepted order of the dealing date, priced at its NAV, and what its check on chain found.' })
@@ -43,7 +44,7 @@ class DealingSettlementView extends DealingSettlementPreviewView {
   @Field(() => [ChainTransaction], {
     description: 'The batchMint / batchBurn intents queued by this run; each order settles when its batch reaches the confirmation depth',
   })
-  transactions: ChainTransaction[];
+  transactions: LedgerIntent[];
   @Field(() => [DealingSettlementFailureView]) failed: { orderId: string; reason: string }[];
 }
 

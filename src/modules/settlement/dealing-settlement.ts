@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { parseUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
+import { toUnits } from '../../common/units';
 import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
 import { navOfDealingDate, priceDealingDate, type DealingPriced } from './dealing-pricing';
@@ -13,12 +13,10 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import type { DealingService } from '../dealing/dealing.service';
 import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor/wallet-custody';
-import { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import type { ChainHandle } from '../chain/chains';
-import { IDENTITY_REGISTRY_ABI, TOKEN_ABI } from '../chain/contracts';
+import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
+import { orderCorrelation } from './order-correlation';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import { orderDutyRefusals } from './order-duties';
 import { batchIneligibility } from '../eligibility/eligibility';
@@ -58,7 +56,7 @@ export interface DealingPlan {
 
 export interface DealingOutcome extends DealingPlan {
   /** The batch intents queued by this run (their hashes once signed: ChainTransaction). */
-  transactions: ChainTransaction[];
+  transactions: LedgerIntent[];
   /** Orders failed by their check, with the reason. */
   failed: { orderId: string; reason: string }[];
 }
@@ -82,7 +80,7 @@ export interface DealingOutcome extends DealingPlan {
  */
 export class DealingDateSettlement {
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: TokenLedger,
     private readonly dealing: DealingService,
     private readonly outcomes: OneStepOutcomes,
     private readonly clock: Clock,
@@ -107,7 +105,7 @@ export class DealingDateSettlement {
         await this.outcomes.failLocked(em, await lockOneStepOrder(em, orderId), refusal, undefined, 'ops');
         failed.push({ orderId, reason: refusal });
       }
-      const transactions: ChainTransaction[] = [];
+      const transactions: LedgerIntent[] = [];
       for (const type of [OrderType.subscription, OrderType.redemption]) {
         const rows = plan.rows.filter((r) => !r.refusal && r.type === type);
         for (const chunk of await this.chunks(plan, rows)) transactions.push(await this.enqueue(em, plan, type, chunk));
@@ -147,8 +145,8 @@ export class DealingDateSettlement {
     // recorded by one statement when settling; the entities, unchanged, leave the unit of work.
     const priced = await priceDealingDate(em, open, nav, token.decimals, shareClass.currency, { writeAt: settling ? new Date() : undefined });
     em.clear();
-    const chain = this.chain.writable(token.chainId);
-    const rows = await this.check(chain, token, open, priced);
+    this.chain.requireWritable(token.chainId);
+    const rows = await this.check(token, open, priced);
     // The custody rule for each row, first of its checks: a row whose wallet is not its investor's
     // own in the register fails its order with that reason, and nothing is sent for it.
     const custody = await walletCustodyMany(
@@ -194,28 +192,17 @@ export class DealingDateSettlement {
     if (!orderIds.length) return new Set();
     const rows = await rawRows<{ order_id: string }>(
       em,
-      'select order_id from chain_batch_order where order_id = any(?::text[]) union select order_id from chain_transaction where order_id = any(?::text[])',
-      [orderIds, orderIds],
+      `select order_id from chain_batch_order where order_id = any(?::text[])
+       union select substr(correlation, length('order:') + 1) from chain_transaction where correlation = any(?::text[])`,
+      [orderIds, orderIds.map(orderCorrelation)],
     );
     return new Set(rows.map((r) => r.order_id));
   }
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */
-  private async check(chain: ChainHandle, token: Token, orders: AcceptedOrder[], priced: DealingPriced[]): Promise<DealingRow[]> {
-    const ofToken = { address: token.contractAddress as Hex, abi: TOKEN_ABI } as const;
+  private async check(token: Token, orders: AcceptedOrder[], priced: DealingPriced[]): Promise<DealingRow[]> {
     const wallets = [...new Set(orders.map((o) => o.deliveryWallet.toLowerCase()))];
-    const facts = new Map<string, { verified: boolean; frozen: boolean; balance: bigint }>();
-    // Every call at once: the client sends them in JSON-RPC batches (a few HTTP requests, not one per call).
-    await Promise.all(
-      wallets.map(async (w) => {
-        const [verified, frozen, balance] = await Promise.all([
-          chain.batchReads.readContract({ address: token.identityRegistry! as Hex, abi: IDENTITY_REGISTRY_ABI, functionName: 'isVerified', args: [w as Hex] }),
-          chain.batchReads.readContract({ ...ofToken, functionName: 'isFrozen', args: [w as Hex] }),
-          chain.batchReads.readContract({ ...ofToken, functionName: 'balanceOf', args: [w as Hex] }),
-        ]);
-        facts.set(w, { verified, frozen, balance });
-      }),
-    );
+    const facts = await this.chain.walletFacts(token.chainId, { address: token.contractAddress, registry: token.identityRegistry! }, wallets);
     const prices = new Map(priced.map((p) => [p.id, p]));
     return orders.map((o) => {
       const wallet = o.deliveryWallet.toLowerCase();
@@ -223,7 +210,7 @@ export class DealingDateSettlement {
       const { settlementTokens, settlementAmount } = prices.get(o.id) ?? {};
       // Both maps hold every order given: the calls above read each wallet, priceDealingDate priced each order.
       if (!f || !settlementTokens || !settlementAmount) throw new Error(`order ${o.id} was not read or priced with its dealing date`);
-      const units = parseUnits(settlementTokens, token.decimals);
+      const units = toUnits(settlementTokens, token.decimals);
       let refusal: string | null = null;
       if (o.type === OrderType.subscription && !f.verified) refusal = 'Identity is not verified.';
       else if (f.frozen) refusal = `wallet ${wallet} is frozen`;
@@ -245,15 +232,13 @@ export class DealingDateSettlement {
   private async chunks(plan: DealingPlan, rows: DealingRow[]): Promise<DealingRow[][]> {
     const [first] = rows;
     if (!first) return [];
-    const chain = this.chain.writable(plan.chainId);
     const sample = rows.slice(0, SAMPLE_ROWS);
     let size: number;
     try {
-      const gas = await chain.client.estimateGas({
-        account: chain.account!.address,
-        to: plan.tokenAddress as Hex,
-        data: batchCall(purposeOf(first.type), this.batchRows(sample, await this.decimals(plan))),
-      });
+      const gas = await this.chain.estimateGas(
+        plan.chainId,
+        batchCall(purposeOf(first.type), plan.tokenAddress, this.batchRows(sample, await this.decimals(plan))),
+      );
       size = Math.max(1, Math.min(MAX_ROWS, Number((BigInt(sample.length) * BATCH_GAS_BUDGET) / gas)));
     } catch {
       // An estimate that fails (a row the check missed): the sender's own call will name it; keep the size.
@@ -268,17 +253,17 @@ export class DealingDateSettlement {
   private async decimals(plan: DealingPlan): Promise<number> {
     const known = this.decimalsCache.get(plan.tokenAddress);
     if (known !== undefined) return known;
-    const chain = this.chain.writable(plan.chainId);
-    const d = await chain.client.readContract({ address: plan.tokenAddress as Hex, abi: TOKEN_ABI, functionName: 'decimals' });
+    this.chain.requireWritable(plan.chainId);
+    const d = await this.chain.decimals(plan.chainId, plan.tokenAddress);
     this.decimalsCache.set(plan.tokenAddress, d);
     return d;
   }
 
   private batchRows(rows: DealingRow[], decimals: number): BatchRow[] {
-    return rows.map((r) => ({ orderId: r.orderId, wallet: r.wallet, units: parseUnits(r.tokens, decimals) }));
+    return rows.map((r) => ({ orderId: r.orderId, wallet: r.wallet, units: toUnits(r.tokens, decimals) }));
   }
 
-  private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<ChainTransaction> {
+  private async enqueue(em: EntityManager, plan: DealingPlan, type: OrderType, rows: DealingRow[]): Promise<LedgerIntent> {
     return enqueueBatch(em, this.chain, {
       chainId: plan.chainId,
       tokenAddress: plan.tokenAddress,

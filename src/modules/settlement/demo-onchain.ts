@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
 import { Holding } from '../holding/holding.entity';
 import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
 import { Token } from '../token/token.entity';
 import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
+import type { TokenLedger } from '../../ledger/token-ledger';
+import { toUnits } from '../../common/units';
 import type { WalletOnChain } from '../investor/wallet-onchain';
 
 /**
@@ -15,6 +15,7 @@ import type { WalletOnChain } from '../investor/wallet-onchain';
 export async function bringDemoOnChain(
   em: EntityManager,
   chain: ChainService,
+  ledger: TokenLedger,
   wallets: WalletOnChain,
   chainId: string,
 ): Promise<{ tokens: number; wallets: number }> {
@@ -44,8 +45,8 @@ export async function bringDemoOnChain(
     for (const holding of await em.find(Holding, { investor: wallet.investor.id }, { populate: ['shareClass'] })) {
       const token = await em.findOne(Token, { shareClass: holding.shareClass.id, chainId, isPrimary: true });
       if (!token || holding.balance === '0') continue;
-      const data = encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [wallet.address as Hex, parseUnits(holding.balance, token.decimals)] });
-      await chain.execute({ chainId, purpose: 'deploy.mint', to: token.contractAddress, data }, 'mint of the demo holding');
+      const mint = { op: 'mint', token: token.contractAddress, wallet: wallet.address, units: toUnits(holding.balance, token.decimals) } as const;
+      await ledger.executeNow(chainId, 'deploy.mint', mint, 'mint of the demo holding');
     }
   }
   return { tokens: tokens.length, wallets: demoWallets.length };

@@ -1,4 +1,4 @@
-import { OrderChainResolver } from './order-chain.resolver';
+import { ChainTransactionOrderResolver, OrderChainResolver } from './order-chain.resolver';
 import { DealingSettlementResolver } from './dealing-settlement.resolver';
 import { ChainBatchOrder } from './chain-batch.entity';
 import { LotFreeze } from './lot-freeze.entity';
@@ -14,7 +14,7 @@ export { LockUpOnChain } from './lock-up-onchain';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const settlementModule: ModuleManifest = {
   name: 'settlement',
-  resolvers: [OrderChainResolver, DealingSettlementResolver],
+  resolvers: [OrderChainResolver, ChainTransactionOrderResolver, DealingSettlementResolver],
   entities: [ChainBatchOrder, LotFreeze],
   mutationRoles: {
     settleDealingDate: 'operator',

@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { encodeFunctionData, parseUnits, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
 import { logger } from '../../common/logger';
+import { toUnits } from '../../common/units';
 import { WakeLoop } from '../../events/wake-loop';
 import { rawRows } from '../../persistence/raw-query';
 import { plusDays } from '../dealing/dealing-calendar';
@@ -10,12 +10,10 @@ import type { DealingService } from '../dealing/dealing.service';
 import { ShareClass } from '../share-class/share-class.entity';
 import { Token } from '../token/token.entity';
 import { ChainBatchOrder } from './chain-batch.entity';
+import { orderOfCorrelation } from './order-correlation';
 import type { BookedLot } from '../holding/holding-lots';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
+import type { LedgerCall, LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { LotFreeze, LotFreezeStatus } from './lot-freeze.entity';
-import type { TxOutcome } from '../chain/outcomes';
 
 /** The `lockup.` family of intents (this class registers their outcomes on the chain port). */
 export const LOCK_UP_PURPOSES = ['lockup.freeze', 'lockup.unfreeze'] as const;
@@ -51,7 +49,7 @@ interface Release {
  */
 export class LockUpOnChain {
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: TokenLedger,
     private readonly dealing: Pick<DealingService, 'lockUpOf'>,
     private readonly clock: Clock,
   ) {
@@ -59,9 +57,10 @@ export class LockUpOnChain {
   }
 
   /** After a mint's outcome (its lots booked in `em`): freezes the new lots still in lock-up. */
-  async freezeMinted(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async freezeMinted(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     if (!outcome.ok || !MINTS.includes(tx.purpose) || !tx.toAddress) return;
-    const orderIds = tx.orderId ? [tx.orderId] : (await em.find(ChainBatchOrder, { transactionId: tx.id })).map((r) => r.orderId);
+    const own = orderOfCorrelation(tx.correlation);
+    const orderIds = own ? [own] : (await em.find(ChainBatchOrder, { transactionId: tx.id })).map((r) => r.orderId);
     if (!orderIds.length) return;
     await em.flush();
     const lots = await rawRows<{ lot_id: string; remaining: string; settled_at: Date; wallet: string; share_class_id: string }>(
@@ -81,7 +80,7 @@ export class LockUpOnChain {
    * dates of the lots they left): T-REX `forcedTransfer` unfreezes at the sender what it must and
    * the tokens arrive free, so the received lots still in lock-up are frozen again at the receiver.
    */
-  async freezeReceived(em: EntityManager, tx: ChainTransaction, shareClassId: string, wallet: string, lots: BookedLot[]): Promise<void> {
+  async freezeReceived(em: EntityManager, tx: LedgerIntent, shareClassId: string, wallet: string, lots: BookedLot[]): Promise<void> {
     const open = lots.map((l) => ({ lot_id: l.id, remaining: l.remaining, settled_at: l.settledAt, wallet: wallet.toLowerCase() }));
     if (open.length) await this.freezeLots(em, tx, shareClassId, open);
   }
@@ -89,7 +88,7 @@ export class LockUpOnChain {
   /** One freeze intent for the lots still in lock-up, each at its wallet, and their `lot_freeze` rows: in the caller's transaction. */
   private async freezeLots(
     em: EntityManager,
-    tx: ChainTransaction,
+    tx: LedgerIntent,
     shareClassId: string,
     lots: { lot_id: string; remaining: string; settled_at: Date; wallet: string }[],
   ): Promise<void> {
@@ -102,7 +101,7 @@ export class LockUpOnChain {
     if (!token) throw new Error(`chain transaction ${tx.id} moved tokens on ${tx.toAddress}, which is no token of share class ${shareClassId}`);
     const now = this.clock.now();
     const held = lots
-      .map((l) => ({ ...l, unlocksAt: plusDays(new Date(l.settled_at), lockUp.days, lockUp.timeZone), units: parseUnits(l.remaining, token.decimals) }))
+      .map((l) => ({ ...l, unlocksAt: plusDays(new Date(l.settled_at), lockUp.days, lockUp.timeZone), units: toUnits(l.remaining, token.decimals) }))
       .filter((l) => l.unlocksAt.getTime() > now.getTime() && l.units > 0n);
     if (!held.length) return;
     const intent = this.intent(
@@ -130,7 +129,7 @@ export class LockUpOnChain {
   }
 
   /** A freeze or release reached its depth: its lots move on, once (the sender's transaction). */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     const freeze = tx.purpose === 'lockup.freeze';
     const rows = await em.find(LotFreeze, freeze ? { freezeTxId: tx.id } : { unfreezeTxId: tx.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const now = this.clock.now();
@@ -207,13 +206,8 @@ export class LockUpOnChain {
    */
   private async stillFrozen(em: EntityManager, due: LotFreeze[]): Promise<Release[]> {
     const { chainId, tokenAddress, wallet } = due[0];
-    const chain = this.chain.writable(chainId);
-    let available = await chain.client.readContract({
-      address: tokenAddress as Hex,
-      abi: TOKEN_ABI,
-      functionName: 'getFrozenTokens',
-      args: [wallet as Hex],
-    });
+    this.chain.requireWritable(chainId);
+    let available = await this.chain.frozenTokens(chainId, tokenAddress, wallet);
     const others = await em.find(LotFreeze, {
       chainId,
       tokenAddress,
@@ -239,21 +233,14 @@ export class LockUpOnChain {
     token: string,
     purpose: (typeof LOCK_UP_PURPOSES)[number],
     rows: { wallet: string; units: bigint }[],
-  ): ChainTransaction {
+  ): LedgerIntent {
     const freeze = purpose === 'lockup.freeze';
-    const data =
+    const [one] = rows;
+    const call: LedgerCall =
       rows.length === 1
-        ? encodeFunctionData({
-            abi: TOKEN_ABI,
-            functionName: freeze ? 'freezePartialTokens' : 'unfreezePartialTokens',
-            args: [rows[0].wallet as Hex, rows[0].units],
-          })
-        : encodeFunctionData({
-            abi: TOKEN_ABI,
-            functionName: freeze ? 'batchFreezePartialTokens' : 'batchUnfreezePartialTokens',
-            args: [rows.map((r) => r.wallet as Hex), rows.map((r) => r.units)],
-          });
-    return this.chain.enqueue(em, { chainId, purpose, to: token, data });
+        ? { op: freeze ? 'freezePartial' : 'unfreezePartial', token, wallet: one.wallet, units: one.units }
+        : { op: freeze ? 'batchFreezePartial' : 'batchUnfreezePartial', token, rows };
+    return this.chain.intend(em, { chainId, purpose }, call);
   }
 }
 

@@ -4,6 +4,7 @@ import type { GatewayContext } from '../../access/graphql-context';
 import { Reads } from '../../persistence/field-reads';
 import { Order } from '../order/order.entity';
 import { ChainTransaction } from '../chain/chain-transaction.entity';
+import { orderCorrelation, orderOfCorrelation } from './order-correlation';
 
 /** The chain side of an order: its settlement transaction. */
 @Resolver(() => Order)
@@ -14,6 +15,15 @@ export class OrderChainResolver {
   })
   @Reads(Order, 'id')
   settlementTransaction(@Root() order: Projected<Order, 'id'>, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
-    return ctx.em.findOne(ChainTransaction, { orderId: order.id });
+    return ctx.em.findOne(ChainTransaction, { correlation: orderCorrelation(order.id) });
+  }
+}
+
+/** The order a settlement transaction serves: the chain keeps an opaque correlation, settlement reads its order in it. */
+@Resolver(() => ChainTransaction)
+export class ChainTransactionOrderResolver {
+  @FieldResolver(() => String, { nullable: true })
+  orderId(@Root() tx: ChainTransaction): string | null {
+    return orderOfCorrelation(tx.correlation);
   }
 }

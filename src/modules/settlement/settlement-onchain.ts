@@ -1,18 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decodeEventLog, encodeFunctionData, zeroAddress, type Hex } from 'viem';
 import { badRequest, conflict, forbidden } from '../../common/errors';
 import { OrderType, type Order } from '../order/order.entity';
 import { lockOneStepOrder, lockOneStepOrders } from '../order/order-locks';
 import { recordTransfers } from '../order/settlement-transfers';
 import type { Token } from '../token/token.entity';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
-import { chainAway, isChainUnreachable } from '../chain/chain.errors';
+import { NO_ADDRESS, type LedgerIntent, type LedgerOutcome, type TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './accepted-order';
 import { orderDutyRefusals } from './order-duties';
 import { splitBatch } from './batch-intents';
+import { orderCorrelation, orderOfCorrelation } from './order-correlation';
 import { ChainBatchOrder } from './chain-batch.entity';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import type { LockUpOnChain } from './lock-up-onchain';
@@ -30,7 +26,7 @@ const CHAIN_ACTOR = 'chain' as const;
  */
 export class SettlementOnChain {
   constructor(
-    private readonly chain: ChainService,
+    private readonly chain: TokenLedger,
     private readonly outcomes: OneStepOutcomes,
     private readonly lockUp: LockUpOnChain,
   ) {
@@ -55,14 +51,11 @@ export class SettlementOnChain {
     if (refusal) throw forbidden(refusal);
     const token = await settlingToken(em, order);
     const mint = order.type === OrderType.subscription;
-    const args = [order.deliveryWallet as Hex, unitsOf({ order, token })] as const;
-    this.chain.enqueue(em, {
-      chainId: order.chainId,
-      purpose: mint ? 'settlement.mint' : 'settlement.burn',
-      orderId: order.id,
-      to: token.contractAddress,
-      data: encodeFunctionData({ abi: TOKEN_ABI, functionName: mint ? 'mint' : 'burn', args }),
-    });
+    this.chain.intend(
+      em,
+      { chainId: order.chainId, purpose: mint ? 'settlement.mint' : 'settlement.burn', correlation: orderCorrelation(order.id) },
+      { op: mint ? 'mint' : 'burn', token: token.contractAddress, wallet: order.deliveryWallet, units: unitsOf({ order, token }) },
+    );
   }
 
   /**
@@ -71,11 +64,11 @@ export class SettlementOnChain {
    * 0x0 (redemption) of exactly the order's tokens.
    */
   async verifyHash(em: EntityManager, order: AcceptedOrder, hash: string): Promise<number[] | null> {
-    if (!this.chain.chains.get(order.chainId)) return null;
+    if (!this.chain.reads(order.chainId)) return null;
     const token = await settlingToken(em, order);
     const mint = order.type === OrderType.subscription;
     const wallet = order.deliveryWallet.toLowerCase();
-    return this.checkTransfer(order.chainId, token, hash, mint ? [zeroAddress, wallet] : [wallet, zeroAddress], unitsOf({ order, token }));
+    return this.checkTransfer(order.chainId, token, hash, mint ? [NO_ADDRESS, wallet] : [wallet, NO_ADDRESS], unitsOf({ order, token }));
   }
 
   /**
@@ -85,7 +78,7 @@ export class SettlementOnChain {
    * (redemption); else a 400 saying what did not match. Unreadable chain: nothing to check.
    */
   async verifySupplyTransfer(em: EntityManager, order: Order, hash: string): Promise<number[] | null> {
-    if (!order.chainId || !this.chain.chains.get(order.chainId) || !order.deliveryWallet) return null;
+    if (!order.chainId || !this.chain.reads(order.chainId) || !order.deliveryWallet) return null;
     const token = await settlingToken(em, { shareClass: order.shareClass, chainId: order.chainId });
     const wallet = order.deliveryWallet.toLowerCase();
     return this.checkTransfer(order.chainId, token, hash, order.type === OrderType.subscription ? [null, wallet] : [wallet, null]);
@@ -97,15 +90,10 @@ export class SettlementOnChain {
    * A node that does not answer is a 503 (unreachable), not a transaction missing.
    */
   private async checkTransfer(chainId: string, token: Token, hash: string, [from, to]: [string | null, string | null], amount?: bigint): Promise<number[]> {
-    const chain = this.chain.chains.get(chainId);
-    if (!chain) throw chainAway(chainId);
-    const receipt = await chain.client.getTransactionReceipt({ hash: hash as Hex }).catch((err) => {
-      if (isChainUnreachable(err)) throw chainAway(chainId);
-      return null;
-    });
-    if (!receipt) throw badRequest(`transaction ${hash} is not on chain ${chainId}`);
-    if (receipt.status !== 'success') throw badRequest(`transaction ${hash} reverted`);
-    const transfers = transfersOf(receipt.logs, token.contractAddress);
+    const receipt = await this.chain.receiptTransfers(chainId, hash, token.contractAddress);
+    if (!receipt.found) throw badRequest(`transaction ${hash} is not on chain ${chainId}`);
+    if (!receipt.ok) throw badRequest(`transaction ${hash} reverted`);
+    const { transfers } = receipt;
     if (!transfers.length) throw badRequest(`transaction ${hash} has no Transfer of token ${token.contractAddress}`);
     const ours = transfers.filter((e) => (from === null || e.from === from) && (to === null || e.to === to));
     if (!ours.length)
@@ -121,14 +109,15 @@ export class SettlementOnChain {
    * a few statements for the whole batch; a batch that failed goes again in halves
    * (batch-intents.ts) until the row that made it fail is alone, and only that order fails.
    */
-  async onOutcome(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     await this.decideAll(em, tx, outcome);
     // The minted lots still in lock-up are frozen in the same transaction that booked them.
     await this.lockUp.freezeMinted(em, tx, outcome);
   }
 
-  private async decideAll(em: EntityManager, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
-    if (tx.orderId) return this.decide(em, tx.orderId, tx, outcome);
+  private async decideAll(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
+    const orderId = orderOfCorrelation(tx.correlation);
+    if (orderId) return this.decide(em, orderId, tx, outcome);
     const rows = await em.find(ChainBatchOrder, { transactionId: tx.id }, { orderBy: { orderId: 'asc' } });
     const locked = new Map(
       (
@@ -169,16 +158,16 @@ export class SettlementOnChain {
   /** Each order's own `Transfer` log of the gateway's transaction, recorded: a hash settles no other order with it. */
   private async recordLogs(
     em: EntityManager,
-    tx: ChainTransaction,
-    outcome: Extract<TxOutcome, { ok: true }>,
+    tx: LedgerIntent,
+    outcome: Extract<LedgerOutcome, { ok: true }>,
     orders: { order: AcceptedOrder; units: bigint }[],
   ): Promise<void> {
-    const free = transfersOf(outcome.logs ?? [], tx.toAddress ?? '');
+    const free = this.chain.transfersIn(outcome.logs ?? [], tx.toAddress ?? '');
     const rows: { orderId: string; chainId: string; hash: string; logIndex: number }[] = [];
     for (const { order, units } of orders) {
       const wallet = order.deliveryWallet.toLowerCase();
       const mint = order.type === OrderType.subscription;
-      const at = free.findIndex((e) => e.value === units && (mint ? e.from === zeroAddress && e.to === wallet : e.from === wallet && e.to === zeroAddress));
+      const at = free.findIndex((e) => e.value === units && (mint ? e.from === NO_ADDRESS && e.to === wallet : e.from === wallet && e.to === NO_ADDRESS));
       if (at < 0) continue;
       const [log] = free.splice(at, 1);
       if (log) rows.push({ orderId: order.id, chainId: tx.chainId, hash: outcome.hash, logIndex: log.logIndex });
@@ -186,7 +175,7 @@ export class SettlementOnChain {
     await recordTransfers(em, rows);
   }
 
-  private async decide(em: EntityManager, orderId: string, tx: ChainTransaction, outcome: TxOutcome): Promise<void> {
+  private async decide(em: EntityManager, orderId: string, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     const locked = await lockOneStepOrder(em, orderId);
     if (locked.status !== 'accepted') return;
     const order = acceptedOrder(locked);
@@ -197,22 +186,4 @@ export class SettlementOnChain {
       await this.outcomes.settleLocked(em, order, outcome.hash, CHAIN_ACTOR, false);
     } else await this.outcomes.failLocked(em, order, outcome.reason, outcome.hash ?? undefined, CHAIN_ACTOR);
   }
-}
-
-/** The `Transfer` events of `token` among a receipt's logs, addresses lower-cased. */
-function transfersOf(
-  logs: readonly { address: string; logIndex: number | null; topics: readonly Hex[]; data: Hex }[],
-  token: string,
-): { logIndex: number; from: string; to: string; value: bigint }[] {
-  const out: { logIndex: number; from: string; to: string; value: bigint }[] = [];
-  for (const l of logs) {
-    if (l.address.toLowerCase() !== token.toLowerCase() || l.logIndex === null) continue;
-    try {
-      const e = decodeEventLog({ abi: TOKEN_ABI, data: l.data, topics: l.topics as [Hex, ...Hex[]] });
-      if (e.eventName === 'Transfer') out.push({ logIndex: l.logIndex, from: e.args.from.toLowerCase(), to: e.args.to.toLowerCase(), value: e.args.value });
-    } catch {
-      // not an event of the token's ABI
-    }
-  }
-  return out;
 }

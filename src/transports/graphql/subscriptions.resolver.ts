@@ -6,6 +6,7 @@ import type { GatewayContext } from '../../access/graphql-context';
 import { EpochMs } from '../../common/scalars';
 import { Order, OrderFlow } from '../../modules/order/order.entity';
 import { ApprovalKind, ApprovalStatus } from '../../modules/approval/approval-request.entity';
+import { orderOfCorrelation } from '../../modules/settlement/order-correlation';
 import { TOPICS, type DeliveryOutcomeMessage, type RelayedEvent } from '../../events/pubsub';
 
 /*
@@ -240,7 +241,8 @@ export class SubscriptionResolver {
       chainId: String(p.chainId),
       purpose: String(p.purpose),
       status: String(p.status),
-      orderId: str(p.orderId),
+      // The order a settlement intent serves, from its correlation (events logged before it carry `orderId`).
+      orderId: orderOfCorrelation(str(p.correlation)) ?? str(p.orderId),
       walletId: str(p.walletId),
       occurredAt: new Date(e.occurredAt),
     };
