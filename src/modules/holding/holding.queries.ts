@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
-import type { HoldingKey } from './holding-ledger.types';
 
 /*
  * The holding ledger's SQL (docs/architecture.md, "SQL"): row locks and set-based writes, a few
@@ -11,6 +10,12 @@ import type { HoldingKey } from './holding-ledger.types';
  * `npm run bench:nav-correction` (the outcomes' register moves). The balances are written only
  * here, by SQL, so they are read here too: the identity map's copy of a holding may be stale.
  */
+
+/** A holding's key (as holding-ledger.types.ts's HoldingKey, which imports the lots: not imported here, so no circle). */
+export interface HoldingKey {
+  investorId: string;
+  shareClassId: string;
+}
 
 /** Who writes, for the audit columns (created_by, updated_by and their principals). */
 export interface Writer {
