@@ -47,6 +47,29 @@ const SQL_FILES = [
   'src/ops/readiness.ts',
   // The chain adapter's SQL moves with the chain port (issue 45, point 2), on another branch.
   'src/modules/chain/**/*.ts',
+  // Not moved yet (issue 45, point 3): each of these still writes its own statements, and each is
+  // to move to its module's queries file. The list only shrinks; a new file is never added to it.
+  'src/modules/correction/nav-correction-plan.ts',
+  'src/modules/correction/nav-correction.ts',
+  'src/modules/correction/nav-repricing.ts',
+  'src/modules/eligibility/eligibility-effects.ts',
+  'src/modules/eligibility/eligibility.ts',
+  'src/modules/order/open-orders.ts',
+  'src/modules/order/order-transition.ts',
+  'src/modules/order/order.service.ts',
+  'src/modules/order/placement-parties.ts',
+  'src/modules/order/push-claim.ts',
+  'src/modules/order/settlement-transfers.ts',
+  'src/modules/register/positions.ts',
+  'src/modules/register/register-at-date.ts',
+  'src/modules/register/register-csv.ts',
+  'src/modules/settlement/dealing-pricing.ts',
+  'src/modules/settlement/dealing-settlement.ts',
+  'src/modules/settlement/lock-up-onchain.ts',
+  'src/modules/settlement/order-duties.ts',
+  'src/modules/webhook/webhook-delivery.ts',
+  'src/modules/webhook/webhook-fanout.ts',
+  'src/modules/webhook/webhook-payload.ts',
 ];
 
 export default tseslint.config(
