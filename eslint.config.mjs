@@ -43,6 +43,9 @@ const SQL_FILES = [
   'src/transports/graphql/event-feed.ts',
   // Ids are drawn from PostgreSQL sequences.
   'src/common/ids.ts',
+  // The operational gauges of /metrics read the state of queues and the register (the relay's lag,
+  // pending deliveries, the chain's difference, unanswered audit rows).
+  'src/ops/state-gauges.ts',
   // Readiness asks the database `select 1`.
   'src/ops/readiness.ts',
   // The chain adapter's SQL moves with the chain port (issue 45, point 2), on another branch.
