@@ -16,7 +16,7 @@ import { startDevSimulator } from './boot/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './config/chains';
 import { startEmbeddedChain, type EmbeddedChain } from './modules/chain/embedded-anvil';
 import { assertChainsConfigured } from './modules/chain/chain-readiness';
-import { chainsCarryingActiveTokens } from './modules/token/active-token-chains';
+import { chainsCarryingActiveTokens } from './modules/token/token-chains.queries';
 import { DB_CLOSE_MS, stopOnSignals } from './boot/stop';
 import { bounded } from './common/bounded';
 import { bringDemoOnChain } from './modules/settlement/demo-onchain';

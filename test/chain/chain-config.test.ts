@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { loadConfig, ConfigError } from '../../src/config';
 import { assertChainsConfigured } from '../../src/modules/chain/chain-readiness';
-import { chainsCarryingActiveTokens } from '../../src/modules/token/active-token-chains';
+import { chainsCarryingActiveTokens } from '../../src/modules/token/token-chains.queries';
 import { aShareClass } from '../support/factories';
 import { Token } from '../../src/modules/token/token.entity';
 import { startTestGateway, type TestGateway } from '../support/gateway';

@@ -1,11 +1,11 @@
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
-import { rawRows } from '../../persistence/raw-query';
 import type { NavConfirmations, PendingNavArgs } from '../nav/nav-confirmation';
 import { navAwaitsConfirmation } from '../nav/nav.errors';
 import { ApprovalKind } from './approval-request.entity';
 import { navConfirmationEffect } from './approval-effect';
 import { openRequest } from './approval.service';
+import { pendingNavConfirmationId } from './approval.queries';
 
 /**
  * Pending NAVs wait in the approvals inbox, as `nav_confirmation` requests by the principal that
@@ -17,12 +17,8 @@ export class NavConfirmationInbox implements NavConfirmations {
   constructor(private readonly clock: Clock) {}
 
   async request(ctx: ServiceContext, nav: PendingNavArgs, reason: string): Promise<string> {
-    const [waiting] = await rawRows<{ id: string }>(
-      ctx.em,
-      `select id::text from approval_request where kind = 'nav_confirmation' and status = 'requested' and arguments->>'shareClassId' = ? and arguments->>'entryId' = ?`,
-      [nav.shareClassId, nav.entryId],
-    );
-    if (waiting) throw navAwaitsConfirmation(nav.entryId, waiting.id);
+    const waiting = await pendingNavConfirmationId(ctx.em, nav.shareClassId, nav.entryId);
+    if (waiting) throw navAwaitsConfirmation(nav.entryId, waiting);
     const request = await openRequest(ctx, this.clock, ApprovalKind.nav_confirmation, { ...nav }, reason, navConfirmationEffect(nav));
     return String(request.id);
   }

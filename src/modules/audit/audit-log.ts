@@ -4,8 +4,8 @@ import type { Clock } from '../../common/clock';
 import { toDomainError } from '../../common/errors';
 import { currentScope } from '../../common/request-scope';
 import type { ServiceContext } from '../../access/service-context';
-import { rawRows } from '../../persistence/raw-query';
 import { AuditLogEntry } from './audit-log.entity';
+import { insertAuditRow, sealAuditRow } from './audit.queries';
 
 /** Argument names whose values never reach the log (tokens, secrets, keys, signatures, passwords). */
 const SECRET = /token|secret|key|password|signature|private|credential/i;
@@ -52,18 +52,12 @@ export class AuditLog {
 
   /** Appends the call's row, `pending`; its id is what `answered` seals. Throws (and the mutation must not run) when it cannot. */
   async opened(em: EntityManager, call: AuditedCall): Promise<string> {
-    const [row] = await this.append(em, call, null);
-    return row.id;
+    return this.append(em, call, null);
   }
 
   /** Seals an opened row with the outcome, once; the database refuses a second seal. */
   async answered(em: EntityManager, id: string, answer: AuditOutcome): Promise<void> {
-    await rawRows(em, `update audit_log set outcome = ?, error_code = ?, answered_at = ? where id = ?`, [
-      answer.outcome,
-      answer.outcome === 'error' ? answer.errorCode : null,
-      this.clock.now(),
-      id,
-    ]);
+    await sealAuditRow(em, id, answer.outcome, answer.outcome === 'error' ? answer.errorCode : null, this.clock.now());
   }
 
   /** Appends a call that was refused before it ran (no role for it): its row, sealed, in one statement. */
@@ -71,25 +65,20 @@ export class AuditLog {
     await this.append(em, call, errorCode);
   }
 
-  private append(em: EntityManager, call: AuditedCall, refusedWith: string | null): Promise<Array<{ id: string }>> {
+  private append(em: EntityManager, call: AuditedCall, refusedWith: string | null): Promise<string> {
     const scope = currentScope();
     const now = this.clock.now();
-    return rawRows<{ id: string }>(
-      em,
-      `insert into audit_log (at, principal, actor_note, operation, arguments, outcome, error_code, answered_at, request_id)
-       values (?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?) returning id`,
-      [
-        now,
-        call.principal,
-        scope?.actor ?? null,
-        call.operation,
-        JSON.stringify(redacted(call.args)),
-        refusedWith === null ? 'pending' : 'error',
-        refusedWith,
-        refusedWith === null ? null : now,
-        scope?.requestId ?? null,
-      ],
-    );
+    return insertAuditRow(em, {
+      at: now,
+      principal: call.principal,
+      actorNote: scope?.actor ?? null,
+      operation: call.operation,
+      argumentsJson: JSON.stringify(redacted(call.args)),
+      outcome: refusedWith === null ? 'pending' : 'error',
+      errorCode: refusedWith,
+      answeredAt: refusedWith === null ? null : now,
+      requestId: scope?.requestId ?? null,
+    });
   }
 
   /** Newest first; `admin` and `approver` only. */

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { DEFAULT_OPS_TOKEN_TTL_SECONDS } from '../../config';
-import { rawRows } from '../../persistence/raw-query';
 import { appendEvent, type WrittenEvent } from '../../events/event-log';
 import type { IssuedOpsToken } from './auth.types';
 import { OpsToken } from './ops-token.entity';
 import { OpsPrincipal } from './ops-principal.entity';
+import { lockOpsPrincipal, notifyOpsTokenChannel, unrevokedOpsToken } from './auth.queries';
 import { opsPrincipalName } from './ops-principal-name';
 import { isOpsToken, newOpsToken, newSecondPart, opsTokenHash } from './ops-token-secret';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../common/errors';
@@ -130,11 +130,7 @@ export class OpsTokenService {
     if (!holder.id || !holder.tokenId) throw forbidden('only the holder of an ops token rotates it');
     return em.transactional(async (tem) => {
       const principal = await this.lockPrincipal(tem, holder.id!);
-      const [live] = await rawRows<{ id: string }>(
-        tem,
-        'select id from ops_token where id = ? and principal_id = ? and revoked_at is null and expires_at > ?',
-        [holder.tokenId, principal.id, this.clock.now()],
-      );
+      const live = await tem.count(OpsToken, { id: holder.tokenId, principal: principal.id, revokedAt: null, expiresAt: { $gt: this.clock.now() } });
       if (!live) throw unauthenticated('invalid or expired token');
       await this.revokeIn(tem, principal);
       return this.issueIn(tem, principal);
@@ -205,13 +201,7 @@ export class OpsTokenService {
     const known = this.trusted ? this.known.get(key) : undefined;
     if (known) return known.expiresAt > now ? verified(known) : null;
     const generation = this.generation;
-    const [row] = await rawRows<{ id: string; principal_id: string; name: string; roles: string[]; expires_at: Date | string }>(
-      em,
-      `select t.id, t.principal_id, p.name, p.roles, t.expires_at
-         from ops_token t join ops_principal p on p.id = t.principal_id
-        where t.token_hash = ? and t.revoked_at is null`,
-      [key],
-    );
+    const row = await unrevokedOpsToken(em, key);
     if (!row) return null;
     const entry = {
       principalId: String(row.principal_id),
@@ -253,8 +243,7 @@ export class OpsTokenService {
 
   /** The principal's row, locked (`for update`) until the transaction ends: what serialises everything that ends its tokens. */
   private async lockPrincipal(em: EntityManager, id: string): Promise<OpsPrincipal> {
-    const [row] = await rawRows<{ id: string }>(em, 'select id from ops_principal where id = ? for update', [id]);
-    if (!row) throw notFound('ops principal not found');
+    if (!(await lockOpsPrincipal(em, id))) throw notFound('ops principal not found');
     return em.findOneOrFail(OpsPrincipal, { id }, { refresh: true });
   }
 
@@ -306,7 +295,7 @@ export class OpsTokenService {
   private async told(em: EntityManager, principal: OpsPrincipal, type: string, payload: Record<string, unknown>): Promise<void> {
     appendEvent(em, { type, aggregateType: 'ops_principal', aggregateId: String(principal.id), payload, occurredAt: this.clock.now() });
     await em.flush();
-    await em.execute(`select pg_notify('${OPS_TOKEN_CHANNEL}', '')`);
+    await notifyOpsTokenChannel(em, OPS_TOKEN_CHANNEL);
   }
 }
 

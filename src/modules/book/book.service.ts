@@ -1,12 +1,12 @@
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
-import { rawRows } from '../../persistence/raw-query';
 import { ShareClass } from '../share-class/share-class.entity';
 import type { DealingService } from '../dealing/dealing.service';
 import { FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
 import { ChainMovementKind } from '../chain/chain-movement.entity';
 import { OrderFlow } from '../order/order.entity';
 import { TRANSITIONS } from '../order/order-states';
+import { bookAumRows, bookChainRows, bookFlowRows, bookWaitingRows } from './book.queries';
 import type { Book, BookAumPoint, BookChainStatus, BookCutOff, BookDealingFlow, BookWaitingOrders } from './book.types';
 
 const DAY_MS = 86_400_000;
@@ -46,18 +46,7 @@ export class BookService {
   }
 
   private async aum(ctx: ServiceContext, at: Date): Promise<BookAumPoint[]> {
-    const rows = await rawRows<{ share_class_id: string; name: string; published_at: Date; nav: string; currency: string; tokens: string; aum: string }>(
-      ctx.em,
-      `select n.share_class_id, sc.meta->>'name' as name, n.published_at, trim_scale(n.close)::text as nav, n.currency,
-              trim_scale(t.tokens)::text as tokens, trim_scale(t.tokens * n.close)::text as aum
-         from nav n
-         join share_class sc on sc.id = n.share_class_id
-         cross join lateral (select coalesce(sum(m.change), 0) as tokens from holding_movement m
-                              where m.share_class_id = n.share_class_id and m.at <= n.published_at) t
-        where n.published_at > ?
-        order by n.share_class_id, n.published_at, n.id`,
-      [new Date(at.getTime() - AUM_DAYS * DAY_MS)],
-    );
+    const rows = await bookAumRows(ctx.em, new Date(at.getTime() - AUM_DAYS * DAY_MS));
     return rows.map((r) => ({
       shareClassId: r.share_class_id,
       shareClassName: r.name,
@@ -70,18 +59,7 @@ export class BookService {
   }
 
   private async flows(ctx: ServiceContext, at: Date): Promise<BookDealingFlow[]> {
-    const rows = await rawRows<{ dealing_date: string; currency: string; subscriptions: number; subscribed: string; redemptions: number; redeemed: string }>(
-      ctx.em,
-      `select to_char(o.dealing_date, 'YYYY-MM-DD') as dealing_date, coalesce(o.currency, sc.currency) as currency,
-              (count(*) filter (where o.type = 'subscription'))::int as subscriptions,
-              trim_scale(coalesce(sum(o.amount) filter (where o.type = 'subscription'), 0))::text as subscribed,
-              (count(*) filter (where o.type = 'redemption'))::int as redemptions,
-              trim_scale(coalesce(sum(o.token_count) filter (where o.type = 'redemption'), 0))::text as redeemed
-         from "order" o join share_class sc on sc.id = o.share_class_id
-        where o.dealing_date >= ?::date and o.status <> all(?)
-        group by 1, 2 order by 1, 2`,
-      [new Date(at.getTime() - FLOW_DAYS * DAY_MS).toISOString().slice(0, 10), NOT_DEALT],
-    );
+    const rows = await bookFlowRows(ctx.em, new Date(at.getTime() - FLOW_DAYS * DAY_MS).toISOString().slice(0, 10), NOT_DEALT);
     return rows.map((r) => ({
       dealingDate: r.dealing_date,
       currency: r.currency,
@@ -93,14 +71,7 @@ export class BookService {
   }
 
   private async waiting(ctx: ServiceContext): Promise<BookWaitingOrders[]> {
-    const rows = await rawRows<{ flow: string; status: string; count: number }>(
-      ctx.em,
-      `select o.flow, o.status, count(*)::int as count from "order" o
-         join (select w->>0 as flow, jsonb_array_elements_text(w->1) as status from jsonb_array_elements(?::jsonb) w) s
-           on s.flow = o.flow and s.status = o.status
-        group by 1, 2`,
-      [JSON.stringify(WAITING)],
-    );
+    const rows = await bookWaitingRows(ctx.em, WAITING);
     // Every waiting state, in the state machine's order, including those no order is in.
     const count = new Map(rows.map((r) => [`${r.flow}/${r.status}`, r.count]));
     return WAITING.flatMap(([flow, statuses]) => statuses.map((status) => ({ flow, status, count: count.get(`${flow}/${status}`) ?? 0 })));
@@ -127,26 +98,7 @@ export class BookService {
   }
 
   private async chain(ctx: ServiceContext): Promise<BookChainStatus[]> {
-    const rows = await rawRows<{
-      id: string;
-      name: string;
-      token: string | null;
-      chain_id: string | null;
-      register: string;
-      in_flight: number;
-      unexplained: number;
-    }>(
-      ctx.em,
-      `select sc.id, sc.meta->>'name' as name, t.contract_address as token, t.chain_id,
-              trim_scale(coalesce((select sum(h.balance) from holding h where h.share_class_id = sc.id), 0))::text as register,
-              (select count(*) from chain_transaction ct join "order" o on ct.correlation = 'order:' || o.id
-                where o.share_class_id = sc.id and ct.status <> all(?))::int as in_flight,
-              (select count(*) from chain_movement m
-                where m.share_class_id = sc.id and m.kind = any(?) and m.undone_at is null)::int as unexplained
-         from share_class sc left join token t on t.share_class_id = sc.id and t.is_primary
-        order by sc.id`,
-      [[...FINAL_TX_STATUSES], [ChainMovementKind.unknown_holder, ChainMovementKind.issuance]],
-    );
+    const rows = await bookChainRows(ctx.em, [...FINAL_TX_STATUSES], [ChainMovementKind.unknown_holder, ChainMovementKind.issuance]);
     return rows.map((r) => ({
       shareClassId: r.id,
       shareClassName: r.name,

@@ -9,10 +9,10 @@ import type { ServiceContext } from '../../access/service-context';
 import { intInRange, optional } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
 import { ShareClass, WEEKDAYS_MONDAY_TO_FRIDAY } from '../share-class/share-class.entity';
-import { rawRows } from '../../persistence/raw-query';
 import type { ShareClassService } from '../share-class/share-class.service';
 import type { SubRedemption } from '../share-class/share-class.parts';
 import { DealingCalendar } from './dealing-calendar.entity';
+import { storedDealingWeekdays } from './dealing.queries';
 import { type CalendarRules, dealingDates, DEFAULT_CALENDAR, type DealingDates, isKnownZone } from './dealing-calendar';
 import type { LockUp } from './lock-up';
 import { belowMinimumInvestment, currencyNotAllowed } from './dealing.errors';
@@ -56,10 +56,10 @@ export class DealingService {
     const stored = (await this.cache.dealing.get(shareClass.id, async () => {
       // The dealing week is read here, not taken from the caller's copy of the share class, so a
       // copy read before a change cannot put the old week in the cache after the change.
-      const [week] = await rawRows<{ dealing_weekdays: number[] }>(ctx.em, 'select dealing_weekdays from share_class where id = ?', [shareClass.id]);
+      const week = await storedDealingWeekdays(ctx.em, shareClass.id);
       const cal = await ctx.em.findOne(DealingCalendar, { shareClass: shareClass.id });
       const fields = cal ? calendarFields(cal) : DEFAULT_FIELDS;
-      return Object.freeze(rulesFrom(fields, week?.dealing_weekdays ?? WEEKDAYS_MONDAY_TO_FRIDAY));
+      return Object.freeze(rulesFrom(fields, week ?? WEEKDAYS_MONDAY_TO_FRIDAY));
     })) as StoredRules;
     return { calendar: stored.calendar, currencies: [shareClass.currency, ...stored.settlementCurrencies.filter((c) => c !== shareClass.currency)] };
   }

@@ -7,7 +7,7 @@ import { requiredDecimal } from '../../common/validate';
 import type { DealingService } from '../dealing/dealing.service';
 import { dateIn } from '../dealing/dealing-calendar';
 import { ShareClass } from '../share-class/share-class.entity';
-import { dailyClosingBalances, type HolderDays } from './daily-balances';
+import { dailyClosingBalances, type HolderDays } from './distribution.queries';
 import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distribution-policy.entity';
 import * as E from './distribution.errors';
 import { grossOf } from './entitlement-rule';

@@ -17,9 +17,12 @@ import { DistributionPolicy, IncomePayment, IncomeTreatment } from './distributi
 import { Distribution, DistributionEntitlement, DistributionStatus, EntitlementStatus } from './distribution.entity';
 import * as E from './distribution.errors';
 import { payOut } from './entitlement-rule';
-import { noPayableWallet, payableWallets } from './payable-wallets';
+import { payableWallets } from './distribution.queries';
 import { countInTotals, totalsOf } from './payment-totals';
 import { planDistribution, type DeclareInput, type DistributionPlan } from './distribution-plan';
+
+/** Why a holder's tokens could not be minted at all: no wallet of theirs is whitelisted on the token's chain. */
+export const noPayableWallet = (investorId: string, chainId: string) => `investor ${investorId} has no whitelisted wallet on chain ${chainId}`;
 
 /** Decimals of register-only reinvestment (no token): the register's own scale. */
 const REGISTER_DECIMALS = 18;

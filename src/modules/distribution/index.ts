@@ -6,7 +6,7 @@ import { type ModuleManifest } from '../../access/module-manifest';
 
 // What other modules use of distribution (they still import these files directly; issue 45 moves them behind this door).
 export { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent } from './distribution-events';
-export { incomeInPeriod } from './income-in-period';
+export { incomeInPeriod } from './distribution.queries';
 export type { DistributionWebhookData } from './distribution-events';
 
 /** The distribution module's manifest, collected by src/modules/manifests.ts. */

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { nextId } from '../../common/ids';
 import type { GrantMap } from '../../access/access';
-import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
 import { badRequest } from '../../common/errors';
 import type { Clock } from '../../common/clock';
@@ -14,6 +13,7 @@ import { ShareClass } from '../share-class/share-class.entity';
 import { shareClassNotFound } from '../share-class/share-class.errors';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { validBinding, type HostBinding } from './host-binding';
+import { distributorStatus, grantRows } from './distributor.queries';
 import { refuseClaimedAddress } from '../investor/wallet-custody';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
 
@@ -77,11 +77,7 @@ export class DistributorService {
   async grantsOf(em: EntityManager, distributorId: string): Promise<GrantMap> {
     const load = async () => {
       // Plain rows: no partially loaded grants left in the request's identity map.
-      const rows = await rawRows<{ share_class_id: string; delivery_mode: DeliveryMode }>(
-        em,
-        'select share_class_id, delivery_mode from share_class_grant where distributor_id = ?',
-        [distributorId],
-      );
+      const rows = await grantRows(em, distributorId);
       return new Map(rows.map((g) => [g.share_class_id, g.delivery_mode])) as GrantMap;
     };
     if (em.isInTransaction()) return load();
@@ -90,10 +86,7 @@ export class DistributorService {
 
   /** A distributor's status (cached; its update event drops it), or null when there is no such distributor. */
   async standingOf(em: EntityManager, distributorId: string): Promise<string | null> {
-    const status = await this.cache.standings.get(
-      distributorId,
-      async () => (await rawRows<{ status: string }>(em, 'select status from distributor where id = ?', [distributorId]))[0]?.status,
-    );
+    const status = await this.cache.standings.get(distributorId, () => distributorStatus(em, distributorId));
     return status ?? null;
   }
 

@@ -1,7 +1,6 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
 import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
 import { LotSource } from './holding-lot.entity';
@@ -9,7 +8,8 @@ import { holdingKey, openLots, piecesCovering, type BookedLot, type TakenPiece }
 import { applyMoves, lockHoldings, lockRow, type Move } from './holding-moves';
 import { settleOrders } from './holding-settlements';
 import { quantityExceedsHoldings } from './holding.errors';
-import { investorHolder, walletHolder, type WalletHolder } from './wallet-holders';
+import { investorHolder, walletHolder, type WalletHolder } from './wallet-holders.queries';
+import { holdingBalance } from './holding.queries';
 import type { HoldingKey, LockedHolding, OpenOrders, Settlement, SettleResult, Adjustment, ChainMove, Position } from './holding-ledger.types';
 
 // The ledger's vocabulary lives in holding-ledger.types.ts so its helpers (moves, settlements) can use it without importing the ledger back.
@@ -151,11 +151,7 @@ export class HoldingLedger {
    */
   async position(em: EntityManager, investorId: string, shareClass: DealingShareClass, now: Date): Promise<Position> {
     const key = { investorId, shareClassId: shareClass.id };
-    const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ?', [
-      investorId,
-      shareClass.id,
-    ]);
-    const balance = new Dec(row?.balance ?? '0');
+    const balance = new Dec((await holdingBalance(em, key)) ?? '0');
     const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
     const unlocked = lockUp ? unlockedBalance(balance, await openLots(em, investorId, shareClass.id), lockUp, now).unlocked : balance;
     const [pendingOut, pendingIn] = [await this.deps.openOrders.reserved(em, key), await this.deps.openOrders.expected(em, key)];

@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
+import { openLotRows } from './holding.queries';
 import type { LotView } from '../dealing/lock-up';
 
 /*
@@ -43,13 +43,7 @@ export const holdingKey = (investorId: string, shareClassId: string): string => 
 export async function openLotsOf(em: EntityManager, keys: readonly { investorId: string; shareClassId: string }[]): Promise<Map<string, OpenLot[]>> {
   const out = new Map<string, OpenLot[]>();
   if (!keys.length) return out;
-  const rows = await rawRows<{ id: string; investor_id: string; share_class_id: string; remaining: string; settled_at: Date }>(
-    em,
-    `select id::text, investor_id, share_class_id, remaining::text, settled_at from holding_lot
-     where (investor_id, share_class_id) in (select k->>'i', k->>'s' from jsonb_array_elements(?::jsonb) k) and remaining > 0
-     order by settled_at, id`,
-    [JSON.stringify(keys.map((k) => ({ i: k.investorId, s: k.shareClassId })))],
-  );
+  const rows = await openLotRows(em, keys);
   for (const r of rows) {
     const key = holdingKey(r.investor_id, r.share_class_id);
     const lot: OpenLot = { id: r.id, remaining: new Dec(r.remaining), settledAt: new Date(r.settled_at) };

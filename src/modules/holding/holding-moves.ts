@@ -1,11 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import { appendEventRows, type NewEvent } from '../../events/event-log';
 import type { LotSource } from './holding-lot.entity';
 import { holdingKey, insertLot, openLotsOf, takeOldest, type BookedLot, type OpenLot, type TakenPiece } from './holding-lots';
 import type { HoldingKey } from './holding-ledger.types';
+import {
+  insertEmptyHoldings,
+  insertLots,
+  insertMovements,
+  lockedHoldingBalance,
+  lockedHoldingBalances,
+  updateHoldingBalances,
+  updateLotsRemaining,
+  type MovementRow,
+  type Writer,
+} from './holding.queries';
 
 /*
  * The holding ledger's writes, for the ledger (holding-ledger.ts, holding-settlements.ts) only:
@@ -20,26 +30,16 @@ function assertInTransaction(em: EntityManager): void {
 
 /** Empty holdings where there are none yet, each created at its own instant, so that there is a row to lock. */
 async function createHoldings(em: EntityManager, keys: readonly (HoldingKey & { at: Date })[]): Promise<void> {
-  const by = currentActor();
-  const principal = currentPrincipal();
-  await rawRows(
-    em,
-    `insert into holding (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, balance)
-     select (k->>'at')::timestamptz, (k->>'at')::timestamptz, ?, ?, ?, ?, k->>'i', k->>'s', 0 from jsonb_array_elements(?::jsonb) k
-     on conflict (investor_id, share_class_id) do nothing`,
-    [by, by, principal, principal, JSON.stringify(keys.map((k) => ({ i: k.investorId, s: k.shareClassId, at: k.at.toISOString() })))],
-  );
+  await insertEmptyHoldings(em, writer(), keys);
 }
+
+const writer = (): Writer => ({ by: currentActor(), principal: currentPrincipal() });
 
 /** The one way a holding's row is locked alone (optionally created empty first at `createAt`, so there is a row to lock). Its balance. */
 export async function lockRow(em: EntityManager, key: HoldingKey, createAt?: Date): Promise<Dec> {
   assertInTransaction(em);
   if (createAt) await createHoldings(em, [{ ...key, at: createAt }]);
-  const [row] = await rawRows<{ balance: string }>(em, 'select balance::text from holding where investor_id = ? and share_class_id = ? for update', [
-    key.investorId,
-    key.shareClassId,
-  ]);
-  return new Dec(row?.balance ?? '0');
+  return new Dec((await lockedHoldingBalance(em, key)) ?? '0');
 }
 
 /**
@@ -56,13 +56,7 @@ export async function lockHoldings(em: EntityManager, moves: readonly (HoldingKe
   }
   const keys = [...first.values()];
   await createHoldings(em, keys);
-  const held = await rawRows<{ investor_id: string; share_class_id: string; balance: string }>(
-    em,
-    `select investor_id, share_class_id, balance::text from holding
-     where (investor_id, share_class_id) in (select k->>'i', k->>'s' from jsonb_array_elements(?::jsonb) k)
-     order by investor_id, share_class_id for update`,
-    [JSON.stringify(keys.map((k) => ({ i: k.investorId, s: k.shareClassId })))],
-  );
+  const held = await lockedHoldingBalances(em, keys);
   return new Map(held.map((h) => [holdingKey(h.investor_id, h.share_class_id), new Dec(h.balance)]));
 }
 
@@ -101,8 +95,7 @@ export interface Moved {
 export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, moves: readonly Move[]): Promise<{ moved: Moved[]; added: BookedLot[] }> {
   assertInTransaction(em);
   if (!moves.length) return { moved: [], added: [] };
-  const by = currentActor();
-  const principal = currentPrincipal();
+  const by = writer();
   // The open lots of each holding some move takes from (and every lot of this list arriving there).
   const outKeys = moves.filter((m) => m.change.isNegative());
   const open = await openLotsOf(em, outKeys);
@@ -110,7 +103,7 @@ export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, 
   const arriving: (OpenLot & { m: Move; quantity: string })[] = [];
   const takenFrom = new Set<OpenLot>();
   const touched = new Map<string, { m: Move; balance: string }>();
-  const movements: Record<string, unknown>[] = [];
+  const movements: MovementRow[] = [];
   const events: NewEvent[] = [];
   const moved: Moved[] = [];
 
@@ -161,56 +154,37 @@ export async function applyMoves(em: EntityManager, balances: Map<string, Dec>, 
 
   const added = arriving.length
     ? (
-        await rawRows<{ id: string; remaining: string; settled_at: Date }>(
+        await insertLots(
           em,
-          `insert into holding_lot (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, quantity, remaining, settled_at, source, order_id, reason)
-           select (r->>'at')::timestamptz, (r->>'updated_at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'quantity')::numeric, (r->>'remaining')::numeric, (r->>'settled_at')::timestamptz, r->>'source', r->>'order_id', r->>'reason'
-           from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n
-           returning id::text, remaining::text, settled_at`,
-          [
-            by,
-            by,
-            principal,
-            principal,
-            JSON.stringify(
-              arriving.map((l) => ({
-                i: l.m.investorId,
-                s: l.m.shareClassId,
-                quantity: l.quantity,
-                remaining: decimalString(l.remaining),
-                settled_at: l.settledAt.toISOString(),
-                source: l.m.source,
-                order_id: l.m.orderId ?? null,
-                reason: l.m.reason ?? null,
-                at: l.m.at.toISOString(),
-                // Taken from by a later move of the list: last written then, as alone.
-                updated_at: (l.takenAt ?? l.m.at).toISOString(),
-              })),
-            ),
-          ],
+          by,
+          arriving.map((l) => ({
+            i: l.m.investorId,
+            s: l.m.shareClassId,
+            quantity: l.quantity,
+            remaining: decimalString(l.remaining),
+            settled_at: l.settledAt.toISOString(),
+            source: l.m.source,
+            order_id: l.m.orderId ?? null,
+            reason: l.m.reason ?? null,
+            at: l.m.at.toISOString(),
+            // Taken from by a later move of the list: last written then, as alone.
+            updated_at: (l.takenAt ?? l.m.at).toISOString(),
+          })),
         )
       ).map((r) => ({ id: r.id, remaining: decimalString(r.remaining), settledAt: new Date(r.settled_at) }))
     : [];
   if (takenFrom.size)
-    await rawRows(
+    await updateLotsRemaining(
       em,
-      `update holding_lot l set remaining = (r->>'remaining')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?, updated_by_principal = ?
-       from jsonb_array_elements(?::jsonb) r where l.id = (r->>'id')::bigint`,
-      [by, principal, JSON.stringify([...takenFrom].map((l) => ({ id: l.id, remaining: decimalString(l.remaining), at: l.takenAt!.toISOString() })))],
+      by,
+      [...takenFrom].map((l) => ({ id: l.id!, remaining: decimalString(l.remaining), at: l.takenAt!.toISOString() })),
     );
-  await rawRows(
+  await updateHoldingBalances(
     em,
-    `update holding h set balance = (r->>'balance')::numeric, updated_at = (r->>'at')::timestamptz, updated_by = ?, updated_by_principal = ?
-     from jsonb_array_elements(?::jsonb) r where h.investor_id = r->>'i' and h.share_class_id = r->>'s'`,
-    [by, principal, JSON.stringify([...touched.values()].map(({ m, balance }) => ({ i: m.investorId, s: m.shareClassId, balance, at: m.at.toISOString() })))],
+    by,
+    [...touched.values()].map(({ m, balance }) => ({ i: m.investorId, s: m.shareClassId, balance, at: m.at.toISOString() })),
   );
-  await rawRows(
-    em,
-    `insert into holding_movement (created_at, updated_at, created_by, updated_by, created_by_principal, updated_by_principal, investor_id, share_class_id, change, balance, source, order_id, transfer_hash, reason, at)
-     select (r->>'at')::timestamptz, (r->>'at')::timestamptz, ?, ?, ?, ?, r->>'i', r->>'s', (r->>'change')::numeric, (r->>'balance')::numeric, r->>'source', r->>'order_id', r->>'transfer_hash', r->>'reason', (r->>'at')::timestamptz
-     from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
-    [by, by, principal, principal, JSON.stringify(movements)],
-  );
+  await insertMovements(em, by, movements);
   await appendEventRows(em, events);
   return { moved, added };
 }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import { LotSource } from './holding-lot.entity';
 import { holdingKey } from './holding-lots';
 import { applyMoves, lockHoldings, type Move } from './holding-moves';
 import type { Settlement, SettleResult } from './holding-ledger.types';
+import { ordersWithMovements } from './holding.queries';
 
 /*
  * Orders' settlements, for the holding ledger only (HoldingLedger.settle and settleMany): what
@@ -23,10 +23,9 @@ export async function settleOrders(em: EntityManager, settlements: Settlement[])
     em,
     keys.map((k, n) => ({ ...k, at: settlements[n].at })),
   );
-  const done = new Set(
-    (
-      await rawRows<{ order_id: string }>(em, 'select order_id from holding_movement where order_id = any(?::text[])', [settlements.map((s) => s.order.id)])
-    ).map((r) => r.order_id),
+  const done = await ordersWithMovements(
+    em,
+    settlements.map((s) => s.order.id),
   );
   // The balances after each decided move (as applyMoves will write them): a redemption is short against the moves before it.
   const after = new Map(balances);

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict } from '../../common/errors';
 import { shownId } from '../../common/ids';
-import { rawRows } from '../../persistence/raw-query';
-import { WalletStatus } from './investor.entity';
 import type { HolderKind } from './address-claim.entity';
+import { addressClaimedByAnother, custodyRows } from './investor.queries';
 
 /**
  * What the register says of an address for an investor on a chain:
@@ -27,16 +26,6 @@ export interface CustodyQuery {
   holdFor?: string | null;
 }
 
-/** The rule in SQL, for many addresses at once (a dealing date's rows): one statement, index lookups on lower(address). */
-const CUSTODY_SQL = `select r->>'key' as key,
-    exists (select 1 from investor_wallet w where w.investor_id = r->>'investorId' and w.chain_id = r->>'chainId'
-      and lower(w.address) = lower(r->>'address') and w.status <> '${WalletStatus.removed}') as own,
-    exists (select 1 from distributor_wallet dw where dw.distributor_id = coalesce(r->>'holdFor', '') and dw.chain_id = r->>'chainId'
-      and lower(dw.address) = lower(r->>'address')) as held,
-    exists (select 1 from address_claim c where c.address = lower(r->>'address')
-      and not (c.holder_kind = 'investor' and c.holder_id = r->>'investorId')) as known
-  from jsonb_array_elements(?::jsonb) r`;
-
 /**
  * THE custody rule (docs/custody.md), for many addresses at once: every path that can move value
  * — placement, acceptance, the transaction that queues a mint or burn (one order or each row of a
@@ -45,7 +34,7 @@ const CUSTODY_SQL = `select r->>'key' as key,
  */
 export async function walletCustodyMany<K extends string>(em: EntityManager, queries: (CustodyQuery & { key: K })[]): Promise<Map<K, Custody>> {
   if (!queries.length) return new Map();
-  const rows = await rawRows<{ key: K; own: boolean; held: boolean; known: boolean }>(em, CUSTODY_SQL, [JSON.stringify(queries)]);
+  const rows = await custodyRows(em, queries);
   const holds = new Map(queries.map((q) => [q.key, !!q.holdFor]));
   return new Map(rows.map((r) => [r.key, r.own || (holds.get(r.key) && r.held) ? 'own' : r.known ? 'foreign' : 'unknown']));
 }
@@ -113,12 +102,7 @@ export const takenAddress = (field: string) => `${field} is a wallet of another 
  * any chain, in any status, removed ones included) or a distributor's (its wallet now or before).
  */
 export async function isClaimedByAnother(em: EntityManager, holder: Holder, address: string): Promise<boolean> {
-  const [row] = await rawRows<{ taken: boolean }>(
-    em,
-    `select exists (select 1 from address_claim c where c.address = lower(?) and not (c.holder_kind = ? and c.holder_id = ?)) as taken`,
-    [address, holder.kind, holder.id],
-  );
-  return row.taken;
+  return addressClaimedByAnother(em, holder.kind, holder.id, address);
 }
 
 /** Whether the address is `foreign` to this investor whatever the chain (`isClaimedByAnother` for an investor). */

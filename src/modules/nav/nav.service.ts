@@ -2,7 +2,6 @@ import { DECIMAL_COLUMN, decimalString, VOLUME_COLUMN } from '../../common/money
 import { principalLabel } from '../../access/principal';
 import type { Clock } from '../../common/clock';
 import type { ReadCache } from '../../persistence/read-cache';
-import { rawRows } from '../../persistence/raw-query';
 import { readRecord, rowRecord, type EntityRecord } from '../../persistence/read-record';
 import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
@@ -12,6 +11,7 @@ import type { ShareClass } from '../share-class/share-class.entity';
 import { navToleranceBps } from '../share-class/nav-tolerance';
 import { movePercent, navMove, PendingNav, withinTolerance, type NavConfirmations, type PendingNavArgs } from './nav-confirmation';
 import { entryIdOf, Nav } from './nav.entity';
+import { latestNavRows, navRowsInRange, nextNavPublishedAt } from './nav.queries';
 import { navEntryExists, navInTheFuture, navPreviousChanged, noNavPublished } from './nav.errors';
 
 /** Without both bounds, history is the last this many entries. */
@@ -70,11 +70,8 @@ export class NavService {
       async (): Promise<LiveNav> => {
         const now = this.clock.now();
         const latest = await this.latest(ctx, shareClassId, now);
-        const [next] = await rawRows<{ at: Date | null }>(ctx.em, 'select min(published_at) as at from "nav" where share_class_id = ? and published_at > ?', [
-          shareClassId,
-          now,
-        ]);
-        return { nav: latest ? navRecord(latest) : null, until: next?.at ? new Date(next.at).getTime() : null };
+        const next = await nextNavPublishedAt(ctx.em, shareClassId, now);
+        return { nav: latest ? navRecord(latest) : null, until: next ? next.getTime() : null };
       },
       (cached) => {
         const { nav, until } = cached as LiveNav;
@@ -104,18 +101,10 @@ export class NavService {
     const now = this.clock.now();
     // Plain rows as read-only records: hydrating and tracking 100 entities cost more than the SQL.
     if (start && end) {
-      const rows = await rawRows(
-        ctx.em,
-        'select * from "nav" where share_class_id = ? and published_at >= ? and published_at <= least(?::timestamptz, ?::timestamptz) order by published_at asc',
-        [sc.id, start, end, now],
-      );
+      const rows = await navRowsInRange(ctx.em, sc.id, start, end, now);
       return rows.map((row) => rowRecord(ctx.em, Nav, row));
     }
-    const latest = await rawRows(ctx.em, 'select * from "nav" where share_class_id = ? and published_at <= ? order by published_at desc limit ?', [
-      sc.id,
-      now,
-      NAV_HISTORY_DEFAULT_SIZE,
-    ]);
+    const latest = await latestNavRows(ctx.em, sc.id, now, NAV_HISTORY_DEFAULT_SIZE);
     return latest.reverse().map((row) => rowRecord(ctx.em, Nav, row));
   }
 
