@@ -25,6 +25,8 @@ import { asDeclarer } from '../test/support/income.factories';
 import { manyHolders } from './distribution-holders';
 import { mintGasPerRow } from './mint-gas';
 import { runScript } from './run-script';
+import { bindAllModules, WITH_MODULES } from './compliance-modules';
+import { ChainComplianceModule } from '../src/modules/chain/compliance-module.entity';
 
 const N = Number(process.env.BENCH_HOLDERS ?? (QUICK ? 20 : 10_000));
 const DAY = 86_400_000;
@@ -39,6 +41,7 @@ async function main() {
   try {
     const setupStart = Date.now();
     const m = await aChainMarket(gw);
+    await bindAllModules(gw);
     const opened = new Date(Date.now() - 40 * DAY);
     await manyHolders(gw, m, rpcUrl, N, '1000', opened);
     const setupMs = Date.now() - setupStart;
@@ -77,10 +80,11 @@ async function main() {
     const batches = mints.map((x) => Number(x.gasUsed));
     const gas = batches.reduce((a, b) => a + b, 0);
     const firstRows = (await gw.em().count(DistributionEntitlement, { transactionId: String(mints[0].id) })) || 1;
-    const perRow = await mintGasPerRow(rpcUrl, mints[0].hash!, firstRows);
+    const moduleNames = Object.fromEntries((await gw.em().find(ChainComplianceModule, {})).map((r) => [r.address, r.name.replace(/Module$/, '')]));
+    const perRow = await mintGasPerRow(rpcUrl, mints[0].hash!, firstRows, moduleNames);
     const gatewayMs = callMs + outcomesMs;
     const lines = [
-      `Reinvest distribution to ${N.toLocaleString('en')} holders on the embedded chain (anvil, 1-second blocks)`,
+      `Reinvest distribution to ${N.toLocaleString('en')} holders on the embedded chain (anvil, 1-second blocks), ${WITH_MODULES ? 'all four compliance modules bound' : 'no compliance module'}`,
       `  setup (wallets registered on chain in batches, the register, opening mints): ${setupMs} ms`,
       `  declareDistribution (entitlements from the daily closes of ${periodFrom}..${periodTo}): ${declareMs} ms`,
       `  payDistribution answered in ${callMs} ms; paid after ${payMs} ms; outcomes written in ${outcomesMs} ms over ${outcomeMs.length} batches`,

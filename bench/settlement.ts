@@ -27,6 +27,7 @@ import { aDealingDateNav, anInvestor } from '../test/support/factories';
 import { randomWallet, testChains } from '../test/support/chain';
 import { aChainMarket, aWhitelistedWallet, finalOrder, opsCall } from '../test/support/chain.factories';
 import { runScript } from './run-script';
+import { bindAllModules, WITH_MODULES } from './compliance-modules';
 
 const N = Number(process.env.BENCH_ORDERS ?? (QUICK ? 2 : 20));
 const D = Number(process.env.BENCH_DEALING_ORDERS ?? (QUICK ? 10 : 1000));
@@ -44,6 +45,7 @@ async function main() {
     let t = Date.now();
     const m = await aChainMarket(gw);
     const deployMs = Date.now() - t;
+    await bindAllModules(gw);
     t = Date.now();
     const address = randomWallet();
     await aWhitelistedWallet(gw, m.investor.id, address);
@@ -115,7 +117,7 @@ async function main() {
     const gatewayMs = callMs + outcomesMs;
     const whitelistGas = ['wallet.identity', 'wallet.claim', 'wallet.register'].map((p) => gas(p).reduce((a, b) => a + b, 0));
     const lines = [
-      `Settlement on the embedded chain (anvil, 1-second blocks, ${CONFIRMATIONS} confirmations), ${N} orders`,
+      `Settlement on the embedded chain (anvil, 1-second blocks, ${CONFIRMATIONS} confirmations), ${N} orders, ${WITH_MODULES ? 'all four compliance modules bound' : 'no compliance module'}`,
       `  chain setup + one token suite (deployToken): ${deployMs} ms, ${deployGas.toLocaleString('en')} gas in ${gas('deploy').length} transactions`,
       `  whitelist one wallet (identity, claim, registration): ${whitelistMs} ms, gas ${whitelistGas.map((g) => g.toLocaleString('en')).join(' + ')}`,
       `  settle one order at a time: p50 ${pct(sequential, 0.5)} ms, p95 ${pct(sequential, 0.95)} ms, max ${Math.max(...sequential)} ms`,

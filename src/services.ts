@@ -117,7 +117,7 @@ export function createServices(deps: ServiceDeps) {
     navCorrections,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
-  const eligibility = new EligibilityService({ investors: investor });
+  const eligibility = new EligibilityService({ investors: investor, chain });
   return {
     clock,
     readCache,

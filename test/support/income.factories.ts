@@ -69,7 +69,8 @@ export async function registerSharingIdentity(gw: TestGateway, rpcUrl: string, m
     await behindTheGateway(gw, rpcUrl, m.token.identityRegistry, IDENTITY_REGISTRY_ABI, 'batchRegisterIdentity', [
       part,
       part.map(() => identity),
-      part.map(() => 0),
+      // Luxembourg (ISO 3166-1 numeric 442), as the factories' investors: a country rule on the token reads it.
+      part.map(() => 442),
     ]);
   }
 }

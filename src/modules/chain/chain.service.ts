@@ -8,6 +8,8 @@ import { OutcomeHandlers, type OutcomeHandler } from './outcomes';
 import { currentPrincipal } from '../../common/request-scope';
 import { SuiteDeployment, type TokenOnChain } from './suite-deployment';
 import { verifyToken } from './token-verification';
+import { ComplianceModules, type ComplianceRules } from './compliance-modules';
+import { sequenceOutcome, startSequence } from './intent-sequence';
 
 /** A write the gateway wants on a chain. */
 export interface IntentInput {
@@ -49,13 +51,21 @@ export class ChainService {
   private setupRunning = new Map<string, Promise<ChainSetup>>();
   private readonly outcomes = new OutcomeHandlers();
   private readonly deployment: SuiteDeployment;
+  private readonly compliance: ComplianceModules;
 
   constructor(
     private readonly orm: MikroORM,
     readonly chains: Chains,
     private readonly sender: () => ChainSender | null,
   ) {
-    this.deployment = new SuiteDeployment(orm, (chainId, step, to, data) => this.execute({ chainId, purpose: 'deploy', to, data }, step));
+    const write = (chainId: string, step: string, to: Hex | null, data: Hex) => this.execute({ chainId, purpose: 'deploy', to, data }, step);
+    this.deployment = new SuiteDeployment(orm, write);
+    this.compliance = new ComplianceModules(orm, write);
+    // A token's compliance change runs as a sequence of intents, each after the one before (intent-sequence.ts).
+    this.outcomes.on(
+      'compliance',
+      sequenceOutcome((em, input) => this.enqueue(em, input)),
+    );
   }
 
   /** The chain, which must have an agent key. */
@@ -166,9 +176,33 @@ export class ChainService {
    * A full ERC-3643 suite for one token, over the chain's set-up (suite-deployment.ts). `salt`
    * names the token for good: a second call with it returns the suite the first deployed.
    */
-  async deploySuite(chainId: string, salt: string, token: { name: string; symbol: string; decimals: number }): Promise<TokenOnChain> {
+  async deploySuite(
+    chainId: string,
+    salt: string,
+    token: { name: string; symbol: string; decimals: number },
+    rules: ComplianceRules | null = null,
+  ): Promise<TokenOnChain> {
     const chain = this.writable(chainId);
-    return this.deployment.deploySuite(chain, chain.agent!, await this.setup(chainId), salt, token);
+    const setup = await this.setup(chainId);
+    const compliance = await this.compliance.forDeployment(chainId, rules, token.decimals);
+    return this.deployment.deploySuite(chain, chain.agent!, setup, salt, token, compliance);
+  }
+
+  /**
+   * Takes a deployed token's compliance modules from the rules `before` to `rules`, in the caller's
+   * unit of work: a sequence of `compliance` intents, each queued when the one before is
+   * confirmed (compliance-modules.ts `changeSteps`). `holders`: the wallets that may hold it.
+   */
+  async changeCompliance(
+    em: EntityManager,
+    token: { chainId: string; address: string; decimals: number; holders: string[] },
+    before: ComplianceRules | null,
+    rules: ComplianceRules | null,
+    subject: string,
+  ): Promise<void> {
+    const chain = this.writable(token.chainId);
+    const steps = await this.compliance.changeSteps(chain, token, before, rules);
+    await startSequence(em, (tem, input) => this.enqueue(tem, input), { chainId: token.chainId, purpose: 'compliance', subject, steps });
   }
 
   /**

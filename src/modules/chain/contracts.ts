@@ -1,5 +1,10 @@
 import type { Abi, Hex } from 'viem';
 import { AGENT_ROLE_ABI } from './abis/agent-role';
+import { COUNTRY_ALLOW_MODULE_ABI } from './abis/country-allow-module';
+import { COUNTRY_RESTRICT_MODULE_ABI } from './abis/country-restrict-module';
+import { MAX_BALANCE_MODULE_ABI } from './abis/max-balance-module';
+import { MODULE_PROXY_ABI } from './abis/module-proxy';
+import { SUPPLY_LIMIT_MODULE_ABI } from './abis/supply-limit-module';
 import { CLAIM_ISSUER_ABI } from './abis/claim-issuer';
 import { CTR_ABI } from './abis/claim-topics-registry';
 import { CTR_PROXY_ABI } from './abis/claim-topics-registry-proxy';
@@ -57,6 +62,12 @@ export const T_REX = {
   ClaimTopicsRegistryProxy: deployable(CTR_PROXY_ABI, trex.ClaimTopicsRegistryProxy),
   TrustedIssuersRegistryProxy: deployable(TIR_PROXY_ABI, trex.TrustedIssuersRegistryProxy),
   ModularComplianceProxy: deployable(MODULAR_COMPLIANCE_PROXY_ABI, trex.ModularComplianceProxy),
+  // Compliance modules (upgradeable: an implementation behind a ModuleProxy, `initialize`d), one of each per chain.
+  ModuleProxy: deployable(MODULE_PROXY_ABI, trex.ModuleProxy),
+  CountryAllowModule: deployable(COUNTRY_ALLOW_MODULE_ABI, trex.CountryAllowModule),
+  CountryRestrictModule: deployable(COUNTRY_RESTRICT_MODULE_ABI, trex.CountryRestrictModule),
+  MaxBalanceModule: deployable(MAX_BALANCE_MODULE_ABI, trex.MaxBalanceModule),
+  SupplyLimitModule: deployable(SUPPLY_LIMIT_MODULE_ABI, trex.SupplyLimitModule),
 };
 
 export const ONCHAINID = {
@@ -77,6 +88,7 @@ export {
   IDENTITY_ABI,
   IDENTITY_REGISTRY_ABI,
   IDENTITY_REGISTRY_STORAGE_ABI,
+  MODULAR_COMPLIANCE_ABI,
   TIR_ABI,
   TOKEN_ABI,
   TREX_FACTORY_ABI,

@@ -2,6 +2,7 @@ import { ChainTransactionResolver } from './chain.resolver';
 import { ChainInfoResolver } from './chain-info.resolver';
 import { ReconciliationResolver } from './reconciliation.resolver';
 import { ChainSetup, ChainSigner, ChainTransaction } from './chain-transaction.entity';
+import { ChainComplianceModule, ChainIntentSequence } from './compliance-module.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from './chain-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 
@@ -14,12 +15,23 @@ export type { TokenOnChain } from './chain.service';
 export { ChainHandle, Chains } from './chains';
 export { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
 export type { TxOutcome } from './outcomes';
+export type { ComplianceRules } from './compliance-modules';
 
 /** The chain module's manifest, collected by src/modules/manifests.ts. */
 export const chainModule: ModuleManifest = {
   name: 'chain',
   resolvers: [ReconciliationResolver, ChainTransactionResolver, ChainInfoResolver],
-  entities: [ChainTransaction, ChainMovement, ChainFollowCursor, ChainFollowedBlock, ReconciliationRun, ChainSigner, ChainSetup],
+  entities: [
+    ChainTransaction,
+    ChainMovement,
+    ChainFollowCursor,
+    ChainFollowedBlock,
+    ReconciliationRun,
+    ChainSigner,
+    ChainSetup,
+    ChainComplianceModule,
+    ChainIntentSequence,
+  ],
   mutationRoles: {},
   queryRoles: {},
   mutationDuties: {},

@@ -157,7 +157,8 @@ export class SuiteDeployment {
   /**
    * A full ERC-3643 suite for one token, the way T-REX intends: one `deployTREXSuite` of the
    * chain's factory (token, identity registry over the shared storage, claim topics and trusted
-   * issuers registries, compliance without modules, the token's ONCHAINID; the agent key as owner
+   * issuers registries, the modular compliance with the modules the token's rules need bound and
+   * set (compliance-modules.ts), the token's ONCHAINID; the agent key as owner
    * and as agent of token and registry, the token as agent of its registry, the KYC topic trusted
    * from the gateway's claim issuer), then `unpause` (tokens are born paused). `salt` names the
    * token for good: deploying it again (a retry after a crash) finds the suite the factory
@@ -169,6 +170,7 @@ export class SuiteDeployment {
     s: ChainSetup,
     salt: string,
     token: { name: string; symbol: string; decimals: number },
+    compliance: { complianceModules: Hex[]; complianceSettings: Hex[] } = { complianceModules: [], complianceSettings: [] },
   ): Promise<TokenOnChain> {
     const chainId = chain.config.chainId;
     const factory = await this.factory(chain, agent, s);
@@ -184,8 +186,7 @@ export class SuiteDeployment {
         ONCHAINID: zeroAddress,
         irAgents: [agent],
         tokenAgents: [agent],
-        complianceModules: [],
-        complianceSettings: [],
+        ...compliance,
       };
       const claims = { claimTopics: [KYC_CLAIM_TOPIC], issuers: [s.claimIssuer], issuerClaims: [[KYC_CLAIM_TOPIC]] };
       const data = encodeFunctionData({ abi: TREX_FACTORY_ABI, functionName: 'deployTREXSuite', args: [salt, details, claims] });

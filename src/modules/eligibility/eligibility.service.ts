@@ -6,6 +6,8 @@ import type { Investor } from '../investor/investor.entity';
 import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
 import { ineligibleHolders, investorCategory } from './eligibility-effects';
 import { isCategoryUpgrade } from './investor-category';
+import { carryRuleChange } from './token-compliance';
+import type { ChainService } from '../chain';
 
 /**
  * Ops' side of eligibility: the rule sets as they are, an investor's KYC dates and a category
@@ -13,7 +15,7 @@ import { isCategoryUpgrade } from './investor-category';
  * src/modules/approval/eligibility-requests.ts). The check every door asks is eligibility.ts.
  */
 export class EligibilityService {
-  constructor(private readonly deps: { investors: InvestorService }) {}
+  constructor(private readonly deps: { investors: InvestorService; chain?: ChainService | null }) {}
 
   async ruleSets(ctx: ServiceContext): Promise<EligibilityRuleSet[]> {
     ctx.access.requireOps();
@@ -57,19 +59,27 @@ export class EligibilityService {
     return investor;
   }
 
-  /** What an approved rule-set request writes: the rule set, created or replaced. */
+  /**
+   * What an approved rule-set request writes: the rule set, created or replaced, and the change
+   * carried to the compliance modules of the tokens of the share classes naming it (token-compliance.ts).
+   */
   async writeRuleSet(ctx: ServiceContext, rules: EligibilityRules): Promise<EligibilityRuleSet> {
-    const values = {
-      allowedCountries: rules.allowedCountries,
-      blockedCountries: rules.blockedCountries,
-      allowedCategories: rules.allowedCategories,
-      maxHolders: rules.maxHolders,
-      maxHoldingPerInvestor: rules.maxHoldingPerInvestor,
-      supplyCap: rules.supplyCap,
-    };
+    const values = pick(rules);
     const existing = await ctx.em.findOne(EligibilityRuleSet, { code: rules.code });
+    const before: EligibilityRules | null = existing ? { code: existing.code, ...pick(existing) } : null;
     const row = existing ? Object.assign(existing, values) : ctx.em.create(EligibilityRuleSet, { code: rules.code, ...values });
     await ctx.em.flush();
+    await carryRuleChange(ctx.em, this.deps.chain ?? null, before, { code: rules.code, ...values });
     return row;
   }
 }
+
+/** The rules of a rule set or a request, without its code. */
+const pick = (r: Omit<EligibilityRules, 'code'>): Omit<EligibilityRules, 'code'> => ({
+  allowedCountries: r.allowedCountries,
+  blockedCountries: r.blockedCountries,
+  allowedCategories: r.allowedCategories,
+  maxHolders: r.maxHolders,
+  maxHoldingPerInvestor: r.maxHoldingPerInvestor,
+  supplyCap: r.supplyCap,
+});

@@ -12,6 +12,7 @@ import { Token } from './token.entity';
 import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
 import type { ChainService, TokenOnChain } from '../chain/chain.service';
 import { badRequest } from '../../common/errors';
+import { tokenComplianceRules } from '../eligibility/token-compliance';
 
 /** The primary token of a share class; its chain is the share class's `defaultChainId`. */
 export function findPrimaryToken(em: EntityManager, shareClassId: string): Promise<Token | null> {
@@ -57,8 +58,10 @@ export class TokenService {
     if (!this.chain) throw badRequest(`chain ${chain} is not configured`);
     this.chain.writable(chain);
     // The token as the request names it (no row exists before its address does): a retry after a
-    // crash finds the suite already deployed under it instead of deploying a second one.
-    const onChain = await this.chain.deploySuite(chain, `${shareClassId}/${fields.symbol}`, fields);
+    // crash finds the suite already deployed under it instead of deploying a second one. It is
+    // born with the compliance modules its share class's rule set needs (docs/compliance.md).
+    const rules = await tokenComplianceRules(ctx.em, shareClassId);
+    const onChain = await this.chain.deploySuite(chain, `${shareClassId}/${fields.symbol}`, fields, rules);
     return this.record(ctx, shareClassId, { chainId: chain, ...fields, isPrimary: input.isPrimary }, onChain);
   }
 
