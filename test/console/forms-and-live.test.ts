@@ -131,7 +131,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await page.evaluate((t) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#token=${t}`), fresh);
     // then the console is signed in with it, the token gone from the address bar
     await page.locator('.who strong').filter({ hasText: 'night-shift' }).waitFor();
-    await ui.heading('The book');
+    await ui.heading('Today');
     expect(page.url()).toBe(url('#/'));
   });
 });

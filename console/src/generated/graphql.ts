@@ -1106,6 +1106,11 @@ export type RequestNavCorrectionMutationVariables = Exact<{
 
 export type RequestNavCorrectionMutation = { requestNavCorrection: { id: string, status: ApprovalStatus } };
 
+export type TodayQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TodayQuery = { today: { at: number, ordersToAcceptCount: number, ordersToAccept: Array<{ id: string, flow: string, status: string, type: string, shareClassId: string, shareClassName: string, amount: string | null, tokenCount: string | null, currency: string, dealingDate: string | null, placedAt: number }>, navsDue: Array<{ shareClassId: string, shareClassName: string, timeZone: string, dealingDate: string, openOrders: number, pendingNavs: number }>, settlementsDue: Array<{ shareClassId: string, shareClassName: string, dealingDate: string, expectedSettlementDate: string, orders: number, navPublished: boolean }>, approvalsWaiting: Array<{ kind: string, count: number }>, failedTransfers: Array<{ id: string, chainId: string, purpose: string, status: string, orderId: string | null, investorId: string | null, revertReason: string | null, at: number }>, unexplainedMovements: Array<{ shareClassId: string, shareClassName: string, movements: number, tokens: string }>, aum: Array<{ shareClassId: string, shareClassName: string, currency: string, nav: string, navPublishedAt: number, tokens: string, aum: string, previousAum: string | null, change: string | null }> } };
+
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -2968,6 +2973,74 @@ export const RequestNavCorrectionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RequestNavCorrectionMutation, RequestNavCorrectionMutationVariables>;
+export const TodayDocument = new TypedDocumentString(`
+    query Today {
+  today {
+    at
+    ordersToAcceptCount
+    ordersToAccept {
+      id
+      flow
+      status
+      type
+      shareClassId
+      shareClassName
+      amount
+      tokenCount
+      currency
+      dealingDate
+      placedAt
+    }
+    navsDue {
+      shareClassId
+      shareClassName
+      timeZone
+      dealingDate
+      openOrders
+      pendingNavs
+    }
+    settlementsDue {
+      shareClassId
+      shareClassName
+      dealingDate
+      expectedSettlementDate
+      orders
+      navPublished
+    }
+    approvalsWaiting {
+      kind
+      count
+    }
+    failedTransfers {
+      id
+      chainId
+      purpose
+      status
+      orderId
+      investorId
+      revertReason
+      at
+    }
+    unexplainedMovements {
+      shareClassId
+      shareClassName
+      movements
+      tokens
+    }
+    aum {
+      shareClassId
+      shareClassName
+      currency
+      nav
+      navPublishedAt
+      tokens
+      aum
+      previousAum
+      change
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TodayQuery, TodayQueryVariables>;
 export const WebhookListDocument = new TypedDocumentString(`
     query WebhookList {
   webhooks {
