@@ -50,6 +50,7 @@ import { EligibilityService } from './modules/eligibility/eligibility.service';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
+import { TodayService } from './modules/book/today.service';
 import { DistributionService } from './modules/distribution/distribution.service';
 import { DistributionOnChain } from './modules/distribution/distribution-onchain';
 import { OPS_RULES } from './modules/manifests';
@@ -149,6 +150,7 @@ export function createServices(deps: ServiceDeps) {
     eligibilityRequests: new EligibilityRequests(approval, eligibility, investor),
     auditLog: new AuditLog(clock),
     book: new BookService(clock, dealing),
+    today: new TodayService(clock, dealing),
     order,
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),

@@ -8,6 +8,7 @@ import { Principals } from './screens/Principals';
 import { may, MeContext, type SignedIn } from './ui/me';
 import { Blotter } from './screens/Blotter';
 import { BookScreen } from './screens/Book';
+import { TodayScreen } from './screens/Today';
 import { Distributions } from './screens/Distributions';
 import { DistributorDetail, DistributorList } from './screens/Distributors';
 import { InvestorDetail, InvestorList } from './screens/Investors';
@@ -24,6 +25,7 @@ import { href, useRoute } from './ui/router';
 import './styles.css';
 
 const SECTIONS: [string, string][] = [
+  ['today', 'Today'],
   ['book', 'Book'],
   ['orders', 'Blotter'],
   ['issuers', 'Issuers'],
@@ -65,8 +67,10 @@ function Screen({ route }: { route: string[] }) {
     case 'orders':
       return id ? <OrderDetail id={id} key={id} /> : <Blotter />;
     case 'book':
-    default:
       return <BookScreen />;
+    case 'today':
+    default:
+      return <TodayScreen />;
   }
 }
 
@@ -117,7 +121,7 @@ function App() {
   if (!me) return <Loading what="the console" />;
   const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
   // An approver's day is the inbox: a principal who may decide requests but not move orders lands there.
-  const home = may(me, 'approveRequest') && !may(me, 'acceptOneStepOrder') ? 'approvals' : 'book';
+  const home = may(me, 'approveRequest') && !may(me, 'acceptOneStepOrder') ? 'approvals' : 'today';
   const section = route[0] ?? home;
   return (
     <div className="shell">

@@ -54,7 +54,6 @@ describe('Ops console forms, refused and corrected (browser)', () => {
       ['Description', 'Overnight euro deposits'],
       ['Risk level', '1'],
       ['Eligible investors', 'PROF'],
-      ['Distribution policy', 'Accumulating'],
       ['Account holder', 'Edit Liquidity Fund'],
       ['Account number', 'LU630019400000001234'],
       ['Bank', 'Banque Example'],
@@ -66,6 +65,7 @@ describe('Ops console forms, refused and corrected (browser)', () => {
     await page.getByRole('button', { name: 'Create share class' }).click();
 
     // One message, beside the field it names, in its label's words: nothing repeats it under the button.
+    await page.locator('.field-error').waitFor();
     const isin = page.getByLabel('ISIN', { exact: true });
     await expect(isin.getAttribute('aria-invalid')).resolves.toBe('true');
     const note = page.locator('.field-error');

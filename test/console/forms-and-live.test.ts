@@ -46,7 +46,6 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
       'Asset class',
       'Description',
       'Eligible investors',
-      'Distribution policy',
       'Account holder',
       'Account number',
       'Bank',
@@ -79,7 +78,6 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
       'Money Market',
       'Overnight euro deposits',
       'PROF',
-      'Accumulating',
       'Live Liquidity Fund',
       'LU630019400000001234',
       'Banque Example',
@@ -131,7 +129,7 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
     await page.evaluate((t) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#token=${t}`), fresh);
     // then the console is signed in with it, the token gone from the address bar
     await page.locator('.who strong').filter({ hasText: 'night-shift' }).waitFor();
-    await ui.heading('The book');
+    await ui.heading('Today');
     expect(page.url()).toBe(url('#/'));
   });
 });

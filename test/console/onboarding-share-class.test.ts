@@ -73,7 +73,6 @@ describe('Ops console onboarding: a share class (browser)', () => {
       ['Description', 'Overnight euro deposits'],
       ['Risk level', '1'],
       ['Eligible investors', 'PROF'],
-      ['Distribution policy', 'Accumulating'],
       ['Account holder', 'Onboard Liquidity Fund'],
       ['Account number', 'LU630019400000001234'],
       ['Bank', 'Banque Example'],

@@ -210,10 +210,38 @@ export type EntitlementStatus =
   | 'pending'
   | 'sending';
 
+export type ForcedTransferInput = {
+  /** The chain of the token (e.g. "31337") */
+  chainId: string;
+  /** The holder whose tokens move (`IN######`) */
+  fromInvestorId: string;
+  /** Tokens, positive */
+  quantity: string;
+  /** Why, e.g. "court order 2026/114" */
+  reason: string;
+  /** `SC######` */
+  shareClassId: string;
+  /** The holder who receives them (`IN######`), with a whitelisted wallet on the chain */
+  toInvestorId: string;
+};
+
 export type GrantShareClassInput = {
   /** Granting again changes the delivery mode */
   deliveryMode: DeliveryMode;
   distributorId: string;
+  shareClassId: string;
+};
+
+export type HoldingAdjustmentInput = {
+  /** `IN######` */
+  investorId: string;
+  /** Tokens, signed: positive books them in, negative takes them out */
+  quantity: string;
+  /** Why, e.g. "transfer in from the previous register" */
+  reason: string;
+  /** When the tokens settled (lock-up counts from it); default now */
+  settledAt?: number | null | undefined;
+  /** `SC######` */
   shareClassId: string;
 };
 
@@ -521,6 +549,20 @@ export type ApprovalsWaitingQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ApprovalsWaitingQuery = { approvalRequests: Array<{ id: string }> };
 
+export type RequestHoldingAdjustmentMutationVariables = Exact<{
+  input: HoldingAdjustmentInput;
+}>;
+
+
+export type RequestHoldingAdjustmentMutation = { requestHoldingAdjustment: { id: string, status: ApprovalStatus } };
+
+export type RequestForcedTransferMutationVariables = Exact<{
+  input: ForcedTransferInput;
+}>;
+
+
+export type RequestForcedTransferMutation = { requestForcedTransfer: { id: string, status: ApprovalStatus } };
+
 export type BookQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -635,6 +677,15 @@ export type DistributionEntitlementsQueryVariables = Exact<{
 
 
 export type DistributionEntitlementsQuery = { distributionEntitlements: Array<{ investorId: string, distributorId: string, tokenDays: string, gross: string, amount: string | null, tokens: string | null, status: EntitlementStatus, transferHash: string | null, failureReason: string | null, paidAt: number | null }> };
+
+export type SetDistributionPolicyMutationVariables = Exact<{
+  shareClassId: string;
+  treatment: IncomeTreatment;
+  payment?: IncomePayment | null | undefined;
+}>;
+
+
+export type SetDistributionPolicyMutation = { setDistributionPolicy: { shareClassId: string, treatment: IncomeTreatment, payment: IncomePayment | null } };
 
 export type DistributorRowFragment = { id: string, partnerId: string, name: string, status: string, hosts: Array<{ hostname: string }>, grants: Array<{ shareClassId: string }> };
 
@@ -1073,7 +1124,7 @@ export type ShareClassDetailQueryVariables = Exact<{
 }>;
 
 
-export type ShareClassDetailQuery = { shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ id: string, entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null, originalClose: string | null, correctionReason: string | null }> };
+export type ShareClassDetailQuery = { distributionPolicy: { treatment: IncomeTreatment, payment: IncomePayment | null }, shareClass: { id: string, createdAt: number, updatedAt: number, createdBy: string, updatedBy: string, currency: string, provider: string, status: string, feesSubBps: number, feesRedBps: number, feesMgmtBps: number, feesPerfBps: number, feesWatermarkBps: number, navAssetClass: NavAssetClass, navToleranceBps: number, dealingWeekdays: Array<number>, defaultChainId: string | null, fundId: string, dealingCalendar: { timeZone: string } | null, fund: { id: string, name: string, issuer: { id: string, name: string } }, meta: { name: string, manager: string }, details: { isin: string, jurisdiction: string, minimumInvestment_fiat: number }, metrics: { apy_bps: number, tvl_fiat: string, change7D: string, currency: string, maturity_days: number }, overview: { assetClass: string, description: string, riskLevel: number }, subRedemption: { subFreq: number, redFreq: number, cutOffTime_days: number, lockup: number, eligibleInvestors: string, distributionPolicy: string }, bank: { accountHolderName: string, accountNumber: string, accountType: string, bankName: string, swiftCode: string, currency: string }, tokens: Array<{ id: string, chainId: string, contractAddress: string, name: string, symbol: string, decimals: number, isPrimary: boolean }>, grants: Array<{ distributorId: string, deliveryMode: DeliveryMode, distributor: { name: string } }>, liveNav: { close: string, publishedAt: number } | null }, navHistory: Array<{ id: string, entryId: string, close: string, open: string, high: string, low: string, publishedAt: number, createdBy: string, struckBy: string, confirmedBy: string | null, originalClose: string | null, correctionReason: string | null }> };
 
 export type NavPublishedSubscriptionVariables = Exact<{
   shareClassId?: string | null | undefined;
@@ -1105,6 +1156,11 @@ export type RequestNavCorrectionMutationVariables = Exact<{
 
 
 export type RequestNavCorrectionMutation = { requestNavCorrection: { id: string, status: ApprovalStatus } };
+
+export type TodayQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TodayQuery = { today: { at: number, ordersToAcceptCount: number, ordersToAccept: Array<{ id: string, flow: string, status: string, type: string, shareClassId: string, shareClassName: string, amount: string | null, tokenCount: string | null, currency: string, dealingDate: string | null, placedAt: number }>, navsDue: Array<{ shareClassId: string, shareClassName: string, timeZone: string, dealingDate: string, openOrders: number, pendingNavs: number }>, settlementsDue: Array<{ shareClassId: string, shareClassName: string, dealingDate: string, expectedSettlementDate: string, orders: number, navPublished: boolean }>, approvalsWaiting: Array<{ kind: string, count: number }>, failedTransfers: Array<{ id: string, chainId: string, purpose: string, status: string, orderId: string | null, investorId: string | null, revertReason: string | null, at: number }>, unexplainedMovements: Array<{ shareClassId: string, shareClassName: string, movements: number, tokens: string }>, aum: Array<{ shareClassId: string, shareClassName: string, currency: string, nav: string, navPublishedAt: number, tokens: string, aum: string, previousAum: string | null, change: string | null }> } };
 
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1485,6 +1541,22 @@ export const ApprovalsWaitingDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ApprovalsWaitingQuery, ApprovalsWaitingQueryVariables>;
+export const RequestHoldingAdjustmentDocument = new TypedDocumentString(`
+    mutation RequestHoldingAdjustment($input: HoldingAdjustmentInput!) {
+  requestHoldingAdjustment(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestHoldingAdjustmentMutation, RequestHoldingAdjustmentMutationVariables>;
+export const RequestForcedTransferDocument = new TypedDocumentString(`
+    mutation RequestForcedTransfer($input: ForcedTransferInput!) {
+  requestForcedTransfer(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestForcedTransferMutation, RequestForcedTransferMutationVariables>;
 export const BookDocument = new TypedDocumentString(`
     query Book {
   book {
@@ -1805,6 +1877,19 @@ export const DistributionEntitlementsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DistributionEntitlementsQuery, DistributionEntitlementsQueryVariables>;
+export const SetDistributionPolicyDocument = new TypedDocumentString(`
+    mutation SetDistributionPolicy($shareClassId: ID!, $treatment: IncomeTreatment!, $payment: IncomePayment) {
+  setDistributionPolicy(
+    shareClassId: $shareClassId
+    treatment: $treatment
+    payment: $payment
+  ) {
+    shareClassId
+    treatment
+    payment
+  }
+}
+    `) as unknown as TypedDocumentString<SetDistributionPolicyMutation, SetDistributionPolicyMutationVariables>;
 export const DistributorListDocument = new TypedDocumentString(`
     query DistributorList($page: PageInput, $filter: DistributorFilter) {
   distributors(page: $page, filter: $filter) {
@@ -2788,6 +2873,10 @@ export const ShareClassListDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<ShareClassListQuery, ShareClassListQueryVariables>;
 export const ShareClassDetailDocument = new TypedDocumentString(`
     query ShareClassDetail($id: ID!, $shareClassId: String!, $startDate: EpochMs, $endDate: EpochMs) {
+  distributionPolicy(shareClassId: $id) {
+    treatment
+    payment
+  }
   shareClass(id: $id) {
     id
     createdAt
@@ -2968,6 +3057,74 @@ export const RequestNavCorrectionDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RequestNavCorrectionMutation, RequestNavCorrectionMutationVariables>;
+export const TodayDocument = new TypedDocumentString(`
+    query Today {
+  today {
+    at
+    ordersToAcceptCount
+    ordersToAccept {
+      id
+      flow
+      status
+      type
+      shareClassId
+      shareClassName
+      amount
+      tokenCount
+      currency
+      dealingDate
+      placedAt
+    }
+    navsDue {
+      shareClassId
+      shareClassName
+      timeZone
+      dealingDate
+      openOrders
+      pendingNavs
+    }
+    settlementsDue {
+      shareClassId
+      shareClassName
+      dealingDate
+      expectedSettlementDate
+      orders
+      navPublished
+    }
+    approvalsWaiting {
+      kind
+      count
+    }
+    failedTransfers {
+      id
+      chainId
+      purpose
+      status
+      orderId
+      investorId
+      revertReason
+      at
+    }
+    unexplainedMovements {
+      shareClassId
+      shareClassName
+      movements
+      tokens
+    }
+    aum {
+      shareClassId
+      shareClassName
+      currency
+      nav
+      navPublishedAt
+      tokens
+      aum
+      previousAum
+      change
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TodayQuery, TodayQueryVariables>;
 export const WebhookListDocument = new TypedDocumentString(`
     query WebhookList {
   webhooks {

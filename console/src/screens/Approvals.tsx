@@ -11,7 +11,7 @@ import { useQuery } from '../ui/use-query';
 
 type Request = ApprovalRequestsQuery['approvalRequests'][number];
 
-const KIND: Record<string, string> = {
+export const KIND: Record<string, string> = {
   wallet_recovery: 'Wallet recovery',
   holding_adjustment: 'Holding adjustment',
   forced_transfer: 'Forced transfer',

@@ -21,6 +21,7 @@ import { Field, Select } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page, Panel, RecordTable, Status, scrollable } from '../ui/parts';
 import { href } from '../ui/router';
 import { useQuery } from '../ui/use-query';
+import { IncomePolicy } from './IncomePolicy';
 import { PayFailedAgain } from './PayFailedAgain';
 
 /** Distributions of a share class (docs/income.md): declare with a preview of the entitlements, pay, follow. */
@@ -51,9 +52,7 @@ function ClassDistributions({ shareClassId }: { shareClassId: string }) {
   const { distributionPolicy: policy, distributions } = q.data;
   return (
     <>
-      <p>
-        Policy: <Status value={policy.treatment} /> {policy.payment && <>paid by {policy.payment}</>}
-      </p>
+      <IncomePolicy shareClassId={shareClassId} policy={policy} onSaved={() => void q.reload()} />
       {may(me, 'declareDistribution') && <DeclarePanel shareClassId={shareClassId} onDeclared={() => void q.reload()} />}
       <Panel
         title="Declared distributions"

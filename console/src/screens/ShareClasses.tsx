@@ -15,6 +15,8 @@ import { DealingCalendarPanel } from './DealingCalendar';
 import { DealingSettlementPanel } from './DealingSettlement';
 import { NavCorrectionPanel } from './NavCorrection';
 import { PositionsPanel } from './Positions';
+import { IncomePolicyFact } from './IncomePolicy';
+import { HoldingRequestsPanel } from './HoldingRequests';
 import { ReconciliationPanel } from './Reconciliation';
 import { RegisterAtDatePanel } from './RegisterAtDate';
 import { TokensPanel } from './Tokens';
@@ -153,7 +155,7 @@ export function ShareClassDetail({ id }: { id: string }) {
               ['Cut-off day offset', `${count(s.subRedemption.cutOffTime_days, 'business day')} from the dealing date (time and zone: dealing calendar)`],
               ['Lock-up', count(s.subRedemption.lockup, 'day')],
               ['Eligible investors', s.subRedemption.eligibleInvestors],
-              ['Distribution policy', s.subRedemption.distributionPolicy],
+              ['Income policy', <IncomePolicyFact shareClassId={s.id} policy={q.data.distributionPolicy} key="income" />],
               ['Account holder', s.bank.accountHolderName],
               ['Account', `${s.bank.accountNumber} (${s.bank.accountType})`],
               ['Bank', `${s.bank.bankName}, ${s.bank.swiftCode}`],
@@ -168,6 +170,7 @@ export function ShareClassDetail({ id }: { id: string }) {
       <ReconciliationPanel shareClassId={s.id} />
       <NavCorrectionPanel navs={[...history].reverse().slice(0, 20)} onRequested={changed} />
       <PositionsPanel shareClassId={s.id} />
+      <HoldingRequestsPanel shareClassId={s.id} chains={[...new Set(s.tokens.map((t) => t.chainId))]} timeZone={s.dealingCalendar?.timeZone ?? 'UTC'} />
       <RegisterAtDatePanel shareClassId={s.id} />
       <Panel title="Distributors granted">
         {s.grants.length ? (

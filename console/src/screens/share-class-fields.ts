@@ -70,7 +70,6 @@ export const GROUPS: { legend: string; fields: Spec[] }[] = [
       ['subRedemption.cutOffTime_days', 'Cut-off (business days from dealing)', 'int', '0: on the dealing day, -1: the day before'],
       ['subRedemption.lockup', 'Lock-up (days)', 'int', '0: none'],
       ['subRedemption.eligibleInvestors', 'Eligible investors', 'text'],
-      ['subRedemption.distributionPolicy', 'Distribution policy', 'text'],
     ],
   },
   {
@@ -87,6 +86,9 @@ export const GROUPS: { legend: string; fields: Spec[] }[] = [
 ];
 
 export type Values = Record<string, string>;
+
+/** The description's free-text `subRedemption.distributionPolicy`, carried through unchanged (see inputOf). */
+const POLICY_TEXT = 'subRedemption.distributionPolicy';
 
 /** What a new share class starts with: the neutral choices, so only what is particular to it is typed. */
 export const NEW: Values = {
@@ -150,6 +152,10 @@ export function inputOf(values: Values): ShareClassFields {
       else out[head] = value;
     }
   }
+  // Not a field of the form: the income policy the gateway acts on is the one the Distributions
+  // page sets (setDistributionPolicy). The description's free text is kept as stored; a new class
+  // accumulates until that page says otherwise, and says so.
+  ((out.subRedemption ??= {}) as Record<string, unknown>).distributionPolicy = values[POLICY_TEXT] || 'Accumulating';
   out.navAssetClass = values.navAssetClass;
   // Empty: the asset class's tolerance (a class's own stays until another is typed).
   const tolerance = (values.navToleranceBps ?? '').trim();
@@ -170,6 +176,7 @@ export function valuesOf(sc: ShareClassFormQuery['shareClass']): Values {
       values[path] = v == null ? '' : String(v);
     }
   }
+  values[POLICY_TEXT] = sc.subRedemption.distributionPolicy;
   values.navAssetClass = sc.navAssetClass;
   // The tolerance in force: shown as the class's own only where it is not its asset class's.
   values.navToleranceBps = sc.navToleranceBps === defaultToleranceOf(sc.navAssetClass) ? '' : String(sc.navToleranceBps);

@@ -18,7 +18,10 @@ const FLOW_DAYS = 60;
 const NOT_DEALT = ['rejected', 'cancelled', 'failed'];
 
 /** The states some move leaves, per flow, read from the state machines: an order there waits on someone. */
-const WAITING: [string, string[]][] = Object.values(OrderFlow).map((flow) => [flow, [...new Set(TRANSITIONS[flow].flatMap((t) => (t.from ? [t.from] : [])))]]);
+export const WAITING: [string, string[]][] = Object.values(OrderFlow).map((flow) => [
+  flow,
+  [...new Set(TRANSITIONS[flow].flatMap((t) => (t.from ? [t.from] : [])))],
+]);
 
 /**
  * The book at a glance for the desk's home screen. Each series is one statement over the tables

@@ -1,10 +1,11 @@
 import { BookResolver } from './book.resolver';
+import { TodayResolver } from './today.resolver';
 import { type ModuleManifest } from '../../access/module-manifest';
 
 /** The book module's manifest, collected by src/modules/manifests.ts. */
 export const bookModule: ModuleManifest = {
   name: 'book',
-  resolvers: [BookResolver],
+  resolvers: [BookResolver, TodayResolver],
   entities: [],
   mutationRoles: {},
   queryRoles: {},
@@ -17,5 +18,14 @@ export const bookModule: ModuleManifest = {
     BookWaitingOrders: 'part',
     BookCutOff: 'part',
     BookChainStatus: 'part',
+    /** What the desk has to do today (the console's home screen). */
+    Today: 'ops',
+    TodayOrderToAccept: 'part',
+    TodayNavDue: 'part',
+    TodaySettlementDue: 'part',
+    TodayApprovals: 'part',
+    TodayFailedTransfer: 'part',
+    TodayUnexplained: 'part',
+    TodayAum: 'part',
   },
 };
