@@ -50,7 +50,7 @@ import { EligibilityService } from './modules/eligibility/eligibility.service';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
-import { TodayService } from './modules/book/today.service';
+import { TodayService } from './modules/book/today.queries';
 import { DistributionService } from './modules/distribution/distribution.service';
 import { DistributionOnChain } from './modules/distribution/distribution-onchain';
 import { OPS_RULES } from './modules/manifests';

@@ -92,7 +92,7 @@ describe('today: what the desk has to do (GraphQL)', () => {
     em.create(ChainTransaction, {
       ...common,
       purpose: 'settlement.mint',
-      orderId: accepted.id,
+      correlation: `order:${accepted.id}`,
       status: ChainTxStatus.reverted,
       revertReason: 'wallet is frozen',
     });

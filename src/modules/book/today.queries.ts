@@ -39,6 +39,7 @@ const ZONED = `select s.id, s.meta->>'name' as name, s.status, coalesce(dc.time_
  * with the number of share classes or orders beyond what the statements read. "Today" is read in
  * each share class's dealing zone, as its dealing dates are.
  */
+/** The Today screen is a read of several lists, each one statement: its SQL is this file (docs/architecture.md, "SQL"). */
 export class TodayService {
   constructor(
     private readonly clock: Clock,
@@ -148,10 +149,10 @@ export class TodayService {
       at: Date;
     }>(
       ctx.em,
-      `select t.id::text, t.chain_id as "chainId", t.purpose, t.status, t.order_id as "orderId",
+      `select t.id::text, t.chain_id as "chainId", t.purpose, t.status, o.id as "orderId",
               coalesce(o.investor_id, w.investor_id) as "investorId", t.revert_reason as "revertReason", t.updated_at as at
          from chain_transaction t
-         left join "order" o on o.id = t.order_id
+         left join "order" o on t.correlation = 'order:' || o.id
          left join investor_wallet w on w.id = t.wallet_id
         where t.status = any(?) and t.updated_at > ?
         order by t.updated_at desc, t.id desc limit ?`,
