@@ -37,9 +37,9 @@ const ZONED = `select s.id, s.meta->>'name' as name, s.status, coalesce(dc.time_
  * What the desk has to do today, each list one statement over the tables that hold it (orders,
  * NAVs, approval requests, chain intents and movements, the register), so its cost does not grow
  * with the number of share classes or orders beyond what the statements read. "Today" is read in
- * each share class's dealing zone, as its dealing dates are.
+ * each share class's dealing zone, as its dealing dates are. Its statements are its own, so this
+ * is the module's queries file for them (docs/architecture.md, "SQL").
  */
-/** The Today screen is a read of several lists, each one statement: its SQL is this file (docs/architecture.md, "SQL"). */
 export class TodayService {
   constructor(
     private readonly clock: Clock,
