@@ -5,7 +5,7 @@ import { ForcedTransfer } from './forced-transfer.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of approval (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of approval: they import it from here, never from its files.
 export { WALLET_RECOVERY_EVENTS, isWalletRecoveryEvent, walletRecoveryWebhookData } from './wallet-recovery-events';
 export type { WalletRecoveryWebhookData } from './wallet-recovery-events';
 

@@ -1,12 +1,10 @@
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
 import { rawRows } from '../../persistence/raw-query';
-import { ShareClass } from '../share-class/share-class.entity';
-import type { DealingService } from '../dealing/dealing.service';
-import { FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import { ChainMovementKind } from '../chain/chain-movement.entity';
-import { OrderFlow } from '../order/order.entity';
-import { TRANSITIONS } from '../order/order-states';
+import { ShareClass } from '../share-class';
+import type { DealingService } from '../dealing';
+import { ChainMovementKind, FINAL_TX_STATUSES } from '../chain';
+import { OrderFlow, TRANSITIONS } from '../order';
 import type { Book, BookAumPoint, BookChainStatus, BookCutOff, BookDealingFlow, BookWaitingOrders } from './book.types';
 
 const DAY_MS = 86_400_000;

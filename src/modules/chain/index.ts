@@ -5,7 +5,7 @@ import { ChainSetup, ChainSigner, ChainTransaction } from './chain-transaction.e
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from './chain-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of chain (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of chain: they import it from here, never from its files.
 export { ChainMovementKind } from './chain-movement.entity';
 export { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
 export { chainAway, isChainUnreachable } from './chain.errors';

@@ -3,7 +3,7 @@ import { NavCompensation } from './nav-compensation.entity';
 import { step } from '../../access/duties';
 import type { ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of correction (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of correction: they import it from here, never from its files.
 export { NavCorrections } from './nav-correction';
 export type { NavCorrectionArgs, NavCorrectionEffect } from './nav-correction';
 export { NAV_CORRECTION_EVENTS, isNavCorrectionEvent, navCorrectionWebhookData } from './nav-correction-events';

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeFunctionData, parseUnits, type Hex } from 'viem';
-import type { ChainService } from '../chain/chain.service';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { Token } from '../token/token.entity';
+import { type ChainService, type ChainTransaction, TOKEN_ABI } from '../chain';
+import type { Token } from '../token';
 import type { DistributionEntitlement } from './distribution.entity';
 
 /** The intents' purpose: its family `distribution` routes outcomes here (app.ts). */

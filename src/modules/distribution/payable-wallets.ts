@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
-import { WalletStatus } from '../investor/investor.entity';
+import { WalletStatus } from '../investor';
 
 /** Why a holder's tokens could not be minted at all: no wallet of theirs is whitelisted on the token's chain. */
 export const noPayableWallet = (investorId: string, chainId: string) => `investor ${investorId} has no whitelisted wallet on chain ${chainId}`;

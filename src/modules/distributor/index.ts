@@ -3,7 +3,7 @@ import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of distributor (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of distributor: they import it from here, never from its files.
 export { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 export { distributorNotFound, distributorNotFoundNamed, hostNotProvisioned } from './distributor.errors';
 export { DistributorService } from './distributor.service';

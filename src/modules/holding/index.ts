@@ -5,14 +5,14 @@ import { HoldingMovement } from './holding-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 import { investorOwner } from '../investor';
 
-// What other modules use of holding (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of holding: they import it from here, never from its files.
 export { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent } from './holding-events';
+export type { HoldingWebhookData } from './holding-events';
 export { HoldingKey, HoldingLedger, OpenOrders, SettleResult } from './holding-ledger';
-export { insertLot, takeOldest } from './holding-lots';
+export { holdingKey, insertLot, openLotsOf, takeOldest } from './holding-lots';
+export type { BookedLot, OpenLot, WorkingLot } from './holding-lots';
 export { Holding } from './holding.entity';
 export { HoldingService } from './holding.service';
-export type { HoldingWebhookData } from './holding-events';
-export type { BookedLot, WorkingLot } from './holding-lots';
 export type { HoldingAdjustmentInput } from './holding.service';
 
 /** The holding module's manifest, collected by src/modules/manifests.ts. */

@@ -4,13 +4,10 @@ import { formatUnits, type Hex } from 'viem';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { chainAway } from '../chain/chain.errors';
-import type { Chains } from '../chain/chains';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { DealingService } from '../dealing/dealing.service';
-import { unlockedBalance } from '../dealing/lock-up';
-import { ShareClass } from '../share-class/share-class.entity';
-import { Token } from '../token/token.entity';
+import { chainAway, type Chains, TOKEN_ABI } from '../chain';
+import { type DealingService, unlockedBalance } from '../dealing';
+import { ShareClass } from '../share-class';
+import { Token } from '../token';
 import { closingBlock } from './closing-block';
 import { lotsAt, type Departure, type LotArrival } from './lots-at';
 

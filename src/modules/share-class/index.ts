@@ -4,7 +4,7 @@ import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, Shar
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of share-class (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of share-class: they import it from here, never from its files.
 export { navToleranceBps } from './nav-tolerance';
 export { ShareClass, WEEKDAYS_MONDAY_TO_FRIDAY } from './share-class.entity';
 export { shareClassNotFound, shareClassNotTrading } from './share-class.errors';

@@ -3,7 +3,7 @@ import { Token } from './token.entity';
 import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of token (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of token: they import it from here, never from its files.
 export { Token } from './token.entity';
 export { findPrimaryToken } from './token.service';
 
