@@ -1,4 +1,5 @@
 import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from './distributor.resolver';
+import { ShareClassGrantsResolver } from './share-class-grants.resolver';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
@@ -12,7 +13,7 @@ export { DistributorService } from './distributor.service';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const distributorModule: ModuleManifest = {
   name: 'distributor',
-  resolvers: [DistributorResolver, DistributorHostResolver, DistributorWalletResolver, ShareClassGrantResolver],
+  resolvers: [DistributorResolver, DistributorHostResolver, DistributorWalletResolver, ShareClassGrantResolver, ShareClassGrantsResolver],
   entities: [Distributor, DistributorHost, DistributorWallet, ShareClassGrant],
   mutationRoles: {
     createDistributor: 'operator',

@@ -14,6 +14,8 @@ export type { BookedLot, OpenLot, WorkingLot } from './holding-lots';
 export { Holding } from './holding.entity';
 export { HoldingService } from './holding.service';
 export type { HoldingAdjustmentInput } from './holding.service';
+/** The GraphQL input of `requestHoldingAdjustment` (approval answers it), beside the plain shape of the same name above. */
+export { HoldingAdjustmentInput as HoldingAdjustmentInputType } from './holding.types';
 
 /** The holding module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */

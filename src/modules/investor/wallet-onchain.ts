@@ -5,11 +5,19 @@ import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
 import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
-import { Token } from '../token/token.entity';
-import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
+import { Token } from '../token';
+import {
+  type ChainService,
+  ChainSetup,
+  ChainTransaction,
+  FINAL_TX_STATUSES,
+  IDENTITY_ABI,
+  IDENTITY_REGISTRY_ABI,
+  KYC_CLAIM_TOPIC,
+  ONCHAINID,
+  TOKEN_ABI,
+  type TxOutcome,
+} from '../chain';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 
 /** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */

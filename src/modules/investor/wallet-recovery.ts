@@ -2,12 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeAbiParameters, encodeFunctionData, keccak256, type Hex } from 'viem';
 import type { Clock } from '../../common/clock';
 import { InvestorWallet, WalletStatus } from './investor.entity';
-import type { Token } from '../token/token.entity';
+import type { Token } from '../token';
 import { isTakenAddress, takenAddress } from './wallet-custody';
-import { ChainTransaction, FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { IDENTITY_ABI, TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
+import { type ChainService, ChainTransaction, FINAL_TX_STATUSES, IDENTITY_ABI, TOKEN_ABI, type TxOutcome } from '../chain';
 
 /** ERC-734 key purpose and type: a MANAGEMENT key of type ECDSA. */
 const MANAGEMENT = 1n;

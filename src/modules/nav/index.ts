@@ -1,4 +1,5 @@
 import { NavResolver } from './nav.resolver';
+import { ShareClassNavResolver } from './share-class-nav.resolver';
 import { Nav } from './nav.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
@@ -13,7 +14,7 @@ export { NavService } from './nav.service';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const navModule: ModuleManifest = {
   name: 'nav',
-  resolvers: [NavResolver],
+  resolvers: [NavResolver, ShareClassNavResolver],
   entities: [Nav],
   mutationRoles: {
     publishNav: 'operator',

@@ -14,7 +14,7 @@ export { ORDER_EVENT_TYPES, TRANSITIONS, assertMove, statusOfEvent } from './ord
 export type { TransitionActor } from './order-states';
 export { recordTransition, recordTransitions } from './order-transition';
 export { Order, OrderFlow, OrderType } from './order.entity';
-export { priceAtNav } from './order.pricing';
+export { minorUnits, priceAtNav, priceRedemption, tokensForAmount } from './order.pricing';
 export type { SettlementPriced } from './order.pricing';
 export { OrderService } from './order.service';
 export { placementParties } from './placement-parties';

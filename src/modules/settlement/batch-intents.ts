@@ -2,9 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeFunctionData, type Hex } from 'viem';
 import { logger } from '../../common/logger';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
+import { type ChainService, type ChainTransaction, TOKEN_ABI } from '../chain';
 
 /** A row of a batch call: the order it settles, its wallet, its amount in token units. */
 export interface BatchRow {

@@ -1,11 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeFunctionData, parseUnits, type Hex } from 'viem';
-import { Holding } from '../holding/holding.entity';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import { Token } from '../token/token.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { WalletOnChain } from '../investor/wallet-onchain';
+import { Holding } from '../holding';
+import { InvestorWallet, type WalletOnChain, WalletStatus } from '../investor';
+import { Token } from '../token';
+import { type ChainService, TOKEN_ABI } from '../chain';
 
 /**
  * The demo's first start on the embedded chain: its share classes get real ERC-3643 suites, its

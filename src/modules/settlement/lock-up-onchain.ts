@@ -5,17 +5,13 @@ import type { Clock } from '../../common/clock';
 import { logger } from '../../common/logger';
 import { WakeLoop } from '../../events/wake-loop';
 import { rawRows } from '../../persistence/raw-query';
-import { plusDays } from '../dealing/dealing-calendar';
-import type { DealingService } from '../dealing/dealing.service';
-import { ShareClass } from '../share-class/share-class.entity';
-import { Token } from '../token/token.entity';
+import { type DealingService, plusDays } from '../dealing';
+import { ShareClass } from '../share-class';
+import { Token } from '../token';
 import { ChainBatchOrder } from './chain-batch.entity';
-import type { BookedLot } from '../holding/holding-lots';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
+import type { BookedLot } from '../holding';
+import { type ChainService, type ChainTransaction, TOKEN_ABI, type TxOutcome } from '../chain';
 import { LotFreeze, LotFreezeStatus } from './lot-freeze.entity';
-import type { TxOutcome } from '../chain/outcomes';
 
 /** The `lockup.` family of intents (this class registers their outcomes on the chain port). */
 export const LOCK_UP_PURPOSES = ['lockup.freeze', 'lockup.unfreeze'] as const;

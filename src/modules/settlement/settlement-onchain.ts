@@ -1,15 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeEventLog, encodeFunctionData, zeroAddress, type Hex } from 'viem';
 import { badRequest, conflict, forbidden } from '../../common/errors';
-import { OrderType, type Order } from '../order/order.entity';
-import { lockOneStepOrder, lockOneStepOrders } from '../order/order-locks';
-import { recordTransfers } from '../order/settlement-transfers';
-import type { Token } from '../token/token.entity';
-import type { ChainTransaction } from '../chain/chain-transaction.entity';
-import type { ChainService } from '../chain/chain.service';
-import { TOKEN_ABI } from '../chain/contracts';
-import type { TxOutcome } from '../chain/outcomes';
-import { chainAway, isChainUnreachable } from '../chain/chain.errors';
+import { lockOneStepOrder, lockOneStepOrders, type Order, OrderType, recordTransfers } from '../order';
+import type { Token } from '../token';
+import { chainAway, type ChainService, type ChainTransaction, isChainUnreachable, TOKEN_ABI, type TxOutcome } from '../chain';
 import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './accepted-order';
 import { orderDutyRefusals } from './order-duties';
 import { splitBatch } from './batch-intents';

@@ -1,4 +1,5 @@
 import { ShareClassOpsResolver, ShareClassResolver } from './share-class.resolver';
+import { FundShareClassesResolver } from './fund-share-classes.resolver';
 import { ShareClass } from './share-class.entity';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 import { nothing } from '../../access/duties';
@@ -16,7 +17,7 @@ export type { ShareClassRecord } from './share-class.service';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const shareClassModule: ModuleManifest = {
   name: 'share-class',
-  resolvers: [ShareClassResolver, ShareClassOpsResolver],
+  resolvers: [ShareClassResolver, ShareClassOpsResolver, FundShareClassesResolver],
   entities: [ShareClass, ShareClassMeta, ShareClassDetails, ShareClassMetrics, ShareClassOverview, SubRedemption, BankDetails],
   mutationRoles: {
     createShareClass: 'operator',

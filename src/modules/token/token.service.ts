@@ -6,11 +6,10 @@ import { appendEvent } from '../../events/event-log';
 import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, intInRange, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
+import { ShareClass, shareClassNotFound } from '../share-class';
 import { Token } from './token.entity';
 import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
-import type { ChainService, TokenOnChain } from '../chain/chain.service';
+import type { ChainService, TokenOnChain } from '../chain';
 import { badRequest } from '../../common/errors';
 
 /** The primary token of a share class; its chain is the share class's `defaultChainId`. */
