@@ -26,7 +26,7 @@ import { openOrders } from './modules/order/open-orders';
 import { OrderService } from './modules/order/order.service';
 import { TwoStepService } from './modules/order/two-step.service';
 import { ShareClassService } from './modules/share-class/share-class.service';
-import { TokenService } from './modules/token/token.service';
+import { findPrimaryToken, TokenService } from './modules/token/token.service';
 import { SupplyRegistry } from './supply/http-provider';
 import type { SupplyProvidersConfig } from './supply/provider';
 import type { EventBus } from './events/pubsub';
@@ -40,6 +40,7 @@ import { SettlementOnChain } from './modules/settlement/settlement-onchain';
 import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
 import { OneStepSettlement } from './modules/settlement/one-step-settlement';
 import { WalletOnChain } from './modules/investor/wallet-onchain';
+import { refuseClaimedAddress } from './modules/investor/wallet-custody';
 import { NavCorrections } from './modules/correction/nav-correction';
 import { ApprovalService } from './modules/approval/approval.service';
 import { ForcedTransfers } from './modules/approval/forced-transfer';
@@ -47,6 +48,7 @@ import { NavConfirmationInbox } from './modules/approval/nav-confirmations';
 import { OpsPrincipalRequests } from './modules/approval/ops-principal-requests';
 import { EligibilityRequests } from './modules/approval/eligibility-requests';
 import { EligibilityService } from './modules/eligibility/eligibility.service';
+import { tokenComplianceRules } from './modules/eligibility/token-compliance';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -86,9 +88,9 @@ export function createServices(deps: ServiceDeps) {
   const { clock } = deps;
   const issuer = new IssuerService();
   const readCache = new ReadCache(deps.readCacheTtlMs);
-  const shareClass = new ShareClassService(clock, readCache);
+  const shareClass = new ShareClassService(clock, readCache, { primaryToken: findPrimaryToken });
   const nav = new NavService(shareClass, clock, readCache, new NavConfirmationInbox(clock));
-  const distributor = new DistributorService(clock, readCache, !isDevelopmentEnv(deps.env));
+  const distributor = new DistributorService(clock, readCache, { refuseClaimedAddress }, !isDevelopmentEnv(deps.env));
   const investor = new InvestorService(distributor);
   const order = new OrderService();
   const supply = new SupplyRegistry(deps.supply ?? {});
@@ -133,7 +135,7 @@ export function createServices(deps: ServiceDeps) {
     issuer,
     fund: new FundService(issuer),
     shareClass,
-    token: new TokenService(clock, chain),
+    token: new TokenService(clock, chain, tokenComplianceRules),
     nav,
     distributor,
     investor,

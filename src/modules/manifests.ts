@@ -1,9 +1,6 @@
 /*
- * type-graphql lists root fields in the order their resolvers are first loaded, which is the order
- * of these import statements: they follow the order of the hand-written list they replace, so
- * schema/schema.graphql kept its order but for two root fields a module cannot keep in place
- * (`events`, the transport's, now comes last; `dealingSettlementPreview` after the chain's reads).
- * The list below, not these imports, is the modules' order.
+ * The order of these imports does not matter: the schema lists root fields in the modules' order
+ * below (src/transports/graphql/root-field-order.ts), not in the order resolvers are loaded.
  */
 import { authModule } from './auth';
 import { distributorModule } from './distributor';

@@ -5,7 +5,7 @@ import { IDENTITY_REGISTRY_ABI, MODULAR_COMPLIANCE_ABI, T_REX, TOKEN_ABI } from 
 import { requestedAndApproved } from '../support/approval.factories';
 import { aHolding, anInvestor } from '../support/factories';
 import { Investor } from '../../src/modules/investor/investor.entity';
-import { InvestorCategory } from '../../src/modules/eligibility/investor-category';
+import { InvestorCategory } from '../../src/modules/investor/investor-category';
 import { eventually, randomWallet } from '../support/chain';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall, sendAs } from '../support/chain.factories';
 

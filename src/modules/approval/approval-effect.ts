@@ -1,10 +1,10 @@
 import { conflict } from '../../common/errors';
-import type { WalletRecoveryEffect } from '../investor/wallet-recovery-effect';
+import type { WalletRecoveryEffect } from '../investor';
 import type { ForcedTransferEffect } from './forced-transfer-effect';
 import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
-import type { PendingNavArgs } from '../nav/nav-confirmation';
-import type { NavCorrectionEffect } from '../correction/nav-correction';
-import type { EligibilityRulesArgs, InvestorCategoryArgs } from '../eligibility/eligibility-effects';
+import type { PendingNavArgs } from '../nav';
+import type { NavCorrectionEffect } from '../correction';
+import type { EligibilityRulesArgs, InvestorCategoryArgs } from '../eligibility';
 
 /**
  * A pending NAV's confirmation binds the NAV and the move the approver saw (its previous confirmed

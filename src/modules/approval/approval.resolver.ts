@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
-import { HoldingAdjustmentInput } from '../holding/holding.types';
-import { RecoverInvestorWalletInput } from '../investor/investor.types';
+import { HoldingAdjustmentInputType } from '../holding';
+import { RecoverInvestorWalletInput } from '../investor';
 import { ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { ForcedTransferInput } from './forced-transfer';
 import { ApprovalEffectView, effectView } from './approval-effect.types';
@@ -33,7 +33,10 @@ export class ApprovalResolver {
     description:
       'Ops (`operator`): asks to book a holding adjustment (a transfer in from a previous register, a correction). Runs when another principal approves it.',
   })
-  requestHoldingAdjustment(@Arg('input', () => HoldingAdjustmentInput) input: HoldingAdjustmentInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  requestHoldingAdjustment(
+    @Arg('input', () => HoldingAdjustmentInputType) input: HoldingAdjustmentInputType,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ApprovalRequest> {
     return ctx.services.approval.requestHoldingAdjustment(ctx, input);
   }
 

@@ -9,7 +9,7 @@ import { chainId, evmAddress, required, requiredDecimal } from '../../common/val
 import { DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest, conflict, DomainError, forbidden, notFound } from '../../common/errors';
 import { appendEvent } from '../../events/event-log';
-import type { HoldingAdjustmentInput, HoldingService } from '../holding/holding.service';
+import type { HoldingAdjustmentInput, HoldingService } from '../holding';
 import {
   boundEffect,
   EFFECT_VERSION,
@@ -21,17 +21,13 @@ import {
   type OpsTokenResetArgs,
 } from './approval-effect';
 import { holdingAdjustmentEffect, type HoldingAdjustmentArgs } from './holding-adjustment-effect';
-import type { InvestorWalletService } from '../investor/investor-wallet.service';
-import type { InvestorService } from '../investor/investor.service';
-import { refuseTakenAddress } from '../investor/wallet-custody';
+import { type InvestorService, type InvestorWalletService, refuseTakenAddress } from '../investor';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
-import type { NavService } from '../nav/nav.service';
-import type { PendingNavArgs } from '../nav/nav-confirmation';
+import type { NavService, PendingNavArgs } from '../nav';
 import type { ForcedTransferArgs, ForcedTransferInput, ForcedTransfers } from './forced-transfer';
-import type { NavCorrectionArgs, NavCorrections } from '../correction/nav-correction';
-import { eligibilityRulesEffect, investorCategoryEffect } from '../eligibility/eligibility-effects';
-import type { EligibilityRules } from '../eligibility/eligibility-rule-set.entity';
+import type { NavCorrectionArgs, NavCorrections } from '../correction';
+import { type EligibilityRules, eligibilityRulesEffect, investorCategoryEffect } from '../eligibility';
 
 export interface ApprovalDeps {
   clock: Clock;

@@ -1,10 +1,14 @@
 import type { ServiceContext } from '../../access/service-context';
 import { required } from '../../common/validate';
-import type { EligibilityRulesArgs, EligibilityRulesInput, InvestorCategoryArgs } from '../eligibility/eligibility-effects';
-import { investorCategory, readRules } from '../eligibility/eligibility-effects';
-import type { EligibilityService } from '../eligibility/eligibility.service';
-import type { InvestorService } from '../investor/investor.service';
-import { Investor } from '../investor/investor.entity';
+import {
+  type EligibilityRulesArgs,
+  type EligibilityRulesInput,
+  type EligibilityService,
+  investorCategory,
+  type InvestorCategoryArgs,
+  readRules,
+} from '../eligibility';
+import { Investor, type InvestorService } from '../investor';
 import { ApprovalKind, type ApprovalRequest } from './approval-request.entity';
 import type { ApprovalService } from './approval.service';
 

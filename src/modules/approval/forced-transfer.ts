@@ -8,12 +8,10 @@ import { chainId as validChainId, required, requiredDecimal } from '../../common
 import { DecimalScalar } from '../../common/scalars';
 import { toUnits } from '../../common/units';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
-import type { HoldingLedger } from '../holding/holding-ledger';
-import type { LockUpOnChain } from '../settlement/lock-up-onchain';
-import { Holding } from '../holding/holding.entity';
-import { Investor, InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import { walletCustody } from '../investor/wallet-custody';
-import { Token } from '../token/token.entity';
+import { Holding, type HoldingLedger } from '../holding';
+import type { LockUpOnChain } from '../settlement';
+import { Investor, InvestorWallet, walletCustody, WalletStatus } from '../investor';
+import { Token } from '../token';
 import { ApprovalRequest } from './approval-request.entity';
 import { ForcedTransfer, ForcedTransferStatus } from './forced-transfer.entity';
 import type { ForcedTransferEffect } from './forced-transfer-effect';

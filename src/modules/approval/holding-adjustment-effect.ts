@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import { Holding } from '../holding/holding.entity';
+import { Holding } from '../holding';
 
 /** A holding adjustment's arguments as the approval request stores them. */
 export interface HoldingAdjustmentArgs {

@@ -1,18 +1,20 @@
 import { ApprovalResolver } from './approval.resolver';
 import { OpsPrincipalResolver } from './ops-principal.resolver';
+import { ModuleRequestsResolver } from './module-requests.resolver';
 import { ApprovalRequest } from './approval-request.entity';
 import { ForcedTransfer } from './forced-transfer.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of approval (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of approval: they import it from here, never from its files.
+export { ApprovalStatus } from './approval-request.entity';
 export { WALLET_RECOVERY_EVENTS, isWalletRecoveryEvent, walletRecoveryWebhookData } from './wallet-recovery-events';
 export type { WalletRecoveryWebhookData } from './wallet-recovery-events';
 
 /** The approval module's manifest, collected by src/modules/manifests.ts. */
 export const approvalModule: ModuleManifest = {
   name: 'approval',
-  resolvers: [ApprovalResolver, OpsPrincipalResolver],
+  resolvers: [ApprovalResolver, OpsPrincipalResolver, ModuleRequestsResolver],
   entities: [ApprovalRequest, ForcedTransfer],
   mutationRoles: {
     /** Four eyes on principals (src/modules/approval/ops-principal-requests.ts): decided by another `admin`. */
@@ -23,6 +25,10 @@ export const approvalModule: ModuleManifest = {
     requestWalletRecovery: 'operator',
     requestHoldingAdjustment: 'operator',
     requestForcedTransfer: 'operator',
+    /** Who may hold a class, and a confirmed NAV's correction (module-requests.resolver.ts): asked by one principal, approved by another. */
+    requestEligibilityRules: 'operator',
+    requestInvestorCategory: 'operator',
+    requestNavCorrection: 'operator',
     approveRequest: 'approver',
     rejectRequest: 'approver',
   },
@@ -35,6 +41,10 @@ export const approvalModule: ModuleManifest = {
     requestWalletRecovery: step('walletRecovery'),
     requestHoldingAdjustment: step('holdingAdjustment'),
     requestForcedTransfer: step('forcedTransfer'),
+    /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
+    requestEligibilityRules: nothing,
+    requestInvestorCategory: nothing,
+    requestNavCorrection: step('navCorrection'),
     approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
     rejectRequest: nothing,
   },

@@ -1,7 +1,6 @@
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
-import type { NavConfirmations, PendingNavArgs } from '../nav/nav-confirmation';
-import { navAwaitsConfirmation } from '../nav/nav.errors';
+import { navAwaitsConfirmation, type NavConfirmations, type PendingNavArgs } from '../nav';
 import { ApprovalKind } from './approval-request.entity';
 import { navConfirmationEffect } from './approval-effect';
 import { openRequest } from './approval.service';

@@ -2,8 +2,7 @@ import type { ServiceContext } from '../../access/service-context';
 import { principalLabel } from '../../access/principal';
 import { forbidden } from '../../common/errors';
 import { required } from '../../common/validate';
-import { opsRoles, type OpsTokenService } from '../auth/ops-token.service';
-import { newFirstPart } from '../auth/ops-token-secret';
+import { newFirstPart, opsRoles, type OpsTokenService } from '../auth';
 import { ApprovalKind, type ApprovalRequest } from './approval-request.entity';
 import type { ApprovalService } from './approval.service';
 

@@ -4,7 +4,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertInGoodStanding } from '../../access/access';
 import type { Clock } from '../../common/clock';
-import { Distributor } from '../distributor/distributor.entity';
+import { Distributor } from '../distributor';
 import type { Principal } from '../../access/principal';
 import type { RateLimits } from '../../access/rate-limit';
 import type { DomainError } from '../../common/errors';

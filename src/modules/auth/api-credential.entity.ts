@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Audited } from '../../persistence/audited.entity';
-import { Distributor } from '../distributor/distributor.entity';
+import { Distributor } from '../distributor';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /**

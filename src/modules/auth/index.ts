@@ -5,7 +5,7 @@ import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entit
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of auth (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of auth: they import it from here, never from its files.
 export { ApiCredential } from './api-credential.entity';
 export { invalidCredentials } from './auth.errors';
 export { newFirstPart } from './ops-token-secret';

@@ -1,11 +1,9 @@
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
-import { ShareClass } from '../share-class/share-class.entity';
-import type { DealingService } from '../dealing/dealing.service';
-import { FINAL_TX_STATUSES } from '../chain/chain-transaction.entity';
-import { ChainMovementKind } from '../chain/chain-movement.entity';
-import { OrderFlow } from '../order/order.entity';
-import { TRANSITIONS } from '../order/order-states';
+import { ShareClass } from '../share-class';
+import type { DealingService } from '../dealing';
+import { ChainMovementKind, FINAL_TX_STATUSES } from '../chain';
+import { OrderFlow, TRANSITIONS } from '../order';
 import { bookAumRows, bookChainRows, bookFlowRows, bookWaitingRows } from './book.queries';
 import type { Book, BookAumPoint, BookChainStatus, BookCutOff, BookDealingFlow, BookWaitingOrders } from './book.types';
 

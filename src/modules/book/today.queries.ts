@@ -2,13 +2,11 @@ import { DateTime } from 'luxon';
 import type { Clock } from '../../common/clock';
 import type { ServiceContext } from '../../access/service-context';
 import { rawRows } from '../../persistence/raw-query';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import type { DealingService } from '../dealing';
-import { ChainMovementKind } from '../chain/chain-movement.entity';
-import { ChainTxStatus } from '../chain/chain-transaction.entity';
-import { ApprovalStatus } from '../approval/approval-request.entity';
-import { OrderFlow } from '../order/order.entity';
-import { TRANSITIONS } from '../order/order-states';
+import { ChainMovementKind, ChainTxStatus } from '../chain';
+import { ApprovalStatus } from '../approval';
+import { OrderFlow, TRANSITIONS } from '../order';
 import { WAITING } from './book.service';
 import type { Today, TodayAum, TodayNavDue, TodayOrderToAccept, TodaySettlementDue } from './today.types';
 

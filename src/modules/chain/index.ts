@@ -6,16 +6,16 @@ import { ChainComplianceModule, ChainIntentSequence } from './compliance-module.
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from './chain-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of chain (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of chain: they import it from here, never from its files.
 export { ChainMovementKind } from './chain-movement.entity';
-export { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
+export { ChainSetup, ChainTransaction, ChainTxStatus, FINAL_TX_STATUSES } from './chain-transaction.entity';
 export { chainAway, isChainUnreachable } from './chain.errors';
 export { ChainService } from './chain.service';
 export type { TokenOnChain } from './chain.service';
 export { ChainHandle, Chains } from './chains';
+export type { ComplianceRules } from './compliance-modules';
 export { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
 export type { TxOutcome } from './outcomes';
-export type { ComplianceRules } from './compliance-modules';
 
 /** The chain module's manifest, collected by src/modules/manifests.ts. */
 export const chainModule: ModuleManifest = {

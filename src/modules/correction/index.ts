@@ -1,9 +1,8 @@
 import { NavCorrectionResolver } from './nav-correction.resolver';
 import { NavCompensation } from './nav-compensation.entity';
-import { step } from '../../access/duties';
 import type { ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of correction (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of correction: they import it from here, never from its files.
 export { NavCorrections } from './nav-correction';
 export type { NavCorrectionArgs, NavCorrectionEffect } from './nav-correction';
 export { NAV_CORRECTION_EVENTS, isNavCorrectionEvent, navCorrectionWebhookData } from './nav-correction-events';
@@ -14,14 +13,9 @@ export const correctionModule: ModuleManifest = {
   name: 'correction',
   resolvers: [NavCorrectionResolver],
   entities: [NavCompensation],
-  mutationRoles: {
-    /** A confirmed NAV's correction is asked by one principal and approved by another (`approveRequest`). */
-    requestNavCorrection: 'operator',
-  },
+  mutationRoles: {},
   queryRoles: {},
-  mutationDuties: {
-    requestNavCorrection: step('navCorrection'),
-  },
+  mutationDuties: {},
   visibility: {
     NavCorrectionPreview: 'ops',
     NavRepricing: 'part',

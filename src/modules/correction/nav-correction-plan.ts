@@ -4,12 +4,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
 import { toUnits } from '../../common/units';
 import { rawRows } from '../../persistence/raw-query';
-import { walletCustodyMany } from '../investor/wallet-custody';
-import type { Nav } from '../nav/nav.entity';
-import { minorUnits, priceAtNav, priceRedemption, tokensForAmount, type SettlementPriced } from '../order/order.pricing';
-import type { ShareClass } from '../share-class/share-class.entity';
-import { navToleranceBps } from '../share-class/nav-tolerance';
-import { Token } from '../token/token.entity';
+import { walletCustodyMany } from '../investor';
+import type { Nav } from '../nav';
+import { minorUnits, priceAtNav, priceRedemption, type SettlementPriced, tokensForAmount } from '../order';
+import { navToleranceBps, type ShareClass } from '../share-class';
+import { Token } from '../token';
 import { CompensationAction } from './nav-compensation.entity';
 
 /*

@@ -1,7 +1,6 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { DecimalScalar } from '../../common/scalars';
-import { ApprovalRequest } from '../approval/approval-request.entity';
 import { NavCorrectionPreviewView } from './nav-correction.types';
 
 /** Correcting a confirmed NAV (nav-correction.ts): the preview first, then a four-eyes request. */
@@ -31,18 +30,5 @@ export class NavCorrectionResolver {
       repricings: plan.repricings,
       compensations: plan.compensations,
     };
-  }
-
-  @Mutation(() => ApprovalRequest, {
-    description:
-      "Ops (`operator`): asks to correct a confirmed NAV to `close`, with a reason (required). A different principal with `approver` approves it (`approveRequest`): then the NAV keeps its original close beside the corrected one, orders priced at it and not settled are re-priced, and, above the share class's tolerance, orders settled at it are compensated (`navCorrectionPreview` shows how, before).",
-  })
-  requestNavCorrection(
-    @Arg('navId', () => ID) navId: string,
-    @Arg('close', () => DecimalScalar) close: string,
-    @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ApprovalRequest> {
-    return ctx.services.approval.requestNavCorrection(ctx, { navId, close, reason });
   }
 }

@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 
 /**
  * The dealing calendar of one share class, provisioned by ops (`setDealingCalendar`,

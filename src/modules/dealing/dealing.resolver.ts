@@ -2,7 +2,7 @@ import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { EpochMs } from '../../common/scalars';
 import type { GatewayContext } from '../../access/graphql-context';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import { DealingCalendar } from './dealing-calendar.entity';
 import { DealingCalendarInput, DealingPreview } from './dealing.types';
 

@@ -3,12 +3,12 @@ import { DealingCalendar } from './dealing-calendar.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of dealing (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of dealing: they import it from here, never from its files.
 export { DEFAULT_CALENDAR, dateIn, dealingDates, plusDays } from './dealing-calendar';
 export { DealingService } from './dealing.service';
-export { assertUnlocked, unlockedBalance } from './lock-up';
 export type { DealingShareClass } from './dealing.service';
-export type { LotView } from './lock-up';
+export { assertUnlocked, unlockedBalance } from './lock-up';
+export type { LockUp, LotView } from './lock-up';
 
 /** The dealing module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */

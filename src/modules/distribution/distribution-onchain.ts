@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toUnits } from '../../common/units';
 import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
-import type { Token } from '../token/token.entity';
+import type { Token } from '../token';
 import type { DistributionEntitlement } from './distribution.entity';
 
 /** The intents' purpose: its family `distribution` routes outcomes here (app.ts). */

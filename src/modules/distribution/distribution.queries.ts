@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { WalletStatus } from '../investor/investor.entity';
+import { WalletStatus } from '../investor';
 
 /* The distribution module's SQL (docs/architecture.md, "SQL"). */
 

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../access/service-context';
-import { Investor } from '../investor/investor.entity';
+import { Investor } from '../investor';
 import { Distribution, DistributionEntitlement } from './distribution.entity';
 import type { IncomeEntryView } from './distribution.types';
 import { notFound } from '../../common/errors';

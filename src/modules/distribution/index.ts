@@ -4,10 +4,10 @@ import { Distribution, DistributionEntitlement } from './distribution.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of distribution (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of distribution: they import it from here, never from its files.
 export { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent } from './distribution-events';
-export { incomeInPeriod } from './distribution.queries';
 export type { DistributionWebhookData } from './distribution-events';
+export { incomeInPeriod } from './distribution.queries';
 
 /** The distribution module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /** A partner firm. `DT######` on surface R; the same record is `PT######` on surface O. */

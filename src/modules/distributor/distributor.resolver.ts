@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import {
   CreateDistributorInput,

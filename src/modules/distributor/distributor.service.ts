@@ -9,12 +9,10 @@ import type { ReadCache } from '../../persistence/read-cache';
 import { appendEvent } from '../../events/event-log';
 import { chainId, containsPattern, evmAddress, optional, required, statusWord } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
+import { ShareClass, shareClassNotFound } from '../share-class';
 import { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { validBinding, type HostBinding } from './host-binding';
 import { distributorStatus, grantRows } from './distributor.queries';
-import { refuseClaimedAddress } from '../investor/wallet-custody';
 import { distributorNotFoundById, grantNotFound, hostNotMapped, hostTaken, invalidHostname } from './distributor.errors';
 
 type Page = { first?: number | null; after?: string | null };
@@ -28,6 +26,15 @@ type BindingInput = { sourceRanges?: string[] | null; clientCertSha256?: string 
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
+/**
+ * The custody rule a distributor's own wallet obeys: an address is one holder's, investors'
+ * included (docs/custody.md). The investor module, which comes after distributor, keeps the
+ * claims and provides it; the composition root wires it (src/services.ts).
+ */
+export interface AddressClaims {
+  refuseClaimedAddress(em: EntityManager, holder: { kind: 'distributor'; id: string }, address: string, field: string): Promise<void>;
+}
+
 /** How a hostname is stored and looked up: trimmed, lower case, without a trailing dot. */
 export function normaliseHostname(value: unknown): string {
   const host = required(value, 'hostname').trim().toLowerCase().replace(/\.$/, '');
@@ -39,6 +46,7 @@ export class DistributorService {
   constructor(
     private readonly clock: Clock,
     private readonly cache: ReadCache,
+    private readonly claims: AddressClaims,
     /** Outside development and test: a host's source ranges lie inside private networks (host-binding.ts, validBinding). */
     private readonly privateSourceRangesOnly = false,
   ) {}
@@ -183,7 +191,7 @@ export class DistributorService {
     const address = evmAddress(input.address, 'address');
     const distributor = await this.get(ctx, input.distributorId);
     // The custody rule: an address is one holder's wallet (docs/custody.md); the address's claim holds it against a concurrent writer.
-    await refuseClaimedAddress(ctx.em, { kind: 'distributor', id: distributor.id }, address, 'address');
+    await this.claims.refuseClaimedAddress(ctx.em, { kind: 'distributor', id: distributor.id }, address, 'address');
     let wallet = await ctx.em.findOne(DistributorWallet, { distributor, chainId: chain });
     if (wallet) wallet.address = address;
     else wallet = ctx.em.create(DistributorWallet, { distributor, chainId: chain, address });

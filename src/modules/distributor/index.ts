@@ -1,9 +1,10 @@
 import { DistributorHostResolver, DistributorResolver, DistributorWalletResolver, ShareClassGrantResolver } from './distributor.resolver';
+import { ShareClassGrantsResolver } from './share-class-grants.resolver';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of distributor (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of distributor: they import it from here, never from its files.
 export { DeliveryMode, Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
 export { distributorNotFound, distributorNotFoundNamed, hostNotProvisioned } from './distributor.errors';
 export { DistributorService } from './distributor.service';
@@ -12,7 +13,7 @@ export { DistributorService } from './distributor.service';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const distributorModule: ModuleManifest = {
   name: 'distributor',
-  resolvers: [DistributorResolver, DistributorHostResolver, DistributorWalletResolver, ShareClassGrantResolver],
+  resolvers: [DistributorResolver, DistributorHostResolver, DistributorWalletResolver, ShareClassGrantResolver, ShareClassGrantsResolver],
   entities: [Distributor, DistributorHost, DistributorWallet, ShareClassGrant],
   mutationRoles: {
     createDistributor: 'operator',

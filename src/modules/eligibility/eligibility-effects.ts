@@ -4,11 +4,10 @@ import { Dec, DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest } from '../../common/errors';
 import { countryCode, decimal, intInRange, required } from '../../common/validate';
 import { rawRows } from '../../persistence/raw-query';
-import { Investor } from '../investor/investor.entity';
-import { investorNotFoundById } from '../investor/investor.errors';
+import { Investor, investorNotFoundById } from '../investor';
 import type { EligibilityRules } from './eligibility-rule-set.entity';
 import { investorBreach, limitBreach } from './eligibility';
-import { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from './investor-category';
+import { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from '../investor';
 
 /*
  * What the two four-eyes requests of eligibility do, computed from the world (the approval

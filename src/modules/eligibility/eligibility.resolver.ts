@@ -1,10 +1,9 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
-import { ApprovalRequest } from '../approval/approval-request.entity';
-import { Investor } from '../investor/investor.entity';
+import { Investor } from '../investor';
 import { EligibilityRuleSet } from './eligibility-rule-set.entity';
-import { EligibilityRulesInput, InvestorKycInput } from './eligibility.types';
-import { InvestorCategory } from './investor-category';
+import { InvestorKycInput } from './eligibility.types';
+import { InvestorCategory } from '../investor';
 
 /** Who may hold a share class (eligibility.service.ts; the check itself: eligibility.ts). */
 @Resolver()
@@ -24,24 +23,6 @@ export class EligibilityResolver {
   })
   ineligibleHolders(@Arg('code', () => String) code: string, @Ctx() ctx: GatewayContext): Promise<string[]> {
     return ctx.services.eligibility.ineligibleHolders(ctx, code);
-  }
-
-  @Mutation(() => ApprovalRequest, {
-    description:
-      'Ops (`operator`): asks to create or change a rule set; another principal approves it. The request binds the holders it leaves ineligible (its `effect`), and approval refuses a different list.',
-  })
-  requestEligibilityRules(@Arg('input', () => EligibilityRulesInput) input: EligibilityRulesInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
-    return ctx.services.eligibilityRequests.requestRules(ctx, input);
-  }
-
-  @Mutation(() => ApprovalRequest, { description: "Ops (`operator`): asks to upgrade an investor's category; another principal approves it." })
-  requestInvestorCategory(
-    @Arg('investorId', () => String) investorId: string,
-    @Arg('category', () => InvestorCategory) category: InvestorCategory,
-    @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ApprovalRequest> {
-    return ctx.services.eligibilityRequests.requestCategory(ctx, { investorId, category, reason });
   }
 
   @Mutation(() => Investor, {

@@ -1,11 +1,10 @@
 import type { ServiceContext } from '../../access/service-context';
 import { badRequest, forbidden, notFound } from '../../common/errors';
 import { optionalEpochMs, required } from '../../common/validate';
-import type { InvestorService } from '../investor/investor.service';
-import type { Investor } from '../investor/investor.entity';
+import type { Investor, InvestorService } from '../investor';
 import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
 import { ineligibleHolders, investorCategory } from './eligibility-effects';
-import { isCategoryUpgrade } from './investor-category';
+import { isCategoryUpgrade } from '../investor';
 import { carryRuleChange } from './token-compliance';
 import type { ChainService } from '../chain';
 

@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
-import { InvestorCategory } from './investor-category';
+import { InvestorCategory } from '../investor';
 
 @InputType({ description: 'A share class eligibility rule set as it is to be (four-eyes: requestEligibilityRules)' })
 export class EligibilityRulesInput {

@@ -3,13 +3,14 @@ import { EligibilityRuleSet } from './eligibility-rule-set.entity';
 import { nothing } from '../../access/duties';
 import type { ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of eligibility (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of eligibility: they import it from here, never from its files.
 export { batchIneligibility, refuseIneligible } from './eligibility';
 export { eligibilityRulesEffect, investorCategory, investorCategoryEffect, readRules } from './eligibility-effects';
 export type { EligibilityRulesArgs, EligibilityRulesInput, InvestorCategoryArgs } from './eligibility-effects';
 export type { EligibilityRules } from './eligibility-rule-set.entity';
 export type { EligibilityService } from './eligibility.service';
-export { InvestorCategory } from './investor-category';
+/** The GraphQL input of `requestEligibilityRules` (approval answers it), beside the plain shape of the same name above. */
+export { EligibilityRulesInput as EligibilityRulesInputType } from './eligibility.types';
 
 /** The eligibility module's manifest, collected by src/modules/manifests.ts. */
 export const eligibilityModule: ModuleManifest = {
@@ -17,16 +18,11 @@ export const eligibilityModule: ModuleManifest = {
   resolvers: [EligibilityResolver],
   entities: [EligibilityRuleSet],
   mutationRoles: {
-    requestEligibilityRules: 'operator',
-    requestInvestorCategory: 'operator',
     setInvestorCategory: 'operator',
     setInvestorKyc: 'operator',
   },
   queryRoles: {},
   mutationDuties: {
-    /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
-    requestEligibilityRules: nothing,
-    requestInvestorCategory: nothing,
     setInvestorCategory: nothing,
     setInvestorKyc: nothing,
   },

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { Issuer } from '../issuer/issuer.entity';
+import { Issuer } from '../issuer';
 
 /** A fund of an issuer; its share classes are what distributors sell. */
 @ObjectType()

@@ -1,9 +1,7 @@
-import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { Issuer } from '../issuer/issuer.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Issuer } from '../issuer';
 import { Fund } from './fund.entity';
 import { CreateFundInput, FundFilter, FundPage, UpdateFundInput } from './fund.types';
 
@@ -41,10 +39,5 @@ export class FundResolver {
   @FieldResolver(() => Issuer)
   async issuer(@Root() fund: Fund, @Ctx() ctx: GatewayContext): Promise<Issuer> {
     return (await ctx.loaders.byId(Issuer).load(fund.issuer.id))!;
-  }
-
-  @FieldResolver(() => [ShareClass])
-  shareClasses(@Root() fund: Fund, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>[]> {
-    return ctx.loaders.manyBy(ShareClass, 'fund', { id: 'asc' }).load(fund.id);
   }
 }

@@ -3,7 +3,7 @@ import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../access/service-context';
 import { cleared, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import type { IssuerService } from '../issuer/issuer.service';
+import type { IssuerService } from '../issuer';
 import { Fund } from './fund.entity';
 import { fundNotFound } from './fund.errors';
 

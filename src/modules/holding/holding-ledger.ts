@@ -1,8 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
-import type { DealingService, DealingShareClass } from '../dealing/dealing.service';
-import { assertUnlocked, unlockedBalance } from '../dealing/lock-up';
+import { assertUnlocked, type DealingService, type DealingShareClass, unlockedBalance } from '../dealing';
 import { LotSource } from './holding-lot.entity';
 import { holdingKey, openLots, piecesCovering, type BookedLot, type TakenPiece } from './holding-lots';
 import { applyMoves, lockHoldings, lockRow, type Move } from './holding-moves';

@@ -1,8 +1,8 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Investor } from '../investor';
+import { ShareClass } from '../share-class';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum LotSource {

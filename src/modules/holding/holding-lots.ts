@@ -2,7 +2,7 @@ import type Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
 import { openLotRows } from './holding.queries';
-import type { LotView } from '../dealing/lock-up';
+import type { LotView } from '../dealing';
 
 /*
  * The lots of a holding and the rule of first in, first out. Only the holding ledger

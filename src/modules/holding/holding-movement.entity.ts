@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Audited } from '../../persistence/audited.entity';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Investor } from '../investor';
+import { ShareClass } from '../share-class';
 import { LotSource } from './holding-lot.entity';
 import { bigintColumn } from '../../persistence/bigint-column';
 

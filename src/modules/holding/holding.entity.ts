@@ -3,8 +3,8 @@ import { Field, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
 import { DecimalScalar } from '../../common/scalars';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Investor } from '../investor';
+import { ShareClass } from '../share-class';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /** Tokens of a share class an investor holds: the sum of its lots (holding-lot.entity.ts); changed by settled orders and ops adjustments. */

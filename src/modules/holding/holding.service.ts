@@ -4,10 +4,9 @@ import { badRequest } from '../../common/errors';
 import { documentedId, ID_PREFIXES, shownId } from '../../common/ids';
 import type { ServiceContext } from '../../access/service-context';
 import { optionalEpochMs, required, requiredDecimal } from '../../common/validate';
-import { walletInUse } from '../investor/investor-wallet.service';
-import { Investor } from '../investor/investor.entity';
-import { investorNotFound } from '../investor/investor.errors';
-import type { ShareClassService } from '../share-class/share-class.service';
+import { Investor, investorNotFound, walletInUse } from '../investor';
+import type { ShareClassService } from '../share-class';
+import { findPrimaryToken } from '../token';
 import type { HoldingLedger } from './holding-ledger';
 import { userNotFound } from './holding.errors';
 import type { HoldingView } from './holding.types';
@@ -36,7 +35,7 @@ export class HoldingService {
     if (!investor || !ctx.access.sees(investor.distributor.id)) throw userNotFound();
     const shareClass = await this.shareClasses.getVisible(ctx, shareClassId);
     const position = await this.ledger.position(ctx.em, investor.id, shareClass, this.clock.now());
-    const token = await this.shareClasses.primaryToken(ctx, shareClass.id);
+    const token = await findPrimaryToken(ctx.em, shareClass.id);
     const wallet = token ? await walletInUse(ctx.em, investor.id, token.chainId) : null;
     return {
       userId: shownId(investor.id, 'investor', 'O'),

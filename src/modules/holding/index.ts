@@ -5,15 +5,18 @@ import { HoldingMovement } from './holding-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 import { investorOwner } from '../investor';
 
-// What other modules use of holding (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of holding: they import it from here, never from its files.
 export { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent } from './holding-events';
+export type { HoldingWebhookData } from './holding-events';
 export { HoldingKey, HoldingLedger, OpenOrders, SettleResult } from './holding-ledger';
-export { insertLot, takeOldest } from './holding-lots';
+export { holdingKey, insertLot, openLotsOf, takeOldest } from './holding-lots';
+export type { BookedLot, OpenLot, WorkingLot } from './holding-lots';
 export { Holding } from './holding.entity';
 export { HoldingService } from './holding.service';
-export type { HoldingWebhookData } from './holding-events';
-export type { BookedLot, WorkingLot } from './holding-lots';
 export type { HoldingAdjustmentInput } from './holding.service';
+
+/** The GraphQL input of `requestHoldingAdjustment` (approval answers it), beside the plain shape of the same name above. */
+export { HoldingAdjustmentInput as HoldingAdjustmentInputType } from './holding.types';
 
 /** The holding module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */

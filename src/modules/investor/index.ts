@@ -6,22 +6,14 @@ import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import type { GatewayContext } from '../../access/graphql-context';
 
-// What other modules use of investor (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of investor: they import it from here, never from its files.
+export { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from './investor-category';
 export { InvestorWalletService, WALLET_IN_USE_SQL, walletInUse } from './investor-wallet.service';
 export { Investor, InvestorWallet, WalletStatus } from './investor.entity';
-export { investorNotFound, investorNotTrading } from './investor.errors';
+export { investorNotFound, investorNotFoundById, investorNotTrading } from './investor.errors';
 export { InvestorService } from './investor.service';
 export { RecoverInvestorWalletInput } from './investor.types';
-export {
-  notInvestorsWallet,
-  orderInvestorShown,
-  refuseClaimedAddress,
-  refuseForeignWallet,
-  refuseTakenAddress,
-  requireOwnWallet,
-  walletCustody,
-  walletCustodyMany,
-} from './wallet-custody';
+export { notInvestorsWallet, orderInvestorShown, refuseClaimedAddress, refuseForeignWallet, refuseTakenAddress, requireOwnWallet, walletCustody, walletCustodyMany } from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 

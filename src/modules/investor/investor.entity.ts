@@ -1,11 +1,11 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { Distributor } from '../distributor/distributor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Distributor } from '../distributor';
+import { ShareClass } from '../share-class';
 import { EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
-import { InvestorCategory } from '../eligibility/investor-category';
+import { InvestorCategory } from './investor-category';
 
 /** An end-investor; `IN######` on surface R, the same record is user `US######` on surface O. */
 @ObjectType()

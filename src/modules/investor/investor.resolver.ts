@@ -3,8 +3,8 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import { shownId } from '../../common/ids';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { Distributor } from '../distributor/distributor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Distributor } from '../distributor';
+import { ShareClass } from '../share-class';
 import { InvestorGrant, Investor, InvestorWallet } from './investor.entity';
 import {
   AddInvestorWalletInput,

@@ -4,10 +4,8 @@ import { nextId } from '../../common/ids';
 import type { ServiceContext } from '../../access/service-context';
 import { emailAddress, optional, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
-import { distributorNotFoundNamed } from '../distributor/distributor.errors';
-import type { DistributorService } from '../distributor/distributor.service';
+import { ShareClass, shareClassNotFound } from '../share-class';
+import { distributorNotFoundNamed, type DistributorService } from '../distributor';
 import { Investor, InvestorGrant } from './investor.entity';
 import { investorGrantNotFound, investorNotFoundById, shareClassNotGrantedToDistributor } from './investor.errors';
 

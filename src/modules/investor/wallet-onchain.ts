@@ -4,7 +4,7 @@ import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
 import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
-import { Token } from '../token/token.entity';
+import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 

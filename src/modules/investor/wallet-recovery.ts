@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { InvestorWallet, WalletStatus } from './investor.entity';
-import type { Token } from '../token/token.entity';
+import type { Token } from '../token';
 import { isTakenAddress, takenAddress } from './wallet-custody';
 import type { LedgerCall, LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 

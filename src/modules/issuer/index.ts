@@ -3,7 +3,7 @@ import { Issuer } from './issuer.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 
-// What other modules use of issuer (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of issuer: they import it from here, never from its files.
 export { Issuer } from './issuer.entity';
 export { IssuerService } from './issuer.service';
 

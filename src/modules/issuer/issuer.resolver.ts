@@ -1,8 +1,6 @@
-import type { EntityRecord } from '../../persistence/read-record';
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { Fund } from '../fund/fund.entity';
 import { Issuer } from './issuer.entity';
 import { CreateIssuerInput, IssuerFilter, IssuerPage, UpdateIssuerInput } from './issuer.types';
 
@@ -30,10 +28,5 @@ export class IssuerResolver {
   @Mutation(() => Issuer, { description: 'Ops: change an issuer; only the given fields change.' })
   updateIssuer(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateIssuerInput) input: UpdateIssuerInput, @Ctx() ctx: GatewayContext): Promise<Issuer> {
     return ctx.services.issuer.update(ctx, id, input);
-  }
-
-  @FieldResolver(() => [Fund])
-  funds(@Root() issuer: Issuer, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>[]> {
-    return ctx.loaders.manyBy(Fund, 'issuer', { id: 'asc' }).load(issuer.id);
   }
 }

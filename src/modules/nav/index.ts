@@ -1,19 +1,20 @@
 import { NavResolver } from './nav.resolver';
+import { ShareClassNavResolver } from './share-class-nav.resolver';
 import { Nav } from './nav.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of nav (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of nav: they import it from here, never from its files.
+export type { NavConfirmations, PendingNavArgs } from './nav-confirmation';
 export { Nav } from './nav.entity';
 export { navAwaitsConfirmation } from './nav.errors';
 export { NavService } from './nav.service';
-export type { NavConfirmations, PendingNavArgs } from './nav-confirmation';
 
 /** The nav module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const navModule: ModuleManifest = {
   name: 'nav',
-  resolvers: [NavResolver],
+  resolvers: [NavResolver, ShareClassNavResolver],
   entities: [Nav],
   mutationRoles: {
     publishNav: 'operator',

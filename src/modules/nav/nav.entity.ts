@@ -3,7 +3,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN, VOLUME_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 /**

@@ -6,9 +6,7 @@ import { readRecord, rowRecord, type EntityRecord } from '../../persistence/read
 import type { ServiceContext } from '../../access/service-context';
 import { nonNegativeDecimal, optionalEpochMs } from '../../common/validate';
 import { appendEvent } from '../../events/event-log';
-import type { ShareClassService } from '../share-class/share-class.service';
-import type { ShareClass } from '../share-class/share-class.entity';
-import { navToleranceBps } from '../share-class/nav-tolerance';
+import { navToleranceBps, type ShareClass, type ShareClassService } from '../share-class';
 import { movePercent, navMove, PendingNav, withinTolerance, type NavConfirmations, type PendingNavArgs } from './nav-confirmation';
 import { entryIdOf, Nav } from './nav.entity';
 import { latestNavRows, navRowsInRange, nextNavPublishedAt } from './nav.queries';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
-import { ChainTransaction } from '../chain/chain-transaction.entity';
+import { ChainTransaction } from '../chain';
 
 /**
  * What the gateway sent on a chain lately, for ops to follow a synchronous step (a token

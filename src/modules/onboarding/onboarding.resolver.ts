@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
-import { Distributor } from '../distributor/distributor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Distributor } from '../distributor';
+import { ShareClass } from '../share-class';
 import { Onboarding } from './onboarding.types';
 
 @Resolver(() => ShareClass)

@@ -2,21 +2,23 @@ import { standingRefusal } from '../../access/access';
 import { DomainError } from '../../common/errors';
 import type { ServiceContext } from '../../access/service-context';
 import type { SupplyRegistry } from '../../supply/http-provider';
-import { ApiCredential } from '../auth/api-credential.entity';
-import { invalidCredentials } from '../auth/auth.errors';
-import type { DealingService } from '../dealing/dealing.service';
-import { DistributorHost, DistributorWallet, ShareClassGrant } from '../distributor/distributor.entity';
-import { hostNotProvisioned } from '../distributor/distributor.errors';
-import type { DistributorService } from '../distributor/distributor.service';
-import { Investor } from '../investor/investor.entity';
-import { investorNotFound } from '../investor/investor.errors';
-import type { NavService } from '../nav/nav.service';
-import { walletRequiredBeforeSettlement } from '../order/one-step.errors';
-import { placementParties, type PlacementParties } from '../order/placement-parties';
-import { defaultChainRefusal, holdWalletRefusal, investorPrerequisiteRefusal, pricingRefusal, tradingRefusal } from '../order/placement-prerequisites';
-import { providerNotConfigured } from '../order/two-step.errors';
-import { shareClassNotFound } from '../share-class/share-class.errors';
-import type { ShareClassRecord, ShareClassService } from '../share-class/share-class.service';
+import { ApiCredential, invalidCredentials } from '../auth';
+import type { DealingService } from '../dealing';
+import { DistributorHost, type DistributorService, DistributorWallet, hostNotProvisioned, ShareClassGrant } from '../distributor';
+import { Investor, investorNotFound } from '../investor';
+import type { NavService } from '../nav';
+import {
+  defaultChainRefusal,
+  holdWalletRefusal,
+  investorPrerequisiteRefusal,
+  placementParties,
+  type PlacementParties,
+  pricingRefusal,
+  providerNotConfigured,
+  tradingRefusal,
+  walletRequiredBeforeSettlement,
+} from '../order';
+import { shareClassNotFound, type ShareClassRecord, type ShareClassService } from '../share-class';
 import type { Onboarding, OnboardingItem } from './onboarding.types';
 
 /** Investors of a distributor a checklist tries placement for, newest first. */

@@ -7,22 +7,22 @@ import { ends, nothing, step } from '../../access/duties';
 import { ReadAlways } from '../../persistence/field-reads';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of order (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of order: they import it from here, never from its files.
 export { noTokenOnChain, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
 export { lockOneStepOrder, lockOneStepOrders } from './order-locks';
 export { ORDER_EVENT_TYPES, TRANSITIONS, assertMove, statusOfEvent } from './order-states';
+export type { TransitionActor } from './order-states';
 export { recordTransition, recordTransitions } from './order-transition';
 export { Order, OrderFlow, OrderType } from './order.entity';
-export { priceAtNav } from './order.pricing';
+export { minorUnits, priceAtNav, priceRedemption, tokensForAmount } from './order.pricing';
+export type { SettlementPriced } from './order.pricing';
 export { OrderService } from './order.service';
 export { placementParties } from './placement-parties';
+export type { PlacementParties } from './placement-parties';
 export { defaultChainRefusal, holdWalletRefusal, investorPrerequisiteRefusal, pricingRefusal, tradingRefusal } from './placement-prerequisites';
 export { claimTransfer, recordTransfers } from './settlement-transfers';
-export { providerNotConfigured } from './two-step.errors';
-export type { TransitionActor } from './order-states';
-export type { SettlementPriced } from './order.pricing';
-export type { PlacementParties } from './placement-parties';
 export type { SettlementTransfer } from './settlement-transfers';
+export { providerNotConfigured } from './two-step.errors';
 
 // A page that reads only the selected columns of its orders still reads the owner its visibility checks.
 ReadAlways(Order, 'distributor');

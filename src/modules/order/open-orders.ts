@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import type { HoldingKey, OpenOrders } from '../holding/holding-ledger';
+import type { HoldingKey, OpenOrders } from '../holding';
 import { OrderFlow, OrderType } from './order.entity';
 import { RESERVING_STATUSES } from './order-states';
 

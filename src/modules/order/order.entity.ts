@@ -3,9 +3,9 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { DECIMAL_COLUMN } from '../../common/money';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
-import { Distributor } from '../distributor/distributor.entity';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Distributor } from '../distributor';
+import { Investor } from '../investor';
+import { ShareClass } from '../share-class';
 import { currentPrincipal } from '../../common/request-scope';
 import { bigintColumn } from '../../persistence/bigint-column';
 

@@ -5,9 +5,9 @@ import { Arg, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-g
 import type { GatewayContext } from '../../access/graphql-context';
 import { Reads, selectionProjection } from '../../persistence/field-reads';
 import { PageInput } from '../../persistence/pagination';
-import { Distributor } from '../distributor/distributor.entity';
-import { Investor } from '../investor/investor.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { Distributor } from '../distributor';
+import { Investor } from '../investor';
+import { ShareClass } from '../share-class';
 import { Order, OrderStatusEntry } from './order.entity';
 import { allowedActions, OrderAction } from './order-states';
 import type { OrderRecord } from './order.service';

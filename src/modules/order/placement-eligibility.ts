@@ -1,7 +1,7 @@
 import type Decimal from 'decimal.js';
 import type { ServiceContext } from '../../access/service-context';
 import { Dec } from '../../common/money';
-import type { NavService } from '../nav/nav.service';
+import type { NavService } from '../nav';
 import { tokensForAmount } from './order.pricing';
 
 /**

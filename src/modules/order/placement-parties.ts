@@ -1,11 +1,8 @@
 import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
-import type { DeliveryMode } from '../distributor/distributor.entity';
-import { distributorNotFound } from '../distributor/distributor.errors';
-import { investorNotFound, investorNotTrading } from '../investor/investor.errors';
-import { WALLET_IN_USE_SQL } from '../investor/investor-wallet.service';
-import { shareClassNotFound } from '../share-class/share-class.errors';
-import type { ShareClassRecord, ShareClassService } from '../share-class/share-class.service';
+import { type DeliveryMode, distributorNotFound } from '../distributor';
+import { investorNotFound, investorNotTrading, WALLET_IN_USE_SQL } from '../investor';
+import { shareClassNotFound, type ShareClassRecord, type ShareClassService } from '../share-class';
 import { refuse, tradingRefusal } from './placement-prerequisites';
 
 /** The records an order is placed for, as the caller may see them, and what placement asks of them. */

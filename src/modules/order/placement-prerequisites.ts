@@ -1,7 +1,7 @@
 import type { DomainError } from '../../common/errors';
 import { Dec } from '../../common/money';
-import { DeliveryMode } from '../distributor/distributor.entity';
-import { shareClassNotTrading } from '../share-class/share-class.errors';
+import { DeliveryMode } from '../distributor';
+import { shareClassNotTrading } from '../share-class';
 import { noLiveNav, zeroNav } from './one-step.errors';
 import { investorNotGranted, noDefaultChain, noDistributorWallet, noInvestorWallet } from './two-step.errors';
 

@@ -9,8 +9,8 @@ import { recordTransition } from './order-transition';
 import { Order, OrderFlow } from './order.entity';
 import { orderNotFound } from './order.errors';
 import { cannotRecordOutcome } from './two-step.errors';
-import { DeliveryMode } from '../distributor/distributor.entity';
-import { orderInvestorShown, requireOwnWallet } from '../investor/wallet-custody';
+import { DeliveryMode } from '../distributor';
+import { orderInvestorShown, requireOwnWallet } from '../investor';
 import { claimTransfer } from './settlement-transfers';
 
 export interface SupplyOutcomeInput {

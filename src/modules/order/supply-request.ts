@@ -1,7 +1,7 @@
 import { Dec } from '../../common/money';
 import type { SupplyOrderRequest } from '../../supply/provider';
-import { DeliveryMode } from '../distributor/distributor.entity';
-import type { ShareClass } from '../share-class/share-class.entity';
+import { DeliveryMode } from '../distributor';
+import type { ShareClass } from '../share-class';
 import type { Order } from './order.entity';
 
 /** What the provider is sent: the priced order, decimals as strings. */

@@ -1,6 +1,6 @@
 import { Dec } from '../../common/money';
-import type { LotView } from '../dealing/lock-up';
-import { insertLot, takeOldest, type WorkingLot } from '../holding/holding-lots';
+import type { LotView } from '../dealing';
+import { insertLot, takeOldest, type WorkingLot } from '../holding';
 
 /** A lot as it arrived, and the tokens that left a holding (negative changes), each with its instant. */
 export interface LotArrival extends LotView {

@@ -2,11 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import type { DealingService } from '../dealing/dealing.service';
-import { unlockedBalance, type LockUp } from '../dealing/lock-up';
-import { holdingKey, openLotsOf, type OpenLot } from '../holding/holding-lots';
-import type { NavService } from '../nav/nav.service';
-import { ShareClass } from '../share-class/share-class.entity';
+import { type DealingService, type LockUp, unlockedBalance } from '../dealing';
+import { holdingKey, type OpenLot, openLotsOf } from '../holding';
+import type { NavService } from '../nav';
+import { ShareClass } from '../share-class';
 
 export interface Position {
   investorId: string;

@@ -3,13 +3,12 @@ import { DateTime } from 'luxon';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { chainAway } from '../chain/chain.errors';
+import { chainAway } from '../chain';
 import { fromUnits } from '../../common/units';
 import type { TokenLedger } from '../../ledger/token-ledger';
-import type { DealingService } from '../dealing/dealing.service';
-import { unlockedBalance } from '../dealing/lock-up';
-import { ShareClass } from '../share-class/share-class.entity';
-import { Token } from '../token/token.entity';
+import { type DealingService, unlockedBalance } from '../dealing';
+import { ShareClass } from '../share-class';
+import { Token } from '../token';
 import { lotsAt, type Departure, type LotArrival } from './lots-at';
 
 export interface RegisterWallet {

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { badRequest, notFound } from '../../common/errors';
 import { decimalString } from '../../common/money';
 import { rawRows } from '../../persistence/raw-query';
-import { incomeInPeriod } from '../distribution/distribution.queries';
+import { incomeInPeriod } from '../distribution';
 import { toCsv } from './csv';
 import type { Positions } from './positions';
 import type { RegisterAtDate } from './register-at-date';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../../common/errors';
 import { toUnits } from '../../common/units';
-import type { Order } from '../order/order.entity';
-import { Token } from '../token/token.entity';
+import type { Order } from '../order';
+import { Token } from '../token';
 
 /**
  * What settlement may assume of an order: ops accepted it (one-step.service.ts `accept`), which

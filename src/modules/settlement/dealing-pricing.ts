@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../common/errors';
 import { rawRows } from '../../persistence/raw-query';
-import type { DealingService } from '../dealing/dealing.service';
-import { Nav } from '../nav/nav.entity';
-import type { ShareClass } from '../share-class/share-class.entity';
+import type { DealingService } from '../dealing';
+import { Nav } from '../nav';
+import type { ShareClass } from '../share-class';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
-import { priceAtNav, type SettlementPriced } from '../order/order.pricing';
-import type { Order } from '../order/order.entity';
+import { type Order, priceAtNav, type SettlementPriced } from '../order';
 
 /** An order of a dealing date priced at the date's NAV (`priceAtNav`), as a plain record. */
 export type DealingPriced = Pick<Order, 'id'> & SettlementPriced;

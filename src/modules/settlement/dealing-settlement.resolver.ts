@@ -3,8 +3,8 @@ import { conflict } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import type { GatewayContext } from '../../access/graphql-context';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
-import { OrderType } from '../order/order.entity';
-import { ChainTransaction } from '../chain/chain-transaction.entity';
+import { OrderType } from '../order';
+import { ChainTransaction } from '../chain';
 import type { LedgerIntent } from '../../ledger/token-ledger';
 import type { DealingDateSettlement, DealingOutcome, DealingPlan, DealingRow } from './dealing-settlement';
 

@@ -7,19 +7,18 @@ import { toUnits } from '../../common/units';
 import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
 import { navOfDealingDate, priceDealingDate, type DealingPriced } from './dealing-pricing';
-import { Order, OrderFlow, OrderType } from '../order/order.entity';
-import { lockOneStepOrder } from '../order/order-locks';
-import { ShareClass } from '../share-class/share-class.entity';
-import { Token } from '../token/token.entity';
-import type { DealingService } from '../dealing/dealing.service';
-import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor/wallet-custody';
+import { lockOneStepOrder, Order, OrderFlow, OrderType } from '../order';
+import { ShareClass } from '../share-class';
+import { Token } from '../token';
+import type { DealingService } from '../dealing';
+import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor';
 import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
 import { orderCorrelation } from './order-correlation';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import { orderDutyRefusals } from './order-duties';
-import { batchIneligibility } from '../eligibility/eligibility';
+import { batchIneligibility } from '../eligibility';
 
 /** Gas one batch transaction may use (well under a block's 30M, so it is mined without waiting for room). */
 export const BATCH_GAS_BUDGET = 12_000_000n;

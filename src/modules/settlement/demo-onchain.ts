@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Holding } from '../holding/holding.entity';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import { Token } from '../token/token.entity';
-import type { ChainService } from '../chain/chain.service';
+import { Holding } from '../holding';
+import { InvestorWallet, type WalletOnChain, WalletStatus } from '../investor';
+import { Token } from '../token';
+import type { ChainService } from '../chain';
 import type { TokenLedger } from '../../ledger/token-ledger';
 import { toUnits } from '../../common/units';
-import type { WalletOnChain } from '../investor/wallet-onchain';
 
 /**
  * The demo's first start on the embedded chain: its share classes get real ERC-3643 suites, its

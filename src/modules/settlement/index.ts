@@ -6,7 +6,7 @@ import { ends } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import { Order } from '../order';
 
-// What other modules use of settlement (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of settlement: they import it from here, never from its files.
 export { navOfDealingDate } from './dealing-pricing';
 export { LockUpOnChain } from './lock-up-onchain';
 

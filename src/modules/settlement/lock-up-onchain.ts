@@ -5,13 +5,12 @@ import { logger } from '../../common/logger';
 import { toUnits } from '../../common/units';
 import { WakeLoop } from '../../events/wake-loop';
 import { rawRows } from '../../persistence/raw-query';
-import { plusDays } from '../dealing/dealing-calendar';
-import type { DealingService } from '../dealing/dealing.service';
-import { ShareClass } from '../share-class/share-class.entity';
-import { Token } from '../token/token.entity';
+import { type DealingService, plusDays } from '../dealing';
+import { ShareClass } from '../share-class';
+import { Token } from '../token';
 import { ChainBatchOrder } from './chain-batch.entity';
 import { orderOfCorrelation } from './order-correlation';
-import type { BookedLot } from '../holding/holding-lots';
+import type { BookedLot } from '../holding';
 import type { LedgerCall, LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { LotFreeze, LotFreezeStatus } from './lot-freeze.entity';
 

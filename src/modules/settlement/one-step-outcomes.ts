@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import type { HoldingLedger, SettleResult } from '../holding/holding-ledger';
-import { InvestorWallet, WalletStatus } from '../investor/investor.entity';
-import type { TransitionActor } from '../order/order-states';
-import { recordTransition, recordTransitions } from '../order/order-transition';
-import { OrderType, type Order } from '../order/order.entity';
-import { claimTransfer, type SettlementTransfer } from '../order/settlement-transfers';
+import type { HoldingLedger, SettleResult } from '../holding';
+import { InvestorWallet, WalletStatus } from '../investor';
+import { claimTransfer, type Order, OrderType, recordTransition, recordTransitions, type SettlementTransfer, type TransitionActor } from '../order';
 import type { AcceptedOrder } from './accepted-order';
 
 /** Why a redemption's settlement fails when the register holds fewer tokens than it burned. */

@@ -2,8 +2,8 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Projected } from '../../persistence/read-record';
 import type { GatewayContext } from '../../access/graphql-context';
 import { Reads } from '../../persistence/field-reads';
-import { Order } from '../order/order.entity';
-import { ChainTransaction } from '../chain/chain-transaction.entity';
+import { Order } from '../order';
+import { ChainTransaction } from '../chain';
 import { orderCorrelation, orderOfCorrelation } from './order-correlation';
 
 /** The chain side of an order: its settlement transaction. */

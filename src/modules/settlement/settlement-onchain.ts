@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict, forbidden } from '../../common/errors';
-import { OrderType, type Order } from '../order/order.entity';
-import { lockOneStepOrder, lockOneStepOrders } from '../order/order-locks';
-import { recordTransfers } from '../order/settlement-transfers';
-import type { Token } from '../token/token.entity';
+import { lockOneStepOrder, lockOneStepOrders, type Order, OrderType, recordTransfers } from '../order';
+import type { Token } from '../token';
 import { NO_ADDRESS, type LedgerIntent, type LedgerOutcome, type TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, settlingToken, unitsOf, type AcceptedOrder } from './accepted-order';
 import { orderDutyRefusals } from './order-duties';

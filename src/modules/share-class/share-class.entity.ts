@@ -1,7 +1,7 @@
 import { Embedded, Entity, Enum, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { Fund } from '../fund/fund.entity';
+import { Fund } from '../fund';
 import { NavAssetClass } from './nav-tolerance';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 

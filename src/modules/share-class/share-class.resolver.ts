@@ -2,13 +2,9 @@ import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { ShareClassGrant } from '../distributor/distributor.entity';
-import { Fund } from '../fund/fund.entity';
-import { Nav } from '../nav/nav.entity';
-import { Token } from '../token/token.entity';
+import { Fund } from '../fund';
 import { ShareClass } from './share-class.entity';
 import { navToleranceBps } from './nav-tolerance';
-import type { ShareClassRecord } from './share-class.service';
 import { CreateShareClassInput, ShareClassFilter, ShareClassPage, UpdateShareClassInput } from './share-class.types';
 
 @Resolver(() => ShareClass)
@@ -24,24 +20,6 @@ export class ShareClassResolver {
     return (await ctx.services.shareClass.readVisible(ctx, id)) as unknown as ShareClass;
   }
 
-  @FieldResolver(() => String, { nullable: true, description: "The primary token's chain" })
-  async defaultChainId(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<string | null> {
-    const known = (sc as Partial<ShareClassRecord>).primaryChainId;
-    if (known !== undefined) return known;
-    return (await this.primaryToken(sc, ctx))?.chainId ?? null;
-  }
-
-  @FieldResolver(() => Token, { nullable: true })
-  async primaryToken(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token> | null> {
-    const tokens = await ctx.loaders.manyBy(Token, 'shareClass').load(sc.id);
-    return tokens.find((t) => t.isPrimary) ?? null;
-  }
-
-  @FieldResolver(() => [Token])
-  tokens(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token>[]> {
-    return ctx.loaders.manyBy(Token, 'shareClass', { id: 'asc' }).load(sc.id);
-  }
-
   @FieldResolver(() => Int, {
     description:
       "The NAV tolerance in force, bps: the class's own, or its asset class's. A NAV moving further from the previous confirmed one waits for a second principal.",
@@ -53,11 +31,6 @@ export class ShareClassResolver {
   @FieldResolver(() => String)
   fundId(@Root() sc: ShareClass): string {
     return sc.fund.id;
-  }
-
-  @FieldResolver(() => Nav, { nullable: true, description: 'The latest NAV, if any' })
-  liveNav(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Nav | null> {
-    return ctx.services.nav.latest(ctx, sc.id);
   }
 }
 
@@ -90,10 +63,5 @@ export class ShareClassOpsResolver {
   @FieldResolver(() => Fund)
   async fund(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>> {
     return (await ctx.loaders.byId(Fund).load(sc.fund.id))!;
-  }
-
-  @FieldResolver(() => [ShareClassGrant], { description: 'The distributors that may sell it (a distributor sees its own grant)' })
-  grants(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClassGrant>[]> {
-    return ctx.loaders.manyBy(ShareClassGrant, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 }

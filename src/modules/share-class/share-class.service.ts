@@ -8,10 +8,8 @@ import { documentedId, ID_PREFIXES, nextId } from '../../common/ids';
 import type { ServiceContext } from '../../access/service-context';
 import { currencyCode, optional, readInput, required, type Problems } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import { Fund } from '../fund/fund.entity';
-import { fundNotFound } from '../fund/fund.errors';
-import { Token } from '../token/token.entity';
-import { findPrimaryToken } from '../token/token.service';
+import { Fund, fundNotFound } from '../fund';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ShareClass } from './share-class.entity';
 import { shareClassNotFound } from './share-class.errors';
 import * as rules from './share-class.rules';
@@ -48,6 +46,14 @@ function shareClassIdOf(raw: unknown): string {
 const PARTS = ['meta', 'details', 'metrics', 'overview', 'subRedemption', 'bank'] as const;
 
 /**
+ * What a share class's record needs of its primary token (its chain, its decimals). The token
+ * module, which comes after share-class, provides it; the composition root wires it (src/services.ts).
+ */
+export interface PrimaryTokens {
+  primaryToken(em: EntityManager, shareClassId: string): Promise<{ chainId: string; decimals: number } | null>;
+}
+
+/**
  * Share classes as a principal sees them: ops see all; a distributor sees those granted to it,
  * and an ungranted one answers exactly like a missing one.
  */
@@ -55,6 +61,7 @@ export class ShareClassService {
   constructor(
     private readonly clock: Clock,
     private readonly cache: ReadCache,
+    private readonly tokens: PrimaryTokens,
   ) {}
 
   /** Every share class visible to the caller, ordered by id. */
@@ -95,13 +102,8 @@ export class ShareClassService {
   private async loadRecord(ctx: Pick<ServiceContext, 'em'>, id: string): Promise<ShareClassRecord | undefined> {
     const sc = await ctx.em.findOne(ShareClass, { id });
     if (!sc) return undefined;
-    const token = await findPrimaryToken(ctx.em, id);
+    const token = await this.tokens.primaryToken(ctx.em, id);
     return shareClassRecord(sc, token ? { chainId: token.chainId, decimals: token.decimals } : null);
-  }
-
-  /** The share class's primary token, whose chain is its `defaultChainId`. */
-  async primaryToken(ctx: ServiceContext, shareClassId: string): Promise<Token | null> {
-    return findPrimaryToken(ctx.em, shareClassId);
   }
 
   /** Ops: a page of share classes, newest first, by fund and status. */

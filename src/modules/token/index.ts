@@ -1,9 +1,10 @@
 import { TokenResolver } from './token.resolver';
+import { ShareClassTokensResolver } from './share-class-tokens.resolver';
 import { Token } from './token.entity';
 import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 
-// What other modules use of token (they still import these files directly; issue 45 moves them behind this door).
+// What other modules use of token: they import it from here, never from its files.
 export { Token } from './token.entity';
 export { findPrimaryToken } from './token.service';
 
@@ -11,7 +12,7 @@ export { findPrimaryToken } from './token.service';
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const tokenModule: ModuleManifest = {
   name: 'token',
-  resolvers: [TokenResolver],
+  resolvers: [TokenResolver, ShareClassTokensResolver],
   entities: [Token],
   mutationRoles: {
     deployToken: 'operator',

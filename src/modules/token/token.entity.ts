@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 
 /**
  * An on-chain token of a share class. Exactly one is primary per share class (a partial unique

@@ -2,7 +2,7 @@ import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../access/graphql-context';
 import { PageInput } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
+import { ShareClass } from '../share-class';
 import { Token } from './token.entity';
 import { CreateTokenInput, DeployTokenInput, TokenFilter, TokenPage, UpdateTokenInput } from './token.types';
 

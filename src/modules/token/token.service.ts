@@ -6,13 +6,11 @@ import { appendEvent } from '../../events/event-log';
 import type { ServiceContext } from '../../access/service-context';
 import { chainId, evmAddress, intInRange, optional, readInput, required } from '../../common/validate';
 import { paginate } from '../../persistence/pagination';
-import { ShareClass } from '../share-class/share-class.entity';
-import { shareClassNotFound } from '../share-class/share-class.errors';
+import { ShareClass, shareClassNotFound } from '../share-class';
 import { Token } from './token.entity';
 import { cannotUnsetPrimary, tokenAddressTaken, tokenNotFound } from './token.errors';
-import type { ChainService, TokenOnChain } from '../chain/chain.service';
+import type { ChainService, ComplianceRules, TokenOnChain } from '../chain';
 import { badRequest } from '../../common/errors';
-import { tokenComplianceRules } from '../eligibility/token-compliance';
 
 /** The primary token of a share class; its chain is the share class's `defaultChainId`. */
 export function findPrimaryToken(em: EntityManager, shareClassId: string): Promise<Token | null> {
@@ -34,11 +32,18 @@ export interface TokenFields {
  * holds it); moving the flag happens in one transaction with the share class row locked, so
  * concurrent moves queue instead of colliding.
  */
+/**
+ * The rules a share class's token enforces (its eligibility rule set's countries, maximum holding
+ * and supply cap): the eligibility module, later in the modules' order, provides them (src/services.ts).
+ */
+export type TokenComplianceRules = (em: EntityManager, shareClassId: string) => Promise<ComplianceRules | null>;
+
 export class TokenService {
   constructor(
     private readonly clock: Clock,
     /** Chains the gateway writes to: their tokens are deployed by it or checked on chain. */
     private readonly chain: ChainService | null = null,
+    private readonly complianceRules: TokenComplianceRules = () => Promise.resolve(null),
   ) {}
 
   /**
@@ -60,7 +65,7 @@ export class TokenService {
     // The token as the request names it (no row exists before its address does): a retry after a
     // crash finds the suite already deployed under it instead of deploying a second one. It is
     // born with the compliance modules its share class's rule set needs (docs/compliance.md).
-    const rules = await tokenComplianceRules(ctx.em, shareClassId);
+    const rules = await this.complianceRules(ctx.em, shareClassId);
     const onChain = await this.chain.deploySuite(chain, `${shareClassId}/${fields.symbol}`, fields, rules);
     return this.record(ctx, shareClassId, { chainId: chain, ...fields, isPrimary: input.isPrimary }, onChain);
   }

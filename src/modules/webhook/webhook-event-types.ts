@@ -1,8 +1,8 @@
-import { isWalletRecoveryEvent, WALLET_RECOVERY_EVENTS, walletRecoveryWebhookData, type WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
-import { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent, type DistributionWebhookData } from '../distribution/distribution-events';
-import { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent, type HoldingWebhookData } from '../holding/holding-events';
-import { ORDER_EVENT_TYPES } from '../order/order-states';
-import { isNavCorrectionEvent, NAV_CORRECTION_EVENTS, navCorrectionWebhookData, type NavCorrectionWebhookData } from '../correction/nav-correction-events';
+import { isWalletRecoveryEvent, WALLET_RECOVERY_EVENTS, walletRecoveryWebhookData, type WalletRecoveryWebhookData } from '../approval';
+import { DISTRIBUTION_EVENTS, distributionWebhookData, type DistributionWebhookData, isDistributionEvent } from '../distribution';
+import { HOLDING_EVENTS, holdingWebhookData, type HoldingWebhookData, isHoldingEvent } from '../holding';
+import { ORDER_EVENT_TYPES } from '../order';
+import { isNavCorrectionEvent, NAV_CORRECTION_EVENTS, navCorrectionWebhookData, type NavCorrectionWebhookData } from '../correction';
 import { orderWebhookData, type WebhookData, type WebhookOrder } from './webhook-payload';
 
 /** A logged event as the webhooks see it. */

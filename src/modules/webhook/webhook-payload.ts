@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawRows } from '../../persistence/raw-query';
 import { metadataOf, type RawTransaction } from '../../persistence/raw-transaction';
 import { projection, rowRecord, type Projected } from '../../persistence/read-record';
-import { Order } from '../order/order.entity';
+import { Order } from '../order';
 
 /**
  * The `data` of a webhook body. One shape for the four events; fields an event does not have are

@@ -1,7 +1,7 @@
-import { isWalletRecoveryEvent, type WalletRecoveryWebhookData } from '../approval/wallet-recovery-events';
-import { isDistributionEvent, type DistributionWebhookData } from '../distribution/distribution-events';
-import { isHoldingEvent, type HoldingWebhookData } from '../holding/holding-events';
-import { isNavCorrectionEvent, type NavCorrectionWebhookData } from '../correction/nav-correction-events';
+import { isWalletRecoveryEvent, type WalletRecoveryWebhookData } from '../approval';
+import { type DistributionWebhookData, isDistributionEvent } from '../distribution';
+import { type HoldingWebhookData, isHoldingEvent } from '../holding';
+import { isNavCorrectionEvent, type NavCorrectionWebhookData } from '../correction';
 
 /** What a synthetic event is made of: its id, the webhook's distributor and one of its share classes. */
 export interface SampleFacts {

@@ -2,7 +2,7 @@ import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique, type Opt 
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Audited } from '../../persistence/audited.entity';
 import { EpochMs } from '../../common/scalars';
-import { Distributor } from '../distributor/distributor.entity';
+import { Distributor } from '../distributor';
 import { bigintColumn } from '../../persistence/bigint-column';
 
 export enum WebhookStatus {

@@ -6,18 +6,20 @@ import { guardSchema } from './visibility';
 import { guardOpsRoles } from './ops-guard';
 import { countWrites } from '../../access/quotas';
 import { callFieldResolversDirectly, ResolverInstances } from './field-resolver-calls';
+import { rootFieldsInResolverOrder } from './root-field-order';
 
 let schema: GraphQLSchema | null = null;
 
 /**
- * The schema, built once per process (type-graphql keeps global metadata), its field resolvers
+ * The schema, built once per process (type-graphql keeps global metadata), its root fields in the
+ * modules' order (root-field-order.ts), its field resolvers
  * called directly (field-resolver-calls.ts), with its visibility rules, ops role rules and write
  * quota applied; the quota wraps outermost, so a refused write opens no transaction.
  */
 export function gatewaySchema(): GraphQLSchema {
   if (schema) return schema;
   const container = new ResolverInstances();
-  const built = buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED, container });
+  const built = rootFieldsInResolverOrder(buildSchemaSync({ resolvers: RESOLVERS, validate: false, pubSub: TOPIC_PUBSUB_UNUSED, container }), RESOLVERS);
   schema = countWrites(guardOpsRoles(guardSchema(callFieldResolversDirectly(built, RESOLVERS, container))));
   return schema;
 }
