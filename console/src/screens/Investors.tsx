@@ -213,13 +213,11 @@ export function InvestorDetail({ id }: { id: string }) {
                     {w.chainError && <div role="note">on chain: {w.chainError}</div>}
                   </>
                 ),
-                // The identity's address breaks rather than push the actions past the panel.
-                className: 'wrap',
               },
               { header: 'Whitelisted', cell: (w) => time(w.whitelistedAt) },
               // A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel.
               { header: 'Removed', cell: (w) => (w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'), className: 'reason' },
-              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions stacked' },
+              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions' },
             ]}
           />
         </div>
