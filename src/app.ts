@@ -36,6 +36,7 @@ import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations'
 import { followCommittedChanges } from './events/cache-follower';
 import { createServices } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
+import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/console-session.routes';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
 import { operations } from './ops/operations';
 import { registerRoutes } from './modules/register/register.routes';
@@ -112,6 +113,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     supply: deps.supply,
     readCacheTtlMs: deps.readCacheTtlMs,
     opsTokenTtlSeconds: deps.config.opsTokenTtlSeconds,
+    consoleSessionTtlSeconds: deps.config.consoleSessionTtlSeconds,
     recoveryDelaySeconds: deps.config.recoveryDelaySeconds,
     eventBus,
     rateLimits,
@@ -224,6 +226,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     supplyCallbackRouter({ orm: deps.orm, services }),
   );
 
+  // The console's session: an ops token exchanged once for a cookie (src/console/console-session.routes.ts).
+  app.use(CONSOLE_SESSION_PATH, consoleSessionRouter(deps.orm, services));
   // The ops console's web page (src/console/serve-console.ts), a client of /graphql like any other.
   app.use(CONSOLE_PATH, consoleRouter({ development }));
 

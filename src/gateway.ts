@@ -51,6 +51,7 @@ export interface GatewayDeps {
         | 'hostBindingRequired'
         | 'tls'
         | 'opsTokenTtlSeconds'
+        | 'consoleSessionTtlSeconds'
         | 'recoveryDelaySeconds'
       >
     > & { rateLimits?: Partial<RateLimitConfig>; quotas?: Partial<QuotaConfig> };

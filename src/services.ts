@@ -6,6 +6,7 @@ import { developmentJwtConfig, isDevelopmentEnv, type JwtConfig } from './config
 import { AccessTokenService } from './modules/auth/access-token.service';
 import { ApiCredentialService } from './modules/auth/api-credential.service';
 import { OpsTokenService } from './modules/auth/ops-token.service';
+import { ConsoleSessionService } from './modules/auth/console-session.service';
 import { DealingService } from './modules/dealing/dealing.service';
 import { OnboardingService } from './modules/onboarding/onboarding.service';
 import { DistributorService } from './modules/distributor/distributor.service';
@@ -74,6 +75,8 @@ export interface ServiceDeps {
   quotas: Quotas;
   /** Lifetime of a new ops token (OPS_TOKEN_TTL_SECONDS; default DEFAULT_OPS_TOKEN_TTL_SECONDS). */
   opsTokenTtlSeconds?: number;
+  /** Lifetime of a console session (CONSOLE_SESSION_TTL_SECONDS; default DEFAULT_CONSOLE_SESSION_TTL_SECONDS). */
+  consoleSessionTtlSeconds?: number;
   /** RECOVERY_DELAY_SECONDS (default 0). */
   recoveryDelaySeconds?: number;
   /** The chains the gateway writes to (src/modules/chain/); null: none configured. */
@@ -128,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
     idempotency: new IdempotencyService(clock),
     eventFeed: new EventFeedService(clock),
     opsToken,
+    consoleSession: new ConsoleSessionService(clock, deps.consoleSessionTtlSeconds),
     apiCredential: new ApiCredentialService(clock),
     accessToken: new AccessTokenService(clock, deps.jwt ?? developmentJwtConfig(deps.env), deps.rateLimits),
     rateLimits: deps.rateLimits,

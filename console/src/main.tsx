@@ -1,7 +1,7 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { closeLive, onSignedOut, request } from './api/client';
-import { currentToken, forgetToken, onTokenFromLink, takeTokenFromLink } from './api/session';
+import { onSignedOut, request, sessionChanged } from './api/client';
+import { endSession, onTokenFromLink, openSession, takeTokenFromLink } from './api/session';
 import { ApprovalsWaitingDocument, MeDocument, OpsTokenNameDocument } from './generated/graphql';
 import { Approvals, AuditLog } from './screens/Approvals';
 import { Principals } from './screens/Principals';
@@ -92,22 +92,36 @@ function App() {
   const route = useRoute();
   const [name, setName] = useState<string | null>(null);
   const [me, setMe] = useState<SignedIn | null>(null);
-  const [checking, setChecking] = useState(() => currentToken() !== null);
+  const [checking, setChecking] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
+  // Whether a session was in use: only then does a refusal say the session ended (a first visit just signs in).
+  const signedIn = useRef(false);
   const signOut = (why: string | null) => {
-    forgetToken();
-    closeLive();
+    sessionChanged();
+    signedIn.current = false;
     setName(null);
     setNotice(why);
   };
   const [session, setSession] = useState(0);
-  useEffect(() => onSignedOut(() => signOut('The gateway no longer accepts this token: sign in again.')), []);
-  useEffect(() => onTokenFromLink(() => (closeLive(), setNotice(null), setChecking(true), setSession((n) => n + 1))), []);
+  useEffect(() => onSignedOut(() => signedIn.current && signOut('Your session has ended: sign in again.')), []);
+  useEffect(
+    () =>
+      onTokenFromLink((opened) => {
+        linkSession = opened;
+        setNotice(null);
+        setChecking(true);
+        setSession((n) => n + 1);
+      }),
+    [],
+  );
   useEffect(() => {
-    if (!currentToken()) return;
-    request(OpsTokenNameDocument, {})
-      .then((r) => setName(r.opsTokenName))
-      .catch(() => signOut('The gateway does not accept this token: sign in again.'))
+    // A link's token is exchanged first (api/session.ts); then the cookie says who is signed in, if anyone.
+    const link = linkSession;
+    linkSession = null;
+    (link ?? Promise.resolve(null))
+      .then((opened) => (opened !== null && sessionChanged(), request(OpsTokenNameDocument, {})))
+      .then((r) => ((signedIn.current = true), setName(r.opsTokenName)))
+      .catch(() => (setName(null), link && setNotice('The gateway does not accept this sign-in link: sign in again.')))
       .finally(() => setChecking(false));
   }, [session]);
   useEffect(() => {
@@ -117,7 +131,7 @@ function App() {
       .catch(() => setMe({ principal: `ops:${name}`, name, roles: [], mayCall: [] }));
   }, [name, session]);
   if (checking) return <Loading what="the console" />;
-  if (!name) return <SignIn notice={notice} onSignedIn={(n) => (setNotice(null), setName(n))} />;
+  if (!name) return <SignIn notice={notice} onSignedIn={(n) => (sessionChanged(), (signedIn.current = true), setNotice(null), setName(n))} />;
   if (!me) return <Loading what="the console" />;
   const sections = may(me, 'auditLog') ? [...SECTIONS, AUDIT_SECTION] : SECTIONS;
   // An approver's day is the inbox: a principal who may decide requests but not move orders lands there.
@@ -145,7 +159,7 @@ function App() {
         </nav>
         <span className="who">
           Signed in as <strong>{name}</strong> ({me.roles.join(', ')})
-          <button type="button" onClick={() => signOut(null)}>
+          <button type="button" onClick={() => void endSession().then(() => signOut(null))}>
             Sign out
           </button>
         </span>
@@ -159,7 +173,11 @@ function App() {
   );
 }
 
-takeTokenFromLink();
+/** The session a sign-in link's token is being exchanged for, until the app has waited for it. */
+let linkSession: Promise<string> | null = (() => {
+  const token = takeTokenFromLink();
+  return token ? openSession(token) : null;
+})();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

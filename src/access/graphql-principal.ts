@@ -7,10 +7,17 @@ import { createContext, type ContextServices, type GatewayContext } from './grap
 
 /**
  * The principal of a GraphQL request or subscription: an ops token, a surface-O access token
- * of a distributor, or nobody. A token that is present but invalid is refused outright (401).
+ * of a distributor, the console's session cookie (`consoleSession`, read only from the console's
+ * own origin: console-session-cookie.ts), or nobody. `Authorization` wins over the cookie. A
+ * credential that is present but invalid is refused outright (401).
  */
-export async function graphqlPrincipal(services: ContextServices, em: EntityManager, authorization: string | undefined): Promise<Principal> {
-  if (!authorization) return anonymous;
+export async function graphqlPrincipal(
+  services: ContextServices,
+  em: EntityManager,
+  authorization: string | undefined,
+  consoleSession?: string,
+): Promise<Principal> {
+  if (!authorization) return consoleSession ? sessionPrincipal(services, em, consoleSession) : anonymous;
   const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
   const principal = token
     ? services.opsToken.isOpsToken(token)
@@ -21,6 +28,13 @@ export async function graphqlPrincipal(services: ContextServices, em: EntityMana
     throw new GraphQLError('invalid or expired token', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
   }
   return principal;
+}
+
+/** The ops principal of a live console session; an ended one is refused like an invalid token. */
+async function sessionPrincipal(services: ContextServices, em: EntityManager, secret: string): Promise<Principal> {
+  const verified = await services.consoleSession.verify(em, secret);
+  if (!verified) throw new GraphQLError('the console session has ended: sign in again', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+  return { kind: 'ops', id: verified.principalId, tokenId: verified.tokenId, name: verified.name, roles: verified.roles };
 }
 
 /**
@@ -45,14 +59,15 @@ export async function admittedContext(services: ContextServices, em: EntityManag
   return refusedAsGraphql(() => createContext({ em, principal, services, requestId }));
 }
 
-/** The context of a GraphQL request or subscription from its Authorization value. */
+/** The context of a GraphQL request or subscription from its Authorization value (or the console's session). */
 export async function graphqlContext(
   services: ContextServices,
   em: EntityManager,
   authorization: string | undefined,
   requestId: string,
+  consoleSession?: string,
 ): Promise<GatewayContext> {
-  const principal = await refusedAsGraphql(() => graphqlPrincipal(services, em, authorization));
+  const principal = await refusedAsGraphql(() => graphqlPrincipal(services, em, authorization, consoleSession));
   return admittedContext(services, em, principal, requestId);
 }
 

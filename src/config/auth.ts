@@ -4,6 +4,9 @@ import { textSecretWeakness, weakSecret } from './secret-strength';
 /** Lifetime of an ops token unless OPS_TOKEN_TTL_SECONDS says otherwise: 30 days. */
 export const DEFAULT_OPS_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
+/** Lifetime of a console session (an ops token exchanged for a cookie) unless CONSOLE_SESSION_TTL_SECONDS says otherwise: a working day. */
+export const DEFAULT_CONSOLE_SESSION_TTL_SECONDS = 8 * 3600;
+
 /**
  * How surface-O access tokens are signed (HS256). The key is required outside development and
  * test; there a fixed development key is used so `npm start` and the tests work with nothing set.

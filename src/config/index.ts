@@ -5,7 +5,7 @@ import type { SupplyProvidersConfig } from '../supply/provider';
 import { parseChains, type ChainsConfig } from './chains';
 import { appEnvOf, ConfigError, isDevelopmentEnv, requiredOutsideDevelopment, type IntSetting } from './environment';
 import { parseOrigins, parseTls, parseTrustProxy, type TlsConfig, type TrustProxy } from './transport';
-import { DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
+import { DEFAULT_CONSOLE_SESSION_TTL_SECONDS, DEFAULT_OPS_TOKEN_TTL_SECONDS, parseJwt, type JwtConfig } from './auth';
 import { parseEvents, type EventsConfig } from './events';
 import { parseSupplyProviders } from './supply';
 import { GENERATE_TOKEN, textSecretWeakness, weakSecret } from './secret-strength';
@@ -13,7 +13,7 @@ import { withSecretFiles } from './secret-settings';
 
 export { ConfigError, isDevelopmentEnv } from './environment';
 export { bodyLimitBytes, type TlsConfig, type TrustProxy } from './transport';
-export { DEFAULT_OPS_TOKEN_TTL_SECONDS, DEVELOPMENT_JWT_SIGNING_KEY, developmentJwtConfig, type JwtConfig } from './auth';
+export { DEFAULT_CONSOLE_SESSION_TTL_SECONDS, DEFAULT_OPS_TOKEN_TTL_SECONDS, DEVELOPMENT_JWT_SIGNING_KEY, developmentJwtConfig, type JwtConfig } from './auth';
 export { defaultEventsConfig, type EventsConfig } from './events';
 
 /** How often the scheduled reconciliation of the register with the chain runs by default: daily. */
@@ -95,6 +95,8 @@ export interface Config {
   tls: TlsConfig | null;
   /** Lifetime of an ops token in seconds (OPS_TOKEN_TTL_SECONDS, default 30 days, from 1 minute to 1 year). */
   opsTokenTtlSeconds: number;
+  /** Lifetime of a console session in seconds (CONSOLE_SESSION_TTL_SECONDS, default 8 hours, from 1 minute to 1 day); never past its token's. */
+  consoleSessionTtlSeconds: number;
   /** How long an approved wallet recovery waits before it runs (RECOVERY_DELAY_SECONDS; default 0 in development and test, 24 hours elsewhere; at most 30 days). */
   recoveryDelaySeconds: number;
   /**
@@ -198,6 +200,7 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
       : requiredOutsideDevelopment(bool('HOST_BINDING_REQUIRED', true), 'HOST_BINDING_REQUIRED', appEnv, problems),
     tls: parseTls(env, appEnv, problems),
     opsTokenTtlSeconds: int('OPS_TOKEN_TTL_SECONDS', DEFAULT_OPS_TOKEN_TTL_SECONDS, 60, 365 * 24 * 3600),
+    consoleSessionTtlSeconds: int('CONSOLE_SESSION_TTL_SECONDS', DEFAULT_CONSOLE_SESSION_TTL_SECONDS, 60, 24 * 3600),
     recoveryDelaySeconds: int('RECOVERY_DELAY_SECONDS', development ? 0 : 24 * 3600, 0, 30 * 86_400),
     chains: parseChains(env.CHAINS, env, problems),
     chainDataDir: env.CHAIN_DATA_DIR?.trim() === 'none' ? null : env.CHAIN_DATA_DIR?.trim() || '.data/anvil',

@@ -1,12 +1,11 @@
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { createClient, type Client } from 'graphql-ws';
-import { currentToken } from './session';
 import { retryable } from './socket-retry';
 
 /**
  * The console's GraphQL client: typed documents from GraphQL Code Generator, sent with fetch
- * (queries, mutations) and graphql-ws (subscriptions) to the gateway's own /graphql, with the ops
- * token. No normalized cache: each screen reads what it shows and reads again when a live event
+ * (queries, mutations) and graphql-ws (subscriptions) to the gateway's own /graphql, signed in by
+ * the session cookie the browser sends (api/session.ts): no request names a token. No normalized cache: each screen reads what it shows and reads again when a live event
  * says it changed, which keeps what is on screen equal to the book.
  */
 export type Doc<R, V> = DocumentTypeDecoration<R, V> & { toString(): string };
@@ -30,18 +29,26 @@ export class ApiError extends Error {
 
 type Listener = (signedOut: boolean) => void;
 const authListeners = new Set<Listener>();
-/** Called when the gateway no longer accepts the token (revoked, or a new start in development). */
+/** Which session requests go out in: a refusal of an older one (a request sent before a new sign-in) signs nobody out. */
+let session = 0;
+/** A new session (a sign-in, a sign-out): the socket opens again with the new cookie. */
+export function sessionChanged(): void {
+  session++;
+  closeLive();
+}
+/** Called when the gateway no longer accepts the session (ended, its token revoked, or a new start in development). */
 export function onSignedOut(l: Listener): () => void {
   authListeners.add(l);
   return () => authListeners.delete(l);
 }
 
-export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = currentToken()): Promise<R> {
+export async function request<R, V>(doc: Doc<R, V>, variables?: V): Promise<R> {
+  const sentIn = session;
   let res: Response;
   try {
     res = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: doc.toString(), variables: variables ?? {} }),
     });
   } catch {
@@ -54,7 +61,7 @@ export async function request<R, V>(doc: Doc<R, V>, variables?: V, token = curre
   const error = body?.errors?.[0];
   if (error) {
     const code = error.extensions?.code ?? 'ERROR';
-    if (code === 'UNAUTHENTICATED' && token === currentToken()) authListeners.forEach((l) => l(true));
+    if (code === 'UNAUTHENTICATED' && sentIn === session) authListeners.forEach((l) => l(true));
     throw new ApiError(error.message, code, error.extensions?.fields ?? coercionRefusals(body.errors!));
   }
   if (!res.ok || !body?.data) throw new ApiError(`the gateway answered HTTP ${res.status}`, 'HTTP');
@@ -74,14 +81,14 @@ function coercionRefusals(errors: { message: string }[]): FieldRefusal[] {
   });
 }
 
-let ws: { client: Client; token: string } | null = null;
+let ws: { client: Client; session: number } | null = null;
 
+/** The socket of the current session: its upgrade request carries the session cookie. */
 function wsClient(): Client {
-  const token = currentToken() ?? '';
-  if (ws?.token === token) return ws.client;
+  if (ws?.session === session) return ws.client;
   void ws?.client.dispose();
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/graphql`;
-  ws = { token, client: createClient({ url, connectionParams: { Authorization: `Bearer ${token}` }, retryAttempts: Infinity, shouldRetry: retryable }) };
+  ws = { session, client: createClient({ url, retryAttempts: Infinity, shouldRetry: retryable }) };
   return ws.client;
 }
 

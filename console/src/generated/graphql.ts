@@ -253,6 +253,13 @@ export type IncomeTreatment =
   | 'accumulating'
   | 'distributing';
 
+export type InvestorCategory =
+  | 'eligible_counterparty'
+  | 'professional'
+  | 'qualified_purchaser'
+  | 'retail'
+  | 'us_accredited';
+
 export type InvestorFilter = {
   /** `DT######` (or `PT######`) */
   distributorId?: string | null | undefined;
@@ -790,7 +797,7 @@ export type InvestorDetailQueryVariables = Exact<{
 }>;
 
 
-export type InvestorDetailQuery = { investor: { createdBy: string, id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
+export type InvestorDetailQuery = { investor: { createdBy: string, category: InvestorCategory | null, kycVerifiedAt: number | null, kycExpiresAt: number | null, id: string, userId: string, email: string | null, externalInvestorId: string | null, name: string | null, status: string, distributorId: string, countryCode: string | null, createdAt: number, distributor: { id: string, name: string, grants: Array<{ shareClassId: string, shareClass: { meta: { name: string } } }> }, grantedShareClasses: Array<{ id: string, meta: { name: string } }>, wallets: Array<{ chainId: string, address: string, status: WalletStatus, whitelistedAt: number | null, removedAt: number | null, removalReason: string | null, createdAt: number, onchainIdentity: string | null, chainError: string | null }> } };
 
 export type GrantInvestorShareClassMutationVariables = Exact<{
   input: InvestorShareClassInput;
@@ -2090,6 +2097,9 @@ export const InvestorDetailDocument = new TypedDocumentString(`
   investor(id: $id) {
     ...InvestorRow
     createdBy
+    category
+    kycVerifiedAt
+    kycExpiresAt
     distributor {
       id
       name

@@ -146,6 +146,10 @@ export function InvestorDetail({ id }: { id: string }) {
                 </>,
               ],
               ['Registered', `${time(inv.createdAt)} by ${inv.createdBy}`],
+              // Read-only here: changing them is the KYC panel's (a category upgrade is four-eyes).
+              ['Category', inv.category?.replace(/_/g, ' ') ?? 'not set'],
+              ['KYC verified', inv.kycVerifiedAt ? time(inv.kycVerifiedAt) : 'never'],
+              ['KYC expires', inv.kycExpiresAt ? time(inv.kycExpiresAt) : '—'],
             ]}
           />
         </Panel>

@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { request } from '../api/client';
-import { saveToken } from '../api/session';
-import { OpsTokenNameDocument } from '../generated/graphql';
+import { openSession } from '../api/session';
 import { ActionForm } from '../ui/action-form';
 import { Field } from '../ui/fields';
 
-/** Sign-in with an ops token; it is checked against the gateway before it is kept (for this tab's session only). */
+/** Sign-in with an ops token, exchanged once for the session cookie (api/session.ts); the page keeps nothing of it. */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (name: string) => void; notice?: string | null }) {
   const [token, setToken] = useState('');
   return (
@@ -22,9 +20,7 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (name: string) => v
         submit={async () => {
           const t = token.trim();
           if (!/^ops_\S+$/.test(t)) throw new Error('an ops token starts with ops_');
-          const r = await request(OpsTokenNameDocument, {}, t);
-          saveToken(t);
-          return r.opsTokenName;
+          return openSession(t);
         }}
         onDone={(name) => onSignedIn(name as string)}
       >

@@ -1,6 +1,7 @@
 import { AuthResolver } from './auth.resolver';
 import { OpsPrincipal } from './ops-principal.entity';
 import { OpsToken } from './ops-token.entity';
+import { OpsConsoleSession } from './console-session.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
@@ -10,12 +11,13 @@ export { ApiCredential } from './api-credential.entity';
 export { invalidCredentials } from './auth.errors';
 export { newFirstPart } from './ops-token-secret';
 export { OpsTokenService, opsRoles } from './ops-token.service';
+export { ConsoleSessionService } from './console-session.service';
 
 /** The auth module's manifest, collected by src/modules/manifests.ts. */
 export const authModule: ModuleManifest = {
   name: 'auth',
   resolvers: [AuthResolver],
-  entities: [OpsPrincipal, OpsToken, ApiCredential, TokenFamily, RefreshToken],
+  entities: [OpsPrincipal, OpsToken, OpsConsoleSession, ApiCredential, TokenFamily, RefreshToken],
   mutationRoles: {
     // Credentials of distributors, and ops tokens.
     issueApiCredential: 'operator',

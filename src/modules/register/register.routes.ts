@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Router, type Request, type Response } from 'express';
 import { graphqlPrincipal } from '../../access/graphql-principal';
+import { consoleSessionOf } from '../../access/console-session-cookie';
 import { hasRole } from '../../access/principal';
 import { ERROR_TABLE, toDomainError } from '../../common/errors';
 import type { ContextServices as Services } from '../../access/graphql-context';
@@ -48,7 +49,7 @@ async function csvAnswer(
 ): Promise<void> {
   const em = orm.em.fork();
   try {
-    const principal = await graphqlPrincipal(services, em, req.get('authorization')).catch(() => null);
+    const principal = await graphqlPrincipal(services, em, req.get('authorization'), consoleSessionOf(req)).catch(() => null);
     if (!principal || principal.kind === 'anonymous') {
       res.status(401).type('text/plain').send('an ops token is required');
       return;

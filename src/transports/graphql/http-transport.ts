@@ -7,6 +7,7 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { graphqlContext } from '../../access/graphql-principal';
+import { consoleSessionOf } from '../../access/console-session-cookie';
 import { currentScope, runInDoorScope } from '../../common/request-scope';
 import type { ContextServices as Services } from '../../access/graphql-context';
 import { graphqlWebSocket } from '../websocket/websocket';
@@ -136,7 +137,7 @@ export async function graphqlTransport(deps: GraphqlTransportDeps): Promise<Grap
         httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: searchOf(req.url ?? ''), body },
         context: async () => {
           const scope = currentScope();
-          const ctx = await graphqlContext(services, deps.orm.em.fork(), header(req, 'authorization'), scope?.requestId ?? '');
+          const ctx = await graphqlContext(services, deps.orm.em.fork(), header(req, 'authorization'), scope?.requestId ?? '', consoleSessionOf(req));
           // Ops writes default their actor to the token's name.
           if (scope && !actor && ctx.access.opsName) scope.actor = ctx.access.opsName;
           return ctx;

@@ -11,12 +11,14 @@ import type { ContextServices as Services } from '../../access/graphql-context';
 import type { GraphqlGuards } from '../graphql/limits';
 import { operationInputProblem } from '../graphql/input-guard';
 import { admittedContext, graphqlContext } from '../../access/graphql-principal';
+import { consoleSessionOf } from '../../access/console-session-cookie';
 import { sharedSubscribe } from './shared-subscriptions';
 import { SOCKET_QUOTA_MESSAGE, SUBSCRIPTION_QUOTA_MESSAGE } from '../../access/quotas';
 
 /**
  * Close codes of the GraphQL socket (besides graphql-ws's own):
- * - 4403 Forbidden: `connection_init` without a valid `Authorization` (no principal, no socket);
+ * - 4403 Forbidden: `connection_init` without a valid `Authorization` (no principal, no socket),
+ *   or, without one, an upgrade request from the console's origin without a live session cookie;
  * - 4401 Unauthorized: the credential stopped being valid while connected (access token expired,
  *   API credential or token family revoked, ops token revoked, distributor no longer active):
  *   re-authenticate and reconnect;
@@ -52,7 +54,9 @@ export interface GraphqlWebSocketDeps {
 }
 
 interface Connection {
-  authorization: string;
+  /** `connectionParams.Authorization`; without one, the console's session cookie of the upgrade request. */
+  authorization: string | undefined;
+  consoleSession: string | undefined;
   /** As of the last check (an ops principal's roles are read again before each operation). */
   principal: Principal;
   socket: { close(code: number, reason: string): void };
@@ -92,10 +96,10 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
   const format = (errors: readonly GraphQLError[]) => errors.map((e) => deps.formatError(e.toJSON(), e));
 
   /** The principal of `authorization` now, admitted (an inactive distributor is refused), in a scope carrying the client's address (rate limits). */
-  const authenticate = (authorization: string, clientAddress: string | undefined) =>
+  const authenticate = (credential: Pick<Connection, 'authorization' | 'consoleSession'>, clientAddress: string | undefined) =>
     runInScope(
       { requestId: 'ws', clientAddress, principal: 'anonymous' },
-      async () => (await graphqlContext(deps.services, deps.orm.em.fork(), authorization, 'ws')).access.principal,
+      async () => (await graphqlContext(deps.services, deps.orm.em.fork(), credential.authorization, 'ws', credential.consoleSession)).access.principal,
     );
 
   // A revocation (or a change of roles) anywhere drops the remembered ops tokens, on this instance
@@ -120,10 +124,12 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
         ),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
-        if (!authorization) return false;
+        // The console's socket carries no token: its upgrade request carries the session cookie (from its own origin only).
+        const consoleSession = authorization ? undefined : consoleSessionOf(ctx.extra.request);
+        if (!authorization && !consoleSession) return false;
         const clientAddress = deps.clientAddress(ctx.extra.request);
         try {
-          const principal = await authenticate(authorization, clientAddress);
+          const principal = await authenticate({ authorization, consoleSession }, clientAddress);
           if (principal.kind === 'anonymous') return false;
           const opened = await deps.services.quotas.openSocket(principal, clientAddress);
           if ('refused' in opened) {
@@ -134,7 +140,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
             return false;
           }
           const socket = ctx.extra.socket;
-          const connection: Connection = { authorization, principal, socket, clientAddress, release: opened.release, subscriptions: new Map() };
+          const connection: Connection = { authorization, consoleSession, principal, socket, clientAddress, release: opened.release, subscriptions: new Map() };
           connection.timer = setInterval(() => void recheck(connection, socket), recheckMs).unref();
           connections.set(ctx, connection);
           if (principal.kind === 'ops') opsConnections.add(connection);
@@ -219,7 +225,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
    */
   async function admittedNow(connection: Connection): Promise<GraphQLError | null> {
     try {
-      const principal = await authenticate(connection.authorization, connection.clientAddress);
+      const principal = await authenticate(connection, connection.clientAddress);
       if (principal.kind !== 'anonymous') {
         connection.principal = principal;
         return null;
@@ -240,7 +246,7 @@ export function graphqlWebSocket(deps: GraphqlWebSocketDeps): { dispose(): void 
   async function recheck(connection: Connection, socket: Connection['socket']) {
     let stillValid: boolean;
     try {
-      const principal = await authenticate(connection.authorization, connection.clientAddress);
+      const principal = await authenticate(connection, connection.clientAddress);
       stillValid = principal.kind !== 'anonymous';
     } catch (err) {
       if (!(err instanceof GraphQLError) || UNDECIDED.has(err.extensions.code as string)) {
