@@ -15,6 +15,14 @@
 const ROOT = '^src/(main|app|gateway|services|context-services)\\.ts$|^src/boot/';
 const TRANSPORTS = '^src/transports/|^rest-compat/|^src/ops/|^src/console/|\\.routes\\.ts$';
 const MODULES = '^src/modules/';
+/*
+ * The modules' order (docs/architecture.md#modules), written once: src/modules/module-order.json,
+ * which src/modules/manifests.ts follows (test/unit/module-manifests.test.ts). A module imports
+ * only modules before it, and only through their front door (`index.ts`).
+ */
+const MODULE_ORDER = require('./src/modules/module-order.json');
+/* The chain's follower and reconciliation still read the token records (docs/architecture.md, "What is not yet behind the port"). */
+const NOT_YET_BEHIND_THE_PORT = '^src/modules/chain/(follower|reconciliation)\\.ts$';
 const BELOW_MODULES = '^src/(access|events|supply|ledger|config|persistence|common)/';
 
 module.exports = {
@@ -55,6 +63,33 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/chain/' },
       to: { path: MODULES, pathNot: '^src/modules/(chain|token)/' },
+    },
+    {
+      name: 'modules-meet-at-front-doors',
+      comment: 'A module imports another only through its front door, src/modules/<m>/index.ts, which exports what others may use.',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: NOT_YET_BEHIND_THE_PORT },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    ...MODULE_ORDER.map((name, i) => ({
+      name: `module-order-${name}`,
+      comment: `${name} may import only the modules before it in src/modules/module-order.json (${MODULE_ORDER.slice(0, i).join(', ') || 'none'}).`,
+      severity: 'error',
+      from: { path: `^src/modules/${name}/`, pathNot: NOT_YET_BEHIND_THE_PORT },
+      to: {
+        path: `^src/modules/(${
+          MODULE_ORDER.slice(i)
+            .filter((m) => m !== name)
+            .join('|') || '$^'
+        })/`,
+      },
+    })),
+    {
+      name: 'modules-are-in-the-order',
+      comment: 'Every folder of src/modules/ has its place in src/modules/module-order.json.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/', pathNot: `^src/modules/(${MODULE_ORDER.join('|')})/` },
+      to: {},
     },
     {
       name: 'resolvers-live-in-modules',

@@ -30,39 +30,37 @@ import type { OpsRules } from '../access/duties';
 import { foldManifests, type ModuleManifest } from '../access/module-manifest';
 
 /**
- * Every module, in the declared order (docs/architecture.md#modules): issuer → fund → share-class
- * → nav, token → distributor, investor → order → settlement, distribution, approval, register,
- * then the modules the order does not place yet. A module is a folder of src/modules/ with a
+ * Every module, in the modules' order (src/modules/module-order.json, which the import rules of
+ * .dependency-cruiser.cjs read too; docs/architecture.md#modules). A module is a folder of src/modules/ with a
  * front door (`index.ts`) whose manifest is here (test/unit/module-manifests.test.ts): the
  * GraphQL resolvers, the ORM's entities, the visibility table, the ops role and duty rules are
  * folds of this list, so no central table names a module's parts.
  */
 export const MODULE_MANIFESTS: readonly ModuleManifest[] = [
+  chainModule,
   issuerModule,
   fundModule,
   shareClassModule,
   navModule,
   tokenModule,
+  dealingModule,
   distributorModule,
   investorModule,
   eligibilityModule,
+  authModule,
+  holdingModule,
   orderModule,
   settlementModule,
   distributionModule,
   correctionModule,
   approvalModule,
   registerModule,
-  // Not yet placed in the order (issue 45).
-  auditModule,
-  authModule,
   bookModule,
-  chainModule,
-  dealingModule,
-  healthModule,
-  holdingModule,
-  idempotencyModule,
   onboardingModule,
   webhookModule,
+  auditModule,
+  healthModule,
+  idempotencyModule,
 ];
 
 /** The manifests' parts, folded once. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema } from 'graphql';
 import type { ModuleManifest } from '../../src/access/module-manifest';
@@ -12,6 +12,7 @@ import { guardSchema, VISIBILITY } from '../../src/transports/graphql/visibility
  */
 const MODULES = join(__dirname, '..', '..', 'src', 'modules');
 const folders = readdirSync(MODULES).filter((f) => statSync(join(MODULES, f)).isDirectory());
+const MODULE_ORDER = JSON.parse(readFileSync(join(MODULES, 'module-order.json'), 'utf8')) as string[];
 const manifestName = (folder: string) => `${folder.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Module`;
 
 describe('module front doors', () => {
@@ -32,25 +33,27 @@ describe('module front doors', () => {
     expect(MODULE_MANIFESTS.map((m) => m.name).sort()).toEqual([...folders].sort());
   });
 
+  it('follows the one written order, src/modules/module-order.json, which the import rules read too', () => {
+    expect(MODULE_MANIFESTS.map((m) => m.name)).toEqual(MODULE_ORDER);
+  });
+
   // eligibility (who may hold: read at placement) comes before order, correction (re-pricing and
   // compensating what a NAV priced) before approval, which applies its requests.
-  it('starts in the declared order: issuer → fund → share-class → nav, token → distributor, investor → eligibility → order → settlement, distribution, correction, approval, register', () => {
-    expect(MODULE_MANIFESTS.slice(0, 14).map((m) => m.name)).toEqual([
-      'issuer',
-      'fund',
-      'share-class',
-      'nav',
-      'token',
-      'distributor',
-      'investor',
-      'eligibility',
-      'order',
-      'settlement',
-      'distribution',
-      'correction',
-      'approval',
-      'register',
-    ]);
+  it.each([
+    ['issuer', 'fund'],
+    ['fund', 'share-class'],
+    ['share-class', 'nav'],
+    ['token', 'distributor'],
+    ['investor', 'eligibility'],
+    ['eligibility', 'order'],
+    ['order', 'settlement'],
+    ['settlement', 'distribution'],
+    ['distribution', 'correction'],
+    ['correction', 'approval'],
+    ['approval', 'register'],
+  ])('places %s before %s, as issue 45 declares', (before: string, after: string) => {
+    expect(MODULE_ORDER.indexOf(before)).toBeGreaterThanOrEqual(0);
+    expect(MODULE_ORDER.indexOf(before)).toBeLessThan(MODULE_ORDER.indexOf(after));
   });
 
   it('a type without a visibility rule stops the schema, naming the front door of the module that answers it', () => {
