@@ -75,6 +75,25 @@ const SQL_FILES = [
   'src/modules/webhook/webhook-payload.ts',
 ];
 
+/** rawRows is imported only where SQL may be written (SQL_FILES). */
+const rawRowsImport = { group: ['**/persistence/raw-query'], importNames: ['rawRows'], message: sqlOutsideQueries };
+
+/*
+ * The chain is a port (docs/architecture.md#the-chain-port): the domain speaks to the token ledger
+ * (src/ledger/token-ledger.ts), and only its adapter, src/modules/chain/, knows viem, the ABIs and
+ * calldata. Tests, benchmarks and scripts may drive a chain directly.
+ */
+const chainImports = [
+  {
+    group: ['viem', 'viem/*'],
+    message: "viem is the chain adapter's alone (src/modules/chain/): speak to the TokenLedger port (src/ledger/token-ledger.ts).",
+  },
+  {
+    group: ['**/chain/abis', '**/chain/abis/*', '**/chain/contracts', '**/chain/ledger-calls'],
+    message: "ABIs and calldata are the chain adapter's alone: speak to the TokenLedger port (src/ledger/token-ledger.ts).",
+  },
+];
+
 export default tseslint.config(
   {
     // Generated (codegen.yml, `npm run openapi:examples`, `npm run migration:create`, `npm run abis`), built, or
@@ -122,39 +141,22 @@ export default tseslint.config(
       // element, which made a new text for every list length. SQL itself is written only where
       // SQL_FILES says (docs/architecture.md, "SQL").
       'no-restricted-syntax': ['error', ...placeholderSelectors, ...sqlCallSelectors],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/persistence/raw-query'], importNames: ['rawRows'], message: sqlOutsideQueries }] }],
+      // One entry holds both import rules: in a flat config a later block's setting of a rule
+      // replaces an earlier one's for the files both match, so two blocks would silently drop one.
+      'no-restricted-imports': ['error', { patterns: [rawRowsImport, ...chainImports] }],
     },
   },
   {
     files: SQL_FILES,
     rules: {
       'no-restricted-syntax': ['error', ...placeholderSelectors],
-      'no-restricted-imports': 'off',
+      'no-restricted-imports': ['error', { patterns: chainImports }],
     },
   },
   {
-    // The chain is a port (docs/architecture.md#the-chain-port): the domain speaks to the token ledger
-    // (src/ledger/token-ledger.ts), and only its adapter, src/modules/chain/, knows viem, the ABIs
-    // and calldata. Tests, benchmarks and scripts may drive a chain directly.
-    files: ['{src,rest-compat}/**/*.ts'],
-    ignores: ['src/modules/chain/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['viem', 'viem/*'],
-              message: "viem is the chain adapter's alone (src/modules/chain/): speak to the TokenLedger port (src/ledger/token-ledger.ts).",
-            },
-            {
-              group: ['**/chain/abis', '**/chain/abis/*', '**/chain/contracts', '**/chain/ledger-calls'],
-              message: "ABIs and calldata are the chain adapter's alone: speak to the TokenLedger port (src/ledger/token-ledger.ts).",
-            },
-          ],
-        },
-      ],
-    },
+    // The chain adapter alone knows viem, the ABIs and calldata (docs/architecture.md#the-chain-port).
+    files: ['src/modules/chain/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Tests and benchmarks read HTTP and GraphQL answers as the JSON the description documents
