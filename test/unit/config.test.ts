@@ -51,6 +51,7 @@ describe('loadConfig', () => {
         webhookSecretKey: expect.any(Buffer),
       },
       metricsToken: null,
+      consoleSessionTtlSeconds: 28800,
       corsAllowedOrigins: [],
       hostBindingRequired: false,
       tls: null,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../common/clock';
 import { DEFAULT_CONSOLE_SESSION_TTL_SECONDS } from '../../config';
-import { rawRows } from '../../persistence/raw-query';
+import { endConsoleSession, insertConsoleSession, liveConsoleSession } from './console-session.queries';
 import { OPS_ROLES, type OpsRole } from '../../access/principal';
 import type { VerifiedOpsToken } from './ops-token.service';
 
@@ -36,31 +36,16 @@ export class ConsoleSessionService {
   async open(em: EntityManager, tokenId: string): Promise<OpenedConsoleSession> {
     const secret = PREFIX + randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    const [row] = await rawRows<{ expires_at: Date | string }>(
-      em,
-      `insert into ops_console_session (token_id, secret_hash, created_at, expires_at)
-       select t.id, ?, ?, least(t.expires_at, ?::timestamptz) from ops_token t
-        where t.id = ? and t.revoked_at is null and t.expires_at > ?
-       returning expires_at`,
-      [sha256(secret), now, new Date(now.getTime() + this.ttlSeconds * 1000), tokenId, now],
-    );
-    if (!row) throw new Error('the token ended before its session opened');
-    return { secret, expiresAt: new Date(row.expires_at) };
+    const expiresAt = await insertConsoleSession(em, tokenId, sha256(secret), now, new Date(now.getTime() + this.ttlSeconds * 1000));
+    if (!expiresAt) throw new Error('the token ended before its session opened');
+    return { secret, expiresAt };
   }
 
   /** The principal of a session that is live now (and its token too), else null. */
   async verify(em: EntityManager, secret: string): Promise<VerifiedOpsToken | null> {
     if (!secret.startsWith(PREFIX)) return null;
     const now = this.clock.now();
-    const [row] = await rawRows<{ token_id: string; principal_id: string; name: string; roles: string[] }>(
-      em,
-      `select t.id as token_id, t.principal_id, p.name, p.roles
-         from ops_console_session s
-         join ops_token t on t.id = s.token_id
-         join ops_principal p on p.id = t.principal_id
-        where s.secret_hash = ? and s.ended_at is null and s.expires_at > ? and t.revoked_at is null and t.expires_at > ?`,
-      [sha256(secret), now, now],
-    );
+    const row = await liveConsoleSession(em, sha256(secret), now);
     if (!row) return null;
     return {
       principalId: String(row.principal_id),
@@ -72,10 +57,6 @@ export class ConsoleSessionService {
 
   /** Signing out: the session ends now (its token lives on); whether there was a live one. */
   async end(em: EntityManager, secret: string): Promise<boolean> {
-    const [row] = await rawRows<{ id: string }>(em, 'update ops_console_session set ended_at = ? where secret_hash = ? and ended_at is null returning id', [
-      this.clock.now(),
-      sha256(secret),
-    ]);
-    return !!row;
+    return endConsoleSession(em, sha256(secret), this.clock.now());
   }
 }
