@@ -8,10 +8,14 @@ import { join, relative } from 'node:path';
  * ledger to reach them. A second writer could book a move by rules of its own (a lot without its
  * journal row, a balance without its event), as the set-based copies once could. This reads every
  * source file of the gateway for a statement or an ORM call that writes those tables.
+ *
+ * The writer's statements are the holding module's queries file (docs/architecture.md, "SQL"):
+ * that file holds them, and only the writer calls the functions that run them.
  */
 
 const ROOT = join(__dirname, '..', '..');
 const WRITER = 'src/modules/holding/holding-moves.ts';
+const WRITER_STATEMENTS = 'src/modules/holding/holding.queries.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -36,8 +40,8 @@ describe('One writer of the register', () => {
     expect(files.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining([WRITER, 'src/modules/holding/holding-ledger.ts', 'src/boot/seed.ts']));
   });
 
-  it('finds its own patterns: the writer itself is caught', () => {
-    const text = readFileSync(join(ROOT, WRITER), 'utf8');
+  it("finds its own patterns: the writer's statements are caught", () => {
+    const text = readFileSync(join(ROOT, WRITER_STATEMENTS), 'utf8');
     expect(text).toMatch(SQL_WRITE);
     expect('em.create(HoldingLot, {').toMatch(ORM_WRITE);
     expect('em.nativeUpdate(Holding, {').toMatch(ORM_WRITE);
@@ -50,7 +54,7 @@ describe('One writer of the register', () => {
 
   it.each(TABLES)('no file but holding-moves.ts writes the table %s', (table) => {
     const writers = files
-      .filter((f) => relative(ROOT, f) !== WRITER)
+      .filter((f) => ![WRITER, WRITER_STATEMENTS].includes(relative(ROOT, f)))
       .filter((f) => {
         const text = readFileSync(f, 'utf8');
         const sql = [...text.matchAll(new RegExp(SQL_WRITE, 'gi'))].some((m) => m[3].toLowerCase() === table);
@@ -60,5 +64,19 @@ describe('One writer of the register', () => {
       })
       .map((f) => relative(ROOT, f));
     expect(writers).toEqual([]);
+  });
+
+  it('only the writer calls the functions of the queries file that write the register', () => {
+    const statements = readFileSync(join(ROOT, WRITER_STATEMENTS), 'utf8');
+    const writing = [...statements.matchAll(/export (?:async )?function (\w+)[^]*?(?=\nexport |$)/g)].filter((m) => SQL_WRITE.test(m[0])).map((m) => m[1]);
+    expect(writing).toEqual(expect.arrayContaining(['insertEmptyHoldings', 'insertLots', 'insertMovements']));
+    const callers = files
+      .filter((f) => ![WRITER, WRITER_STATEMENTS].includes(relative(ROOT, f)))
+      .filter((f) => {
+        const text = readFileSync(f, 'utf8');
+        return writing.some((name) => new RegExp(`\\b${name}\\b`).test(text));
+      })
+      .map((f) => relative(ROOT, f));
+    expect(callers).toEqual([]);
   });
 });
