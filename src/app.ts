@@ -45,7 +45,7 @@ import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
 import { tokensToFollow } from './modules/token/token-chains.queries';
-import { ReconciliationSchedule } from './modules/chain/reconciliation';
+import { ReconciliationSchedule } from './modules/register/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
 
