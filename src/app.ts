@@ -44,7 +44,8 @@ import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
-import { ReconciliationSchedule } from './modules/chain/reconciliation';
+import { tokensToFollow } from './modules/token/token-chains.queries';
+import { ReconciliationSchedule } from './modules/register/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
 
@@ -129,11 +130,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     lockUpRelease.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
-  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, deps.clock, deps.chainFollowMs) : null;
+  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, tokensToFollow, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
-  const reconciliation = services.reconciliation
-    ? new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs)
-    : null;
+  const reconciliation = services.reconciliation && new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs);
   if (deps.reconcileAtOnce ?? true) reconciliation?.start();
   // Committed events drop what they change from the read cache (src/persistence/read-cache.ts).
   onEvents(deps.orm.em, readCacheListener(services.readCache));

@@ -14,7 +14,7 @@ import { FundService } from './modules/fund/fund.service';
 import { HealthService } from './modules/health/health.service';
 import { HoldingLedger } from './modules/holding/holding-ledger';
 import { DealingDateSettlement } from './modules/settlement/dealing-settlement';
-import { Reconciliation } from './modules/chain/reconciliation';
+import { Reconciliation } from './modules/register/reconciliation';
 import { PositionsReader } from './modules/register/positions';
 import { RegisterAtDateReader } from './modules/register/register-at-date';
 import { HoldingService } from './modules/holding/holding.service';
@@ -171,7 +171,7 @@ export function createServices(deps: ServiceDeps) {
     forcedTransfers,
     lockUpOnChain: lockUp,
     dealingSettlement: tokenLedger ? new DealingDateSettlement(tokenLedger, dealing, outcomes, clock) : null,
-    reconciliation: chain ? new Reconciliation(chain.chains) : null,
+    reconciliation: tokenLedger ? new Reconciliation(tokenLedger) : null,
     register: new RegisterAtDateReader({ ledger: tokenLedger, dealing, clock }),
     positions: new PositionsReader({ dealing, navs: nav, clock }),
     eventBus: deps.eventBus,

@@ -128,7 +128,10 @@ export interface TokenLedger {
   /** The gas a call would take now (sizing batches). */
   estimateGas(chainId: string, call: LedgerCall): Promise<bigint>;
 
+  /** The chain's head block now (a 503 when the chain does not answer): what a reconciliation pins its reads to. */
+  headBlock(chainId: string): Promise<bigint>;
   balanceOf(chainId: string, token: Address, wallet: Address, atBlock?: bigint): Promise<bigint>;
+  totalSupply(chainId: string, token: Address, atBlock?: bigint): Promise<bigint>;
   frozenTokens(chainId: string, token: Address, wallet: Address): Promise<bigint>;
   isFrozen(chainId: string, token: Address, wallet: Address): Promise<boolean>;
   decimals(chainId: string, token: Address): Promise<number>;

@@ -68,7 +68,7 @@ function databaseGauges(registry: Registry, orm: MikroORM, clock: Clock): void {
 
 /**
  * `register_chain_difference{share_class}`: the newest scheduled reconciliation's Σ |chain −
- * register| in tokens (src/modules/chain/reconciliation.ts); 0 when the register is true to the chain.
+ * register| in tokens (src/modules/register/reconciliation.ts); 0 when the register is true to the chain.
  */
 function reconciliationGauge(registry: Registry, orm: MikroORM): void {
   new Gauge({

@@ -9,7 +9,7 @@ import { Order } from '../../src/modules/order/order.entity';
 import { aDistributor, anInvestor, aShareClass } from '../support/factories';
 import { aChainMarket, aWhitelistedWallet, behindTheGateway, onTheWorkerChain, opsCall } from '../support/chain.factories';
 import { httpRequest } from '../support/http';
-import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
+import { ReconciliationSchedule } from '../../src/modules/register/reconciliation';
 import type { TestGateway } from '../support/gateway';
 import { aOneStepOrder } from '../support/one-step.factories';
 import { eventually, type ChainClients } from '../support/chain';

@@ -2,7 +2,7 @@ import { createWalletClient, encodeFunctionData, http, parseEther, type Hex } fr
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ChainMovement } from '../../src/modules/chain/chain-movement.entity';
 import { TOKEN_ABI } from '../../src/modules/chain/contracts';
-import { ReconciliationSchedule } from '../../src/modules/chain/reconciliation';
+import { ReconciliationSchedule } from '../../src/modules/register/reconciliation';
 import { HoldingLot } from '../../src/modules/holding/holding-lot.entity';
 import { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { Webhook } from '../../src/modules/webhook/webhook.entity';

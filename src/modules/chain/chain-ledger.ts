@@ -109,6 +109,18 @@ export class ChainLedger implements TokenLedger {
     return chain.client.estimateGas({ account: chain.account!.address, to: hex(to), data });
   }
 
+  headBlock(chainId: string): Promise<bigint> {
+    return this.read(chainId)
+      .getBlockNumber({ cacheTime: 0 })
+      .catch(() => {
+        throw chainAway(chainId);
+      });
+  }
+
+  totalSupply(chainId: string, token: Address, atBlock?: bigint): Promise<bigint> {
+    return this.read(chainId).readContract({ address: hex(token), abi: TOKEN_ABI, functionName: 'totalSupply', blockNumber: atBlock });
+  }
+
   balanceOf(chainId: string, token: Address, wallet: Address, atBlock?: bigint): Promise<bigint> {
     return this.read(chainId).readContract({ address: hex(token), abi: TOKEN_ABI, functionName: 'balanceOf', args: [hex(wallet)], blockNumber: atBlock });
   }

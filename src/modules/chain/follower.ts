@@ -7,7 +7,6 @@ import { WakeLoop } from '../../events/wake-loop';
 import { ChainOutages } from './chain-outages';
 import { isDatabaseAway } from './chain.errors';
 import type { LotPiece, Register } from './register-port';
-import { Token } from '../token/token.entity';
 import { holderOf, holdingOf, sideOf } from './chain-holders';
 import { forkPoint, undoAfter } from './follower-reorg';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
@@ -24,11 +23,18 @@ export const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from,
 
 type TransferLog = Log<bigint, number, false, typeof TRANSFER_EVENT, true>;
 
-interface FollowedToken {
+/** A token the follower reads the transfers of: its contract (lower-cased), its share class, its decimals. */
+export interface FollowedToken {
   address: string;
   shareClassId: string;
   decimals: number;
 }
+
+/**
+ * The tokens a chain carries, handed to the follower at wiring (src/app.ts) by the token module
+ * (src/modules/token/token-chains.queries.ts, `tokensToFollow`): the chain reads no token record itself.
+ */
+export type TokensToFollow = (em: EntityManager, chainId: string) => Promise<FollowedToken[]>;
 
 /**
  * The chain follower: for every token on a configured chain, the `Transfer` logs from the last
@@ -60,6 +66,7 @@ export class ChainFollower {
     private readonly orm: MikroORM,
     private readonly chains: Chains,
     private readonly ledger: Register,
+    private readonly tokensOf: TokensToFollow,
     private readonly clock: { now(): Date },
     pollMs = 1_000,
   ) {
@@ -108,7 +115,7 @@ export class ChainFollower {
     return this.orm.em.fork().transactional(async (em) => {
       const [locked] = await rawRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(${FOLLOWER_LOCK}) as ok`, []);
       if (!locked?.ok) return false;
-      const tokens = await this.tokens(em, chain.id);
+      const tokens = await this.tokensOf(em, chain.id);
       const [cursor] = await rawRows<{ block_number: string }>(em, 'select block_number::text from chain_follow_cursor where chain_id = ? for update', [
         chain.id,
       ]);
@@ -157,12 +164,6 @@ export class ChainFollower {
       await this.moveCursor(em, chain, to);
       return to < safe;
     });
-  }
-
-  /** The tokens of the chain, addresses lower-cased. */
-  private async tokens(em: EntityManager, chainId: string): Promise<FollowedToken[]> {
-    const rows = await em.find(Token, { chainId });
-    return rows.map((t) => ({ address: t.contractAddress.toLowerCase(), shareClassId: t.shareClass.id, decimals: t.decimals }));
   }
 
   /** The block of the gateway's first transaction on the chain (its deployments); without any, the safe head (the register starts there). */

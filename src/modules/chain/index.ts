@@ -1,13 +1,12 @@
 import { ChainTransactionResolver } from './chain.resolver';
 import { ChainInfoResolver } from './chain-info.resolver';
-import { ReconciliationResolver } from './reconciliation.resolver';
 import { ChainSetup, ChainSigner, ChainTransaction } from './chain-transaction.entity';
 import { ChainComplianceModule, ChainIntentSequence } from './compliance-module.entity';
 import { ChainFollowCursor, ChainFollowedBlock, ChainMovement, ReconciliationRun } from './chain-movement.entity';
 import { type ModuleManifest } from '../../access/module-manifest';
 
 // What other modules use of chain: they import it from here, never from its files.
-export { ChainMovementKind } from './chain-movement.entity';
+export { ChainMovement, ChainMovementKind } from './chain-movement.entity';
 export { ChainSetup, ChainTransaction, ChainTxStatus, FINAL_TX_STATUSES } from './chain-transaction.entity';
 export { chainAway, isChainUnreachable } from './chain.errors';
 export { ChainService } from './chain.service';
@@ -20,7 +19,7 @@ export type { TxOutcome } from './outcomes';
 /** The chain module's manifest, collected by src/modules/manifests.ts. */
 export const chainModule: ModuleManifest = {
   name: 'chain',
-  resolvers: [ReconciliationResolver, ChainTransactionResolver, ChainInfoResolver],
+  resolvers: [ChainTransactionResolver, ChainInfoResolver],
   entities: [
     ChainTransaction,
     ChainMovement,
@@ -40,9 +39,5 @@ export const chainModule: ModuleManifest = {
     ChainMovement: 'ops',
     /** The chains the gateway is configured for, and whether it writes to them: operations' setup. */
     ChainInfo: 'ops',
-    Reconciliation: 'ops',
-    ReconciliationDifference: 'part',
-    ReconciliationHolder: 'part',
-    ReconciliationWallet: 'part',
   },
 };

@@ -1,10 +1,11 @@
 import { RegisterResolver } from './register.resolver';
+import { ReconciliationResolver } from './reconciliation.resolver';
 import { type ModuleManifest } from '../../access/module-manifest';
 
 /** The register module's manifest, collected by src/modules/manifests.ts. */
 export const registerModule: ModuleManifest = {
   name: 'register',
-  resolvers: [RegisterResolver],
+  resolvers: [RegisterResolver, ReconciliationResolver],
   entities: [],
   mutationRoles: {},
   queryRoles: {},
@@ -18,5 +19,10 @@ export const registerModule: ModuleManifest = {
     Positions: 'ops',
     Position: 'part',
     InvestorPosition: 'ops',
+    /** The register against the chain names every distributor's investors: operations' only. */
+    Reconciliation: 'ops',
+    ReconciliationDifference: 'part',
+    ReconciliationHolder: 'part',
+    ReconciliationWallet: 'part',
   },
 };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Token } from './token.entity';
 
 /** A chain and the tokens of active share classes it carries (`TK… (SC…)`, a list in words). */
 export interface ChainCarrying {
@@ -17,4 +18,13 @@ export async function chainsCarryingActiveTokens(em: EntityManager): Promise<Cha
      from token t join share_class sc on sc.id = t.share_class_id where sc.status = 'active' group by t.chain_id order by t.chain_id`,
     )
     .then((rows) => rows.map((r) => ({ chainId: r.chain_id, tokens: r.tokens })));
+}
+
+/**
+ * The tokens of one chain, contract addresses lower-cased: what the chain follower reads the
+ * transfers of (src/modules/chain/follower.ts, `TokensToFollow`, handed this by src/app.ts).
+ */
+export async function tokensToFollow(em: EntityManager, chainId: string): Promise<{ address: string; shareClassId: string; decimals: number }[]> {
+  const rows = await em.find(Token, { chainId });
+  return rows.map((t) => ({ address: t.contractAddress.toLowerCase(), shareClassId: t.shareClass.id, decimals: t.decimals }));
 }

@@ -1,17 +1,15 @@
-import { chainAway } from './chain.errors';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { formatUnits, type Hex } from 'viem';
 import { conflict } from '../../common/errors';
 import { DEFAULT_RECONCILIATION_INTERVAL_MS } from '../../config';
 import { logger } from '../../common/logger';
 import { shortMessage } from '../../common/redact';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
+import { fromUnits } from '../../common/units';
 import { WakeLoop } from '../../events/wake-loop';
-import { Token } from '../token/token.entity';
-import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
-import type { Chains } from './chains';
-import { TOKEN_ABI } from './contracts';
+import type { TokenLedger } from '../../ledger/token-ledger';
+import { Token } from '../token';
+import { ChainMovement, ChainMovementKind } from '../chain';
+import { recordRun, registerBalances, shareClassesWithToken, walletsOnChain } from './reconciliation.queries';
 
 /** A holder whose register balance and on-chain balance differ (investorId null: a wallet the register does not know). */
 export interface ReconciliationDifference {
@@ -75,30 +73,17 @@ export interface UnknownWalletTransfer {
  * gateway's back, a transfer to a wallet the register does not know…).
  */
 export class Reconciliation {
-  constructor(private readonly chains: Chains) {}
+  constructor(private readonly ledger: TokenLedger) {}
 
   /** The share class's token against the register; its caller has found the share class (its id is not checked here). */
   async run(em: EntityManager, shareClassId: string): Promise<ReconciliationResult> {
     const token = await em.findOne(Token, { shareClass: shareClassId }, { orderBy: { isPrimary: 'desc' } });
-    const chain = token ? this.chains.get(token.chainId) : null;
-    if (!token || !chain) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
-    const blockNumber = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
-      throw chainAway(token.chainId);
-    });
-    const units = (v: bigint) => formatUnits(v, token.decimals);
-    const at = { address: token.contractAddress as Hex, abi: TOKEN_ABI, blockNumber } as const;
+    if (!token || !this.ledger.reads(token.chainId)) throw conflict(`share class ${shareClassId} has no token on a chain the gateway reads`);
+    const blockNumber = await this.ledger.headBlock(token.chainId);
+    const units = (v: bigint) => fromUnits(v, token.decimals);
 
-    const register = new Map(
-      (
-        await rawRows<{ investor_id: string; balance: string }>(em, 'select investor_id, balance::text from holding where share_class_id = ?', [shareClassId])
-      ).map((r) => [r.investor_id, new Dec(r.balance)]),
-    );
-    const walletRows = await rawRows<{ investor_id: string; address: string }>(
-      em,
-      `select w.investor_id, lower(w.address) as address from investor_wallet w where w.chain_id = ?
-       and (w.investor_id in (select investor_id from holding where share_class_id = ?) or w.investor_id in (select investor_id from investor_grant where share_class_id = ?))`,
-      [token.chainId, shareClassId, shareClassId],
-    );
+    const register = new Map((await registerBalances(em, shareClassId)).map((r) => [r.investor_id, new Dec(r.balance)]));
+    const walletRows = await walletsOnChain(em, token.chainId, shareClassId);
     const movements = await em.find(ChainMovement, { shareClassId, undoneAt: null }, { orderBy: { blockNumber: 'asc', logIndex: 'asc' } });
     const holders = new Map<string, { investorId: string | null; wallets: Set<string> }>();
     const holderOf = (key: string, investorId: string | null) => holders.get(key) ?? holders.set(key, { investorId, wallets: new Set() }).get(key)!;
@@ -114,8 +99,8 @@ export class Reconciliation {
 
     const balances = new Map<string, bigint>();
     for (const address of new Set([...holders.values()].flatMap((h) => [...h.wallets])))
-      balances.set(address, await chain.client.readContract({ ...at, functionName: 'balanceOf', args: [address as Hex] }));
-    const totalSupply = await chain.client.readContract({ ...at, functionName: 'totalSupply' });
+      balances.set(address, await this.ledger.balanceOf(token.chainId, token.contractAddress, address, blockNumber));
+    const totalSupply = await this.ledger.totalSupply(token.chainId, token.contractAddress, blockNumber);
     const differences: ReconciliationDifference[] = [];
     const compared: ReconciliationHolder[] = [];
     let total = new Dec(0);
@@ -217,29 +202,14 @@ export class ReconciliationSchedule {
   /** One run over every share class with a token; each result recorded on its own. */
   async runAll(): Promise<number> {
     const em = this.orm.em.fork();
-    const ids = (await rawRows<{ share_class_id: string }>(em, 'select distinct share_class_id from token', [])).map((r) => r.share_class_id);
+    const ids = await shareClassesWithToken(em);
     let done = 0;
     for (const id of ids) {
       try {
         const r = await this.reconciliation.run(this.orm.em.fork(), id);
-        await rawRows(
-          this.orm.em.fork(),
-          'insert into reconciliation_run (share_class_id, chain_id, block_number, total_difference, supply_difference, result, at) values (?, ?, ?, ?, ?, ?::jsonb, ?)',
-          [
-            id,
-            r.chainId,
-            r.blockNumber,
-            r.totalDifference,
-            r.supplyDifference,
-            // The record keeps the differences only: the equal holders are the chain's to read again.
-            JSON.stringify({
-              ...r,
-              holders: undefined,
-              differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })),
-            }),
-            this.clock.now(),
-          ],
-        );
+        // The record keeps the differences only: the equal holders are the chain's to read again.
+        const result = { ...r, holders: undefined, differences: r.differences.map((d) => ({ ...d, movements: d.movements.map((m) => m.transactionHash) })) };
+        await recordRun(this.orm.em.fork(), { ...r, shareClassId: id, result, at: this.clock.now() });
         done++;
       } catch (err) {
         logger.warn({ err: shortMessage(err), shareClassId: id }, 'scheduled reconciliation of a share class failed');

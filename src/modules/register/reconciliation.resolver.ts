@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-grap
 import { conflict, notFound } from '../../common/errors';
 import type { GatewayContext } from '../../access/graphql-context';
 import { DecimalScalar } from '../../common/scalars';
-import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
+import { ChainMovement, ChainMovementKind } from '../chain';
 import type { ReconciliationDifference, ReconciliationHolder, ReconciliationResult } from './reconciliation';
 
 @ObjectType('ReconciliationDifference', { description: 'A holder whose register balance and on-chain balance differ.' })
