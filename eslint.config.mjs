@@ -55,8 +55,6 @@ const SQL_FILES = [
   'src/modules/correction/nav-correction-plan.ts',
   'src/modules/correction/nav-correction.ts',
   'src/modules/correction/nav-repricing.ts',
-  'src/modules/eligibility/eligibility-effects.ts',
-  'src/modules/eligibility/eligibility.ts',
   'src/modules/order/open-orders.ts',
   'src/modules/order/order-transition.ts',
   'src/modules/order/order.service.ts',
