@@ -3,8 +3,8 @@ import Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, decimalString } from '../../common/money';
 import { toUnits } from '../../common/units';
-import { rawRows } from '../../persistence/raw-query';
 import { walletCustodyMany } from '../investor';
+import { freeHoldings, ordersAtNav, type OrderRow } from './correction.queries';
 import type { Nav } from '../nav';
 import { minorUnits, priceAtNav, priceRedemption, type SettlementPriced, tokensForAmount } from '../order';
 import { navToleranceBps, type ShareClass } from '../share-class';
@@ -83,29 +83,6 @@ export interface CorrectionPlan {
   compensations: Compensation[];
 }
 
-interface OrderRow {
-  id: string;
-  flow: string;
-  type: string;
-  status: string;
-  distributor_id: string;
-  investor_id: string;
-  event_seq: number;
-  amount: string | null;
-  token_count: string | null;
-  fees_red_bps: number | null;
-  currency: string | null;
-  chain_id: string | null;
-  delivery_wallet: string | null;
-  nav: string | null;
-  amount_tokens_estimated: string | null;
-  settlement_tokens: string | null;
-  settlement_amount: string | null;
-}
-
-/** Statuses of an order priced at a NAV and not yet settled (both flows' `created`, `submitted`, `accepted`). */
-const UNSETTLED = ['created', 'submitted', 'accepted'];
-
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : decimalString(v as Decimal.Value));
 
 /**
@@ -124,14 +101,7 @@ export async function correctionPlan(
   const tokens = await em.find(Token, { shareClass: sc.id }, { orderBy: { isPrimary: 'desc', id: 'asc' } });
   const primary = tokens[0] ?? null;
   const tokenOn = (chainId: string | null) => (chainId ? (tokens.find((t) => t.chainId === chainId) ?? null) : primary);
-  const orders = await rawRows<OrderRow>(
-    em,
-    `select id, flow, type, status, distributor_id, investor_id, event_seq, amount::text, token_count::text, fees_red_bps, currency, chain_id,
-            delivery_wallet, nav::text, amount_tokens_estimated::text, settlement_tokens::text, settlement_amount::text
-       from "order" where share_class_id = ? and nav_published_at = ? and (status = any(?::text[]) or (status = 'settled' and flow = 'one_step'))
-      order by id${lock ? ' for update' : ''}`,
-    [sc.id, nav.publishedAt, UNSETTLED],
-  );
+  const orders = await ordersAtNav(em, sc.id, nav.publishedAt, lock);
   const toleranceBps = navToleranceBps(sc);
   const errorBps = bpsOf(new Dec(nav.close).minus(corrected), corrected);
   const aboveTolerance = new Dec(errorBps).greaterThan(toleranceBps);
@@ -215,13 +185,7 @@ async function compensationsOf(
       .map((o) => ({ key: o.id, investorId: o.investor_id, chainId: o.chain_id!, address: o.delivery_wallet! })),
   );
   const investors = [...new Set(settled.map((o) => o.investor_id))];
-  const held = await rawRows<{ investor_id: string; free: string }>(
-    em,
-    `select h.investor_id, (h.balance - coalesce((select sum(o.token_count) from "order" o where o.investor_id = h.investor_id and o.share_class_id = h.share_class_id
-        and o.flow = 'one_step' and o.type = 'redemption' and o.status in ('pending', 'accepted')), 0))::text as free
-       from holding h where h.share_class_id = ? and h.investor_id = any(?::text[])`,
-    [c.shareClassId, investors],
-  );
+  const held = await freeHoldings(em, c.shareClassId, investors);
   const free = new Map(held.map((h) => [h.investor_id, new Dec(h.free)]));
   return settled.map((o) => {
     const currency = o.currency ?? c.currency;

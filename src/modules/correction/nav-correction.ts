@@ -6,12 +6,12 @@ import { badRequest, notFound } from '../../common/errors';
 import { DECIMAL_COLUMN, Dec, decimalString } from '../../common/money';
 import { required, requiredDecimal } from '../../common/validate';
 import { appendEvent, appendEventRows } from '../../events/event-log';
-import { rawRows } from '../../persistence/raw-query';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import type { HoldingLedger } from '../holding';
 import { Nav } from '../nav';
 import type { ShareClassService } from '../share-class';
-import { CompensationAction, CompensationStatus, NavCompensation } from './nav-compensation.entity';
+import { CompensationAction, CompensationStatus } from './nav-compensation.entity';
+import { compensationsOfBatch, decideCompensations, insertCompensations, type CompensationRow } from './correction.queries';
 import { correctionPlan, type Compensation, type CorrectionPlan } from './nav-correction-plan';
 import { correctionOrderEvent } from './nav-correction-events';
 import { effectOf, type NavCorrectionArgs, type NavCorrectionEffect } from './nav-correction-effect';
@@ -179,16 +179,7 @@ export class NavCorrections {
       transaction_id: transactionOf.get(c.orderId) ?? null,
     }));
     if (rows.length) {
-      await rawRows(
-        em,
-        `insert into nav_compensation (request_id, nav_id, order_id, investor_id, distributor_id, share_class_id, action, tokens, units, cash_amount, currency,
-            chain_id, wallet, token_address, status, transaction_id, created_at)
-         select (r->>'request_id')::bigint, (r->>'nav_id')::bigint, r->>'order_id', r->>'investor_id', r->>'distributor_id', r->>'share_class_id', r->>'action',
-            (r->>'tokens')::numeric, r->>'units', (r->>'cash_amount')::numeric, r->>'currency', r->>'chain_id', r->>'wallet', r->>'token_address', r->>'status',
-            (r->>'transaction_id')::bigint, ?
-           from jsonb_array_elements(?::jsonb) r`,
-        [now, JSON.stringify(rows)],
-      );
+      await insertCompensations(em, now, rows);
       await appendEventRows(
         em,
         due.map((c) =>
@@ -216,23 +207,15 @@ export class NavCorrections {
    */
   async onOutcome(em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome): Promise<void> {
     // Plain rows and one update for the batch: a change set per row would cost a statement per order.
-    const rows = await rawRows<CompensationRow>(
-      em,
-      `select id::text, request_id::text as "requestId", order_id as "orderId", investor_id as "investorId", share_class_id as "shareClassId",
-              distributor_id as "distributorId", action, tokens::text
-         from nav_compensation where transaction_id = ? and status = ? order by investor_id, id for update`,
-      [String(tx.id), CompensationStatus.sending],
-    );
+    const rows = await compensationsOfBatch(em, String(tx.id), CompensationStatus.sending);
     if (!rows.length) return;
     const now = this.deps.clock.now();
     const decide = (status: CompensationStatus, failure: string | null) =>
-      rawRows(em, `update nav_compensation set status = ?, transfer_hash = ?, failure = ?, booked_at = ? where id = any(?::bigint[])`, [
-        status,
-        outcome.hash,
-        failure,
-        status === CompensationStatus.booked ? now : null,
+      decideCompensations(
+        em,
         rows.map((r) => r.id),
-      ]);
+        { status, hash: outcome.hash, failure, bookedAt: status === CompensationStatus.booked ? now : null },
+      );
     if (!outcome.ok) {
       await decide(CompensationStatus.failed, outcome.reason);
       return;
@@ -284,4 +267,3 @@ export class NavCorrections {
 }
 
 /** A compensation row as its batch's outcome reads it. */
-type CompensationRow = Pick<NavCompensation, 'id' | 'requestId' | 'orderId' | 'investorId' | 'shareClassId' | 'distributorId' | 'action' | 'tokens'>;

@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Dec, DECIMAL_COLUMN, decimalString } from '../../common/money';
 import { badRequest } from '../../common/errors';
 import { countryCode, decimal, intInRange, required } from '../../common/validate';
-import { rawRows } from '../../persistence/raw-query';
 import { Investor, investorNotFoundById } from '../investor';
 import type { EligibilityRules } from './eligibility-rule-set.entity';
 import { investorBreach, limitBreach } from './eligibility';
+import { ruleHolders } from './eligibility.queries';
 import { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from '../investor';
 
 /*
@@ -74,27 +74,13 @@ export function readRules(input: EligibilityRulesInput): EligibilityRules {
   };
 }
 
-interface HolderRow {
-  investor_id: string;
-  share_class_id: string;
-  balance: string;
-  country_code: string | null;
-  category: string | null;
-}
-
-/* The holders of every share class naming the code, with what the rules read of them. */
-const HOLDERS_SQL = `select h.investor_id, h.share_class_id, h.balance::text as balance, i.country_code, i.category
-  from holding h join share_class sc on sc.id = h.share_class_id join investor i on i.id = h.investor_id
-  where sc.sub_redemption->>'eligible_investors' = ? and h.balance > 0
-  order by h.investor_id, h.share_class_id`;
-
 /**
  * The holders `rules` would leave ineligible, with the rule: their country or category, or a
  * holding above the maximum per investor. KYC is not the rule set's (it expires on its own), and a
  * class over its holders or supply cap takes no new holder or token but leaves each one eligible.
  */
 export async function ineligibleHolders(em: EntityManager, rules: EligibilityRules): Promise<string[]> {
-  const rows = await rawRows<HolderRow>(em, HOLDERS_SQL, [rules.code]);
+  const rows = await ruleHolders(em, rules.code);
   const out: string[] = [];
   for (const r of rows) {
     const reason =

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type Decimal from 'decimal.js';
 import { conflict, type DomainError } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
+import { eligibilityFactsRows, positionRow, settledHoldings, type RuleRow } from './eligibility.queries';
 import type { EligibilityRules } from './eligibility-rule-set.entity';
 
 /*
@@ -64,19 +64,6 @@ export function limitBreach(rules: EligibilityRules | null, position: Eligibilit
 export const notEligible = (shownInvestorId: string, shareClassId: string, reason: string): DomainError =>
   conflict(`investor ${shownInvestorId} is not eligible for ${shareClassId}: ${reason}`);
 
-interface RuleRow {
-  code: string;
-  allowed_countries: string[] | null;
-  blocked_countries: string[];
-  allowed_categories: string[] | null;
-  max_holders: number | null;
-  max_holding_per_investor: string | null;
-  supply_cap: string | null;
-}
-
-const RULES_COLUMNS = `r.code, r.allowed_countries, r.blocked_countries, r.allowed_categories, r.max_holders,
-  r.max_holding_per_investor::text as max_holding_per_investor, r.supply_cap::text as supply_cap`;
-
 function rulesOfRow(row: Partial<RuleRow>): EligibilityRules | null {
   if (!row.code) return null;
   return {
@@ -91,22 +78,11 @@ function rulesOfRow(row: Partial<RuleRow>): EligibilityRules | null {
   };
 }
 
-/* The rule set a share class's `eligibleInvestors` code names, and the investors' facts, in one statement. */
-const FACTS_SQL = `select i.id, i.country_code, i.category, i.kyc_expires_at, ${RULES_COLUMNS}
-  from investor i
-  left join share_class sc on sc.id = ?
-  left join eligibility_rule_set r on r.code = sc.sub_redemption->>'eligible_investors'
-  where i.id = any(?::text[])`;
-
 type Facts = { rules: EligibilityRules | null; investor: EligibilityInvestor };
 
 /** The rule set in force for a share class and each investor's side of it, by investor id (an investor that does not exist is absent). */
 async function eligibilityFactsOf(em: EntityManager, investorIds: readonly string[], shareClassId: string): Promise<Map<string, Facts>> {
-  const rows = await rawRows<RuleRow & { id: string; country_code: string | null; category: string | null; kyc_expires_at: Date | string | null }>(
-    em,
-    FACTS_SQL,
-    [shareClassId, [...new Set(investorIds)]],
-  );
+  const rows = await eligibilityFactsRows(em, shareClassId, [...new Set(investorIds)]);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -118,36 +94,9 @@ async function eligibilityFactsOf(em: EntityManager, investorIds: readonly strin
   );
 }
 
-/*
- * The investor's and the class's tokens: settled (holdings) plus subscriptions accepted and not
- * yet settled, which will mint (an order being accepted or settled now is left out: it is the one asked about).
- */
-const POSITION_SQL = `select
-  (select coalesce(sum(h.balance), 0) from holding h where h.share_class_id = ? and h.investor_id = ?)
-    + (select coalesce(sum(o.settlement_tokens), 0) from "order" o where o.share_class_id = ? and o.investor_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) as holding,
-  (select count(distinct x.investor_id)::int from (
-    select h.investor_id from holding h where h.share_class_id = ? and h.balance > 0
-    union select o.investor_id from "order" o where o.share_class_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) x
-    where x.investor_id <> ?) as other_holders,
-  (select coalesce(sum(h.balance), 0) from holding h where h.share_class_id = ?)
-    + (select coalesce(sum(o.settlement_tokens), 0) from "order" o where o.share_class_id = ? and o.type = 'subscription' and o.status = 'accepted' and o.id <> ?) as supply`;
-
 /** The investor's and the class's tokens now, leaving out `exceptOrderId`. */
 export async function eligibilityPosition(em: EntityManager, investorId: string, shareClassId: string, exceptOrderId = ''): Promise<EligibilityPosition> {
-  const [row] = await rawRows<{ holding: string; other_holders: number; supply: string }>(em, POSITION_SQL, [
-    shareClassId,
-    investorId,
-    shareClassId,
-    investorId,
-    exceptOrderId,
-    shareClassId,
-    shareClassId,
-    exceptOrderId,
-    investorId,
-    shareClassId,
-    shareClassId,
-    exceptOrderId,
-  ]);
+  const row = await positionRow(em, investorId, shareClassId, exceptOrderId);
   return { holding: new Dec(row.holding), otherHolders: row.other_holders, supply: new Dec(row.supply) };
 }
 
@@ -182,9 +131,6 @@ export async function refuseIneligible(
   if (limit) refuse(limit);
 }
 
-/* A class's settled position: each holder's tokens, the holders and the supply. */
-const SETTLED_SQL = `select h.investor_id, h.balance::text as balance from holding h where h.share_class_id = ? and h.balance > 0`;
-
 /**
  * The batch's side of the check (a dealing date's run): each subscription row whose investor the
  * rules or KYC refuse now, or whose tokens, added to the class's settled holdings and to the
@@ -206,9 +152,7 @@ export async function batchIneligibility(
     shareClassId,
   );
   const rules = facts.values().next().value?.rules ?? null;
-  const held = new Map(
-    (await rawRows<{ investor_id: string; balance: string }>(em, SETTLED_SQL, [shareClassId])).map((h) => [h.investor_id, new Dec(h.balance)]),
-  );
+  const held = new Map((await settledHoldings(em, shareClassId)).map((h) => [h.investor_id, new Dec(h.balance)]));
   let supply = [...held.values()].reduce((a, b) => a.plus(b), new Dec(0));
   for (const r of rows) {
     const f = facts.get(r.investorId);

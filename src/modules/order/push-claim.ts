@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { Order, OrderFlow } from './order.entity';
 import { statusesBefore } from './order-states';
+import { pushClaimState } from './order.queries';
 
 /** How often a racing push or cancel looks again for the outcome of the push in flight. */
 export const CLAIM_POLL_MS = 20;
@@ -118,10 +119,7 @@ export function orderClaims(em: EntityManager): ClaimStore {
         { pushClaim: claim, pushClaimedAt: now },
       )) === 1,
     state: async (orderId) => {
-      const [r] = await em.execute<{ status: string; push_claim: string | null; push_claimed_at: Date | string | null }[]>(
-        'select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?',
-        [orderId],
-      );
+      const r = await pushClaimState(em, orderId);
       return { status: r.status, claim: r.push_claim, claimedAt: r.push_claimed_at ? new Date(r.push_claimed_at) : null };
     },
     release: async (orderId, claim) => {

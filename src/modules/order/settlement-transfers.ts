@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../common/errors';
-import { rawRows } from '../../persistence/raw-query';
+import { claimTransferLog, insertSettledTransfers, otherTransferClaim, WHOLE_TX } from './order.queries';
 
 /**
  * The transfer that settles an order: its chain, hash and the log index of its `Transfer` event
@@ -13,9 +13,6 @@ export interface SettlementTransfer {
   logIndexes: number[] | null;
 }
 
-/** Where the chain was not read: the whole transaction is the transfer. */
-const WHOLE_TX = -1;
-
 export const transferAlreadySettled = (hash: string, orderId: string) => conflict(`transferHash ${hash} already settled order ${orderId}`);
 
 /**
@@ -27,23 +24,14 @@ export const transferAlreadySettled = (hash: string, orderId: string) => conflic
 export async function claimTransfer(em: EntityManager, orderId: string, transfer: SettlementTransfer): Promise<void> {
   const hash = transfer.hash.toLowerCase();
   // The hash alone (chain not read) and a log of it are the same transfer: never both.
-  const other = await rawRows<{ order_id: string; log_index: number }>(
-    em,
-    `select order_id, log_index from settlement_transfer where chain_id = ? and transfer_hash = ? and order_id <> ? and (log_index = ${WHOLE_TX} or ?::boolean) order by log_index limit 1`,
-    [transfer.chainId, hash, orderId, transfer.logIndexes === null],
-  );
-  if (other[0]) throw transferAlreadySettled(transfer.hash, other[0].order_id);
+  const other = await otherTransferClaim(em, transfer.chainId, hash, orderId, transfer.logIndexes === null);
+  if (other !== null) throw transferAlreadySettled(transfer.hash, other);
   const candidates = transfer.logIndexes ?? [WHOLE_TX];
   let taken: string | null = null;
   for (const logIndex of candidates) {
-    const [row] = await rawRows<{ order_id: string }>(
-      em,
-      `insert into settlement_transfer (chain_id, transfer_hash, log_index, order_id) values (?, ?, ?, ?)
-         on conflict (chain_id, transfer_hash, log_index) do update set order_id = settlement_transfer.order_id returning order_id`,
-      [transfer.chainId, hash, logIndex, orderId],
-    );
-    if (row.order_id === orderId) return;
-    taken ??= row.order_id;
+    const holder = await claimTransferLog(em, transfer.chainId, hash, logIndex, orderId);
+    if (holder === orderId) return;
+    taken ??= holder;
   }
   throw transferAlreadySettled(transfer.hash, taken!);
 }
@@ -54,11 +42,5 @@ export async function claimTransfer(em: EntityManager, orderId: string, transfer
  */
 export async function recordTransfers(em: EntityManager, rows: { orderId: string; chainId: string; hash: string; logIndex: number }[]): Promise<void> {
   if (!rows.length) return;
-  await rawRows(
-    em,
-    `insert into settlement_transfer (chain_id, transfer_hash, log_index, order_id)
-       select r->>'chainId', lower(r->>'hash'), (r->>'logIndex')::int, r->>'orderId' from jsonb_array_elements(?::jsonb) r
-       on conflict do nothing`,
-    [JSON.stringify(rows)],
-  );
+  await insertSettledTransfers(em, rows);
 }

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import { type DealingService, type LockUp, unlockedBalance } from '../dealing';
 import { holdingKey, type OpenLot, openLotsOf } from '../holding';
 import type { NavService } from '../nav';
 import { ShareClass } from '../share-class';
+import { holdersOf, holdingsOfInvestor } from './register.queries';
 
 export interface Position {
   investorId: string;
@@ -68,13 +68,7 @@ export class PositionsReader {
     if (!shareClass) throw notFound('Share class not found');
     const at = this.deps.clock.now();
     const nav = await this.deps.navs.latest({ em }, shareClassId, at);
-    const rows = await rawRows<{ investor_id: string; investor_name: string | null; distributor_id: string; distributor_name: string; balance: string }>(
-      em,
-      `select h.investor_id, coalesce(i.name, i.email) as investor_name, i.distributor_id, d.name as distributor_name, h.balance::text
-       from holding h join investor i on i.id = h.investor_id join distributor d on d.id = i.distributor_id
-       where h.share_class_id = ? and h.balance <> 0 order by h.balance desc, h.investor_id`,
-      [shareClassId],
-    );
+    const rows = await holdersOf(em, shareClassId);
     const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
     const lots = lockUp
       ? await openLotsOf(
@@ -108,11 +102,7 @@ export class PositionsReader {
   /** An investor's positions now: each share class it holds tokens of, valued at that class's live NAV. */
   async ofInvestor(em: EntityManager, investorId: string): Promise<InvestorPosition[]> {
     const at = this.deps.clock.now();
-    const rows = await rawRows<{ share_class_id: string; balance: string }>(
-      em,
-      'select share_class_id, balance::text from holding where investor_id = ? and balance <> 0 order by share_class_id',
-      [investorId],
-    );
+    const rows = await holdingsOfInvestor(em, investorId);
     const out: InvestorPosition[] = [];
     for (const r of rows) {
       const shareClass = await em.findOneOrFail(ShareClass, { id: r.share_class_id });

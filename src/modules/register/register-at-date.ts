@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import { chainAway } from '../chain';
 import { fromUnits } from '../../common/units';
 import type { TokenLedger } from '../../ledger/token-ledger';
@@ -10,6 +9,7 @@ import { type DealingService, unlockedBalance } from '../dealing';
 import { ShareClass } from '../share-class';
 import { Token } from '../token';
 import { lotsAt, type Departure, type LotArrival } from './lots-at';
+import { balancesAt, departuresBefore, lotsBefore, walletsOnChain } from './register.queries';
 
 export interface RegisterWallet {
   address: string;
@@ -70,23 +70,11 @@ export class RegisterAtDateReader {
       throw chainAway(token.chainId);
     });
 
-    const balances = await rawRows<{ investor_id: string; distributor_id: string; balance: string }>(
-      em,
-      `select m.investor_id, i.distributor_id, m.balance::text from (
-         select distinct on (investor_id) investor_id, balance from holding_movement where share_class_id = ? and at < ? order by investor_id, at desc, id desc) m
-       join investor i on i.id = m.investor_id where m.balance <> 0 order by m.investor_id`,
-      [shareClassId, closesAt],
-    );
+    const balances = await balancesAt(em, shareClassId, closesAt);
     const ids = balances.map((b) => b.investor_id);
     const lockUp = await this.deps.dealing.lockUpOf(em, shareClass);
     const locked = lockUp && ids.length ? await this.lockedAt(em, shareClassId, ids, closesAt, lockUp) : new Map<string, Dec>();
-    const wallets = ids.length
-      ? await rawRows<{ investor_id: string; address: string }>(
-          em,
-          'select investor_id, lower(address) as address from investor_wallet where chain_id = ? and investor_id = any(?::text[]) order by investor_id, id',
-          [token.chainId, ids],
-        )
-      : [];
+    const wallets = ids.length ? await walletsOnChain(em, token.chainId, ids) : [];
     const units = (v: bigint) => new Dec(fromUnits(v, token.decimals));
     const balanceOf = async (address: string): Promise<Dec> =>
       block ? units(await ledger.balanceOf(token.chainId, token.contractAddress, address, block.number)) : new Dec(0);
@@ -134,16 +122,8 @@ export class RegisterAtDateReader {
     closesAt: Date,
     lockUp: { days: number; timeZone: string },
   ): Promise<Map<string, Dec>> {
-    const lots = await rawRows<{ investor_id: string; quantity: string; settled_at: Date; created_at: Date }>(
-      em,
-      'select investor_id, quantity::text, settled_at, created_at from holding_lot where share_class_id = ? and created_at < ? and investor_id = any(?::text[])',
-      [shareClassId, closesAt, ids],
-    );
-    const outs = await rawRows<{ investor_id: string; change: string; at: Date }>(
-      em,
-      'select investor_id, change::text, at from holding_movement where share_class_id = ? and at < ? and change < 0 and investor_id = any(?::text[])',
-      [shareClassId, closesAt, ids],
-    );
+    const lots = await lotsBefore(em, shareClassId, closesAt, ids);
+    const outs = await departuresBefore(em, shareClassId, closesAt, ids);
     const result = new Map<string, Dec>();
     for (const id of ids) {
       const arrivals: LotArrival[] = lots

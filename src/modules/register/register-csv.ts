@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import { badRequest, notFound } from '../../common/errors';
 import { decimalString } from '../../common/money';
-import { rawRows } from '../../persistence/raw-query';
 import { incomeInPeriod } from '../distribution';
 import { toCsv } from './csv';
 import type { Positions } from './positions';
 import type { RegisterAtDate } from './register-at-date';
+import { investorBalancesBefore, investorExists, movementsBetween, ordersPlacedBetween } from './register.queries';
 
 /** The register at a date as CSV: one row per holder and wallet (a holder without a wallet: one row, wallet empty). */
 export function registerCsv(r: RegisterAtDate): string {
@@ -72,31 +72,14 @@ export async function statementCsv(em: EntityManager, investorId: string, from: 
   if (!DATE.test(from) || !DATE.test(to) || !DateTime.fromISO(from, { zone: 'utc' }).isValid || !DateTime.fromISO(to, { zone: 'utc' }).isValid)
     throw badRequest('from and to must be dates YYYY-MM-DD');
   if (from > to) throw badRequest('from must not be after to');
-  const [investor] = await rawRows<{ id: string }>(em, 'select id from investor where id = ?', [investorId]);
-  if (!investor) throw notFound('Investor not found');
+  if (!(await investorExists(em, investorId))) throw notFound('Investor not found');
   const start = DateTime.fromISO(from, { zone: 'utc' }).toJSDate();
   const end = DateTime.fromISO(to, { zone: 'utc' }).plus({ days: 1 }).toJSDate();
   const header = ['section', 'at', 'shareClassId', 'reference', 'type', 'status', 'change', 'balance', 'amount', 'currency', 'tokens'];
   const rows: unknown[][] = [];
-  const holdings = await rawRows<{ share_class_id: string; balance: string }>(
-    em,
-    `select distinct on (share_class_id) share_class_id, balance::text from holding_movement where investor_id = ? and at < ? order by share_class_id, at desc, id desc`,
-    [investorId, end],
-  );
+  const holdings = await investorBalancesBefore(em, investorId, end);
   for (const h of holdings) rows.push(['holding', end, h.share_class_id, '', '', '', '', decimalString(h.balance), '', '', '']);
-  const moves = await rawRows<{
-    at: Date;
-    share_class_id: string;
-    order_id: string | null;
-    transfer_hash: string | null;
-    source: string;
-    change: string;
-    balance: string;
-  }>(
-    em,
-    `select at, share_class_id, order_id, transfer_hash, source, change::text, balance::text from holding_movement where investor_id = ? and at >= ? and at < ? order by at, id`,
-    [investorId, start, end],
-  );
+  const moves = await movementsBetween(em, investorId, start, end);
   for (const m of moves)
     rows.push([
       'movement',
@@ -111,20 +94,7 @@ export async function statementCsv(em: EntityManager, investorId: string, from: 
       '',
       '',
     ]);
-  const orders = await rawRows<{
-    id: string;
-    created_at: Date;
-    share_class_id: string;
-    type: string;
-    status: string;
-    amount: string | null;
-    currency: string | null;
-    tokens: string | null;
-  }>(
-    em,
-    `select id, created_at, share_class_id, type, status, amount::text, currency, coalesce(settlement_tokens, token_count)::text as tokens from "order" where investor_id = ? and created_at >= ? and created_at < ? order by created_at, id`,
-    [investorId, start, end],
-  );
+  const orders = await ordersPlacedBetween(em, investorId, start, end);
   for (const o of orders)
     rows.push([
       'order',
