@@ -13,7 +13,16 @@ export { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 export { investorNotFound, investorNotFoundById, investorNotTrading } from './investor.errors';
 export { InvestorService } from './investor.service';
 export { RecoverInvestorWalletInput } from './investor.types';
-export { notInvestorsWallet, orderInvestorShown, refuseClaimedAddress, refuseForeignWallet, refuseTakenAddress, requireOwnWallet, walletCustody, walletCustodyMany } from './wallet-custody';
+export {
+  notInvestorsWallet,
+  orderInvestorShown,
+  refuseClaimedAddress,
+  refuseForeignWallet,
+  refuseTakenAddress,
+  requireOwnWallet,
+  walletCustody,
+  walletCustodyMany,
+} from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
