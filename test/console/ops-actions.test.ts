@@ -51,9 +51,10 @@ describe('Ops console: register corrections and the income policy (browser)', ()
     await form.getByLabel(/^Investor/).fill(other);
     await form.getByLabel(/^Tokens/).fill('5');
     await form.getByRole('button', { name: 'Request adjustment' }).click();
+    // the refusal marks the field (waited for: the label's own text says "Reason" before any refusal)
     await form
-      .getByText(/reason/i)
-      .first()
+      .getByLabel(/^Reason/)
+      .and(form.locator('[aria-invalid="true"]'))
       .waitFor();
     await expect(form.getByLabel(/^Reason/).getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(requests()).resolves.toEqual([]);

@@ -71,7 +71,7 @@ describe('GraphQL: a page of orders reads only what it is asked for', () => {
       chainId: '11155111',
       fromAddress: `0x${'34'.repeat(20)}`,
       purpose: 'settlement.mint',
-      orderId: settled.id,
+      correlation: `order:${settled.id}`,
       data: '0x',
       requiredConfirmations: 2,
       createdAt: new Date(),

@@ -1,27 +1,23 @@
-import { useEffect, useMemo } from 'react';
-import { subscribe } from '../api/client';
-import { BookDocument, NavPublishedDocument, OrderUpdatesDocument, type BookQuery } from '../generated/graphql';
+import { useMemo } from 'react';
+import { BookDocument, type BookQuery } from '../generated/graphql';
 import { ChartFigure, seriesColor, type ChartSeries } from '../ui/ChartFigure';
 import { decimal, time } from '../ui/format';
 import { ErrorNote, Loading, Page, Panel, RecordTable, scrollable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
+import { useBookLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 
 type Book = BookQuery['book'];
 
 /**
- * The desk's home screen: the book at a glance. Each picture is a uPlot chart for the eye with
+ * The book at a glance. Each picture is a uPlot chart for the eye with
  * the table of the same figures under it, which is what the keyboard and screen readers read.
  * An order's move or a NAV reads the book again.
  */
 export function BookScreen() {
   const q = useQuery(BookDocument, {}, 'book');
   const { reload } = q;
-  useEffect(() => {
-    const offOrders = subscribe(OrderUpdatesDocument, {}, () => void reload());
-    const offNavs = subscribe(NavPublishedDocument, { shareClassId: null }, () => void reload());
-    return () => (offOrders(), offNavs());
-  }, [reload]);
+  useBookLive(reload);
   return (
     <Page title="The book">
       <ErrorNote error={q.error} />

@@ -1,10 +1,8 @@
-import { useEffect } from 'react';
-import { subscribe } from '../api/client';
-import { NavPublishedDocument, OrderUpdatesDocument, TodayDocument, type TodayQuery } from '../generated/graphql';
+import { TodayDocument, type TodayQuery } from '../generated/graphql';
 import { count, decimal, money, time } from '../ui/format';
 import { ErrorNote, Loading, Page, Panel, RecordTable, Status } from '../ui/parts';
 import { Link } from '../ui/router';
-import { useApprovalsLive, useChainLive } from '../ui/use-chain-live';
+import { useApprovalsLive, useBookLive, useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { KIND } from './Approvals';
 
@@ -18,11 +16,7 @@ type Today = TodayQuery['today'];
 export function TodayScreen() {
   const q = useQuery(TodayDocument, {}, 'today');
   const { reload } = q;
-  useEffect(() => {
-    const offOrders = subscribe(OrderUpdatesDocument, {}, () => void reload());
-    const offNavs = subscribe(NavPublishedDocument, { shareClassId: null }, () => void reload());
-    return () => (offOrders(), offNavs());
-  }, [reload]);
+  useBookLive(reload);
   useApprovalsLive(reload);
   useChainLive(reload);
   return (

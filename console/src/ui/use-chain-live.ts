@@ -3,6 +3,8 @@ import { subscribe } from '../api/client';
 import {
   ApprovalChangesDocument,
   ChainTransactionsFinalDocument,
+  NavPublishedDocument,
+  OrderUpdatesDocument,
   type ApprovalChangesSubscription,
   type ChainTransactionsFinalSubscription,
 } from '../generated/graphql';
@@ -29,4 +31,13 @@ export function useChainLive(reload: () => unknown, concerns: (tx: Final) => boo
 /** The same for approval requests: made, decided, executed or failed by anyone. */
 export function useApprovalsLive(reload: () => unknown, concerns: (c: Change) => boolean = () => true, on = true): void {
   useLive<Change>((next) => subscribe(ApprovalChangesDocument, {}, (m) => next(m.approvalChanged)), reload, concerns, on);
+}
+
+/** The same for the book's figures: any order's move and any NAV published read them again. */
+export function useBookLive(reload: () => unknown): void {
+  useEffect(() => {
+    const offOrders = subscribe(OrderUpdatesDocument, {}, () => void reload());
+    const offNavs = subscribe(NavPublishedDocument, { shareClassId: null }, () => void reload());
+    return () => (offOrders(), offNavs());
+  }, [reload]);
 }

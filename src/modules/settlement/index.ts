@@ -3,6 +3,7 @@ import { DealingSettlementResolver } from './dealing-settlement.resolver';
 import { ChainBatchOrder } from './chain-batch.entity';
 import { LotFreeze } from './lot-freeze.entity';
 import { ends } from '../../access/duties';
+import { orderOfCorrelation } from './order-correlation';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import { Order } from '../order';
 
@@ -29,7 +30,13 @@ export const settlementModule: ModuleManifest = {
      * settlement transaction is seen with its order is settlement's rule (its hash is public on chain anyway);
      * the gateway's other transactions are operations'.
      */
-    ChainTransaction: { owner: async (tx, ctx) => (tx.orderId ? ref((await ctx.loaders.byId(Order).load(tx.orderId))?.distributor) : null) },
+    ChainTransaction: {
+      owner: async (tx, ctx) => {
+        // The chain keeps an opaque correlation: an order's intent names the order in it.
+        const orderId = orderOfCorrelation(tx.correlation);
+        return orderId ? ref((await ctx.loaders.byId(Order).load(orderId))?.distributor) : null;
+      },
+    },
     /** Dealing-date settlement is operations' work. */
     DealingSettlementPreview: 'ops',
     DealingSettlement: 'ops',
