@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ORDER_CORRELATION_PREFIX } from '../settlement';
 import { rawRows } from '../../persistence/raw-query';
 
 /**
@@ -74,12 +75,12 @@ export function bookChainRows(em: EntityManager, finalTxStatuses: string[], unex
     em,
     `select sc.id, sc.meta->>'name' as name, t.contract_address as token, t.chain_id,
               trim_scale(coalesce((select sum(h.balance) from holding h where h.share_class_id = sc.id), 0))::text as register,
-              (select count(*) from chain_transaction ct join "order" o on ct.correlation = 'order:' || o.id
+              (select count(*) from chain_transaction ct join "order" o on ct.correlation = ?::text || o.id
                 where o.share_class_id = sc.id and ct.status <> all(?))::int as in_flight,
               (select count(*) from chain_movement m
                 where m.share_class_id = sc.id and m.kind = any(?) and m.undone_at is null)::int as unexplained
          from share_class sc left join token t on t.share_class_id = sc.id and t.is_primary
         order by sc.id`,
-    [finalTxStatuses, unexplainedKinds],
+    [ORDER_CORRELATION_PREFIX, finalTxStatuses, unexplainedKinds],
   );
 }

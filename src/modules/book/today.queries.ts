@@ -7,6 +7,7 @@ import type { DealingService } from '../dealing';
 import { ChainMovementKind, ChainTxStatus } from '../chain';
 import { ApprovalStatus } from '../approval';
 import { OrderFlow, TRANSITIONS } from '../order';
+import { ORDER_CORRELATION_PREFIX } from '../settlement';
 import { WAITING } from './book.service';
 import type { Today, TodayAum, TodayNavDue, TodayOrderToAccept, TodaySettlementDue } from './today.types';
 
@@ -150,11 +151,11 @@ export class TodayService {
       `select t.id::text, t.chain_id as "chainId", t.purpose, t.status, o.id as "orderId",
               coalesce(o.investor_id, w.investor_id) as "investorId", t.revert_reason as "revertReason", t.updated_at as at
          from chain_transaction t
-         left join "order" o on t.correlation = 'order:' || o.id
+         left join "order" o on t.correlation = ?::text || o.id
          left join investor_wallet w on w.id = t.wallet_id
         where t.status = any(?) and t.updated_at > ?
         order by t.updated_at desc, t.id desc limit ?`,
-      [[ChainTxStatus.reverted, ChainTxStatus.failed], new Date(at.getTime() - FAILED_DAYS * DAY_MS), LIST],
+      [ORDER_CORRELATION_PREFIX, [ChainTxStatus.reverted, ChainTxStatus.failed], new Date(at.getTime() - FAILED_DAYS * DAY_MS), LIST],
     );
   }
 

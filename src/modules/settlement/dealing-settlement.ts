@@ -15,7 +15,7 @@ import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../in
 import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
-import { orderCorrelation } from './order-correlation';
+import { ORDER_CORRELATION_PREFIX, orderCorrelation } from './order-correlation';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import { orderDutyRefusals } from './order-duties';
 import { batchIneligibility } from '../eligibility';
@@ -192,8 +192,8 @@ export class DealingDateSettlement {
     const rows = await rawRows<{ order_id: string }>(
       em,
       `select order_id from chain_batch_order where order_id = any(?::text[])
-       union select substr(correlation, length('order:') + 1) from chain_transaction where correlation = any(?::text[])`,
-      [orderIds, orderIds.map(orderCorrelation)],
+       union select substr(correlation, length(?::text) + 1) from chain_transaction where correlation = any(?::text[])`,
+      [orderIds, ORDER_CORRELATION_PREFIX, orderIds.map(orderCorrelation)],
     );
     return new Set(rows.map((r) => r.order_id));
   }

@@ -9,6 +9,7 @@ import { Order } from '../order';
 
 // What other modules use of settlement: they import it from here, never from its files.
 export { navOfDealingDate } from './dealing-pricing';
+export { ORDER_CORRELATION_PREFIX } from './order-correlation';
 export { LockUpOnChain } from './lock-up-onchain';
 
 /** The settlement module's manifest, collected by src/modules/manifests.ts. */

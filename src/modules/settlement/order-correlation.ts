@@ -3,8 +3,11 @@
  * (src/ledger/token-ledger.ts): the ledger keeps one intent per correlation, so an order is never
  * minted or burned twice, and reads nothing into it.
  */
-export const orderCorrelation = (orderId: string): string => `order:${orderId}`;
+/** What an order's correlation starts with; SQL that joins intents to orders binds it (`? || o.id`). */
+export const ORDER_CORRELATION_PREFIX = 'order:';
+
+export const orderCorrelation = (orderId: string): string => `${ORDER_CORRELATION_PREFIX}${orderId}`;
 
 /** The order an intent's correlation names; null for any other. */
 export const orderOfCorrelation = (correlation: string | null | undefined): string | null =>
-  correlation?.startsWith('order:') ? correlation.slice('order:'.length) : null;
+  correlation?.startsWith(ORDER_CORRELATION_PREFIX) ? correlation.slice(ORDER_CORRELATION_PREFIX.length) : null;
