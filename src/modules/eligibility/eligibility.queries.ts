@@ -4,17 +4,9 @@ import { rawRows } from '../../persistence/raw-query';
 /**
  * The eligibility module's SQL for the token's rules (docs/architecture.md, "SQL").
  *
- * Kept as SQL, no benchmark pays for it: the share class's code is a field of its `sub_redemption`
- * jsonb, for which the ORM has no operator.
+ * Kept as SQL, no benchmark pays for it: share classes are chosen by a field of their
+ * `sub_redemption` jsonb, for which the ORM has no operator.
  */
-
-/** The eligibility code (`eligibleInvestors`) a share class names, or null. */
-export async function eligibilityCodeOf(em: EntityManager, shareClassId: string): Promise<string | null> {
-  const [row] = await rawRows<{ code: string | null }>(em, `select sub_redemption->>'eligible_investors' as code from share_class where id = ?`, [
-    shareClassId,
-  ]);
-  return row?.code ?? null;
-}
 
 /** A token of a share class naming a rule set, on a chain whose identity registry the gateway knows. */
 export interface RuleSetTokenRow {

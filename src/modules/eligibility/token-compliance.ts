@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import type { ChainService, ComplianceRules } from '../chain';
 import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
-import { eligibilityCodeOf, holderWalletsOn, ruleSetTokens } from './eligibility.queries';
+import { holderWalletsOn, ruleSetTokens } from './eligibility.queries';
+import { ShareClass } from '../share-class';
 
 /*
  * The part of a rule set the token itself enforces (issue 46, docs/compliance.md): countries
@@ -31,7 +32,7 @@ const sameRules = (a: ComplianceRules | null, b: ComplianceRules | null) => JSON
 
 /** The token rules of a share class now: its `eligibleInvestors` code's rule set, for a token deployed for it. */
 export async function tokenComplianceRules(em: EntityManager, shareClassId: string): Promise<ComplianceRules | null> {
-  const code = await eligibilityCodeOf(em, shareClassId);
+  const code = (await em.findOne(ShareClass, shareClassId))?.subRedemption.eligibleInvestors;
   const set = code ? await em.findOne(EligibilityRuleSet, { code }) : null;
   return complianceRulesOf(set);
 }
