@@ -1,4 +1,4 @@
-import { Dec } from './money';
+import { Dec, decimalString } from './money';
 
 /*
  * Token quantities: the register counts decimal tokens, a token contract counts integer units
@@ -12,7 +12,7 @@ export function toUnits(quantity: string, decimals: number): bigint {
   return BigInt(new Dec(quantity).mul(scale(decimals)).toDecimalPlaces(0, Dec.ROUND_HALF_UP).toFixed());
 }
 
-/** Units as a canonical decimal string (no trailing zeros). */
+/** Units as the register's canonical decimal string (money.ts, `decimalString`). */
 export function fromUnits(units: bigint, decimals: number): string {
-  return new Dec(units.toString()).div(scale(decimals)).toFixed();
+  return decimalString(new Dec(units.toString()).div(scale(decimals)));
 }
