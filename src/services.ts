@@ -57,6 +57,8 @@ import { TodayService } from './modules/book/today.queries';
 import { DistributionService } from './modules/distribution/distribution.service';
 import { DistributionOnChain } from './modules/distribution/distribution-onchain';
 import { OPS_RULES } from './modules/manifests';
+import type { AllModuleServices, InfrastructureServices, ServicesByModule } from './access/module-services';
+import type { ModuleName } from './access/module-order';
 
 export interface ServiceDeps {
   clock: Clock;
@@ -83,11 +85,28 @@ export interface ServiceDeps {
   chain?: ChainService | null;
 }
 
+/** The transports' own services, which no module calls. */
+interface TransportServices {
+  eventFeed: EventFeedService;
+}
+
+/**
+ * Every service of the context: the infrastructure's, the transports' and each module's, owned
+ * by the module whose front door declares it (src/access/module-services.ts). A key no one owns
+ * is an excess property of the object below, so it does not compile.
+ */
+export type Services = InfrastructureServices & TransportServices & AllModuleServices;
+
+/** Names the modules whose front door declares no row of ServicesByModule (an empty one is a row). */
+type ModulesWithoutServices = Exclude<ModuleName, keyof ServicesByModule>;
+const everyModuleDeclaresItsServices: [ModulesWithoutServices] extends [never] ? true : ModulesWithoutServices = true;
+void everyModuleDeclaresItsServices;
+
 /**
  * One instance of each service per process, wired once here; they hold no request state.
  * Services that need another get the same instance, never a second copy.
  */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps): Services {
   const { clock } = deps;
   const issuer = new IssuerService();
   const readCache = new ReadCache(deps.readCacheTtlMs);
@@ -161,6 +180,7 @@ export function createServices(deps: ServiceDeps) {
     supply,
     twoStep: new TwoStepService({ shareClasses: shareClass, navs: nav, orders: order, dealing, supply, clock, transfers: settlement }),
     oneStepOrder,
+    // Settlement's, passed to the order module's settle and fail mutations (order/one-step-settling.ts).
     oneStepSettlement: new OneStepSettlement({ clock, dealing, orders: order, outcomes, onChain: settlement }),
     oneStepOutcomes: outcomes,
     onboarding: new OnboardingService({ shareClasses: shareClass, navs: nav, dealing, distributors: distributor, supply }),
@@ -181,5 +201,3 @@ export function createServices(deps: ServiceDeps) {
     opsRules: OPS_RULES,
   };
 }
-
-export type Services = ReturnType<typeof createServices>;

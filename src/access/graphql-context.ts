@@ -13,15 +13,23 @@ import { Loaders } from '../persistence/loaders';
 export interface ContextServices {}
 
 /**
- * What every resolver receives. One EntityManager fork per request (MikroORM refuses the
+ * What every resolver receives but the services. One EntityManager fork per request (MikroORM refuses the
  * global one), the caller's Access (what it may see and do), and the per-request batch loaders.
  */
-export interface GatewayContext {
+export interface RequestContext {
   em: EntityManager;
   access: Access;
-  services: ContextServices;
   loaders: Loaders;
   requestId: string;
+}
+
+/**
+ * The request context with every service: the transports' and the composition root's. A module's
+ * resolvers receive `ModuleContext<'m'>` (module-services.ts), whose services are only those
+ * the module may call.
+ */
+export interface GatewayContext extends RequestContext {
+  services: ContextServices;
 }
 
 /** The context of one request (or one subscription event): admits the principal first (accessFor). */

@@ -1,5 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
-import type { GatewayContext } from './graphql-context';
+import type { RequestContext } from './graphql-context';
+import type { ModuleName } from './module-order';
+import type { ServiceKeys } from './module-services';
 import type { OpsRules } from './duties';
 
 /*
@@ -13,7 +15,7 @@ import type { OpsRules } from './duties';
 /** The tenant rule of one GraphQL object type (applied by src/transports/graphql/visibility.ts). */
 export type Visibility =
   /** A record of one distributor's book: `owner` gives that distributor's id (`DT…`). */
-  | { owner: (record: any, ctx: GatewayContext) => string | null | undefined | Promise<string | null | undefined> }
+  | { owner: (record: any, ctx: RequestContext) => string | null | undefined | Promise<string | null | undefined> }
   /** Visible with its share class: ops, or a distributor the share class is granted to. */
   | { shareClass: (record: any) => string | null | undefined }
   /** Operations' data only. */
@@ -24,9 +26,14 @@ export type Visibility =
   | 'open';
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export interface ModuleManifest extends OpsRules {
+export interface ModuleManifest<M extends ModuleName = ModuleName> extends OpsRules {
   /** The module's folder under src/modules/, which the start-time checks name (`src/modules/<name>/index.ts`). */
-  name: string;
+  name: M;
+  /**
+   * The keys of the services it owns, exactly its row of ServicesByModule (src/access/module-services.ts),
+   * which the front door declares beside the manifest: read by the check that a module calls no later one's.
+   */
+  services: ServiceKeys<M>;
   /** Its GraphQL resolvers (root fields and field resolvers). */
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes resolvers as Function
   resolvers: readonly Function[];
@@ -47,6 +54,8 @@ export interface ModuleParts extends OpsRules {
   visibility: Record<string, Visibility>;
   /** The module that declares each rule (role, duty, visibility), by field or type name. */
   declaredBy: Record<string, string>;
+  /** The module that owns each service, by its key in the context's `services`. */
+  serviceOwners: Record<string, string>;
 }
 
 type Rows = 'mutationRoles' | 'queryRoles' | 'mutationDuties' | 'visibility';
@@ -65,6 +74,12 @@ export function foldManifests(manifests: readonly ModuleManifest[]): ModuleParts
       }
     return out as ModuleManifest[K];
   };
+  const serviceOwners: Record<string, string> = {};
+  for (const m of manifests)
+    for (const key of Object.keys(m.services)) {
+      if (key in serviceOwners) throw new Error(`service ${key} is owned twice (${frontDoor(serviceOwners[key])} and ${frontDoor(m.name)})`);
+      serviceOwners[key] = m.name;
+    }
   return {
     resolvers: manifests.flatMap((m) => m.resolvers),
     entities: manifests.flatMap((m) => m.entities),
@@ -73,6 +88,7 @@ export function foldManifests(manifests: readonly ModuleManifest[]): ModuleParts
     mutationDuties: rows('mutationDuties'),
     visibility: rows('visibility'),
     declaredBy,
+    serviceOwners,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { HoldingAdjustmentInputType } from '../holding';
 import { RecoverInvestorWalletInput } from '../investor';
 import { ApprovalRequest, ApprovalStatus } from './approval-request.entity';
@@ -24,7 +24,7 @@ export class ApprovalResolver {
   })
   requestWalletRecovery(
     @Arg('input', () => RecoverInvestorWalletInput) input: RecoverInvestorWalletInput,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.approval.requestWalletRecovery(ctx, input);
   }
@@ -35,7 +35,7 @@ export class ApprovalResolver {
   })
   requestHoldingAdjustment(
     @Arg('input', () => HoldingAdjustmentInputType) input: HoldingAdjustmentInputType,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.approval.requestHoldingAdjustment(ctx, input);
   }
@@ -44,7 +44,7 @@ export class ApprovalResolver {
     description:
       "Ops (`operator`): asks to move a holder's tokens to another holder's whitelisted wallet (court order, estate) with T-REX `forcedTransfer`. Runs when another principal approves it; the register moves at the transaction's confirmation depth, the tokens keeping their lots' settlement dates.",
   })
-  requestForcedTransfer(@Arg('input', () => ForcedTransferInput) input: ForcedTransferInput, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  requestForcedTransfer(@Arg('input', () => ForcedTransferInput) input: ForcedTransferInput, @Ctx() ctx: ModuleContext<'approval'>): Promise<ApprovalRequest> {
     return ctx.services.approval.requestForcedTransfer(ctx, input);
   }
 
@@ -54,26 +54,26 @@ export class ApprovalResolver {
   approveRequest(
     @Arg('id', () => ID) id: string,
     @Arg('reason', () => String, { nullable: true }) reason: string | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.approval.approve(ctx, id, reason);
   }
 
   @Mutation(() => ApprovalRequest, { description: "Ops (`approver`): rejects another principal's request, with a reason; nothing runs." })
-  rejectRequest(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  rejectRequest(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() ctx: ModuleContext<'approval'>): Promise<ApprovalRequest> {
     return ctx.services.approval.reject(ctx, id, reason);
   }
 
   @Query(() => [ApprovalRequest], { description: 'Ops: approval requests, newest first (at most 200); `status: requested` is the inbox.' })
   approvalRequests(
     @Arg('status', () => ApprovalStatus, { nullable: true }) status: ApprovalStatus | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest[]> {
     return ctx.services.approval.list(ctx, status);
   }
 
   @Query(() => ApprovalRequest)
-  approvalRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<ApprovalRequest> {
+  approvalRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'approval'>): Promise<ApprovalRequest> {
     return ctx.services.approval.get(ctx, id);
   }
 }

@@ -5,15 +5,32 @@ import { ApprovalRequest } from './approval-request.entity';
 import { ForcedTransfer } from './forced-transfer.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
+import type { ApprovalService } from './approval.service';
+import type { OpsPrincipalRequests } from './ops-principal-requests';
+import type { EligibilityRequests } from './eligibility-requests';
+import type { ForcedTransfers } from './forced-transfer';
 
 // What other modules use of approval: they import it from here, never from its files.
 export { ApprovalStatus } from './approval-request.entity';
 export { WALLET_RECOVERY_EVENTS, isWalletRecoveryEvent, walletRecoveryWebhookData } from './wallet-recovery-events';
 export type { WalletRecoveryWebhookData } from './wallet-recovery-events';
 
+/** The services the approval module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    approval: {
+      approval: ApprovalService;
+      opsPrincipalRequests: OpsPrincipalRequests;
+      eligibilityRequests: EligibilityRequests;
+      forcedTransfers: ForcedTransfers;
+    };
+  }
+}
+
 /** The approval module's manifest, collected by src/modules/manifests.ts. */
-export const approvalModule: ModuleManifest = {
+export const approvalModule: ModuleManifest<'approval'> = {
   name: 'approval',
+  services: { approval: true, opsPrincipalRequests: true, eligibilityRequests: true, forcedTransfers: true },
   resolvers: [ApprovalResolver, OpsPrincipalResolver, ModuleRequestsResolver],
   entities: [ApprovalRequest, ForcedTransfer],
   mutationRoles: {

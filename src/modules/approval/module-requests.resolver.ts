@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { DecimalScalar } from '../../common/scalars';
 import { EligibilityRulesInputType } from '../eligibility';
 import { InvestorCategory } from '../investor';
@@ -17,7 +17,7 @@ export class ModuleRequestsResolver {
   })
   requestEligibilityRules(
     @Arg('input', () => EligibilityRulesInputType) input: EligibilityRulesInputType,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.eligibilityRequests.requestRules(ctx, input);
   }
@@ -27,7 +27,7 @@ export class ModuleRequestsResolver {
     @Arg('investorId', () => String) investorId: string,
     @Arg('category', () => InvestorCategory) category: InvestorCategory,
     @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.eligibilityRequests.requestCategory(ctx, { investorId, category, reason });
   }
@@ -40,7 +40,7 @@ export class ModuleRequestsResolver {
     @Arg('navId', () => ID) navId: string,
     @Arg('close', () => DecimalScalar) close: string,
     @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.approval.requestNavCorrection(ctx, { navId, close, reason });
   }

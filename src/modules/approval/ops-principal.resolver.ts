@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ApprovalRequest } from './approval-request.entity';
 
 /** Four eyes on ops principals (ops-principal-requests.ts): one admin asks, another approves with `approveRequest`. */
@@ -13,7 +13,7 @@ export class OpsPrincipalResolver {
     @Arg('name', () => String) name: string,
     @Arg('roles', () => [String]) roles: string[],
     @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.opsPrincipalRequests.requestPrincipal(ctx, { name, roles, reason });
   }
@@ -26,7 +26,7 @@ export class OpsPrincipalResolver {
     @Arg('name', () => String) name: string,
     @Arg('roles', () => [String]) roles: string[],
     @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.opsPrincipalRequests.requestRoles(ctx, { name, roles, reason });
   }
@@ -38,7 +38,7 @@ export class OpsPrincipalResolver {
   requestOpsTokenReset(
     @Arg('name', () => String) name: string,
     @Arg('reason', () => String) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'approval'>,
   ): Promise<ApprovalRequest> {
     return ctx.services.opsPrincipalRequests.requestReset(ctx, { name, reason });
   }

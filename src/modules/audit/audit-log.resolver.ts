@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { AuditLogEntry } from './audit-log.entity';
 
 @Resolver()
@@ -8,7 +8,7 @@ export class AuditLogResolver {
   auditLog(
     @Arg('operation', () => String, { nullable: true }) operation: string | null,
     @Arg('limit', () => Int, { nullable: true }) limit: number | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'audit'>,
   ): Promise<AuditLogEntry[]> {
     return ctx.services.auditLog.list(ctx, { operation, limit });
   }

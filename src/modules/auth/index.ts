@@ -5,6 +5,10 @@ import { OpsConsoleSession } from './console-session.entity';
 import { ApiCredential, RefreshToken, TokenFamily } from './api-credential.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
+import type { OpsTokenService } from './ops-token.service';
+import type { ConsoleSessionService } from './console-session.service';
+import type { ApiCredentialService } from './api-credential.service';
+import type { AccessTokenService } from './access-token.service';
 
 // What other modules use of auth: they import it from here, never from its files.
 export { ApiCredential } from './api-credential.entity';
@@ -13,9 +17,22 @@ export { newFirstPart } from './ops-token-secret';
 export { OpsTokenService, opsRoles } from './ops-token.service';
 export { ConsoleSessionService } from './console-session.service';
 
+/** The services the auth module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    auth: {
+      opsToken: OpsTokenService;
+      consoleSession: ConsoleSessionService;
+      apiCredential: ApiCredentialService;
+      accessToken: AccessTokenService;
+    };
+  }
+}
+
 /** The auth module's manifest, collected by src/modules/manifests.ts. */
-export const authModule: ModuleManifest = {
+export const authModule: ModuleManifest<'auth'> = {
   name: 'auth',
+  services: { opsToken: true, consoleSession: true, apiCredential: true, accessToken: true },
   resolvers: [AuthResolver],
   entities: [OpsPrincipal, OpsToken, OpsConsoleSession, ApiCredential, TokenFamily, RefreshToken],
   mutationRoles: {

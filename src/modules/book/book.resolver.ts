@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Book } from './book.types';
 
 @Resolver()
@@ -8,7 +8,7 @@ export class BookResolver {
     description:
       'Ops: the book at a glance: assets under management over time, flows per dealing date, orders waiting, the next cut-offs, the register against the chain.',
   })
-  book(@Ctx() ctx: GatewayContext): Promise<Book> {
+  book(@Ctx() ctx: ModuleContext<'book'>): Promise<Book> {
     return ctx.services.book.book(ctx);
   }
 }

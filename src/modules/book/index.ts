@@ -1,10 +1,23 @@
 import { BookResolver } from './book.resolver';
 import { TodayResolver } from './today.resolver';
 import { type ModuleManifest } from '../../access/module-manifest';
+import type { BookService } from './book.service';
+import type { TodayService } from './today.queries';
+
+/** The services the book module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    book: {
+      book: BookService;
+      today: TodayService;
+    };
+  }
+}
 
 /** The book module's manifest, collected by src/modules/manifests.ts. */
-export const bookModule: ModuleManifest = {
+export const bookModule: ModuleManifest<'book'> = {
   name: 'book',
+  services: { book: true, today: true },
   resolvers: [BookResolver, TodayResolver],
   entities: [],
   mutationRoles: {},

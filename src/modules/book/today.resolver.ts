@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Today } from './today.types';
 
 @Resolver()
@@ -8,7 +8,7 @@ export class TodayResolver {
     description:
       'Ops: what the desk has to do today: orders to accept, NAVs due, settlements due, approvals waiting, failed transactions, unexplained chain movements, and AUM per share class with its change.',
   })
-  today(@Ctx() ctx: GatewayContext): Promise<Today> {
+  today(@Ctx() ctx: ModuleContext<'book'>): Promise<Today> {
     return ctx.services.today.today(ctx);
   }
 }

@@ -1,5 +1,5 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import type { ChainHandle } from './chains';
 
 /**
@@ -43,7 +43,7 @@ const info = (h: ChainHandle): ChainInfo => ({
 @Resolver()
 export class ChainInfoResolver {
   @Query(() => [ChainInfo], { description: 'Ops: the configured chains, by chain id; empty when none is.' })
-  chains(@Ctx() ctx: GatewayContext): ChainInfo[] {
+  chains(@Ctx() ctx: ModuleContext<'chain'>): ChainInfo[] {
     // A list of an ops type would answer others an empty list; refuse them as every ops field does.
     ctx.access.requireOps();
     const all = ctx.services.chain?.chains.all() ?? [];

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { DecimalScalar } from '../../common/scalars';
 import { NavCorrectionPreviewView } from './nav-correction.types';
 
@@ -13,7 +13,7 @@ export class NavCorrectionResolver {
   async navCorrectionPreview(
     @Arg('navId', () => ID) navId: string,
     @Arg('close', () => DecimalScalar) close: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'correction'>,
   ): Promise<NavCorrectionPreviewView> {
     const plan = await ctx.services.navCorrections.preview(ctx, navId, close);
     return {

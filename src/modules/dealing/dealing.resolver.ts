@@ -1,7 +1,7 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { EpochMs } from '../../common/scalars';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ShareClass } from '../share-class';
 import { DealingCalendar } from './dealing-calendar.entity';
 import { DealingCalendarInput, DealingPreview } from './dealing.types';
@@ -12,7 +12,7 @@ export class DealingResolver {
     nullable: true,
     description: 'The dealing calendar; null: every day of its dealing week (dealingWeekdays) in UTC, cut-off at the end of the day',
   })
-  async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DealingCalendar> | null> {
+  async dealingCalendar(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'dealing'>): Promise<EntityRecord<DealingCalendar> | null> {
     return (await ctx.loaders.manyBy(DealingCalendar, 'shareClass').load(sc.id))[0] ?? null;
   }
 
@@ -25,7 +25,7 @@ export class DealingResolver {
     @Arg('draft', () => DealingCalendarInput, { nullable: true }) draft: DealingCalendarInput | null,
     @Arg('from', () => EpochMs, { nullable: true }) from: Date | null,
     @Arg('count', () => Int, { defaultValue: 5, description: '1 to 50' }) count: number,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'dealing'>,
   ): Promise<DealingPreview> {
     return ctx.services.dealing.preview(ctx, shareClassId, draft, from, count);
   }
@@ -34,7 +34,7 @@ export class DealingResolver {
   setDealingCalendar(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('input', () => DealingCalendarInput) input: DealingCalendarInput,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'dealing'>,
   ): Promise<DealingCalendar> {
     return ctx.services.dealing.setCalendar(ctx, shareClassId, input);
   }
@@ -43,7 +43,7 @@ export class DealingResolver {
   addDealingHolidays(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('dates', () => [String]) dates: string[],
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'dealing'>,
   ): Promise<DealingCalendar> {
     return ctx.services.dealing.addHolidays(ctx, shareClassId, dates);
   }
@@ -52,7 +52,7 @@ export class DealingResolver {
   removeDealingHolidays(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('dates', () => [String]) dates: string[],
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'dealing'>,
   ): Promise<DealingCalendar | null> {
     return ctx.services.dealing.removeHolidays(ctx, shareClassId, dates);
   }

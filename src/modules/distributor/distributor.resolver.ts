@@ -1,7 +1,7 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { PageInput } from '../../persistence/pagination';
 import { ShareClass } from '../share-class';
 import { Distributor, DistributorHost, DistributorWallet, ShareClassGrant } from './distributor.entity';
@@ -23,18 +23,18 @@ export class DistributorResolver {
   distributors(
     @Arg('filter', () => DistributorFilter, { nullable: true }) filter: DistributorFilter | null,
     @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'distributor'>,
   ) {
     return ctx.services.distributor.list(ctx, filter ?? {}, page ?? {});
   }
 
   @Query(() => Distributor, { description: 'Ops: one distributor, by `DT######` or `PT######`.' })
-  distributor(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  distributor(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return ctx.services.distributor.get(ctx, id);
   }
 
   @Mutation(() => Distributor, { description: 'Ops: a new distributor (`DT######`, alias `PT######`).' })
-  createDistributor(@Arg('input', () => CreateDistributorInput) input: CreateDistributorInput, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  createDistributor(@Arg('input', () => CreateDistributorInput) input: CreateDistributorInput, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return ctx.services.distributor.create(ctx, input);
   }
 
@@ -42,13 +42,16 @@ export class DistributorResolver {
   updateDistributor(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateDistributorInput) input: UpdateDistributorInput,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'distributor'>,
   ): Promise<Distributor> {
     return ctx.services.distributor.update(ctx, id, input);
   }
 
   @Mutation(() => DistributorHost, { description: 'Ops: map a hostname to a distributor for surface R (lower-cased; CONFLICT when taken).' })
-  addDistributorHost(@Arg('input', () => DistributorHostInput) input: DistributorHostInput, @Ctx() ctx: GatewayContext): Promise<DistributorHost> {
+  addDistributorHost(
+    @Arg('input', () => DistributorHostInput) input: DistributorHostInput,
+    @Ctx() ctx: ModuleContext<'distributor'>,
+  ): Promise<DistributorHost> {
     return ctx.services.distributor.addHost(ctx, input);
   }
 
@@ -56,30 +59,33 @@ export class DistributorResolver {
     description:
       'Ops: bind a surface-R hostname to source ranges and/or a client certificate fingerprint, replacing its binding (both empty: unbound, refused where HOST_BINDING_REQUIRED is on).',
   })
-  bindDistributorHost(@Arg('input', () => BindDistributorHostInput) input: BindDistributorHostInput, @Ctx() ctx: GatewayContext): Promise<DistributorHost> {
+  bindDistributorHost(
+    @Arg('input', () => BindDistributorHostInput) input: BindDistributorHostInput,
+    @Ctx() ctx: ModuleContext<'distributor'>,
+  ): Promise<DistributorHost> {
     return ctx.services.distributor.bindHost(ctx, input);
   }
 
   @Mutation(() => Distributor, { description: 'Ops: unmap a hostname; returns the distributor it was mapped to.' })
-  removeDistributorHost(@Arg('hostname', () => String) hostname: string, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  removeDistributorHost(@Arg('hostname', () => String) hostname: string, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return ctx.services.distributor.removeHost(ctx, hostname);
   }
 
   @Mutation(() => DistributorWallet, { description: "Ops: set the distributor's own wallet on a chain (`hold` delivery)." })
   setDistributorWallet(
     @Arg('input', () => SetDistributorWalletInput) input: SetDistributorWalletInput,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'distributor'>,
   ): Promise<DistributorWallet> {
     return ctx.services.distributor.setWallet(ctx, input);
   }
 
   @Mutation(() => ShareClassGrant, { description: 'Ops: let a distributor sell a share class; granting again changes the delivery mode.' })
-  grantShareClass(@Arg('input', () => GrantShareClassInput) input: GrantShareClassInput, @Ctx() ctx: GatewayContext): Promise<ShareClassGrant> {
+  grantShareClass(@Arg('input', () => GrantShareClassInput) input: GrantShareClassInput, @Ctx() ctx: ModuleContext<'distributor'>): Promise<ShareClassGrant> {
     return ctx.services.distributor.grant(ctx, input);
   }
 
   @Mutation(() => Distributor, { description: 'Ops: stop a distributor selling a share class.' })
-  revokeShareClass(@Arg('input', () => RevokeShareClassInput) input: RevokeShareClassInput, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  revokeShareClass(@Arg('input', () => RevokeShareClassInput) input: RevokeShareClassInput, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return ctx.services.distributor.revoke(ctx, input);
   }
 
@@ -89,17 +95,17 @@ export class DistributorResolver {
   }
 
   @FieldResolver(() => [DistributorHost], { description: 'Hostnames mapped to it (surface R)' })
-  hosts(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DistributorHost>[]> {
+  hosts(@Root() d: Distributor, @Ctx() ctx: ModuleContext<'distributor'>): Promise<EntityRecord<DistributorHost>[]> {
     return ctx.loaders.manyBy(DistributorHost, 'distributor', { hostname: 'asc' }).load(d.id);
   }
 
   @FieldResolver(() => [DistributorWallet], { description: 'Its own wallets, one per chain' })
-  wallets(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<DistributorWallet>[]> {
+  wallets(@Root() d: Distributor, @Ctx() ctx: ModuleContext<'distributor'>): Promise<EntityRecord<DistributorWallet>[]> {
     return ctx.loaders.manyBy(DistributorWallet, 'distributor', { chainId: 'asc' }).load(d.id);
   }
 
   @FieldResolver(() => [ShareClassGrant], { description: 'Share classes it may sell' })
-  grants(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClassGrant>[]> {
+  grants(@Root() d: Distributor, @Ctx() ctx: ModuleContext<'distributor'>): Promise<EntityRecord<ShareClassGrant>[]> {
     return ctx.loaders.manyBy(ShareClassGrant, 'distributor', { id: 'asc' }).load(d.id);
   }
 }
@@ -112,7 +118,7 @@ export class DistributorHostResolver {
   }
 
   @FieldResolver(() => Distributor)
-  async distributor(@Root() h: DistributorHost, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  async distributor(@Root() h: DistributorHost, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return (await ctx.loaders.byId(Distributor).load(h.distributor.id))!;
   }
 }
@@ -138,12 +144,12 @@ export class ShareClassGrantResolver {
   }
 
   @FieldResolver(() => Distributor)
-  async distributor(@Root() g: ShareClassGrant, @Ctx() ctx: GatewayContext): Promise<Distributor> {
+  async distributor(@Root() g: ShareClassGrant, @Ctx() ctx: ModuleContext<'distributor'>): Promise<Distributor> {
     return (await ctx.loaders.byId(Distributor).load(g.distributor.id))!;
   }
 
   @FieldResolver(() => ShareClass)
-  async shareClass(@Root() g: ShareClassGrant, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>> {
+  async shareClass(@Root() g: ShareClassGrant, @Ctx() ctx: ModuleContext<'distributor'>): Promise<EntityRecord<ShareClass>> {
     return (await ctx.loaders.byId(ShareClass).load(g.shareClass.id))!;
   }
 }

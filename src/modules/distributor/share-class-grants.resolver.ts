@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ShareClass } from '../share-class';
 import { ShareClassGrant } from './distributor.entity';
 
@@ -8,7 +8,7 @@ import { ShareClassGrant } from './distributor.entity';
 @Resolver(() => ShareClass)
 export class ShareClassGrantsResolver {
   @FieldResolver(() => [ShareClassGrant], { description: 'The distributors that may sell it (a distributor sees its own grant)' })
-  grants(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClassGrant>[]> {
+  grants(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'distributor'>): Promise<EntityRecord<ShareClassGrant>[]> {
     return ctx.loaders.manyBy(ShareClassGrant, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 }

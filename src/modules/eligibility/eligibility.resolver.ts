@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Investor } from '../investor';
 import { EligibilityRuleSet } from './eligibility-rule-set.entity';
 import { InvestorKycInput } from './eligibility.types';
@@ -9,19 +9,19 @@ import { InvestorCategory } from '../investor';
 @Resolver()
 export class EligibilityResolver {
   @Query(() => [EligibilityRuleSet], { description: 'Ops: every eligibility rule set, by code' })
-  eligibilityRuleSets(@Ctx() ctx: GatewayContext): Promise<EligibilityRuleSet[]> {
+  eligibilityRuleSets(@Ctx() ctx: ModuleContext<'eligibility'>): Promise<EligibilityRuleSet[]> {
     return ctx.services.eligibility.ruleSets(ctx);
   }
 
   @Query(() => EligibilityRuleSet, { description: 'Ops: the rule set a share class names by its `eligibleInvestors` code' })
-  eligibilityRuleSet(@Arg('code', () => String) code: string, @Ctx() ctx: GatewayContext): Promise<EligibilityRuleSet> {
+  eligibilityRuleSet(@Arg('code', () => String) code: string, @Ctx() ctx: ModuleContext<'eligibility'>): Promise<EligibilityRuleSet> {
     return ctx.services.eligibility.ruleSet(ctx, code);
   }
 
   @Query(() => [String], {
     description: 'Ops: holders the rule set in force leaves ineligible (`IN… (SC…): reason`); they keep their tokens and may only redeem',
   })
-  ineligibleHolders(@Arg('code', () => String) code: string, @Ctx() ctx: GatewayContext): Promise<string[]> {
+  ineligibleHolders(@Arg('code', () => String) code: string, @Ctx() ctx: ModuleContext<'eligibility'>): Promise<string[]> {
     return ctx.services.eligibility.ineligibleHolders(ctx, code);
   }
 
@@ -31,13 +31,13 @@ export class EligibilityResolver {
   setInvestorCategory(
     @Arg('investorId', () => String) investorId: string,
     @Arg('category', () => InvestorCategory) category: InvestorCategory,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'eligibility'>,
   ): Promise<Investor> {
     return ctx.services.eligibility.setCategory(ctx, { investorId, category });
   }
 
   @Mutation(() => Investor, { description: "Ops (`operator`): records an investor's KYC verification and its expiry." })
-  setInvestorKyc(@Arg('input', () => InvestorKycInput) input: InvestorKycInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
+  setInvestorKyc(@Arg('input', () => InvestorKycInput) input: InvestorKycInput, @Ctx() ctx: ModuleContext<'eligibility'>): Promise<Investor> {
     return ctx.services.eligibility.setKyc(ctx, {
       investorId: input.investorId,
       verifiedAt: input.verifiedAt?.getTime(),

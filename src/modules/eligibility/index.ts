@@ -2,6 +2,7 @@ import { EligibilityResolver } from './eligibility.resolver';
 import { EligibilityRuleSet } from './eligibility-rule-set.entity';
 import { nothing } from '../../access/duties';
 import type { ModuleManifest } from '../../access/module-manifest';
+import type { EligibilityService } from './eligibility.service';
 
 // What other modules use of eligibility: they import it from here, never from its files.
 export { batchIneligibility, refuseIneligible } from './eligibility';
@@ -12,9 +13,19 @@ export type { EligibilityService } from './eligibility.service';
 /** The GraphQL input of `requestEligibilityRules` (approval answers it), beside the plain shape of the same name above. */
 export { EligibilityRulesInput as EligibilityRulesInputType } from './eligibility.types';
 
+/** The services the eligibility module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    eligibility: {
+      eligibility: EligibilityService;
+    };
+  }
+}
+
 /** The eligibility module's manifest, collected by src/modules/manifests.ts. */
-export const eligibilityModule: ModuleManifest = {
+export const eligibilityModule: ModuleManifest<'eligibility'> = {
   name: 'eligibility',
+  services: { eligibility: true },
   resolvers: [EligibilityResolver],
   entities: [EligibilityRuleSet],
   mutationRoles: {

@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Issuer } from '../issuer';
 import { Fund } from './fund.entity';
 
@@ -8,7 +8,7 @@ import { Fund } from './fund.entity';
 @Resolver(() => Issuer)
 export class IssuerFundsResolver {
   @FieldResolver(() => [Fund])
-  funds(@Root() issuer: Issuer, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>[]> {
+  funds(@Root() issuer: Issuer, @Ctx() ctx: ModuleContext<'fund'>): Promise<EntityRecord<Fund>[]> {
     return ctx.loaders.manyBy(Fund, 'issuer', { id: 'asc' }).load(issuer.id);
   }
 }

@@ -1,5 +1,5 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 
 @ObjectType()
 export class Health {
@@ -16,7 +16,7 @@ export class Health {
 @Resolver()
 export class HealthResolver {
   @Query(() => Health, { description: 'Process liveness; needs no credentials and does no database work.' })
-  health(@Ctx() ctx: GatewayContext): Health {
+  health(@Ctx() ctx: ModuleContext<'health'>): Health {
     return ctx.services.health.check();
   }
 }

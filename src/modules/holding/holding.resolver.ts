@@ -1,5 +1,5 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { HoldingView } from './holding.types';
 
 /** Holdings are read here; an adjustment is a four-eyes request (`requestHoldingAdjustment`, src/modules/approval). */
@@ -9,7 +9,7 @@ export class HoldingResolver {
   holding(
     @Arg('userId', () => String) userId: string,
     @Arg('shareClassId', () => String) shareClassId: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'holding'>,
   ): Promise<HoldingView> {
     return ctx.services.holding.get(ctx, userId, shareClassId);
   }

@@ -4,7 +4,10 @@ import { Investor, InvestorGrant, InvestorWallet } from './investor.entity';
 import { AddressClaim } from './address-claim.entity';
 import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { RequestContext } from '../../access/graphql-context';
+import type { InvestorService } from './investor.service';
+import type { InvestorWalletService } from './investor-wallet.service';
+import type { WalletOnChain } from './wallet-onchain';
 
 // What other modules use of investor: they import it from here, never from its files.
 export { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from './investor-category';
@@ -27,13 +30,25 @@ export { WalletOnChain } from './wallet-onchain';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */
-export const investorOwner = async (investorId: string | null, ctx: GatewayContext) =>
+export const investorOwner = async (investorId: string | null, ctx: RequestContext) =>
   investorId ? ref((await ctx.loaders.byId(Investor).load(investorId))?.distributor) : null;
+
+/** The services the investor module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    investor: {
+      investor: InvestorService;
+      investorWallet: InvestorWalletService;
+      walletOnChain: WalletOnChain | null;
+    };
+  }
+}
 
 /** The investor module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
-export const investorModule: ModuleManifest = {
+export const investorModule: ModuleManifest<'investor'> = {
   name: 'investor',
+  services: { investor: true, investorWallet: true, walletOnChain: true },
   resolvers: [InvestorResolver, InvestorOpsResolver, InvestorWalletResolver, UserResolver],
   entities: [Investor, InvestorGrant, InvestorWallet, AddressClaim],
   mutationRoles: {

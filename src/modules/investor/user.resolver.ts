@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Investor } from './investor.entity';
 import { RegisterUserInput } from './user.types';
 
@@ -7,7 +7,7 @@ import { RegisterUserInput } from './user.types';
 @Resolver(() => Investor)
 export class UserResolver {
   @Mutation(() => Investor, { description: 'Surface O registration of a user; returns the investor (its `userId` is `US######`).' })
-  registerUser(@Arg('input', () => RegisterUserInput) input: RegisterUserInput, @Ctx() ctx: GatewayContext): Promise<Investor> {
+  registerUser(@Arg('input', () => RegisterUserInput) input: RegisterUserInput, @Ctx() ctx: ModuleContext<'investor'>): Promise<Investor> {
     return ctx.services.investor.registerUser(ctx, input);
   }
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { PageInput } from '../../persistence/pagination';
 import { Issuer } from './issuer.entity';
 import { CreateIssuerInput, IssuerFilter, IssuerPage, UpdateIssuerInput } from './issuer.types';
@@ -10,23 +10,27 @@ export class IssuerResolver {
   issuers(
     @Arg('filter', () => IssuerFilter, { nullable: true }) filter: IssuerFilter | null,
     @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'issuer'>,
   ) {
     return ctx.services.issuer.list(ctx, filter ?? {}, page ?? {});
   }
 
   @Query(() => Issuer, { description: 'Ops: one issuer.' })
-  issuer(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+  issuer(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'issuer'>): Promise<Issuer> {
     return ctx.services.issuer.get(ctx, id);
   }
 
   @Mutation(() => Issuer, { description: 'Ops: a new issuer (`IS######`).' })
-  createIssuer(@Arg('input', () => CreateIssuerInput) input: CreateIssuerInput, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+  createIssuer(@Arg('input', () => CreateIssuerInput) input: CreateIssuerInput, @Ctx() ctx: ModuleContext<'issuer'>): Promise<Issuer> {
     return ctx.services.issuer.create(ctx, input);
   }
 
   @Mutation(() => Issuer, { description: 'Ops: change an issuer; only the given fields change.' })
-  updateIssuer(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateIssuerInput) input: UpdateIssuerInput, @Ctx() ctx: GatewayContext): Promise<Issuer> {
+  updateIssuer(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateIssuerInput) input: UpdateIssuerInput,
+    @Ctx() ctx: ModuleContext<'issuer'>,
+  ): Promise<Issuer> {
     return ctx.services.issuer.update(ctx, id, input);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { EpochMs } from '../../common/scalars';
 import { Nav } from './nav.entity';
 import { PublishNavInput } from './nav.types';
@@ -9,7 +9,7 @@ import { NavStatus, PendingNav } from './nav-confirmation';
 @Resolver(() => Nav)
 export class NavResolver {
   @Query(() => Nav, { description: 'The latest NAV of a share class (`No NAV published` when none).' })
-  liveNav(@Arg('shareClassId', () => String) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Nav>> {
+  liveNav(@Arg('shareClassId', () => String) shareClassId: string, @Ctx() ctx: ModuleContext<'nav'>): Promise<EntityRecord<Nav>> {
     return ctx.services.nav.live(ctx, shareClassId);
   }
 
@@ -18,7 +18,7 @@ export class NavResolver {
     @Arg('shareClassId', () => String) shareClassId: string,
     @Arg('startDate', () => EpochMs, { nullable: true }) startDate: Date | null,
     @Arg('endDate', () => EpochMs, { nullable: true }) endDate: Date | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'nav'>,
   ): Promise<EntityRecord<Nav>[]> {
     return ctx.services.nav.history(ctx, shareClassId, startDate, endDate);
   }
@@ -27,7 +27,7 @@ export class NavResolver {
     description:
       "Ops: publish a NAV. Within the share class's `navToleranceBps` of the previous confirmed NAV (or its first), it is confirmed and live at once; outside it, the answer is `status: pending` and a `nav_confirmation` approval request that a different principal with `approver` approves (then it is live, with its `publishedAt`) or rejects (never live).",
   })
-  publishNav(@Arg('input', () => PublishNavInput) input: PublishNavInput, @Ctx() ctx: GatewayContext): Promise<Nav> {
+  publishNav(@Arg('input', () => PublishNavInput) input: PublishNavInput, @Ctx() ctx: ModuleContext<'nav'>): Promise<Nav> {
     return ctx.services.nav.publish(ctx, input);
   }
 

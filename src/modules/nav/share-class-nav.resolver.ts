@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ShareClass } from '../share-class';
 import { Nav } from './nav.entity';
 
@@ -7,7 +7,7 @@ import { Nav } from './nav.entity';
 @Resolver(() => ShareClass)
 export class ShareClassNavResolver {
   @FieldResolver(() => Nav, { nullable: true, description: 'The latest NAV, if any' })
-  liveNav(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Nav | null> {
+  liveNav(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'nav'>): Promise<Nav | null> {
     return ctx.services.nav.latest(ctx, sc.id);
   }
 }

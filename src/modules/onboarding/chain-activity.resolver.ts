@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ChainTransaction } from '../chain';
 
 /**
@@ -14,7 +14,7 @@ export class ChainActivityResolver {
     @Arg('chainId', () => String) chainId: string,
     @Arg('purpose', () => String) purpose: string,
     @Arg('last', () => Int, { nullable: true, description: '1 to 100 (default 20)' }) last: number | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'onboarding'>,
   ): Promise<ChainTransaction[]> {
     ctx.access.requireOps();
     return ctx.em.find(ChainTransaction, { chainId, purpose }, { orderBy: { id: 'desc' }, limit: Math.min(Math.max(last ?? 20, 1), 100) });

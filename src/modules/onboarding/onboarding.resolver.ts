@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Distributor } from '../distributor';
 import { ShareClass } from '../share-class';
 import { Onboarding } from './onboarding.types';
@@ -10,7 +10,7 @@ export class ShareClassOnboardingResolver {
     nullable: true,
     description: 'Ops: what the share class still lacks before its first order can succeed (the rules placement applies).',
   })
-  onboarding(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<Onboarding> {
+  onboarding(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'onboarding'>): Promise<Onboarding> {
     return ctx.services.onboarding.shareClass(ctx, sc.id);
   }
 }
@@ -21,7 +21,7 @@ export class DistributorOnboardingResolver {
     nullable: true,
     description: 'Ops: what the distributor still lacks before its first order can succeed (the rules placement applies).',
   })
-  onboarding(@Root() d: Distributor, @Ctx() ctx: GatewayContext): Promise<Onboarding> {
+  onboarding(@Root() d: Distributor, @Ctx() ctx: ModuleContext<'onboarding'>): Promise<Onboarding> {
     return ctx.services.onboarding.distributor(ctx, d.id);
   }
 }

@@ -6,6 +6,10 @@ import { SettlementTransferRecord } from './settlement-transfer.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { ReadAlways } from '../../persistence/field-reads';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
+import type { OrderService } from './order.service';
+import type { TwoStepService } from './two-step.service';
+import type { OneStepOrderService } from './one-step.service';
+import type { OneStepSettling } from './one-step-settling';
 
 // What other modules use of order: they import it from here, never from its files.
 export { noTokenOnChain, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
@@ -27,10 +31,23 @@ export { providerNotConfigured } from './two-step.errors';
 // A page that reads only the selected columns of its orders still reads the owner its visibility checks.
 ReadAlways(Order, 'distributor');
 
+/** The services the order module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    order: {
+      order: OrderService;
+      twoStep: TwoStepService;
+      oneStepOrder: OneStepOrderService;
+      oneStepSettlement: OneStepSettling;
+    };
+  }
+}
+
 /** The order module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
-export const orderModule: ModuleManifest = {
+export const orderModule: ModuleManifest<'order'> = {
   name: 'order',
+  services: { order: true, twoStep: true, oneStepOrder: true, oneStepSettlement: true },
   resolvers: [OrderResolver, TwoStepResolver, OneStepOrderResolver],
   entities: [Order, OrderStatusEntry, SettlementTransferRecord],
   mutationRoles: {

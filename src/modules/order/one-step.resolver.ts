@@ -2,7 +2,7 @@ import type { Projected } from '../../persistence/read-record';
 import type { OrderRecord } from './order.service';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { shownId } from '../../common/ids';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Reads } from '../../persistence/field-reads';
 import { Order, OrderType } from './order.entity';
 import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } from './one-step.types';
@@ -14,24 +14,27 @@ import { CancelOrderResult, OneStepRedemptionInput, OneStepSubscriptionInput } f
 @Resolver(() => Order)
 export class OneStepOrderResolver {
   @Mutation(() => Order, { description: 'R-one-step / surface O `POST /orders/subscribe` (with `amount`): a `pending` subscription.' })
-  placeOneStepSubscription(@Arg('input', () => OneStepSubscriptionInput) input: OneStepSubscriptionInput, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
+  placeOneStepSubscription(
+    @Arg('input', () => OneStepSubscriptionInput) input: OneStepSubscriptionInput,
+    @Ctx() ctx: ModuleContext<'order'>,
+  ): Promise<OrderRecord> {
     return ctx.services.oneStepOrder.placeSubscription(ctx, input);
   }
 
   @Mutation(() => Order, { description: '`POST /orders/redeem`: a `pending` redemption of tokens.' })
-  placeOneStepRedemption(@Arg('input', () => OneStepRedemptionInput) input: OneStepRedemptionInput, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
+  placeOneStepRedemption(@Arg('input', () => OneStepRedemptionInput) input: OneStepRedemptionInput, @Ctx() ctx: ModuleContext<'order'>): Promise<OrderRecord> {
     return ctx.services.oneStepOrder.placeRedemption(ctx, input);
   }
 
   @Query(() => Order, { description: 'A one-step order (`ord_…`) the caller may see.' })
-  oneStepOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<Order> {
+  oneStepOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'order'>): Promise<Order> {
     return ctx.services.oneStepOrder.get(ctx, id);
   }
 
   @Mutation(() => CancelOrderResult, { description: '`POST /orders/cancel/:orderId`: only a `pending` order can be cancelled.' })
   cancelOneStepOrder(
     @Arg('orderId', () => ID) orderId: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
     @Arg('reason', () => String, { nullable: true, description: 'Why: required when ops cancel (recorded in statusHistory); optional for the distributor' })
     reason?: string | null,
   ): Promise<CancelOrderResult> {
@@ -42,7 +45,7 @@ export class OneStepOrderResolver {
   acceptOneStepOrder(
     @Arg('orderId', () => ID) orderId: string,
     @Arg('note', () => String, { nullable: true }) note: string | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
   ): Promise<Order> {
     return ctx.services.oneStepOrder.accept(ctx, orderId, note);
   }
@@ -51,7 +54,7 @@ export class OneStepOrderResolver {
   rejectOneStepOrder(
     @Arg('orderId', () => ID) orderId: string,
     @Arg('reason', () => String, { description: 'Why, sent to the distributor with `order.rejected`; blank is refused' }) reason: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
   ): Promise<Order> {
     return ctx.services.oneStepOrder.reject(ctx, orderId, reason);
   }
@@ -67,7 +70,7 @@ export class OneStepOrderResolver {
       description: 'Settled elsewhere: the transaction, checked on chain when the chain is readable. Omitted: the gateway mints or burns on chain itself.',
     })
     transferHash: string | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
   ): Promise<Order> {
     return ctx.services.oneStepSettlement.settle(ctx, orderId, transferHash);
   }
@@ -77,7 +80,7 @@ export class OneStepOrderResolver {
     @Arg('orderId', () => ID) orderId: string,
     @Arg('reason', () => String) reason: string,
     @Arg('transferHash', () => String, { nullable: true }) transferHash: string | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
   ): Promise<Order> {
     return ctx.services.oneStepSettlement.fail(ctx, orderId, reason, transferHash);
   }

@@ -2,7 +2,7 @@ import type { EntityRecord, Projected } from '../../persistence/read-record';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Reads, selectionProjection } from '../../persistence/field-reads';
 import { PageInput } from '../../persistence/pagination';
 import { Distributor } from '../distributor';
@@ -20,13 +20,13 @@ import { OrderFilter, OrderPage } from './order.types';
 @Resolver(() => Order)
 export class OrderResolver {
   @Query(() => Order, { description: 'One order as the caller may see it (`order not found` otherwise).' })
-  order(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<OrderRecord> {
+  order(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'order'>): Promise<OrderRecord> {
     return ctx.services.order.visibleOrderRecord(ctx, id);
   }
 
   @Query(() => OrderPage, { description: 'The order book, newest first, filtered and cursor-paginated (up to 1000 a page).' })
   orders(
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
     @Info() info: GraphQLResolveInfo,
     @Arg('filter', () => OrderFilter, { nullable: true }) filter?: OrderFilter | null,
     @Arg('page', () => PageInput, { nullable: true }) page?: PageInput | null,
@@ -68,19 +68,19 @@ export class OrderResolver {
 
   @FieldResolver(() => Distributor)
   @Reads(Order, 'distributor')
-  async distributor(@Root() order: Projected<Order, 'distributor'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Distributor>> {
+  async distributor(@Root() order: Projected<Order, 'distributor'>, @Ctx() ctx: ModuleContext<'order'>): Promise<EntityRecord<Distributor>> {
     return (await ctx.loaders.byId(Distributor).load(order.distributor.id))!;
   }
 
   @FieldResolver(() => Investor)
   @Reads(Order, 'investor')
-  async investor(@Root() order: Projected<Order, 'investor'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Investor>> {
+  async investor(@Root() order: Projected<Order, 'investor'>, @Ctx() ctx: ModuleContext<'order'>): Promise<EntityRecord<Investor>> {
     return (await ctx.loaders.byId(Investor).load(order.investor.id))!;
   }
 
   @FieldResolver(() => ShareClass)
   @Reads(Order, 'shareClass')
-  async shareClass(@Root() order: Projected<Order, 'shareClass'>, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>> {
+  async shareClass(@Root() order: Projected<Order, 'shareClass'>, @Ctx() ctx: ModuleContext<'order'>): Promise<EntityRecord<ShareClass>> {
     return (await ctx.loaders.byId(ShareClass).load(order.shareClass.id))!;
   }
 
@@ -88,7 +88,7 @@ export class OrderResolver {
     description: "The moves the caller may ask of the order in its current status (the transition table's); the console offers these and no others",
   })
   @Reads(Order, 'flow', 'status')
-  allowedActions(@Root() order: Projected<Order, 'flow' | 'status'>, @Ctx() ctx: GatewayContext): OrderAction[] {
+  allowedActions(@Root() order: Projected<Order, 'flow' | 'status'>, @Ctx() ctx: ModuleContext<'order'>): OrderAction[] {
     return allowedActions(order, ctx.access.actor);
   }
 
@@ -96,7 +96,7 @@ export class OrderResolver {
   @Reads(Order, 'id')
   async statusHistory(
     @Root() order: Projected<Order, 'id'> & Partial<Pick<OrderRecord, 'loadedStatusHistory'>>,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'order'>,
   ): Promise<readonly EntityRecord<OrderStatusEntry>[]> {
     const loaded = order.loadedStatusHistory;
     if (loaded) return loaded;

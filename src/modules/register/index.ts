@@ -1,10 +1,25 @@
 import { RegisterResolver } from './register.resolver';
 import { ReconciliationResolver } from './reconciliation.resolver';
 import { type ModuleManifest } from '../../access/module-manifest';
+import type { RegisterAtDateReader } from './register-at-date';
+import type { PositionsReader } from './positions';
+import type { Reconciliation } from './reconciliation';
+
+/** The services the register module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    register: {
+      register: RegisterAtDateReader;
+      positions: PositionsReader;
+      reconciliation: Reconciliation | null;
+    };
+  }
+}
 
 /** The register module's manifest, collected by src/modules/manifests.ts. */
-export const registerModule: ModuleManifest = {
+export const registerModule: ModuleManifest<'register'> = {
   name: 'register',
+  services: { register: true, positions: true, reconciliation: true },
   resolvers: [RegisterResolver, ReconciliationResolver],
   entities: [],
   mutationRoles: {},

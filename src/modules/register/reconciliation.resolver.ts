@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import { conflict, notFound } from '../../common/errors';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { DecimalScalar } from '../../common/scalars';
 import { ChainMovement, ChainMovementKind } from '../chain';
 import type { ReconciliationDifference, ReconciliationHolder, ReconciliationResult } from './reconciliation';
@@ -53,7 +53,7 @@ export class ReconciliationResolver {
     description:
       "Ops: every holder's register balance against balanceOf at one pinned block, and totalSupply against the register's total; each difference with the movements that explain it.",
   })
-  async reconciliation(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<ReconciliationResult> {
+  async reconciliation(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: ModuleContext<'register'>): Promise<ReconciliationResult> {
     ctx.access.requireOps();
     const r = ctx.services.reconciliation;
     if (!r) throw conflict('no chain is configured: nothing to reconcile with');
@@ -65,7 +65,7 @@ export class ReconciliationResolver {
     description:
       'Ops: movements on chain the register could not follow (to or from a wallet it does not know) or does not follow (mints and burns the gateway did not send), newest first.',
   })
-  unexplainedChainMovements(@Ctx() ctx: GatewayContext): Promise<ChainMovement[]> {
+  unexplainedChainMovements(@Ctx() ctx: ModuleContext<'register'>): Promise<ChainMovement[]> {
     ctx.access.requireOps();
     return ctx.em.find(
       ChainMovement,

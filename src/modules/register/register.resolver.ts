@@ -1,6 +1,6 @@
 import { Arg, Ctx, Field, ID, ObjectType, Query, Resolver } from 'type-graphql';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import type { InvestorPosition, Position, Positions } from './positions';
 import type { RegisterAtDate, RegisterHolder, RegisterWallet } from './register-at-date';
 
@@ -75,7 +75,7 @@ export class RegisterResolver {
   @Query(() => [InvestorPositionView], {
     description: "Ops (viewer): an investor's positions now, one per share class it holds tokens of, valued at that class's live NAV.",
   })
-  investorPositions(@Arg('investorId', () => ID) investorId: string, @Ctx() ctx: GatewayContext): Promise<InvestorPosition[]> {
+  investorPositions(@Arg('investorId', () => ID) investorId: string, @Ctx() ctx: ModuleContext<'register'>): Promise<InvestorPosition[]> {
     ctx.access.requireRole('viewer');
     return ctx.services.positions.ofInvestor(ctx.em, investorId);
   }
@@ -84,7 +84,7 @@ export class RegisterResolver {
     description:
       'Ops (viewer): the current register of a share class: every holder with tokens now, its distributor, value at the live NAV, part of the class and tokens in lock-up. CSV: GET /ops/positions.csv.',
   })
-  positions(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: GatewayContext): Promise<Positions> {
+  positions(@Arg('shareClassId', () => ID) shareClassId: string, @Ctx() ctx: ModuleContext<'register'>): Promise<Positions> {
     ctx.access.requireRole('viewer');
     return ctx.services.positions.read(ctx.em, shareClassId);
   }
@@ -93,7 +93,11 @@ export class RegisterResolver {
     description:
       "Ops (viewer): the register at the close of a past day (`asOf` YYYY-MM-DD) in the share class's dealing zone: every holder, its wallets, balance, locked part, and the block that closes the day. CSV: GET /ops/register.csv.",
   })
-  register(@Arg('shareClassId', () => ID) shareClassId: string, @Arg('asOf', () => String) asOf: string, @Ctx() ctx: GatewayContext): Promise<RegisterAtDate> {
+  register(
+    @Arg('shareClassId', () => ID) shareClassId: string,
+    @Arg('asOf', () => String) asOf: string,
+    @Ctx() ctx: ModuleContext<'register'>,
+  ): Promise<RegisterAtDate> {
     ctx.access.requireRole('viewer');
     return ctx.services.register.read(ctx.em, shareClassId, asOf);
   }

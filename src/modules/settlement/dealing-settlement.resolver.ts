@@ -1,7 +1,7 @@
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { conflict } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { DecimalScalar, EpochMs } from '../../common/scalars';
 import { OrderType } from '../order';
 import { ChainTransaction } from '../chain';
@@ -61,7 +61,7 @@ const view = <T extends DealingPlan>(p: T) => ({
 
 @Resolver()
 export class DealingSettlementResolver {
-  private service(ctx: GatewayContext): DealingDateSettlement {
+  private service(ctx: ModuleContext<'settlement'>): DealingDateSettlement {
     const s = ctx.services.dealingSettlement;
     if (!s) throw conflict('no chain is configured: dealing dates settle on chain');
     return s;
@@ -74,7 +74,7 @@ export class DealingSettlementResolver {
   dealingSettlementPreview(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('dealingDate', () => String) dealingDate: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'settlement'>,
   ) {
     return this.service(ctx).preview(ctx, shareClassId, dealingDate).then(view);
   }
@@ -86,7 +86,7 @@ export class DealingSettlementResolver {
   settleDealingDate(
     @Arg('shareClassId', () => ID) shareClassId: string,
     @Arg('dealingDate', () => String) dealingDate: string,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'settlement'>,
   ): Promise<DealingOutcome> {
     return this.service(ctx).settle(ctx, shareClassId, dealingDate).then(view);
   }

@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Projected } from '../../persistence/read-record';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Reads } from '../../persistence/field-reads';
 import { Order } from '../order';
 import { ChainTransaction } from '../chain';
@@ -14,7 +14,7 @@ export class OrderChainResolver {
     description: "The transaction that mints or burns this order's tokens, from intent to its confirmation depth; null when settled without one.",
   })
   @Reads(Order, 'id')
-  settlementTransaction(@Root() order: Projected<Order, 'id'>, @Ctx() ctx: GatewayContext): Promise<ChainTransaction | null> {
+  settlementTransaction(@Root() order: Projected<Order, 'id'>, @Ctx() ctx: ModuleContext<'settlement'>): Promise<ChainTransaction | null> {
     return ctx.em.findOne(ChainTransaction, { correlation: orderCorrelation(order.id) });
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { Fund } from '../fund';
 import { ShareClass } from './share-class.entity';
 
@@ -8,7 +8,7 @@ import { ShareClass } from './share-class.entity';
 @Resolver(() => Fund)
 export class FundShareClassesResolver {
   @FieldResolver(() => [ShareClass])
-  shareClasses(@Root() fund: Fund, @Ctx() ctx: GatewayContext): Promise<EntityRecord<ShareClass>[]> {
+  shareClasses(@Root() fund: Fund, @Ctx() ctx: ModuleContext<'share-class'>): Promise<EntityRecord<ShareClass>[]> {
     return ctx.loaders.manyBy(ShareClass, 'fund', { id: 'asc' }).load(fund.id);
   }
 }

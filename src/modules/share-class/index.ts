@@ -4,6 +4,7 @@ import { ShareClass } from './share-class.entity';
 import { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
+import type { ShareClassService } from './share-class.service';
 
 // What other modules use of share-class: they import it from here, never from its files.
 export { navToleranceBps } from './nav-tolerance';
@@ -13,10 +14,20 @@ export { SubRedemption } from './share-class.parts';
 export { ShareClassService } from './share-class.service';
 export type { ShareClassRecord } from './share-class.service';
 
+/** The services the share-class module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    'share-class': {
+      shareClass: ShareClassService;
+    };
+  }
+}
+
 /** The share-class module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
-export const shareClassModule: ModuleManifest = {
+export const shareClassModule: ModuleManifest<'share-class'> = {
   name: 'share-class',
+  services: { shareClass: true },
   resolvers: [ShareClassResolver, ShareClassOpsResolver, FundShareClassesResolver],
   entities: [ShareClass, ShareClassMeta, ShareClassDetails, ShareClassMetrics, ShareClassOverview, SubRedemption, BankDetails],
   mutationRoles: {

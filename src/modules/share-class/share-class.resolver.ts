@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { PageInput } from '../../persistence/pagination';
 import { Fund } from '../fund';
 import { ShareClass } from './share-class.entity';
@@ -10,12 +10,12 @@ import { CreateShareClassInput, ShareClassFilter, ShareClassPage, UpdateShareCla
 @Resolver(() => ShareClass)
 export class ShareClassResolver {
   @Query(() => [ShareClass], { description: 'Share classes visible to the caller: all for ops, granted ones for a distributor.' })
-  shareClasses(@Ctx() ctx: GatewayContext): Promise<ShareClass[]> {
+  shareClasses(@Ctx() ctx: ModuleContext<'share-class'>): Promise<ShareClass[]> {
     return ctx.services.shareClass.listVisible(ctx);
   }
 
   @Query(() => ShareClass)
-  async shareClass(@Arg('id', () => ID) id: string, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+  async shareClass(@Arg('id', () => ID) id: string, @Ctx() ctx: ModuleContext<'share-class'>): Promise<ShareClass> {
     // A read-only record with the entity's fields (ShareClassService.readVisible).
     return (await ctx.services.shareClass.readVisible(ctx, id)) as unknown as ShareClass;
   }
@@ -41,13 +41,13 @@ export class ShareClassOpsResolver {
   shareClassPage(
     @Arg('filter', () => ShareClassFilter, { nullable: true }) filter: ShareClassFilter | null,
     @Arg('page', () => PageInput, { nullable: true }) page: PageInput | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'share-class'>,
   ) {
     return ctx.services.shareClass.list(ctx, filter ?? {}, page ?? {});
   }
 
   @Mutation(() => ShareClass, { description: 'Ops: a new share class (`SC######`) with every documented field.' })
-  createShareClass(@Arg('input', () => CreateShareClassInput) input: CreateShareClassInput, @Ctx() ctx: GatewayContext): Promise<ShareClass> {
+  createShareClass(@Arg('input', () => CreateShareClassInput) input: CreateShareClassInput, @Ctx() ctx: ModuleContext<'share-class'>): Promise<ShareClass> {
     return ctx.services.shareClass.create(ctx, input);
   }
 
@@ -55,13 +55,13 @@ export class ShareClassOpsResolver {
   updateShareClass(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => UpdateShareClassInput) input: UpdateShareClassInput,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'share-class'>,
   ): Promise<ShareClass> {
     return ctx.services.shareClass.update(ctx, id, input);
   }
 
   @FieldResolver(() => Fund)
-  async fund(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Fund>> {
+  async fund(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'share-class'>): Promise<EntityRecord<Fund>> {
     return (await ctx.loaders.byId(Fund).load(sc.fund.id))!;
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { ShareClass, type ShareClassRecord } from '../share-class';
 import { Token } from './token.entity';
 
@@ -8,20 +8,20 @@ import { Token } from './token.entity';
 @Resolver(() => ShareClass)
 export class ShareClassTokensResolver {
   @FieldResolver(() => String, { nullable: true, description: "The primary token's chain" })
-  async defaultChainId(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<string | null> {
+  async defaultChainId(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'token'>): Promise<string | null> {
     const known = (sc as Partial<ShareClassRecord>).primaryChainId;
     if (known !== undefined) return known;
     return (await this.primaryToken(sc, ctx))?.chainId ?? null;
   }
 
   @FieldResolver(() => Token, { nullable: true })
-  async primaryToken(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token> | null> {
+  async primaryToken(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'token'>): Promise<EntityRecord<Token> | null> {
     const tokens = await ctx.loaders.manyBy(Token, 'shareClass').load(sc.id);
     return tokens.find((t) => t.isPrimary) ?? null;
   }
 
   @FieldResolver(() => [Token])
-  tokens(@Root() sc: ShareClass, @Ctx() ctx: GatewayContext): Promise<EntityRecord<Token>[]> {
+  tokens(@Root() sc: ShareClass, @Ctx() ctx: ModuleContext<'token'>): Promise<EntityRecord<Token>[]> {
     return ctx.loaders.manyBy(Token, 'shareClass', { id: 'asc' }).load(sc.id);
   }
 }

@@ -2,11 +2,22 @@ import { WebhookAttemptResolver, WebhookDeliveryResolver, WebhookResolver } from
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
 import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
+import type { WebhookService } from './webhook.service';
+
+/** The services the webhook module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
+declare module '../../access/module-services' {
+  interface ServicesByModule {
+    webhook: {
+      webhook: WebhookService;
+    };
+  }
+}
 
 /** The webhook module's manifest, collected by src/modules/manifests.ts. */
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
-export const webhookModule: ModuleManifest = {
+export const webhookModule: ModuleManifest<'webhook'> = {
   name: 'webhook',
+  services: { webhook: true },
   resolvers: [WebhookResolver, WebhookDeliveryResolver, WebhookAttemptResolver],
   entities: [Webhook, WebhookDelivery, WebhookAttempt],
   mutationRoles: {

@@ -1,6 +1,6 @@
 import type { EntityRecord } from '../../persistence/read-record';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { GatewayContext } from '../../access/graphql-context';
+import type { ModuleContext } from '../../access/module-services';
 import { EpochMs } from '../../common/scalars';
 import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus } from './webhook.entity';
 import { DeliveriesReset, RegisterWebhookInput, TestWebhookInput, WebhookCheck, WebhookTestResult, WebhookWithSecret } from './webhook.types';
@@ -8,22 +8,22 @@ import { DeliveriesReset, RegisterWebhookInput, TestWebhookInput, WebhookCheck, 
 @Resolver(() => Webhook)
 export class WebhookResolver {
   @Query(() => [Webhook], { description: "The caller's webhooks (ops: all)." })
-  webhooks(@Ctx() ctx: GatewayContext): Promise<Webhook[]> {
+  webhooks(@Ctx() ctx: ModuleContext<'webhook'>): Promise<Webhook[]> {
     return ctx.services.webhook.list(ctx);
   }
 
   @Query(() => WebhookCheck, { description: 'Whether the caller has webhooks at this URL, and for which event types.' })
-  checkWebhook(@Arg('endpoint_url', () => String, { nullable: true }) endpointUrl: string | null, @Ctx() ctx: GatewayContext): Promise<WebhookCheck> {
+  checkWebhook(@Arg('endpoint_url', () => String, { nullable: true }) endpointUrl: string | null, @Ctx() ctx: ModuleContext<'webhook'>): Promise<WebhookCheck> {
     return ctx.services.webhook.check(ctx, endpointUrl);
   }
 
   @Mutation(() => WebhookWithSecret, { description: 'Register one event type at one HTTPS endpoint; the signing secret is shown this once.' })
-  registerWebhook(@Arg('input', () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() ctx: GatewayContext): Promise<WebhookWithSecret> {
+  registerWebhook(@Arg('input', () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() ctx: ModuleContext<'webhook'>): Promise<WebhookWithSecret> {
     return ctx.services.webhook.register(ctx, input);
   }
 
   @Mutation(() => WebhookTestResult, { description: 'Send a synthetic event marked `test: true` to the webhook now.' })
-  testWebhook(@Arg('input', () => TestWebhookInput) input: TestWebhookInput, @Ctx() ctx: GatewayContext): Promise<WebhookTestResult> {
+  testWebhook(@Arg('input', () => TestWebhookInput) input: TestWebhookInput, @Ctx() ctx: ModuleContext<'webhook'>): Promise<WebhookTestResult> {
     return ctx.services.webhook.test(ctx, input);
   }
 
@@ -31,7 +31,7 @@ export class WebhookResolver {
   rotateWebhookSecret(
     @Arg('webhookId', () => String) webhookId: string,
     @Arg('overlapSeconds', () => Int, { nullable: true }) overlapSeconds: number | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'webhook'>,
   ): Promise<WebhookWithSecret> {
     return ctx.services.webhook.rotateSecret(ctx, webhookId, overlapSeconds == null ? null : overlapSeconds * 1000);
   }
@@ -40,7 +40,7 @@ export class WebhookResolver {
   setWebhookStatus(
     @Arg('webhookId', () => String) webhookId: string,
     @Arg('status', () => WebhookStatus) status: WebhookStatus,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'webhook'>,
   ): Promise<Webhook> {
     return ctx.services.webhook.setStatus(ctx, webhookId, status);
   }
@@ -51,7 +51,7 @@ export class WebhookResolver {
     @Arg('eventId', () => String, { nullable: true }) eventId: string | null,
     @Arg('status', () => DeliveryStatus, { nullable: true }) status: DeliveryStatus | null,
     @Arg('limit', () => Int, { nullable: true }) limit: number | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'webhook'>,
     @Arg('orderId', () => String, { nullable: true, description: "Deliveries of this order's events (`OR######` or `ord_…`)" }) orderId?: string | null,
   ): Promise<WebhookDelivery[]> {
     return ctx.services.webhook.deliveries(ctx, { webhookId, eventId, status, limit, orderId });
@@ -61,7 +61,7 @@ export class WebhookResolver {
   async redeliverWebhookEvent(
     @Arg('eventId', () => String) eventId: string,
     @Arg('webhookId', () => String, { nullable: true }) webhookId: string | null,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'webhook'>,
   ): Promise<DeliveriesReset> {
     return { count: await ctx.services.webhook.redeliver(ctx, eventId, webhookId) };
   }
@@ -70,7 +70,7 @@ export class WebhookResolver {
   async recoverWebhookDeliveries(
     @Arg('webhookId', () => String) webhookId: string,
     @Arg('since', () => EpochMs) since: Date,
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: ModuleContext<'webhook'>,
   ): Promise<DeliveriesReset> {
     return { count: await ctx.services.webhook.recover(ctx, webhookId, since) };
   }
@@ -104,7 +104,7 @@ export class WebhookDeliveryResolver {
   }
 
   @FieldResolver(() => [WebhookAttempt], { description: 'Ops: every attempt, with status code, latency and error' })
-  async deliveryAttempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: GatewayContext): Promise<EntityRecord<WebhookAttempt>[]> {
+  async deliveryAttempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: ModuleContext<'webhook'>): Promise<EntityRecord<WebhookAttempt>[]> {
     return ctx.loaders.manyBy(WebhookAttempt, 'delivery', { number: 'asc' }).load(String(delivery.id));
   }
 }
