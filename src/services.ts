@@ -97,10 +97,9 @@ interface TransportServices {
  */
 export type Services = InfrastructureServices & TransportServices & AllModuleServices;
 
-/** Names the modules whose front door declares no row of ServicesByModule (an empty one is a row). */
+/** Does not compile while a module's front door declares no row of ServicesByModule, and names it (an empty row is a row). */
 type ModulesWithoutServices = Exclude<ModuleName, keyof ServicesByModule>;
-const everyModuleDeclaresItsServices: [ModulesWithoutServices] extends [never] ? true : ModulesWithoutServices = true;
-void everyModuleDeclaresItsServices;
+const _everyModuleDeclaresItsServices: [ModulesWithoutServices] extends [never] ? true : ModulesWithoutServices = true;
 
 /**
  * One instance of each service per process, wired once here; they hold no request state.
