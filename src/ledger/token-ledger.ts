@@ -117,6 +117,8 @@ export interface TokenLedger {
   intendIdentity(em: EntityManager, meta: IntentMeta): Promise<LedgerIntent>;
   /** The gateway's KYC claim, signed by its claim issuer, added to an identity. */
   intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent>;
+  /** Of these correlations, those an intent already carries (at most one intent carries each). */
+  correlated(em: EntityManager, correlations: readonly string[]): Promise<Set<string>>;
   /** Intents of a wallet with these purposes not yet final (but `except`). */
   openIntents(em: EntityManager, walletId: string, purposes: readonly string[], except?: string): Promise<number>;
   /** Registers what an outcome of `purpose` (or of every `purpose.*`) means, once at wiring. */

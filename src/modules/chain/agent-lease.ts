@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { bounded } from '../../common/bounded';
 import type { ChainHandle } from './chains';
+import { releaseSignerLeases, takeSignerLease } from './chain.queries';
 
 /** How long a stop waits to release the lease. */
 const LEASE_RELEASE_MS = 2000;
@@ -13,14 +14,7 @@ const LEASE_RELEASE_MS = 2000;
 
 /** Takes or renews the lease of the chain's agent key for `owner`; false while another instance holds it. */
 export async function takeLease(orm: MikroORM, chain: ChainHandle, owner: string): Promise<boolean> {
-  const rows = await orm.em.fork().execute<{ next_nonce: string }[]>(
-    `insert into chain_signer (chain_id, address, next_nonce, lease_owner, lease_until) values (?, ?, 0, ?, now() + make_interval(secs => ?))
-     on conflict (chain_id, address) do update set lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-     where chain_signer.lease_owner = excluded.lease_owner or chain_signer.lease_until is null or chain_signer.lease_until < now()
-     returning next_nonce`,
-    [chain.id, chain.agent, owner, chain.config.leaseSeconds],
-  );
-  return rows.length > 0;
+  return takeSignerLease(orm.em.fork(), { chainId: chain.id, address: chain.agent }, owner, chain.config.leaseSeconds);
 }
 
 /**
@@ -28,7 +22,7 @@ export async function takeLease(orm: MikroORM, chain: ChainHandle, owner: string
  * not wait out the lease), within a bound; a database that is away lets the lease run out instead.
  */
 export async function releaseLeases(orm: MikroORM, owner: string): Promise<void> {
-  const release = orm.em.fork().execute(`update chain_signer set lease_until = null where lease_owner = ?`, [owner]);
+  const release = releaseSignerLeases(orm.em.fork(), owner);
   await bounded('releasing the chain lease', release, LEASE_RELEASE_MS);
 }
 

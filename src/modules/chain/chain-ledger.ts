@@ -82,6 +82,12 @@ export class ChainLedger implements TokenLedger {
     });
   }
 
+  async correlated(em: EntityManager, correlations: readonly string[]): Promise<Set<string>> {
+    if (!correlations.length) return new Set();
+    const intents = await em.find(ChainTransaction, { correlation: { $in: [...correlations] } });
+    return new Set(intents.map((t) => t.correlation!));
+  }
+
   async openIntents(em: EntityManager, walletId: string, purposes: readonly string[], except?: string): Promise<number> {
     return em.count(ChainTransaction, {
       walletId,

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { firstWrite } from '../../persistence/audited.entity';
-import { opaqueId, nextIdSql } from '../../common/ids';
-import { rawRows } from '../../persistence/raw-query';
+import { opaqueId } from '../../common/ids';
 import { readRecord } from '../../persistence/read-record';
 import { appendEvent, appendEventRows, eventsWritten, type NewEvent } from '../../events/event-log';
 import { Order, OrderStatusEntry, type OrderFlow, type OrderSurface, type OrderType } from './order.entity';
 import type { OrderRecord } from './order.service';
+import { insertPlacement } from './order-placement.queries';
+import { insertHistoryEntries, lastHistoryInstants, updateMovedOrders } from './order.queries';
 import { transitionRule, type OrderStatus, type TransitionActor } from './order-states';
 
 export interface Transition {
@@ -62,10 +63,9 @@ export interface SetMove {
  */
 export async function recordTransitions(em: EntityManager, moves: SetMove[]): Promise<void> {
   if (!moves.length) return;
-  const last = await rawRows<{ order_id: string; at: Date }>(
+  const last = await lastHistoryInstants(
     em,
-    'select order_id, max("at") as "at" from order_status_entry where order_id = any(?::text[]) group by order_id',
-    [moves.map((m) => m.order.id)],
+    moves.map((m) => m.order.id),
   );
   const lastAt = new Map(last.map((r) => [r.order_id, new Date(r.at).getTime()]));
   const by = currentActor();
@@ -81,21 +81,8 @@ export async function recordTransitions(em: EntityManager, moves: SetMove[]): Pr
     by: move.by,
     note: m.t.note ?? null,
   }));
-  const json = JSON.stringify(rows);
-  await rawRows(
-    em,
-    `update "order" o set status = r->>'status', event_seq = (r->>'seq')::int,
-       transfer_hash = coalesce(r->>'transfer_hash', o.transfer_hash), failure_reason = coalesce(r->>'failure_reason', o.failure_reason),
-       updated_at = (r->>'updated_at')::timestamptz, updated_by = ?, updated_by_principal = ?
-     from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
-    [by, currentPrincipal(), json],
-  );
-  await rawRows(
-    em,
-    `insert into order_status_entry (order_id, "at", status, "by", by_principal, note)
-     select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', ?, r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
-    [currentPrincipal(), json],
-  );
+  await updateMovedOrders(em, rows, { by, principal: currentPrincipal() });
+  await insertHistoryEntries(em, rows, currentPrincipal());
   await appendEventRows(
     em,
     made.map(({ move }) => move.event),
@@ -143,34 +130,19 @@ export async function recordPlacement(em: EntityManager, order: NewOrder, t: Tra
     Object.keys(row).filter((k) => row[k] !== undefined),
   );
   const { orderId: _, ...payload } = move.event.payload;
-  const eventId = opaqueId('evt');
-  // One placeholder per column written, not per list element: a text per set of columns, a handful.
-  // eslint-disable-next-line no-restricted-syntax
-  const values = columns.map(() => '?').join(', ');
-  const [written] = await rawRows<{ id: string; entry_id: string }>(
-    em,
-    `with o as (insert into "order" ("id", ${columns.map((c) => `"${c.column}"`).join(', ')})
-                values (${id === null ? nextIdSql('OR') : '?'}, ${values}) returning "id"),
-          h as (insert into "order_status_entry" ("order_id", "at", "status", "by", "by_principal", "note") select o.id, ?, ?, ?, ?, ? from o returning "id"),
-          e as (insert into "event" ("event_id", "type", "aggregate_type", "aggregate_id", "distributor_id", "payload", "occurred_at")
-                select ?, ?, ?, o.id, ?, jsonb_build_object('orderId', o.id) || ?::jsonb, ? from o)
-     select o.id, h.id as entry_id from o, h`,
-    [
-      ...(id === null ? [] : [id]),
-      ...columns.map((c) => row[c.property]),
-      at,
-      t.status,
-      move.by,
-      currentPrincipal(),
-      t.note ?? null,
-      eventId,
-      move.event.type,
-      move.event.aggregateType,
-      move.event.distributorId,
-      JSON.stringify(payload),
-      at,
-    ],
-  );
+  const written = await insertPlacement(em, {
+    id,
+    columns: columns.map((c) => ({ column: c.column, value: row[c.property] })),
+    entry: { at, status: t.status, by: move.by, byPrincipal: currentPrincipal(), note: t.note ?? null },
+    event: {
+      eventId: opaqueId('evt'),
+      type: move.event.type,
+      aggregateType: move.event.aggregateType,
+      distributorId: move.event.distributorId,
+      payload: JSON.stringify(payload),
+      occurredAt: at,
+    },
+  });
   eventsWritten(em, [{ ...move.event, aggregateId: written.id, payload: { ...move.event.payload, orderId: written.id } }]);
   const entry = readRecord(OrderStatusEntry, { id: String(written.entry_id), order: { id: written.id }, at, status: t.status, by: move.by, note: t.note });
   return readRecord(Order, { ...row, id: written.id, distributor, investor, shareClass, loadedStatusHistory: [entry] }) as OrderRecord;

@@ -4,7 +4,7 @@ import type { HoldingKey } from '../holding';
 import { OrderFlow, OrderType } from './order.entity';
 import { RESERVING_STATUSES } from './order-states';
 
-/** The order module's SQL (docs/architecture.md, "SQL"): the holding ledger's order book, the claims of settlement transfers and of a push. */
+/** The order module's SQL (docs/architecture.md, "SQL"): the holding ledger's order book, the claims of settlement transfers and of a push, the moves of many orders at once. */
 
 const inList = (statuses: readonly string[]) => statuses.map((s) => `'${s}'`).join(', ');
 
@@ -89,4 +89,53 @@ export interface PushClaimRow {
 export async function pushClaimState(em: EntityManager, orderId: string): Promise<PushClaimRow> {
   const [r] = await em.execute<PushClaimRow[]>('select "status", "push_claim", "push_claimed_at" from "order" where "id" = ?', [orderId]);
   return r;
+}
+
+/** An order's move among many (order-transition.ts `recordTransitions`), as its statements write it. */
+export interface MovedOrderRow {
+  id: string;
+  status: string;
+  seq: number;
+  transfer_hash: string | null;
+  failure_reason: string | null;
+  /** The history entry's instant (ISO). */
+  at: string;
+  /** The order's `updated_at` (ISO). */
+  updated_at: string;
+  by: string;
+  note: string | null;
+}
+
+/**
+ * Each order's latest history instant. Paid by: `npm run bench:settlement` (docs/benchmarks.md,
+ * "Settlement on chain": a batch's outcome reads and writes its orders in a few statements).
+ */
+export async function lastHistoryInstants(em: EntityManager, orderIds: string[]): Promise<{ order_id: string; at: Date }[]> {
+  return rawRows<{ order_id: string; at: Date }>(
+    em,
+    'select order_id, max("at") as "at" from order_status_entry where order_id = any(?::text[]) group by order_id',
+    [orderIds],
+  );
+}
+
+/** The orders moved, one statement for the batch. Paid by: `npm run bench:settlement` (as above). */
+export async function updateMovedOrders(em: EntityManager, rows: MovedOrderRow[], updated: { by: string; principal: string }): Promise<void> {
+  await rawRows(
+    em,
+    `update "order" o set status = r->>'status', event_seq = (r->>'seq')::int,
+       transfer_hash = coalesce(r->>'transfer_hash', o.transfer_hash), failure_reason = coalesce(r->>'failure_reason', o.failure_reason),
+       updated_at = (r->>'updated_at')::timestamptz, updated_by = ?, updated_by_principal = ?
+     from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
+    [updated.by, updated.principal, JSON.stringify(rows)],
+  );
+}
+
+/** The moves' history entries, in the moves' order, one statement. Paid by: `npm run bench:settlement` (as above). */
+export async function insertHistoryEntries(em: EntityManager, rows: MovedOrderRow[], principal: string): Promise<void> {
+  await rawRows(
+    em,
+    `insert into order_status_entry (order_id, "at", status, "by", by_principal, note)
+     select r->>'id', (r->>'at')::timestamptz, r->>'status', r->>'by', ?, r->>'note' from jsonb_array_elements(?::jsonb) with ordinality as e(r, n) order by e.n`,
+    [principal, JSON.stringify(rows)],
+  );
 }

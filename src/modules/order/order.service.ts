@@ -1,16 +1,16 @@
 import { badRequest } from '../../common/errors';
-import { rawRows } from '../../persistence/raw-query';
 import { readRecord, rowRecord, type EntityRecord, type Projected, type Projection } from '../../persistence/read-record';
 import type { ServiceContext } from '../../access/service-context';
 import { optional } from '../../common/validate';
 import { documentedId, ID_PREFIXES } from '../../common/ids';
-import { afterCursorSql, cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../persistence/pagination';
+import { cursorKey, DEFAULT_PAGE, MAX_PAGE, pageOf, pageSize } from '../../persistence/pagination';
 import { distributorNotFound } from '../distributor';
 import { investorNotFound } from '../investor';
 import { Order, OrderFlow, OrderStatusEntry } from './order.entity';
 import { orderNotFound } from './order.errors';
 import { readOrderId } from './order-flow';
 import { statusesOf } from './order-states';
+import { namedRecordsExist, orderPage, orderWithHistory, type NamedRecord, type OrderPageFilter } from './order-book.queries';
 
 /** Filters of the order book (GraphQL `orders`, and the R-two-step lists). */
 export interface OrderListFilter {
@@ -44,11 +44,6 @@ export type OrderProjection = Projected<Order, OrderListKey>;
 /** What every page of orders reads, whatever is selected: the cursor's keys. */
 export type OrderListKey = 'id' | 'createdAt';
 
-/** The order and its history (oldest first, as `Order.statusHistory`) in one statement. */
-const READ_ORDER_SQL = `select o.*, coalesce((select json_agg(json_build_object('id', e.id, 'at', e.at, 'status', e.status, 'by', e.by, 'note', e.note) order by e.at, e.id)
-  from order_status_entry e where e.order_id = o.id), '[]'::json) as status_history
-  from "order" o where o.id = ?`;
-
 /**
  * What both order flows share: reading an order as the caller may see it. The flows' own rules
  * live in their services (two-step and one-step), which build on this.
@@ -75,17 +70,13 @@ export class OrderService {
   async visibleOrderRecord(ctx: ServiceContext, orderId: unknown): Promise<OrderRecord> {
     const scope = ctx.access.scope();
     if (readOrderId(orderId) === null) throw orderNotFound();
-    const rows = await rawRows(
-      ctx.em,
-      scope.all ? READ_ORDER_SQL : `${READ_ORDER_SQL} and o.distributor_id = ?`,
-      scope.all ? [orderId] : [orderId, scope.distributorId],
-    );
-    if (!rows.length) throw orderNotFound();
-    const { status_history: history, ...row } = rows[0];
+    const found = await orderWithHistory(ctx.em, orderId as string, scope.all ? null : scope.distributorId);
+    if (!found) throw orderNotFound();
+    const { status_history: history, ...row } = found;
     return orderRecord(
       ctx,
       row,
-      (history as { id: number | string; at: string; status: string; by: string; note: string | null }[]).map((e) =>
+      history.map((e) =>
         readRecord(OrderStatusEntry, { id: String(e.id), order: { id: orderId }, at: new Date(e.at), status: e.status, by: e.by, note: e.note ?? undefined }),
       ),
     );
@@ -104,12 +95,12 @@ export class OrderService {
     projection: Projection<Order, OrderListKey> | null = null,
   ): Promise<{ items: OrderProjection[]; nextCursor: string | null }> {
     const scope = ctx.access.scope();
-    const where = new Conditions();
-    if (!scope.all) where.add('o.distributor_id = ?', scope.distributorId);
+    const where: OrderPageFilter = {};
+    if (!scope.all) where.ownDistributorId = scope.distributorId;
     // A named distributor or investor must exist: checked in the page's own statement. Input
     // problems found after one is named are held until then, so a request with both answers
     // first what it always did (`distributorId not found` before a bad status).
-    const named: Existence[] = [];
+    const named: { record: NamedRecord; missing: () => Error }[] = [];
     let problem: unknown = null;
     const check = (rule: () => void) => {
       if (problem) return;
@@ -124,100 +115,60 @@ export class OrderService {
       const distributorId = optionalId(filter.distributorId, 'distributorId');
       if (distributorId === undefined) return;
       if (!ctx.access.sees(distributorId)) throw distributorNotFound();
-      named.push({ sql: 'exists(select 1 from distributor where id = ?)', params: [distributorId], missing: distributorNotFound });
-      where.add('o.distributor_id = ?', distributorId);
+      named.push({ record: { distributorId }, missing: distributorNotFound });
+      where.distributorId = distributorId;
     });
     check(() => {
       const investorId = optionalId(filter.investorId, 'investorId');
       if (investorId === undefined) return;
-      named.push(
-        scope.all
-          ? { sql: 'exists(select 1 from investor where id = ?)', params: [investorId], missing: investorNotFound }
-          : { sql: 'exists(select 1 from investor where id = ? and distributor_id = ?)', params: [investorId, scope.distributorId], missing: investorNotFound },
-      );
-      where.add('o.investor_id = ?', investorId);
+      named.push({ record: { investorId, ofDistributor: scope.all ? null : scope.distributorId }, missing: investorNotFound });
+      where.investorId = investorId;
     });
     let limit = DEFAULT_PAGE;
     check(() => {
       const shareClassId = optional(filter.shareClassId, 'shareClassId');
-      if (shareClassId !== undefined) where.add('o.share_class_id = ?', shareClassId);
+      if (shareClassId !== undefined) where.shareClassId = shareClassId;
       const status = optional(filter.status, 'status');
       if (status !== undefined) {
         const statuses = statusesOf(OrderFlow.two_step);
         if (filter.flow === OrderFlow.two_step && !statuses.includes(status)) {
           throw badRequest(`status must be one of ${statuses.join(', ')}`);
         }
-        where.add('o.status = ?', status);
+        where.status = status;
       }
       // Verbatim, like the stored value: an empty string is not "no filter" here.
-      if (typeof filter.externalRef === 'string') where.add('o.external_ref = ?', filter.externalRef);
-      if (filter.flow) where.add('o.flow = ?', filter.flow);
-      if (filter.createdFrom) where.add('o.created_at >= ?', filter.createdFrom);
-      if (filter.createdTo) where.add('o.created_at <= ?', filter.createdTo);
+      if (typeof filter.externalRef === 'string') where.externalRef = filter.externalRef;
+      if (filter.flow) where.flow = filter.flow;
+      if (filter.createdFrom) where.createdFrom = filter.createdFrom;
+      if (filter.createdTo) where.createdTo = filter.createdTo;
       dealingFilter(filter, where);
       limit = pageSize(page.first, MAX_PAGE, DEFAULT_PAGE);
       const key = cursorKey(page.after);
-      if (key) {
-        const after = afterCursorSql(key, 'o');
-        where.add(after.sql, ...after.params);
-      }
+      if (key) where.after = key;
     });
     if (problem) {
-      const [found] = await rawRows<Record<string, boolean>>(
+      const found = await namedRecordsExist(
         ctx.em,
-        `select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}`,
-        named.flatMap((n) => n.params),
+        named.map((n) => n.record),
       );
       named.forEach((n, i) => {
-        if (!found[`found_${i}`]) throw n.missing();
+        if (!found[i]) throw n.missing();
       });
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- the rule's own error, held and rethrown as it was thrown
       throw problem;
     }
-    // One statement, its rows kept plain: hydrating and tracking a page of entities, or building
-    // the statement with the ORM's query builder, costs more than the SQL (docs/benchmarks.md).
-    const columns = projection ? projection.columns.map((c) => `o."${c}"`).join(', ') : 'o.*';
-    const pageSql = `select ${columns} from "order" o where ${where.sql()} order by o.created_at desc, o.id desc limit ?`;
-    let rows: Record<string, unknown>[];
-    if (!named.length) rows = await rawRows(ctx.em, pageSql, [...where.params, limit + 1]);
-    else {
-      // The existence checks ride with the page: one row of nulls when the page is empty. The
-      // page keeps its order (a nested loop over the checks' single row), so no second sort.
-      const checked = await rawRows(
-        ctx.em,
-        `select ${named.map((_, i) => `x.found_${i}`).join(', ')}, p.* from (select ${named.map((n, i) => `${n.sql} as found_${i}`).join(', ')}) x
-          left join lateral (${pageSql}) p on ${named.map((_, i) => `x.found_${i}`).join(' and ')}`,
-        [...named.flatMap((n) => n.params), ...where.params, limit + 1],
-      );
-      named.forEach((n, i) => {
-        if (!checked[0][`found_${i}`]) throw n.missing();
-      });
-      rows = checked[0].id === null ? [] : checked;
-    }
+    const { found, rows } = await orderPage(
+      ctx.em,
+      where,
+      named.map((n) => n.record),
+      projection ? projection.columns : null,
+      limit + 1,
+    );
+    named.forEach((n, i) => {
+      if (!found[i]) throw n.missing();
+    });
     const items: OrderProjection[] = rows.map((row) => (projection ? rowRecord(ctx.em, Order, row, undefined, projection) : rowRecord(ctx.em, Order, row)));
     return pageOf(items, limit);
-  }
-}
-
-/** A named record the list's statement checks for (`missing` when it is not there). */
-interface Existence {
-  sql: string;
-  params: unknown[];
-  missing: () => Error;
-}
-
-/** `and`-ed SQL conditions with their `?` parameters in order. */
-class Conditions {
-  readonly params: unknown[] = [];
-  private readonly parts: string[] = [];
-
-  add(condition: string, ...params: unknown[]): void {
-    this.parts.push(condition);
-    this.params.push(...params);
-  }
-
-  sql(): string {
-    return this.parts.length ? this.parts.join(' and ') : 'true';
   }
 }
 
@@ -227,7 +178,7 @@ function orderRecord(ctx: ServiceContext, row: object, history: EntityRecord<Ord
 }
 
 /** The dealing filters of the order book: what is dealt or due on a date, what is late. */
-function dealingFilter(filter: OrderListFilter, where: Conditions): void {
+function dealingFilter(filter: OrderListFilter, where: OrderPageFilter): void {
   const date = (field: 'dealingDate' | 'expectedSettlementDate' | 'expectedSettlementBefore') => {
     const v = optional(filter[field], field);
     if (v !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(v)) throw badRequest(`${field} must be a date YYYY-MM-DD`);
@@ -236,9 +187,9 @@ function dealingFilter(filter: OrderListFilter, where: Conditions): void {
   const dealingDate = date('dealingDate');
   const due = date('expectedSettlementDate');
   const before = date('expectedSettlementBefore');
-  if (dealingDate) where.add('o.dealing_date = ?', dealingDate);
-  if (due) where.add('o.expected_settlement_date = ?', due);
-  if (before) where.add('o.expected_settlement_date < ?', before);
+  if (dealingDate) where.dealingDate = dealingDate;
+  if (due) where.expectedSettlementDate = due;
+  if (before) where.expectedSettlementBefore = before;
 }
 
 /** A documented id filter (`invalid <field> format` when malformed); absent or empty: no filter. */

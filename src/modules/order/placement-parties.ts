@@ -1,9 +1,9 @@
-import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
 import { type DeliveryMode, distributorNotFound } from '../distributor';
-import { investorNotFound, investorNotTrading, WALLET_IN_USE_SQL } from '../investor';
+import { investorNotFound, investorNotTrading } from '../investor';
 import { shareClassNotFound, type ShareClassRecord, type ShareClassService } from '../share-class';
 import { refuse, tradingRefusal } from './placement-prerequisites';
+import { placementPartyRow } from './order-placement.queries';
 
 /** The records an order is placed for, as the caller may see them, and what placement asks of them. */
 export interface PlacementParties {
@@ -19,31 +19,6 @@ export interface PlacementParties {
   /** The distributor's own wallet on that chain, if any (`hold` delivery). */
   distributorWallet: string | null;
 }
-
-interface PartyRow {
-  investor_id: string | null;
-  investor_status: string | null;
-  delivery_mode: DeliveryMode | null;
-  investor_granted: boolean;
-  investor_wallet: string | null;
-  distributor_wallet: string | null;
-}
-
-/*
- * Everything a placement asks of the database, in one statement, from the database rather than
- * the read cache, so a grant or wallet change that committed is never missed: the distributor, its
- * investor and that investor's status, the distributor's grant of the share class (the grant rule
- * of DistributorService.grantsOf: a share_class_grant row, with its delivery mode), the investor's
- * grant, and both wallets on the share class's default chain.
- */
-const PARTIES_SQL = `select i.id as investor_id, i.status as investor_status, g.delivery_mode,
-    exists (select 1 from investor_grant ig where ig.investor_id = i.id and ig.share_class_id = ?) as investor_granted,
-    (select w.address from investor_wallet w where w.investor_id = i.id and w.chain_id = ? and ${WALLET_IN_USE_SQL('w')} limit 1) as investor_wallet,
-    (select dw.address from distributor_wallet dw where dw.distributor_id = d.id and dw.chain_id = ? limit 1) as distributor_wallet
-  from distributor d
-  left join investor i on i.id = ? and i.distributor_id = d.id
-  left join share_class_grant g on g.distributor_id = d.id and g.share_class_id = ?
-  where d.id = ?`;
 
 /**
  * The parties of a placement, both flows and both surfaces: the distributor (the caller's own;
@@ -66,7 +41,7 @@ export async function placementParties(
   if (!ids.distributorId || !ctx.access.sees(ids.distributorId)) throw distributorNotFound();
   const shareClass = await deps.shareClasses.record(ctx, ids.shareClassId);
   const chainId = shareClass?.primaryChainId ?? null;
-  const [row] = await rawRows<PartyRow>(ctx.em, PARTIES_SQL, [ids.shareClassId, chainId, chainId, ids.investorId, ids.shareClassId, ids.distributorId]);
+  const row = await placementPartyRow(ctx.em, { distributorId: ids.distributorId, investorId: ids.investorId, shareClassId: ids.shareClassId, chainId });
   if (!row) throw distributorNotFound();
   if (!ids.investorId || !row.investor_id || !row.investor_status) throw investorNotFound();
   if (!shareClass || !row.delivery_mode) throw shareClassNotFound();

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict } from '../../common/errors';
-import { rawRows } from '../../persistence/raw-query';
 import type { DealingService } from '../dealing';
 import { Nav } from '../nav';
 import type { ShareClass } from '../share-class';
 import { currentActor, currentPrincipal } from '../../common/request-scope';
 import { type Order, priceAtNav, type SettlementPriced } from '../order';
+import { navIdOfDate, writeOrderPrices } from './settlement.queries';
 
 /** An order of a dealing date priced at the date's NAV (`priceAtNav`), as a plain record. */
 export type DealingPriced = Pick<Order, 'id'> & SettlementPriced;
@@ -30,14 +30,7 @@ export async function priceDealingDate(
     return copy;
   });
   if (opts.writeAt && priced.length) {
-    await rawRows(
-      em,
-      `update "order" o set settlement_tokens = (r->>'settlementTokens')::numeric, settlement_amount = (r->>'settlementAmount')::numeric,
-         amount_fees_total = coalesce((r->>'amountFeesTotal')::numeric, o.amount_fees_total), settlement_nav = (r->>'settlementNav')::numeric,
-         nav = (r->>'nav')::numeric, nav_published_at = (r->>'navPublishedAt')::timestamptz, updated_at = ?, updated_by = ?, updated_by_principal = ?
-       from jsonb_array_elements(?::jsonb) r where o.id = r->>'id'`,
-      [opts.writeAt, currentActor(), currentPrincipal(), JSON.stringify(priced)],
-    );
+    await writeOrderPrices(em, priced, { at: opts.writeAt, by: currentActor(), principal: currentPrincipal() });
   }
   return priced;
 }
@@ -61,12 +54,7 @@ export async function navOfDealingDate(
   now: Date,
 ): Promise<Nav> {
   const { calendar } = await dealing.rulesOf({ em }, shareClass);
-  const [row] = await rawRows<{ id: string }>(
-    em,
-    `select id::text from nav where share_class_id = ? and (published_at at time zone ?)::date = ?::date and published_at <= ?
-     order by published_at desc limit 1`,
-    [shareClass.id, calendar.timeZone, dealingDate, now],
-  );
-  if (!row) throw dealingNavNotPublished(dealingDate);
-  return em.findOneOrFail(Nav, { id: row.id });
+  const id = await navIdOfDate(em, shareClass.id, calendar.timeZone, dealingDate, now);
+  if (!id) throw dealingNavNotPublished(dealingDate);
+  return em.findOneOrFail(Nav, { id });
 }

@@ -4,7 +4,6 @@ import type { Clock } from '../../common/clock';
 import { badRequest, conflict, notFound } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { toUnits } from '../../common/units';
-import { rawRows } from '../../persistence/raw-query';
 import type { ServiceContext } from '../../access/service-context';
 import { navOfDealingDate, priceDealingDate, type DealingPriced } from './dealing-pricing';
 import { lockOneStepOrder, Order, OrderFlow, OrderType } from '../order';
@@ -14,8 +13,9 @@ import type { DealingService } from '../dealing';
 import { notInvestorsWallet, orderInvestorShown, walletCustodyMany } from '../investor';
 import type { LedgerIntent, TokenLedger } from '../../ledger/token-ledger';
 import { acceptedOrder, type AcceptedOrder } from './accepted-order';
+import { ChainBatchOrder } from './chain-batch.entity';
 import { batchCall, enqueueBatch, type BatchPurpose, type BatchRow } from './batch-intents';
-import { ORDER_CORRELATION_PREFIX, orderCorrelation } from './order-correlation';
+import { orderCorrelation, orderOfCorrelation } from './order-correlation';
 import type { OneStepOutcomes } from './one-step-outcomes';
 import { orderDutyRefusals } from './order-duties';
 import { batchIneligibility } from '../eligibility';
@@ -186,16 +186,12 @@ export class DealingDateSettlement {
     };
   }
 
-  /** Orders already in a transaction: a batch row, or their own single-order intent. */
+  /** Orders already in a transaction: a batch row, or their own single-order intent (its correlation, asked of the ledger). */
   private async inTransaction(em: EntityManager, orderIds: string[]): Promise<Set<string>> {
     if (!orderIds.length) return new Set();
-    const rows = await rawRows<{ order_id: string }>(
-      em,
-      `select order_id from chain_batch_order where order_id = any(?::text[])
-       union select substr(correlation, length(?::text) + 1) from chain_transaction where correlation = any(?::text[])`,
-      [orderIds, ORDER_CORRELATION_PREFIX, orderIds.map(orderCorrelation)],
-    );
-    return new Set(rows.map((r) => r.order_id));
+    const batched = await em.find(ChainBatchOrder, { orderId: { $in: orderIds } });
+    const own = await this.chain.correlated(em, orderIds.map(orderCorrelation));
+    return new Set([...batched.map((r) => r.orderId), ...[...own].map((c) => orderOfCorrelation(c)!)]);
   }
 
   /** Each row checked with calls, as the contract will check it: verified identity, not frozen, enough to burn. */

@@ -4,7 +4,7 @@ import type { Clock } from '../../common/clock';
 import { logger } from '../../common/logger';
 import { toUnits } from '../../common/units';
 import { WakeLoop } from '../../events/wake-loop';
-import { rawRows } from '../../persistence/raw-query';
+import { unfrozenLotsOf } from './settlement.queries';
 import { type DealingService, plusDays } from '../dealing';
 import { ShareClass } from '../share-class';
 import { Token } from '../token';
@@ -62,15 +62,7 @@ export class LockUpOnChain {
     const orderIds = own ? [own] : (await em.find(ChainBatchOrder, { transactionId: tx.id })).map((r) => r.orderId);
     if (!orderIds.length) return;
     await em.flush();
-    const lots = await rawRows<{ lot_id: string; remaining: string; settled_at: Date; wallet: string; share_class_id: string }>(
-      em,
-      `select l.id::text as lot_id, l.remaining::text as remaining, l.settled_at, lower(o.delivery_wallet) as wallet, l.share_class_id
-         from holding_lot l join "order" o on o.id = l.order_id
-        where l.order_id = any(?::text[]) and l.remaining > 0
-          and not exists (select 1 from lot_freeze f where f.lot_id = l.id)
-        order by l.id`,
-      [orderIds],
-    );
+    const lots = await unfrozenLotsOf(em, orderIds);
     if (lots.length) await this.freezeLots(em, tx, lots[0].share_class_id, lots);
   }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dutyRefusal } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
-import { rawRows } from '../../persistence/raw-query';
+import { orderPrincipals } from './settlement.queries';
 
 /**
  * The duty of an order's mint or burn (src/access/duties.ts `orderSettlement`), checked where
@@ -12,14 +12,7 @@ import { rawRows } from '../../persistence/raw-query';
  */
 export async function orderDutyRefusals(em: EntityManager, orderIds: readonly string[]): Promise<Map<string, string>> {
   if (!orderIds.length) return new Map();
-  const rows = await rawRows<{ id: string; parties: (string | null)[] }>(
-    em,
-    `select o.id, array_agg(e.by_principal) || o.created_by_principal as parties
-       from "order" o left join order_status_entry e on e.order_id = o.id
-      where o.id = any(?::text[])
-      group by o.id`,
-    [orderIds],
-  );
+  const rows = await orderPrincipals(em, orderIds);
   const settler = currentPrincipal();
   const refusals = new Map<string, string>();
   for (const { id, parties } of rows) {

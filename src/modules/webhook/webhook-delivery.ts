@@ -1,5 +1,4 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { rawRows } from '../../persistence/raw-query';
 import type { Clock } from '../../common/clock';
 import { WakeLoop } from '../../events/wake-loop';
 import { bounded } from '../../common/bounded';
@@ -7,6 +6,7 @@ import { runInScope } from '../../common/request-scope';
 import { DeliveryStatus, Webhook, WebhookStatus } from './webhook.entity';
 import { TOPICS, type DeliveryOutcomeMessage, type EventBus } from '../../events/pubsub';
 import type { AttemptOutcome, WebhookSender } from './webhook-sender';
+import { claimDueDeliveries, recordAttempt } from './webhook.queries';
 
 /**
  * When each attempt is made, counted from the failure of the one before: immediately, 5 s, 5 min,
@@ -121,28 +121,7 @@ export class DeliveryWorker implements DeliveryRecorder {
     const now = this.clock.now();
     // Longer than any attempt can take; a claim still held after it belongs to a worker that died.
     const lease = new Date(now.getTime() + this.options.timeoutMs + 5_000);
-    const due = `((d.status = 'pending' and d.next_attempt_at <= ?) or (d.status = 'in_flight' and d.lease_until <= ?))`;
-    const rows = await rawRows(
-      this.orm.em.fork(),
-      `with busy as (
-         select webhook_id, count(*) as n from webhook_delivery where status = 'in_flight' and lease_until > ? group by webhook_id
-       ), due as (
-         select d.id, row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) as rn
-         from webhook_delivery d where ${due}
-       )
-       update webhook_delivery w set status = 'in_flight', lease_until = ?, attempts = w.attempts + 1
-       where w.id in (
-         select d.id from webhook_delivery d
-         join due on due.id = d.id
-         left join busy on busy.webhook_id = d.webhook_id
-         where ${due} and due.rn + coalesce(busy.n, 0) <= ?
-         order by d.next_attempt_at, d.id
-         limit ?
-         for update of d skip locked
-       )
-       returning w.id, w.attempts, w.schedule_step, w.webhook_id, w.event_id, w.event_type, w.distributor_id, w.body, w.test`,
-      [now, now, now, lease, now, now, this.options.perEndpoint, limit],
-    );
+    const rows = await claimDueDeliveries(this.orm.em.fork(), now, lease, this.options.perEndpoint, limit);
     return rows.map((r) => ({
       id: String(r.id),
       attempt: Number(r.attempts),
@@ -188,30 +167,19 @@ export class DeliveryWorker implements DeliveryRecorder {
     }
     const completedAt = status === DeliveryStatus.pending ? null : now;
     const attempt = (em: EntityManager) =>
-      rawRows(
-        em,
-        `with attempt as (
-           insert into webhook_attempt (delivery_id, number, attempted_at, status_code, latency_ms, success, error) values (?, ?, ?, ?, ?, ?, ?)
-         )
-         update webhook_delivery set status = ?, schedule_step = ?, next_attempt_at = ?, lease_until = null, last_error = ?, completed_at = ?
-         where id = ? and status = 'in_flight' and attempts = ?`,
-        [
-          claim.id,
-          claim.attempt,
-          now,
-          outcome.statusCode,
-          outcome.latencyMs,
-          outcome.success,
-          outcome.error,
-          status,
-          step,
-          next,
-          outcome.error,
-          completedAt,
-          claim.id,
-          claim.attempt,
-        ],
-      );
+      recordAttempt(em, {
+        deliveryId: claim.id,
+        attempt: claim.attempt,
+        attemptedAt: now,
+        statusCode: outcome.statusCode,
+        latencyMs: outcome.latencyMs,
+        success: outcome.success,
+        error: outcome.error,
+        status,
+        scheduleStep: step,
+        nextAttemptAt: next,
+        completedAt,
+      });
     try {
       // The attempt and the delivery's new state are one statement, atomic on its own: no
       // transaction around it (an ORM transaction costs ~0.4 ms of CPU and two round trips more,

@@ -1,10 +1,9 @@
 import type { RawTransaction } from '../../persistence/raw-transaction';
 import type { RelayedEvent } from '../../events/pubsub';
-import { rawRows } from '../../persistence/raw-query';
 import { DELIVERY_CHANNEL } from '../../events/relay';
 import { familyOf, webhookBody, webhookTypeOf } from './webhook-event-types';
 import { webhookOrders } from './webhook-payload';
-import { WebhookStatus } from './webhook.entity';
+import { activeWebhooksFor, insertDeliveries, type NewDeliveryRow } from './webhook.queries';
 
 /**
  * The relay's fan-out to webhooks (src/events/relay.ts, given it at wiring): in the relay's
@@ -16,11 +15,7 @@ export async function createDeliveries(tx: RawTransaction, events: RelayedEvent[
   const announcing = events.filter((e) => webhookTypeOf(e) && e.distributorId);
   if (!announcing.length) return 0;
   // A plain statement, not an ORM find: it runs on every relay pass, and three columns are all it needs.
-  const hooks = await rawRows<{ id: string; distributor_id: string; event_type: string }>(
-    tx,
-    `select id, distributor_id, event_type from webhook where status = ? and distributor_id = any(?) and event_type = any(?)`,
-    [WebhookStatus.active, [...new Set(announcing.map((e) => e.distributorId!))], [...new Set(announcing.map((e) => webhookTypeOf(e)!))]],
-  );
+  const hooks = await activeWebhooksFor(tx, [...new Set(announcing.map((e) => e.distributorId!))], [...new Set(announcing.map((e) => webhookTypeOf(e)!))]);
   if (!hooks.length) return 0;
   // The events some webhook takes, with their targets: only their orders are read.
   const taken = announcing
@@ -34,7 +29,7 @@ export async function createDeliveries(tx: RawTransaction, events: RelayedEvent[
     taken.filter((t) => familyOf(t.e.type)!.readsOrder).map((t) => t.e.aggregateId),
   );
   // One row per (webhook, event), bound as one jsonb array: the statement's text is one constant.
-  const deliveries: { w: string; e: string; t: string; d: string; b: string }[] = [];
+  const deliveries: NewDeliveryRow[] = [];
   for (const { e, eventType, targets } of taken) {
     const family = familyOf(e.type)!;
     const logged = {
@@ -53,15 +48,6 @@ export async function createDeliveries(tx: RawTransaction, events: RelayedEvent[
   // The same statement tells every instance's delivery worker (DELIVERY_CHANNEL), at commit: a
   // round trip fewer in the relay's transaction. PostgreSQL sends a transaction's identical
   // notifications once.
-  const inserted = await rawRows<{ id: string }>(
-    tx,
-    `with d as (
-       insert into webhook_delivery (webhook_id, event_id, event_type, distributor_id, body, test, status, attempts, schedule_step, next_attempt_at, created_at)
-       select r->>'w', r->>'e', r->>'t', r->>'d', r->>'b', false, 'pending', 0, 0, ?, ?
-       from jsonb_array_elements(?::jsonb) with ordinality as x(r, n) order by x.n
-       on conflict (webhook_id, event_id) do nothing returning id)
-     select id, pg_notify(?, '') from d`,
-    [now, now, JSON.stringify(deliveries), DELIVERY_CHANNEL],
-  );
+  const inserted = await insertDeliveries(tx, deliveries, now, DELIVERY_CHANNEL);
   return inserted.length;
 }

@@ -2,7 +2,7 @@ import { shownId } from '../../common/ids';
 import { payloadText } from '../../common/payload-text';
 import { decimalString, isDecimalLiteral } from '../../common/money';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rawRows } from '../../persistence/raw-query';
+import { orderColumnsById } from './webhook.queries';
 import { metadataOf, type RawTransaction } from '../../persistence/raw-transaction';
 import { projection, rowRecord, type Projected } from '../../persistence/read-record';
 import { Order } from '../order';
@@ -67,7 +67,7 @@ export async function webhookOrders(on: EntityManager | RawTransaction, ids: rea
   if (!ids.length) return new Map();
   const em = metadataOf(on);
   const fields = projection(em, Order, BODY_FIELDS);
-  const rows = await rawRows(on, `select ${fields.columns.map((c) => `"${c}"`).join(', ')} from "order" where id = any(?)`, [[...new Set(ids)]]);
+  const rows = await orderColumnsById(on, fields.columns, ids);
   return new Map(
     rows.map((row) => {
       const order = rowRecord(em, Order, row, undefined, fields);
