@@ -7,8 +7,11 @@ import type { CreateShareClassInput, NavAssetClass, ShareClassFormQuery } from '
  * form's text values and the API's input (ShareClassForm.tsx draws them).
  */
 
-/** `currency` and `country`: a choice from the ISO list the gateway checks against (src/common/iso-codes.ts). */
-export type Kind = 'text' | 'int' | 'number' | 'currency' | 'country';
+/**
+ * `currency` and `country`: a choice from the ISO list the gateway checks against (src/common/iso-codes.ts);
+ * `ruleSet`: one of the eligibility rule sets' codes (EligibilityRules.tsx).
+ */
+export type Kind = 'text' | 'int' | 'number' | 'currency' | 'country' | 'ruleSet';
 export type Spec = [path: string, label: string, kind: Kind, hint?: string];
 
 export const GROUPS: { legend: string; fields: Spec[] }[] = [
@@ -69,7 +72,7 @@ export const GROUPS: { legend: string; fields: Spec[] }[] = [
       ['subRedemption.redFreq', 'Redemption frequency (business days)', 'int'],
       ['subRedemption.cutOffTime_days', 'Cut-off (business days from dealing)', 'int', '0: on the dealing day, -1: the day before'],
       ['subRedemption.lockup', 'Lock-up (days)', 'int', '0: none'],
-      ['subRedemption.eligibleInvestors', 'Eligible investors', 'text'],
+      ['subRedemption.eligibleInvestors', 'Eligible investors', 'ruleSet'],
     ],
   },
   {
