@@ -116,7 +116,7 @@ export type CreateShareClassInput = {
   overview: ShareClassOverviewInput;
   /** Supply-side platform that processes orders, e.g. `supply-sim` */
   provider: string;
-  /** Default `active` */
+  /** active, suspended or closed; default `active` */
   status?: string | null | undefined;
   subRedemption: SubRedemptionInput;
 };
@@ -523,6 +523,7 @@ export type UpdateShareClassInput = {
   navToleranceBps?: number | null | undefined;
   overview?: ShareClassOverviewInput | null | undefined;
   provider?: string | null | undefined;
+  /** active, suspended or closed */
   status?: string | null | undefined;
   subRedemption?: SubRedemptionInput | null | undefined;
 };

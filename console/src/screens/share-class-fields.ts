@@ -1,4 +1,5 @@
 import { ISO_3166_ALPHA2, ISO_4217 } from '../../../src/common/iso-codes';
+import { SHARE_CLASS_STATUSES } from '../../../src/modules/share-class/share-class-statuses';
 import type { CreateShareClassInput, NavAssetClass, ShareClassFormQuery } from '../generated/graphql';
 
 /*
@@ -130,12 +131,8 @@ export const NAV_ASSET_CLASSES: [NavAssetClass, string, number][] = [
 ];
 export const defaultToleranceOf = (c: string) => NAV_ASSET_CLASSES.find(([v]) => v === c)?.[2] ?? 100;
 
-/**
- * The statuses a share class is given: `active` takes orders, any other refuses new ones. The
- * gateway takes any lower-case word; a list keeps a typo from closing the class (a stored word
- * outside it is kept as a choice).
- */
-export const STATUSES = ['active', 'suspended', 'closed'];
+/** The statuses a share class is given, the gateway's list (a stored word outside it is kept as a choice). */
+export const STATUSES: string[] = [...SHARE_CLASS_STATUSES];
 export const CURRENCIES = [...ISO_4217].sort();
 export const COUNTRIES = [...ISO_3166_ALPHA2].sort();
 
