@@ -15,6 +15,7 @@ import { InvestorDetail, InvestorList } from './screens/Investors';
 import { IssuerDetail, IssuerList } from './screens/Issuers';
 import { OrderDetail } from './screens/OrderDetail';
 import { EditShareClass, NewShareClass } from './screens/ShareClassForm';
+import { EligibilityRuleSets, EligibilityRuleSetScreen } from './screens/EligibilityRules';
 import { ShareClassDetail, ShareClassList } from './screens/ShareClasses';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
@@ -50,6 +51,8 @@ function Screen({ route }: { route: string[] }) {
       if (id === 'new') return <NewShareClass fundId={sub} key={sub ?? ''} />;
       if (id && sub === 'edit') return <EditShareClass id={id} key={`${id}/edit`} />;
       return id ? <ShareClassDetail id={id} key={id} /> : <ShareClassList />;
+    case 'eligibility':
+      return id ? <EligibilityRuleSetScreen code={id} key={id} /> : <EligibilityRuleSets />;
     case 'distributions':
       return <Distributions shareClassId={id} />;
     case 'distributors':

@@ -171,11 +171,16 @@ describe('Eligibility of investors for a share class', () => {
     await aHolding(gw.em(), big, m.shareClass, '500');
     await aHolding(gw.em(), m.investor, m.shareClass, '5');
 
+    // The console asks first who a change would leave ineligible: the list the request then binds.
+    const preview = await opsCall(gw, `query($i: EligibilityRulesInput!) { ineligibleHoldersPreview(input: $i) }`, {
+      i: { code: 'PROF', reason: '', blockedCountries: ['US'], maxHoldingPerInvestor: '100' },
+    });
     const { requested, result } = await rules({ blockedCountries: ['US'], maxHoldingPerInvestor: '100' });
     const listed = [
       `${american.id} (${m.shareClass.id}): country US is blocked by rule set PROF`,
       `${big.id} (${m.shareClass.id}): a holding of 500 tokens would exceed the maximum of 100 per investor (rule set PROF)`,
     ].sort();
+    expect(preview.data.ineligibleHoldersPreview).toEqual(listed);
     expect(requested.effect.eligibilityRules).toEqual({ code: 'PROF', blockedCountries: ['US'], ineligibleHolders: listed });
     expect(result).toEqual({ code: 'PROF', ineligibleHolders: listed });
     expect((await opsCall(gw, `query { ineligibleHolders(code: "PROF") }`)).data.ineligibleHolders).toEqual(listed);

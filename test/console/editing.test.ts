@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Fund } from '../../src/modules/fund/fund.entity';
 import type { ShareClass } from '../../src/modules/share-class/share-class.entity';
 import { screenshot } from '../support/browser';
+import { aRuleSet } from '../support/eligibility.factories';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aDistributor, aFund, anIssuer, aShareClass } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -26,6 +27,8 @@ describe('Ops console forms, refused and corrected (browser)', () => {
   beforeAll(async () => {
     gw = await startTestGateway();
     await gw.reset();
+    // The code a share class names as its eligible investors is one of the rule sets' (the form offers only those).
+    await aRuleSet(gw.em(), 'PROF');
     const em = gw.em();
     fund = await aFund(em, { issuer: await anIssuer(em, { name: 'Edit Asset Management S.A.' }), name: 'Edit Liquidity Fund' });
     shareClass = await aShareClass(em, { fund });

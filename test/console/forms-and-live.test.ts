@@ -5,6 +5,7 @@ import { screenshot } from '../support/browser';
 import { randomWallet, testChains } from '../support/chain';
 import { aChainMarket, opsCall } from '../support/chain.factories';
 import { checkerToken } from '../support/approval.factories';
+import { aRuleSet } from '../support/eligibility.factories';
 import { consolePage, consoleUrl, signedInConsole } from '../support/console-page';
 import { aFund, anIssuer } from '../support/factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -26,6 +27,8 @@ describe('Ops console: forms answered at once, state live (browser)', () => {
   beforeAll(async () => {
     gw = await startTestGateway({ chains: await testChains(), background: true, events: { pollMs: 50 } });
     await gw.reset();
+    // The code a share class names as its eligible investors is one of the rule sets' (the form offers only those).
+    await aRuleSet(gw.em(), 'PROF');
     fund = await aFund(gw.em(), { issuer: await anIssuer(gw.em(), { name: 'Live Asset Management S.A.' }), name: 'Live Liquidity Fund' });
     ({ browser, page, ui } = await signedInConsole(gw));
   });

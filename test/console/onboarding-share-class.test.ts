@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { screenshot } from '../support/browser';
 import { testChains } from '../support/chain';
+import { aRuleSet } from '../support/eligibility.factories';
 import { consolePage, signedInConsole } from '../support/console-page';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { asOps } from '../support/ops.factories';
@@ -27,6 +28,8 @@ describe('Ops console onboarding: a share class (browser)', () => {
   beforeAll(async () => {
     gw = await startTestGateway({ chains: await testChains() });
     await gw.reset();
+    // The code a share class names as its eligible investors is one of the rule sets' (the form offers only those).
+    await aRuleSet(gw.em(), 'PROF');
     gw.clock.set(NOW);
     ({ browser, page, ui } = await signedInConsole(gw));
   });

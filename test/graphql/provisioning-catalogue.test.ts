@@ -128,6 +128,15 @@ describe('GraphQL ops provisioning: issuers, funds, share classes and tokens', (
       expect(missing).toEqual({ message: 'shareClassId not found', code: 'NOT_FOUND' });
     });
 
+    it('refuses a status outside the closed list, so a typo cannot close a class, and writes nothing', async () => {
+      const { fund } = await aFundViaOps(gw);
+      const sc = await aShareClassViaOps(gw, fund.id);
+      const typo = await opsError(gw, `mutation($id: ID!) { updateShareClass(id: $id, input: {status: "clsoed", feesSubBps: 75}) { id } }`, { id: sc.id });
+      expect(typo).toEqual({ message: 'status must be one of active, suspended, closed', code: 'BAD_USER_INPUT' });
+      const { shareClass } = await asOps(gw, `query($id: ID!) { shareClass(id: $id) { status feesSubBps } }`, { id: sc.id });
+      expect(shareClass).toEqual({ status: 'active', feesSubBps: sc.feesSubBps });
+    });
+
     it('the ops list filters by fund and status, newest first', async () => {
       const a = await aFundViaOps(gw);
       const b = await aFundViaOps(gw);

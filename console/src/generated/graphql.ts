@@ -116,7 +116,7 @@ export type CreateShareClassInput = {
   overview: ShareClassOverviewInput;
   /** Supply-side platform that processes orders, e.g. `supply-sim` */
   provider: string;
-  /** Default `active` */
+  /** active, suspended or closed; default `active` */
   status?: string | null | undefined;
   subRedemption: SubRedemptionInput;
 };
@@ -204,6 +204,24 @@ export type DistributorHostInput = {
   sourceRanges?: Array<string> | null | undefined;
 };
 
+/** A share class eligibility rule set as it is to be (four-eyes: requestEligibilityRules) */
+export type EligibilityRulesInput = {
+  /** null: any category */
+  allowedCategories?: Array<InvestorCategory> | null | undefined;
+  /** ISO 3166-1 alpha-2; null: any country not blocked */
+  allowedCountries?: Array<string> | null | undefined;
+  /** ISO 3166-1 alpha-2 */
+  blockedCountries?: Array<string> | null | undefined;
+  /** The `eligibleInvestors` code share classes name */
+  code: string;
+  maxHolders?: number | null | undefined;
+  /** Tokens */
+  maxHoldingPerInvestor?: string | null | undefined;
+  reason: string;
+  /** Tokens */
+  supplyCap?: string | null | undefined;
+};
+
 export type EntitlementStatus =
   | 'failed'
   | 'paid'
@@ -267,6 +285,14 @@ export type InvestorFilter = {
   email?: string | null | undefined;
   externalInvestorId?: string | null | undefined;
   status?: string | null | undefined;
+};
+
+/** An investor's KYC as operations verified it */
+export type InvestorKycInput = {
+  /** Past it the investor takes no new subscription and is minted nothing */
+  expiresAt?: number | null | undefined;
+  investorId: string;
+  verifiedAt?: number | null | undefined;
 };
 
 export type InvestorShareClassInput = {
@@ -497,6 +523,7 @@ export type UpdateShareClassInput = {
   navToleranceBps?: number | null | undefined;
   overview?: ShareClassOverviewInput | null | undefined;
   provider?: string | null | undefined;
+  /** active, suspended or closed */
   status?: string | null | undefined;
   subRedemption?: SubRedemptionInput | null | undefined;
 };
@@ -774,6 +801,68 @@ export type BindDistributorHostMutationVariables = Exact<{
 
 
 export type BindDistributorHostMutation = { bindDistributorHost: { hostname: string, sourceRanges: Array<string>, clientCertSha256: string | null, updatedAt: number, updatedBy: string } };
+
+export type RuleSetFieldsFragment = { code: string, allowedCountries: Array<string> | null, blockedCountries: Array<string>, allowedCategories: Array<string> | null, maxHolders: number | null, maxHoldingPerInvestor: string | null, supplyCap: string | null, updatedAt: number, updatedBy: string };
+
+export type EligibilityRuleSetsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EligibilityRuleSetsQuery = { eligibilityRuleSets: Array<{ code: string, allowedCountries: Array<string> | null, blockedCountries: Array<string>, allowedCategories: Array<string> | null, maxHolders: number | null, maxHoldingPerInvestor: string | null, supplyCap: string | null, updatedAt: number, updatedBy: string }> };
+
+export type EligibilityRuleCodesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EligibilityRuleCodesQuery = { eligibilityRuleSets: Array<{ code: string }> };
+
+export type EligibilityRuleSetQueryVariables = Exact<{
+  code: string;
+}>;
+
+
+export type EligibilityRuleSetQuery = { ineligibleHolders: Array<string>, eligibilityRuleSet: { code: string, allowedCountries: Array<string> | null, blockedCountries: Array<string>, allowedCategories: Array<string> | null, maxHolders: number | null, maxHoldingPerInvestor: string | null, supplyCap: string | null, updatedAt: number, updatedBy: string } };
+
+export type IneligibleHoldersPreviewQueryVariables = Exact<{
+  input: EligibilityRulesInput;
+}>;
+
+
+export type IneligibleHoldersPreviewQuery = { ineligibleHoldersPreview: Array<string> };
+
+export type EligibilityRequestsWaitingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type EligibilityRequestsWaitingQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, investorId: string | null, requestedBy: string, requestedAt: number, reason: string, effect: { eligibilityRules: { code: string, ineligibleHolders: Array<string> } | null, investorCategory: { investorId: string, from: string | null, to: string } | null } | null }> };
+
+export type RequestEligibilityRulesMutationVariables = Exact<{
+  input: EligibilityRulesInput;
+}>;
+
+
+export type RequestEligibilityRulesMutation = { requestEligibilityRules: { id: string, status: ApprovalStatus, requestedBy: string, effect: { eligibilityRules: { code: string, ineligibleHolders: Array<string> } | null } | null } };
+
+export type SetInvestorKycMutationVariables = Exact<{
+  input: InvestorKycInput;
+}>;
+
+
+export type SetInvestorKycMutation = { setInvestorKyc: { id: string, kycVerifiedAt: number | null, kycExpiresAt: number | null } };
+
+export type SetInvestorCategoryMutationVariables = Exact<{
+  investorId: string;
+  category: InvestorCategory;
+}>;
+
+
+export type SetInvestorCategoryMutation = { setInvestorCategory: { id: string, category: InvestorCategory | null } };
+
+export type RequestInvestorCategoryMutationVariables = Exact<{
+  investorId: string;
+  category: InvestorCategory;
+  reason: string;
+}>;
+
+
+export type RequestInvestorCategoryMutation = { requestInvestorCategory: { id: string, status: ApprovalStatus } };
 
 export type InvestorIncomeQueryVariables = Exact<{
   investorId: string;
@@ -1282,6 +1371,19 @@ export const DistributorRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"DistributorRow"}) as unknown as TypedDocumentString<DistributorRowFragment, unknown>;
+export const RuleSetFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RuleSetFields on EligibilityRuleSet {
+  code
+  allowedCountries
+  blockedCountries
+  allowedCategories
+  maxHolders
+  maxHoldingPerInvestor
+  supplyCap
+  updatedAt
+  updatedBy
+}
+    `, {"fragmentName":"RuleSetFields"}) as unknown as TypedDocumentString<RuleSetFieldsFragment, unknown>;
 export const InvestorRowFragmentDoc = new TypedDocumentString(`
     fragment InvestorRow on Investor {
   id
@@ -2048,6 +2150,120 @@ export const BindDistributorHostDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<BindDistributorHostMutation, BindDistributorHostMutationVariables>;
+export const EligibilityRuleSetsDocument = new TypedDocumentString(`
+    query EligibilityRuleSets {
+  eligibilityRuleSets {
+    ...RuleSetFields
+  }
+}
+    fragment RuleSetFields on EligibilityRuleSet {
+  code
+  allowedCountries
+  blockedCountries
+  allowedCategories
+  maxHolders
+  maxHoldingPerInvestor
+  supplyCap
+  updatedAt
+  updatedBy
+}`) as unknown as TypedDocumentString<EligibilityRuleSetsQuery, EligibilityRuleSetsQueryVariables>;
+export const EligibilityRuleCodesDocument = new TypedDocumentString(`
+    query EligibilityRuleCodes {
+  eligibilityRuleSets {
+    code
+  }
+}
+    `) as unknown as TypedDocumentString<EligibilityRuleCodesQuery, EligibilityRuleCodesQueryVariables>;
+export const EligibilityRuleSetDocument = new TypedDocumentString(`
+    query EligibilityRuleSet($code: String!) {
+  eligibilityRuleSet(code: $code) {
+    ...RuleSetFields
+  }
+  ineligibleHolders(code: $code)
+}
+    fragment RuleSetFields on EligibilityRuleSet {
+  code
+  allowedCountries
+  blockedCountries
+  allowedCategories
+  maxHolders
+  maxHoldingPerInvestor
+  supplyCap
+  updatedAt
+  updatedBy
+}`) as unknown as TypedDocumentString<EligibilityRuleSetQuery, EligibilityRuleSetQueryVariables>;
+export const IneligibleHoldersPreviewDocument = new TypedDocumentString(`
+    query IneligibleHoldersPreview($input: EligibilityRulesInput!) {
+  ineligibleHoldersPreview(input: $input)
+}
+    `) as unknown as TypedDocumentString<IneligibleHoldersPreviewQuery, IneligibleHoldersPreviewQueryVariables>;
+export const EligibilityRequestsWaitingDocument = new TypedDocumentString(`
+    query EligibilityRequestsWaiting {
+  approvalRequests(status: requested) {
+    id
+    kind
+    investorId
+    requestedBy
+    requestedAt
+    reason
+    effect {
+      eligibilityRules {
+        code
+        ineligibleHolders
+      }
+      investorCategory {
+        investorId
+        from
+        to
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EligibilityRequestsWaitingQuery, EligibilityRequestsWaitingQueryVariables>;
+export const RequestEligibilityRulesDocument = new TypedDocumentString(`
+    mutation RequestEligibilityRules($input: EligibilityRulesInput!) {
+  requestEligibilityRules(input: $input) {
+    id
+    status
+    requestedBy
+    effect {
+      eligibilityRules {
+        code
+        ineligibleHolders
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RequestEligibilityRulesMutation, RequestEligibilityRulesMutationVariables>;
+export const SetInvestorKycDocument = new TypedDocumentString(`
+    mutation SetInvestorKyc($input: InvestorKycInput!) {
+  setInvestorKyc(input: $input) {
+    id
+    kycVerifiedAt
+    kycExpiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<SetInvestorKycMutation, SetInvestorKycMutationVariables>;
+export const SetInvestorCategoryDocument = new TypedDocumentString(`
+    mutation SetInvestorCategory($investorId: String!, $category: InvestorCategory!) {
+  setInvestorCategory(investorId: $investorId, category: $category) {
+    id
+    category
+  }
+}
+    `) as unknown as TypedDocumentString<SetInvestorCategoryMutation, SetInvestorCategoryMutationVariables>;
+export const RequestInvestorCategoryDocument = new TypedDocumentString(`
+    mutation RequestInvestorCategory($investorId: String!, $category: InvestorCategory!, $reason: String!) {
+  requestInvestorCategory(
+    investorId: $investorId
+    category: $category
+    reason: $reason
+  ) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestInvestorCategoryMutation, RequestInvestorCategoryMutationVariables>;
 export const InvestorIncomeDocument = new TypedDocumentString(`
     query InvestorIncome($investorId: ID!) {
   incomeHistory(investorId: $investorId) {

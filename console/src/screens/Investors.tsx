@@ -22,6 +22,7 @@ import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
 import { useChainChoice } from './ChainChoice';
 import { InvestorIncome } from './InvestorIncome';
+import { InvestorKycPanel } from './InvestorKyc';
 import { InvestorPositionsPanels } from './Positions';
 
 /** Investors by e-mail (exact, any case) or the distributor's own id for them; newest first when nothing is searched. */
@@ -146,10 +147,6 @@ export function InvestorDetail({ id }: { id: string }) {
                 </>,
               ],
               ['Registered', `${time(inv.createdAt)} by ${inv.createdBy}`],
-              // Read-only here: changing them is the KYC panel's (a category upgrade is four-eyes).
-              ['Category', inv.category?.replace(/_/g, ' ') ?? 'not set'],
-              ['KYC verified', inv.kycVerifiedAt ? time(inv.kycVerifiedAt) : 'never'],
-              ['KYC expires', inv.kycExpiresAt ? time(inv.kycExpiresAt) : '—'],
             ]}
           />
         </Panel>
@@ -188,6 +185,7 @@ export function InvestorDetail({ id }: { id: string }) {
           </ActionForm>
         </Panel>
       </div>
+      <InvestorKycPanel investor={inv} onChange={reload} key={`${inv.kycVerifiedAt}-${inv.kycExpiresAt}`} />
       <InvestorPositionsPanels investorId={inv.id} />
       <Panel title="Wallets">
         <div className="table-wrap">

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { subscribe } from '../api/client';
 import { DeliveryOutcomesDocument, OrderDetailDocument, OrderUpdatesDocument, type OrderFullFragment } from '../generated/graphql';
 import { actor, bps, decimal, money, time } from '../ui/format';
+import { OrderRefusal } from './order-refusal';
 import { ErrorNote, Facts, Loading, Mono, Page, Panel, Status } from '../ui/parts';
 import { Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';
@@ -47,6 +48,7 @@ export function OrderDetail({ id }: { id: string }) {
       actions={<Link to={['orders']}>← Blotter</Link>}
     >
       <ErrorNote error={q.error} />
+      <OrderRefusal reason={o.failureReason} investorId={o.investorId} />
       <Panel title="Actions">
         <OrderActions order={o} onDone={() => void reload()} />
       </Panel>

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { request } from '../api/client';
-import { CreateShareClassDocument, FundChoicesDocument, ShareClassFormDocument, UpdateShareClassDocument } from '../generated/graphql';
+import {
+  CreateShareClassDocument,
+  EligibilityRuleCodesDocument,
+  FundChoicesDocument,
+  ShareClassFormDocument,
+  UpdateShareClassDocument,
+} from '../generated/graphql';
 import { ActionForm } from '../ui/action-form';
 import { Field, Select, Weekdays } from '../ui/fields';
 import { ErrorNote, Loading, Mono, Page } from '../ui/parts';
@@ -18,6 +24,7 @@ import {
   STATUSES,
   valuesOf,
   weekdaysOf,
+  type Kind,
   type Values,
 } from './share-class-fields';
 
@@ -30,6 +37,10 @@ import {
  */
 function Fields({ values, set }: { values: Values; set: (path: string, v: string) => void }) {
   const assetClass = values.navAssetClass ?? 'other';
+  // The codes of the rule sets there are: a class names one of them, not a word that restricts nothing.
+  const ruleSets = useQuery(EligibilityRuleCodesDocument, {}, 'rule-set-codes');
+  const listOf = (kind: Kind) =>
+    kind === 'currency' ? CURRENCIES : kind === 'country' ? COUNTRIES : (ruleSets.data?.eligibilityRuleSets.map((r) => r.code) ?? []);
   return (
     <>
       {GROUPS.map((g) => (
@@ -37,14 +48,14 @@ function Fields({ values, set }: { values: Values; set: (path: string, v: string
           <legend>{g.legend}</legend>
           <div className="grid-fields">
             {g.fields.map(([path, label, kind, hint]) =>
-              kind === 'currency' || kind === 'country' ? (
+              kind === 'currency' || kind === 'country' || kind === 'ruleSet' ? (
                 <Select
                   key={path}
                   label={label}
                   name={path}
                   value={values[path] ?? ''}
                   onChange={(v) => set(path, v)}
-                  options={choices(kind === 'currency' ? CURRENCIES : COUNTRIES, values[path] ?? '')}
+                  options={choices(listOf(kind), values[path] ?? '')}
                 />
               ) : (
                 <Field

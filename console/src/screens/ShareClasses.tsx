@@ -27,9 +27,12 @@ export function ShareClassList() {
     <Page
       title="Share classes"
       actions={
-        <a className="button primary" href={href('share-classes', 'new')}>
-          New share class
-        </a>
+        <>
+          <Link to={['eligibility']}>Eligibility rule sets</Link>{' '}
+          <a className="button primary" href={href('share-classes', 'new')}>
+            New share class
+          </a>
+        </>
       }
     >
       <div className="table-wrap" {...scrollable('Share class table')}>
@@ -154,7 +157,12 @@ export function ShareClassDetail({ id }: { id: string }) {
               ['Redemption frequency', count(s.subRedemption.redFreq, 'business day')],
               ['Cut-off day offset', `${count(s.subRedemption.cutOffTime_days, 'business day')} from the dealing date (time and zone: dealing calendar)`],
               ['Lock-up', count(s.subRedemption.lockup, 'day')],
-              ['Eligible investors', s.subRedemption.eligibleInvestors],
+              [
+                'Eligible investors',
+                <>
+                  <Link to={['eligibility', s.subRedemption.eligibleInvestors]}>{s.subRedemption.eligibleInvestors}</Link> (its rule set)
+                </>,
+              ],
               ['Income policy', <IncomePolicyFact shareClassId={s.id} policy={q.data.distributionPolicy} key="income" />],
               ['Account holder', s.bank.accountHolderName],
               ['Account', `${s.bank.accountNumber} (${s.bank.accountType})`],

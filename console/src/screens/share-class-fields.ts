@@ -1,4 +1,5 @@
 import { ISO_3166_ALPHA2, ISO_4217 } from '../../../src/common/iso-codes';
+import { SHARE_CLASS_STATUSES } from '../../../src/modules/share-class/share-class-statuses';
 import type { CreateShareClassInput, NavAssetClass, ShareClassFormQuery } from '../generated/graphql';
 
 /*
@@ -7,8 +8,11 @@ import type { CreateShareClassInput, NavAssetClass, ShareClassFormQuery } from '
  * form's text values and the API's input (ShareClassForm.tsx draws them).
  */
 
-/** `currency` and `country`: a choice from the ISO list the gateway checks against (src/common/iso-codes.ts). */
-export type Kind = 'text' | 'int' | 'number' | 'currency' | 'country';
+/**
+ * `currency` and `country`: a choice from the ISO list the gateway checks against (src/common/iso-codes.ts);
+ * `ruleSet`: one of the eligibility rule sets' codes (EligibilityRules.tsx).
+ */
+export type Kind = 'text' | 'int' | 'number' | 'currency' | 'country' | 'ruleSet';
 export type Spec = [path: string, label: string, kind: Kind, hint?: string];
 
 export const GROUPS: { legend: string; fields: Spec[] }[] = [
@@ -69,7 +73,7 @@ export const GROUPS: { legend: string; fields: Spec[] }[] = [
       ['subRedemption.redFreq', 'Redemption frequency (business days)', 'int'],
       ['subRedemption.cutOffTime_days', 'Cut-off (business days from dealing)', 'int', '0: on the dealing day, -1: the day before'],
       ['subRedemption.lockup', 'Lock-up (days)', 'int', '0: none'],
-      ['subRedemption.eligibleInvestors', 'Eligible investors', 'text'],
+      ['subRedemption.eligibleInvestors', 'Eligible investors', 'ruleSet'],
     ],
   },
   {
@@ -127,12 +131,8 @@ export const NAV_ASSET_CLASSES: [NavAssetClass, string, number][] = [
 ];
 export const defaultToleranceOf = (c: string) => NAV_ASSET_CLASSES.find(([v]) => v === c)?.[2] ?? 100;
 
-/**
- * The statuses a share class is given: `active` takes orders, any other refuses new ones. The
- * gateway takes any lower-case word; a list keeps a typo from closing the class (a stored word
- * outside it is kept as a choice).
- */
-export const STATUSES = ['active', 'suspended', 'closed'];
+/** The statuses a share class is given, the gateway's list (a stored word outside it is kept as a choice). */
+export const STATUSES: string[] = [...SHARE_CLASS_STATUSES];
 export const CURRENCIES = [...ISO_4217].sort();
 export const COUNTRIES = [...ISO_3166_ALPHA2].sort();
 

@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { ModuleContext } from '../../access/module-services';
 import { Investor } from '../investor';
 import { EligibilityRuleSet } from './eligibility-rule-set.entity';
-import { InvestorKycInput } from './eligibility.types';
+import { EligibilityRulesInput, InvestorKycInput } from './eligibility.types';
 import { InvestorCategory } from '../investor';
 
 /** Who may hold a share class (eligibility.service.ts; the check itself: eligibility.ts). */
@@ -23,6 +23,14 @@ export class EligibilityResolver {
   })
   ineligibleHolders(@Arg('code', () => String) code: string, @Ctx() ctx: ModuleContext<'eligibility'>): Promise<string[]> {
     return ctx.services.eligibility.ineligibleHolders(ctx, code);
+  }
+
+  @Query(() => [String], {
+    description:
+      'Ops: holders a rule set as it is to be would leave ineligible now (`IN… (SC…): reason`), the list `requestEligibilityRules` would bind; its `reason` is not read',
+  })
+  ineligibleHoldersPreview(@Arg('input', () => EligibilityRulesInput) input: EligibilityRulesInput, @Ctx() ctx: GatewayContext): Promise<string[]> {
+    return ctx.services.eligibility.previewIneligibleHolders(ctx, input);
   }
 
   @Mutation(() => Investor, {

@@ -3,7 +3,7 @@ import { badRequest, forbidden, notFound } from '../../common/errors';
 import { optionalEpochMs, required } from '../../common/validate';
 import type { Investor, InvestorService } from '../investor';
 import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
-import { ineligibleHolders, investorCategory } from './eligibility-effects';
+import { ineligibleHolders, investorCategory, readRules, type EligibilityRulesInput } from './eligibility-effects';
 import { isCategoryUpgrade } from '../investor';
 import { carryRuleChange } from './token-compliance';
 import type { ChainService } from '../chain';
@@ -31,6 +31,12 @@ export class EligibilityService {
   /** The holders the rule set in force leaves ineligible now (`IN… (SC…): reason`): they may only redeem. */
   async ineligibleHolders(ctx: ServiceContext, code: unknown): Promise<string[]> {
     return ineligibleHolders(ctx.em, await this.ruleSet(ctx, code));
+  }
+
+  /** The holders a rule set as it is to be would leave ineligible now: what a request of it would bind (`requestEligibilityRules`), said before it is made. */
+  async previewIneligibleHolders(ctx: ServiceContext, input: EligibilityRulesInput): Promise<string[]> {
+    ctx.access.requireOps();
+    return ineligibleHolders(ctx.em, readRules(input));
   }
 
   /** KYC as ops verified it: when, and until when; an expiry before the verification is refused. */

@@ -1,4 +1,5 @@
 import { registerEnumType } from 'type-graphql';
+import type { InvestorCategoryValue } from '../../common/investor-category-rank';
 
 /** What an investor is to the rules of a share class's offering (MiFID II client categories; US Reg D and the 1940 Act's). */
 export enum InvestorCategory {
@@ -12,25 +13,10 @@ export enum InvestorCategory {
 }
 registerEnumType(InvestorCategory, { name: 'InvestorCategory' });
 
+// Every value the shared rank knows is a value of the enum (the type check fails otherwise).
+void (InvestorCategory satisfies Record<InvestorCategoryValue, InvestorCategory>);
+
 export const INVESTOR_CATEGORIES: readonly InvestorCategory[] = Object.values(InvestorCategory);
 
-/**
- * How much protection a category gives up: moving an investor up this scale opens offerings
- * meant for fewer, so it is four-eyes (`requestInvestorCategory`); moving down is one operator's.
- * An investor without a category stands as retail.
- */
-const RANK: Record<InvestorCategory, number> = {
-  retail: 0,
-  professional: 1,
-  us_accredited: 1,
-  eligible_counterparty: 2,
-  qualified_purchaser: 2,
-};
-
-/** Whether going from `from` to `to` gives the investor access it did not have. */
-export function isCategoryUpgrade(from: InvestorCategory | null | undefined, to: InvestorCategory): boolean {
-  return (
-    RANK[to] > RANK[from ?? InvestorCategory.retail] ||
-    (RANK[to] === RANK[from ?? InvestorCategory.retail] && to !== (from ?? InvestorCategory.retail) && RANK[to] > 0)
-  );
-}
+/** Whether going from one category to another is an upgrade: the one rule, shared with the console. */
+export { isCategoryUpgrade } from '../../common/investor-category-rank';

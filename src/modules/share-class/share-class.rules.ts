@@ -10,11 +10,13 @@ import {
   intInRange,
   isin,
   nonNegativeDecimal,
+  refused,
   required,
   statusWord,
   type Problems,
 } from '../../common/validate';
 import { NavAssetClass } from './nav-tolerance';
+import { SHARE_CLASS_STATUSES } from './share-class-statuses';
 import type { BankDetails, ShareClassDetails, ShareClassMeta, ShareClassMetrics, ShareClassOverview, SubRedemption } from './share-class.parts';
 
 /*
@@ -32,8 +34,12 @@ export function provider(value: unknown): string {
   return p;
 }
 
-/** A lifecycle status word; active share classes are `active`. */
-export const status = (value: unknown) => statusWord(value, 'status');
+/** A lifecycle status, one of SHARE_CLASS_STATUSES; active share classes are `active`. */
+export function status(value: unknown): string {
+  const word = statusWord(value, 'status');
+  if (!(SHARE_CLASS_STATUSES as readonly string[]).includes(word)) throw refused('status', `must be one of ${SHARE_CLASS_STATUSES.join(', ')}`);
+  return word;
+}
 
 /** One of the CSSF 24/856 fund types (the GraphQL enum admits only these; this guards other callers). */
 export function navAssetClass(value: unknown): NavAssetClass {

@@ -16,7 +16,7 @@ export class CreateShareClassInput {
   @Field(() => String, { description: 'Supply-side platform that processes orders, e.g. `supply-sim`' })
   provider: string;
 
-  @Field(() => String, { nullable: true, description: 'Default `active`' })
+  @Field(() => String, { nullable: true, description: 'active, suspended or closed; default `active`' })
   status?: string | null;
 
   @Field(() => Int, { description: 'Subscription fee, bps (0 to 10000)' })
@@ -74,7 +74,7 @@ export class UpdateShareClassInput {
   @Field(() => String, { nullable: true })
   provider?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'active, suspended or closed' })
   status?: string | null;
 
   @Field(() => Int, { nullable: true })
