@@ -25,6 +25,7 @@ export const approvalModule: ModuleManifest = {
     requestWalletRecovery: 'operator',
     requestHoldingAdjustment: 'operator',
     requestForcedTransfer: 'operator',
+    requestWalletUnfreeze: 'operator',
     /** Who may hold a class, and a confirmed NAV's correction (module-requests.resolver.ts): asked by one principal, approved by another. */
     requestEligibilityRules: 'operator',
     requestInvestorCategory: 'operator',
@@ -41,11 +42,12 @@ export const approvalModule: ModuleManifest = {
     requestWalletRecovery: step('walletRecovery'),
     requestHoldingAdjustment: step('holdingAdjustment'),
     requestForcedTransfer: step('forcedTransfer'),
+    requestWalletUnfreeze: step('walletUnfreeze'),
     /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
     requestEligibilityRules: nothing,
     requestInvestorCategory: nothing,
     requestNavCorrection: step('navCorrection'),
-    approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
+    approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection', 'walletUnfreeze'),
     rejectRequest: nothing,
   },
   visibility: {
@@ -59,5 +61,6 @@ export const approvalModule: ModuleManifest = {
     HoldingAdjustmentEffect: 'part',
     EligibilityRulesEffect: 'part',
     InvestorCategoryEffect: 'part',
+    WalletUnfreezeEffect: 'part',
   },
 };

@@ -1,7 +1,9 @@
 import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from './investor.resolver';
 import { UserResolver } from './user.resolver';
+import { WalletFreezeResolver } from './wallet-freeze.resolver';
 import { Investor, InvestorGrant, InvestorWallet } from './investor.entity';
 import { AddressClaim } from './address-claim.entity';
+import { WalletFreeze } from './wallet-freeze.entity';
 import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import type { GatewayContext } from '../../access/graphql-context';
@@ -24,6 +26,8 @@ export {
   walletCustodyMany,
 } from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
+export { heldFreezes, walletFrozenRefusal, WalletFreezes, type WalletUnfreezeEffect } from './wallet-freeze';
+export { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */
@@ -34,8 +38,8 @@ export const investorOwner = async (investorId: string | null, ctx: GatewayConte
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const investorModule: ModuleManifest = {
   name: 'investor',
-  resolvers: [InvestorResolver, InvestorOpsResolver, InvestorWalletResolver, UserResolver],
-  entities: [Investor, InvestorGrant, InvestorWallet, AddressClaim],
+  resolvers: [InvestorResolver, InvestorOpsResolver, InvestorWalletResolver, UserResolver, WalletFreezeResolver],
+  entities: [Investor, InvestorGrant, InvestorWallet, AddressClaim, WalletFreeze],
   mutationRoles: {
     registerInvestor: 'operator',
     grantInvestorShareClass: 'operator',
@@ -45,6 +49,8 @@ export const investorModule: ModuleManifest = {
     whitelistInvestorWallet: 'operator',
     /** Freezing a compromised wallet stays immediate: one operator, no approval. */
     removeInvestorWallet: 'operator',
+    /** Freezing is protective: one operator, at once, with a reason; its unfreeze is a four-eyes request (`requestWalletUnfreeze`). */
+    freezeInvestorWallet: 'operator',
   },
   queryRoles: {},
   mutationDuties: {
@@ -56,10 +62,13 @@ export const investorModule: ModuleManifest = {
     addInvestorWallet: { ends: ['walletWhitelisting'], steps: ['walletWhitelisting'] },
     whitelistInvestorWallet: ends('walletWhitelisting'),
     removeInvestorWallet: ends('walletFreeze'),
+    freezeInvestorWallet: ends('walletFreeze'),
   },
   visibility: {
     Investor: { owner: (i) => ref(i.distributor) },
     InvestorWallet: { owner: (w, ctx) => investorOwner(ref(w.investor), ctx) },
+    /** A freeze (and its reason) is operations' record; a distributor hears of it as a refusal. */
+    WalletFreeze: 'ops',
   },
 };
 /* eslint-enable @typescript-eslint/no-unsafe-member-access */

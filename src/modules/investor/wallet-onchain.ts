@@ -7,6 +7,7 @@ import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
+import { FREEZE_PURPOSE, UNFREEZE_PURPOSE, type WalletFreezes } from './wallet-freeze';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
@@ -22,10 +23,13 @@ import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
  */
 export class WalletOnChain {
   private readonly recovery: WalletRecovery;
+  /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts). */
 
   constructor(
     private readonly chain: TokenLedger,
     private readonly clock: Clock,
+    /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts): their outcomes come here too. */
+    private readonly freezes: WalletFreezes | null = null,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
@@ -127,6 +131,7 @@ export class WalletOnChain {
       await em.flush();
       return;
     }
+    if ((tx.purpose === FREEZE_PURPOSE || tx.purpose === UNFREEZE_PURPOSE) && this.freezes && (await this.freezes.onOutcome(em, tx, outcome))) return;
     if (!outcome.ok) {
       wallet.chainError = `${tx.purpose}: ${outcome.reason}`;
       await em.flush();
