@@ -46,7 +46,9 @@ describe('Freezing a wallet on a share class', () => {
       headers: await bearerOf(gw, m.distributor),
       body: { distributorId: alias(m.distributor.id, 'PT'), userId: alias(m.investor.id, 'US'), shareClassId: m.shareClass.id, tokenCount: 5 },
     });
-    const g = await opsCall(gw, REDEEM_GQL, { input: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: '5' } });
+    const g = await opsCall(gw, REDEEM_GQL, {
+      input: { distributorId: m.distributor.id, investorId: m.investor.id, shareClassId: m.shareClass.id, tokenCount: '5' },
+    });
     return { r, o, g };
   }
 
@@ -124,7 +126,11 @@ describe('Freezing a wallet on a share class', () => {
     expect(self.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await redemptions(m)).r.status).toBe(409);
 
-    const approved = await gw.graphql(`mutation($id: ID!) { approveRequest(id: $id) { status result } }`, { id: requestId }, { token: await approverToken(gw) });
+    const approved = await gw.graphql(
+      `mutation($id: ID!) { approveRequest(id: $id) { status result } }`,
+      { id: requestId },
+      { token: await approverToken(gw) },
+    );
     expect(approved.body.errors).toBeUndefined();
     expect(approved.body.data!.approveRequest).toMatchObject({ status: 'executed', result: { freezeId: id, status: 'unfreezing' } });
     await eventually('the freeze lifted', async () => {

@@ -20,6 +20,7 @@ import { Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
+import { useWalletFreezes } from './WalletFreeze';
 import { useChainChoice } from './ChainChoice';
 import { InvestorIncome } from './InvestorIncome';
 import { InvestorPositionsPanels } from './Positions';
@@ -72,6 +73,7 @@ export function InvestorDetail({ id }: { id: string }) {
   // A wallet turns whitelisted (or its registration fails) when its chain transactions become final.
   useChainLive(reload, (tx) => tx.purpose.startsWith('wallet.'));
   const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
+  const freezes = useWalletFreezes(id, q.data?.investor.grantedShareClasses ?? []);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
   // The gateway keeps one wallet in use (not removed) per investor and chain: said before a submit it would refuse.
@@ -113,6 +115,7 @@ export function InvestorDetail({ id }: { id: string }) {
         />
       )}
       {recovery.action(w)}
+      {freezes.action(w)}
     </>
   );
   return (
@@ -217,6 +220,7 @@ export function InvestorDetail({ id }: { id: string }) {
               { header: 'Whitelisted', cell: (w) => time(w.whitelistedAt) },
               // A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel.
               { header: 'Removed', cell: (w) => (w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'), className: 'reason' },
+              { header: 'Frozen on', cell: (w) => freezes.cell(w), className: 'reason' },
               { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions' },
             ]}
           />

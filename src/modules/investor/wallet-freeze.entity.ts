@@ -5,6 +5,10 @@ import { EpochMs } from '../../common/scalars';
 import { bigintColumn } from '../../persistence/bigint-column';
 import { InvestorWallet } from './investor.entity';
 
+/** The intents of a freeze (`setAddressFrozen(wallet, true)`) and of its approved unfreeze (`false`). */
+export const FREEZE_PURPOSE = 'wallet.freeze';
+export const UNFREEZE_PURPOSE = 'wallet.thaw';
+
 /**
  * freezing (its intent queued) → frozen (confirmed) | failed (the chain refused it: the gateway
  * still refuses, fail closed); frozen or failed → unfreezing (an approved request queued the

@@ -21,7 +21,9 @@ export class WalletFreezeResolver {
     return ctx.services.walletFreezes.freeze(ctx, { investorId, chainId, shareClassId, reason });
   }
 
-  @FieldResolver(() => [WalletFreeze], { description: 'Ops: the share classes this wallet is frozen on (freezing, frozen, failed or unfreezing), oldest first' })
+  @FieldResolver(() => [WalletFreeze], {
+    description: 'Ops: the share classes this wallet is frozen on (freezing, frozen, failed or unfreezing), oldest first',
+  })
   freezes(@Root() wallet: InvestorWallet, @Ctx() ctx: GatewayContext): Promise<WalletFreeze[]> {
     ctx.access.requireOps();
     return heldFreezes(ctx.em, { walletId: wallet.id });

@@ -9,11 +9,7 @@ import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/toke
 import { Token } from '../token';
 import type { InvestorService } from './investor.service';
 import { walletInUse } from './investor-wallet.service';
-import { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
-
-/** The intents of a freeze (`setAddressFrozen(wallet, true)`) and of its approved unfreeze (`false`). */
-export const FREEZE_PURPOSE = 'wallet.freeze';
-export const UNFREEZE_PURPOSE = 'wallet.thaw';
+import { FREEZE_PURPOSE, UNFREEZE_PURPOSE, WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
 
 /** The statuses in which the gateway holds a wallet frozen (all but `lifted`: a failed freeze still refuses, fail closed). */
 const HELD = [WalletFreezeStatus.freezing, WalletFreezeStatus.frozen, WalletFreezeStatus.failed, WalletFreezeStatus.unfreezing];
@@ -102,7 +98,9 @@ export class WalletFreezes {
    * Only a freeze the chain holds or refused may be lifted.
    */
   async unfreezeEffect(em: EntityManager, args: { freezeId: string }, lock = false): Promise<WalletUnfreezeEffect> {
-    const row = lock ? await em.findOneOrFail(WalletFreeze, { id: args.freezeId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : await this.get(em, args.freezeId);
+    const row = lock
+      ? await em.findOneOrFail(WalletFreeze, { id: args.freezeId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+      : await this.get(em, args.freezeId);
     if (row.status !== WalletFreezeStatus.frozen && row.status !== WalletFreezeStatus.failed)
       throw badRequest(`wallet freeze ${row.id} is ${row.status}: only a frozen wallet may be unfrozen`);
     return {
@@ -174,6 +172,8 @@ export function heldFreezes(em: EntityManager, filter: { investorId?: string; sh
 export async function walletFrozenRefusal(em: EntityManager, investorId: string, shareClassId: string): Promise<DomainError | null> {
   const held = await heldFreeze(em, { investorId, shareClassId });
   return held
-    ? conflict(`the investor's wallet ${held.walletAddress} is frozen on share class ${shareClassId}: its redemptions and transfers are refused until an approved unfreeze`)
+    ? conflict(
+        `the investor's wallet ${held.walletAddress} is frozen on share class ${shareClassId}: its redemptions and transfers are refused until an approved unfreeze`,
+      )
     : null;
 }

@@ -6,8 +6,11 @@ import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
+
+/** A handler that says whether the intent was its own (WalletFreezes.onOutcome, wallet-freeze.ts). */
+type LedgerOutcomeHandler<R> = (em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome) => Promise<R>;
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
-import { FREEZE_PURPOSE, UNFREEZE_PURPOSE, type WalletFreezes } from './wallet-freeze';
+import { FREEZE_PURPOSE, UNFREEZE_PURPOSE } from './wallet-freeze.entity';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
@@ -29,7 +32,7 @@ export class WalletOnChain {
     private readonly chain: TokenLedger,
     private readonly clock: Clock,
     /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts): their outcomes come here too. */
-    private readonly freezes: WalletFreezes | null = null,
+    private readonly freezes: { onOutcome: LedgerOutcomeHandler<boolean> } | null = null,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
