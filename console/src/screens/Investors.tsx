@@ -202,7 +202,7 @@ export function InvestorDetail({ id }: { id: string }) {
             empty="No wallet."
             columns={[
               { header: 'Chain', cell: (w) => w.chainId },
-              { header: 'Address', cell: (w) => w.address, className: 'mono' },
+              { header: 'Address', cell: (w) => w.address, className: 'mono break-any' },
               {
                 header: 'Status',
                 cell: (w) => (
@@ -216,12 +216,15 @@ export function InvestorDetail({ id }: { id: string }) {
                     {w.chainError && <div role="note">on chain: {w.chainError}</div>}
                   </>
                 ),
+                // The identity's address breaks where it must: the row stays within the panel at 1,280 px.
+                className: 'break-any',
               },
               { header: 'Whitelisted', cell: (w) => time(w.whitelistedAt) },
               // A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel.
               { header: 'Removed', cell: (w) => (w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'), className: 'reason' },
               { header: 'Frozen on', cell: (w) => freezes.cell(w), className: 'reason' },
-              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions' },
+              // A wallet has up to five actions: they wrap within the row rather than run off the panel at 1,280 px.
+              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions stack' },
             ]}
           />
         </div>
