@@ -58,7 +58,7 @@ describe('Ops console: nothing clipped at 1,280 px and up (browser)', () => {
   const loading = () =>
     page
       .locator('main')
-      .evaluate((main) => (Array.from(main.querySelectorAll('[role="status"]')) as (typeof main)[]).some((e) => /^Loading /.test(e.textContent ?? '')));
+      .evaluate((main) => Array.from<typeof main>(main.querySelectorAll('[role="status"]')).some((e) => /^Loading /.test(e.textContent ?? '')));
 
   /**
    * The visible controls outside the viewport, or outside an ancestor whose overflow is not visible,
@@ -68,7 +68,7 @@ describe('Ops console: nothing clipped at 1,280 px and up (browser)', () => {
     page.locator('body').evaluate((body) => {
       const view = body.ownerDocument.defaultView!;
       const out: string[] = [];
-      for (const el of Array.from(body.querySelectorAll('button:not(.skip), input, select, a[href], textarea')) as (typeof body)[]) {
+      for (const el of Array.from<typeof body>(body.querySelectorAll('button:not(.skip), input, select, a[href], textarea'))) {
         const r = el.getBoundingClientRect();
         if (!el.getClientRects().length || r.width === 0 || r.height === 0 || el.closest('.sr-only, dialog:not([open])')) continue;
         const name = `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || el.getAttribute('name') || '').trim().slice(0, 40)}"`;
