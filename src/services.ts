@@ -41,6 +41,7 @@ import { SettlementOnChain } from './modules/settlement/settlement-onchain';
 import { OneStepOutcomes } from './modules/settlement/one-step-outcomes';
 import { OneStepSettlement } from './modules/settlement/one-step-settlement';
 import { WalletOnChain } from './modules/investor/wallet-onchain';
+import { WalletFreezes } from './modules/investor/wallet-freeze';
 import { refuseClaimedAddress } from './modules/investor/wallet-custody';
 import { NavCorrections } from './modules/correction/nav-correction';
 import { ApprovalService } from './modules/approval/approval.service';
@@ -121,7 +122,8 @@ export function createServices(deps: ServiceDeps): Services {
   // The token ledger (src/ledger/token-ledger.ts), the port the domain speaks to, is the chain adapter.
   const tokenLedger: TokenLedger | null = chain ? new ChainLedger(chain) : null;
   // Built with the token ledger, these register their outcome handlers on it (`settlement.*`, `wallet.*`, `lockup.*`, `forced.*`).
-  const walletOnChain = tokenLedger ? new WalletOnChain(tokenLedger, clock) : null;
+  const walletFreezes = new WalletFreezes(tokenLedger, clock, investor);
+  const walletOnChain = tokenLedger ? new WalletOnChain(tokenLedger, clock, walletFreezes) : null;
   const outcomes = new OneStepOutcomes({ clock, ledger });
   const lockUp = tokenLedger ? new LockUpOnChain(tokenLedger, dealing, clock) : null;
   const settlement = tokenLedger && lockUp ? new SettlementOnChain(tokenLedger, outcomes, lockUp) : null;
@@ -139,6 +141,7 @@ export function createServices(deps: ServiceDeps): Services {
     forcedTransfers,
     navs: nav,
     navCorrections,
+    freezes: walletFreezes,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
   const eligibility = new EligibilityService({ investors: investor, chain });
@@ -162,6 +165,7 @@ export function createServices(deps: ServiceDeps): Services {
     distributor,
     investor,
     investorWallet,
+    walletFreezes,
     dealing,
     ledger,
     holding,

@@ -27,6 +27,11 @@ export const NOT_TRADING = [
 /** A subscription by an investor the share class's rule set or KYC refuses (src/modules/eligibility/eligibility.ts); the reason names the rule. */
 export const NOT_ELIGIBLE = ['investor <investorId> is not eligible for <shareClassId>: <reason>'] as const;
 
+/** A redemption by an investor whose wallet an operator froze on the class (src/modules/investor/wallet-freeze.ts `walletFrozenRefusal`). */
+export const WALLET_FROZEN = [
+  "the investor's wallet <wallet> is frozen on share class <shareClassId>: its redemptions and transfers are refused until an approved unfreeze",
+] as const;
+
 /**
  * What the facade answers of any request's values before a row's operation decides anything: the
  * input guard (rest-compat/input-guard.ts, src/common/validate.ts) and GraphQL's coercion of the

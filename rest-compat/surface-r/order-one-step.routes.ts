@@ -1,4 +1,4 @@
-import { NOT_ELIGIBLE, NOT_TRADING } from '../openapi/documented-errors';
+import { NOT_ELIGIBLE, NOT_TRADING, WALLET_FROZEN } from '../openapi/documented-errors';
 import { shownId } from '../../src/common/ids';
 import { OrderFlow } from '../../src/modules/order/order.entity';
 import { flowOfOrderId, subscribeFlow } from '../../src/modules/order/order-flow';
@@ -151,7 +151,7 @@ export function oneStepOrderRoutes(auth: Extract<RouteAuth, 'host' | 'bearer'>) 
         summary: 'Place a redemption in tokens (pending)',
         body: placementBody(surface, { tokenCount: S.num('>= 0 and <= the holding') }),
         data: S.oneStepOrder(surface, false),
-        errors: PLACEMENT_ERRORS(surface),
+        errors: { ...PLACEMENT_ERRORS(surface), 409: [...PLACEMENT_ERRORS(surface)[409], ...WALLET_FROZEN] },
       },
       document: PlaceOneStepRedemptionDocument,
       variables: (req) => ({ input: { ...placement(req), tokenCount: req.body.tokenCount } }),

@@ -89,11 +89,18 @@ export const DUTIES = {
     other: 'an approver other than the requester (`approveRequest`)',
   },
   walletFreeze: {
-    action: 'freezing a compromised wallet and deleting its identity',
+    action: "freezing a wallet (on a share class's token, or on every token as a compromised wallet is removed and its identity deleted)",
     intents: ['wallet.freeze', 'wallet.delete'],
     parties: 'the operator',
     rule: 'one principal',
-    other: 'none: it moves no token and stops a compromised wallet at once',
+    other: 'none: it moves no token and stops a wallet at once',
+  },
+  walletUnfreeze: {
+    action: "unfreezing a wallet an operator froze on a share class's token",
+    intents: ['wallet.thaw'],
+    parties: 'the requester and the approver',
+    rule: 'four-eyes request',
+    other: 'an approver other than the requester (`approveRequest`)',
   },
   tokenDeployment: {
     action: "deploying a share class's token contracts",

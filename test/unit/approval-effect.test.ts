@@ -42,6 +42,16 @@ const SAMPLES: ApprovalEffect[] = [
     onChain: null,
   },
   {
+    kind: 'wallet_unfreeze',
+    version: 1,
+    freezeId: '7',
+    investorId: 'IN000001',
+    shareClassId: 'SC000001',
+    chainId: '31337',
+    tokenAddress: '0x00000000000000000000000000000000000000aa',
+    wallet: '0x00000000000000000000000000000000000000bb',
+  },
+  {
     kind: 'nav_confirmation',
     version: 1,
     shareClassId: 'SC000001',

@@ -23,7 +23,8 @@ export type ApprovalKind =
   | 'ops_principal'
   | 'ops_roles'
   | 'ops_token_reset'
-  | 'wallet_recovery';
+  | 'wallet_recovery'
+  | 'wallet_unfreeze';
 
 export type ApprovalStatus =
   | 'approved'
@@ -528,6 +529,13 @@ export type UpdateShareClassInput = {
   subRedemption?: SubRedemptionInput | null | undefined;
 };
 
+export type WalletFreezeStatus =
+  | 'failed'
+  | 'freezing'
+  | 'frozen'
+  | 'lifted'
+  | 'unfreezing';
+
 export type WalletStatus =
   | 'pending'
   | 'removed'
@@ -548,7 +556,7 @@ export type ApprovalRequestsQueryVariables = Exact<{
 }>;
 
 
-export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null, effect: { version: number, forcedTransfer: { chainId: string, tokenAddress: string, shareClassId: string, fromInvestorId: string, fromWallet: string, toInvestorId: string, toWallet: string, quantity: string } | null, walletRecovery: { investorId: string, chainId: string, lostWallet: string, newWallet: string, tokens: Array<{ tokenAddress: string, shareClassId: string, quantity: string }> } | null, holdingAdjustment: { investorId: string, shareClassId: string, quantity: string, balanceBefore: string, balanceAfter: string } | null } | null }> };
+export type ApprovalRequestsQuery = { approvalRequests: Array<{ id: string, kind: ApprovalKind, arguments: Record<string, unknown>, reason: string, investorId: string | null, requestedBy: string, requestedAt: number, status: ApprovalStatus, decidedBy: string | null, decisionReason: string | null, decidedAt: number | null, executeAfter: number | null, executedAt: number | null, failure: string | null, effect: { version: number, forcedTransfer: { chainId: string, tokenAddress: string, shareClassId: string, fromInvestorId: string, fromWallet: string, toInvestorId: string, toWallet: string, quantity: string } | null, walletRecovery: { investorId: string, chainId: string, lostWallet: string, newWallet: string, tokens: Array<{ tokenAddress: string, shareClassId: string, quantity: string }> } | null, holdingAdjustment: { investorId: string, shareClassId: string, quantity: string, balanceBefore: string, balanceAfter: string } | null, walletUnfreeze: { investorId: string, shareClassId: string, chainId: string, tokenAddress: string, wallet: string } | null } | null }> };
 
 export type ApproveRequestMutationVariables = Exact<{
   id: string;
@@ -1258,6 +1266,31 @@ export type TodayQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type TodayQuery = { today: { at: number, ordersToAcceptCount: number, ordersToAccept: Array<{ id: string, flow: string, status: string, type: string, shareClassId: string, shareClassName: string, amount: string | null, tokenCount: string | null, currency: string, dealingDate: string | null, placedAt: number }>, navsDue: Array<{ shareClassId: string, shareClassName: string, timeZone: string, dealingDate: string, openOrders: number, pendingNavs: number }>, settlementsDue: Array<{ shareClassId: string, shareClassName: string, dealingDate: string, expectedSettlementDate: string, orders: number, navPublished: boolean }>, approvalsWaiting: Array<{ kind: string, count: number }>, failedTransfers: Array<{ id: string, chainId: string, purpose: string, status: string, orderId: string | null, investorId: string | null, revertReason: string | null, at: number }>, unexplainedMovements: Array<{ shareClassId: string, shareClassName: string, movements: number, tokens: string }>, aum: Array<{ shareClassId: string, shareClassName: string, currency: string, nav: string, navPublishedAt: number, tokens: string, aum: string, previousAum: string | null, change: string | null }> } };
 
+export type WalletFreezesQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WalletFreezesQuery = { investor: { id: string, wallets: Array<{ chainId: string, address: string, status: WalletStatus, freezes: Array<{ id: string, shareClassId: string, status: WalletFreezeStatus, reason: string, frozenBy: string, frozenAt: number, error: string | null }> }> } };
+
+export type FreezeInvestorWalletMutationVariables = Exact<{
+  investorId: string;
+  chainId: string;
+  shareClassId: string;
+  reason: string;
+}>;
+
+
+export type FreezeInvestorWalletMutation = { freezeInvestorWallet: { id: string, status: WalletFreezeStatus } };
+
+export type RequestWalletUnfreezeMutationVariables = Exact<{
+  freezeId: string;
+  reason: string;
+}>;
+
+
+export type RequestWalletUnfreezeMutation = { requestWalletUnfreeze: { id: string, status: ApprovalStatus } };
+
 export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1597,6 +1630,13 @@ export const ApprovalRequestsDocument = new TypedDocumentString(`
         quantity
         balanceBefore
         balanceAfter
+      }
+      walletUnfreeze {
+        investorId
+        shareClassId
+        chainId
+        tokenAddress
+        wallet
       }
     }
   }
@@ -3351,6 +3391,48 @@ export const TodayDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<TodayQuery, TodayQueryVariables>;
+export const WalletFreezesDocument = new TypedDocumentString(`
+    query WalletFreezes($id: ID!) {
+  investor(id: $id) {
+    id
+    wallets {
+      chainId
+      address
+      status
+      freezes {
+        id
+        shareClassId
+        status
+        reason
+        frozenBy
+        frozenAt
+        error
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<WalletFreezesQuery, WalletFreezesQueryVariables>;
+export const FreezeInvestorWalletDocument = new TypedDocumentString(`
+    mutation FreezeInvestorWallet($investorId: ID!, $chainId: String!, $shareClassId: String!, $reason: String!) {
+  freezeInvestorWallet(
+    investorId: $investorId
+    chainId: $chainId
+    shareClassId: $shareClassId
+    reason: $reason
+  ) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<FreezeInvestorWalletMutation, FreezeInvestorWalletMutationVariables>;
+export const RequestWalletUnfreezeDocument = new TypedDocumentString(`
+    mutation RequestWalletUnfreeze($freezeId: ID!, $reason: String!) {
+  requestWalletUnfreeze(freezeId: $freezeId, reason: $reason) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<RequestWalletUnfreezeMutation, RequestWalletUnfreezeMutationVariables>;
 export const WebhookListDocument = new TypedDocumentString(`
     query WebhookList {
   webhooks {

@@ -22,6 +22,7 @@ export const KIND: Record<string, string> = {
   ops_token_reset: 'Ops token reset',
   eligibility_rules: 'Eligibility rules',
   investor_category: 'Investor category upgrade',
+  wallet_unfreeze: 'Wallet unfreeze',
 };
 
 /**
@@ -43,6 +44,10 @@ function what(r: Request): string {
   if (e?.holdingAdjustment) {
     const h = e.holdingAdjustment;
     return `${h.investorId} in ${h.shareClassId}: ${h.balanceBefore} → ${h.balanceAfter} (${Number(h.quantity) > 0 ? '+' : ''}${h.quantity}; the register only)`;
+  }
+  if (e?.walletUnfreeze) {
+    const u = e.walletUnfreeze;
+    return `${u.investorId}'s wallet ${u.wallet} unfrozen on ${u.shareClassId} (${u.tokenAddress} on chain ${u.chainId})`;
   }
   if (r.kind === 'nav_confirmation') {
     // A NAV's confirmation binds its arguments as struck (the NAV and the move it was held for).

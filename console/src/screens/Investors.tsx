@@ -20,6 +20,7 @@ import { Link } from '../ui/router';
 import { useChainLive } from '../ui/use-chain-live';
 import { useQuery } from '../ui/use-query';
 import { useWalletRecovery } from './WalletRecovery';
+import { useWalletFreezes } from './WalletFreeze';
 import { useChainChoice } from './ChainChoice';
 import { InvestorIncome } from './InvestorIncome';
 import { InvestorKycPanel } from './InvestorKyc';
@@ -73,6 +74,7 @@ export function InvestorDetail({ id }: { id: string }) {
   // A wallet turns whitelisted (or its registration fails) when its chain transactions become final.
   useChainLive(reload, (tx) => tx.purpose.startsWith('wallet.'));
   const recovery = useWalletRecovery(id, q.data?.investor.wallets ?? [], reload);
+  const freezes = useWalletFreezes(id, q.data?.investor.grantedShareClasses ?? []);
   if (!q.data) return <Page title={`Investor ${id}`}>{q.error ? <ErrorNote error={q.error} /> : <Loading what="the investor" />}</Page>;
   const inv = q.data.investor;
   // The gateway keeps one wallet in use (not removed) per investor and chain: said before a submit it would refuse.
@@ -114,6 +116,7 @@ export function InvestorDetail({ id }: { id: string }) {
         />
       )}
       {recovery.action(w)}
+      {freezes.action(w)}
     </>
   );
   return (
@@ -197,7 +200,7 @@ export function InvestorDetail({ id }: { id: string }) {
             empty="No wallet."
             columns={[
               { header: 'Chain', cell: (w) => w.chainId },
-              { header: 'Address', cell: (w) => w.address, className: 'mono' },
+              { header: 'Address', cell: (w) => w.address, className: 'mono break-any' },
               {
                 header: 'Status',
                 cell: (w) => (
@@ -211,11 +214,15 @@ export function InvestorDetail({ id }: { id: string }) {
                     {w.chainError && <div role="note">on chain: {w.chainError}</div>}
                   </>
                 ),
+                // The identity's address breaks where it must: the row stays within the panel at 1,280 px.
+                className: 'break-any',
               },
               { header: 'Whitelisted', cell: (w) => time(w.whitelistedAt) },
               // A removal's reason may be long (a recovery names the new wallet): it wraps rather than push the actions off the panel.
               { header: 'Removed', cell: (w) => (w.removedAt ? `${time(w.removedAt)}: ${w.removalReason ?? ''}` : '—'), className: 'reason' },
-              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions' },
+              { header: 'Frozen on', cell: (w) => freezes.cell(w), className: 'reason' },
+              // A wallet has up to five actions: they wrap within the row rather than run off the panel at 1,280 px.
+              { header: <span className="sr-only">Actions</span>, cell: (w) => walletActions(w), className: 'row-actions stack' },
             ]}
           />
         </div>

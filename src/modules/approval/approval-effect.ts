@@ -1,5 +1,5 @@
 import { conflict } from '../../common/errors';
-import type { WalletRecoveryEffect } from '../investor';
+import type { WalletRecoveryEffect, WalletUnfreezeEffect } from '../investor';
 import type { ForcedTransferEffect } from './forced-transfer-effect';
 import type { HoldingAdjustmentEffect } from './holding-adjustment-effect';
 import type { PendingNavArgs } from '../nav';
@@ -49,6 +49,7 @@ export type ApprovalEffect =
   | WalletRecoveryEffect
   | HoldingAdjustmentEffect
   | ForcedTransferEffect
+  | WalletUnfreezeEffect
   | NavConfirmationEffect
   | NavCorrectionEffect
   | Versioned<'ops_principal', OpsPrincipalArgs>
@@ -93,6 +94,13 @@ export const EFFECT_FACTS: FactsByKind = {
     ['the new wallet', (e) => e.newWallet],
     ["the investor's identity", (e) => e.identity],
     ['the tokens to recover', (e) => (e.tokens.length ? e.tokens.map((t) => `${t.quantity} of ${t.tokenAddress}`).join(', ') : 'none')],
+  ],
+  wallet_unfreeze: [
+    ['the freeze', (e) => e.freezeId],
+    ['the investor', (e) => e.investorId],
+    ['the share class', (e) => e.shareClassId],
+    ['the token', tokenOf],
+    ['the wallet', (e) => e.wallet],
   ],
   holding_adjustment: [
     ['the investor', (e) => e.investorId],

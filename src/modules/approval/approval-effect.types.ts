@@ -143,6 +143,27 @@ export class InvestorCategoryEffectView {
   to: string;
 }
 
+@ObjectType('WalletUnfreezeEffect', { description: 'What an unfreeze will do: that wallet unfrozen on that token (`setAddressFrozen(wallet, false)`)' })
+export class WalletUnfreezeEffectView {
+  @Field(() => String)
+  freezeId: string;
+
+  @Field(() => String)
+  investorId: string;
+
+  @Field(() => String)
+  shareClassId: string;
+
+  @Field(() => String)
+  chainId: string;
+
+  @Field(() => String, { description: 'The token contract (lower case)' })
+  tokenAddress: string;
+
+  @Field(() => String, { description: 'The wallet (lower case)' })
+  wallet: string;
+}
+
 @ObjectType('ApprovalEffect', {
   description: 'What a request binds at request time and approval checks the world against; exactly one of its kind’s fields is set',
 })
@@ -164,6 +185,9 @@ export class ApprovalEffectView {
 
   @Field(() => InvestorCategoryEffectView, { nullable: true })
   investorCategory: InvestorCategoryEffectView | null;
+
+  @Field(() => WalletUnfreezeEffectView, { nullable: true })
+  walletUnfreeze: WalletUnfreezeEffectView | null;
 }
 
 /** The bound record as its GraphQL view. */
@@ -175,5 +199,6 @@ export function effectView(effect: ApprovalEffect): ApprovalEffectView {
     holdingAdjustment: effect.kind === 'holding_adjustment' ? effect : null,
     eligibilityRules: effect.kind === 'eligibility_rules' ? effect : null,
     investorCategory: effect.kind === 'investor_category' ? effect : null,
+    walletUnfreeze: effect.kind === 'wallet_unfreeze' ? effect : null,
   };
 }

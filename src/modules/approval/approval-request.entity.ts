@@ -24,6 +24,8 @@ export enum ApprovalKind {
   eligibility_rules = 'eligibility_rules',
   /** An investor's category upgraded (eligibility-requests.ts). */
   investor_category = 'investor_category',
+  /** A frozen wallet unfrozen on a share class's token (src/modules/investor/wallet-freeze.ts). */
+  wallet_unfreeze = 'wallet_unfreeze',
 }
 
 /** requested → approved → executed | failed, or requested → rejected. Nothing else moves it. */

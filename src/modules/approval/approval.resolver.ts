@@ -49,6 +49,18 @@ export class ApprovalResolver {
   }
 
   @Mutation(() => ApprovalRequest, {
+    description:
+      "Ops (`operator`): asks to unfreeze a wallet an operator froze (`freezeInvestorWallet`), with a reason (required). Runs when another principal approves it: T-REX `setAddressFrozen(wallet, false)`, and the freeze is lifted at the transaction's confirmation depth.",
+  })
+  requestWalletUnfreeze(
+    @Arg('freezeId', () => ID) freezeId: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() ctx: ModuleContext<'approval'>,
+  ): Promise<ApprovalRequest> {
+    return ctx.services.approval.requestWalletUnfreeze(ctx, { freezeId, reason });
+  }
+
+  @Mutation(() => ApprovalRequest, {
     description: "Ops (`approver`): approves another principal's request (403 for one's own, 409 once decided); it runs now, or when its delay has passed.",
   })
   approveRequest(

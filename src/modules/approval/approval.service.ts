@@ -21,7 +21,7 @@ import {
   type OpsTokenResetArgs,
 } from './approval-effect';
 import { holdingAdjustmentEffect, type HoldingAdjustmentArgs } from './holding-adjustment-effect';
-import { type InvestorService, type InvestorWalletService, refuseTakenAddress } from '../investor';
+import { type InvestorService, type InvestorWalletService, refuseTakenAddress, type WalletFreezes, type WalletUnfreezeEffect } from '../investor';
 import { ApprovalKind, ApprovalRequest, ApprovalStatus } from './approval-request.entity';
 import { WALLET_RECOVERY_EVENTS, type WalletRecoveryEvent } from './wallet-recovery-events';
 import type { NavService, PendingNavArgs } from '../nav';
@@ -37,6 +37,8 @@ export interface ApprovalDeps {
   forcedTransfers: ForcedTransfers;
   navs: NavService;
   navCorrections: NavCorrections;
+  /** Wallet freezes (src/modules/investor/wallet-freeze.ts): their unfreeze is a request here. */
+  freezes: WalletFreezes;
   /** RECOVERY_DELAY_SECONDS: an approved recovery runs this long after approval (0: at approval). */
   recoveryDelaySeconds: number;
 }
@@ -128,6 +130,16 @@ export class ApprovalService {
     return this.submit(ctx, ApprovalKind.forced_transfer, { ...args }, args.reason, from.id);
   }
 
+  /** A freeze's lift (src/modules/investor/wallet-freeze.ts), with a reason (required): freezing is one operator's, unfreezing two principals'. */
+  async requestWalletUnfreeze(ctx: ServiceContext, input: { freezeId?: unknown; reason?: unknown }): Promise<ApprovalRequest> {
+    ctx.access.requireRole('operator');
+    const reason = required(input.reason, 'reason').trim();
+    const freeze = await this.deps.freezes.get(ctx.em, input.freezeId);
+    const request = await this.submit(ctx, ApprovalKind.wallet_unfreeze, { freezeId: freeze.id, reason }, reason, freeze.investorId);
+    await ctx.em.flush();
+    return request;
+  }
+
   /**
    * A confirmed NAV's correction (src/modules/correction/nav-correction.ts): the NAV, a positive
    * close other than its own and a reason (400 otherwise), bound with what it will re-price and book.
@@ -152,6 +164,7 @@ export class ApprovalService {
     [ApprovalKind.wallet_recovery]: (ctx, args, lock) => this.deps.wallets.recoveryEffect(ctx, args, lock),
     [ApprovalKind.forced_transfer]: (ctx, args, lock) => this.deps.forcedTransfers.effect(ctx.em, args as ForcedTransferArgs, lock),
     [ApprovalKind.holding_adjustment]: (ctx, args, lock) => holdingAdjustmentEffect(ctx.em, args as HoldingAdjustmentArgs, lock),
+    [ApprovalKind.wallet_unfreeze]: (ctx, args, lock) => this.deps.freezes.unfreezeEffect(ctx.em, args as { freezeId: string }, lock),
     // The NAV and the move it was held for, as struck; whether that move still holds is
     // NavService.confirmPending's check (the previous confirmed NAV unchanged) in the approver's transaction.
     [ApprovalKind.nav_confirmation]: (_ctx, args) => Promise.resolve(navConfirmationEffect(args as PendingNavArgs)),
@@ -339,6 +352,8 @@ export class ApprovalService {
         toWallet: transfer.toWallet,
         status: transfer.status,
       };
+    } else if (effect.kind === 'wallet_unfreeze') {
+      request.result = await this.unfreeze(ctx, String(request.id), effect);
     } else if (effect.kind === 'holding_adjustment') {
       const { investorId, shareClassId, quantity, settledAt } = effect;
       const view = await this.deps.holdings.adjust(ctx, {
@@ -356,6 +371,11 @@ export class ApprovalService {
     request.executedAt = this.deps.clock.now();
     this.changed(ctx.em, request);
     await ctx.em.flush();
+  }
+
+  private async unfreeze(ctx: ServiceContext, requestId: string, effect: WalletUnfreezeEffect): Promise<Record<string, unknown>> {
+    const freeze = await this.deps.freezes.lift(ctx.em, requestId, effect);
+    return { freezeId: freeze.id, transactionId: freeze.unfreezeTransactionId, wallet: freeze.walletAddress, status: freeze.status };
   }
 
   private async distributorOf(em: EntityManager, request: ApprovalRequest): Promise<string> {

@@ -10,7 +10,7 @@ import { toUnits } from '../../common/units';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { Holding, type HoldingLedger } from '../holding';
 import type { LockUpOnChain } from '../settlement';
-import { Investor, InvestorWallet, walletCustody, WalletStatus } from '../investor';
+import { Investor, InvestorWallet, walletCustody, walletFrozenRefusal, WalletStatus } from '../investor';
 import { Token } from '../token';
 import { ApprovalRequest } from './approval-request.entity';
 import { ForcedTransfer, ForcedTransferStatus } from './forced-transfer.entity';
@@ -102,6 +102,11 @@ export class ForcedTransfers {
     const lockMode = lock ? LockMode.PESSIMISTIC_WRITE : undefined;
     const holding = await em.findOne(Holding, { investor: args.fromInvestorId, shareClass: args.shareClassId }, { lockMode, refresh: lock });
     if (!holding || new Dec(holding.balance).lt(args.quantity)) throw badRequest('quantity exceeds holdings');
+    // A wallet an operator froze on the class neither sends nor receives it (the one check of placement too).
+    for (const investorId of [args.fromInvestorId, args.toInvestorId]) {
+      const frozen = await walletFrozenRefusal(em, investorId, args.shareClassId);
+      if (frozen) throw frozen;
+    }
     const from = await this.walletOf(em, args.fromInvestorId, args.chainId, [WalletStatus.whitelisted, WalletStatus.pending], 'fromInvestorId', lockMode);
     const to = await this.walletOf(em, args.toInvestorId, args.chainId, [WalletStatus.whitelisted], 'toInvestorId', lockMode);
     return {

@@ -42,6 +42,7 @@ export const approvalModule: ModuleManifest<'approval'> = {
     requestWalletRecovery: 'operator',
     requestHoldingAdjustment: 'operator',
     requestForcedTransfer: 'operator',
+    requestWalletUnfreeze: 'operator',
     /** Who may hold a class, and a confirmed NAV's correction (module-requests.resolver.ts): asked by one principal, approved by another. */
     requestEligibilityRules: 'operator',
     requestInvestorCategory: 'operator',
@@ -58,11 +59,12 @@ export const approvalModule: ModuleManifest<'approval'> = {
     requestWalletRecovery: step('walletRecovery'),
     requestHoldingAdjustment: step('holdingAdjustment'),
     requestForcedTransfer: step('forcedTransfer'),
+    requestWalletUnfreeze: step('walletUnfreeze'),
     /** Who may hold a class: four eyes on a rule set and on a category upgrade (src/modules/approval/eligibility-requests.ts); no token moves. */
     requestEligibilityRules: nothing,
     requestInvestorCategory: nothing,
     requestNavCorrection: step('navCorrection'),
-    approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection'),
+    approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection', 'walletUnfreeze'),
     rejectRequest: nothing,
   },
   visibility: {
@@ -76,5 +78,6 @@ export const approvalModule: ModuleManifest<'approval'> = {
     HoldingAdjustmentEffect: 'part',
     EligibilityRulesEffect: 'part',
     InvestorCategoryEffect: 'part',
+    WalletUnfreezeEffect: 'part',
   },
 };

@@ -29,7 +29,10 @@ export class EligibilityResolver {
     description:
       'Ops: holders a rule set as it is to be would leave ineligible now (`IN… (SC…): reason`), the list `requestEligibilityRules` would bind; its `reason` is not read',
   })
-  ineligibleHoldersPreview(@Arg('input', () => EligibilityRulesInput) input: EligibilityRulesInput, @Ctx() ctx: GatewayContext): Promise<string[]> {
+  ineligibleHoldersPreview(
+    @Arg('input', () => EligibilityRulesInput) input: EligibilityRulesInput,
+    @Ctx() ctx: ModuleContext<'eligibility'>,
+  ): Promise<string[]> {
     return ctx.services.eligibility.previewIneligibleHolders(ctx, input);
   }
 

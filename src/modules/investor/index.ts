@@ -1,13 +1,16 @@
 import { InvestorOpsResolver, InvestorResolver, InvestorWalletResolver } from './investor.resolver';
 import { UserResolver } from './user.resolver';
+import { WalletFreezeResolver } from './wallet-freeze.resolver';
 import { Investor, InvestorGrant, InvestorWallet } from './investor.entity';
 import { AddressClaim } from './address-claim.entity';
+import { WalletFreeze } from './wallet-freeze.entity';
 import { ends, nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import type { RequestContext } from '../../access/graphql-context';
 import type { InvestorService } from './investor.service';
 import type { InvestorWalletService } from './investor-wallet.service';
 import type { WalletOnChain } from './wallet-onchain';
+import type { WalletFreezes } from './wallet-freeze';
 
 // What other modules use of investor: they import it from here, never from its files.
 export { INVESTOR_CATEGORIES, InvestorCategory, isCategoryUpgrade } from './investor-category';
@@ -27,6 +30,8 @@ export {
   walletCustodyMany,
 } from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
+export { heldFreezes, walletFrozenRefusal, WalletFreezes, type WalletUnfreezeEffect } from './wallet-freeze';
+export { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */
@@ -40,6 +45,7 @@ declare module '../../access/module-services' {
       investor: InvestorService;
       investorWallet: InvestorWalletService;
       walletOnChain: WalletOnChain | null;
+      walletFreezes: WalletFreezes;
     };
   }
 }
@@ -48,9 +54,9 @@ declare module '../../access/module-services' {
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- a visibility rule reads a record of its own GraphQL type (src/access/module-manifest.ts) */
 export const investorModule: ModuleManifest<'investor'> = {
   name: 'investor',
-  services: { investor: true, investorWallet: true, walletOnChain: true },
-  resolvers: [InvestorResolver, InvestorOpsResolver, InvestorWalletResolver, UserResolver],
-  entities: [Investor, InvestorGrant, InvestorWallet, AddressClaim],
+  services: { investor: true, investorWallet: true, walletOnChain: true, walletFreezes: true },
+  resolvers: [InvestorResolver, InvestorOpsResolver, InvestorWalletResolver, UserResolver, WalletFreezeResolver],
+  entities: [Investor, InvestorGrant, InvestorWallet, AddressClaim, WalletFreeze],
   mutationRoles: {
     registerInvestor: 'operator',
     grantInvestorShareClass: 'operator',
@@ -60,6 +66,8 @@ export const investorModule: ModuleManifest<'investor'> = {
     whitelistInvestorWallet: 'operator',
     /** Freezing a compromised wallet stays immediate: one operator, no approval. */
     removeInvestorWallet: 'operator',
+    /** Freezing is protective: one operator, at once, with a reason; its unfreeze is a four-eyes request (`requestWalletUnfreeze`). */
+    freezeInvestorWallet: 'operator',
   },
   queryRoles: {},
   mutationDuties: {
@@ -71,10 +79,13 @@ export const investorModule: ModuleManifest<'investor'> = {
     addInvestorWallet: { ends: ['walletWhitelisting'], steps: ['walletWhitelisting'] },
     whitelistInvestorWallet: ends('walletWhitelisting'),
     removeInvestorWallet: ends('walletFreeze'),
+    freezeInvestorWallet: ends('walletFreeze'),
   },
   visibility: {
     Investor: { owner: (i) => ref(i.distributor) },
     InvestorWallet: { owner: (w, ctx) => investorOwner(ref(w.investor), ctx) },
+    /** A freeze (and its reason) is operations' record; a distributor hears of it as a refusal. */
+    WalletFreeze: 'ops',
   },
 };
 /* eslint-enable @typescript-eslint/no-unsafe-member-access */

@@ -6,7 +6,11 @@ import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
+
+/** A handler that says whether the intent was its own (WalletFreezes.onOutcome, wallet-freeze.ts). */
+type LedgerOutcomeHandler<R> = (em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome) => Promise<R>;
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
+import { FREEZE_PURPOSE, UNFREEZE_PURPOSE } from './wallet-freeze.entity';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
@@ -22,10 +26,13 @@ import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
  */
 export class WalletOnChain {
   private readonly recovery: WalletRecovery;
+  /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts). */
 
   constructor(
     private readonly chain: TokenLedger,
     private readonly clock: Clock,
+    /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts): their outcomes come here too. */
+    private readonly freezes: { onOutcome: LedgerOutcomeHandler<boolean> } | null = null,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
@@ -127,6 +134,7 @@ export class WalletOnChain {
       await em.flush();
       return;
     }
+    if ((tx.purpose === FREEZE_PURPOSE || tx.purpose === UNFREEZE_PURPOSE) && this.freezes && (await this.freezes.onOutcome(em, tx, outcome))) return;
     if (!outcome.ok) {
       wallet.chainError = `${tx.purpose}: ${outcome.reason}`;
       await em.flush();

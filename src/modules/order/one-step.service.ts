@@ -11,7 +11,7 @@ import type { HoldingLedger } from '../holding';
 import type { NavService } from '../nav';
 import type { ShareClassService } from '../share-class';
 import { findPrimaryToken, Token } from '../token';
-import { orderInvestorShown, refuseForeignWallet, walletInUse } from '../investor';
+import { orderInvestorShown, refuseForeignWallet, walletFrozenRefusal, walletInUse } from '../investor';
 import { assertMove } from './order-states';
 import { opsReason } from './ops-reason';
 import { readDelivery, readIds, type PlacementInput } from './one-step.input';
@@ -102,6 +102,8 @@ export class OneStepOrderService {
       const parties = await placementParties({ em, access: ctx.access }, this.deps, ids);
       const { investorId, shareClass } = parties;
       await this.refuseForeign(em, ctx.access, parties, delivery);
+      // A wallet an operator froze on the class redeems nothing until an approved unfreeze (409).
+      refuse(await walletFrozenRefusal(em, investorId, shareClass.id));
       const now = this.clock.now();
       const dates = await this.deps.dealing.redemptionTerms({ em }, shareClass, now);
       await this.deps.ledger.assertRedeemable(em, { investorId, shareClass, tokens: tokenCount, now }, tokenCountExceedsHoldings);

@@ -4,6 +4,7 @@ import { Dec, decimalString } from '../../common/money';
 import { type DealingService, type LockUp, unlockedBalance } from '../dealing';
 import { holdingKey, type OpenLot, openLotsOf } from '../holding';
 import type { NavService } from '../nav';
+import { heldFreezes } from '../investor';
 import { ShareClass } from '../share-class';
 import { holdersOf, holdingsOfInvestor } from './register.queries';
 
@@ -20,6 +21,8 @@ export interface Position {
   sharePercent: string;
   /** The part still in lock-up now. */
   locked: string;
+  /** An operator froze the holder's wallet on the class (src/modules/investor/wallet-freeze.ts). */
+  frozen: boolean;
 }
 
 export interface Positions {
@@ -42,6 +45,7 @@ export interface InvestorPosition {
   value: string | null;
   navClose: string | null;
   locked: string;
+  frozen: boolean;
 }
 
 /** A holding's figures now: its tokens, their value at the live NAV and the part still in lock-up. */
@@ -77,6 +81,7 @@ export class PositionsReader {
         )
       : new Map<string, OpenLot[]>();
     const total = rows.reduce((s, r) => s.plus(r.balance), new Dec(0));
+    const frozen = new Set((await heldFreezes(em, { shareClassId })).map((f) => f.investorId));
     return {
       shareClassId,
       currency: shareClass.currency,
@@ -94,6 +99,7 @@ export class PositionsReader {
           distributorName: r.distributor_name,
           ...holdingFigures(balance, lots.get(holdingKey(r.investor_id, shareClassId)) ?? [], lockUp, nav, at),
           sharePercent: decimalString(balance.div(total).mul(100).toDecimalPlaces(4)),
+          frozen: frozen.has(r.investor_id),
         };
       }),
     };
@@ -103,6 +109,7 @@ export class PositionsReader {
   async ofInvestor(em: EntityManager, investorId: string): Promise<InvestorPosition[]> {
     const at = this.deps.clock.now();
     const rows = await holdingsOfInvestor(em, investorId);
+    const frozen = new Set((await heldFreezes(em, { investorId })).map((f) => f.shareClassId));
     const out: InvestorPosition[] = [];
     for (const r of rows) {
       const shareClass = await em.findOneOrFail(ShareClass, { id: r.share_class_id });
@@ -115,6 +122,7 @@ export class PositionsReader {
         currency: shareClass.currency,
         ...holdingFigures(new Dec(r.balance), lots, lockUp, nav, at),
         navClose: nav ? decimalString(nav.close) : null,
+        frozen: frozen.has(shareClass.id),
       });
     }
     return out;

@@ -45,6 +45,7 @@ class PositionView {
   @Field(() => DecimalScalar, { nullable: true, description: 'tokens × the live NAV, in the share class currency (null: no live NAV)' }) value: string | null;
   @Field(() => DecimalScalar, { description: "The holder's part of the class's tokens, percent to 4 places" }) sharePercent: string;
   @Field(() => DecimalScalar, { description: 'The part still in lock-up now' }) locked: string;
+  @Field(() => Boolean, { description: "Whether an operator froze the holder's wallet on the class (its redemptions and transfers refused)" }) frozen: boolean;
 }
 
 @ObjectType('Positions')
@@ -68,6 +69,7 @@ class InvestorPositionView {
   @Field(() => DecimalScalar, { nullable: true, description: 'tokens × the live NAV (null: no live NAV)' }) value: string | null;
   @Field(() => DecimalScalar, { nullable: true }) navClose: string | null;
   @Field(() => DecimalScalar, { description: 'The part still in lock-up now' }) locked: string;
+  @Field(() => Boolean, { description: "Whether an operator froze the holder's wallet on the class (its redemptions and transfers refused)" }) frozen: boolean;
 }
 
 @Resolver()
