@@ -4,13 +4,14 @@ import 'reflect-metadata';
 process.umask(0o077);
 import { createGateway, GRAPHQL_PATH, REST_PREFIX } from './app';
 import { CONSOLE_PATH } from './console/serve-console';
-import { systemClock } from './common/clock';
+import { ManualClock, systemClock } from './common/clock';
 import { logger } from './common/logger';
 import { redactUrl } from './common/redact';
 import { ConfigError, isDevelopmentEnv, loadConfig } from './config';
 import { migrate, openDatabase } from './boot/orm';
 import { DEMO_PROVIDER, isEmpty, seedDemo } from './boot/seed';
 import { seedDemoOrders } from './boot/demo-orders';
+import { seedDemoBook } from './boot/demo-book';
 import { holdsOnlyDemoData, issueDemoAccess } from './boot/demo-access';
 import { startDevSimulator } from './boot/dev-simulator';
 import { describeAgentKey, embeddedChainConfig } from './config/chains';
@@ -23,7 +24,11 @@ import { bringDemoOnChain } from './modules/settlement/demo-onchain';
 
 async function main() {
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, clock: systemClock });
+  // A start that may seed the demo deals its history on past days (src/boot/demo-history.ts): the
+  // database and the gateways then share a clock the seeding sets and gives back; unset, it is the system's.
+  const seedingClock = config.seedDemo ? new ManualClock() : null;
+  const clock = seedingClock ?? systemClock;
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.dbPoolMax, clock });
   const applied = await migrate(db.orm, config.databaseUrl);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   if (!db.embedded) logger.info('using PostgreSQL from DATABASE_URL');
@@ -43,8 +48,10 @@ async function main() {
     anvil = await startEmbeddedChain({ stateDir: config.chainDataDir });
     chains = { '31337': embeddedChainConfig(anvil.rpcUrl) };
   }
-  const demo = config.seedDemo && (await isEmpty(em)) ? await seedDemo(em, systemClock.now()) : null;
+  const demo = seedingClock && (await isEmpty(em)) ? await seedDemo(em, clock.now()) : null;
   if (demo) logger.info(demo, 'demo data seeded');
+  // Before the chain: the book's 300 days predate the demo's token, minted below with each holder's balance.
+  if (demo && seedingClock) logger.info(await seedDemoBook(config, db.orm, seedingClock, demo), 'demo book dealt over the NAV history');
 
   // Development: a provider simulator stands in for the supply-side platform unless providers are configured.
   const simulator =
@@ -54,7 +61,7 @@ async function main() {
   const gateway = await createGateway({
     config,
     orm: db.orm,
-    clock: systemClock,
+    clock,
     supply,
     events: config.events,
     chains,

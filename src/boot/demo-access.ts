@@ -26,9 +26,9 @@ export async function holdsOnlyDemoData(em: EntityManager): Promise<boolean> {
 }
 
 /** The actor, and the ops principal, of what a development start hands out. */
-const DEMO_ACCESS = 'demo-console';
+export const DEMO_ACCESS = 'demo-console';
 /** The development start's second ops principal: `approver` only (four eyes need two people). */
-const DEMO_APPROVER = 'demo-approver';
+export const DEMO_APPROVER = 'demo-approver';
 export const DEMO_DISTRIBUTOR = 'DT000001';
 
 /**

@@ -5,6 +5,7 @@ import type { Services } from '../services';
 import { runInScope } from '../common/request-scope';
 import type { ServiceContext } from '../access/service-context';
 import { Token } from '../modules/token/token.entity';
+import { InvestorWallet } from '../modules/investor/investor.entity';
 import { statusesOf, TRANSITIONS } from '../modules/order/order-states';
 import { OrderFlow } from '../modules/order/order.entity';
 import { logger } from '../common/logger';
@@ -47,7 +48,7 @@ export async function seedDemoOrders(
   const parties = { distributorId: demo.distributorId, investorId: demo.investorId, shareClassId: demo.shareClassIds[0] };
   const twoStep = services.twoStep;
   const oneStep = services.oneStepOrder;
-  const transferHash = await demoTransferHash(em, services, demo.shareClassIds[0]);
+  const transferHash = await demoTransferHash(em, services, demo.shareClassIds[0], demo.investorId);
   const outcome = (orderId: string, name: 'accepted' | 'rejected' | 'settled' | 'failed') =>
     twoStep.recordSupplyOutcome(ctx(), {
       orderId,
@@ -102,18 +103,20 @@ export async function seedDemoOrders(
 
 /**
  * The transfer a demo two-step settlement names. On a chain the gateway reads, the settlement is
- * checked there (a Transfer of the class's token to the investor's wallet): the demo holding's
- * mint (bringDemoOnChain) is such a transfer. Without a chain, a placeholder nobody checks.
+ * checked there (a Transfer of the class's token to the investor's wallet): the mint of that
+ * investor's demo holding (bringDemoOnChain) is such a transfer. Without a chain, a placeholder nobody checks.
  */
-async function demoTransferHash(em: EntityManager, services: Services, shareClassId: string): Promise<string> {
+async function demoTransferHash(em: EntityManager, services: Services, shareClassId: string, investorId: string): Promise<string> {
   if (!services.settlementOnChain) return DEMO_TRANSFER_HASH;
   const token = await em.findOne(Token, { shareClass: shareClassId, chainId: DEMO_CHAIN_ID, isPrimary: true });
-  const mint =
-    token &&
-    (await em.findOne(
-      ChainTransaction,
-      { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed },
-      { orderBy: { id: 'desc' } },
-    ));
+  const wallet = await em.findOne(InvestorWallet, { investor: investorId, chainId: DEMO_CHAIN_ID });
+  // The demo book mints to several holders: the mint whose calldata names this investor's wallet (an address word).
+  if (!token || !wallet) return DEMO_TRANSFER_HASH;
+  const word = wallet.address.slice(2).toLowerCase().padStart(64, '0');
+  const mint = await em.findOne(
+    ChainTransaction,
+    { chainId: DEMO_CHAIN_ID, purpose: 'deploy.mint', toAddress: token.contractAddress, status: ChainTxStatus.confirmed, data: { $like: `%${word}%` } },
+    { orderBy: { id: 'desc' } },
+  );
   return mint?.hash ?? DEMO_TRANSFER_HASH;
 }

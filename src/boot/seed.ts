@@ -76,6 +76,8 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           sub: 10,
           mode: DeliveryMode.passthrough,
           lockup: 0,
+          // The description's free text; the income policy itself is set by seedDemoIncome (demo-income.ts).
+          incomePolicy: 'Accumulating',
           calendar: DEMO_CALENDARS.USD,
           dealingWeekdays: [1, 2, 3, 4, 5, 6, 7],
         },
@@ -89,6 +91,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
           sub: 25,
           mode: DeliveryMode.hold,
           lockup: 30,
+          incomePolicy: 'Distributing',
           calendar: DEMO_CALENDARS.EUR,
           dealingWeekdays: [1, 2, 3, 4, 5],
         },
@@ -116,7 +119,7 @@ export async function seedDemo(em: EntityManager, now: Date): Promise<{ distribu
             maturity_days: -1,
           },
           overview: { assetClass: 'Money Market', description: 'Daily-dealing exposure to short-dated government bills.', riskLevel: 1 },
-          subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: 'Accumulating' },
+          subRedemption: { subFreq: 1, redFreq: 1, cutOffTime_days: 0, lockup: c.lockup, eligibleInvestors: 'PROF', distributionPolicy: c.incomePolicy },
           dealingWeekdays: c.dealingWeekdays,
           bank: {
             accountHolderName: 'Meridian Treasury Fund',
