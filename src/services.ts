@@ -123,7 +123,7 @@ export function createServices(deps: ServiceDeps) {
     navCorrections,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
-  const eligibility = new EligibilityService({ investors: investor, chain });
+  const eligibility = new EligibilityService({ investors: investor, chain, kycClaims: walletOnChain?.kycClaims ?? null });
   return {
     clock,
     readCache,

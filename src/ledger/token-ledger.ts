@@ -90,6 +90,12 @@ export interface WalletFacts {
   balance: bigint;
 }
 
+/** What the gateway's KYC claim says: until when the investor's KYC holds (null: no expiry), and which issue of the claim it is. */
+export interface KycClaimData {
+  expiresAt: Date | null;
+  issue: number;
+}
+
 /** The address that mints come from and burns go to. */
 export const NO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
@@ -115,8 +121,13 @@ export interface TokenLedger {
   prepareIdentities(chainId: string): Promise<void>;
   /** An ONCHAINID identity for a wallet, managed by the agent key (its creation's outcome carries the address). */
   intendIdentity(em: EntityManager, meta: IntentMeta): Promise<LedgerIntent>;
-  /** The gateway's KYC claim, signed by its claim issuer, added to an identity. */
-  intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent>;
+  /**
+   * The gateway's KYC claim, signed by its claim issuer, added to an identity (it replaces the
+   * issuer's claim there): its data carries the KYC expiry and the claim's issue number.
+   */
+  intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address, claim: KycClaimData): Promise<LedgerIntent>;
+  /** Revokes, through the gateway's claim issuer, the KYC claim it issued that an identity holds: the identity is no longer verified. */
+  intendKycRevocation(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent>;
   /** Intents of a wallet with these purposes not yet final (but `except`). */
   openIntents(em: EntityManager, walletId: string, purposes: readonly string[], except?: string): Promise<number>;
   /** Registers what an outcome of `purpose` (or of every `purpose.*`) means, once at wiring. */

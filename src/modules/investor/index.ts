@@ -24,6 +24,7 @@ export {
   walletCustodyMany,
 } from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
+export { type KycClaims, KycExpirySchedule } from './kyc-claim';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */

@@ -7,12 +7,15 @@ import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
+import { KycClaims } from './kyc-claim';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
  * 1. `wallet.identity`: the investor's ONCHAINID identity (a proxy of the gateway's identity
  *    implementation; custodial: the agent key is its management key);
- * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity;
+ * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity
+ *    (it carries the investor's KYC expiry; kyc-claim.ts revokes and renews it as the KYC changes:
+ *    `wallet.kycRevoke`, `wallet.kycClaim`);
  * 3. `wallet.register`: `registerIdentity` on the identity registry of the chain's tokens (one per
  *    registry storage: the gateway's tokens share one), with the investor's country (ISO 3166-1
  *    numeric) — the wallet is `whitelisted` once every registration is confirmed, and reads
@@ -22,12 +25,15 @@ import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
  */
 export class WalletOnChain {
   private readonly recovery: WalletRecovery;
+  /** The KYC claim on each wallet's identity, following the investor's KYC (kyc-claim.ts). */
+  readonly kycClaims: KycClaims;
 
   constructor(
     private readonly chain: TokenLedger,
     private readonly clock: Clock,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
+    this.kycClaims = new KycClaims(chain, clock);
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
     chain.onOutcome('wallet', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
@@ -84,7 +90,7 @@ export class WalletOnChain {
   }
 
   private async addClaim(em: EntityManager, wallet: InvestorWallet): Promise<void> {
-    await this.chain.intendKycClaim(em, { chainId: wallet.chainId, purpose: 'wallet.claim', walletId: wallet.id }, wallet.onchainIdentity!);
+    await this.kycClaims.issue(em, wallet, await em.findOneOrFail(Investor, wallet.investor.id), 'wallet.claim');
   }
 
   private async register(em: EntityManager, wallet: InvestorWallet): Promise<void> {
