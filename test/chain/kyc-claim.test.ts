@@ -1,6 +1,5 @@
 import { decodeAbiParameters, encodeAbiParameters, keccak256, parseUnits, type Hex } from 'viem';
-import { ChainTransaction } from '../../src/modules/chain/chain-transaction.entity';
-import { ChainSetup } from '../../src/modules/chain/chain-transaction.entity';
+import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from '../../src/modules/chain/chain-transaction.entity';
 import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, TOKEN_ABI } from '../../src/modules/chain/contracts';
 import { InvestorWallet } from '../../src/modules/investor/investor.entity';
 import { eventually, randomWallet } from '../support/chain';
@@ -35,6 +34,9 @@ describe('The KYC claim on chain follows the investor’s KYC', () => {
     const [expiresAt, issue] = decodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], data);
     return { expiresAt, issue };
   }
+  /** Every intent at its depth: the next test's reset truncates nothing the sender is still writing. */
+  const allFinal = () =>
+    eventually('every intent final', async () => (await world.gw.em().count(ChainTransaction, { status: { $nin: [...FINAL_TX_STATUSES] } })) === 0);
   const revocations = () => world.gw.em().count(ChainTransaction, { purpose: 'wallet.kycRevoke' });
   async function mintReverts(token: string, to: string) {
     const call = world.chain.pub.simulateContract({
@@ -86,6 +88,7 @@ describe('The KYC claim on chain follows the investor’s KYC', () => {
     await behindTheGateway(gw, world.rpcUrl, m.token.contractAddress, TOKEN_ABI, 'mint', [wallet, parseUnits('1', 6)]);
     expect(await world.chain.balanceOf(m.token.contractAddress, wallet)).toBe(parseUnits('1', 6));
     expect(await revocations()).toBe(1);
+    await allFinal();
   });
 
   it('withdrawn by ops (an expiry now): the claim is revoked at once, and setting the same KYC again revokes nothing more', async () => {
@@ -102,5 +105,6 @@ describe('The KYC claim on chain follows the investor’s KYC', () => {
     expect(await revocations()).toBe(1);
     await eventually('the claim revoked on chain', async () => !(await verified(m.token.identityRegistry, wallet)));
     await mintReverts(m.token.contractAddress, wallet);
+    await allFinal();
   });
 });
