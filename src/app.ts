@@ -44,7 +44,6 @@ import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
-import { tokensToFollow } from './modules/token/token-chains.queries';
 import { ReconciliationSchedule } from './modules/register/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
 import { ChainSchedules } from './chain-schedules';
@@ -126,11 +125,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // The modules registered their outcome handlers on the port when the services were wired.
     chainSender = new ChainSender(deps.orm, chains, chain.declareOutcome, deps.chainPollMs);
     chainSender.start();
-    chainSchedules = new ChainSchedules(deps.orm, { lockUp: services.lockUpOnChain!, kycClaims: services.walletOnChain!.kycClaims }, deps);
+    chainSchedules = new ChainSchedules(deps.orm, { lockUp: services.lockUpOnChain!, wallets: services.walletOnChain! }, deps);
     chainSchedules.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
-  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, tokensToFollow, deps.clock, deps.chainFollowMs) : null;
+  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, services.followerPorts, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
   const reconciliation = services.reconciliation && new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs);
   if (deps.reconcileAtOnce ?? true) reconciliation?.start();

@@ -50,6 +50,9 @@ import { OpsPrincipalRequests } from './modules/approval/ops-principal-requests'
 import { EligibilityRequests } from './modules/approval/eligibility-requests';
 import { EligibilityService } from './modules/eligibility/eligibility.service';
 import { tokenComplianceRules } from './modules/eligibility/token-compliance';
+import { holderIneligibility } from './modules/eligibility/eligibility';
+import { tokensToFollow } from './modules/token/token-chains.queries';
+import type { FollowerPorts } from './modules/chain/follower-ports';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -168,6 +171,8 @@ export function createServices(deps: ServiceDeps) {
     tokenLedger,
     walletOnChain,
     settlementOnChain: settlement,
+    /** What the chain follower asks of the domain: the tokens to follow, and whether a receiver may hold the class. */
+    followerPorts: { tokensOf: tokensToFollow, ineligibility: holderIneligibility } satisfies FollowerPorts,
     forcedTransfers,
     lockUpOnChain: lockUp,
     dealingSettlement: tokenLedger ? new DealingDateSettlement(tokenLedger, dealing, outcomes, clock) : null,

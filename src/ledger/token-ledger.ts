@@ -30,6 +30,8 @@ export type LedgerCall =
   | { op: 'recoverWallet'; token: Address; lost: Address; fresh: Address; identity: Address }
   /** The wallet's identity in a registry, with the investor's country (ISO 3166-1 numeric, 0: unknown). */
   | { op: 'registerIdentity'; registry: Address; wallet: Address; identity: Address; country: number }
+  /** The country a registry stores for a registered wallet (ISO 3166-1 numeric). */
+  | { op: 'updateCountry'; registry: Address; wallet: Address; country: number }
   | { op: 'deleteIdentity'; registry: Address; wallet: Address }
   /** The wallet as a management key of an identity (a recovery needs it). */
   | { op: 'addManagementKey'; identity: Address; wallet: Address };
@@ -146,6 +148,8 @@ export interface TokenLedger {
   frozenTokens(chainId: string, token: Address, wallet: Address): Promise<bigint>;
   isFrozen(chainId: string, token: Address, wallet: Address): Promise<boolean>;
   decimals(chainId: string, token: Address): Promise<number>;
+  /** The country a registry stores for a wallet (ISO 3166-1 numeric); null when the wallet is not registered there. */
+  registeredCountry(chainId: string, registry: Address, wallet: Address): Promise<number | null>;
   /** Each wallet's facts, read at once (JSON-RPC batches), keyed by the lower-cased address. */
   walletFacts(chainId: string, token: { address: Address; registry: Address }, wallets: Address[]): Promise<Map<string, WalletFacts>>;
   /** The token's transfers in a transaction's receipt; a 503 when the chain does not answer. */

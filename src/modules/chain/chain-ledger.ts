@@ -156,6 +156,15 @@ export class ChainLedger implements TokenLedger {
     return this.read(chainId).readContract({ address: hex(token), abi: TOKEN_ABI, functionName: 'decimals' });
   }
 
+  async registeredCountry(chainId: string, registry: Address, wallet: Address): Promise<number | null> {
+    const ofRegistry = { address: hex(registry), abi: IDENTITY_REGISTRY_ABI } as const;
+    const [registered, country] = await Promise.all([
+      this.read(chainId).readContract({ ...ofRegistry, functionName: 'contains', args: [hex(wallet)] }),
+      this.read(chainId).readContract({ ...ofRegistry, functionName: 'investorCountry', args: [hex(wallet)] }),
+    ]);
+    return registered ? country : null;
+  }
+
   async walletFacts(chainId: string, token: { address: Address; registry: Address }, wallets: Address[]): Promise<Map<string, WalletFacts>> {
     const reads = this.handle(chainId).batchReads;
     const ofToken = { address: hex(token.address), abi: TOKEN_ABI } as const;

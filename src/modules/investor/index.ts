@@ -25,6 +25,7 @@ export {
 } from './wallet-custody';
 export { WalletOnChain } from './wallet-onchain';
 export { type KycClaims, KycExpirySchedule } from './kyc-claim';
+export { CountryBackfillSchedule, type WalletCountries } from './wallet-country';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */

@@ -170,6 +170,14 @@ export class InvestorWallet extends Audited {
   @Property({ type: 'datetime', length: 3, nullable: true })
   kycClaimRevokedAt: Opt<Date> | null = null;
 
+  /**
+   * The country (ISO 3166-1 numeric) the gateway last gave the identity registries for this wallet:
+   * at registration, or by the country backfill (wallet-country.ts). Null: not known, a wallet
+   * registered before the gateway recorded it; the backfill reads the chain for it once.
+   */
+  @Property({ type: 'smallint', nullable: true })
+  registeredCountry: Opt<number> | null = null;
+
   /** How many claims the gateway issued to this identity: the claim's data carries it, so a fresh claim never has a revoked signature. */
   @Property({ type: 'integer', default: 0 })
   kycClaimIssue: Opt<number> = 0;

@@ -2,12 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
-import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 import { KycClaims } from './kyc-claim';
+import { registryCountry, WalletCountries } from './wallet-country';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
@@ -27,6 +27,8 @@ export class WalletOnChain {
   private readonly recovery: WalletRecovery;
   /** The KYC claim on each wallet's identity, following the investor's KYC (kyc-claim.ts). */
   readonly kycClaims: KycClaims;
+  /** The country each wallet's registration carries, and its backfill (wallet-country.ts). */
+  readonly countries: WalletCountries;
 
   constructor(
     private readonly chain: TokenLedger,
@@ -34,6 +36,7 @@ export class WalletOnChain {
   ) {
     this.recovery = new WalletRecovery(chain, clock);
     this.kycClaims = new KycClaims(chain, clock);
+    this.countries = new WalletCountries(chain, async (em, chainId) => registries(await this.tokensOn(em, chainId)));
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
     chain.onOutcome('wallet', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
@@ -97,8 +100,8 @@ export class WalletOnChain {
     const tokens = registries(await this.tokensOn(em, wallet.chainId));
     if (!tokens.length) return this.whitelisted(wallet);
     // The registry stores the investor's country (ISO 3166-1 numeric), which a token's country rules read; 0 where none is known.
-    const investor = await em.findOneOrFail(Investor, wallet.investor.id);
-    const country = ISO_3166_NUMERIC[investor.countryCode?.toUpperCase() ?? ''] ?? 0;
+    const country = registryCountry(await em.findOneOrFail(Investor, wallet.investor.id));
+    wallet.registeredCountry = country;
     for (const token of tokens) {
       this.chain.intend(
         em,
