@@ -34,7 +34,7 @@ import { GRAPHQL_PATH, graphqlTransport } from './transports/graphql/http-transp
 import { gatewaySchema } from './transports/graphql/schema';
 import { followOpsTokenRevocations } from './modules/auth/ops-token-revocations';
 import { followCommittedChanges } from './events/cache-follower';
-import { createServices } from './services';
+import { createServices, FOLLOWER_PORTS } from './services';
 import { CONSOLE_PATH, consoleRouter } from './console/serve-console';
 import { CONSOLE_SESSION_PATH, consoleSessionRouter } from './console/console-session.routes';
 import { SUPPLY_PREFIX, supplyCallbackRouter } from './supply/callback.routes';
@@ -44,10 +44,9 @@ import { Chains } from './modules/chain/chains';
 import { ChainService } from './modules/chain/chain.service';
 import { ChainSender } from './modules/chain/sender';
 import { ChainFollower } from './modules/chain/follower';
-import { tokensToFollow } from './modules/token/token-chains.queries';
 import { ReconciliationSchedule } from './modules/register/reconciliation';
 import { APPROVAL_POLL_MS, approvalWorker } from './modules/approval/approval-worker';
-import { LockUpSchedule } from './modules/settlement/lock-up-onchain';
+import { ChainSchedules } from './chain-schedules';
 
 export { GRAPHQL_PATH, REST_PREFIX };
 // The gateway's callers take its contract from where they take createGateway.
@@ -105,7 +104,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.
   const chains = new Chains(deps.chains ?? {});
   let chainSender: ChainSender | null = null;
-  let lockUpRelease: LockUpSchedule | null = null;
+  let chainSchedules: ChainSchedules | null = null;
   const chain = chains.all().length ? new ChainService(deps.orm, chains, () => chainSender) : null;
   const services = createServices({
     clock: deps.clock,
@@ -126,11 +125,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     // The modules registered their outcome handlers on the port when the services were wired.
     chainSender = new ChainSender(deps.orm, chains, chain.declareOutcome, deps.chainPollMs);
     chainSender.start();
-    lockUpRelease = new LockUpSchedule(deps.orm, services.lockUpOnChain!, deps.lockUpReleaseMs);
-    lockUpRelease.start();
+    chainSchedules = new ChainSchedules(deps.orm, { lockUp: services.lockUpOnChain!, wallets: services.walletOnChain! }, deps);
+    chainSchedules.start();
   }
   // The register follows what moved on chain without the gateway (src/modules/chain/follower.ts).
-  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, tokensToFollow, deps.clock, deps.chainFollowMs) : null;
+  const chainFollower = chain ? new ChainFollower(deps.orm, chains, services.ledger, FOLLOWER_PORTS, deps.clock, deps.chainFollowMs) : null;
   chainFollower?.start();
   const reconciliation = services.reconciliation && new ReconciliationSchedule(deps.orm, services.reconciliation, deps.clock, deps.reconciliationIntervalMs);
   if (deps.reconcileAtOnce ?? true) reconciliation?.start();
@@ -279,7 +278,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
         background.stop(),
         deliveryListener?.close(),
         opsTokenFollower.stop(),
-        lockUpRelease?.stop(),
+        chainSchedules?.stop(),
         chainFollower?.stop(),
         reconciliation?.stop(),
       ]);

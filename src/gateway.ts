@@ -75,6 +75,8 @@ export interface GatewayDeps {
   chainFollowMs?: number;
   /** How often the lock-up release job runs (src/modules/settlement/lock-up-onchain.ts); a minute by default. */
   lockUpReleaseMs?: number;
+  /** How often the KYC claim expiry job runs (src/modules/investor/kyc-claim.ts); a minute by default. */
+  kycExpiryMs?: number;
   /** How often the scheduled reconciliation runs (RECONCILIATION_INTERVAL_MS, default daily). */
   reconciliationIntervalMs?: number;
   /**

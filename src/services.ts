@@ -51,6 +51,9 @@ import { OpsPrincipalRequests } from './modules/approval/ops-principal-requests'
 import { EligibilityRequests } from './modules/approval/eligibility-requests';
 import { EligibilityService } from './modules/eligibility/eligibility.service';
 import { tokenComplianceRules } from './modules/eligibility/token-compliance';
+import { holderIneligibility } from './modules/eligibility/eligibility';
+import { tokensToFollow } from './modules/token/token-chains.queries';
+import type { FollowerPorts } from './modules/chain/follower-ports';
 import { LockUpOnChain } from './modules/settlement/lock-up-onchain';
 import { AuditLog } from './modules/audit/audit-log';
 import { BookService } from './modules/book/book.service';
@@ -98,6 +101,9 @@ interface TransportServices {
  */
 export type Services = InfrastructureServices & TransportServices & AllModuleServices;
 
+/** What the chain follower asks of the domain (src/modules/chain/follower-ports.ts): the tokens to follow, and whether a receiver may hold the class. */
+export const FOLLOWER_PORTS: FollowerPorts = { tokensOf: tokensToFollow, ineligibility: holderIneligibility };
+
 /** Does not compile while a module's front door declares no row of ServicesByModule, and names it (an empty row is a row). */
 type ModulesWithoutServices = Exclude<ModuleName, keyof ServicesByModule>;
 const _everyModuleDeclaresItsServices: [ModulesWithoutServices] extends [never] ? true : ModulesWithoutServices = true;
@@ -144,7 +150,7 @@ export function createServices(deps: ServiceDeps): Services {
     freezes: walletFreezes,
     recoveryDelaySeconds: deps.recoveryDelaySeconds ?? 0,
   });
-  const eligibility = new EligibilityService({ investors: investor, chain });
+  const eligibility = new EligibilityService({ investors: investor, chain, kycClaims: walletOnChain?.kycClaims ?? null });
   return {
     clock,
     readCache,

@@ -30,6 +30,8 @@ export type LedgerCall =
   | { op: 'recoverWallet'; token: Address; lost: Address; fresh: Address; identity: Address }
   /** The wallet's identity in a registry, with the investor's country (ISO 3166-1 numeric, 0: unknown). */
   | { op: 'registerIdentity'; registry: Address; wallet: Address; identity: Address; country: number }
+  /** The country a registry stores for a registered wallet (ISO 3166-1 numeric). */
+  | { op: 'updateCountry'; registry: Address; wallet: Address; country: number }
   | { op: 'deleteIdentity'; registry: Address; wallet: Address }
   /** The wallet as a management key of an identity (a recovery needs it). */
   | { op: 'addManagementKey'; identity: Address; wallet: Address };
@@ -90,6 +92,12 @@ export interface WalletFacts {
   balance: bigint;
 }
 
+/** What the gateway's KYC claim says: until when the investor's KYC holds (null: no expiry), and which issue of the claim it is. */
+export interface KycClaimData {
+  expiresAt: Date | null;
+  issue: number;
+}
+
 /** The address that mints come from and burns go to. */
 export const NO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
 
@@ -115,8 +123,13 @@ export interface TokenLedger {
   prepareIdentities(chainId: string): Promise<void>;
   /** An ONCHAINID identity for a wallet, managed by the agent key (its creation's outcome carries the address). */
   intendIdentity(em: EntityManager, meta: IntentMeta): Promise<LedgerIntent>;
-  /** The gateway's KYC claim, signed by its claim issuer, added to an identity. */
-  intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent>;
+  /**
+   * The gateway's KYC claim, signed by its claim issuer, added to an identity (it replaces the
+   * issuer's claim there): its data carries the KYC expiry and the claim's issue number.
+   */
+  intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address, claim: KycClaimData): Promise<LedgerIntent>;
+  /** Revokes, through the gateway's claim issuer, the KYC claim it issued that an identity holds: the identity is no longer verified. */
+  intendKycRevocation(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent>;
   /** Of these correlations, those an intent already carries (at most one intent carries each). */
   correlated(em: EntityManager, correlations: readonly string[]): Promise<Set<string>>;
   /** Intents of a wallet with these purposes not yet final (but `except`). */
@@ -137,6 +150,8 @@ export interface TokenLedger {
   frozenTokens(chainId: string, token: Address, wallet: Address): Promise<bigint>;
   isFrozen(chainId: string, token: Address, wallet: Address): Promise<boolean>;
   decimals(chainId: string, token: Address): Promise<number>;
+  /** The country a registry stores for a wallet (ISO 3166-1 numeric); null when the wallet is not registered there. */
+  registeredCountry(chainId: string, registry: Address, wallet: Address): Promise<number | null>;
   /** Each wallet's facts, read at once (JSON-RPC batches), keyed by the lower-cased address. */
   walletFacts(chainId: string, token: { address: Address; registry: Address }, wallets: Address[]): Promise<Map<string, WalletFacts>>;
   /** The token's transfers in a transaction's receipt; a 503 when the chain does not answer. */

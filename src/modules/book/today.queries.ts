@@ -65,7 +65,7 @@ export class TodayService {
         ctx.em,
         `select m.share_class_id as "shareClassId", s.meta->>'name' as "shareClassName", count(*)::int as movements, trim_scale(sum(m.tokens))::text as tokens
            from chain_movement m join share_class s on s.id = m.share_class_id
-          where m.kind = any(?) and m.undone_at is null group by 1, 2 order by 1`,
+          where (m.kind = any(?) or m.ineligibility is not null) and m.undone_at is null group by 1, 2 order by 1`,
         [[ChainMovementKind.unknown_holder, ChainMovementKind.issuance]],
       ),
       aum: await this.aum(ctx),

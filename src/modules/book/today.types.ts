@@ -115,7 +115,10 @@ export class TodayFailedTransfer {
   at: Date;
 }
 
-@ObjectType({ description: 'Movements the chain follower saw on a share class’s token that the register does not follow' })
+@ObjectType({
+  description:
+    'Movements the chain follower saw on a share class’s token that the register does not follow, or that reached a holder the class’s rule set refuses (ChainMovement.ineligibility)',
+})
 export class TodayUnexplained {
   @Field(() => String)
   shareClassId: string;

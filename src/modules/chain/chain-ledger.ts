@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, stringToHex, type Hex } from 'viem';
+import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, type Hex } from 'viem';
 import type {
   Address,
   IntentMeta,
+  KycClaimData,
   LedgerCall,
   LedgerIntent,
   LedgerLog,
@@ -15,12 +16,17 @@ import type {
 import { ChainSetup, ChainTransaction, FINAL_TX_STATUSES } from './chain-transaction.entity';
 import type { ChainService } from './chain.service';
 import { chainAway, chainNotReadable, isChainUnreachable } from './chain.errors';
-import { IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
+import { CLAIM_ISSUER_ABI, IDENTITY_ABI, IDENTITY_REGISTRY_ABI, KYC_CLAIM_TOPIC, ONCHAINID, TOKEN_ABI } from './contracts';
 import { encodeCall, transfersIn } from './ledger-calls';
 import { closingBlock } from './closing-block';
 
-/** What the gateway's KYC claim says: the investor passed the distributor's identity verification. */
-const KYC_CLAIM_DATA = stringToHex('kyc: verified by the distributor, attested by the gateway');
+/**
+ * What the gateway's KYC claim says: the investor passed the distributor's identity verification,
+ * until the expiry (seconds since the epoch, 0: none), in the claim's issue (a fresh issue signs
+ * fresh data, so a renewed claim never carries a signature revoked before).
+ */
+const kycClaimData = (claim: KycClaimData): Hex =>
+  encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(Math.floor((claim.expiresAt?.getTime() ?? 0) / 1000)), BigInt(claim.issue)]);
 
 const hex = (a: string) => a as Hex;
 
@@ -68,17 +74,30 @@ export class ChainLedger implements TokenLedger {
     return this.chain.enqueue(em, { ...meta, to: null, data });
   }
 
-  async intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent> {
+  async intendKycClaim(em: EntityManager, meta: IntentMeta, identity: Address, claim: KycClaimData): Promise<LedgerIntent> {
     const chain = this.chain.writable(meta.chainId);
     const setup = await em.findOneOrFail(ChainSetup, { chainId: meta.chainId });
-    const digest = keccak256(
-      encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [hex(identity), KYC_CLAIM_TOPIC, KYC_CLAIM_DATA]),
-    );
+    const data = kycClaimData(claim);
+    const digest = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }, { type: 'bytes' }], [hex(identity), KYC_CLAIM_TOPIC, data]));
     const signature = await chain.account!.signMessage({ message: { raw: digest } });
     return this.chain.enqueue(em, {
       ...meta,
       to: identity,
-      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addClaim', args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer, signature, KYC_CLAIM_DATA, ''] }),
+      data: encodeFunctionData({ abi: IDENTITY_ABI, functionName: 'addClaim', args: [KYC_CLAIM_TOPIC, 1n, setup.claimIssuer, signature, data, ''] }),
+    });
+  }
+
+  async intendKycRevocation(em: EntityManager, meta: IntentMeta, identity: Address): Promise<LedgerIntent> {
+    this.chain.writable(meta.chainId);
+    const setup = await em.findOneOrFail(ChainSetup, { chainId: meta.chainId });
+    // ERC-735 names an issuer's claim on an identity keccak256(abi.encode(issuer, topic)); the claim
+    // issuer reads its signature there when the revocation runs (intents run in order, so after
+    // any claim queued before) and marks it revoked, which `isClaimValid` and so `isVerified` read.
+    const claimId = keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [setup.claimIssuer, KYC_CLAIM_TOPIC]));
+    return this.chain.enqueue(em, {
+      ...meta,
+      to: setup.claimIssuer,
+      data: encodeFunctionData({ abi: CLAIM_ISSUER_ABI, functionName: 'revokeClaim', args: [claimId, hex(identity)] }),
     });
   }
 
@@ -141,6 +160,15 @@ export class ChainLedger implements TokenLedger {
 
   decimals(chainId: string, token: Address): Promise<number> {
     return this.read(chainId).readContract({ address: hex(token), abi: TOKEN_ABI, functionName: 'decimals' });
+  }
+
+  async registeredCountry(chainId: string, registry: Address, wallet: Address): Promise<number | null> {
+    const ofRegistry = { address: hex(registry), abi: IDENTITY_REGISTRY_ABI } as const;
+    const [registered, country] = await Promise.all([
+      this.read(chainId).readContract({ ...ofRegistry, functionName: 'contains', args: [hex(wallet)] }),
+      this.read(chainId).readContract({ ...ofRegistry, functionName: 'investorCountry', args: [hex(wallet)] }),
+    ]);
+    return registered ? country : null;
   }
 
   async walletFacts(chainId: string, token: { address: Address; registry: Address }, wallets: Address[]): Promise<Map<string, WalletFacts>> {

@@ -84,6 +84,14 @@ export class ChainMovement {
   @Property({ type: 'text', nullable: true })
   toInvestorId?: string;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Between two holders: the rule of the share class's rule set the receiver breaks (it got through a rule the token does not hold, or one changed since)",
+  })
+  @Property({ type: 'text', nullable: true })
+  ineligibility?: string;
+
   /** The lots the sender's holding gave up (put back as they were when the move is undone). */
   @Property({ type: 'json', nullable: true })
   lotsTaken?: { quantity: string; settledAt: string }[];

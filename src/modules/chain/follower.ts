@@ -10,6 +10,7 @@ import type { LotPiece, Register } from './register-port';
 import { holderOf, holdingOf, sideOf } from './chain-holders';
 import { forkPoint, undoAfter } from './follower-reorg';
 import { ChainMovement, ChainMovementKind } from './chain-movement.entity';
+import type { FollowedToken, FollowerPorts } from './follower-ports';
 import type { ChainHandle, Chains } from './chains';
 
 /** One follower at a time across instances (a transaction-scoped advisory lock per pass). */
@@ -22,19 +23,6 @@ const KEPT_BLOCKS = 256;
 export const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 type TransferLog = Log<bigint, number, false, typeof TRANSFER_EVENT, true>;
-
-/** A token the follower reads the transfers of: its contract (lower-cased), its share class, its decimals. */
-export interface FollowedToken {
-  address: string;
-  shareClassId: string;
-  decimals: number;
-}
-
-/**
- * The tokens a chain carries, handed to the follower at wiring (src/app.ts) by the token module
- * (src/modules/token/token-chains.queries.ts, `tokensToFollow`): the chain reads no token record itself.
- */
-export type TokensToFollow = (em: EntityManager, chainId: string) => Promise<FollowedToken[]>;
 
 /**
  * The chain follower: for every token on a configured chain, the `Transfer` logs from the last
@@ -50,7 +38,9 @@ export type TokensToFollow = (em: EntityManager, chainId: string) => Promise<Fol
  *   each side's `holding.changed` names its counterparty only within one distributor); between one investor's own wallets, nothing (the
  *   register is per investor, so lock-up keeps counting from the original settlement); to or from
  *   a wallet the register does not know, the known side moves and the movement is raised to ops
- *   (`chain.unknown_holder`); a mint or burn not sent by the gateway is recorded, not followed.
+ *   (`chain.unknown_holder`); a mint or burn not sent by the gateway is recorded, not followed;
+ *   a transfer to an investor the class's rule set refuses now is recorded with the rule
+ *   (`ineligibility`: a category is the gateway's check, not the token's, and a rule may have changed since).
  * - **Reorg-safe**: the hash of the cursor's block and of every block with a movement is kept;
  *   when the cursor's block hash changed, the follower walks back to the newest kept block that
  *   is still canonical, undoes the movements after it (in reverse) and reads again from there.
@@ -66,7 +56,7 @@ export class ChainFollower {
     private readonly orm: MikroORM,
     private readonly chains: Chains,
     private readonly ledger: Register,
-    private readonly tokensOf: TokensToFollow,
+    private readonly ports: FollowerPorts,
     private readonly clock: { now(): Date },
     pollMs = 1_000,
   ) {
@@ -115,7 +105,7 @@ export class ChainFollower {
     return this.orm.em.fork().transactional(async (em) => {
       const [locked] = await rawRows<{ ok: boolean }>(em, `select pg_try_advisory_xact_lock(${FOLLOWER_LOCK}) as ok`, []);
       if (!locked?.ok) return false;
-      const tokens = await this.tokensOf(em, chain.id);
+      const tokens = await this.ports.tokensOf(em, chain.id);
       const [cursor] = await rawRows<{ block_number: string }>(em, 'select block_number::text from chain_follow_cursor where chain_id = ? for update', [
         chain.id,
       ]);
@@ -230,6 +220,10 @@ export class ChainFollower {
       kind,
       fromInvestorId: from?.investorId,
       toInvestorId: to?.investorId,
+      // A transfer between holders that got through a rule the token does not hold (a category is
+      // the gateway's check) or one changed since: recorded with the rule, for ops (Today).
+      ineligibility:
+        kind === ChainMovementKind.transfer ? ((await this.ports.ineligibility(em, token.shareClassId, to!.investorId, now)) ?? undefined) : undefined,
       observedAt: now,
     });
     const payload = { chainId, from: fromAddress, to: toAddress, blockNumber: String(log.blockNumber) };

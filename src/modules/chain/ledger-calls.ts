@@ -48,6 +48,11 @@ export function encodeCall(call: LedgerCall): { to: string; data: Hex } {
           args: [hex(call.wallet), hex(call.identity), call.country],
         }),
       };
+    case 'updateCountry':
+      return {
+        to: call.registry,
+        data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'updateCountry', args: [hex(call.wallet), call.country] }),
+      };
     case 'deleteIdentity':
       return { to: call.registry, data: encodeFunctionData({ abi: IDENTITY_REGISTRY_ABI, functionName: 'deleteIdentity', args: [hex(call.wallet)] }) };
     case 'addManagementKey':

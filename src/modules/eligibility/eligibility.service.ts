@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../../access/service-context';
 import { badRequest, forbidden, notFound } from '../../common/errors';
 import { optionalEpochMs, required } from '../../common/validate';
-import type { Investor, InvestorService } from '../investor';
+import { LockMode } from '@mikro-orm/core';
+import { Investor, type InvestorService, type KycClaims } from '../investor';
 import { EligibilityRuleSet, type EligibilityRules } from './eligibility-rule-set.entity';
 import { ineligibleHolders, investorCategory, readRules, type EligibilityRulesInput } from './eligibility-effects';
 import { isCategoryUpgrade } from '../investor';
@@ -14,7 +15,7 @@ import type { ChainService } from '../chain';
  * src/modules/approval/eligibility-requests.ts). The check every door asks is eligibility.ts.
  */
 export class EligibilityService {
-  constructor(private readonly deps: { investors: InvestorService; chain?: ChainService | null }) {}
+  constructor(private readonly deps: { investors: InvestorService; chain?: ChainService | null; kycClaims?: KycClaims | null }) {}
 
   async ruleSets(ctx: ServiceContext): Promise<EligibilityRuleSet[]> {
     ctx.access.requireOps();
@@ -39,16 +40,27 @@ export class EligibilityService {
     return ineligibleHolders(ctx.em, readRules(input));
   }
 
-  /** KYC as ops verified it: when, and until when; an expiry before the verification is refused. */
+  /**
+   * KYC as ops verified it: when, and until when; an expiry before the verification is refused.
+   * In the same transaction, the KYC claim on each of the investor's wallet identities follows
+   * (src/modules/investor/kyc-claim.ts): an expiry at or before now withdraws it (revoked on
+   * chain), a later one renews it (a fresh claim).
+   */
   async setKyc(ctx: ServiceContext, input: { investorId?: unknown; verifiedAt?: unknown; expiresAt?: unknown }): Promise<Investor> {
     ctx.access.requireOps();
-    const investor = await this.deps.investors.get(ctx, input.investorId);
+    const found = await this.deps.investors.get(ctx, input.investorId);
     const verifiedAt = optionalEpochMs(input.verifiedAt, 'verifiedAt') ?? null;
     const expiresAt = optionalEpochMs(input.expiresAt, 'expiresAt') ?? null;
     if (verifiedAt && expiresAt && expiresAt <= verifiedAt) throw badRequest('expiresAt must be after verifiedAt');
-    investor.kycVerifiedAt = verifiedAt;
-    investor.kycExpiresAt = expiresAt;
-    await ctx.em.flush();
+    const investor = await ctx.em.transactional(async (em) => {
+      const locked = await em.findOneOrFail(Investor, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      locked.kycVerifiedAt = verifiedAt;
+      locked.kycExpiresAt = expiresAt;
+      await this.deps.kycClaims?.follow(em, locked);
+      await em.flush();
+      return locked;
+    });
+    this.deps.kycClaims?.wake();
     return investor;
   }
 

@@ -170,3 +170,9 @@ export async function batchIneligibility(
   }
   return refusals;
 }
+
+/** Why the investor may not hold the share class now (country, category, KYC), or null: what the chain follower records of a transfer it sees. */
+export async function holderIneligibility(em: EntityManager, shareClassId: string, investorId: string, now: Date): Promise<string | null> {
+  const facts = (await eligibilityFactsOf(em, [investorId], shareClassId)).get(investorId);
+  return facts ? investorBreach(facts.rules, facts.investor, now) : null;
+}

@@ -5,7 +5,7 @@ import type { ModuleManifest } from '../../access/module-manifest';
 import type { EligibilityService } from './eligibility.service';
 
 // What other modules use of eligibility: they import it from here, never from its files.
-export { batchIneligibility, refuseIneligible } from './eligibility';
+export { batchIneligibility, holderIneligibility, refuseIneligible } from './eligibility';
 export { eligibilityRulesEffect, investorCategory, investorCategoryEffect, readRules } from './eligibility-effects';
 export type { EligibilityRulesArgs, EligibilityRulesInput, InvestorCategoryArgs } from './eligibility-effects';
 export type { EligibilityRules } from './eligibility-rule-set.entity';

@@ -32,6 +32,8 @@ export {
 export { WalletOnChain } from './wallet-onchain';
 export { heldFreezes, walletFrozenRefusal, WalletFreezes, type WalletUnfreezeEffect } from './wallet-freeze';
 export { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
+export { type KycClaims, KycExpirySchedule } from './kyc-claim';
+export { CountryBackfillSchedule, type WalletCountries } from './wallet-country';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */

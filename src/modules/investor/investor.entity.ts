@@ -93,6 +93,11 @@ registerEnumType(WalletStatus, { name: 'WalletStatus' });
   name: 'investor_wallet_in_use_unique',
   expression: 'create unique index "investor_wallet_in_use_unique" on "investor_wallet" ("investor_id", "chain_id") where "status" <> \'removed\'',
 })
+@Index({
+  name: 'investor_wallet_kyc_claim_due_index',
+  expression:
+    'create index "investor_wallet_kyc_claim_due_index" on "investor_wallet" ("kyc_claim_expires_at") where "kyc_claim_issued_at" is not null and "kyc_claim_revoked_at" is null',
+})
 export class InvestorWallet extends Audited {
   @PrimaryKey({ type: bigintColumn(), autoincrement: true })
   id: Opt<string>;
@@ -144,4 +149,36 @@ export class InvestorWallet extends Audited {
   @Field(() => String, { nullable: true, description: 'Why the last on-chain step for this wallet failed (whitelisting, freezing); null when none did' })
   @Property({ type: 'text', nullable: true })
   chainError?: string;
+
+  /*
+   * The gateway's KYC claim on this wallet's identity (src/modules/investor/kyc-claim.ts), as the
+   * intents written so far make it: recorded in the transaction that writes each intent, so a
+   * restart neither repeats a revocation nor skips one.
+   */
+  /** When the gateway last issued the claim (its intent written); null: no claim issued yet. */
+  @Field(() => EpochMs, { nullable: true, description: "When the gateway last issued the KYC claim on this wallet's identity" })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  kycClaimIssuedAt: Opt<Date> | null = null;
+
+  /** The KYC expiry the claim carries (null: none); the expiry job revokes the claim once the clock passes it. */
+  @Field(() => EpochMs, { nullable: true, description: 'The KYC expiry the claim on chain carries' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  kycClaimExpiresAt: Opt<Date> | null = null;
+
+  /** When the gateway revoked the claim through its claim issuer; null while it stands. */
+  @Field(() => EpochMs, { nullable: true, description: 'When the gateway revoked the KYC claim (expired or withdrawn KYC); null while it stands' })
+  @Property({ type: 'datetime', length: 3, nullable: true })
+  kycClaimRevokedAt: Opt<Date> | null = null;
+
+  /**
+   * The country (ISO 3166-1 numeric) the gateway last gave the identity registries for this wallet:
+   * at registration, or by the country backfill (wallet-country.ts). Null: not known, a wallet
+   * registered before the gateway recorded it; the backfill reads the chain for it once.
+   */
+  @Property({ type: 'smallint', nullable: true })
+  registeredCountry: Opt<number> | null = null;
+
+  /** How many claims the gateway issued to this identity: the claim's data carries it, so a fresh claim never has a revoked signature. */
+  @Property({ type: 'integer', default: 0 })
+  kycClaimIssue: Opt<number> = 0;
 }

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { requireDuty } from '../../access/duties';
 import { currentPrincipal } from '../../common/request-scope';
-import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { Token } from '../token';
 import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/token-ledger';
@@ -11,12 +10,16 @@ import type { LedgerIntent, LedgerOutcome, TokenLedger } from '../../ledger/toke
 type LedgerOutcomeHandler<R> = (em: EntityManager, tx: LedgerIntent, outcome: LedgerOutcome) => Promise<R>;
 import { RECOVERY_PURPOSES, WalletRecovery } from './wallet-recovery';
 import { FREEZE_PURPOSE, UNFREEZE_PURPOSE } from './wallet-freeze.entity';
+import { KycClaims } from './kyc-claim';
+import { registryCountry, WalletCountries } from './wallet-country';
 
 /**
  * A wallet's whitelist on chain, as steps of intents each started by the previous one's outcome:
  * 1. `wallet.identity`: the investor's ONCHAINID identity (a proxy of the gateway's identity
  *    implementation; custodial: the agent key is its management key);
- * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity;
+ * 2. `wallet.claim`: the KYC claim, signed by the gateway's claim issuer, added to the identity
+ *    (it carries the investor's KYC expiry; kyc-claim.ts revokes and renews it as the KYC changes:
+ *    `wallet.kycRevoke`, `wallet.kycClaim`);
  * 3. `wallet.register`: `registerIdentity` on the identity registry of the chain's tokens (one per
  *    registry storage: the gateway's tokens share one), with the investor's country (ISO 3166-1
  *    numeric) — the wallet is `whitelisted` once every registration is confirmed, and reads
@@ -26,7 +29,10 @@ import { FREEZE_PURPOSE, UNFREEZE_PURPOSE } from './wallet-freeze.entity';
  */
 export class WalletOnChain {
   private readonly recovery: WalletRecovery;
-  /** An operator's freeze of a wallet on one class's token, and its approved unfreeze (wallet-freeze.ts). */
+  /** The KYC claim on each wallet's identity, following the investor's KYC (kyc-claim.ts). */
+  readonly kycClaims: KycClaims;
+  /** The country each wallet's registration carries, and its backfill (wallet-country.ts). */
+  readonly countries: WalletCountries;
 
   constructor(
     private readonly chain: TokenLedger,
@@ -35,6 +41,8 @@ export class WalletOnChain {
     private readonly freezes: { onOutcome: LedgerOutcomeHandler<boolean> } | null = null,
   ) {
     this.recovery = new WalletRecovery(chain, clock);
+    this.kycClaims = new KycClaims(chain, clock);
+    this.countries = new WalletCountries(chain, async (em, chainId) => registries(await this.tokensOn(em, chainId)));
     // Every `wallet.*` intent (whitelist steps, removal, recovery) ends here.
     chain.onOutcome('wallet', (em, tx, outcome) => this.onOutcome(em, tx, outcome));
   }
@@ -91,15 +99,15 @@ export class WalletOnChain {
   }
 
   private async addClaim(em: EntityManager, wallet: InvestorWallet): Promise<void> {
-    await this.chain.intendKycClaim(em, { chainId: wallet.chainId, purpose: 'wallet.claim', walletId: wallet.id }, wallet.onchainIdentity!);
+    await this.kycClaims.issue(em, wallet, await em.findOneOrFail(Investor, wallet.investor.id), 'wallet.claim');
   }
 
   private async register(em: EntityManager, wallet: InvestorWallet): Promise<void> {
     const tokens = registries(await this.tokensOn(em, wallet.chainId));
     if (!tokens.length) return this.whitelisted(wallet);
     // The registry stores the investor's country (ISO 3166-1 numeric), which a token's country rules read; 0 where none is known.
-    const investor = await em.findOneOrFail(Investor, wallet.investor.id);
-    const country = ISO_3166_NUMERIC[investor.countryCode?.toUpperCase() ?? ''] ?? 0;
+    const country = registryCountry(await em.findOneOrFail(Investor, wallet.investor.id));
+    wallet.registeredCountry = country;
     for (const token of tokens) {
       this.chain.intend(
         em,

@@ -29,6 +29,8 @@ const MAX_ROWS = 250;
 /** Rows in a batch when the sample could not be estimated (T-REX's batchMint costs up to ~106k a row). */
 const FALLBACK_ROWS = 100;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** T-REX's refusal of a mint to a wallet whose identity is not verified (`Token.mint`). */
+const UNVERIFIED = 'Identity is not verified.';
 
 /** A row of a dealing date: an accepted order priced at the date's NAV, and what its check found. */
 export interface DealingRow {
@@ -163,17 +165,19 @@ export class DealingDateSettlement {
     for (const row of rows) row.refusal ??= duties.get(row.orderId) ?? null;
     // Eligibility for each subscription row (src/modules/eligibility/eligibility.ts): an investor the
     // rules or an expired KYC refuse since acceptance, or a limit the row would break, fails that
-    // row with the reason, and nothing is minted for it.
+    // row with the reason, and nothing is minted for it. An expired KYC also has its claim revoked
+    // on chain (src/modules/investor/kyc-claim.ts), so the identity reads unverified: the gateway's
+    // reason, which says why, is given rather than the contract's.
     const byId = new Map(open.map((o) => [o.id, o]));
     const ineligible = await batchIneligibility(
       em,
       shareClassId,
       rows
-        .filter((r) => r.type === OrderType.subscription && !r.refusal)
+        .filter((r) => r.type === OrderType.subscription && (!r.refusal || r.refusal === UNVERIFIED))
         .map((r) => ({ orderId: r.orderId, investorId: byId.get(r.orderId)!.investor.id, shownInvestorId: shown.get(r.orderId)!, tokens: r.tokens })),
       this.clock.now(),
     );
-    for (const row of rows) row.refusal ??= ineligible.get(row.orderId) ?? null;
+    for (const row of rows) row.refusal = ineligible.get(row.orderId) ?? row.refusal;
     return {
       shareClassId,
       dealingDate,
@@ -207,7 +211,7 @@ export class DealingDateSettlement {
       if (!f || !settlementTokens || !settlementAmount) throw new Error(`order ${o.id} was not read or priced with its dealing date`);
       const units = toUnits(settlementTokens, token.decimals);
       let refusal: string | null = null;
-      if (o.type === OrderType.subscription && !f.verified) refusal = 'Identity is not verified.';
+      if (o.type === OrderType.subscription && !f.verified) refusal = UNVERIFIED;
       else if (f.frozen) refusal = `wallet ${wallet} is frozen`;
       else if (o.type === OrderType.redemption) {
         // The date's burns from one wallet come out of one balance.

@@ -22,7 +22,7 @@ export async function chainsCarryingActiveTokens(em: EntityManager): Promise<Cha
 
 /**
  * The tokens of one chain, contract addresses lower-cased: what the chain follower reads the
- * transfers of (src/modules/chain/follower.ts, `TokensToFollow`, handed this by src/app.ts).
+ * transfers of (src/modules/chain/follower-ports.ts, `TokensToFollow`, handed this by src/services.ts).
  */
 export async function tokensToFollow(em: EntityManager, chainId: string): Promise<{ address: string; shareClassId: string; decimals: number }[]> {
   const rows = await em.find(Token, { chainId });
