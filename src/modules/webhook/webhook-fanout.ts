@@ -2,7 +2,7 @@ import type { RawTransaction } from '../../persistence/raw-transaction';
 import type { RelayedEvent } from '../../events/pubsub';
 import { DELIVERY_CHANNEL } from '../../events/relay';
 import type { WebhookEvents } from '../../access/webhook-event-family';
-import { webhookBody } from './webhook-event-types';
+import { webhookBody } from './webhook-body';
 import { orderWebhookData, webhookOrders } from './webhook-payload';
 import { activeWebhooksFor, insertDeliveries, type NewDeliveryRow } from './webhook.queries';
 

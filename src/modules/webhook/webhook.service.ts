@@ -14,7 +14,7 @@ import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus
 import { statusOfEvent } from '../order';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
 import type { WebhookData } from './webhook-payload';
-import { webhookBody } from './webhook-event-types';
+import { webhookBody } from './webhook-body';
 import type { WebhookEvents } from '../../access/webhook-event-family';
 import { sampleWebhookData } from './webhook-samples';
 import { encryptSecret, newSecret } from './webhook-secret';

@@ -1,7 +1,7 @@
 /*
  * The event types a webhook may register for are no list of this module's: each emitting module
  * declares its family in its manifest (src/access/webhook-event-family.ts), and the composition
- * root hands their fold (WebhookEvents) to the fan-out and the service.
+ * root hands their fold (WebhookEvents) to the fan-out and the service. What stays here is the body.
  */
 
 /** The exact bytes sent: `{"event_type":…,"data":{…}}`. */
