@@ -21,10 +21,8 @@ import type { Gateway, GatewayDeps } from './gateway';
 import { onEvents } from './events/event-log';
 import { createEventBus } from './events/pubsub';
 import { EventRelay, listenForDeliveries } from './events/relay';
-import { DeliveryWorker } from './modules/webhook/webhook-delivery';
-import { createDeliveries } from './modules/webhook/webhook-fanout';
-import { WebhookSender } from './modules/webhook/webhook-sender';
-import { EndpointGuard } from './modules/webhook/endpoint-guard';
+import { createDeliveries, DeliveryWorker, EndpointGuard, WebhookSender } from './modules/webhook';
+import { MODULE_PARTS } from './modules/manifests';
 import { readFileSync } from 'node:fs';
 import proxyAddr from 'proxy-addr';
 import { RateLimits, DEFAULT_RATE_LIMITS } from './access/rate-limit';
@@ -98,7 +96,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const clientUrl = deps.orm.config.get('clientUrl');
   // The embedded database's socket server does not carry LISTEN: there the relay polls.
   const listen = clientUrl ? { connectionString: clientUrl } : null;
-  const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, fanOut: createDeliveries, onDeliveries: () => worker.wake() });
+  const fanOut = createDeliveries(MODULE_PARTS.webhookEvents);
+  const relay = new EventRelay(deps.orm, eventBus, deps.clock, { pollMs: events.pollMs, listen, fanOut, onDeliveries: () => worker.wake() });
   const rateLimits = RateLimits.create({ ...DEFAULT_RATE_LIMITS, ...deps.config.rateLimits }, events.redisUrl, events.redisChannelPrefix);
   const quotas = new Quotas({ ...DEFAULT_QUOTAS, ...deps.config.quotas }, rateLimits.redis, events.redisChannelPrefix);
   // The chains: one sender (the one writer of each agent key) runs whenever a chain has a key.

@@ -60,7 +60,7 @@ import { BookService } from './modules/book/book.service';
 import { TodayService } from './modules/book/today.queries';
 import { DistributionService } from './modules/distribution/distribution.service';
 import { DistributionOnChain } from './modules/distribution/distribution-onchain';
-import { OPS_RULES } from './modules/manifests';
+import { MODULE_PARTS, OPS_RULES } from './modules/manifests';
 import type { AllModuleServices, InfrastructureServices, ServicesByModule } from './access/module-services';
 import type { ModuleName } from './access/module-order';
 
@@ -72,7 +72,7 @@ export interface ServiceDeps {
   supply?: SupplyProvidersConfig;
   /** Where committed events are announced (subscriptions; Redis across instances). */
   eventBus: EventBus;
-  webhooks: Omit<WebhookServiceDeps, 'clock'>;
+  webhooks: Omit<WebhookServiceDeps, 'clock' | 'events'>;
   /** How long another instance's change may be served stale without Redis (default READ_CACHE_TTL_MS). */
   readCacheTtlMs?: number;
   /** Attempt counters of token requests and ops-token guesses (src/access/rate-limit.ts). */
@@ -204,7 +204,7 @@ export function createServices(deps: ServiceDeps): Services {
     register: new RegisterAtDateReader({ ledger: tokenLedger, dealing, clock }),
     positions: new PositionsReader({ dealing, navs: nav, clock }),
     eventBus: deps.eventBus,
-    webhook: new WebhookService({ clock, ...deps.webhooks }),
+    webhook: new WebhookService({ clock, ...deps.webhooks, events: MODULE_PARTS.webhookEvents }),
     distribution: new DistributionService({ clock, dealing, ledger, onChain: tokenLedger ? new DistributionOnChain(tokenLedger) : null }),
     /** Every module's ops role and duty rules, folded from the manifests (what the console's `me` and `opsDuties` read). */
     opsRules: OPS_RULES,

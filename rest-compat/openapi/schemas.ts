@@ -4,7 +4,7 @@
  * unknown fields). Fields the gateway adds beyond the description carry `x-additive: true`.
  */
 
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -20,8 +20,8 @@ export const additive = (s: JsonSchema): JsonSchema => ({
   description: `${typeof s.description === 'string' && s.description ? `${s.description}. ` : ''}Additive (beyond the description).`,
 });
 export const epochMs = (description = 'Epoch milliseconds, UTC'): JsonSchema => int(description);
-/** A webhook event type: every family's (src/modules/webhook/webhook-event-types.ts). */
-export const eventType: JsonSchema = { enum: [...WEBHOOK_EVENT_TYPES] };
+/** A webhook event type: every module's family (src/access/webhook-event-family.ts). */
+export const eventType: JsonSchema = { enum: [...MODULE_PARTS.webhookEvents.types] };
 
 export const decimal = (description = 'Decimal string'): JsonSchema => ({ type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', description });
 export const id = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}\\d{6}$`, description: `${prefix}######` });

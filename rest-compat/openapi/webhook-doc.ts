@@ -1,11 +1,11 @@
 import { RETRY_SCHEDULE_MS, JITTER } from '../../src/modules/webhook/webhook-delivery';
 import { DEFAULT_ROTATION_OVERLAP_MS } from '../../src/modules/webhook/webhook.service';
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 import type { JsonSchema } from './schemas';
 
 /*
  * How every webhook delivery is made, said once: the OpenAPI documents' `webhooks` section lists
- * one operation per event type (WEBHOOK_EVENT_TYPES, the list registration and the test endpoint
+ * one operation per event type (MODULE_PARTS.webhookEvents.types, the list registration and the test endpoint
  * read), each with this description and the signature headers.
  */
 
@@ -62,10 +62,10 @@ export interface WebhookPayloadDoc {
 
 /** The `webhooks` section: one operation per event type, in the order registration lists them; a type without a payload refuses to start. */
 export function webhooksSection(payloads: Record<string, WebhookPayloadDoc>): Record<string, unknown> {
-  const missing = WEBHOOK_EVENT_TYPES.filter((t) => !payloads[t]);
+  const missing = MODULE_PARTS.webhookEvents.types.filter((t) => !payloads[t]);
   if (missing.length) throw new Error(`webhook event types without a documented payload: ${missing.join(', ')}`);
   return Object.fromEntries(
-    WEBHOOK_EVENT_TYPES.map((type) => {
+    MODULE_PARTS.webhookEvents.types.map((type) => {
       const p = payloads[type];
       return [
         type,

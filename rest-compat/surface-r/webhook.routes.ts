@@ -1,6 +1,7 @@
 import { CheckWebhookDocument, RegisterWebhookDocument, TestWebhookDocument, WebhooksDocument } from '../generated/graphql';
 import { route } from '../route';
 import { eventTypeInvalid } from '../../src/modules/webhook/webhook.errors';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 import { arrayOf, bool, eventType, obj, str, successMessage, webhook, webhookWithSecret } from '../openapi/schemas';
 
 /** The webhook record as registered, with the signing secret as an additive field shown once. */
@@ -14,7 +15,7 @@ export function registerWebhookRoute(auth: 'host' | 'bearer') {
       body: obj({ event_type: eventType, endpoint_url: str('Fully qualified HTTPS URL') }),
       data: webhookWithSecret,
       errors: {
-        400: [eventTypeInvalid().message, 'endpoint_url must be HTTPS', 'endpoint_url must resolve to a public address'],
+        400: [eventTypeInvalid(MODULE_PARTS.webhookEvents.types).message, 'endpoint_url must be HTTPS', 'endpoint_url must resolve to a public address'],
         409: ['endpoint_url is already registered for <event_type>'],
       },
     },
@@ -66,7 +67,10 @@ export function testWebhookRoute(auth: 'host' | 'bearer') {
         "Signed and shaped like a real delivery of the webhook's event type (see `webhooks`), with `data.test: true`; one attempt, not retried. `message` says whether the endpoint answered 2xx.",
       body: obj({ event_type: eventType, webhook_id: str('wh_…') }),
       data: successMessage,
-      errors: { 400: [eventTypeInvalid().message, "event_type must match the webhook's event_type"], 404: ['webhook_id not found'] },
+      errors: {
+        400: [eventTypeInvalid(MODULE_PARTS.webhookEvents.types).message, "event_type must match the webhook's event_type"],
+        404: ['webhook_id not found'],
+      },
       ...(auth === 'bearer' ? { additive: true } : {}),
     },
     document: TestWebhookDocument,

@@ -3,6 +3,7 @@ import type { RequestContext } from './graphql-context';
 import type { ModuleName } from './module-order';
 import type { ServiceKeys } from './module-services';
 import type { OpsRules } from './duties';
+import { WebhookEvents, type WebhookEventFamily } from './webhook-event-family';
 
 /*
  * What a module brings to the gateway, declared once in its front door (`src/modules/<m>/index.ts`)
@@ -41,6 +42,8 @@ export interface ModuleManifest<M extends ModuleName = ModuleName> extends OpsRu
   entities: readonly EntityClass<unknown>[];
   /** The tenant rule of each GraphQL object type it defines. */
   visibility: Readonly<Record<string, Visibility>>;
+  /** The webhook events it emits, if any (src/access/webhook-event-family.ts). */
+  webhookEvents?: WebhookEventFamily;
 }
 
 /** The file to edit for a module's rules. */
@@ -56,6 +59,10 @@ export interface ModuleParts extends OpsRules {
   declaredBy: Record<string, string>;
   /** The module that owns each service, by its key in the context's `services`. */
   serviceOwners: Record<string, string>;
+  /** Every module's webhook event families, in their published order. */
+  webhookEvents: WebhookEvents;
+  /** The module that emits each webhook event type. */
+  webhookEventOwners: Record<string, string>;
 }
 
 type Rows = 'mutationRoles' | 'queryRoles' | 'mutationDuties' | 'visibility';
@@ -80,6 +87,19 @@ export function foldManifests(manifests: readonly ModuleManifest[]): ModuleParts
       if (key in serviceOwners) throw new Error(`service ${key} is owned twice (${frontDoor(serviceOwners[key])} and ${frontDoor(m.name)})`);
       serviceOwners[key] = m.name;
     }
+  const webhookEventOwners: Record<string, string> = {};
+  const listed = new Map<number, string>();
+  for (const m of manifests) {
+    const place = m.webhookEvents?.listed;
+    if (place !== undefined && listed.has(place))
+      throw new Error(`webhook events listed ${place} twice (${frontDoor(listed.get(place)!)} and ${frontDoor(m.name)})`);
+    if (place !== undefined) listed.set(place, m.name);
+    for (const type of m.webhookEvents?.types ?? []) {
+      if (type in webhookEventOwners)
+        throw new Error(`webhook event ${type} is emitted twice (${frontDoor(webhookEventOwners[type])} and ${frontDoor(m.name)})`);
+      webhookEventOwners[type] = m.name;
+    }
+  }
   return {
     resolvers: manifests.flatMap((m) => m.resolvers),
     entities: manifests.flatMap((m) => m.entities),
@@ -89,6 +109,8 @@ export function foldManifests(manifests: readonly ModuleManifest[]): ModuleParts
     visibility: rows('visibility'),
     declaredBy,
     serviceOwners,
+    webhookEvents: new WebhookEvents(manifests.flatMap((m) => (m.webhookEvents ? [m.webhookEvents] : []))),
+    webhookEventOwners,
   };
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { SURFACE_R } from '../../rest-compat/surface-r';
 import { openApiPath } from '../../rest-compat/openapi/document';
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 import { httpRequest } from '../support/http';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
@@ -90,7 +90,7 @@ describe('OpenAPI reference', () => {
     });
     for (const doc of [r, o]) {
       expect(doc.info.description).toContain('`US000042` is `IN000042`');
-      expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+      expect(Object.keys(doc.webhooks)).toEqual([...MODULE_PARTS.webhookEvents.types]);
       expect(Object.keys(doc.webhooks).slice(0, 4)).toEqual(['order.accepted', 'order.rejected', 'token.transfer_completed', 'token.transfer_failed']);
       for (const [type, hook] of Object.entries<any>(doc.webhooks)) {
         const schema = hook.post.requestBody.content['application/json'].schema;

@@ -1,6 +1,6 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { parseEvents } from '../../src/config/events';
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 import { openApiDocument } from '../../rest-compat/openapi/document';
 import { SURFACE_O } from '../../rest-compat/surface-o';
 import { bearerOf } from '../support/auth.factories';
@@ -73,12 +73,12 @@ describe('a development gateway and a local HTTPS receiver', () => {
   it('every event type registration accepts can be tested, its payload as documented (one list: the schema enum, the error message, the test endpoint)', async () => {
     const { distributor } = await aMarket(gw.em(), gw.clock.now());
     const headers = await bearerOf(gw, distributor);
-    for (const type of WEBHOOK_EVENT_TYPES) {
+    for (const type of MODULE_PARTS.webhookEvents.types) {
       receiver.reset();
       await testDelivery({ headers }, type);
     }
     const unknown = await gw.api('POST', '/webhooks/register', { headers, body: { event_type: 'order.created', endpoint_url: receiver.url() } });
-    expect([unknown.status, unknown.body.errorMsg]).toEqual([400, `event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`]);
+    expect([unknown.status, unknown.body.errorMsg]).toEqual([400, `event_type must be one of ${MODULE_PARTS.webhookEvents.types.join(', ')}`]);
   });
 
   it("the surface-O document's own register example is a URL this gateway accepts", async () => {

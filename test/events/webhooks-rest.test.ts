@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhook/webhook-event-types';
+import { MODULE_PARTS } from '../../src/modules/manifests';
 import { aMarket } from '../support/factories';
 import { bearerOf } from '../support/auth.factories';
 import { startTestGateway, type TestGateway } from '../support/gateway';
@@ -70,7 +70,7 @@ describe('Surface R: webhooks', () => {
       [{ endpoint_url: 'https://a.example/x' }, 'event_type is required'],
       [{ event_type: '', endpoint_url: 'https://a.example/x' }, 'event_type is required'],
       [{ event_type: 'order.accepted' }, 'endpoint_url is required'],
-      [{ event_type: 'order.created', endpoint_url: 'https://a.example/x' }, `event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`],
+      [{ event_type: 'order.created', endpoint_url: 'https://a.example/x' }, `event_type must be one of ${MODULE_PARTS.webhookEvents.types.join(', ')}`],
       [{ event_type: 'order.accepted', endpoint_url: 'http://a.example/x' }, 'endpoint_url must be HTTPS'],
       [{ event_type: 'order.accepted', endpoint_url: 'a.example/x' }, 'endpoint_url must be HTTPS'],
       [{ event_type: 'order.accepted', endpoint_url: 'ftp://a.example/x' }, 'endpoint_url must be HTTPS'],

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema } from 'graphql';
-import type { ModuleManifest } from '../../src/access/module-manifest';
-import { MODULE_MANIFESTS } from '../../src/modules/manifests';
+import { foldManifests, type ModuleManifest } from '../../src/access/module-manifest';
+import { MODULE_MANIFESTS, MODULE_PARTS } from '../../src/modules/manifests';
 import { guardSchema, VISIBILITY } from '../../src/transports/graphql/visibility';
 
 /**
@@ -73,5 +73,58 @@ describe('module front doors', () => {
     } finally {
       VISIBILITY.Issuer = rule;
     }
+  });
+});
+
+/**
+ * The webhook event types are declared by the modules that emit them (their manifests'
+ * `webhookEvents`), not listed by the webhook module: the fold is what the central registry held
+ * (src/modules/webhook/webhook-event-types.ts before the families moved), in its published order.
+ * Per type: the emitting module, the logged event it is sent for, and whether its `data` is the order's.
+ */
+const PUBLISHED_WEBHOOK_EVENTS: readonly (readonly [type: string, module: string, loggedAs: string, data: 'order' | 'event'])[] = [
+  ['order.accepted', 'order', 'order.transition', 'order'],
+  ['order.rejected', 'order', 'order.transition', 'order'],
+  ['token.transfer_completed', 'order', 'order.transition', 'order'],
+  ['token.transfer_failed', 'order', 'order.transition', 'order'],
+  ['wallet.recovery_requested', 'approval', 'wallet.recovery_requested', 'event'],
+  ['wallet.recovery_approved', 'approval', 'wallet.recovery_approved', 'event'],
+  ['wallet.recovery_rejected', 'approval', 'wallet.recovery_rejected', 'event'],
+  ['wallet.recovered', 'approval', 'wallet.recovered', 'event'],
+  ['distribution.declared', 'distribution', 'distribution.declared', 'event'],
+  ['distribution.paid', 'distribution', 'distribution.paid', 'event'],
+  ['holding.changed', 'holding', 'holding.changed', 'event'],
+  ['order.repriced', 'correction', 'order.repriced', 'event'],
+  ['order.compensated', 'correction', 'order.compensated', 'event'],
+];
+
+describe('webhook event types, declared by the modules that emit them', () => {
+  const { webhookEvents, webhookEventOwners } = MODULE_PARTS;
+
+  it('every event type has exactly one emitting module, and the fold lists them as published', () => {
+    const declared = MODULE_MANIFESTS.flatMap((m) => (m.webhookEvents?.types ?? []).map((t) => [t, m.name]));
+    expect(declared.map(([t]) => t).sort()).toEqual([...new Set(declared.map(([t]) => t))].sort());
+    expect(webhookEvents.types).toEqual(PUBLISHED_WEBHOOK_EVENTS.map(([type]) => type));
+    expect(Object.fromEntries(declared)).toEqual(Object.fromEntries(PUBLISHED_WEBHOOK_EVENTS.map(([type, module]) => [type, module])));
+    expect(webhookEventOwners).toEqual(Object.fromEntries(declared));
+  });
+
+  it.each(PUBLISHED_WEBHOOK_EVENTS.map((row) => [...row]))('%s (%s) is sent for a logged %s, with data of the %s', (type, module, loggedAs, data) => {
+    const family = webhookEvents.familyOf(loggedAs);
+    expect(MODULE_MANIFESTS.find((m) => m.webhookEvents === family)?.name).toBe(module);
+    expect(family?.data === 'order' ? 'order' : 'event').toBe(data);
+    // The recorder names the webhook event in the payload; a holding change is sent as itself.
+    expect(webhookEvents.deliveredAs({ type: loggedAs, payload: { webhookEvent: type } })).toBe(type);
+    expect(webhookEvents.isType(type)).toBe(true);
+  });
+
+  it('a logged event of no family is not sent, and an event type two modules declare stops the gateway', () => {
+    expect(webhookEvents.deliveredAs({ type: 'order.created', payload: {} })).toBeNull();
+    expect(webhookEvents.isType('order.created')).toBe(false);
+    const order = MODULE_MANIFESTS.find((m) => m.name === 'order')!;
+    const again = { ...MODULE_MANIFESTS.find((m) => m.name === 'holding')!, webhookEvents: { ...order.webhookEvents!, listed: 99 } };
+    expect(() => foldManifests([order, again])).toThrow(
+      'webhook event order.accepted is emitted twice (src/modules/order/index.ts and src/modules/holding/index.ts)',
+    );
   });
 });

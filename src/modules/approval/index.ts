@@ -9,6 +9,8 @@ import type { ApprovalService } from './approval.service';
 import type { OpsPrincipalRequests } from './ops-principal-requests';
 import type { EligibilityRequests } from './eligibility-requests';
 import type { ForcedTransfers } from './forced-transfer';
+import { isWalletRecoveryEvent, WALLET_RECOVERY_EVENTS, walletRecoveryWebhookData } from './wallet-recovery-events';
+import { namedInPayload } from '../../access/webhook-event-family';
 
 // What other modules use of approval: they import it from here, never from its files.
 export { ApprovalStatus } from './approval-request.entity';
@@ -67,6 +69,8 @@ export const approvalModule: ModuleManifest<'approval'> = {
     approveRequest: ends('walletRecovery', 'holdingAdjustment', 'forcedTransfer', 'navCorrection', 'walletUnfreeze'),
     rejectRequest: nothing,
   },
+  /** The webhook events it emits (src/access/webhook-event-family.ts). */
+  webhookEvents: { listed: 2, types: WALLET_RECOVERY_EVENTS, logs: isWalletRecoveryEvent, deliveredAs: namedInPayload, data: walletRecoveryWebhookData },
   visibility: {
     /** Four-eyes requests and the audit log are operations' (the audit log's readers: the audit module's queryRoles). */
     ApprovalRequest: 'ops',

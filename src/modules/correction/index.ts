@@ -2,6 +2,8 @@ import { NavCorrectionResolver } from './nav-correction.resolver';
 import { NavCompensation } from './nav-compensation.entity';
 import type { ModuleManifest } from '../../access/module-manifest';
 import type { NavCorrections } from './nav-correction';
+import { isNavCorrectionEvent, NAV_CORRECTION_EVENTS, navCorrectionWebhookData } from './nav-correction-events';
+import { namedInPayload } from '../../access/webhook-event-family';
 
 // What other modules use of correction: they import it from here, never from its files.
 export { NavCorrections } from './nav-correction';
@@ -27,6 +29,8 @@ export const correctionModule: ModuleManifest<'correction'> = {
   mutationRoles: {},
   queryRoles: {},
   mutationDuties: {},
+  /** The webhook events it emits (src/access/webhook-event-family.ts). */
+  webhookEvents: { listed: 5, types: NAV_CORRECTION_EVENTS, logs: isNavCorrectionEvent, deliveredAs: namedInPayload, data: navCorrectionWebhookData },
   visibility: {
     NavCorrectionPreview: 'ops',
     NavRepricing: 'part',

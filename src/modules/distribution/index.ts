@@ -4,6 +4,8 @@ import { Distribution, DistributionEntitlement } from './distribution.entity';
 import { ends, nothing, step } from '../../access/duties';
 import { type ModuleManifest } from '../../access/module-manifest';
 import type { DistributionService } from './distribution.service';
+import { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent } from './distribution-events';
+import { namedInPayload } from '../../access/webhook-event-family';
 
 // What other modules use of distribution: they import it from here, never from its files.
 export { DISTRIBUTION_EVENTS, distributionWebhookData, isDistributionEvent } from './distribution-events';
@@ -39,6 +41,8 @@ export const distributionModule: ModuleManifest<'distribution'> = {
     payDistribution: ends('incomeReinvestment'),
     retryDistributionPayments: ends('incomeReinvestment'),
   },
+  /** The webhook events it emits (src/access/webhook-event-family.ts). */
+  webhookEvents: { listed: 3, types: DISTRIBUTION_EVENTS, logs: isDistributionEvent, deliveredAs: namedInPayload, data: distributionWebhookData },
   visibility: {
     /** Income (src/modules/distribution): a class's policy and distributions are seen with the class; an entitlement by its investor's distributor. */
     DistributionPolicy: { shareClass: (p) => p.shareClassId },

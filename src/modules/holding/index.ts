@@ -6,6 +6,7 @@ import { type ModuleManifest } from '../../access/module-manifest';
 import { investorOwner } from '../investor';
 import type { HoldingLedger } from './holding-ledger';
 import type { HoldingService } from './holding.service';
+import { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent } from './holding-events';
 
 // What other modules use of holding: they import it from here, never from its files.
 export { HOLDING_EVENTS, holdingWebhookData, isHoldingEvent } from './holding-events';
@@ -40,6 +41,8 @@ export const holdingModule: ModuleManifest<'holding'> = {
   mutationRoles: {},
   queryRoles: {},
   mutationDuties: {},
+  /** The webhook events it emits (src/access/webhook-event-family.ts). */
+  webhookEvents: { listed: 4, types: HOLDING_EVENTS, logs: isHoldingEvent, deliveredAs: (e) => e.type, data: holdingWebhookData },
   visibility: {
     HoldingView: { owner: (h, ctx) => investorOwner(h.investorId, ctx) },
   },

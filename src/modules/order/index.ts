@@ -10,6 +10,8 @@ import type { OrderService } from './order.service';
 import type { TwoStepService } from './two-step.service';
 import type { OneStepOrderService } from './one-step.service';
 import type { OneStepSettling } from './one-step-settling';
+import { ORDER_EVENT_TYPES } from './order-states';
+import { namedInPayload } from '../../access/webhook-event-family';
 
 // What other modules use of order: they import it from here, never from its files.
 export { noTokenOnChain, walletRequiredBeforeSettlement, wrongStatus } from './one-step.errors';
@@ -79,6 +81,8 @@ export const orderModule: ModuleManifest<'order'> = {
     cancelTwoStepSubscription: nothing,
     recordSupplyOutcome: nothing,
   },
+  /** The webhook events it emits (src/access/webhook-event-family.ts). */
+  webhookEvents: { listed: 1, types: ORDER_EVENT_TYPES, logs: (type) => type === 'order.transition', deliveredAs: namedInPayload, data: 'order' },
   visibility: {
     CancelOrderResult: 'open',
     Order: { owner: (o) => ref(o.distributor) },

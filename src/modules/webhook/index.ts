@@ -4,6 +4,12 @@ import { nothing } from '../../access/duties';
 import { type ModuleManifest, ref } from '../../access/module-manifest';
 import type { WebhookService } from './webhook.service';
 
+// What the composition root wires of the webhook module: the relay's fan-out and the delivery worker.
+export { DeliveryWorker } from './webhook-delivery';
+export { createDeliveries } from './webhook-fanout';
+export { WebhookSender } from './webhook-sender';
+export { EndpointGuard } from './endpoint-guard';
+
 /** The services the webhook module owns in the context (wired in src/services.ts; src/access/module-services.ts). */
 declare module '../../access/module-services' {
   interface ServicesByModule {

@@ -1,8 +1,7 @@
 import { badRequest, conflict, notFound } from '../../common/errors';
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types';
 
 /** `...` of the description rendered as every event type a webhook may register for (the four described ones first). */
-export const eventTypeInvalid = () => badRequest(`event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+export const eventTypeInvalid = (types: readonly string[]) => badRequest(`event_type must be one of ${types.join(', ')}`);
 export const endpointNotHttps = () => badRequest('endpoint_url must be HTTPS');
 export const endpointForbidden = () => badRequest('endpoint_url must resolve to a public address');
 export const webhookNotFound = () => notFound('webhook_id not found');

@@ -14,7 +14,8 @@ import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery, WebhookStatus
 import { statusOfEvent } from '../order';
 import { deliveryNotFound, endpointForbidden, endpointNotHttps, eventTypeInvalid, eventTypeMismatch, webhookExists, webhookNotFound } from './webhook.errors';
 import type { WebhookData } from './webhook-payload';
-import { isWebhookEventType, webhookBody, type WebhookEventData } from './webhook-event-types';
+import { webhookBody } from './webhook-body';
+import type { WebhookEvents } from '../../access/webhook-event-family';
 import { sampleWebhookData } from './webhook-samples';
 import { encryptSecret, newSecret } from './webhook-secret';
 
@@ -24,6 +25,7 @@ export interface WebhookServiceDeps {
   sender: WebhookSender;
   recorder: DeliveryRecorder;
   secretKey: Buffer;
+  events: WebhookEvents; // every module's webhook events: the manifests' fold, handed in by the root
 }
 
 /** How long a rotated-out secret keeps signing, unless ops say otherwise. */
@@ -222,7 +224,7 @@ export class WebhookService {
 
   private eventType(value: unknown): string {
     const eventType = required(value, 'event_type');
-    if (!isWebhookEventType(eventType)) throw eventTypeInvalid();
+    if (!this.deps.events.isType(eventType)) throw eventTypeInvalid(this.deps.events.types);
     return eventType;
   }
 
@@ -244,13 +246,13 @@ export class WebhookService {
     }
   }
 
-  /** A synthetic event of any type a webhook may register for (WEBHOOK_EVENT_TYPES). */
-  private async syntheticData(em: EntityManager, webhook: Webhook, eventType: string, eventId: string, now: Date): Promise<WebhookEventData> {
+  /** A synthetic event of any type a webhook may register for (WebhookEvents.types). */
+  private async syntheticData(em: EntityManager, webhook: Webhook, eventType: string, eventId: string, now: Date): Promise<object> {
     const grant = await em.findOne(ShareClassGrant, { distributor: webhook.distributor.id }, { orderBy: { id: 'asc' } });
     const status = statusOfEvent(eventType);
     if (!status) {
       const sample = sampleWebhookData(eventType, { eventId, distributorId: webhook.distributor.id, shareClassId: grant?.shareClass.id ?? 'SC000000', now });
-      if (!sample) throw eventTypeInvalid();
+      if (!sample) throw eventTypeInvalid(this.deps.events.types);
       return sample;
     }
     return {
