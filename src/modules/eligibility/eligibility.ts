@@ -4,6 +4,7 @@ import { conflict, type DomainError } from '../../common/errors';
 import { Dec, decimalString } from '../../common/money';
 import { eligibilityFactsRows, positionRow, settledHoldings, type RuleRow } from './eligibility.queries';
 import type { EligibilityRules } from './eligibility-rule-set.entity';
+import { kycExpired } from '../investor';
 
 /*
  * The one eligibility check (issue 46). Every door that takes or prices a subscription asks it
@@ -31,7 +32,8 @@ export interface EligibilityPosition {
 
 /** Why the investor may not hold the class at all (its country, category, KYC), or null. KYC applies whether or not the class has a rule set. */
 export function investorBreach(rules: EligibilityRules | null, investor: EligibilityInvestor, now: Date): string | null {
-  if (investor.kycExpiresAt && investor.kycExpiresAt.getTime() <= now.getTime()) return `KYC expired on ${investor.kycExpiresAt.toISOString().slice(0, 10)}`;
+  const expired = kycExpired(investor.kycExpiresAt, now);
+  if (expired) return `KYC expired on ${expired.toISOString().slice(0, 10)}`;
   if (!rules) return null;
   const country = investor.countryCode?.toUpperCase() ?? null;
   if (rules.allowedCountries && (!country || !rules.allowedCountries.includes(country)))

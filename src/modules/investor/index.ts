@@ -33,6 +33,7 @@ export { WalletOnChain } from './wallet-onchain';
 export { heldFreezes, walletFrozenRefusal, WalletFreezes, type WalletUnfreezeEffect } from './wallet-freeze';
 export { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
 export { type KycClaims, KycExpirySchedule } from './kyc-claim';
+export { kycExpired, kycHolds } from './kyc';
 export { CountryBackfillSchedule, type WalletCountries } from './wallet-country';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 

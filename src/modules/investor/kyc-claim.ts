@@ -4,14 +4,13 @@ import type { Clock } from '../../common/clock';
 import { WakeLoop } from '../../events/wake-loop';
 import type { TokenLedger } from '../../ledger/token-ledger';
 import { type Investor, InvestorWallet, WalletStatus } from './investor.entity';
+import { kycHolds } from './kyc';
 
 /** How many due claims one revocation pass takes. */
 const REVOKE_BATCH = 100;
 /** How often the expiry job looks for claims whose KYC expired (a minute: KYC expires in days). */
 export const DEFAULT_KYC_EXPIRY_MS = 60_000;
 
-/** Whether a KYC with this expiry holds at `now` (no expiry recorded: it does; eligibility.ts reads it the same way). */
-const kycHolds = (expiresAt: Date | null, now: Date) => !expiresAt || expiresAt.getTime() > now.getTime();
 const sameInstant = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
 /**
