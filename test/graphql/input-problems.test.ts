@@ -172,6 +172,14 @@ describe('GraphQL: every invalid field of an input in one answer', () => {
         query: `mutation($i: RecoverInvestorWalletInput!) { requestWalletRecovery(input: $i) { id } }`,
         variables: { i: { investorId: w.m.investor.id, chainId: CHAIN, newAddress: evmAddress(77), reason: BLANK } },
       }),
+      freezeInvestorWallet: async (w) => ({
+        query: `mutation($inv: ID!, $c: String!, $sc: String!, $r: String!) { freezeInvestorWallet(investorId: $inv, chainId: $c, shareClassId: $sc, reason: $r) { id } }`,
+        variables: { inv: w.m.investor.id, c: CHAIN, sc: w.m.shareClass.id, r: BLANK },
+      }),
+      requestWalletUnfreeze: async () => ({
+        query: `mutation($r: String!) { requestWalletUnfreeze(freezeId: "1", reason: $r) { id } }`,
+        variables: { r: BLANK },
+      }),
       requestHoldingAdjustment: async (w) => ({
         query: `mutation($i: HoldingAdjustmentInput!) { requestHoldingAdjustment(input: $i) { id } }`,
         variables: { i: { investorId: w.m.investor.id, shareClassId: w.m.shareClass.id, quantity: '5', reason: BLANK } },
