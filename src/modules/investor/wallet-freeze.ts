@@ -72,7 +72,7 @@ export class WalletFreezes {
       walletAddress: wallet.address.toLowerCase(),
       status: WalletFreezeStatus.freezing,
       reason,
-      frozenBy: principalLabel(ctx.access.principal) ?? ctx.access.actor,
+      frozenBy: principalLabel(ctx.access.principal)!,
       frozenAt: this.clock.now(),
       freezeTransactionId: intent.id,
     });
