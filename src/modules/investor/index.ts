@@ -32,9 +32,9 @@ export {
 export { WalletOnChain } from './wallet-onchain';
 export { heldFreezes, walletFrozenRefusal, WalletFreezes, type WalletUnfreezeEffect } from './wallet-freeze';
 export { WalletFreeze, WalletFreezeStatus } from './wallet-freeze.entity';
-export { type KycClaims, KycExpirySchedule } from './kyc-claim';
+export { DEFAULT_KYC_EXPIRY_MS, type KycClaims } from './kyc-claim';
 export { kycExpired, kycHolds } from './kyc';
-export { CountryBackfillSchedule, type WalletCountries } from './wallet-country';
+export { DEFAULT_COUNTRY_BACKFILL_MS, type WalletCountries } from './wallet-country';
 export type { WalletRecoveryEffect } from './wallet-recovery-effect';
 
 /** The distributor whose book an investor's record is in (a wallet's, a holding's visibility). */

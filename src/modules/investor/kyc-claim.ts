@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
-import { WakeLoop } from '../../events/wake-loop';
 import type { TokenLedger } from '../../ledger/token-ledger';
 import { type Investor, InvestorWallet, WalletStatus } from './investor.entity';
 import { kycHolds } from './kyc';
@@ -99,29 +98,5 @@ export class KycClaims {
   private async revoke(em: EntityManager, wallet: InvestorWallet): Promise<void> {
     wallet.kycClaimRevokedAt = this.clock.now();
     await this.chain.intendKycRevocation(em, { chainId: wallet.chainId, purpose: 'wallet.kycRevoke', walletId: wallet.id }, wallet.onchainIdentity!);
-  }
-}
-
-/** The expiry job on a timer (and at start): `KycClaims.revokeExpired`. */
-export class KycExpirySchedule {
-  private readonly loop: WakeLoop;
-
-  constructor(orm: MikroORM, claims: KycClaims, intervalMs = DEFAULT_KYC_EXPIRY_MS) {
-    this.loop = new WakeLoop(
-      'KYC claim expiry',
-      async () => {
-        await claims.revokeExpired(orm);
-        return false;
-      },
-      intervalMs,
-    );
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
   }
 }

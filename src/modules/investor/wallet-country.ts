@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ISO_3166_NUMERIC } from '../../common/iso-3166-numeric';
-import { WakeLoop } from '../../events/wake-loop';
 import type { TokenLedger } from '../../ledger/token-ledger';
 import type { Token } from '../token';
 import { Investor, InvestorWallet, WalletStatus } from './investor.entity';
@@ -78,29 +77,5 @@ export class WalletCountries {
     }
     await em.flush();
     return { checked, intents };
-  }
-}
-
-/** The backfill on a timer (and at start): `WalletCountries.backfill`. */
-export class CountryBackfillSchedule {
-  private readonly loop: WakeLoop;
-
-  constructor(orm: MikroORM, countries: WalletCountries, intervalMs = DEFAULT_COUNTRY_BACKFILL_MS) {
-    this.loop = new WakeLoop(
-      'wallet country backfill',
-      async () => {
-        await countries.backfill(orm);
-        return false;
-      },
-      intervalMs,
-    );
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
   }
 }

@@ -3,7 +3,6 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../common/clock';
 import { logger } from '../../common/logger';
 import { toUnits } from '../../common/units';
-import { WakeLoop } from '../../events/wake-loop';
 import { unfrozenLotsOf } from './settlement.queries';
 import { type DealingService, plusDays } from '../dealing';
 import { ShareClass } from '../share-class';
@@ -232,29 +231,5 @@ export class LockUpOnChain {
         ? { op: freeze ? 'freezePartial' : 'unfreezePartial', token, wallet: one.wallet, units: one.units }
         : { op: freeze ? 'batchFreezePartial' : 'batchUnfreezePartial', token, rows };
     return this.chain.intend(em, { chainId, purpose }, call);
-  }
-}
-
-/** The release job on a timer (and at start): `LockUpOnChain.releaseDue`. */
-export class LockUpSchedule {
-  private readonly loop: WakeLoop;
-
-  constructor(orm: MikroORM, lockUp: LockUpOnChain, intervalMs = DEFAULT_LOCK_UP_RELEASE_MS) {
-    this.loop = new WakeLoop(
-      'lock-up release',
-      async () => {
-        await lockUp.releaseDue(orm);
-        return false;
-      },
-      intervalMs,
-    );
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
   }
 }
